@@ -1,0 +1,164 @@
+# mmdrender - GNU make, non-recursive, out-of-tree build (BUILD ?= build).
+#
+#   make            build $(BUILD)/mmdrender
+#   make test       install deps if missing, build, run the whole suite
+#   make test SAN=1 the same under ASan+UBSan in build-san/
+#   make demo       render scenes/demo.ini to demo.mp4
+#   make bench      print the performance figures
+#   make deps       install the Debian packages (idempotent)
+#   make fuzz       libFuzzer targets with clang (FUZZ_SECONDS=N each)
+#   make check-layering   core/ must not include GL, PNG, libav or renderer/
+
+SAN ?=
+ifeq ($(SAN),1)
+BUILD ?= build-san
+else
+BUILD ?= build
+endif
+SHARED_ASSETS ?= ../shared/assets
+SHARED_REFERENCE ?= $(SHARED_ASSETS)/../reference
+WERROR ?= 1
+V ?= 0
+
+CC ?= cc
+CXX ?= c++
+PKG_CONFIG ?= pkg-config
+
+PKGS_CORE := cglm
+PKGS_PHYS := bullet
+PKGS_RENDER := osmesa egl gl libpng libavcodec libavformat libavutil libswscale libswresample inih stb
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+OPT ?= -O2 -g
+SANFLAGS :=
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := -O1 -g
+endif
+
+CPPFLAGS_COMMON := -I. -I$(BUILD)/gen -D_GNU_SOURCE -MMD -MP
+CFLAGS_COMMON := -std=c11 $(WARN) $(OPT) $(SANFLAGS) -pthread
+CORE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_CORE) 2>/dev/null)
+PHYS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_PHYS) 2>/dev/null)
+RENDER_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_CORE) $(PKGS_RENDER) 2>/dev/null)
+LIBS_CORE := $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) $(shell $(PKG_CONFIG) --libs $(PKGS_PHYS) 2>/dev/null) -lstdc++ -lm
+LIBS_ALL := $(shell $(PKG_CONFIG) --libs $(PKGS_RENDER) 2>/dev/null) $(LIBS_CORE) -lpthread
+TEST_DEFS := -DMMD_SHARED_ASSETS='"$(SHARED_ASSETS)"' -DMMD_SHARED_REFERENCE='"$(SHARED_REFERENCE)"'
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CORE_SRC := $(sort $(wildcard core/*.c))
+CORE_CXX := $(sort $(wildcard core/*.cpp))
+RENDER_SRC := $(sort $(filter-out renderer/main.c,$(wildcard renderer/*.c)))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_UTIL := $(sort $(wildcard tests/util/*.c))
+TOOL_SRC := $(sort $(filter-out tools/embed.c,$(wildcard tools/*.c)))
+SHADERS := $(sort $(wildcard shaders/*.glsl))
+
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(CORE_CXX:%.cpp=$(BUILD)/obj/%.o)
+RENDER_OBJ := $(RENDER_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/shaders.o
+TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/obj/%.o)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
+
+LIB_CORE := $(BUILD)/libmmdcore.a
+LIB_RENDER := $(BUILD)/libmmdrender.a
+BIN := $(BUILD)/mmdrender
+
+.PHONY: all test check bench demo deps fuzz clean check-layering tools tests
+all: $(BIN) $(TOOL_BIN)
+
+$(BUILD)/obj/core/%.o: core/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS_COMMON) $(CFLAGS_COMMON) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/core/%.o: core/%.cpp
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX     $<")
+	$(Q)$(CXX) $(CPPFLAGS_COMMON) -std=c++17 $(filter-out -std=c11 -Wstrict-prototypes -Wmissing-prototypes,$(CFLAGS_COMMON)) -Wno-pedantic $(PHYS_CFLAGS) $(CORE_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/renderer/%.o: renderer/%.c $(BUILD)/gen/shaders.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS_COMMON) $(CFLAGS_COMMON) $(RENDER_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/gen/shaders.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS_COMMON) $(CFLAGS_COMMON) $(RENDER_CFLAGS) $(TEST_DEFS) -c $< -o $@
+
+$(BUILD)/obj/tools/%.o: tools/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS_COMMON) $(CFLAGS_COMMON) $(RENDER_CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/gen/shaders.o: $(BUILD)/gen/shaders.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS_COMMON) $(CFLAGS_COMMON) -c $< -o $@
+
+# Shaders are embedded by our own host tool (no xxd; GCC 12 has no #embed).
+$(BUILD)/tools/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -std=c11 -O1 -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) $< -o $@
+
+$(BUILD)/gen/shaders.c $(BUILD)/gen/shaders.h: $(BUILD)/tools/embed $(SHADERS)
+	@mkdir -p $(BUILD)/gen
+	$(Q)$(BUILD)/tools/embed $(BUILD)/gen/shaders $(SHADERS)
+
+$(LIB_CORE): $(CORE_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIB_RENDER): $(RENDER_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(BUILD)/obj/renderer/main.o $(LIB_RENDER) $(LIB_CORE)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS_COMMON) $^ $(LIBS_ALL) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_UTIL_OBJ) $(LIB_RENDER) $(LIB_CORE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS_COMMON) $^ $(LIBS_ALL) -o $@
+
+$(BUILD)/tools/%: $(BUILD)/obj/tools/%.o $(TEST_UTIL_OBJ) $(LIB_RENDER) $(LIB_CORE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS_COMMON) $^ $(LIBS_ALL) -o $@
+
+tools: $(TOOL_BIN)
+tests: $(TEST_BIN) $(BIN) $(TOOL_BIN)
+
+deps:
+	@bash tools/deps.sh
+
+test: deps
+	@$(MAKE) --no-print-directory tests
+	@$(MAKE) --no-print-directory check-layering
+	@MMD_SHARED_ASSETS=$(SHARED_ASSETS) SHARED_ASSETS=$(SHARED_ASSETS) SHARED_REFERENCE=$(SHARED_REFERENCE) bash tests/run.sh $(BUILD)
+
+check: test
+
+check-layering:
+	@if grep -rnE '#include *[<"](GL/|EGL/|png\.h|libav|renderer/|ini\.h)' core; then \
+	  echo "core/ must stay free of GL, PNG, libav, INI and renderer/ headers"; exit 1; fi
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@SHARED_ASSETS=$(SHARED_ASSETS) bash tools/bench.sh $(BUILD)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@bash tools/demo.sh $(BUILD)
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

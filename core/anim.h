@@ -1,0 +1,79 @@
+/* core/anim.h - one model animated by its motions: sample, morph, pose, skin.
+ *
+ * Pure data in, pure data out (no GL). Typical use per output frame:
+ *
+ *     mmd_anim *a; mmd_anim_create(model, motions, n, &a, &err);
+ *     for each frame: mmd_anim_evaluate(a, t);          // t in 30 fps frames, fractional ok
+ *                     mmd_anim_skin(a, 0, vc, pos, nrm); // or split across threads
+ *                     read mmd_anim_world / _materials / _uvs
+ *     mmd_anim_free(a);
+ *
+ * Sequential t is O(1) per track (cursors); random access binary-searches.
+ * The model and motions are borrowed and must outlive the anim.
+ * Coordinates stay in MMD's left-handed model space; the renderer converts
+ * (see core/camera.h for the one place where LH -> GL conversion is defined).
+ */
+#ifndef MMD_CORE_ANIM_H
+#define MMD_CORE_ANIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/model.h"
+#include "core/motion.h"
+#include "core/status.h"
+
+typedef struct mmd_anim mmd_anim;
+
+/* Material values after material morphs for one frame. Tints follow MMD's
+ * TexCMul/TexCAdd (mul starts at 1, add at 0). */
+typedef struct mmd_material_state {
+    float diffuse[4], specular[3], specular_power, ambient[3];
+    float edge_color[4], edge_size;
+    float texture_mul[4], texture_add[4];
+    float sphere_mul[4], sphere_add[4];
+    float toon_mul[4], toon_add[4];
+} mmd_material_state;
+
+/* motions may be NULL/0 (rest pose). Several motions merge: for the same
+ * bone/morph, keys of later motions are added to the track (duplicate frames:
+ * the later motion wins). Names bind through Shift-JIS cut at 15 bytes. */
+mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *motions,
+                           size_t motion_count, mmd_anim **out, mmd_error *err);
+void mmd_anim_free(mmd_anim *a); /* NULL is a no-op */
+
+/* Names (UTF-8) of motion tracks that matched no bone/morph of the model. */
+size_t mmd_anim_unbound_count(const mmd_anim *a);
+const char *mmd_anim_unbound_name(const mmd_anim *a, size_t i);
+
+/* Largest key frame over all bound tracks. */
+uint32_t mmd_anim_last_frame(const mmd_anim *a);
+
+/* Sample keys at t, apply morphs, evaluate bones (order, append, IK).
+ * Physics, when attached, runs between the two bone passes. */
+void mmd_anim_evaluate(mmd_anim *a, double t);
+
+/* Results of the last evaluate (valid until the next call / free). */
+const float *mmd_anim_world(const mmd_anim *a);     /* bone_count x 16 floats, column-major */
+const float *mmd_anim_skinning(const mmd_anim *a);  /* bone_count x 16: world * T(-rest) */
+const float *mmd_anim_morph_weights(const mmd_anim *a); /* morph_count, after group/flip */
+const mmd_material_state *mmd_anim_materials(const mmd_anim *a); /* material_count */
+/* Vertex UVs after UV morphs (vertex_count x 2) and additional UVs
+ * (vertex_count x 4 per used add-UV channel k, NULL when unused). */
+const float *mmd_anim_uvs(const mmd_anim *a);
+const float *mmd_anim_add_uvs(const mmd_anim *a, int k);
+/* Visibility from property keys (the model is hidden when false). */
+bool mmd_anim_visible(const mmd_anim *a);
+
+/* CPU skinning of vertices [first, first+count) into pos/nrm (3 floats per
+ * vertex, indexed from `first`), after vertex morphs. Thread-safe for
+ * disjoint ranges after evaluate. */
+void mmd_anim_skin(const mmd_anim *a, uint32_t first, uint32_t count, float *pos, float *nrm);
+
+/* Pose override for tests and physics: world matrices may be replaced for
+ * bones driven by rigid bodies, then children recomputed. */
+float *mmd_anim_world_mut(mmd_anim *a);
+void mmd_anim_update_after_physics(mmd_anim *a);
+
+#endif

@@ -1,0 +1,64 @@
+/* core/status.c - status strings and error formatting. */
+#include "core/status.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *mmd_status_str(mmd_status s)
+{
+    static const char *const names[] = {
+#define MMD_X_STR(id, str) str,
+        MMD_STATUS_LIST(MMD_X_STR)
+#undef MMD_X_STR
+    };
+    if ((unsigned)s >= MMD_STATUS_COUNT)
+        return "unknown status";
+    return names[s];
+}
+
+mmd_status mmd_error_set(mmd_error *err, mmd_status status, const char *section,
+                         int64_t item, int64_t offset, const char *fmt, ...)
+{
+    if (!err)
+        return status;
+    err->status = status;
+    err->section = section;
+    err->item = item;
+    err->offset = offset;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void mmd_error_format(const mmd_error *err, const char *file, char *buf, size_t size)
+{
+    if (!size)
+        return;
+    buf[0] = 0;
+    if (!err)
+        return;
+    size_t n = 0;
+#define APPEND(...)                                                       \
+    do {                                                                  \
+        if (n < size) {                                                   \
+            int k_ = snprintf(buf + n, size - n, __VA_ARGS__);            \
+            if (k_ > 0)                                                   \
+                n += (size_t)k_;                                          \
+        }                                                                 \
+    } while (0)
+    if (file)
+        APPEND("%s: ", file);
+    if (err->offset >= 0)
+        APPEND("offset 0x%llx, ", (unsigned long long)err->offset);
+    if (err->section) {
+        APPEND("%s", err->section);
+        if (err->item >= 0)
+            APPEND(" #%lld", (long long)err->item);
+        APPEND(": ");
+    }
+    APPEND("%s", err->msg[0] ? err->msg : mmd_status_str(err->status));
+#undef APPEND
+}

@@ -1,0 +1,56 @@
+/* core/status.h - status codes and the error record every loader fills.
+ *
+ * One X-macro list generates the enum and the strings. A loader returns an
+ * mmd_status and, when given a non-NULL mmd_error, describes where it failed:
+ * section ("pmx.bone"), item index (-1 when not per element), byte offset
+ * (-1 when not meaningful) and a human sentence.
+ */
+#ifndef MMD_CORE_STATUS_H
+#define MMD_CORE_STATUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MMD_STATUS_LIST(X)                                  \
+    X(MMD_OK, "ok")                                         \
+    X(MMD_E_IO, "I/O error")                                \
+    X(MMD_E_NOMEM, "out of memory")                         \
+    X(MMD_E_LIMIT, "limit exceeded")                        \
+    X(MMD_E_UNSUPPORTED, "unsupported")                     \
+    X(MMD_E_TRUNCATED, "truncated")                         \
+    X(MMD_E_BAD_MAGIC, "bad magic")                         \
+    X(MMD_E_BAD_VERSION, "bad version")                     \
+    X(MMD_E_BAD_HEADER, "bad header")                       \
+    X(MMD_E_BAD_COUNT, "bad count")                         \
+    X(MMD_E_BAD_INDEX, "index out of range")                \
+    X(MMD_E_BAD_STRING, "bad string")                       \
+    X(MMD_E_BAD_VALUE, "bad value")                         \
+    X(MMD_E_BAD_STRUCTURE, "bad structure")
+
+typedef enum mmd_status {
+#define MMD_X_ENUM(id, str) id,
+    MMD_STATUS_LIST(MMD_X_ENUM)
+#undef MMD_X_ENUM
+    MMD_STATUS_COUNT
+} mmd_status;
+
+typedef struct mmd_error {
+    mmd_status status;
+    int64_t offset;      /* byte offset in the input, -1 when none */
+    const char *section; /* static string, e.g. "pmx.bone"; NULL when none */
+    int64_t item;        /* element index within section, -1 when none */
+    char msg[160];
+} mmd_error;
+
+/* Human name of a status ("truncated"). Never NULL. */
+const char *mmd_status_str(mmd_status s);
+
+/* Fill err (may be NULL) and return status. printf-style message. */
+mmd_status mmd_error_set(mmd_error *err, mmd_status status, const char *section,
+                         int64_t item, int64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Format "file: offset 0x1a2b, pmx.bone #57: message" into buf. */
+void mmd_error_format(const mmd_error *err, const char *file, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,2 @@
+// placeholder: real shaders land with the renderer issue
+void main() {}

@@ -1,0 +1,20 @@
+# tests/util/cli_lib.sh - helpers for CLI test scripts (sourced, not run).
+# A script: . tests/util/cli_lib.sh; t_ok "name" cmd...; ... ; t_done
+BUILD=${1:-build}
+MMD=${MMD:-$BUILD/mmdrender}
+SHARED_ASSETS=${SHARED_ASSETS:-../shared/assets}
+T_PASS=0 T_FAIL=0 T_SKIP=0 T_N=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+t_pass() { T_N=$((T_N+1)); T_PASS=$((T_PASS+1)); echo "ok $T_N - $1"; }
+t_fail() { T_N=$((T_N+1)); T_FAIL=$((T_FAIL+1)); echo "not ok $T_N - $1"; [ -n "${2:-}" ] && echo "#   $2"; }
+t_skip() { T_N=$((T_N+1)); T_SKIP=$((T_SKIP+1)); echo "ok $T_N - $1 # SKIP $2"; }
+# t_expect NAME EXPECTED_RC CMD... : run, compare exit code; output in $OUT
+t_expect() {
+    local name=$1 want=$2; shift 2
+    OUT=$("$@" 2>&1); local rc=$?
+    if [ "$rc" -eq "$want" ]; then t_pass "$name"; else t_fail "$name" "exit $rc, wanted $want: $(head -c 300 <<<"$OUT")"; fi
+}
+# t_grep NAME PATTERN : $OUT matches
+t_grep() { if grep -qE -- "$2" <<<"$OUT"; then t_pass "$1"; else t_fail "$1" "output lacks /$2/: $(head -c 300 <<<"$OUT")"; fi; }
+t_done() { echo "# counts: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"; [ "$T_FAIL" -eq 0 ]; }

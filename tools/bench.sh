@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# tools/bench.sh BUILD - run every benchmark program (tools/bench_*.c) and print its figures.
+set -u
+build=${1:-build}
+found=0
+for b in "$build"/tools/bench_*; do
+    [ -x "$b" ] || continue
+    found=1
+    echo "== $(basename "$b")"
+    "$b" || echo "($(basename "$b") exited $?)"
+done
+[ $found -eq 1 ] || echo "no benchmarks built yet"
