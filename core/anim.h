@@ -71,9 +71,20 @@ bool mmd_anim_visible(const mmd_anim *a);
  * disjoint ranges after evaluate. */
 void mmd_anim_skin(const mmd_anim *a, uint32_t first, uint32_t count, float *pos, float *nrm);
 
-/* Pose override for tests and physics: world matrices may be replaced for
- * bones driven by rigid bodies, then children recomputed. */
+/* Physics hook: when set, mmd_anim_evaluate calls fn(user, a, t) after the
+ * bones without MMD_BONE_AFTER_PHYSICS are evaluated and before those with it.
+ * fn may overwrite world matrices of bones driven by rigid bodies through
+ * mmd_anim_world_mut and must then call mmd_anim_refresh_from(a, bone) for
+ * each such bone so its non-physics descendants follow. Physics-driven bones
+ * keep what fn wrote; skinning matrices are rebuilt after the hook. */
+typedef void (*mmd_anim_physics_fn)(void *user, mmd_anim *a, double t);
+void mmd_anim_set_physics_hook(mmd_anim *a, mmd_anim_physics_fn fn, void *user);
 float *mmd_anim_world_mut(mmd_anim *a);
-void mmd_anim_update_after_physics(mmd_anim *a);
+void mmd_anim_refresh_from(mmd_anim *a, int32_t bone);
+/* Animated local translation/rotation (LH, after VMD+morphs+append+IK) of a bone
+ * for physics mode 2 and for the physics toggle keys: true when the bone's
+ * latest VMD key turns physics off for it (DESIGN A.2). */
+bool mmd_anim_bone_physics_off(const mmd_anim *a, int32_t bone);
+const mmd_model *mmd_anim_model(const mmd_anim *a);
 
 #endif

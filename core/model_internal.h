@@ -1,5 +1,5 @@
 /* core/model_internal.h - entry points shared by the model loaders only.
- * Not part of the public API: include from core/*.c and their tests. */
+ * Not part of the public API: include from the core loader sources and their tests. */
 #ifndef MMD_CORE_MODEL_INTERNAL_H
 #define MMD_CORE_MODEL_INTERNAL_H
 
