@@ -174,8 +174,8 @@ FUZZ_NEED_pmx := core/pmx.c core/anim.c
 FUZZ_NEED_pmd := core/pmx.c core/vmd_write.h core/anim.c
 FUZZ_NEED_vmd := core/vmd_write.h core/anim.c
 FUZZ_NEED_vpd := core/vmd_write.h core/anim.c
-FUZZ_NEED_scene := renderer/scene.h
-FUZZ_NEED_texture := renderer/image.h
+FUZZ_NEED_scene := renderer/scene.c
+FUZZ_NEED_texture := renderer/image.c
 fuzz_ready = $(if $(filter $(words $(FUZZ_NEED_$(1))),$(words $(wildcard $(FUZZ_NEED_$(1))))),$(1))
 FUZZ_TARGETS ?= $(foreach t,$(FUZZ_ALL),$(call fuzz_ready,$(t)))
 FUZZ_SECONDS ?= 30
@@ -185,6 +185,7 @@ FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 $(BUILD)/obj/tests/fuzz/%.o: CPPFLAGS_COMMON += $(FUZZ_DEFS)
+.PRECIOUS: $(BUILD)/obj/tests/fuzz/%.o
 
 $(BUILD)/fuzz/replay_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay.o $(LIB_RENDER) $(LIB_CORE)
 	@mkdir -p $(dir $@)

@@ -2,6 +2,7 @@
 # tests/fuzz/run.sh BUILD SECONDS TARGET... - run libFuzzer targets one after another.
 # New inputs go to BUILD/fuzz-work/<t> (the committed corpus is only read);
 # crashers to BUILD/fuzz-crash/<t>/ - copy them into tests/fuzz/regressions/<t>/.
+# FUZZ_FLAGS adds libFuzzer flags (later ones win), e.g. FUZZ_FLAGS=-malloc_limit_mb=2200.
 # Prints one summary line per target (execs, cov, ft, corpus) and exits 1 on any crash.
 set -u
 build=$1 secs=$2; shift 2
@@ -18,7 +19,7 @@ for t in "$@"; do
     log="$build/fuzz-$t.log"
     echo "fuzz: $t for ${secs}s (log $log)"
     "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-        -print_final_stats=1 -artifact_prefix="$crash/" "${dict[@]}" \
+        -print_final_stats=1 -artifact_prefix="$crash/" "${dict[@]}" ${FUZZ_FLAGS:-} \
         "$work" "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" >"$log" 2>&1
     rc=$?
     execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -n 1)
