@@ -185,7 +185,7 @@ FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 $(BUILD)/obj/tests/fuzz/%.o: CPPFLAGS_COMMON += $(FUZZ_DEFS)
-.PRECIOUS: $(BUILD)/obj/tests/fuzz/%.o
+.SECONDARY: $(FUZZ_ALL:%=$(BUILD)/obj/tests/fuzz/fuzz_%.o) $(BUILD)/obj/tests/fuzz/replay.o
 
 $(BUILD)/fuzz/replay_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay.o $(LIB_RENDER) $(LIB_CORE)
 	@mkdir -p $(dir $@)

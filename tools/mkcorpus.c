@@ -166,9 +166,129 @@ static void make_textures(void)
 
 /* ---- models and motions (our writers) -------------------------------------------------- */
 
+#if __has_include("core/pmx_write.h")
+#include "core/model.h"
+#include "tests/fuzz/fixtures.h"
+
+/* Write m as PMX, check it loads back (a seed must be valid), store it. */
+static void put_pmx(const char *name, mmd_model *m)
+{
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    mmd_model *back = NULL;
+    if (!m || mmd_pmx_write(m, &buf, &n, &err) != MMD_OK) {
+        fprintf(stderr, "mkcorpus: cannot write %s: %s\n", name, m ? err.msg : "out of memory");
+        exit(1);
+    }
+    if (mmd_model_load(buf, n, &back, &err) != MMD_OK) {
+        char line[256];
+        mmd_error_format(&err, name, line, sizeof line);
+        fprintf(stderr, "mkcorpus: generated seed does not load: %s\n", line);
+        exit(1);
+    }
+    mmd_model_free(back);
+    put("pmx", name, buf, n);
+    free(buf);
+    mmd_model_free(m);
+}
+
+static void make_pmx(void)
+{
+    put_pmx("v20_utf16.pmx", fx_model(0));
+    put_pmx("v20_utf8_adduv.pmx", fx_model(FX_UTF8 | FX_ADDUV));
+    put_pmx("v21_utf8.pmx", fx_model(FX_V21 | FX_UTF8));
+    put_pmx("v21_wide_adduv.pmx", fx_model(FX_V21 | FX_WIDE | FX_ADDUV));
+    mmd_model *m = mmd_model_new(); /* the smallest valid file: no sections */
+    put_pmx("empty.pmx", m);
+}
+#else
+static void make_pmx(void) {}
+#endif
+
+#if __has_include("tests/util/pmd_writer.h")
+#include "tests/util/pmd_writer.h"
+static void make_pmd(void)
+{
+    static const char *const names[5] = {"core.pmd", "english.pmd", "toon.pmd", "bodies.pmd", "full.pmd"};
+    for (int parts = 0; parts < 5; parts++) {
+        size_t n = 0;
+        uint8_t *d = mmd_test_pmd_fixture(parts, &n, NULL);
+        if (!d) {
+            fprintf(stderr, "mkcorpus: PMD fixture failed\n");
+            exit(1);
+        }
+        put("pmd", names[parts], d, n);
+        free(d);
+    }
+}
+#else
+static void make_pmd(void) {}
+#endif
+
+#ifdef FX_HAVE_VMD
+static void make_vmd(void)
+{
+    mmd_motion *mo = fx_motion();
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    if (!mo || mmd_vmd_write(mo, &buf, &n, &err) != MMD_OK) {
+        fprintf(stderr, "mkcorpus: cannot write the VMD fixture\n");
+        exit(1);
+    }
+    put("vmd", "full.vmd", buf, n);
+    free(buf);
+    mmd_motion_free(mo);
+    mmd_motion *cam = mmd_motion_new("\xe3\x82\xab\xe3\x83\xa1\xe3\x83\xa9\xe3\x83\xbb"
+                                     "\xe7\x85\xa7\xe6\x98\x8e"); /* camera/light name */
+    for (uint32_t k = 0; cam && k < 3; k++)
+        mmd_motion_add_camera_key(cam, k * 30u);
+    if (!cam || mmd_vmd_write(cam, &buf, &n, &err) != MMD_OK)
+        exit(1);
+    put("vmd", "camera.vmd", buf, n);
+    free(buf);
+    mmd_motion_free(cam);
+    mmd_motion *one = mmd_motion_new("fixture");
+    const float pos[3] = {0, 1, 0}, rot[4] = {0, 0, 0, 1};
+    if (!one || !mmd_motion_add_bone_key(one, "center", 0, pos, rot) ||
+        mmd_vmd_write(one, &buf, &n, &err) != MMD_OK)
+        exit(1);
+    put("vmd", "one_key.vmd", buf, n);
+    free(buf);
+    mmd_motion_free(one);
+    /* An old-style v1 header with no sections at all. */
+    uint8_t v1[40] = "Vocaloid Motion Data file";
+    memcpy(v1 + 30, "fixture", 7);
+    put("vmd", "v1_empty.vmd", v1, sizeof v1);
+}
+#else
+static void make_vmd(void) {}
+#endif
+
+static void make_vpd(void)
+{
+    put_text("vpd", "pose.vpd",
+             "Vocaloid Pose Data file\r\n\r\nfixture.osm;\t\t// parent file\r\n"
+             "3;\t\t\t\t// bones\r\n\r\n"
+             "Bone0{center\r\n  0.000000,1.500000,0.000000;\t\t\t\t// trans x,y,z\r\n"
+             "  0.000000,0.000000,0.000000,1.000000;\t\t// Quaternion x,y,z,w\r\n}\r\n\r\n"
+             "Bone1{leg_ik\r\n  0.000000,2.000000,-1.000000;\r\n"
+             "  0.000000,0.000000,0.000000,1.000000;\r\n}\r\n\r\n"
+             "Bone2{head\r\n  0.000000,0.000000,0.000000;\r\n"
+             "  0.258819,0.000000,0.000000,0.965926;\r\n}\r\n\r\n"
+             "Morph0{mouth_a\r\n  0.500000;\r\n}\r\n\r\nMorph1{smile\r\n  1.000000;\r\n}\r\n");
+    put_text("vpd", "empty.vpd", "Vocaloid Pose Data file\n\nnone.osm;\n0;\n");
+    put_text("vpd", "lf_only.vpd",
+             "Vocaloid Pose Data file\nx.osm;\n1;\nBone0{knee\n0,0,0;\n0.5,0,0,0.8660254;\n}\n");
+}
+
 static void make_models_and_motions(void)
 {
-    /* filled in once core/pmx_write.h and core/vmd_write.h land */
+    make_pmx();
+    make_pmd();
+    make_vmd();
+    make_vpd();
 }
 
 /* ---- scenes ------------------------------------------------------------------------------ */
