@@ -407,9 +407,9 @@ mmd_status mmd_model_load(const void *data, size_t size, mmd_model **out, mmd_er
     if (!out)
         return mmd_error_set(err, MMD_E_BAD_STRUCTURE, "model", -1, -1, "no output pointer");
     const uint8_t *b = data;
-    int pmx = size >= 4 && memcmp(b, "PMX ", 4) == 0;
-    int pmd = size >= 3 && memcmp(b, "Pmd", 3) == 0;
-    if (!data || (!pmx && !pmd))
+    int pmx = b && size >= 4 && memcmp(b, "PMX ", 4) == 0;
+    int pmd = b && size >= 3 && memcmp(b, "Pmd", 3) == 0;
+    if (!pmx && !pmd)
         return mmd_error_set(err, MMD_E_BAD_MAGIC, "model", -1, 0, "not a PMX or PMD file");
     mmd_arena *a = mmd_arena_create();
     mmd_text *t = mmd_text_create();
