@@ -308,10 +308,10 @@ static void parse_materials(px *p)
         if (shared) {
             size_t at = r->pos;
             uint8_t tv = mmd_rd_u8(r);
-            if (ok(p) && tv > 9) {
+            /* 0..9 = toon01..toon10; 0xFF = none (as PMD's toon index), anything else is damage */
+            if (ok(p) && tv > 9 && tv != 0xFF)
                 mmd_rd_fail_at(r, at, MMD_E_BAD_VALUE, "shared toon %u out of range (0..9)", tv);
-            }
-            mt->toon = tv;
+            mt->toon = tv == 0xFF ? -1 : tv;
         } else {
             mt->toon = rd_idx(p, p->tsz, tc, true, "texture");
         }

@@ -301,9 +301,9 @@ mmd_status mmd_pmx_write(const mmd_model *m, uint8_t **out, size_t *out_size, mm
         w_u8(&w, mt->sphere_mode);
         w_u8(&w, mt->toon_shared ? 1 : 0);
         if (mt->toon_shared) {
-            if (mt->toon < 0 || mt->toon > 9)
+            if (mt->toon < -1 || mt->toon > 9)
                 wfail(&w, MMD_E_BAD_VALUE, "shared toon out of range:", mt->toon);
-            w_u8(&w, (uint8_t)mt->toon);
+            w_u8(&w, mt->toon < 0 ? 0xFF : (uint8_t)mt->toon); /* -1 -> 0xFF (none) */
         } else {
             w_idx(&w, w.tsz, mt->toon);
         }

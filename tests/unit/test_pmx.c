@@ -106,6 +106,9 @@ static mmd_model *build_full(int v21, int utf8, int nuv)
     mt[1].toon_shared = true;
     mt[1].toon = 9;
     mt[1].index_count = 3;
+    if (utf8) { /* shared toon "none" is stored as 0xFF */
+        mt[1].toon = -1;
+    }
 
     mmd_bone *b = mmd_model_add_bones(m, 6);
     b[0].name = mmd_model_str(m, "センター");
