@@ -43,6 +43,9 @@ void mmd_vmd_set_camera_curve(uint8_t interp[24], int curve, uint8_t x1, uint8_t
 
 /* ----------------------------------------------------------- builder */
 
+static bool raw_name(mmd_arena *a, const char *name, char **out_name, uint8_t *raw, size_t cap,
+                     const char *prev_name, const uint8_t *prev_raw);
+
 mmd_motion *mmd_motion_new(const char *model_name)
 {
     mmd_arena *a = mmd_arena_create();
@@ -56,11 +59,12 @@ mmd_motion *mmd_motion_new(const char *model_name)
     m->arena = a;
     m->format = MMD_MOTION_VMD;
     m->version = 2;
-    m->model_name = mmd_arena_strdup(a, model_name ? model_name : "");
-    if (!m->model_name) {
+    char *tmp = NULL;
+    if (!raw_name(a, model_name ? model_name : "", &tmp, m->raw_model_name, 20, NULL, NULL)) {
         mmd_arena_destroy(a);
         return NULL;
     }
+    m->model_name = tmp;
     return m;
 }
 
