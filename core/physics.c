@@ -62,10 +62,13 @@ static void hook(void *user, mmd_anim *a, double t)
     if (dt > 0)
         apply_impulses(p, a);
     mmd_physics_step(p, dt, world, world);
-    uint32_t n = mmd_physics_body_count(p);
-    for (uint32_t i = 0; i < n; i++) {
-        int32_t bone = mmd_physics_body_bone(p, i);
-        if (bone >= 0 && mmd_physics_body_is_dynamic(p, i) && !mmd_anim_bone_physics_off(a, bone))
+    /* children first: refresh_from marks its bone as physics-written, and a
+     * parent's refresh must not recompute a physics child we already wrote */
+    uint32_t n;
+    const uint32_t *order = mmd_physics_body_order(p, &n);
+    for (uint32_t i = n; i-- > 0;) {
+        int32_t bone = mmd_physics_body_bone(p, order[i]);
+        if (!mmd_anim_bone_physics_off(a, bone))
             mmd_anim_refresh_from(a, bone);
     }
 }

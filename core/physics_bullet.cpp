@@ -587,4 +587,10 @@ bool mmd_physics_body_is_dynamic(const mmd_physics *p, uint32_t body)
     return body < p->bodies.size() && p->bodies[body].dynamic;
 }
 
+const uint32_t *mmd_physics_body_order(const mmd_physics *p, uint32_t *count)
+{
+    *count = (uint32_t)p->order.size();
+    return p->order.data();
+}
+
 } /* extern "C" */

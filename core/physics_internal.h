@@ -23,6 +23,8 @@ const mmd_model *mmd_physics_model(const mmd_physics *p);
 /* Bone driven by body i (-1 none) and whether the body is dynamic by mode. */
 int32_t mmd_physics_body_bone(const mmd_physics *p, uint32_t body);
 bool mmd_physics_body_is_dynamic(const mmd_physics *p, uint32_t body);
+/* Dynamic bodies with a bone, sorted parents first (bone depth, then index). */
+const uint32_t *mmd_physics_body_order(const mmd_physics *p, uint32_t *count);
 
 #ifdef __cplusplus
 }
