@@ -1,0 +1,872 @@
+/* tests/unit/test_bad_input.c - hostile input, table-driven.
+ *
+ * Valid fixtures come from our writers (tests/fuzz/fixtures.h, the PMD test
+ * writer, stb_image_write); each case corrupts one thing - in the struct
+ * before writing (indices, cycles, NaN) or in the bytes after (magic, version,
+ * counts, text lengths) - and expects the loader's bad-input status plus a
+ * message naming the file, the section/element and the byte offset (scene
+ * files: the line). Sections whose code has not landed are skipped.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/model.h"
+#include "core/motion.h"
+#include "core/status.h"
+#include "tests/util/test.h"
+
+#if __has_include("core/pmx_write.h")
+#define HAVE_PMX 1
+#include "tests/fuzz/fixtures.h"
+#endif
+#if __has_include("renderer/scene.h")
+#define HAVE_SCENE 1
+#include "renderer/scene.h"
+#endif
+#if __has_include("renderer/image.h")
+#define HAVE_IMAGE 1
+#include <stb_image_write.h>
+#include "renderer/image.h"
+#endif
+#if __has_include("tests/util/pmd_writer.h")
+#define HAVE_PMD 1
+#include "tests/util/pmd_writer.h"
+#endif
+
+TEST_STATE_DEFINE
+
+#define MAXW 4 /* accepted statuses per case */
+
+static inline void put_u32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+static inline void put_u16be(uint8_t *p, uint32_t v) { p[0] = (uint8_t)(v >> 8), p[1] = (uint8_t)v; }
+static inline void put_u32be(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+static inline uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline bool status_in(mmd_status s, const mmd_status want[MAXW])
+{
+    for (int i = 0; i < MAXW; i++)
+        if (want[i] != MMD_OK && want[i] == s)
+            return true;
+    return false;
+}
+
+/* The common assertion: rejected with an accepted status, and the formatted
+ * message names the file, the section (+ element) and the offset when asked. */
+static inline void expect_rejected(const char *file, const char *what, mmd_status got, const mmd_error *err,
+                            const mmd_status want[MAXW], const char *section, int64_t item,
+                            bool need_offset)
+{
+    char line[512];
+    mmd_error_format(err, file, line, sizeof line);
+    printf("#   %-34s -> %s (%s)\n", what, line, mmd_status_str(got));
+    if (!status_in(got, want)) {
+        printf("#   %s: status %s not accepted\n", what, mmd_status_str(got));
+        test_g.cur_failed++;
+        return;
+    }
+    CHECK(strstr(line, file) == line);
+    CHECK(err->msg[0] != 0);
+    if (section) {
+        CHECK(err->section && strncmp(err->section, section, strlen(section)) == 0);
+        if (!(err->section && strncmp(err->section, section, strlen(section)) == 0))
+            printf("#   %s: section %s, wanted %s\n", what, err->section ? err->section : "(none)", section);
+    }
+    if (item >= 0) {
+        CHECK_EQ_INT(err->item, item);
+        char tag[32];
+        snprintf(tag, sizeof tag, " #%lld", (long long)item);
+        CHECK(strstr(line, tag) != NULL);
+    }
+    if (need_offset) {
+        CHECK(err->offset >= 0);
+        CHECK(strstr(line, "offset 0x") != NULL);
+    }
+}
+
+/* ======================================================================== PMX */
+#ifdef HAVE_PMX
+
+typedef struct model_case {
+    const char *name;
+    int variant;                       /* fx_model variant */
+    void (*edit)(mmd_model *m);        /* before writing */
+    void (*patch)(uint8_t *d, size_t n); /* after writing (minimal-layout model only) */
+    mmd_status want[MAXW];
+    const char *section;
+    int64_t item;                      /* -1: not checked */
+    bool need_offset;                  /* parse-level errors carry the byte offset */
+} model_case;
+
+/* --- struct edits (the writer stores them; the loader must refuse) --- */
+static void e_parent_range(mmd_model *m) { m->bones[1].parent = 10; }
+static void e_parent_cycle(mmd_model *m) { m->bones[0].parent = 2; }
+static void e_parent_self(mmd_model *m) { m->bones[4].parent = 4; }
+static void e_vertex_bone(mmd_model *m) { m->vertices[0].bones[0] = 50; }
+static void e_vertex_bone_neg(mmd_model *m) { m->vertices[0].bones[0] = -1; }
+static void e_face_vertex(mmd_model *m) { m->indices[4] = 200; }
+static void e_texture(mmd_model *m) { m->materials[0].texture = 9; }
+static void e_sphere(mmd_model *m) { m->materials[0].sphere_texture = 3; }
+static void e_toon_own(mmd_model *m) { m->materials[0].toon = 9; }
+static void e_morph_target(mmd_model *m) { m->morphs[2].u.group[1].morph = 40; }
+static void e_morph_self(mmd_model *m) { m->morphs[2].u.group[0].morph = 2; }
+static void e_morph_vertex(mmd_model *m) { m->morphs[0].u.vertex[1].vertex = 100; }
+static void e_morph_bone(mmd_model *m) { m->morphs[3].u.bone[0].bone = 60; }
+static void e_morph_material(mmd_model *m) { m->morphs[4].u.material[1].material = 7; }
+static void e_impulse_body(mmd_model *m) { m->morphs[6].u.impulse[0].rigid_body = 9; }
+static void e_frame_bone(mmd_model *m) { m->display_frames[1].elements[1].index = 99; }
+static void e_rigid_bone(mmd_model *m) { m->rigid_bodies[0].bone = 77; }
+static void e_joint_body(mmd_model *m) { m->joints[0].body_b = 5; }
+static void e_soft_anchor(mmd_model *m) { m->soft_bodies[0].anchors[0].vertex = 120; }
+static void e_append_loop(mmd_model *m)
+{
+    m->bones[2].flags |= MMD_BONE_APPEND_ROTATE;
+    m->bones[2].append_parent = 3; /* 3 appends 2 already */
+}
+static void e_append_range(mmd_model *m) { m->bones[3].append_parent = 90; }
+static void e_ik_link_self(mmd_model *m) { m->bones[7].ik_links[1].bone = 7; }
+static void e_ik_target_self(mmd_model *m) { m->bones[7].ik_target = 7; }
+static void e_ik_target_range(mmd_model *m) { m->bones[7].ik_target = 70; }
+static void e_ik_link_range(mmd_model *m) { m->bones[7].ik_links[0].bone = 33; }
+static void e_ik_loop(mmd_model *m) { m->bones[7].ik_loop = -5; }
+static void e_mat_sum(mmd_model *m) { m->materials[1].index_count = 9; }
+static void e_mat_third(mmd_model *m) { m->materials[0].index_count = 4, m->materials[1].index_count = 8; }
+static void e_nan_pos(mmd_model *m) { m->vertices[2].position[1] = NAN; }
+static void e_inf_pos(mmd_model *m) { m->vertices[3].position[0] = INFINITY; }
+static void e_nan_normal(mmd_model *m) { m->vertices[4].normal[2] = NAN; }
+static void e_nan_weight(mmd_model *m) { m->vertices[1].weights[0] = NAN; }
+static void e_inf_weight(mmd_model *m) { m->vertices[2].weights[3] = -INFINITY; }
+static void e_nan_bone(mmd_model *m) { m->bones[5].position[2] = NAN; }
+static void e_nan_morph(mmd_model *m) { m->morphs[0].u.vertex[0].offset[0] = NAN; }
+static void e_nan_body(mmd_model *m) { m->rigid_bodies[1].size[1] = INFINITY; }
+
+/* --- byte patches on the minimal model (empty texts, 1-byte indices):
+ *  0 "PMX " | 4 version | 8 globals count | 9 encoding | 10 add-UV | 11..16 index sizes
+ * 17 name len | 21 name_en | 25 comment | 29 comment_en | 33 vertex count | 37 vertex 0:
+ * pos(12) normal(12) uv(8) | 69 weight type | 70 bone | 71 edge | 75 vertex 1 ...
+ * after 3 vertices (38 bytes each): 151 index count | 155 indices(3) | 158 texture count */
+enum { OFF_VCOUNT = 33, OFF_WTYPE = 69, OFF_ICOUNT = 151, OFF_TCOUNT = 158 };
+static void p_magic(uint8_t *d, size_t n) { (void)n, memcpy(d, "PMY ", 4); }
+static void p_magic_pmd(uint8_t *d, size_t n) { (void)n, memcpy(d, "Pmx ", 4); }
+static void p_version(uint8_t *d, size_t n)
+{
+    (void)n;
+    float v = 3.0f;
+    memcpy(d + 4, &v, 4);
+}
+static void p_version_nan(uint8_t *d, size_t n) { (void)n, put_u32(d + 4, 0x7fc00000u); }
+static void p_globals(uint8_t *d, size_t n) { (void)n, d[8] = 2; }
+static void p_encoding(uint8_t *d, size_t n) { (void)n, d[9] = 7; }
+static void p_adduv(uint8_t *d, size_t n) { (void)n, d[10] = 5; }
+static void p_width(uint8_t *d, size_t n) { (void)n, d[14] = 3; }
+static void p_width0(uint8_t *d, size_t n) { (void)n, d[11] = 0; }
+static void p_vcount_neg(uint8_t *d, size_t n) { (void)n, put_u32(d + OFF_VCOUNT, 0xffffffffu); }
+static void p_vcount_file(uint8_t *d, size_t n) { (void)n, put_u32(d + OFF_VCOUNT, 1000); }
+static void p_vcount_huge(uint8_t *d, size_t n) { (void)n, put_u32(d + OFF_VCOUNT, 0x7fffffffu); }
+static void p_icount_file(uint8_t *d, size_t n) { (void)n, put_u32(d + OFF_ICOUNT, 99999); }
+static void p_icount_neg(uint8_t *d, size_t n) { (void)n, put_u32(d + OFF_ICOUNT, 0x80000000u); }
+static void p_tcount_huge(uint8_t *d, size_t n) { (void)n, put_u32(d + OFF_TCOUNT, 0x10000000u); }
+static void p_text_len(uint8_t *d, size_t n) { (void)n, put_u32(d + 17, 0x7ffffff0u); }
+static void p_text_len_file(uint8_t *d, size_t n) { put_u32(d + 25, (uint32_t)n); }
+static void p_text_len_neg(uint8_t *d, size_t n) { (void)n, put_u32(d + 21, 0xfffffffeu); }
+static void p_weight_type(uint8_t *d, size_t n) { (void)n, d[OFF_WTYPE] = 9; }
+static void p_bone_index(uint8_t *d, size_t n) { (void)n, d[OFF_WTYPE + 1] = 0x80; /* -128 */ }
+
+#define W1(a) {a, MMD_OK, MMD_OK, MMD_OK}
+#define W2(a, b) {a, b, MMD_OK, MMD_OK}
+#define W3(a, b, c) {a, b, c, MMD_OK}
+#define W4(a, b, c, d) {a, b, c, d}
+
+static const model_case g_model_cases[] = {
+    /* indices out of range, per element */
+    {"bone parent out of range", 0, e_parent_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 1, false},
+    {"vertex bone out of range", 0, e_vertex_bone, NULL, W1(MMD_E_BAD_INDEX), "pmx.vertex", 0, false},
+    {"vertex BDEF1 bone -1", 0, e_vertex_bone_neg, NULL, W1(MMD_E_BAD_INDEX), "pmx.vertex", 0, false},
+    {"face vertex out of range", 0, e_face_vertex, NULL, W1(MMD_E_BAD_INDEX), "pmx.face", 1, false},
+    {"material texture out of range", 0, e_texture, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, false},
+    {"material sphere out of range", 0, e_sphere, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, false},
+    {"material toon texture out of range", 0, e_toon_own, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, false},
+    {"group morph target out of range", 0, e_morph_target, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 2, false},
+    {"vertex morph vertex out of range", 0, e_morph_vertex, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 0, false},
+    {"bone morph bone out of range", 0, e_morph_bone, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 3, false},
+    {"material morph target out of range", 0, e_morph_material, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 4, false},
+    {"impulse morph body out of range", FX_V21, e_impulse_body, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 6, false},
+    {"display frame bone out of range", 0, e_frame_bone, NULL, W1(MMD_E_BAD_INDEX), "pmx.display_frame", 1, false},
+    {"rigid body bone out of range", 0, e_rigid_bone, NULL, W1(MMD_E_BAD_INDEX), "pmx.rigid_body", 0, false},
+    {"joint body out of range", 0, e_joint_body, NULL, W1(MMD_E_BAD_INDEX), "pmx.joint", 0, false},
+    {"soft body anchor vertex", FX_V21, e_soft_anchor, NULL, W1(MMD_E_BAD_INDEX), "pmx.soft_body", 0, false},
+    {"append parent out of range", 0, e_append_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 3, false},
+    {"IK target out of range", 0, e_ik_target_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 7, false},
+    {"IK link out of range", 0, e_ik_link_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 7, false},
+    /* structure */
+    {"bone parent cycle", 0, e_parent_cycle, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", -1, false},
+    {"bone is its own parent", 0, e_parent_self, NULL, W2(MMD_E_BAD_STRUCTURE, MMD_E_BAD_INDEX), "pmx.bone", 4, false},
+    {"append loop", 0, e_append_loop, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", -1, false},
+    {"group morph includes itself", 0, e_morph_self, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.morph", 2, false},
+    {"IK chain includes the IK bone", 0, e_ik_link_self, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", 7, false},
+    {"IK bone is its own target", 0, e_ik_target_self, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", 7, false},
+    {"IK loop count negative", 0, e_ik_loop, NULL, W1(MMD_E_BAD_VALUE), "pmx.bone", 7, false},
+    {"material face counts do not sum", 0, e_mat_sum, NULL, W1(MMD_E_BAD_COUNT), "pmx.material", -1, false},
+    {"material face count not /3", 0, e_mat_third, NULL, W1(MMD_E_BAD_COUNT), "pmx.material", 0, false},
+    /* NaN / Inf: rejected where read, with the offset */
+    {"NaN vertex position", 0, e_nan_pos, NULL, W1(MMD_E_BAD_VALUE), "pmx.vertex", 2, true},
+    {"Inf vertex position", 0, e_inf_pos, NULL, W1(MMD_E_BAD_VALUE), "pmx.vertex", 3, true},
+    {"NaN vertex normal", 0, e_nan_normal, NULL, W1(MMD_E_BAD_VALUE), "pmx.vertex", 4, true},
+    {"NaN BDEF2 weight", 0, e_nan_weight, NULL, W1(MMD_E_BAD_VALUE), "pmx.vertex", 1, true},
+    {"-Inf BDEF4 weight", 0, e_inf_weight, NULL, W1(MMD_E_BAD_VALUE), "pmx.vertex", 2, true},
+    {"NaN bone position", 0, e_nan_bone, NULL, W1(MMD_E_BAD_VALUE), "pmx.bone", 5, true},
+    {"NaN vertex morph offset", 0, e_nan_morph, NULL, W1(MMD_E_BAD_VALUE), "pmx.morph", 0, true},
+    {"Inf rigid body size", 0, e_nan_body, NULL, W1(MMD_E_BAD_VALUE), "pmx.rigid_body", 1, true},
+    /* header and counts (byte patches on the minimal model) */
+    {"wrong magic", -1, NULL, p_magic, W1(MMD_E_BAD_MAGIC), NULL, -1, true},
+    {"wrong magic case", -1, NULL, p_magic_pmd, W1(MMD_E_BAD_MAGIC), NULL, -1, true},
+    {"unsupported version 3.0", -1, NULL, p_version, W1(MMD_E_BAD_VERSION), "pmx.header", -1, true},
+    {"version NaN", -1, NULL, p_version_nan, W1(MMD_E_BAD_VERSION), "pmx.header", -1, true},
+    {"globals count 2", -1, NULL, p_globals, W1(MMD_E_BAD_HEADER), "pmx.header", -1, true},
+    {"encoding 7", -1, NULL, p_encoding, W1(MMD_E_BAD_HEADER), "pmx.header", -1, true},
+    {"additional UV 5", -1, NULL, p_adduv, W1(MMD_E_BAD_HEADER), "pmx.header", -1, true},
+    {"index width 3", -1, NULL, p_width, W1(MMD_E_BAD_HEADER), "pmx.header", -1, true},
+    {"index width 0", -1, NULL, p_width0, W1(MMD_E_BAD_HEADER), "pmx.header", -1, true},
+    {"negative vertex count", -1, NULL, p_vcount_neg, W1(MMD_E_BAD_COUNT), "pmx.vertex", -1, true},
+    {"vertex count beyond file", -1, NULL, p_vcount_file, W2(MMD_E_BAD_COUNT, MMD_E_TRUNCATED), "pmx.vertex", -1, true},
+    {"vertex count 2^31-1", -1, NULL, p_vcount_huge, W2(MMD_E_LIMIT, MMD_E_BAD_COUNT), "pmx.vertex", -1, true},
+    {"index count beyond file", -1, NULL, p_icount_file, W2(MMD_E_BAD_COUNT, MMD_E_TRUNCATED), "pmx.face", -1, true},
+    {"negative index count", -1, NULL, p_icount_neg, W1(MMD_E_BAD_COUNT), "pmx.face", -1, true},
+    {"texture count 2^28", -1, NULL, p_tcount_huge, W2(MMD_E_LIMIT, MMD_E_BAD_COUNT), "pmx.texture", -1, true},
+    {"name length 2^31-16", -1, NULL, p_text_len, W4(MMD_E_TRUNCATED, MMD_E_BAD_STRING, MMD_E_LIMIT, MMD_E_BAD_COUNT), "pmx.info", -1, true},
+    {"comment length = file size", -1, NULL, p_text_len_file, W4(MMD_E_TRUNCATED, MMD_E_BAD_STRING, MMD_E_LIMIT, MMD_E_BAD_COUNT), "pmx.info", -1, true},
+    {"negative text length", -1, NULL, p_text_len_neg, W3(MMD_E_BAD_STRING, MMD_E_BAD_COUNT, MMD_E_TRUNCATED), "pmx.info", -1, true},
+    {"weight type 9", -1, NULL, p_weight_type, W1(MMD_E_BAD_VALUE), "pmx.vertex", 0, true},
+    {"vertex bone index -128", -1, NULL, p_bone_index, W1(MMD_E_BAD_INDEX), "pmx.vertex", 0, true},
+};
+
+/* 3 vertices, one triangle, one material, one bone, empty texts: fixed layout. */
+static mmd_model *minimal_model(void)
+{
+    mmd_model *m = mmd_model_new();
+    if (!m)
+        return NULL;
+    mmd_vertex *v = mmd_model_add_vertices(m, 3);
+    v[1].position[0] = 1, v[2].position[1] = 1;
+    uint32_t *ix = mmd_model_add_indices(m, 3);
+    ix[0] = 0, ix[1] = 1, ix[2] = 2;
+    mmd_model_add_materials(m, 1)->index_count = 3;
+    mmd_model_add_bones(m, 1);
+    return m;
+}
+
+static uint8_t *write_model(mmd_model *m, size_t *n)
+{
+    uint8_t *d = NULL;
+    mmd_error err;
+    mmd_status st = mmd_pmx_write(m, &d, n, &err);
+    if (st != MMD_OK)
+        printf("#   writer refused the fixture: %s\n", err.msg);
+    return st == MMD_OK ? d : NULL;
+}
+
+TEST(pmx_fixtures_are_valid)
+{
+    static const int variants[] = {-1, 0, FX_V21, FX_UTF8 | FX_ADDUV, FX_V21 | FX_WIDE | FX_ADDUV};
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        mmd_model *m = variants[i] < 0 ? minimal_model() : fx_model(variants[i]);
+        REQUIRE(m);
+        size_t n = 0;
+        uint8_t *d = write_model(m, &n);
+        REQUIRE(d);
+        mmd_model *back = NULL;
+        mmd_error err;
+        CHECK_EQ_INT(mmd_model_load(d, n, &back, &err), MMD_OK);
+        if (back)
+            CHECK_EQ_INT(back->bone_count, m->bone_count);
+        mmd_model_free(back);
+        mmd_model_free(m);
+        free(d);
+    }
+    /* The minimal layout the byte patches rely on. */
+    mmd_model *m = minimal_model();
+    size_t n = 0;
+    uint8_t *d = write_model(m, &n);
+    REQUIRE(d && n > OFF_TCOUNT + 4);
+    CHECK_EQ_INT(get_u32(d + OFF_VCOUNT), 3);
+    CHECK_EQ_INT(d[OFF_WTYPE], MMD_WEIGHT_BDEF1);
+    CHECK_EQ_INT(get_u32(d + OFF_ICOUNT), 3);
+    CHECK_EQ_INT(get_u32(d + OFF_TCOUNT), 0);
+    free(d);
+    mmd_model_free(m);
+}
+
+TEST(pmx_bad_input_table)
+{
+    for (size_t i = 0; i < sizeof g_model_cases / sizeof *g_model_cases; i++) {
+        const model_case *c = &g_model_cases[i];
+        int fails_before = test_g.cur_failed;
+        mmd_model *m = c->variant < 0 ? minimal_model() : fx_model(c->variant);
+        REQUIRE(m);
+        if (c->edit)
+            c->edit(m);
+        size_t n = 0;
+        uint8_t *d = write_model(m, &n);
+        mmd_model_free(m);
+        if (!d) {
+            printf("#   %s: fixture not writable\n", c->name);
+            test_g.cur_failed++;
+            continue;
+        }
+        if (c->patch)
+            c->patch(d, n);
+        mmd_model *out = NULL;
+        mmd_error err;
+        memset(&err, 0, sizeof err);
+        mmd_status st = mmd_model_load(d, n, &out, &err);
+        if (st == MMD_OK) {
+            printf("#   %s: ACCEPTED (should be refused)\n", c->name);
+            test_g.cur_failed++;
+            mmd_model_free(out);
+        } else {
+            CHECK(out == NULL);
+            expect_rejected("fixture.pmx", c->name, st, &err, c->want, c->section, c->item,
+                            c->need_offset);
+        }
+        if (test_g.cur_failed != fails_before)
+            printf("#   ^ case %zu \"%s\" failed\n", i, c->name);
+        free(d);
+    }
+}
+
+/* Cut a file at every length: each prefix must be refused as truncated (or a
+ * count that no longer fits; text formats: a syntax error), with an offset
+ * inside the prefix, never a crash. ok_at lists lengths that are complete
+ * files; accepted(out) may allow others (e.g. accepted with a warning). */
+typedef struct sweep {
+    const char *file;
+    mmd_status (*load)(const void *, size_t, void **, mmd_error *);
+    void (*free_fn)(void *);
+    const size_t *ok_at;
+    size_t ok_count;
+    bool text;
+    bool (*accepted)(const void *out);
+} sweep;
+
+static void truncation_sweep(const sweep *sw, const uint8_t *d, size_t n)
+{
+    int bad = 0;
+    for (size_t len = 0; len < n; len++) {
+        uint8_t *cut = malloc(len ? len : 1); /* exact size: ASan sees any over-read */
+        REQUIRE(cut);
+        memcpy(cut, d, len);
+        void *out = NULL;
+        mmd_error err;
+        memset(&err, 0, sizeof err);
+        mmd_status st = sw->load(cut, len, &out, &err);
+        bool allowed = false;
+        for (size_t k = 0; k < sw->ok_count; k++)
+            allowed |= sw->ok_at[k] == len;
+        if (st == MMD_OK) {
+            if (!allowed && !(sw->accepted && sw->accepted(out)) && bad++ < 5)
+                printf("#   %s cut at %zu: ACCEPTED\n", sw->file, len);
+            sw->free_fn(out);
+        } else if (allowed) {
+            if (bad++ < 5)
+                printf("#   %s cut at section boundary %zu refused: %s\n", sw->file, len, err.msg);
+        } else if (!(st == MMD_E_TRUNCATED || st == MMD_E_BAD_COUNT ||
+                     (sw->text && st == MMD_E_BAD_STRUCTURE) ||
+                     (len < 30 && (st == MMD_E_BAD_MAGIC || st == MMD_E_BAD_HEADER))) ||
+                   err.offset < 0 || err.offset > (int64_t)len || !err.msg[0]) {
+            if (bad++ < 5) {
+                char line[512];
+                mmd_error_format(&err, sw->file, line, sizeof line);
+                printf("#   %s cut at %zu: %s (%s)\n", sw->file, len, line, mmd_status_str(st));
+            }
+        }
+        free(cut);
+    }
+    printf("#   %s: %zu prefixes, %d unexpected\n", sw->file, n, bad);
+    CHECK_EQ_INT(bad, 0);
+}
+
+static mmd_status load_model_v(const void *d, size_t n, void **out, mmd_error *err)
+{
+    return mmd_model_load(d, n, (mmd_model **)out, err);
+}
+static void free_model_v(void *p) { mmd_model_free(p); }
+
+TEST(pmx_truncated_at_every_offset)
+{
+    static const int variants[] = {-1, FX_V21 | FX_UTF8 | FX_ADDUV, FX_WIDE};
+    static const char *const names[] = {"minimal.pmx", "v21_utf8.pmx", "wide.pmx"};
+    for (size_t i = 0; i < 3; i++) {
+        mmd_model *m = variants[i] < 0 ? minimal_model() : fx_model(variants[i]);
+        REQUIRE(m);
+        size_t n = 0;
+        uint8_t *d = write_model(m, &n);
+        mmd_model_free(m);
+        REQUIRE(d);
+        const sweep sw = {names[i], load_model_v, free_model_v, NULL, 0, false, NULL};
+        truncation_sweep(&sw, d, n);
+        free(d);
+    }
+}
+#endif /* HAVE_PMX */
+
+/* ======================================================================== PMD */
+#ifdef HAVE_PMD
+static mmd_status load_model_v2(const void *d, size_t n, void **out, mmd_error *err)
+{
+    return mmd_model_load(d, n, (mmd_model **)out, err);
+}
+static void free_model_v2(void *p) { mmd_model_free(p); }
+
+TEST(pmd_bad_input)
+{
+    size_t n = 0, cut[5];
+    uint8_t *d = mmd_test_pmd_fixture(4, &n, cut);
+    REQUIRE(d);
+    mmd_model *m = NULL;
+    mmd_error err;
+    REQUIRE(mmd_model_load(d, n, &m, &err) == MMD_OK);
+    mmd_model_free(m);
+    /* The optional English / toon / physics tails may end at their boundaries. */
+    const sweep sw = {"fixture.pmd", load_model_v2, free_model_v2, cut, 5, false, NULL};
+    truncation_sweep(&sw, d, n);
+    /* Wrong magic, version 2.0, vertex count (offset 283) negative / beyond the file. */
+    static const struct { size_t off; uint32_t v; mmd_status want[MAXW]; const char *what; } p[] = {
+        {0, 0x00646d50u /* "Pmd\0" */, W1(MMD_E_BAD_MAGIC), "wrong magic"},
+        {3, 0x40000000u, W1(MMD_E_BAD_VERSION), "version 2.0"},
+        {283, 0xffffffffu, W3(MMD_E_BAD_COUNT, MMD_E_LIMIT, MMD_E_TRUNCATED), "negative vertex count"},
+        {283, 0x00100000u, W3(MMD_E_BAD_COUNT, MMD_E_LIMIT, MMD_E_TRUNCATED), "vertex count beyond file"},
+    };
+    for (size_t i = 0; i < sizeof p / sizeof *p; i++) {
+        uint8_t *c = malloc(n);
+        REQUIRE(c);
+        memcpy(c, d, n);
+        put_u32(c + p[i].off, p[i].v);
+        if (i == 0)
+            c[0] = 'X';
+        mmd_model *out = NULL;
+        memset(&err, 0, sizeof err);
+        mmd_status st = mmd_model_load(c, n, &out, &err);
+        if (st == MMD_OK) {
+            printf("#   pmd %s: ACCEPTED\n", p[i].what);
+            test_g.cur_failed++;
+            mmd_model_free(out);
+        } else {
+            expect_rejected("fixture.pmd", p[i].what, st, &err, p[i].want, NULL, -1, true);
+        }
+        free(c);
+    }
+    free(d);
+}
+#endif
+
+/* ======================================================================== VMD */
+#ifdef FX_HAVE_VMD
+static mmd_status load_vmd_v(const void *d, size_t n, void **out, mmd_error *err)
+{
+    return mmd_vmd_load(d, n, (mmd_motion **)out, err);
+}
+static void free_motion_v(void *p) { mmd_motion_free(p); }
+
+typedef struct vmd_case {
+    const char *name;
+    void (*edit)(mmd_motion *m);
+    size_t off;       /* byte patch at off (when edit is NULL) */
+    uint32_t value;
+    mmd_status want[MAXW];
+    const char *section;
+} vmd_case;
+
+static void v_nan_rot(mmd_motion *m) { m->bone_keys[1].rotation[2] = NAN; }
+static void v_inf_pos(mmd_motion *m) { m->bone_keys[2].position[0] = INFINITY; }
+static void v_nan_morph(mmd_motion *m) { m->morph_keys[1].weight = NAN; }
+static void v_nan_camera(mmd_motion *m) { m->camera_keys[1].distance = NAN; }
+static void v_inf_light(mmd_motion *m) { m->light_keys[0].direction[1] = -INFINITY; }
+
+/* Layout: 30 magic + 20 name = 50 | bone count | 111-byte keys ... */
+static const vmd_case g_vmd_cases[] = {
+    {"wrong magic", NULL, 0, 0x61636f56u /* "Voca" -> patched below */, W1(MMD_E_BAD_MAGIC), NULL},
+    /* VMD counts are u32: -1 is 4294967295 keys, over MMD_MAX_MOTION_KEYS */
+    {"negative bone key count", NULL, 50, 0xffffffffu, W2(MMD_E_BAD_COUNT, MMD_E_LIMIT), "vmd.bone"},
+    {"bone key count beyond file", NULL, 50, 100000u, W2(MMD_E_BAD_COUNT, MMD_E_TRUNCATED), "vmd.bone"},
+    {"bone key count 2^31-1", NULL, 50, 0x7fffffffu, W2(MMD_E_LIMIT, MMD_E_BAD_COUNT), "vmd.bone"},
+    {"NaN bone rotation", v_nan_rot, 0, 0, W1(MMD_E_BAD_VALUE), "vmd.bone"},
+    {"Inf bone position", v_inf_pos, 0, 0, W1(MMD_E_BAD_VALUE), "vmd.bone"},
+    {"NaN morph weight", v_nan_morph, 0, 0, W1(MMD_E_BAD_VALUE), "vmd.morph"},
+    {"NaN camera distance", v_nan_camera, 0, 0, W1(MMD_E_BAD_VALUE), "vmd.camera"},
+    {"-Inf light direction", v_inf_light, 0, 0, W1(MMD_E_BAD_VALUE), "vmd.light"},
+};
+
+TEST(vmd_bad_input_table)
+{
+    for (size_t i = 0; i < sizeof g_vmd_cases / sizeof *g_vmd_cases; i++) {
+        const vmd_case *c = &g_vmd_cases[i];
+        mmd_motion *mo = fx_motion();
+        REQUIRE(mo);
+        if (c->edit)
+            c->edit(mo);
+        uint8_t *d = NULL;
+        size_t n = 0;
+        mmd_error err;
+        REQUIRE(mmd_vmd_write(mo, &d, &n, &err) == MMD_OK);
+        mmd_motion_free(mo);
+        if (!c->edit) {
+            if (i == 0)
+                d[0] = 'X';
+            else
+                put_u32(d + c->off, c->value);
+        }
+        mmd_motion *out = NULL;
+        memset(&err, 0, sizeof err);
+        mmd_status st = mmd_vmd_load(d, n, &out, &err);
+        if (st == MMD_OK) {
+            printf("#   vmd %s: ACCEPTED (should be refused)\n", c->name);
+            test_g.cur_failed++;
+            mmd_motion_free(out);
+        } else {
+            expect_rejected("fixture.vmd", c->name, st, &err, c->want, c->section, -1, true);
+        }
+        free(d);
+    }
+}
+
+TEST(vmd_truncated_at_every_offset)
+{
+    mmd_motion *mo = fx_motion();
+    REQUIRE(mo);
+    uint8_t *d = NULL;
+    size_t n = 0;
+    mmd_error err;
+    REQUIRE(mmd_vmd_write(mo, &d, &n, &err) == MMD_OK);
+    /* Trailing sections may be absent (EOF = count 0): the cuts at the end of
+     * the header and after each complete section are valid files. */
+    size_t ok[8], k = 0, at = 50;
+    ok[k++] = at;
+    const uint32_t counts[6] = {mo->bone_key_count, mo->morph_key_count, mo->camera_key_count,
+                                mo->light_key_count, mo->shadow_key_count, mo->property_key_count};
+    static const size_t rec[5] = {111, 23, 61, 28, 9};
+    for (int s = 0; s < 5; s++) {
+        at += 4 + (size_t)counts[s] * rec[s];
+        ok[k++] = at;
+    }
+    mmd_motion_free(mo);
+    const sweep sw = {"fixture.vmd", load_vmd_v, free_motion_v, ok, k, false, NULL};
+    truncation_sweep(&sw, d, n);
+    free(d);
+}
+
+static mmd_status load_vpd_v(const void *d, size_t n, void **out, mmd_error *err)
+{
+    return mmd_vpd_load(d, n, (mmd_motion **)out, err);
+}
+
+static bool vpd_warned(const void *out) { return ((const mmd_motion *)out)->warnings > 0; }
+
+TEST(vpd_bad_input)
+{
+    static const char head[] = "Vocaloid Pose Data file\r\n\r\nm.osm;\r\n";
+    static const struct { const char *body; const char *what; } c[] = {
+        {"1;\r\nBone0{center\r\n  abc,0,0;\r\n  0,0,0,1;\r\n}\r\n", "bad number"},
+        {"1;\r\nBone0{center\r\n  nan,0,0;\r\n  0,0,0,1;\r\n}\r\n", "NaN position"},
+        {"1;\r\nBone0{center\r\n  0,0,0;\r\n  0,inf,0,1;\r\n}\r\n", "Inf rotation"},
+        {"1;\r\nBone0{center\r\n  0,0,0;\r\n  0,0,0,1;\r\n", "missing }"},
+        {"-1;\r\n", "negative bone count"},
+        {"1;\r\nBone0{center\r\n  0,0;\r\n  0,0,0,1;\r\n}\r\n", "two components for a position"},
+        {"1;\r\nBone0{center\r\n  1e39,0,0;\r\n  0,0,0,1;\r\n}\r\n", "float overflow"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", head, c[i].body);
+        mmd_motion *out = NULL;
+        mmd_error err;
+        memset(&err, 0, sizeof err);
+        mmd_status st = mmd_vpd_load(text, strlen(text), &out, &err);
+        if (st == MMD_OK) {
+            printf("#   vpd %s: ACCEPTED (should be refused)\n", c[i].what);
+            test_g.cur_failed++;
+            mmd_motion_free(out);
+            continue;
+        }
+        static const mmd_status want[MAXW] = {MMD_E_BAD_VALUE, MMD_E_BAD_STRUCTURE, MMD_E_TRUNCATED,
+                                              MMD_E_BAD_COUNT};
+        expect_rejected("pose.vpd", c[i].what, st, &err, want, NULL, -1, true);
+    }
+    /* Wrong magic. */
+    mmd_motion *out = NULL;
+    mmd_error err;
+    const char *nm = "Vocaloid Pose Data fil\r\n";
+    CHECK_EQ_INT(mmd_vpd_load(nm, strlen(nm), &out, &err), MMD_E_BAD_MAGIC);
+    /* A declared bone count that does not match is repaired: accepted with a warning. */
+    static const char *const warn[2] = {"1;\r\n", "99999999999;\r\n"};
+    for (int i = 0; i < 2; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "%s%s", head, warn[i]);
+        CHECK_EQ_INT(mmd_vpd_load(text, strlen(text), &out, &err), MMD_OK);
+        if (out) {
+            CHECK(out->warnings > 0);
+            mmd_motion_free(out);
+            out = NULL;
+        }
+    }
+    /* Truncation: a cut inside a record is refused; a cut between records
+     * loses bones and is accepted only with the count-mismatch warning. */
+    const char *full = "Vocaloid Pose Data file\r\n\r\nm.osm;\r\n1;\r\nBone0{center\r\n"
+                       "  0.5,1,0;\r\n  0,0,0,1;\r\n}\r\n";
+    size_t n = strlen(full);
+    size_t ok[3] = {n - 2, n - 1, n}; /* after the brace the rest is whitespace */
+    const sweep sw = {"pose.vpd", load_vpd_v, free_motion_v, ok, 3, true, vpd_warned};
+    truncation_sweep(&sw, (const uint8_t *)full, n);
+}
+#endif /* FX_HAVE_VMD */
+
+/* ====================================================================== scene */
+#ifdef HAVE_SCENE
+static char g_dir[64];
+
+TEST(scene_bad_input)
+{
+    snprintf(g_dir, sizeof g_dir, "/tmp/mmd_bad_input_XXXXXX");
+    REQUIRE(mkdtemp(g_dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/a.pmx", g_dir);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    fputs("x", f);
+    fclose(f);
+    static const struct { const char *text; int line; const char *needle; } c[] = {
+        {"[output]\nwidht = 640\n[model]\nfile = a.pmx\n", 2, "widht"},
+        {"[model]\nfile = a.pmx\ncolour = red\n", 3, "colour"},
+        {"[nosuchsection]\nx = 1\n", 1, "nosuchsection"},
+        {"[output]\nwidth = abc\n[model]\nfile = a.pmx\n", 2, "abc"},
+        {"[output]\nwidth = 12px\n[model]\nfile = a.pmx\n", 2, "12px"},
+        {"[output]\nwidth = -5\n[model]\nfile = a.pmx\n", 2, "-5"},
+        {"[output]\nwidth = 100000\n[model]\nfile = a.pmx\n", 2, "100000"},
+        {"[output]\nfps = 0\n[model]\nfile = a.pmx\n", 2, "fps"},
+        {"[output]\nfps = nan\n[model]\nfile = a.pmx\n", 2, "nan"},
+        {"[output]\nframes = 20-10\n[model]\nfile = a.pmx\n", 2, "20-10"},
+        {"[output]\nbackground = #12345g\n[model]\nfile = a.pmx\n", 2, "#12345g"},
+        {"[camera]\nfov = inf\n[model]\nfile = a.pmx\n", 2, "inf"},
+        {"[camera]\nposition = 1 2\n[model]\nfile = a.pmx\n", 2, "position"},
+        {"[model]\nfile = missing.pmx\n", 2, "missing.pmx"},
+        {"[model]\nfile = a.pmx\nmotion = gone.vmd\n", 3, "gone.vmd"},
+        {"[camera]\nmotion = nocam.vmd\n[model]\nfile = a.pmx\n", 2, "nocam.vmd"},
+        {"[model]\nphysics = maybe\nfile = a.pmx\n", 2, "maybe"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        snprintf(path, sizeof path, "%s/scene.ini", g_dir);
+        mmd_scene *s = NULL;
+        char msg[512] = "";
+        int rc = mmd_scene_parse(c[i].text, path, true, &s, msg, sizeof msg);
+        char want[96];
+        snprintf(want, sizeof want, "scene.ini:%d: ", c[i].line);
+        printf("#   scene case %zu -> %s\n", i, rc ? msg : "ACCEPTED");
+        CHECK_EQ_INT(rc, -1);
+        CHECK(s == NULL);
+        CHECK(strstr(msg, want) != NULL);
+        CHECK(strstr(msg, c[i].needle) != NULL);
+        if (rc == 0)
+            mmd_scene_free(s);
+    }
+    remove(path);
+    snprintf(path, sizeof path, "%s/a.pmx", g_dir);
+    remove(path);
+    rmdir(g_dir);
+    /* A scene file that does not exist. */
+    mmd_scene *s = NULL;
+    char msg[512] = "";
+    CHECK_EQ_INT(mmd_scene_load_file("/nonexistent/dir/scene.ini", &s, msg, sizeof msg), -1);
+    CHECK(strstr(msg, "/nonexistent/dir/scene.ini") != NULL);
+}
+#endif
+
+/* ====================================================================== image */
+#ifdef HAVE_IMAGE
+typedef struct membuf { uint8_t *p; size_t n, cap; } membuf;
+static void mem_write(void *ctx, void *data, int size)
+{
+    membuf *b = ctx;
+    if (b->n + (size_t)size > b->cap) {
+        b->cap = (b->n + (size_t)size) * 2;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p)
+            abort();
+    }
+    memcpy(b->p + b->n, data, (size_t)size);
+    b->n += (size_t)size;
+}
+
+static membuf encode(int kind) /* 0 PNG, 1 BMP, 2 TGA, 3 JPEG */
+{
+    uint8_t px[8 * 8 * 4];
+    for (int i = 0; i < 8 * 8 * 4; i++)
+        px[i] = (uint8_t)(i * 7);
+    membuf b = {0};
+    switch (kind) {
+    case 0: stbi_write_png_to_func(mem_write, &b, 8, 8, 4, px, 32); break;
+    case 1: stbi_write_bmp_to_func(mem_write, &b, 8, 8, 3, px); break;
+    case 2: stbi_write_tga_to_func(mem_write, &b, 8, 8, 4, px); break;
+    default: stbi_write_jpg_to_func(mem_write, &b, 8, 8, 3, px, 90); break;
+    }
+    return b;
+}
+
+static void dds_header(uint8_t *d, uint32_t w, uint32_t h, const char *fourcc)
+{
+    memset(d, 0, 128);
+    memcpy(d, "DDS ", 4);
+    put_u32(d + 4, 124);
+    put_u32(d + 8, 0x1007u | 0x80000u);
+    put_u32(d + 12, h);
+    put_u32(d + 16, w);
+    put_u32(d + 76, 32);
+    put_u32(d + 80, 0x4);
+    memcpy(d + 84, fourcc, 4);
+    put_u32(d + 108, 0x1000);
+}
+
+static void expect_image_refused(const char *what, const uint8_t *d, size_t n, int want1, int want2,
+                                 const char *needle)
+{
+    mmd_image img;
+    char msg[256] = "";
+    int rc = mmd_image_load_memory(d, n, &img, msg, sizeof msg);
+    printf("#   %-34s -> %s (%d)\n", what, rc ? msg : "ACCEPTED", rc);
+    if (rc == 0) {
+        mmd_image_free(&img);
+        test_g.cur_failed++;
+        return;
+    }
+    CHECK(rc == want1 || rc == want2);
+    if (needle)
+        CHECK(strstr(msg, needle) != NULL);
+}
+
+TEST(image_absurd_dimensions)
+{
+    /* 100000 x 100000 claimed by each header; nothing may be allocated for it. */
+    membuf png = encode(0), bmp = encode(1), tga = encode(2), jpg = encode(3);
+    REQUIRE(png.n > 24 && bmp.n > 26 && tga.n > 16 && jpg.n > 200);
+    put_u32be(png.p + 16, 100000), put_u32be(png.p + 20, 100000); /* IHDR (CRC now stale) */
+    expect_image_refused("PNG 100000x100000", png.p, png.n, MMD_E_LIMIT, MMD_E_LIMIT, "100000");
+    put_u32(bmp.p + 18, 100000), put_u32(bmp.p + 22, 100000);
+    expect_image_refused("BMP 100000x100000", bmp.p, bmp.n, MMD_E_LIMIT, MMD_E_LIMIT, "100000");
+    put_u32(bmp.p + 18, 100000), put_u32(bmp.p + 22, (uint32_t)-100000); /* top-down */
+    expect_image_refused("BMP 100000x-100000", bmp.p, bmp.n, MMD_E_LIMIT, MMD_E_BAD_HEADER, "100000");
+    tga.p[12] = 0xff, tga.p[13] = 0xff, tga.p[14] = 0xff, tga.p[15] = 0xff; /* 65535 x 65535 */
+    expect_image_refused("TGA 65535x65535", tga.p, tga.n, MMD_E_LIMIT, MMD_E_LIMIT, "65535");
+    /* JPEG: the SOF0 marker's height/width. */
+    for (size_t i = 2; i + 9 < jpg.n; i++)
+        if (jpg.p[i] == 0xff && jpg.p[i + 1] == 0xc0) {
+            put_u16be(jpg.p + i + 5, 65000), put_u16be(jpg.p + i + 7, 65000);
+            break;
+        }
+    expect_image_refused("JPEG 65000x65000", jpg.p, jpg.n, MMD_E_LIMIT, MMD_E_LIMIT, "65000");
+    uint8_t dds[128 + 64];
+    dds_header(dds, 100000, 100000, "DXT1");
+    expect_image_refused("DDS DXT1 100000x100000", dds, sizeof dds, MMD_E_LIMIT, MMD_E_LIMIT, "100000");
+    dds_header(dds, 16384, 16384, "DXT5"); /* within the side limit, 256 MiB of blocks claimed */
+    expect_image_refused("DDS DXT5 16384^2, 64 bytes", dds, sizeof dds, MMD_E_TRUNCATED, MMD_E_LIMIT, NULL);
+    dds_header(dds, 8, 8, "DXT7");
+    expect_image_refused("DDS unknown fourcc", dds, sizeof dds, MMD_E_UNSUPPORTED, MMD_E_BAD_HEADER, "DDS");
+    free(png.p), free(bmp.p), free(tga.p), free(jpg.p);
+}
+
+TEST(image_wrong_magic_and_truncation)
+{
+    const uint8_t junk[16] = "not an image....";
+    expect_image_refused("16 bytes of text", junk, sizeof junk, MMD_E_BAD_MAGIC, MMD_E_BAD_MAGIC, NULL);
+    expect_image_refused("empty", junk, 0, MMD_E_TRUNCATED, MMD_E_TRUNCATED, NULL);
+    /* PNG and DDS cut anywhere must be refused, except inside IEND's CRC, which
+     * stb never reads (the image is complete). BMP/TGA pixel data cut short
+     * decodes as black in stb: reported, not asserted. */
+    membuf png = encode(0);
+    int accepted = 0;
+    for (size_t len = 0; len + 4 < png.n; len++) {
+        uint8_t *c = malloc(len ? len : 1);
+        REQUIRE(c);
+        memcpy(c, png.p, len);
+        mmd_image img;
+        char msg[256];
+        if (mmd_image_load_memory(c, len, &img, msg, sizeof msg) == 0) {
+            accepted++;
+            mmd_image_free(&img);
+        }
+        free(c);
+    }
+    printf("#   PNG (%zu bytes) prefixes accepted: %d\n", png.n, accepted);
+    CHECK_EQ_INT(accepted, 0);
+    uint8_t dds[128 + 32];
+    dds_header(dds, 8, 8, "DXT1");
+    accepted = 0;
+    for (size_t len = 0; len < sizeof dds; len++) {
+        mmd_image img;
+        char msg[256];
+        if (mmd_image_load_memory(dds, len, &img, msg, sizeof msg) == 0) {
+            accepted++;
+            mmd_image_free(&img);
+        }
+    }
+    CHECK_EQ_INT(accepted, 0);
+    free(png.p);
+    /* A missing file names the path. */
+    mmd_image img;
+    char msg[256] = "";
+    CHECK(mmd_image_load_file("/nonexistent/tex.png", &img, msg, sizeof msg) != 0);
+    CHECK(strstr(msg, "/nonexistent/tex.png") != NULL);
+}
+
+TEST(image_png_chunk_length_beyond_file)
+{
+    /* tests/fuzz/regressions/texture/png-idat-length-*: an IDAT whose length
+     * field exceeds the file must be refused before any allocation. */
+    membuf png = encode(0);
+    size_t at = 8;
+    while (at + 8 <= png.n && memcmp(png.p + at + 4, "IDAT", 4) != 0)
+        at += 12 + ((size_t)png.p[at] << 24 | (size_t)png.p[at + 1] << 16 |
+                    (size_t)png.p[at + 2] << 8 | png.p[at + 3]);
+    REQUIRE(at + 8 <= png.n);
+    put_u32be(png.p + at, 0x49444154u);
+    expect_image_refused("PNG IDAT length 1.2 GB", png.p, png.n, MMD_E_TRUNCATED, MMD_E_TRUNCATED,
+                         "IDAT");
+    free(png.p);
+}
+#endif
+
+int main(void)
+{
+#ifdef HAVE_PMX
+    RUN(pmx_fixtures_are_valid);
+    RUN(pmx_bad_input_table);
+    RUN(pmx_truncated_at_every_offset);
+#endif
+#ifdef HAVE_PMD
+    RUN(pmd_bad_input);
+#endif
+#ifdef FX_HAVE_VMD
+    RUN(vmd_bad_input_table);
+    RUN(vmd_truncated_at_every_offset);
+    RUN(vpd_bad_input);
+#endif
+#ifdef HAVE_SCENE
+    RUN(scene_bad_input);
+#endif
+#ifdef HAVE_IMAGE
+    RUN(image_absurd_dimensions);
+    RUN(image_wrong_magic_and_truncation);
+    RUN(image_png_chunk_length_beyond_file);
+#endif
+    return test_finish();
+}
