@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/model.h"
@@ -845,6 +848,88 @@ TEST(image_png_chunk_length_beyond_file)
 }
 #endif
 
+/* ===================================================== forged counts, ulimit */
+#if defined(HAVE_PMX) && defined(FX_HAVE_VMD)
+#if defined(__SANITIZE_ADDRESS__)
+#define MMD_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MMD_UNDER_ASAN 1
+#endif
+#endif
+
+/* In a child limited to its current address space + 64 MiB, files whose counts
+ * are at (or just under) the MMD_MAX_* caps but whose bytes are a few hundred
+ * must be refused by the count check, before any allocation (an allocation
+ * first would show up as "out of memory" here), and fast. */
+TEST(forged_counts_fail_fast_without_allocating)
+{
+#ifdef MMD_UNDER_ASAN
+    SKIP("skipped: ASan reserves terabytes of address space; RLIMIT_AS cannot apply");
+#else
+    mmd_model *m = minimal_model();
+    REQUIRE(m);
+    size_t pn = 0;
+    uint8_t *pmx = write_model(m, &pn);
+    mmd_model_free(m);
+    mmd_motion *mo = fx_motion();
+    REQUIRE(pmx && mo);
+    uint8_t *vmd = NULL;
+    size_t vn = 0;
+    mmd_error err;
+    REQUIRE(mmd_vmd_write(mo, &vmd, &vn, &err) == MMD_OK);
+    mmd_motion_free(mo);
+    fflush(stdout);
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        long pages = 0, page = sysconf(_SC_PAGESIZE);
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (!f || fscanf(f, "%ld", &pages) != 1)
+            _exit(10);
+        fclose(f);
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = (rlim_t)pages * (rlim_t)page + (64u << 20);
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(11);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        static const struct { size_t off; uint32_t v; } pp[] = {
+            {OFF_VCOUNT, MMD_MAX_VERTICES}, {OFF_ICOUNT, MMD_MAX_INDICES}, {OFF_TCOUNT, MMD_MAX_TEXTURES}};
+        uint8_t *forged = malloc(pn);
+        if (!forged)
+            _exit(12);
+        for (size_t i = 0; i < 3; i++) {
+            memcpy(forged, pmx, pn);
+            put_u32(forged + pp[i].off, pp[i].v);
+            mmd_model *out = NULL;
+            mmd_status st = mmd_model_load(forged, pn, &out, &err);
+            printf("#   child: PMX count %u at 0x%zx -> %s: %s\n", pp[i].v, pp[i].off, mmd_status_str(st), err.msg);
+            if (st != MMD_E_BAD_COUNT && st != MMD_E_TRUNCATED)
+                _exit(20 + (int)i);
+        }
+        put_u32(vmd + 50, MMD_MAX_MOTION_KEYS);
+        mmd_motion *mout = NULL;
+        mmd_status st = mmd_vmd_load(vmd, vn, &mout, &err);
+        printf("#   child: VMD bone keys %u -> %s: %s\n", MMD_MAX_MOTION_KEYS, mmd_status_str(st), err.msg);
+        if (st != MMD_E_BAD_COUNT && st != MMD_E_TRUNCATED)
+            _exit(30);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        printf("#   child: 4 forged files refused in %.3f ms\n", ms);
+        fflush(stdout);
+        _exit(ms < 100.0 ? 0 : 40);
+    }
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    CHECK(WIFEXITED(ws));
+    CHECK_EQ_INT(WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, 0);
+    free(pmx);
+    free(vmd);
+#endif
+}
+#endif
+
 int main(void)
 {
 #ifdef HAVE_PMX
@@ -859,6 +944,9 @@ int main(void)
     RUN(vmd_bad_input_table);
     RUN(vmd_truncated_at_every_offset);
     RUN(vpd_bad_input);
+#endif
+#if defined(HAVE_PMX) && defined(FX_HAVE_VMD)
+    RUN(forged_counts_fail_fast_without_allocating);
 #endif
 #ifdef HAVE_SCENE
     RUN(scene_bad_input);
