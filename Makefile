@@ -200,6 +200,12 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(LIB_RENDER) $(LIB_CORE)
 
 tests: $(FUZZ_REPLAY_BIN)
 
+# SAN=1: Mesa keeps a few blocks after OSMesaDestroyContext; suppress them by library
+# (tests/fuzz/lsan.supp; EGL's unloaded driver is handled in renderer/gl_context.c).
+ifeq ($(SAN),1)
+export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/fuzz/lsan.supp:print_suppressions=0
+endif
+
 .PHONY: fuzz fuzz-bins fuzz-corpus valgrind-demo
 fuzz-bins: $(FUZZ_BIN)
 

@@ -22,6 +22,7 @@ frames=${VALGRIND_FRAMES:-0-2}
 echo "valgrind-demo: frames $frames of the demo at 160x90 under valgrind (slow: LLVM JIT runs under memcheck)"
 valgrind --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite --show-leak-kinds=definite \
     --error-exitcode=1 --track-origins=no --num-callers=30 --log-file="$tmp/vg.log" \
+    --suppressions=tests/fuzz/valgrind.supp \
     "$mmd" "$tmp/scene.ini" -o "$tmp/out/" --size 160x90 --aa 1 --threads 1 --frames "$frames" \
     --no-audio --progress none
 rc=$?
