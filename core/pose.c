@@ -145,6 +145,8 @@ void mmd_anim_pose_bones(mmd_anim *a, bool after_physics)
     }
     for (uint32_t i = lo; i < hi; i++) {
         int32_t b = a->order[i];
+        if (a->phys_written[b]) /* physics owns it this frame */
+            continue;
         if (a->append_link[b] >= 0)
             solve_append(a, b);
         mmd_anim_update_bone(a, b);
