@@ -379,7 +379,7 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
         !ALLOC(a->ik_slot, nb) || !ALLOC(a->ik_bones, nb) || !ALLOC(a->anim_pos, nb * 3) ||
         !ALLOC(a->anim_rot, nb * 4) || !ALLOC(a->morph_pos, nb * 3) || !ALLOC(a->morph_rot, nb * 4) ||
         !ALLOC(a->append_pos, nb * 3) || !ALLOC(a->append_rot, nb * 4) || !ALLOC(a->ik_rot, nb * 4) ||
-        !ALLOC(a->local_rot, nb * 4) || !ALLOC(a->base_rot, nb * 4) || !ALLOC(a->local_pos, nb * 3) || !ALLOC(a->world, nb * 16) || !ALLOC(a->skinning, nb * 16) ||
+        !ALLOC(a->local_rot, nb * 4) || !ALLOC(a->base_rot, nb * 4) || !ALLOC(a->local_pos, nb * 3) || !ALLOC(a->world, nb * 16) || !ALLOC(a->skinning, nb * 16) || !ALLOC(a->skin34, nb * 12) ||
         !ALLOC(a->rest_offset, nb * 3) || !ALLOC(a->ik_enabled, nb) || !ALLOC(a->phys_off, nb) ||
         !ALLOC(a->is_ik_link, nb) || !ALLOC(a->append_link, nb) || !ALLOC(a->phys_written, nb) || !ALLOC(a->refresh_mark, nb) ||
         !ALLOC(a->raw_weights, a->nm) || !ALLOC(a->weights, a->nm)) {
