@@ -210,7 +210,8 @@ static mmd_status bind_bones(mmd_anim *a, const mmd_motion *const *mo, size_t nm
             const mmd_bone_key *src = &mo[k]->bone_keys[s - base[k]];
             anim_bone_key *d = &keys[tr->n];
             tr->frames[tr->n] = src->frame;
-            memcpy(d->pos, src->position, sizeof d->pos);
+            for (int c = 0; c < 3; c++) /* junk from broken files must not poison the pose */
+                d->pos[c] = isfinite(src->position[c]) ? src->position[c] : 0.0f;
             memcpy(d->rot, src->rotation, sizeof d->rot);
             aq_norm(d->rot);
             for (int c = 0; c < 4; c++)
