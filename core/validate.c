@@ -294,6 +294,7 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
         case MMD_WEIGHT_QDEF: used = 4; break;
         default: return FAIL(MMD_E_BAD_VALUE, s, i, "weight type %u", v->weight_type);
         }
+        bool fixed = false; /* one warning per repaired vertex */
         int any = 0;
         for (int k = 0; k < 4; k++) {
             int32_t b = v->bones[k];
@@ -324,7 +325,7 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
             /* BDEF2/SDEF weight outside [0,1] extrapolates past both bones: clamp */
             v->weights[0] = v->weights[0] < 0 ? 0.0f : 1.0f;
             v->weights[1] = 1.0f - v->weights[0];
-            m->warnings++;
+            fixed = true;
         }
         if (used == 4) {
             bool neg = false;
@@ -333,7 +334,7 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
                     v->weights[k] = 0; /* negative weights: dropped, the rest renormalised below */
                     neg = true;
                 }
-            m->warnings += neg;
+            fixed |= neg;
         }
         /* repair: weights of -1 slots are zero, BDEF4/QDEF weights sum to 1 */
         if (used == 4 || v->bones[0] < 0 || v->bones[1] < 0) {
@@ -355,15 +356,16 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
                         v->weights[k] = 1;
                         break;
                     }
-                m->warnings++;
+                fixed = true;
             } else if (fabsf(sum - 1.0f) > 1e-3f) {
                 for (int k = 0; k < used; k++)
                     v->weights[k] /= sum;
-                m->warnings++;
+                fixed = true;
             } else if (changed) {
-                m->warnings++;
+                fixed = true;
             }
         }
+        m->warnings += fixed;
     }
     return MMD_OK;
 }
