@@ -13,7 +13,9 @@
  *    (points/lines materials excepted: they still index triangles' storage);
  *  - bone parents are acyclic; append chains are acyclic; an IK bone is not
  *    its own target or link;
- *  - eval_order is a permutation of bones (after-physics, layer, index).
+ *  - eval_order is a permutation of bones (after-physics, layer, index);
+ *  - every float is finite and every vertex normal has non-zero length
+ *    (repairs counted in warnings, listed in docs/compat.md).
  */
 #ifndef MMD_CORE_MODEL_H
 #define MMD_CORE_MODEL_H
@@ -273,7 +275,7 @@ typedef struct mmd_model {
 
     /* Filled by mmd_model_validate: bones sorted by (after-physics, layer, index). */
     int32_t *eval_order;
-    unsigned warnings;      /* repaired oddities (bad text, renormalised weights) */
+    unsigned warnings;      /* repaired oddities (bad text, weights, NaN values...: docs/compat.md) */
     mmd_arena *arena;
 } mmd_model;
 
