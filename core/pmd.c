@@ -830,7 +830,6 @@ static void parse_rigid_bodies(pmd_ctx *c)
         mmd_rigid_body *b = &m->rigid_bodies[i];
         b->name = read_name(c, 20);
         b->name_en = mmd_arena_strdup(c->a, "");
-        size_t at = r->pos;
         uint16_t bone = mmd_rd_u16(r);
         size_t group_at = r->pos;
         b->group = mmd_rd_u8(r);
@@ -850,8 +849,9 @@ static void parse_rigid_bodies(pmd_ctx *c)
         if (!ok(c))
             break;
         if (bone != 0xFFFF && bone >= c->file_bones) {
-            mmd_rd_fail_at(r, at, MMD_E_BAD_INDEX, "bone %u out of range (%u bones)", bone, c->file_bones);
-            break;
+            /* as PMX (docs/compat.md): the body loses its bone, the model still loads */
+            bone = 0xFFFF;
+            m->warnings++;
         }
         if (b->group > 15) {
             mmd_rd_fail_at(r, group_at, MMD_E_BAD_VALUE, "collision group %u > 15", b->group);
@@ -889,7 +889,6 @@ static void parse_joints(pmd_ctx *c)
         j->name = read_name(c, 20);
         j->name_en = mmd_arena_strdup(c->a, "");
         j->type = MMD_JOINT_SPRING_6DOF;
-        size_t at = r->pos;
         uint32_t a = mmd_rd_u32(r), b = mmd_rd_u32(r);
         mmd_rd_f32v(r, j->position, 3, false);
         mmd_rd_f32v(r, j->rotation, 3, false);
@@ -901,13 +900,12 @@ static void parse_joints(pmd_ctx *c)
         mmd_rd_f32v(r, j->spring_angular, 3, false);
         if (!ok(c))
             break;
-        if (a >= m->rigid_body_count || b >= m->rigid_body_count) {
-            mmd_rd_fail_at(r, at, MMD_E_BAD_INDEX, "rigid bodies %u, %u out of range (%u bodies)", a, b,
-                           m->rigid_body_count);
-            break;
-        }
-        j->body_a = (int32_t)a;
-        j->body_b = (int32_t)b;
+        /* a body out of range (0xFFFFFFFF in some files) disables the joint:
+         * physics skips joints with a -1 body (docs/compat.md) */
+        if (a >= m->rigid_body_count || b >= m->rigid_body_count)
+            m->warnings++;
+        j->body_a = a < m->rigid_body_count ? (int32_t)a : -1;
+        j->body_b = b < m->rigid_body_count ? (int32_t)b : -1;
     }
     r->item = -1;
     if (ok(c))

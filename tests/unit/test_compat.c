@@ -738,6 +738,29 @@ TEST(pmd_without_extensions_and_odd_toon)
     free(d);
 }
 
+TEST(pmd_physics_references)
+{
+    size_t n, cut[5];
+    uint8_t *d = mmd_test_pmd_fixture(4, &n, cut);
+    REQUIRE(d);
+    /* first rigid body: count, name[20], u16 bone; first joint: count, name[20], u32 a, u32 b */
+    size_t rb_bone = cut[2] + 4 + 20, j_b = cut[3] + 4 + 20 + 4;
+    d[rb_bone] = 0xF0, d[rb_bone + 1] = 0x00; /* bone 240 of 9 */
+    memset(d + j_b, 0xFF, 4);                 /* body 0xFFFFFFFF */
+    mmd_model *m = NULL;
+    mmd_error e;
+    REQUIRE(mmd_model_load(d, n, &m, &e) == MMD_OK);
+    CHECK_EQ_INT(m->warnings, 2);
+    CHECK_EQ_INT(m->rigid_bodies[0].bone, -1);
+    CHECK_EQ_INT(m->joints[0].body_b, -1);
+    CHECK(m->joints[0].body_a >= 0);
+    mmd_physics *ph = NULL;
+    CHECK_EQ_INT(mmd_physics_create(m, &ph, &e), MMD_OK);
+    mmd_physics_free(ph);
+    mmd_model_free(m);
+    free(d);
+}
+
 int main(void)
 {
     RUN(nan_position_and_weight_rejected);
@@ -757,5 +780,6 @@ int main(void)
     RUN(vmd_sections_order_padding_trailing);
     RUN(vmd_v1_file);
     RUN(pmd_without_extensions_and_odd_toon);
+    RUN(pmd_physics_references);
     return test_finish();
 }
