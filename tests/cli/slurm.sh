@@ -49,6 +49,7 @@ stop_daemons() {
     for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
 }
 trap 'stop_daemons; rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 pick_port() {
