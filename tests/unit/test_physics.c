@@ -430,23 +430,11 @@ static void joint_anchor(const mmd_model *m, const mmd_physics *p, int32_t body,
         out[r] = w[12 + r] + w[r] * l[0] + w[4 + r] * l[1] + w[8 + r] * l[2];
 }
 
-/* 600 frames of a generated motion (センター sways up to 8 units, turns, bobs). */
-TEST(gene_light_600_frames_stay_bounded)
+/* 600 frames of Gene_light under motion mo: no NaN, bodies near their bones,
+ * locked joints holding, physics bones really moved by the physics. */
+static void gene_bounded(const mmd_model *m, const mmd_motion *mo, const char *label)
 {
-    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
-    FILE *probe = fopen(mp, "rb");
-    if (!probe)
-        SKIP("skipped: no ../shared");
-    fclose(probe);
     mmd_error e;
-    mmd_model *m = NULL;
-    REQUIRE(mmd_model_load_file(mp, &m, &e) == MMD_OK);
-    mmd_arena *ar = mmd_arena_create();
-    REQUIRE(ar);
-    const mmd_motion *mo = sway_motion(m, 600, ar);
-    REQUIRE(mo && mo->bone_key_count > 0);
-    CHECK_EQ_INT(m->rigid_body_count, 87);
-    CHECK_EQ_INT(m->joint_count, 92);
     const mmd_motion *mos[1] = {mo};
     mmd_anim *a = NULL, *ref = NULL; /* ref: the same motion without physics */
     REQUIRE(mmd_anim_create(m, mos, 1, &a, &e) == MMD_OK);
@@ -500,8 +488,8 @@ TEST(gene_light_600_frames_stay_bounded)
                 worst_joint = isfinite(d) ? d : 1e30;
         }
     }
-    printf("#   Gene_light: motion last frame %u, worst body-bone distance %.3f "
-           "(helpers %.3f), worst locked-joint gap %.4f\n", last, worst_body, worst_helper, worst_joint);
+    printf("#   Gene_light + %s: motion last frame %u, worst body-bone distance %.3f "
+           "(helpers %.3f), worst locked-joint gap %.4f\n", label, last, worst_body, worst_helper, worst_joint);
     CHECK_EQ_INT(nan, 0);
     CHECK(driven_moved > 0.1f);
     CHECK(worst_body < 6.0);   /* the longest hair/skirt chains swing a few units */
@@ -510,6 +498,31 @@ TEST(gene_light_600_frames_stay_bounded)
     mmd_physics_free(p); /* detaches from a */
     mmd_anim_free(a);
     mmd_anim_free(ref);
+}
+
+/* a generated motion (センター sways up to 8 units, turns, bobs) and the shared
+ * 22_apology.vmd (its last pose held after its end) */
+TEST(gene_light_600_frames_stay_bounded)
+{
+    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
+    FILE *probe = fopen(mp, "rb");
+    if (!probe)
+        SKIP("skipped: no ../shared");
+    fclose(probe);
+    mmd_error e;
+    mmd_model *m = NULL;
+    REQUIRE(mmd_model_load_file(mp, &m, &e) == MMD_OK);
+    CHECK_EQ_INT(m->rigid_body_count, 87);
+    CHECK_EQ_INT(m->joint_count, 92);
+    mmd_arena *ar = mmd_arena_create();
+    REQUIRE(ar);
+    const mmd_motion *mo = sway_motion(m, 600, ar);
+    REQUIRE(mo && mo->bone_key_count > 0);
+    gene_bounded(m, mo, "sway");
+    mmd_motion *vmd = NULL;
+    REQUIRE(mmd_motion_load_file(MMD_SHARED_ASSETS "/gene/motion/22_apology.vmd", &vmd, &e) == MMD_OK);
+    gene_bounded(m, vmd, "22_apology");
+    mmd_motion_free(vmd);
     mmd_arena_destroy(ar);
     mmd_model_free(m);
 }
