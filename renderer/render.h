@@ -58,6 +58,33 @@ int mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
                         const mmd_camera_state *cam, const mmd_light_state *light,
                         const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size);
 const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
+
+/* Lower level, used by mmd_renderer_render after skinning and by tests/tools
+ * that have posed geometry but no mmd_anim. */
+typedef struct mmd_render_view {
+    float view[16], proj[16]; /* GL, column-major (as from mmd_camera_matrices) */
+    float eye[3], target[3];  /* LH world */
+    float fov;                /* degrees, vertical (edge width rule) */
+} mmd_render_view;
+
+typedef struct mmd_render_instance {
+    const float *positions, *normals;    /* vertex_count x 3, LH world, required */
+    const float *uvs;                    /* vertex_count x 2, NULL = the model's */
+    const float *add_uv1;                /* vertex_count x 4, NULL = the model's */
+    const mmd_material_state *materials; /* material_count, NULL = the model's own values */
+    float edge_origin[3];                /* LH world position of bone #1 (edge width rule) */
+    bool hidden;
+} mmd_render_instance;
+
+/* Fill v from a camera state for aspect = width/height. */
+void mmd_render_view_from_camera(const mmd_camera_state *cam, float aspect, mmd_render_view *v);
+/* Draw instances[i] for slot i (count <= models added) and read back like
+ * mmd_renderer_render. light/shadow NULL = MMD defaults / no self-shadow. */
+int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instances, size_t count,
+                      const mmd_render_view *view, const mmd_light_state *light,
+                      const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size);
+/* Floor measurement: clear, resolve and read back with nothing drawn. */
+int mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size);
 /* "4.5 (Core Profile) Mesa 22.3.6" etc., for reports and golden notes. */
 const char *mmd_renderer_gl_version(const mmd_renderer *r);
 

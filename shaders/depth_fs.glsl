@@ -1,0 +1,4 @@
+// shaders/depth_fs.glsl - shadow map: depth only.
+void main()
+{
+}

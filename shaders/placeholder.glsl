@@ -1,2 +1,0 @@
-// placeholder: real shaders land with the renderer issue
-void main() {}

@@ -1,0 +1,658 @@
+/* tests/unit/test_render.c - the GL renderer on synthetic scenes: golden images
+ * of a cube with each MMD feature on/off, backend equality, determinism,
+ * orientation, straight alpha.
+ *
+ * Goldens live in tests/golden/<name>.png. They compare exactly when the GL
+ * version string contains tests/golden/MESA_VERSION, else with a tolerance
+ * (<= 1% of pixels off by more than 4/255). MMD_GOLDEN_UPDATE=1 rewrites them.
+ * On failure the actual image and a diff go to <build>/test-out/.
+ */
+#include <cglm/cglm.h>
+#include <errno.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "renderer/render.h"
+#include "tests/util/test.h"
+
+TEST_STATE_DEFINE
+
+#define W 160
+#define H 120
+
+static char g_out[1024] = "build/test-out"; /* <build>/test-out from argv[0] */
+static char g_assets[1100];
+
+/* ---------------------------------------------------------------- PNG helpers */
+
+static int png_write_rgba(const char *path, const uint8_t *rgba, int w, int h)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(p);
+    if (setjmp(png_jmpbuf(p))) {
+        png_destroy_write_struct(&p, &info);
+        fclose(f);
+        return -1;
+    }
+    png_init_io(p, f);
+    png_set_IHDR(p, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(p, info);
+    for (int y = 0; y < h; y++)
+        png_write_row(p, (png_const_bytep)(rgba + (size_t)y * (size_t)w * 4));
+    png_write_end(p, NULL);
+    png_destroy_write_struct(&p, &info);
+    fclose(f);
+    return 0;
+}
+
+static uint8_t *png_read_rgba(const char *path, int *w, int *h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&img, path))
+        return NULL;
+    img.format = PNG_FORMAT_RGBA;
+    uint8_t *buf = malloc(PNG_IMAGE_SIZE(img));
+    if (!buf || !png_image_finish_read(&img, NULL, buf, 0, NULL)) {
+        free(buf);
+        png_image_free(&img);
+        return NULL;
+    }
+    *w = (int)img.width;
+    *h = (int)img.height;
+    return buf;
+}
+
+/* ---------------------------------------------------------------- scene helpers */
+
+typedef struct cube_model {
+    mmd_model m;
+    mmd_vertex v[24 + 4];
+    uint32_t idx[36 + 6];
+    mmd_material mat[2];
+    char *tex[4];
+    mmd_bone bones[2];
+} cube_model;
+
+/* Cube of side 10 resting on y = 0, faces wound clockwise seen from outside
+ * (MMD/D3D front faces), UV (0,0) at each face's top-left seen from outside.
+ * With `floor`, a second material: a 60x60 quad at y = 0. */
+static void cube_build(cube_model *c, bool floor)
+{
+    memset(c, 0, sizeof *c);
+    static const float normals[6][3] = {{0, 0, -1}, {1, 0, 0}, {0, 0, 1}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}};
+    uint32_t nv = 0, ni = 0;
+    for (int f = 0; f < 6; f++) {
+        const float *n = normals[f];
+        float up[3] = {0, 1, 0};
+        if (n[1] > 0.5f) { up[0] = 0; up[1] = 0; up[2] = 1; }
+        if (n[1] < -0.5f) { up[0] = 0; up[1] = 0; up[2] = -1; }
+        float fwd[3] = {-n[0], -n[1], -n[2]}, right[3];
+        /* LH: right = up x forward */
+        right[0] = up[1] * fwd[2] - up[2] * fwd[1];
+        right[1] = up[2] * fwd[0] - up[0] * fwd[2];
+        right[2] = up[0] * fwd[1] - up[1] * fwd[0];
+        static const int corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}; /* TL TR BR BL */
+        for (int k = 0; k < 4; k++) {
+            mmd_vertex *v = &c->v[nv + (uint32_t)k];
+            float a = (float)corners[k][0], b = (float)corners[k][1];
+            for (int i = 0; i < 3; i++)
+                v->position[i] = 5 * n[i] + 5 * a * right[i] - 5 * b * up[i] + (i == 1 ? 5.0f : 0.0f);
+            memcpy(v->normal, n, sizeof v->normal);
+            v->uv[0] = (a + 1) / 2;
+            v->uv[1] = (b + 1) / 2;
+            v->weight_type = MMD_WEIGHT_BDEF1;
+            v->bones[0] = 0;
+            v->bones[1] = v->bones[2] = v->bones[3] = -1;
+            v->weights[0] = 1;
+            v->edge_scale = 1;
+        }
+        const uint32_t tri[6] = {0, 1, 2, 0, 2, 3};
+        for (int k = 0; k < 6; k++)
+            c->idx[ni++] = nv + tri[k];
+        nv += 4;
+    }
+    mmd_material *mt = &c->mat[0];
+    mt->name = mt->name_en = mt->memo = "";
+    const float diffuse[4] = {0.8f, 0.5f, 0.3f, 1.0f}, ambient[3] = {0.4f, 0.25f, 0.15f};
+    memcpy(mt->diffuse, diffuse, sizeof diffuse);
+    memcpy(mt->ambient, ambient, sizeof ambient);
+    mt->specular_power = 0;
+    mt->edge_color[3] = 1;
+    mt->edge_size = 1;
+    mt->texture = mt->sphere_texture = mt->toon = -1;
+    mt->toon_shared = true;
+    mt->index_count = 36;
+    c->m.material_count = 1;
+    if (floor) {
+        for (int k = 0; k < 4; k++) {
+            mmd_vertex *v = &c->v[nv + (uint32_t)k];
+            v->position[0] = (k == 1 || k == 2) ? 30.0f : -30.0f;
+            v->position[2] = (k >= 2) ? -30.0f : 30.0f; /* TL,TR far (+z); BR,BL near */
+            v->normal[1] = 1;
+            v->bones[0] = 0;
+            v->bones[1] = v->bones[2] = v->bones[3] = -1;
+            v->weights[0] = 1;
+        }
+        const uint32_t tri[6] = {0, 1, 2, 0, 2, 3};
+        for (int k = 0; k < 6; k++)
+            c->idx[ni++] = nv + tri[k];
+        nv += 4;
+        mmd_material *fl = &c->mat[1];
+        *fl = *mt;
+        const float fd[4] = {0.5f, 0.7f, 0.5f, 1.0f}, fa[3] = {0.3f, 0.4f, 0.3f};
+        memcpy(fl->diffuse, fd, sizeof fd);
+        memcpy(fl->ambient, fa, sizeof fa);
+        fl->index_count = 6;
+        c->m.material_count = 2;
+    }
+    c->bones[0].name = c->bones[0].name_en = "root";
+    c->bones[0].parent = -1;
+    c->bones[0].tail_bone = -1;
+    c->bones[0].append_parent = -1;
+    c->bones[0].ik_target = -1;
+    c->m.format = MMD_FORMAT_PMX;
+    c->m.version = 2.0f;
+    c->m.name = c->m.name_en = c->m.comment = c->m.comment_en = "cube";
+    c->m.vertices = c->v;
+    c->m.vertex_count = nv;
+    c->m.indices = c->idx;
+    c->m.index_count = ni;
+    c->m.materials = c->mat;
+    c->m.textures = c->tex;
+    c->m.bones = c->bones;
+    c->m.bone_count = 1;
+}
+
+static void smooth_normals(cube_model *c)
+{
+    for (uint32_t i = 0; i < 24; i++) {
+        float *p = c->v[i].position, *n = c->v[i].normal;
+        float d[3] = {p[0], p[1] - 5, p[2]};
+        float l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        for (int k = 0; k < 3; k++)
+            n[k] = d[k] / l;
+    }
+}
+
+static int add_texture(cube_model *c, const char *name)
+{
+    c->tex[c->m.texture_count] = (char *)name;
+    return (int)c->m.texture_count++;
+}
+
+/* Test camera in LH world: eye and target, fov 30, GL matrices like
+ * DESIGN A.6 (mirror z, RH look-at, GL perspective). */
+static void view_make(mmd_render_view *v, const float eye[3], const float target[3], float fov, float aspect)
+{
+    vec3 e = {eye[0], eye[1], -eye[2]}, t = {target[0], target[1], -target[2]}, up = {0, 1, 0};
+    mat4 view, proj;
+    glm_lookat(e, t, up, view);
+    glm_perspective(glm_rad(fov), aspect, 1.0f, 10000.0f, proj);
+    memcpy(v->view, view, sizeof v->view);
+    memcpy(v->proj, proj, sizeof v->proj);
+    memcpy(v->eye, eye, sizeof v->eye);
+    memcpy(v->target, target, sizeof v->target);
+    v->fov = fov;
+}
+
+static void default_view(mmd_render_view *v, float scale)
+{
+    const float eye[3] = {-25 * scale, 5 + 20 * scale, -35 * scale}, target[3] = {0, 5, 0};
+    view_make(v, eye, target, 30, (float)W / H);
+}
+
+static void write_assets(void)
+{
+    snprintf(g_assets, sizeof g_assets, "%s/render_assets", g_out);
+    mkdir(g_out, 0777);
+    mkdir(g_assets, 0777);
+    char p[1200];
+    /* 64x64: top half red, bottom half blue, green 16x16 square top-left */
+    uint8_t img[64 * 64 * 4];
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint8_t *q = img + (y * 64 + x) * 4;
+            bool green = x < 16 && y < 16;
+            q[0] = green ? 40 : (y < 32 ? 230 : 40);
+            q[1] = green ? 220 : 40;
+            q[2] = green ? 40 : (y < 32 ? 40 : 230);
+            q[3] = 255;
+        }
+    snprintf(p, sizeof p, "%s/quads.png", g_assets);
+    png_write_rgba(p, img, 64, 64);
+    /* toon 32x32: rows 0-15 white, 16-31 (120,130,170) */
+    uint8_t toon[32 * 32 * 4];
+    for (int y = 0; y < 32; y++)
+        for (int x = 0; x < 32; x++) {
+            uint8_t *q = toon + (y * 32 + x) * 4;
+            q[0] = y < 16 ? 255 : 120;
+            q[1] = y < 16 ? 255 : 130;
+            q[2] = y < 16 ? 255 : 170;
+            q[3] = 255;
+        }
+    snprintf(p, sizeof p, "%s/toon.png", g_assets);
+    png_write_rgba(p, toon, 32, 32);
+    /* sphere 64x64: radial, bright centre-top-left highlight */
+    uint8_t sph[64 * 64 * 4];
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint8_t *q = sph + (y * 64 + x) * 4;
+            float dx = (x - 24) / 32.0f, dy = (y - 24) / 32.0f;
+            float d = sqrtf(dx * dx + dy * dy);
+            float k = d > 1 ? 0 : 1 - d;
+            q[0] = (uint8_t)(60 + 190 * k);
+            q[1] = (uint8_t)(80 + 170 * k);
+            q[2] = (uint8_t)(140 + 110 * k);
+            q[3] = 255;
+        }
+    snprintf(p, sizeof p, "%s/sphere.png", g_assets);
+    png_write_rgba(p, sph, 64, 64);
+}
+
+static mmd_renderer *make_renderer(int samples, mmd_gl_backend backend, bool transparent)
+{
+    mmd_render_options o;
+    mmd_render_options_default(&o);
+    o.width = W;
+    o.height = H;
+    o.samples = samples;
+    o.backend = backend;
+    o.transparent = transparent;
+    o.threads = 2;
+    o.shadow_map_size = 1024;
+    mmd_renderer *r = NULL;
+    char msg[512];
+    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
+        printf("#   renderer: %s\n", msg);
+        return NULL;
+    }
+    return r;
+}
+
+static int render_cube(mmd_renderer *r, cube_model *c, const mmd_render_view *v, const mmd_shadow_state *sh,
+                       uint8_t *rgba)
+{
+    char msg[512];
+    if (mmd_renderer_add_model(r, &c->m, g_assets, msg, sizeof msg) < 0) {
+        printf("#   add_model: %s\n", msg);
+        return -1;
+    }
+    float pos[28 * 3], nrm[28 * 3];
+    for (uint32_t i = 0; i < c->m.vertex_count; i++) {
+        memcpy(pos + i * 3, c->v[i].position, 12);
+        memcpy(nrm + i * 3, c->v[i].normal, 12);
+    }
+    mmd_render_instance in;
+    memset(&in, 0, sizeof in);
+    in.positions = pos;
+    in.normals = nrm;
+    if (mmd_renderer_draw(r, &in, 1, v, NULL, sh, rgba, msg, sizeof msg)) {
+        printf("#   draw: %s\n", msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- golden compare */
+
+static bool same_mesa(const char *gl_version)
+{
+    FILE *f = fopen("tests/golden/MESA_VERSION", "r");
+    if (!f)
+        return false;
+    char line[128] = "";
+    if (!fgets(line, sizeof line, f))
+        line[0] = 0;
+    fclose(f);
+    line[strcspn(line, "\r\n")] = 0;
+    return line[0] && strstr(gl_version, line) != NULL;
+}
+
+static void golden_check(const char *name, const uint8_t *rgba, const char *gl_version)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "tests/golden/%s.png", name);
+    const char *upd = getenv("MMD_GOLDEN_UPDATE");
+    if (upd && *upd == '1') {
+        CHECK(png_write_rgba(path, rgba, W, H) == 0);
+        printf("#   updated %s\n", path);
+        return;
+    }
+    int gw = 0, gh = 0;
+    uint8_t *g = png_read_rgba(path, &gw, &gh);
+    char out[1200];
+    snprintf(out, sizeof out, "%s/%s.actual.png", g_out, name);
+    if (!g || gw != W || gh != H) {
+        printf("#   golden %s missing or wrong size; actual in %s\n", path, out);
+        png_write_rgba(out, rgba, W, H);
+        free(g);
+        CHECK(!"golden present");
+        return;
+    }
+    bool exact = same_mesa(gl_version);
+    size_t off = 0, bad = 0, n = (size_t)W * H;
+    uint8_t *diff = malloc(n * 4);
+    for (size_t i = 0; i < n; i++) {
+        int worst = 0;
+        for (int k = 0; k < 4; k++) {
+            int d = abs((int)rgba[i * 4 + k] - (int)g[i * 4 + k]);
+            worst = d > worst ? d : worst;
+        }
+        off += worst > 0;
+        bad += worst > 4;
+        diff[i * 4 + 0] = (uint8_t)(worst ? 255 : 0);
+        diff[i * 4 + 1] = (uint8_t)(worst > 4 ? 0 : (worst ? 160 : 0));
+        diff[i * 4 + 2] = 0;
+        diff[i * 4 + 3] = 255;
+    }
+    bool ok = exact ? off == 0 : bad * 100 <= n;
+    if (!ok) {
+        char dpath[1200];
+        snprintf(dpath, sizeof dpath, "%s/%s.diff.png", g_out, name);
+        png_write_rgba(out, rgba, W, H);
+        png_write_rgba(dpath, diff, W, H);
+        printf("#   %s: %zu pixels differ (%zu by > 4) [%s]; see %s\n", name, off, bad,
+               exact ? "exact" : "tolerance", dpath);
+    }
+    CHECK(ok);
+    free(diff);
+    free(g);
+}
+
+/* Render a cube variant and compare it to its golden. */
+static void cube_golden(const char *name, cube_model *c, float dist_scale, const mmd_shadow_state *sh,
+                        bool ground)
+{
+    mmd_render_options o;
+    mmd_render_options_default(&o);
+    o.width = W;
+    o.height = H;
+    o.threads = 2;
+    o.shadow_map_size = 1024;
+    o.ground_shadow = ground;
+    mmd_renderer *r = NULL;
+    char msg[512];
+    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
+        printf("#   renderer: %s\n", msg);
+        CHECK(!"renderer");
+        return;
+    }
+    mmd_render_view v;
+    default_view(&v, dist_scale);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    if (render_cube(r, c, &v, sh, rgba) == 0)
+        golden_check(name, rgba, mmd_renderer_gl_version(r));
+    else
+        CHECK(!"render");
+    free(rgba);
+    mmd_renderer_free(r);
+}
+
+static const uint8_t *px(const uint8_t *rgba, int x, int y) { return rgba + ((size_t)y * W + (size_t)x) * 4; }
+
+/* ---------------------------------------------------------------- tests */
+
+TEST(golden_plain)
+{
+    cube_model c;
+    cube_build(&c, false);
+    cube_golden("cube_plain", &c, 1, NULL, false);
+}
+
+TEST(golden_texture)
+{
+    cube_model c;
+    cube_build(&c, false);
+    c.mat[0].texture = add_texture(&c, "quads.png");
+    cube_golden("cube_texture", &c, 1, NULL, false);
+}
+
+TEST(golden_toon)
+{
+    cube_model c;
+    cube_build(&c, false);
+    c.mat[0].toon_shared = false;
+    c.mat[0].toon = add_texture(&c, "toon.png");
+    cube_golden("cube_toon", &c, 1, NULL, false);
+}
+
+TEST(golden_sphere_mul_add)
+{
+    cube_model c;
+    cube_build(&c, false);
+    c.mat[0].sphere_texture = add_texture(&c, "sphere.png");
+    c.mat[0].sphere_mode = MMD_SPHERE_MUL;
+    cube_golden("cube_sphere_mul", &c, 1, NULL, false);
+    c.mat[0].sphere_mode = MMD_SPHERE_ADD;
+    const float dark[4] = {0.3f, 0.2f, 0.1f, 1.0f}, amb[3] = {0.1f, 0.05f, 0.05f};
+    memcpy(c.mat[0].diffuse, dark, sizeof dark);
+    memcpy(c.mat[0].ambient, amb, sizeof amb);
+    cube_golden("cube_sphere_add", &c, 1, NULL, false);
+}
+
+TEST(golden_specular)
+{
+    cube_model c;
+    cube_build(&c, false);
+    const float spec[3] = {0.6f, 0.6f, 0.6f};
+    memcpy(c.mat[0].specular, spec, sizeof spec);
+    c.mat[0].specular_power = 5;
+    cube_golden("cube_specular", &c, 1, NULL, false);
+}
+
+TEST(golden_edges_two_distances)
+{
+    cube_model c;
+    cube_build(&c, false);
+    /* Smooth (corner) normals so the hull is one closed shell; with no toon
+     * ramp and no specular the faces still shade flat. Edge size 10 at
+     * 160x120 is about 2 px at both distances (the width rule keeps it). */
+    smooth_normals(&c);
+    c.mat[0].flags = MMD_MAT_EDGE;
+    c.mat[0].edge_size = 10;
+    cube_golden("cube_edge_near", &c, 1, NULL, false);
+    cube_golden("cube_edge_far", &c, 2, NULL, false);
+}
+
+TEST(golden_ground_shadow)
+{
+    cube_model c;
+    cube_build(&c, false);
+    c.mat[0].flags = MMD_MAT_GROUND_SHADOW | MMD_MAT_EDGE;
+    cube_golden("cube_ground_shadow", &c, 1.3f, NULL, true);
+}
+
+TEST(golden_self_shadow)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_CAST_SHADOW | MMD_MAT_RECEIVE_SHADOW;
+    c.mat[1].flags = MMD_MAT_RECEIVE_SHADOW;
+    int toon = add_texture(&c, "toon.png");
+    c.mat[0].toon_shared = c.mat[1].toon_shared = false;
+    c.mat[0].toon = c.mat[1].toon = toon;
+    mmd_shadow_state sh = {1, 0.01125f};
+    cube_golden("cube_self_shadow", &c, 1.3f, &sh, false);
+    sh.mode = 0; /* mode 0: no self-shadow, toon path */
+    cube_golden("cube_self_shadow_off", &c, 1.3f, &sh, false);
+}
+
+TEST(texture_is_upright)
+{
+    /* Front face (-z) straight on: top half red, bottom blue, green top-left. */
+    cube_model c;
+    cube_build(&c, false);
+    c.mat[0].texture = add_texture(&c, "quads.png");
+    const float white[4] = {1, 1, 1, 1}, amb[3] = {1, 1, 1};
+    memcpy(c.mat[0].diffuse, white, sizeof white);
+    memcpy(c.mat[0].ambient, amb, sizeof amb);
+    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, false);
+    REQUIRE(r);
+    mmd_render_view v;
+    const float eye[3] = {0, 5, -40}, target[3] = {0, 5, 0};
+    view_make(&v, eye, target, 30, (float)W / H);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    REQUIRE(render_cube(r, &c, &v, NULL, rgba) == 0);
+    /* face spans about +-5 units at distance 35: ~ +-40 px around (80,60) */
+    const uint8_t *top = px(rgba, 90, 45), *bottom = px(rgba, 80, 80), *tl = px(rgba, 60, 38);
+    printf("#   top %d,%d,%d bottom %d,%d,%d top-left %d,%d,%d\n", top[0], top[1], top[2], bottom[0],
+           bottom[1], bottom[2], tl[0], tl[1], tl[2]);
+    CHECK(top[0] > 200 && top[2] < 80);
+    CHECK(bottom[2] > 200 && bottom[0] < 80);
+    CHECK(tl[1] > 200 && tl[0] < 80);
+    free(rgba);
+    mmd_renderer_free(r);
+}
+
+TEST(deterministic_and_msaa_options)
+{
+    cube_model c;
+    cube_build(&c, false);
+    c.mat[0].flags = MMD_MAT_EDGE;
+    mmd_render_view v;
+    default_view(&v, 1);
+    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
+    int samples[3] = {1, 2, 4};
+    for (int s = 0; s < 3; s++) {
+        mmd_renderer *r = make_renderer(samples[s], MMD_GL_OSMESA, false);
+        REQUIRE(r);
+        REQUIRE(render_cube(r, &c, &v, NULL, a) == 0);
+        mmd_renderer_free(r);
+        r = make_renderer(samples[s], MMD_GL_OSMESA, false);
+        REQUIRE(r);
+        REQUIRE(render_cube(r, &c, &v, NULL, b) == 0);
+        CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
+        /* corner is background white, centre is the cube */
+        CHECK(px(a, 0, 0)[0] == 255 && px(a, 0, 0)[3] == 255);
+        CHECK(px(a, 80, 60)[0] < 255);
+        mmd_renderer_free(r);
+    }
+    mmd_render_options o;
+    mmd_render_options_default(&o);
+    o.samples = 3;
+    mmd_renderer *bad = NULL;
+    char msg[256];
+    CHECK(mmd_renderer_create(&o, &bad, msg, sizeof msg) == -1 && bad == NULL);
+    CHECK(strstr(msg, "samples") != NULL);
+    free(a);
+    free(b);
+}
+
+TEST(egl_matches_osmesa)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_EDGE | MMD_MAT_CAST_SHADOW | MMD_MAT_GROUND_SHADOW;
+    c.mat[1].flags = MMD_MAT_RECEIVE_SHADOW;
+    c.mat[0].texture = add_texture(&c, "quads.png");
+    mmd_render_view v;
+    default_view(&v, 1.3f);
+    mmd_shadow_state sh = {1, 0.01125f};
+    mmd_render_options o;
+    mmd_render_options_default(&o);
+    o.width = W;
+    o.height = H;
+    o.backend = MMD_GL_EGL;
+    mmd_renderer *re = NULL;
+    char msg[512];
+    if (mmd_renderer_create(&o, &re, msg, sizeof msg)) {
+        printf("#   EGL backend unavailable here: %s\n", msg);
+        SKIP("skipped: EGL init failed");
+    }
+    printf("#   EGL: %s\n", mmd_renderer_gl_version(re));
+    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
+    REQUIRE(render_cube(re, &c, &v, &sh, a) == 0);
+    mmd_renderer_free(re);
+    mmd_renderer *ro = make_renderer(4, MMD_GL_OSMESA, false);
+    REQUIRE(ro);
+    printf("#   OSMesa: %s\n", mmd_renderer_gl_version(ro));
+    REQUIRE(render_cube(ro, &c, &v, &sh, b) == 0);
+    mmd_renderer_free(ro);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
+    free(a);
+    free(b);
+}
+
+TEST(transparent_background_straight_alpha)
+{
+    cube_model c;
+    cube_build(&c, false);
+    c.mat[0].diffuse[3] = 0.5f;
+    const float white[3] = {1, 1, 1};
+    memcpy(c.mat[0].ambient, white, sizeof white); /* colour saturates to white */
+    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, true);
+    REQUIRE(r);
+    mmd_render_view v;
+    const float eye[3] = {0, 5, -40}, target[3] = {0, 5, 0};
+    view_make(&v, eye, target, 30, (float)W / H);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    REQUIRE(render_cube(r, &c, &v, NULL, rgba) == 0);
+    const uint8_t *bg = px(rgba, 2, 2), *mid = px(rgba, 80, 60);
+    CHECK(bg[3] == 0);
+    /* front face over the (culled) rest: one layer of alpha 0.5, colour white */
+    printf("#   centre %d,%d,%d,%d\n", mid[0], mid[1], mid[2], mid[3]);
+    CHECK(mid[3] >= 127 && mid[3] <= 128);
+    CHECK(mid[0] >= 254 && mid[1] >= 254 && mid[2] >= 254);
+    free(rgba);
+    mmd_renderer_free(r);
+}
+
+TEST(hidden_and_zero_alpha_materials_draw_nothing)
+{
+    cube_model c;
+    cube_build(&c, false);
+    c.mat[0].diffuse[3] = 0.0f;
+    c.mat[0].flags = MMD_MAT_EDGE;
+    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, false);
+    REQUIRE(r);
+    mmd_render_view v;
+    default_view(&v, 1);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    REQUIRE(render_cube(r, &c, &v, NULL, rgba) == 0);
+    size_t non_white = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i++)
+        non_white += rgba[i] != 255;
+    CHECK_EQ_INT(non_white, 0);
+    free(rgba);
+    mmd_renderer_free(r);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    const char *slash = strrchr(argv[0], '/');
+    if (slash) { /* <build>/tests/test_render -> <build>/test-out */
+        size_t n = (size_t)(slash - argv[0]);
+        char dir[900];
+        snprintf(dir, sizeof dir, "%.*s", (int)n, argv[0]);
+        char *up = strrchr(dir, '/');
+        if (up) {
+            *up = 0;
+            snprintf(g_out, sizeof g_out, "%s/test-out", dir);
+        }
+    }
+    write_assets();
+    RUN(texture_is_upright);
+    RUN(golden_plain);
+    RUN(golden_texture);
+    RUN(golden_toon);
+    RUN(golden_sphere_mul_add);
+    RUN(golden_specular);
+    RUN(golden_edges_two_distances);
+    RUN(golden_ground_shadow);
+    RUN(golden_self_shadow);
+    RUN(deterministic_and_msaa_options);
+    RUN(egl_matches_osmesa);
+    RUN(transparent_background_straight_alpha);
+    RUN(hidden_and_zero_alpha_materials_draw_nothing);
+    return test_finish();
+}
