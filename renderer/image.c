@@ -235,6 +235,37 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
     return MMD_OK;
 }
 
+static uint32_t rd32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* stb_image reallocs its IDAT buffer to a chunk's declared length before
+ * reading it (a 75-byte file can ask for 1.2 GB): walk the chunks first and
+ * refuse any length larger than the bytes left. */
+static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
+{
+    size_t pos = 8;
+    while (size - pos >= 12) {
+        uint32_t len = rd32be(d + pos);
+        if (len > size - pos - 12) {
+            char type[5];
+            for (int i = 0; i < 4; i++) {
+                uint8_t c = d[pos + 4 + i];
+                type[i] = (c >= 32 && c < 127) ? (char)c : '?';
+            }
+            type[4] = 0;
+            return fail(msg, n, MMD_E_TRUNCATED,
+                        "PNG: offset 0x%zx, chunk '%s' claims %u bytes, only %zu left", pos,
+                        type, len, size - pos - 12);
+        }
+        if (!memcmp(d + pos + 4, "IEND", 4))
+            break;
+        pos += 12 + (size_t)len;
+    }
+    return MMD_OK;
+}
+
 int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
                           size_t msg_size)
 {
@@ -245,6 +276,11 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
         return load_dds(d, size, out, msg, msg_size);
     if (size > INT_MAX)
         return fail(msg, msg_size, MMD_E_LIMIT, "image file is %zu bytes, too large", size);
+    if (size >= 8 && !memcmp(d, "\x89PNG\r\n\x1a\n", 8)) {
+        int st = check_png_chunks(d, size, msg, msg_size);
+        if (st != MMD_OK)
+            return st;
+    }
     int w = 0, h = 0, comp = 0;
     if (!stbi_info_from_memory(d, (int)size, &w, &h, &comp)) {
         const char *why = stbi_failure_reason();
