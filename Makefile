@@ -162,3 +162,58 @@ clean:
 	rm -rf build build-san build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- fuzzing and hostile input (branch fuzz; tests/fuzz/README.md) -------------------------
+# Each tests/fuzz/fuzz_<t>.c is a libFuzzer target. `make tests` links every target
+# whose code exists with tests/fuzz/replay.c (plain main, gcc, SAN=1 aware) into
+# $(BUILD)/fuzz/replay_<t>; tests/cli/fuzz_replay.sh replays corpus/ + regressions/.
+# `make fuzz` builds them with clang -fsanitize=fuzzer,address,undefined into
+# build-fuzz/ and runs each for FUZZ_SECONDS (FUZZ_TARGETS="pmx vmd" picks some).
+FUZZ_ALL := pmx pmd vmd vpd scene texture
+FUZZ_NEED_pmx := core/pmx.c core/anim.c
+FUZZ_NEED_pmd := core/pmx.c core/vmd_write.h core/anim.c
+FUZZ_NEED_vmd := core/vmd_write.h core/anim.c
+FUZZ_NEED_vpd := core/vmd_write.h core/anim.c
+FUZZ_NEED_scene := renderer/scene.c
+FUZZ_NEED_texture := renderer/image.c
+fuzz_ready = $(if $(filter $(words $(FUZZ_NEED_$(1))),$(words $(wildcard $(FUZZ_NEED_$(1))))),$(1))
+FUZZ_TARGETS ?= $(foreach t,$(FUZZ_ALL),$(call fuzz_ready,$(t)))
+FUZZ_SECONDS ?= 30
+FUZZ_DEFS := $(if $(wildcard core/camera.c),-DMMD_FUZZ_CAMERA)
+FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+$(BUILD)/obj/tests/fuzz/%.o: CPPFLAGS_COMMON += $(FUZZ_DEFS)
+.PRECIOUS: $(BUILD)/obj/tests/fuzz/%.o
+
+$(BUILD)/fuzz/replay_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay.o $(LIB_RENDER) $(LIB_CORE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS_COMMON) $^ $(LIBS_ALL) -o $@
+
+# Linked by clang++ so UBSan's C++ runtime is there for the Bullet bridge.
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(LIB_RENDER) $(LIB_CORE)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CXX) $(SANFLAGS) -fsanitize=fuzzer -pthread $^ $(LIBS_ALL) -o $@
+
+tests: $(FUZZ_REPLAY_BIN)
+
+.PHONY: fuzz fuzz-bins fuzz-corpus valgrind-demo
+fuzz-bins: $(FUZZ_BIN)
+
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang with libFuzzer"; exit 1; }
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CXX=clang++ WERROR=0 OPT="-O1 -g" \
+	  SANFLAGS="$(FUZZ_SANFLAGS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-bins
+	@bash tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Regenerate the seed corpus from our own writers (tools/mkcorpus.c).
+fuzz-corpus: $(BUILD)/tools/mkcorpus
+	$(BUILD)/tools/mkcorpus tests/fuzz/corpus
+
+# A few demo frames under valgrind (no sanitizers; skips when the demo is absent).
+valgrind-demo: all
+	@bash tests/fuzz/valgrind_demo.sh $(BUILD)
+# ---- end fuzzing block -----------------------------------------------------------------------

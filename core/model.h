@@ -207,7 +207,7 @@ typedef struct mmd_rigid_body {
     char *name, *name_en;
     int32_t bone;           /* -1 none */
     uint8_t group;          /* 0..15 */
-    uint16_t no_collide_mask; /* bit i set = does NOT collide with group i (as stored) */
+    uint16_t no_collide_mask; /* as stored; used directly as the collision mask: bit i set = collides with group i (saba, babylon-mmd) */
     uint8_t shape;          /* mmd_shape */
     float size[3];
     float position[3];      /* model space */

@@ -1,8 +1,549 @@
-/* core/vmd.c - VMD/VPD reader (placeholder until the reader lands). */
+/* core/vmd.c - VMD motions and VPD poses (see motion.h).
+ *
+ * VMD (DESIGN.md A.1): 30-byte magic, model name (10 bytes in v1, 20 in v2),
+ * then bone, morph, camera, light, self-shadow and property sections, each a
+ * u32 count and records. A file may end at any section boundary: the missing
+ * sections have no keys. A count whose records do not fit in the bytes left
+ * is MMD_E_TRUNCATED. Names and interpolation blocks are kept raw.
+ *
+ * VPD: Shift-JIS text ("Vocaloid Pose Data file"), loaded as keys at frame 0
+ * with linear curves.
+ */
 #include "core/motion.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/file.h"
+#include "core/reader.h"
+#include "core/text.h"
+
+#define VMD_MAGIC_V1 "Vocaloid Motion Data file"
+#define VMD_MAGIC_V2 "Vocaloid Motion Data 0002"
+#define VMD_MAGIC_LEN 25
+#define VPD_MAGIC "Vocaloid Pose Data file"
+
+enum { BONE_REC = 111, MORPH_REC = 23, CAMERA_REC = 61, LIGHT_REC = 28, SHADOW_REC = 9, PROPERTY_MIN = 9 };
+
+static mmd_motion *motion_new(void)
+{
+    mmd_arena *a = mmd_arena_create();
+    if (!a)
+        return NULL;
+    mmd_motion *m = mmd_arena_alloc(a, sizeof *m);
+    if (!m) {
+        mmd_arena_destroy(a);
+        return NULL;
+    }
+    m->arena = a;
+    m->model_name = mmd_arena_strdup(a, "");
+    if (!m->model_name) {
+        mmd_arena_destroy(a);
+        return NULL;
+    }
+    return m;
+}
+
+void mmd_motion_free(mmd_motion *m)
+{
+    if (m)
+        mmd_arena_destroy(m->arena);
+}
+
+/* Section count: EOF at the boundary means an absent section (0, *absent set);
+ * records that cannot fit are MMD_E_TRUNCATED. */
+static uint32_t section_count(mmd_reader *r, size_t rec, bool *absent)
+{
+    *absent = false;
+    if (!mmd_rd_ok(r))
+        return 0;
+    if (mmd_rd_left(r) == 0) {
+        *absent = true;
+        return 0;
+    }
+    size_t at = r->pos;
+    uint32_t c = mmd_rd_u32(r);
+    if (!mmd_rd_ok(r))
+        return 0;
+    if (c > MMD_MAX_MOTION_KEYS) {
+        mmd_rd_fail_at(r, at, MMD_E_LIMIT, "%u keys exceed the limit %u", c, MMD_MAX_MOTION_KEYS);
+        return 0;
+    }
+    if ((size_t)c > mmd_rd_left(r) / rec) {
+        mmd_rd_fail_at(r, at, MMD_E_TRUNCATED, "%u keys need at least %zu bytes, %zu left", c,
+                       (size_t)c * rec, mmd_rd_left(r));
+        return 0;
+    }
+    return c;
+}
+
+static char *sjis_name(mmd_reader *r, mmd_text *t, mmd_arena *a, const uint8_t *s, size_t n, unsigned *bad)
+{
+    char *u = mmd_text_sjis(t, a, s, n, bad);
+    if (!u)
+        mmd_rd_fail(r, MMD_E_NOMEM, "cannot convert name");
+    return u;
+}
+
+static void note_frame(mmd_motion *m, uint32_t f)
+{
+    if (f > m->last_frame)
+        m->last_frame = f;
+}
+
+static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
+{
+    mmd_arena *a = m->arena;
+    unsigned bad = 0;
+    bool absent = false;
+
+    r->section = "vmd.header";
+    const uint8_t *magic = mmd_rd_bytes(r, 30);
+    if (!magic)
+        return r->err->status;
+    if (!memcmp(magic, VMD_MAGIC_V2, VMD_MAGIC_LEN))
+        m->version = 2;
+    else if (!memcmp(magic, VMD_MAGIC_V1, VMD_MAGIC_LEN))
+        m->version = 1;
+    else {
+        mmd_rd_fail_at(r, 0, MMD_E_BAD_MAGIC, "not a VMD file (no \"Vocaloid Motion Data\" signature)");
+        return r->err->status;
+    }
+    size_t name_len = m->version == 2 ? 20 : 10;
+    const uint8_t *name = mmd_rd_bytes(r, name_len);
+    if (!name)
+        return r->err->status;
+    memcpy(m->raw_model_name, name, name_len);
+    m->model_name = sjis_name(r, t, a, name, name_len, &bad);
+
+    /* bones */
+    r->section = "vmd.bone";
+    uint32_t n = section_count(r, BONE_REC, &absent);
+    if (absent)
+        goto done;
+    m->bone_keys = mmd_arena_array(a, n, sizeof *m->bone_keys);
+    if (!m->bone_keys)
+        mmd_rd_fail(r, MMD_E_NOMEM, "bone keys");
+    for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
+        r->item = i;
+        mmd_bone_key *k = &m->bone_keys[i];
+        const uint8_t *nm = mmd_rd_bytes(r, 15);
+        if (!nm)
+            break;
+        memcpy(k->raw_name, nm, 15);
+        k->name = sjis_name(r, t, a, nm, 15, &bad);
+        k->frame = mmd_rd_u32(r);
+        mmd_rd_f32v(r, k->position, 3, true);
+        mmd_rd_f32v(r, k->rotation, 4, true);
+        const uint8_t *ip = mmd_rd_bytes(r, 64);
+        if (ip)
+            memcpy(k->interp, ip, 64);
+        note_frame(m, k->frame);
+    }
+    r->item = -1;
+    if (!mmd_rd_ok(r))
+        return r->err->status;
+    m->bone_key_count = n;
+
+    /* morphs */
+    r->section = "vmd.morph";
+    n = section_count(r, MORPH_REC, &absent);
+    if (absent)
+        goto done;
+    m->morph_keys = mmd_arena_array(a, n, sizeof *m->morph_keys);
+    if (!m->morph_keys)
+        mmd_rd_fail(r, MMD_E_NOMEM, "morph keys");
+    for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
+        r->item = i;
+        mmd_morph_key *k = &m->morph_keys[i];
+        const uint8_t *nm = mmd_rd_bytes(r, 15);
+        if (!nm)
+            break;
+        memcpy(k->raw_name, nm, 15);
+        k->name = sjis_name(r, t, a, nm, 15, &bad);
+        k->frame = mmd_rd_u32(r);
+        mmd_rd_f32v(r, &k->weight, 1, true);
+        note_frame(m, k->frame);
+    }
+    r->item = -1;
+    if (!mmd_rd_ok(r))
+        return r->err->status;
+    m->morph_key_count = n;
+
+    /* camera */
+    r->section = "vmd.camera";
+    n = section_count(r, CAMERA_REC, &absent);
+    if (absent)
+        goto done;
+    m->camera_keys = mmd_arena_array(a, n, sizeof *m->camera_keys);
+    if (!m->camera_keys)
+        mmd_rd_fail(r, MMD_E_NOMEM, "camera keys");
+    for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
+        r->item = i;
+        mmd_camera_key *k = &m->camera_keys[i];
+        k->frame = mmd_rd_u32(r);
+        mmd_rd_f32v(r, &k->distance, 1, true);
+        mmd_rd_f32v(r, k->target, 3, true);
+        mmd_rd_f32v(r, k->rotation, 3, true);
+        const uint8_t *ip = mmd_rd_bytes(r, 24);
+        if (ip)
+            memcpy(k->interp, ip, 24);
+        k->fov = mmd_rd_u32(r);
+        k->perspective = mmd_rd_u8(r);
+        note_frame(m, k->frame);
+    }
+    r->item = -1;
+    if (!mmd_rd_ok(r))
+        return r->err->status;
+    m->camera_key_count = n;
+
+    /* light */
+    r->section = "vmd.light";
+    n = section_count(r, LIGHT_REC, &absent);
+    if (absent)
+        goto done;
+    m->light_keys = mmd_arena_array(a, n, sizeof *m->light_keys);
+    if (!m->light_keys)
+        mmd_rd_fail(r, MMD_E_NOMEM, "light keys");
+    for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
+        r->item = i;
+        mmd_light_key *k = &m->light_keys[i];
+        k->frame = mmd_rd_u32(r);
+        mmd_rd_f32v(r, k->color, 3, true);
+        mmd_rd_f32v(r, k->direction, 3, true);
+        note_frame(m, k->frame);
+    }
+    r->item = -1;
+    if (!mmd_rd_ok(r))
+        return r->err->status;
+    m->light_key_count = n;
+
+    /* self-shadow */
+    r->section = "vmd.self_shadow";
+    n = section_count(r, SHADOW_REC, &absent);
+    if (absent)
+        goto done;
+    m->shadow_keys = mmd_arena_array(a, n, sizeof *m->shadow_keys);
+    if (!m->shadow_keys)
+        mmd_rd_fail(r, MMD_E_NOMEM, "self-shadow keys");
+    for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
+        r->item = i;
+        mmd_shadow_key *k = &m->shadow_keys[i];
+        k->frame = mmd_rd_u32(r);
+        k->mode = mmd_rd_u8(r);
+        mmd_rd_f32v(r, &k->distance, 1, true);
+        note_frame(m, k->frame);
+    }
+    r->item = -1;
+    if (!mmd_rd_ok(r))
+        return r->err->status;
+    m->shadow_key_count = n;
+
+    /* property (visible + IK states) */
+    r->section = "vmd.property";
+    n = section_count(r, PROPERTY_MIN, &absent);
+    if (absent)
+        goto done;
+    m->property_keys = mmd_arena_array(a, n, sizeof *m->property_keys);
+    if (!m->property_keys)
+        mmd_rd_fail(r, MMD_E_NOMEM, "property keys");
+    for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
+        r->item = i;
+        mmd_property_key *k = &m->property_keys[i];
+        k->frame = mmd_rd_u32(r);
+        k->visible = mmd_rd_u8(r) != 0;
+        size_t at = r->pos;
+        uint32_t c = mmd_rd_u32(r);
+        if (!mmd_rd_ok(r))
+            break;
+        if ((size_t)c > mmd_rd_left(r) / 21) {
+            mmd_rd_fail_at(r, at, MMD_E_TRUNCATED, "%u IK states need %zu bytes, %zu left", c,
+                           (size_t)c * 21, mmd_rd_left(r));
+            break;
+        }
+        k->ik = mmd_arena_array(a, c, sizeof *k->ik);
+        if (!k->ik) {
+            mmd_rd_fail(r, MMD_E_NOMEM, "IK states");
+            break;
+        }
+        for (uint32_t j = 0; j < c && mmd_rd_ok(r); j++) {
+            const uint8_t *nm = mmd_rd_bytes(r, 20);
+            if (!nm)
+                break;
+            memcpy(k->ik[j].raw_name, nm, 20);
+            k->ik[j].name = sjis_name(r, t, a, nm, 20, &bad);
+            k->ik[j].enabled = mmd_rd_u8(r) != 0;
+        }
+        k->ik_count = c;
+        note_frame(m, k->frame);
+    }
+    r->item = -1;
+    if (!mmd_rd_ok(r))
+        return r->err->status;
+    m->property_key_count = n;
+
+done:
+    if (!mmd_rd_ok(r))
+        return r->err->status;
+    if (!m->model_name)
+        return mmd_error_set(r->err, MMD_E_NOMEM, "vmd", -1, -1, "out of memory");
+    m->warnings += bad ? 1u : 0u;
+    if (mmd_rd_left(r) > 0)
+        m->warnings++; /* trailing bytes after the property section */
+    return MMD_OK;
+}
+
+mmd_status mmd_vmd_load(const void *data, size_t size, mmd_motion **out, mmd_error *err)
+{
+    mmd_error local;
+    mmd_reader r;
+    mmd_reader_init(&r, data, size, err ? err : &local);
+    mmd_motion *m = motion_new();
+    mmd_text *t = mmd_text_create();
+    if (!m || !t) {
+        mmd_motion_free(m);
+        mmd_text_destroy(t);
+        return mmd_error_set(err, MMD_E_NOMEM, "vmd", -1, -1, "out of memory");
+    }
+    m->format = MMD_MOTION_VMD;
+    mmd_status st = vmd_parse(&r, m, t);
+    mmd_text_destroy(t);
+    if (st != MMD_OK) {
+        mmd_motion_free(m);
+        return st;
+    }
+    *out = m;
+    return MMD_OK;
+}
+
+/* ---------------------------------------------------------------- VPD */
+
+typedef struct vpd_line {
+    const uint8_t *s; /* content with comment and surrounding blanks removed */
+    size_t n;
+    size_t offset;    /* byte offset of the line start */
+    int number;       /* 1-based */
+} vpd_line;
+
+typedef struct vpd_cursor {
+    const uint8_t *data;
+    size_t size, pos;
+    int line;
+} vpd_cursor;
+
+static bool is_blank(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+/* Next line with content; false at EOF. Comments start at "//". */
+static bool vpd_next(vpd_cursor *c, vpd_line *l)
+{
+    while (c->pos < c->size) {
+        size_t start = c->pos;
+        size_t end = start;
+        while (end < c->size && c->data[end] != '\n')
+            end++;
+        c->pos = end < c->size ? end + 1 : end;
+        c->line++;
+        size_t e = start;
+        while (e + 1 < end && !(c->data[e] == '/' && c->data[e + 1] == '/'))
+            e++;
+        if (e + 1 >= end)
+            e = end;
+        size_t b = start;
+        while (b < e && is_blank(c->data[b]))
+            b++;
+        while (e > b && is_blank(c->data[e - 1]))
+            e--;
+        if (e > b) {
+            l->s = c->data + b;
+            l->n = e - b;
+            l->offset = start;
+            l->number = c->line;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Like vpd_next, but at EOF leaves an empty line numbered after the last one. */
+static bool vpd_expect(vpd_cursor *c, vpd_line *l)
+{
+    if (vpd_next(c, l))
+        return true;
+    l->s = NULL;
+    l->n = 0;
+    l->offset = c->size;
+    l->number = c->line + 1;
+    return false;
+}
+
+static mmd_status vpd_fail(mmd_error *err, const vpd_line *l, const char *what)
+{
+    return mmd_error_set(err, l->s ? MMD_E_BAD_STRUCTURE : MMD_E_TRUNCATED, "vpd", -1, (int64_t)l->offset,
+                         "line %d: %s%s", l->number, what, l->s ? "" : " (end of file)");
+}
+
+/* Parse exactly n comma-separated floats ending with ';'. */
+static bool vpd_floats(const vpd_line *l, float *out, int n)
+{
+    char buf[256];
+    if (l->n >= sizeof buf)
+        return false;
+    memcpy(buf, l->s, l->n);
+    buf[l->n] = 0;
+    char *p = buf;
+    for (int i = 0; i < n; i++) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || !(v == v) || v > 3.4e38 || v < -3.4e38)
+            return false;
+        out[i] = (float)v;
+        p = end;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != (i + 1 < n ? ',' : ';'))
+            return false;
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+    }
+    return *p == 0;
+}
+
+static void linear_bone_interp(uint8_t interp[64])
+{
+    static const uint8_t row0[16] = {20, 20, 20, 20, 20, 20, 20, 20, 107, 107, 107, 107, 107, 107, 107, 107};
+    memset(interp, 0, 64);
+    for (int row = 0; row < 4; row++)
+        for (int k = 0; k + row < 16; k++)
+            interp[row * 16 + k] = row0[k + row];
+}
+
+static mmd_status vpd_parse(const uint8_t *data, size_t size, mmd_motion *m, mmd_text *t, mmd_error *err)
+{
+    mmd_arena *a = m->arena;
+    vpd_cursor c = {data, size, 0, 0};
+    vpd_line l;
+    unsigned bad = 0;
+    if (size >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF)
+        c.pos = 3;
+    if (!vpd_next(&c, &l) || l.n != strlen(VPD_MAGIC) || memcmp(l.s, VPD_MAGIC, l.n) != 0)
+        return mmd_error_set(err, MMD_E_BAD_MAGIC, "vpd", -1, 0, "line 1: not a VPD file (no \"%s\")", VPD_MAGIC);
+    if (!vpd_expect(&c, &l) || l.s[l.n - 1] != ';')
+        return vpd_fail(err, &l, "expected the model file name ending with ';'");
+    size_t nlen = l.n - 1;
+    if (nlen >= 4 && !memcmp(l.s + nlen - 4, ".osm", 4))
+        nlen -= 4;
+    size_t raw = nlen < 20 ? nlen : 20;
+    memcpy(m->raw_model_name, l.s, raw);
+    m->model_name = mmd_text_sjis(t, a, m->raw_model_name, raw, &bad);
+    float declared;
+    if (!vpd_expect(&c, &l) || !vpd_floats(&l, &declared, 1) || declared < 0)
+        return vpd_fail(err, &l, "expected the bone count (\"N;\")");
+
+    /* Upper bound on the keys: one per '{'. */
+    size_t braces = 0;
+    for (size_t i = 0; i < size; i++)
+        braces += data[i] == '{';
+    if (braces > MMD_MAX_MOTION_KEYS)
+        return mmd_error_set(err, MMD_E_LIMIT, "vpd", -1, -1, "too many entries");
+    m->bone_keys = mmd_arena_array(a, braces, sizeof *m->bone_keys);
+    m->morph_keys = mmd_arena_array(a, braces, sizeof *m->morph_keys);
+    if (!m->bone_keys || !m->morph_keys || !m->model_name)
+        return mmd_error_set(err, MMD_E_NOMEM, "vpd", -1, -1, "out of memory");
+
+    while (vpd_next(&c, &l)) {
+        const uint8_t *brace = memchr(l.s, '{', l.n);
+        bool is_bone = l.n > 4 && !memcmp(l.s, "Bone", 4);
+        bool is_morph = l.n > 5 && !memcmp(l.s, "Morph", 5);
+        if (!brace || (!is_bone && !is_morph))
+            return vpd_fail(err, &l, "expected \"BoneN{name\" or \"MorphN{name\"");
+        const uint8_t *nm = brace + 1;
+        size_t nn = (size_t)(l.s + l.n - nm);
+        while (nn > 0 && is_blank(nm[nn - 1]))
+            nn--;
+        if (nn == 0)
+            return vpd_fail(err, &l, "empty name");
+        char *name = mmd_text_sjis(t, a, nm, nn, &bad);
+        if (!name)
+            return mmd_error_set(err, MMD_E_NOMEM, "vpd", -1, -1, "out of memory");
+        size_t cut = nn < 15 ? nn : 15;
+        if (is_bone) {
+            mmd_bone_key *k = &m->bone_keys[m->bone_key_count];
+            k->name = name;
+            memcpy(k->raw_name, nm, cut);
+            if (!vpd_expect(&c, &l) || !vpd_floats(&l, k->position, 3))
+                return vpd_fail(err, &l, "expected the bone position \"x,y,z;\"");
+            if (!vpd_expect(&c, &l) || !vpd_floats(&l, k->rotation, 4))
+                return vpd_fail(err, &l, "expected the bone rotation \"qx,qy,qz,qw;\"");
+            linear_bone_interp(k->interp);
+            m->bone_key_count++;
+        } else {
+            mmd_morph_key *k = &m->morph_keys[m->morph_key_count];
+            k->name = name;
+            memcpy(k->raw_name, nm, cut);
+            if (!vpd_expect(&c, &l) || !vpd_floats(&l, &k->weight, 1))
+                return vpd_fail(err, &l, "expected the morph weight \"w;\"");
+            m->morph_key_count++;
+        }
+        if (!vpd_expect(&c, &l) || l.n != 1 || l.s[0] != '}')
+            return vpd_fail(err, &l, "expected \"}\"");
+    }
+    if ((float)m->bone_key_count != declared)
+        m->warnings++;
+    if (bad)
+        m->warnings++;
+    return MMD_OK;
+}
+
+mmd_status mmd_vpd_load(const void *data, size_t size, mmd_motion **out, mmd_error *err)
+{
+    mmd_error local;
+    if (!err)
+        err = &local;
+    memset(err, 0, sizeof *err);
+    err->offset = -1;
+    err->item = -1;
+    mmd_motion *m = motion_new();
+    mmd_text *t = mmd_text_create();
+    if (!m || !t) {
+        mmd_motion_free(m);
+        mmd_text_destroy(t);
+        return mmd_error_set(err, MMD_E_NOMEM, "vpd", -1, -1, "out of memory");
+    }
+    m->format = MMD_MOTION_VPD;
+    m->version = 0;
+    mmd_status st = vpd_parse(data ? data : (const void *)"", data ? size : 0, m, t, err);
+    mmd_text_destroy(t);
+    if (st != MMD_OK) {
+        mmd_motion_free(m);
+        return st;
+    }
+    *out = m;
+    return MMD_OK;
+}
 
 mmd_status mmd_motion_load(const void *data, size_t size, mmd_motion **out, mmd_error *err)
 {
-    (void)data; (void)size; (void)out;
-    return mmd_error_set(err, MMD_E_UNSUPPORTED, "vmd", -1, -1, "VMD reader not built yet");
+    const uint8_t *d = data;
+    if (d && size >= 20 && !memcmp(d, "Vocaloid Motion Data", 20))
+        return mmd_vmd_load(data, size, out, err);
+    size_t skip = (d && size >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF) ? 3 : 0;
+    size_t vl = strlen(VPD_MAGIC);
+    if (d && size - skip >= vl && !memcmp(d + skip, VPD_MAGIC, vl))
+        return mmd_vpd_load(data, size, out, err);
+    return mmd_error_set(err, MMD_E_BAD_MAGIC, "motion", -1, 0,
+                         "neither a VMD (\"Vocaloid Motion Data\") nor a VPD (\"" VPD_MAGIC "\") file");
+}
+
+mmd_status mmd_motion_load_file(const char *path, mmd_motion **out, mmd_error *err)
+{
+    void *data = NULL;
+    size_t size = 0;
+    mmd_status st = mmd_file_read(path, &data, &size, err);
+    if (st != MMD_OK)
+        return st;
+    st = mmd_motion_load(data, size, out, err);
+    free(data);
+    return st;
 }

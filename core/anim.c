@@ -1,0 +1,578 @@
+/* core/anim.c - mmd_anim: creation, track binding, key sampling, the frame
+ * pipeline and accessors. Bones live in pose.c, morphs in morph.c, skinning
+ * in skin.c (see core/anim_internal.h for the shared state). */
+#include <stdlib.h>
+
+#include "core/anim_internal.h"
+#include "core/text.h"
+
+/* ---------- name binding (Shift-JIS bytes, DESIGN A.1) ---------- */
+
+typedef struct name_map {
+    uint32_t cap;           /* power of two */
+    int32_t *slot;          /* index into names or -1 */
+    uint8_t (*names)[24];   /* encoded, NUL padded */
+    size_t len_cap;
+} name_map;
+
+static uint32_t hash_bytes(const uint8_t *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 16777619u;
+    return h;
+}
+
+static bool map_build(name_map *m, mmd_arena *ar, mmd_text *tx, uint32_t n, size_t cap,
+                      const char *(*get)(const void *, uint32_t), const void *ctx)
+{
+    m->cap = 16;
+    while (m->cap < n * 2u + 2u)
+        m->cap *= 2;
+    m->len_cap = cap;
+    m->slot = mmd_arena_array(ar, m->cap, sizeof *m->slot);
+    m->names = mmd_arena_array(ar, n ? n : 1, sizeof *m->names);
+    if (!m->slot || !m->names)
+        return false;
+    for (uint32_t i = 0; i < m->cap; i++)
+        m->slot[i] = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *s = get(ctx, i);
+        size_t len = tx ? mmd_text_to_sjis(tx, s ? s : "", m->names[i], cap) : 0;
+        if (len > cap)
+            len = cap;
+        memset(m->names[i] + len, 0, sizeof m->names[i] - len);
+        if (len == 0)
+            continue;
+        uint32_t h = hash_bytes(m->names[i], len) & (m->cap - 1);
+        while (m->slot[h] >= 0) {
+            if (memcmp(m->names[m->slot[h]], m->names[i], sizeof m->names[i]) == 0)
+                break; /* first of duplicate names wins */
+            h = (h + 1) & (m->cap - 1);
+        }
+        if (m->slot[h] < 0)
+            m->slot[h] = (int32_t)i;
+    }
+    return true;
+}
+
+static int32_t map_find(const name_map *m, const uint8_t *raw, size_t rawcap)
+{
+    size_t len = mmd_text_fixed_len(raw, rawcap);
+    if (len > m->len_cap)
+        len = m->len_cap;
+    if (len == 0)
+        return -1;
+    uint8_t key[24] = {0};
+    memcpy(key, raw, len);
+    uint32_t h = hash_bytes(key, len) & (m->cap - 1);
+    while (m->slot[h] >= 0) {
+        if (memcmp(m->names[m->slot[h]], key, sizeof key) == 0)
+            return m->slot[h];
+        h = (h + 1) & (m->cap - 1);
+    }
+    return -1;
+}
+
+static const char *bone_name(const void *ctx, uint32_t i) { return ((const mmd_model *)ctx)->bones[i].name; }
+static const char *morph_name(const void *ctx, uint32_t i) { return ((const mmd_model *)ctx)->morphs[i].name; }
+static const char *ik_name(const void *ctx, uint32_t i)
+{
+    const mmd_anim *a = ctx;
+    return a->model->bones[a->ik_bones[i]].name;
+}
+
+/* ---------- track construction ---------- */
+
+typedef struct key_ref { uint32_t frame, seq, target; } key_ref;
+
+static int key_ref_cmp(const void *pa, const void *pb)
+{
+    const key_ref *x = pa, *y = pb;
+    if (x->target != y->target)
+        return x->target < y->target ? -1 : 1;
+    if (x->frame != y->frame)
+        return x->frame < y->frame ? -1 : 1;
+    return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+static bool add_unbound(mmd_anim *a, size_t *cap, const char *name)
+{
+    for (size_t i = 0; i < a->unbound_count; i++)
+        if (strcmp(a->unbound[i], name) == 0)
+            return true;
+    if (a->unbound_count == *cap) {
+        size_t nc = *cap ? *cap * 2 : 16;
+        char **nu = mmd_arena_array(a->arena, nc, sizeof *nu);
+        if (!nu)
+            return false;
+        if (a->unbound_count)
+            memcpy(nu, a->unbound, a->unbound_count * sizeof *nu);
+        a->unbound = nu;
+        *cap = nc;
+    }
+    a->unbound[a->unbound_count] = mmd_arena_strdup(a->arena, name);
+    return a->unbound[a->unbound_count++] != NULL;
+}
+
+static int32_t *compute_order(mmd_anim *a)
+{
+    const mmd_model *m = a->model;
+    int32_t *o = mmd_arena_array(a->arena, a->nb ? a->nb : 1, sizeof *o);
+    if (!o)
+        return NULL;
+    if (m->eval_order) {
+        memcpy(o, m->eval_order, a->nb * sizeof *o);
+        return o;
+    }
+    /* insertion sort by (after-physics, layer, index): stable, small n */
+    for (uint32_t i = 0; i < a->nb; i++) {
+        int32_t b = (int32_t)i;
+        uint32_t j = i;
+        while (j > 0) {
+            const mmd_bone *x = &m->bones[o[j - 1]], *y = &m->bones[b];
+            int ax = !!(x->flags & MMD_BONE_AFTER_PHYSICS), ay = !!(y->flags & MMD_BONE_AFTER_PHYSICS);
+            if (ax < ay || (ax == ay && x->layer <= y->layer))
+                break;
+            o[j] = o[j - 1];
+            j--;
+        }
+        o[j] = b;
+    }
+    return o;
+}
+
+
+static mmd_status bind_bones(mmd_anim *a, const mmd_motion *const *mo, size_t nmo, name_map *bm, size_t *ucap,
+                             mmd_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < nmo; k++)
+        if (mo[k])
+            total += mo[k]->bone_key_count;
+    if (total == 0)
+        return MMD_OK;
+    key_ref *refs = malloc(total * sizeof *refs);
+    uint32_t *src_motion = malloc(total * sizeof *src_motion);
+    if (!refs || !src_motion) {
+        free(refs), free(src_motion);
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %zu bone keys", total);
+    }
+    size_t n = 0, seq = 0;
+    for (size_t k = 0; k < nmo; k++) {
+        if (!mo[k])
+            continue;
+        for (uint32_t i = 0; i < mo[k]->bone_key_count; i++, seq++) {
+            const mmd_bone_key *key = &mo[k]->bone_keys[i];
+            int32_t b = map_find(bm, key->raw_name, 15);
+            if (b < 0) {
+                if (!add_unbound(a, ucap, key->name ? key->name : "")) {
+                    free(refs), free(src_motion);
+                    return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+                }
+                continue;
+            }
+            src_motion[seq] = (uint32_t)k;
+            refs[n++] = (key_ref){key->frame, (uint32_t)seq, (uint32_t)b};
+        }
+    }
+    qsort(refs, n, sizeof *refs, key_ref_cmp);
+    /* flat index seq -> (motion, key) */
+    size_t *base = calloc(nmo + 1, sizeof *base);
+    if (!base) {
+        free(refs), free(src_motion);
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+    }
+    for (size_t k = 0; k < nmo; k++)
+        base[k + 1] = base[k] + (mo[k] ? mo[k]->bone_key_count : 0);
+    mmd_status st = MMD_OK;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && refs[j].target == refs[i].target)
+            j++;
+        /* unique frames (last record wins) */
+        uint32_t cnt = 0;
+        for (size_t q = i; q < j; q++)
+            if (q + 1 == j || refs[q + 1].frame != refs[q].frame)
+                cnt++;
+        anim_track *tr = &a->bone_tracks[refs[i].target];
+        anim_bone_key *keys;
+        if (!ALLOC(tr->frames, cnt) || !ALLOC(keys, cnt)) {
+            st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+            break;
+        }
+        tr->keys = keys;
+        tr->n = 0;
+        for (size_t q = i; q < j; q++) {
+            if (!(q + 1 == j || refs[q + 1].frame != refs[q].frame))
+                continue;
+            uint32_t s = refs[q].seq, k = src_motion[s];
+            const mmd_bone_key *src = &mo[k]->bone_keys[s - base[k]];
+            anim_bone_key *d = &keys[tr->n];
+            tr->frames[tr->n] = src->frame;
+            for (int c = 0; c < 3; c++) /* junk from broken files must not poison the pose */
+                d->pos[c] = isfinite(src->position[c]) ? src->position[c] : 0.0f;
+            memcpy(d->rot, src->rotation, sizeof d->rot);
+            aq_norm(d->rot);
+            for (int c = 0; c < 4; c++)
+                d->curve[c] = mmd_curve_bone(src->interp, c);
+            d->phys_off = mmd_interp_physics_off(src->interp);
+            if (src->frame > a->last_frame)
+                a->last_frame = src->frame;
+            tr->n++;
+        }
+        i = j;
+    }
+    free(base), free(refs), free(src_motion);
+    return st;
+}
+
+static mmd_status bind_morphs(mmd_anim *a, const mmd_motion *const *mo, size_t nmo, name_map *mm, size_t *ucap,
+                              mmd_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < nmo; k++)
+        if (mo[k])
+            total += mo[k]->morph_key_count;
+    if (total == 0)
+        return MMD_OK;
+    key_ref *refs = malloc(total * sizeof *refs);
+    float *val = malloc(total * sizeof *val);
+    if (!refs || !val) {
+        free(refs), free(val);
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %zu morph keys", total);
+    }
+    size_t n = 0, seq = 0;
+    for (size_t k = 0; k < nmo; k++) {
+        if (!mo[k])
+            continue;
+        for (uint32_t i = 0; i < mo[k]->morph_key_count; i++, seq++) {
+            const mmd_morph_key *key = &mo[k]->morph_keys[i];
+            val[seq] = key->weight;
+            int32_t m = map_find(mm, key->raw_name, 15);
+            if (m < 0) {
+                if (!add_unbound(a, ucap, key->name ? key->name : "")) {
+                    free(refs), free(val);
+                    return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+                }
+                continue;
+            }
+            refs[n++] = (key_ref){key->frame, (uint32_t)seq, (uint32_t)m};
+        }
+    }
+    qsort(refs, n, sizeof *refs, key_ref_cmp);
+    mmd_status st = MMD_OK;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && refs[j].target == refs[i].target)
+            j++;
+        uint32_t cnt = 0;
+        for (size_t q = i; q < j; q++)
+            if (q + 1 == j || refs[q + 1].frame != refs[q].frame)
+                cnt++;
+        anim_track *tr = &a->morph_tracks[refs[i].target];
+        float *w;
+        if (!ALLOC(tr->frames, cnt) || !ALLOC(w, cnt)) {
+            st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+            break;
+        }
+        tr->keys = w;
+        tr->n = 0;
+        for (size_t q = i; q < j; q++) {
+            if (!(q + 1 == j || refs[q + 1].frame != refs[q].frame))
+                continue;
+            tr->frames[tr->n] = refs[q].frame;
+            w[tr->n] = isfinite(val[refs[q].seq]) ? val[refs[q].seq] : 0.0f;
+            if (refs[q].frame > a->last_frame)
+                a->last_frame = refs[q].frame;
+            tr->n++;
+        }
+        i = j;
+    }
+    free(refs), free(val);
+    return st;
+}
+
+static mmd_status bind_properties(mmd_anim *a, const mmd_motion *const *mo, size_t nmo, mmd_text *tx,
+                                  mmd_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < nmo; k++)
+        if (mo[k])
+            total += mo[k]->property_key_count;
+    if (total == 0)
+        return MMD_OK;
+    name_map im;
+    if (!map_build(&im, a->arena, tx, a->ik_count, 20, ik_name, a))
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+    key_ref *refs = malloc(total * sizeof *refs);
+    const mmd_property_key **src = malloc(total * sizeof *src);
+    if (!refs || !src) {
+        free(refs), free(src);
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < nmo; k++)
+        if (mo[k])
+            for (uint32_t i = 0; i < mo[k]->property_key_count; i++, n++) {
+                src[n] = &mo[k]->property_keys[i];
+                refs[n] = (key_ref){src[n]->frame, (uint32_t)n, 0};
+            }
+    qsort(refs, n, sizeof *refs, key_ref_cmp);
+    anim_track *tr = &a->prop_track;
+    anim_prop_key *keys;
+    mmd_status st = MMD_OK;
+    if (!ALLOC(tr->frames, n) || !ALLOC(keys, n)) {
+        st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+        goto out;
+    }
+    tr->keys = keys;
+    tr->n = 0;
+    for (size_t q = 0; q < n; q++) {
+        const mmd_property_key *p = src[refs[q].seq];
+        bool same = tr->n > 0 && tr->frames[tr->n - 1] == p->frame;
+        anim_prop_key *d = same ? &keys[tr->n - 1] : &keys[tr->n];
+        if (!same) {
+            if (!ALLOC(d->ik, a->ik_count)) {
+                st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+                goto out;
+            }
+            for (uint32_t s = 0; s < a->ik_count; s++) /* forward fill */
+                d->ik[s] = tr->n > 0 ? keys[tr->n - 1].ik[s] : 1;
+            tr->frames[tr->n++] = p->frame;
+        }
+        d->visible = p->visible;
+        for (uint32_t s = 0; s < p->ik_count; s++) {
+            int32_t slot = map_find(&im, p->ik[s].raw_name, 20);
+            if (slot >= 0)
+                d->ik[slot] = p->ik[s].enabled ? 1 : 0;
+        }
+        if (p->frame > a->last_frame)
+            a->last_frame = p->frame;
+    }
+out:
+    free(refs), free(src);
+    return st;
+}
+
+mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *motions, size_t motion_count,
+                           mmd_anim **out, mmd_error *err)
+{
+    if (!model || !out)
+        return mmd_error_set(err, MMD_E_BAD_VALUE, "anim", -1, -1, "no model");
+    mmd_arena *ar = mmd_arena_create();
+    if (!ar)
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+    mmd_anim *a = mmd_arena_alloc(ar, sizeof *a);
+    mmd_text *tx = NULL;
+    mmd_status st = MMD_OK;
+    if (!a) {
+        mmd_arena_destroy(ar);
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+    }
+    a->arena = ar;
+    a->model = model;
+    a->nb = model->bone_count, a->nm = model->morph_count;
+    a->nv = model->vertex_count, a->nmat = model->material_count;
+    a->visible = true;
+    uint32_t nb = a->nb;
+    if (!(a->order = compute_order(a)) || !ALLOC(a->bone_tracks, nb) || !ALLOC(a->morph_tracks, a->nm) ||
+        !ALLOC(a->ik_slot, nb) || !ALLOC(a->ik_bones, nb) || !ALLOC(a->anim_pos, nb * 3) ||
+        !ALLOC(a->anim_rot, nb * 4) || !ALLOC(a->morph_pos, nb * 3) || !ALLOC(a->morph_rot, nb * 4) ||
+        !ALLOC(a->append_pos, nb * 3) || !ALLOC(a->append_rot, nb * 4) || !ALLOC(a->ik_rot, nb * 4) ||
+        !ALLOC(a->local_rot, nb * 4) || !ALLOC(a->base_rot, nb * 4) || !ALLOC(a->local_pos, nb * 3) || !ALLOC(a->world, nb * 16) || !ALLOC(a->skinning, nb * 16) || !ALLOC(a->skin34, nb * 12) ||
+        !ALLOC(a->rest_offset, nb * 3) || !ALLOC(a->ik_enabled, nb) || !ALLOC(a->phys_off, nb) ||
+        !ALLOC(a->is_ik_link, nb) || !ALLOC(a->append_link, nb) || !ALLOC(a->phys_written, nb) || !ALLOC(a->refresh_mark, nb) ||
+        !ALLOC(a->raw_weights, a->nm) || !ALLOC(a->weights, a->nm)) {
+        st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %u bones", nb);
+        goto fail;
+    }
+    a->n_before = nb;
+    for (uint32_t i = 0; i < nb; i++) {
+        const mmd_bone *b = &model->bones[a->order[i]];
+        if ((b->flags & MMD_BONE_AFTER_PHYSICS) && a->n_before == nb)
+            a->n_before = i;
+    }
+    {
+        int32_t *pos_in_order;
+        bool *seen;
+        if (!ALLOC(pos_in_order, nb) || !ALLOC(seen, nb) || !ALLOC(a->late_parents, nb)) {
+            st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+            goto fail;
+        }
+        for (uint32_t i = 0; i < nb; i++)
+            pos_in_order[a->order[i]] = (int32_t)i;
+        for (uint32_t b = 0; b < nb; b++) {
+            int32_t p = model->bones[b].parent;
+            if (p >= 0 && (uint32_t)p < nb && pos_in_order[p] > pos_in_order[b] && !seen[p]) {
+                seen[p] = true;
+                a->late_parents[a->late_parent_count++] = p;
+            }
+        }
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        const mmd_bone *bn = &model->bones[b];
+        int32_t p = bn->parent;
+        for (int c = 0; c < 3; c++)
+            a->rest_offset[3 * b + c] = bn->position[c] - ((p >= 0 && (uint32_t)p < nb) ? model->bones[p].position[c] : 0.0f);
+        aq_ident(a->anim_rot + 4 * b), aq_ident(a->morph_rot + 4 * b), aq_ident(a->append_rot + 4 * b);
+        aq_ident(a->ik_rot + 4 * b), aq_ident(a->local_rot + 4 * b);
+        a->ik_enabled[b] = true;
+        a->ik_slot[b] = -1;
+        a->append_link[b] = -1;
+        if ((bn->flags & (MMD_BONE_APPEND_ROTATE | MMD_BONE_APPEND_TRANSLATE)) && bn->append_parent >= 0 &&
+            (uint32_t)bn->append_parent < nb && bn->append_parent != (int32_t)b)
+            a->append_link[b] = bn->append_parent;
+        if ((bn->flags & MMD_BONE_IK) && bn->ik_target >= 0 && (uint32_t)bn->ik_target < nb) {
+            a->ik_slot[b] = (int32_t)a->ik_count;
+            a->ik_bones[a->ik_count++] = (int32_t)b;
+            for (uint32_t l = 0; l < bn->ik_link_count; l++)
+                if (bn->ik_links[l].bone >= 0 && (uint32_t)bn->ik_links[l].bone < nb)
+                    a->is_ik_link[bn->ik_links[l].bone] = true;
+        }
+        float m[16];
+        float q[4] = {0, 0, 0, 1};
+        am_from_pq(bn->position, q, m);
+        memcpy(a->world + 16 * b, m, sizeof m);
+    }
+    if ((st = mmd_anim_morph_prepare(a, err)) != MMD_OK || (st = mmd_anim_skin_prepare(a, err)) != MMD_OK ||
+        (st = mmd_anim_ik_prepare(a, err)) != MMD_OK)
+        goto fail;
+
+    size_t nmo = motions ? motion_count : 0;
+    if (nmo) {
+        tx = mmd_text_create();
+        if (!tx) {
+            st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+            goto fail;
+        }
+        name_map bm, mm;
+        size_t ucap = 0;
+        if (!map_build(&bm, ar, tx, nb, 15, bone_name, model) ||
+            !map_build(&mm, ar, tx, a->nm, 15, morph_name, model)) {
+            st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+            goto fail;
+        }
+        if ((st = bind_bones(a, motions, nmo, &bm, &ucap, err)) != MMD_OK ||
+            (st = bind_morphs(a, motions, nmo, &mm, &ucap, err)) != MMD_OK ||
+            (st = bind_properties(a, motions, nmo, tx, err)) != MMD_OK)
+            goto fail;
+        mmd_text_destroy(tx);
+        tx = NULL;
+    }
+    *out = a;
+    return MMD_OK;
+fail:
+    mmd_text_destroy(tx);
+    mmd_arena_destroy(ar);
+    return st;
+}
+
+void mmd_anim_free(mmd_anim *a)
+{
+    if (a)
+        mmd_arena_destroy(a->arena);
+}
+
+size_t mmd_anim_unbound_count(const mmd_anim *a) { return a->unbound_count; }
+const char *mmd_anim_unbound_name(const mmd_anim *a, size_t i)
+{
+    return i < a->unbound_count ? a->unbound[i] : NULL;
+}
+uint32_t mmd_anim_last_frame(const mmd_anim *a) { return a->last_frame; }
+
+/* ---------- sampling ---------- */
+
+static void sample_bone(anim_track *tr, double t, float pos[3], float rot[4], bool *phys_off)
+{
+    const anim_bone_key *k = tr->keys;
+    int32_t i = mmd_key_find(tr->frames, tr->n, t, &tr->cursor);
+    if (i < 0 || (uint32_t)i + 1 >= tr->n) {
+        const anim_bone_key *e = &k[i < 0 ? 0 : i];
+        memcpy(pos, e->pos, 3 * sizeof *pos);
+        memcpy(rot, e->rot, 4 * sizeof *rot);
+        *phys_off = e->phys_off;
+        return;
+    }
+    const anim_bone_key *ka = &k[i], *kb = &k[i + 1];
+    double fa = tr->frames[i], fb = tr->frames[i + 1];
+    double s = (t - fa) / (fb - fa);
+    for (int c = 0; c < 3; c++) {
+        double y = mmd_bezier(&kb->curve[c], s);
+        pos[c] = (float)(ka->pos[c] + (kb->pos[c] - ka->pos[c]) * y);
+    }
+    mmd_quat_slerp(ka->rot, kb->rot, (float)mmd_bezier(&kb->curve[3], s), rot);
+    *phys_off = ka->phys_off;
+}
+
+static float sample_linear(anim_track *tr, double t)
+{
+    const float *w = tr->keys;
+    int32_t i = mmd_key_find(tr->frames, tr->n, t, &tr->cursor);
+    if (i < 0)
+        return w[0];
+    if ((uint32_t)i + 1 >= tr->n)
+        return w[i];
+    double fa = tr->frames[i], fb = tr->frames[i + 1];
+    double s = (t - fa) / (fb - fa);
+    return (float)(w[i] + (w[i + 1] - w[i]) * s);
+}
+
+void mmd_anim_sample_tracks(mmd_anim *a, double t)
+{
+    for (uint32_t b = 0; b < a->nb; b++) {
+        anim_track *tr = &a->bone_tracks[b];
+        if (tr->n)
+            sample_bone(tr, t, a->anim_pos + 3 * b, a->anim_rot + 4 * b, &a->phys_off[b]);
+    }
+    for (uint32_t m = 0; m < a->nm; m++) {
+        anim_track *tr = &a->morph_tracks[m];
+        a->raw_weights[m] = tr->n ? sample_linear(tr, t) : 0.0f;
+    }
+    if (a->prop_track.n) {
+        int32_t i = mmd_key_find(a->prop_track.frames, a->prop_track.n, t, &a->prop_track.cursor);
+        const anim_prop_key *p = &((const anim_prop_key *)a->prop_track.keys)[i < 0 ? 0 : i];
+        a->visible = p->visible;
+        for (uint32_t s = 0; s < a->ik_count; s++)
+            a->ik_enabled[a->ik_bones[s]] = p->ik[s] != 0;
+    }
+}
+
+/* ---------- frame pipeline ---------- */
+
+void mmd_anim_evaluate(mmd_anim *a, double t)
+{
+    if (!isfinite(t))
+        t = 0;
+    mmd_anim_sample_tracks(a, t);
+    mmd_anim_apply_morphs(a);
+    memset(a->phys_written, 0, a->nb * sizeof *a->phys_written);
+    mmd_anim_pose_bones(a, false);
+    if (a->phys_fn)
+        a->phys_fn(a->phys_user, a, t);
+    mmd_anim_pose_bones(a, true);
+    mmd_anim_build_skinning(a);
+}
+
+const float *mmd_anim_world(const mmd_anim *a) { return a->world; }
+const float *mmd_anim_skinning(const mmd_anim *a) { return a->skinning; }
+const float *mmd_anim_morph_weights(const mmd_anim *a) { return a->weights; }
+const float *mmd_anim_morph_weights_raw(const mmd_anim *a) { return a->raw_weights; }
+const mmd_material_state *mmd_anim_materials(const mmd_anim *a) { return a->materials; }
+const float *mmd_anim_uvs(const mmd_anim *a) { return a->uv; }
+const float *mmd_anim_add_uvs(const mmd_anim *a, int k) { return (k >= 0 && k < 4) ? a->add_uv[k] : NULL; }
+bool mmd_anim_visible(const mmd_anim *a) { return a->visible; }
+const mmd_model *mmd_anim_model(const mmd_anim *a) { return a->model; }
+
+void mmd_anim_set_physics_hook(mmd_anim *a, mmd_anim_physics_fn fn, void *user)
+{
+    a->phys_fn = fn;
+    a->phys_user = user;
+}
+
+float *mmd_anim_world_mut(mmd_anim *a) { return a->world; }
+
+bool mmd_anim_bone_physics_off(const mmd_anim *a, int32_t bone)
+{
+    return bone >= 0 && (uint32_t)bone < a->nb && a->phys_off[bone];
+}

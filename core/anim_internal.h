@@ -1,0 +1,172 @@
+/* core/anim_internal.h - the mmd_anim object shared by anim.c, pose.c,
+ * morph.c and skin.c (and their tests). Not public API.
+ *
+ * Per-frame arrays are allocated once at create (no malloc per frame).
+ * Quaternions are (x,y,z,w); matrices 16 floats column-major; LH model space.
+ */
+#ifndef MMD_CORE_ANIM_INTERNAL_H
+#define MMD_CORE_ANIM_INTERNAL_H
+
+#include <math.h>
+#include <string.h>
+
+#include "core/anim.h"
+#include "core/interp.h"
+
+typedef struct anim_bone_key {
+    float pos[3], rot[4];
+    mmd_curve curve[4];     /* X, Y, Z, rotation */
+    bool phys_off;
+} anim_bone_key;
+
+typedef struct anim_track {
+    uint32_t *frames;       /* strictly increasing */
+    void *keys;             /* anim_bone_key or float weights */
+    uint32_t n, cursor;
+} anim_track;
+
+typedef struct anim_prop_key {
+    bool visible;
+    uint8_t *ik;            /* per IK slot: 0 off, 1 on, 2 unchanged (forward-filled at create) */
+} anim_prop_key;
+
+/* Precomputed SDEF terms per SDEF vertex (DESIGN D). */
+typedef struct anim_sdef { float c[3], cr0[3], cr1[3]; } anim_sdef;
+
+struct mmd_anim {
+    const mmd_model *model;
+    mmd_arena *arena;
+    uint32_t nb, nm, nv, nmat;
+    int32_t *order;             /* evaluation order (model's or computed) */
+    uint32_t n_before;          /* bones in order before the first after-physics one */
+    int32_t *late_parents;      /* parents that come after one of their children in order */
+    uint32_t late_parent_count;
+
+    /* tracks */
+    anim_track *bone_tracks;    /* nb */
+    anim_track *morph_tracks;   /* nm */
+    anim_track prop_track;      /* keys: anim_prop_key */
+    int32_t *ik_slot;           /* nb: index into the IK slot list or -1 */
+    int32_t *ik_bones;          /* IK slot -> bone */
+    uint32_t ik_count;
+    char **unbound;
+    size_t unbound_count;
+    uint32_t last_frame;
+
+    /* per-frame bone state */
+    float *anim_pos, *anim_rot; /* sampled VMD (pos offset, rotation) */
+    float *morph_pos, *morph_rot;
+    float *append_pos, *append_rot;
+    float *ik_rot;
+    float *base_rot;            /* local rotation before IK (anim/morph/append) */
+    float *local_rot, *local_pos; /* final local transform */
+    float *world, *skinning;    /* nb x 16 */
+    float *skin34;              /* nb x 12: skinning columns x, y, z, t (CPU skinning) */
+    float *rest_offset;         /* nb x 3: position - parent position */
+    bool *ik_enabled, *phys_off, *is_ik_link;
+    int32_t *append_link;       /* nb: append parent when effective, else -1 */
+    bool visible;
+
+    /* morphs */
+    float *raw_weights, *weights; /* nm */
+    float *prev_weights;        /* nm: weights applied last frame (to undo) */
+    bool mat_dirty;
+    mmd_material_state *materials;
+    float *mat_mul, *mat_add;   /* nmat x MAT_CH scratch */
+    float *uv;                  /* nv x 2 */
+    float *add_uv[4];           /* nv x 4 or NULL */
+    float *vpos;                /* nv x 3 positions after vertex morphs */
+    bool has_vertex_morph, has_uv_morph;
+
+    /* skinning precompute */
+    uint8_t *wtype;
+    int32_t *wbone;             /* nv x 4 */
+    float *wweight;             /* nv x 4 */
+    int32_t *sdef_index;        /* nv, -1 when not SDEF */
+    anim_sdef *sdef;
+    float *vnrm;                /* nv x 3 base normals */
+
+    /* IK (ik.c) */
+    struct anim_ik *ik;         /* per IK slot */
+
+    /* physics hook */
+    mmd_anim_physics_fn phys_fn;
+    void *phys_user;
+    bool *phys_written, *refresh_mark;
+};
+
+/* ---- small float math (static inline, header-local) ---- */
+static inline void aq_mul(const float a[4], const float b[4], float o[4])
+{
+    float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    o[0] = x, o[1] = y, o[2] = z, o[3] = w;
+}
+static inline void aq_ident(float q[4]) { q[0] = q[1] = q[2] = 0, q[3] = 1; }
+static inline void aq_norm(float q[4])
+{
+    float l = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (l > 0) {
+        q[0] /= l, q[1] /= l, q[2] /= l, q[3] /= l;
+    } else {
+        aq_ident(q);
+    }
+}
+/* m = T(p) * R(q) */
+static inline void am_from_pq(const float p[3], const float q[4], float m[16])
+{
+    float x = q[0], y = q[1], z = q[2], w = q[3];
+    m[0] = 1 - 2 * (y * y + z * z), m[1] = 2 * (x * y + z * w), m[2] = 2 * (x * z - y * w), m[3] = 0;
+    m[4] = 2 * (x * y - z * w), m[5] = 1 - 2 * (x * x + z * z), m[6] = 2 * (y * z + x * w), m[7] = 0;
+    m[8] = 2 * (x * z + y * w), m[9] = 2 * (y * z - x * w), m[10] = 1 - 2 * (x * x + y * y), m[11] = 0;
+    m[12] = p[0], m[13] = p[1], m[14] = p[2], m[15] = 1;
+}
+/* o = a * b for affine matrices (o may alias neither) */
+static inline void am_mul(const float a[16], const float b[16], float o[16])
+{
+    for (int c = 0; c < 4; c++) {
+        const float *bc = b + 4 * c;
+        for (int r = 0; r < 3; r++)
+            o[4 * c + r] = a[r] * bc[0] + a[4 + r] * bc[1] + a[8 + r] * bc[2] + a[12 + r] * bc[3];
+        o[4 * c + 3] = bc[3];
+    }
+}
+/* rotation of an orthonormal (rigid) matrix to a quaternion */
+static inline void am_to_quat(const float m[16], float q[4])
+{
+    float tr = m[0] + m[5] + m[10];
+    if (tr > 0) {
+        float s = sqrtf(tr + 1.0f) * 2;
+        q[3] = 0.25f * s, q[0] = (m[6] - m[9]) / s, q[1] = (m[8] - m[2]) / s, q[2] = (m[1] - m[4]) / s;
+    } else if (m[0] > m[5] && m[0] > m[10]) {
+        float s = sqrtf(1.0f + m[0] - m[5] - m[10]) * 2;
+        q[3] = (m[6] - m[9]) / s, q[0] = 0.25f * s, q[1] = (m[4] + m[1]) / s, q[2] = (m[8] + m[2]) / s;
+    } else if (m[5] > m[10]) {
+        float s = sqrtf(1.0f + m[5] - m[0] - m[10]) * 2;
+        q[3] = (m[8] - m[2]) / s, q[0] = (m[4] + m[1]) / s, q[1] = 0.25f * s, q[2] = (m[9] + m[6]) / s;
+    } else {
+        float s = sqrtf(1.0f + m[10] - m[0] - m[5]) * 2;
+        q[3] = (m[1] - m[4]) / s, q[0] = (m[8] + m[2]) / s, q[1] = (m[9] + m[6]) / s, q[2] = 0.25f * s;
+    }
+    aq_norm(q);
+}
+
+#define ALLOC_OK(expr) ((expr) != NULL)
+static inline size_t alloc_n(size_t n) { return n ? n : 1u; }
+#define ALLOC(ptr, n) (((ptr) = mmd_arena_array(a->arena, alloc_n((size_t)(n)), sizeof *(ptr))) != NULL)
+
+/* module entry points inside core/ */
+void mmd_anim_sample_tracks(mmd_anim *a, double t);       /* anim.c */
+void mmd_anim_apply_morphs(mmd_anim *a);                  /* morph.c */
+void mmd_anim_pose_bones(mmd_anim *a, bool after_physics); /* pose.c */
+void mmd_anim_update_bone(mmd_anim *a, int32_t b);        /* pose.c: local+world of one bone */
+void mmd_anim_build_skinning(mmd_anim *a);                /* pose.c */
+void mmd_anim_refresh_marked(mmd_anim *a);                /* pose.c */
+mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err); /* ik.c */
+void mmd_anim_solve_ik(mmd_anim *a, int32_t ik_bone);     /* ik.c */
+mmd_status mmd_anim_skin_prepare(mmd_anim *a, mmd_error *err); /* skin.c */
+mmd_status mmd_anim_morph_prepare(mmd_anim *a, mmd_error *err); /* morph.c */
+
+#endif

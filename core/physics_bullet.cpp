@@ -1,0 +1,596 @@
+/* core/physics_bullet.cpp - the Bullet bridge: the only C++ in the project.
+ *
+ * Builds one btDiscreteDynamicsWorld per model and exposes it through the C
+ * API of core/physics.h. No motion states: kinematic bodies are placed by hand
+ * before each substep (Bullet derives their velocity from the move), dynamic
+ * bodies are read back after the last substep of a call. Everything is in
+ * MMD's left-handed model space; Bullet is handedness-agnostic.
+ */
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include <btBulletDynamicsCommon.h>
+
+extern "C" {
+#include "core/anim.h"
+#include "core/model.h"
+#include "core/status.h"
+}
+#include "core/physics.h"
+#include "core/physics_internal.h"
+
+namespace {
+
+const btScalar kStep = btScalar(1.0) / btScalar(MMD_PHYSICS_STEP_HZ);
+const btScalar kStopErp = btScalar(0.475);
+
+struct Body {
+    btRigidBody *rb = nullptr;
+    btCollisionShape *shape = nullptr;
+    int32_t bone = -1;
+    uint8_t mode = 0;
+    bool dynamic = false;   /* by mode and mass */
+    bool kinematic = true;  /* right now (mode 0, or toggled off) */
+    btScalar mass = 0;
+    btVector3 inertia{0, 0, 0};
+    btTransform rest, offset, inv_offset;
+    btTransform prev, cur;  /* kinematic target at the previous / this call */
+};
+
+bool finite3(const float v[3])
+{
+    return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
+}
+
+/* R = Ry * Rx * Rz (MMD's YXZ order), plain right-hand-rule matrices applied
+ * to LH coordinates, as babylon-mmd's FromEulerAngles does. */
+btMatrix3x3 euler_yxz(const float r[3])
+{
+    const btScalar cx = std::cos(r[0]), sx = std::sin(r[0]);
+    const btScalar cy = std::cos(r[1]), sy = std::sin(r[1]);
+    const btScalar cz = std::cos(r[2]), sz = std::sin(r[2]);
+    const btMatrix3x3 rx(1, 0, 0, 0, cx, -sx, 0, sx, cx);
+    const btMatrix3x3 ry(cy, 0, sy, 0, 1, 0, -sy, 0, cy);
+    const btMatrix3x3 rz(cz, -sz, 0, sz, cz, 0, 0, 0, 1);
+    return ry * rx * rz;
+}
+
+btTransform pose(const float pos[3], const float rot[3])
+{
+    return btTransform(euler_yxz(rot), btVector3(pos[0], pos[1], pos[2]));
+}
+
+btQuaternion quat_yxz(const float r[3])
+{
+    btQuaternion q;
+    euler_yxz(r).getRotation(q);
+    return q;
+}
+
+bool finite16(const float *m)
+{
+    for (int i = 0; i < 16; i++)
+        if (!std::isfinite(m[i]))
+            return false;
+    return true;
+}
+
+/* Column-major 4x4 -> rigid transform (the basis re-orthonormalised through a
+ * quaternion so float drift in bone matrices never reaches the solver). */
+btTransform from_gl(const float *m)
+{
+    btTransform t;
+    t.setFromOpenGLMatrix(m);
+    btQuaternion q;
+    t.getBasis().getRotation(q);
+    q.normalize();
+    t.setRotation(q);
+    return t;
+}
+
+void to_gl(const btTransform &t, float *m)
+{
+    t.getOpenGLMatrix(m);
+}
+
+} /* namespace */
+
+struct mmd_physics {
+    const mmd_model *model = nullptr;
+    btDefaultCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{&config};
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
+    btStaticPlaneShape ground_shape{btVector3(0, 1, 0), 0};
+    btRigidBody *ground = nullptr;
+    std::vector<Body> bodies;
+    std::vector<btTypedConstraint *> joints;
+    std::vector<uint32_t> order;   /* dynamic bodies with a bone, parents first */
+    std::vector<uint8_t> drives;   /* per bone: written by some dynamic body */
+    std::vector<float> scratch;    /* bone_count x 16: copy of the input pose */
+    double acc = 0;                /* substeps owed (fraction of one) */
+    mmd_physics_clock clock{};
+
+    explicit mmd_physics(const mmd_model *m) : model(m) {}
+    ~mmd_physics()
+    {
+        for (btTypedConstraint *c : joints) {
+            world.removeConstraint(c);
+            delete c;
+        }
+        for (Body &b : bodies) {
+            if (b.rb) {
+                world.removeRigidBody(b.rb);
+                delete b.rb;
+            }
+            delete b.shape;
+        }
+        if (ground) {
+            world.removeRigidBody(ground);
+            delete ground;
+        }
+    }
+    mmd_physics(const mmd_physics &) = delete;
+    mmd_physics &operator=(const mmd_physics &) = delete;
+};
+
+namespace {
+
+mmd_status build_bodies(mmd_physics *p, mmd_error *err)
+{
+    const mmd_model *m = p->model;
+    p->bodies.resize(m->rigid_body_count);
+    for (uint32_t i = 0; i < m->rigid_body_count; i++) {
+        const mmd_rigid_body *rb = &m->rigid_bodies[i];
+        Body &b = p->bodies[i];
+        if (!finite3(rb->size) || !finite3(rb->position) || !finite3(rb->rotation) ||
+            !std::isfinite(rb->mass) || !std::isfinite(rb->linear_damping) ||
+            !std::isfinite(rb->angular_damping) || !std::isfinite(rb->restitution) ||
+            !std::isfinite(rb->friction))
+            return mmd_error_set(err, MMD_E_BAD_VALUE, "physics.body", i, -1,
+                                 "non-finite shape, pose or material value");
+        const float sx = std::fabs(rb->size[0]), sy = std::fabs(rb->size[1]),
+                    sz = std::fabs(rb->size[2]);
+        bool zero = false;
+        switch (rb->shape) {
+        case MMD_SHAPE_SPHERE:
+            b.shape = new btSphereShape(sx);
+            zero = sx == 0;
+            break;
+        case MMD_SHAPE_BOX:
+            b.shape = new btBoxShape(btVector3(sx, sy, sz));
+            zero = sx == 0 || sy == 0 || sz == 0;
+            break;
+        case MMD_SHAPE_CAPSULE:
+            b.shape = new btCapsuleShape(sx, sy);
+            zero = sx == 0;
+            break;
+        default:
+            return mmd_error_set(err, MMD_E_BAD_VALUE, "physics.body", i, -1,
+                                 "unknown shape %u", (unsigned)rb->shape);
+        }
+        b.bone = (rb->bone >= 0 && (uint32_t)rb->bone < m->bone_count) ? rb->bone : -1;
+        b.mode = rb->mode <= (uint8_t)MMD_BODY_PHYSICS_BONE_POS ? rb->mode : (uint8_t)MMD_BODY_PHYSICS;
+        b.dynamic = b.mode != MMD_BODY_FOLLOW_BONE && rb->mass > 0;
+        b.kinematic = !b.dynamic;
+        b.mass = b.dynamic ? rb->mass : 0;
+        if (b.dynamic)
+            b.shape->calculateLocalInertia(b.mass, b.inertia);
+        b.rest = pose(rb->position, rb->rotation);
+        btTransform bone_rest = btTransform::getIdentity();
+        if (b.bone >= 0) {
+            const float *bp = m->bones[b.bone].position;
+            bone_rest.setOrigin(btVector3(bp[0], bp[1], bp[2]));
+        }
+        b.offset = bone_rest.inverse() * b.rest;
+        b.inv_offset = b.offset.inverse();
+        b.prev = b.cur = b.rest;
+
+        btRigidBody::btRigidBodyConstructionInfo ci(b.mass, nullptr, b.shape, b.inertia);
+        ci.m_startWorldTransform = b.rest;
+        ci.m_linearDamping = btClamped<btScalar>(rb->linear_damping, 0, 1);
+        ci.m_angularDamping = btClamped<btScalar>(rb->angular_damping, 0, 1);
+        ci.m_restitution = rb->restitution;
+        ci.m_friction = rb->friction;
+        ci.m_additionalDamping = true;
+        b.rb = new btRigidBody(ci);
+        b.rb->setSleepingThresholds(0, 0);
+        b.rb->setActivationState(DISABLE_DEACTIVATION);
+        int flags = b.rb->getCollisionFlags();
+        if (!b.dynamic)
+            flags |= btCollisionObject::CF_KINEMATIC_OBJECT;
+        if (zero)
+            flags |= btCollisionObject::CF_NO_CONTACT_RESPONSE;
+        b.rb->setCollisionFlags(flags);
+        b.rb->setUserIndex((int)i);
+        const int group = 1 << (rb->group & 15);
+        p->world.addRigidBody(b.rb, group, (int)rb->no_collide_mask);
+    }
+    return MMD_OK;
+}
+
+btTypedConstraint *make_joint(const mmd_joint *j, btRigidBody &a, btRigidBody &b,
+                              const btTransform &fa, const btTransform &fb)
+{
+    switch (j->type) {
+    case MMD_JOINT_SPRING_6DOF:
+    default: {
+        auto *c = new btGeneric6DofSpringConstraint(a, b, fa, fb, true);
+        c->setLinearLowerLimit(btVector3(j->linear_lower[0], j->linear_lower[1], j->linear_lower[2]));
+        c->setLinearUpperLimit(btVector3(j->linear_upper[0], j->linear_upper[1], j->linear_upper[2]));
+        c->setAngularLowerLimit(btVector3(j->angular_lower[0], j->angular_lower[1], j->angular_lower[2]));
+        c->setAngularUpperLimit(btVector3(j->angular_upper[0], j->angular_upper[1], j->angular_upper[2]));
+        for (int k = 0; k < 3; k++) {
+            if (j->spring_linear[k] != 0) {
+                c->enableSpring(k, true);
+                c->setStiffness(k, j->spring_linear[k]);
+            } else {
+                c->enableSpring(k, false);
+            }
+            c->enableSpring(3 + k, true);
+            c->setStiffness(3 + k, j->spring_angular[k]);
+        }
+        for (int k = 0; k < 6; k++)
+            c->setParam(BT_CONSTRAINT_STOP_ERP, kStopErp, k);
+        return c;
+    }
+    case MMD_JOINT_6DOF: {
+        auto *c = new btGeneric6DofConstraint(a, b, fa, fb, true);
+        c->setLinearLowerLimit(btVector3(j->linear_lower[0], j->linear_lower[1], j->linear_lower[2]));
+        c->setLinearUpperLimit(btVector3(j->linear_upper[0], j->linear_upper[1], j->linear_upper[2]));
+        c->setAngularLowerLimit(btVector3(j->angular_lower[0], j->angular_lower[1], j->angular_lower[2]));
+        c->setAngularUpperLimit(btVector3(j->angular_upper[0], j->angular_upper[1], j->angular_upper[2]));
+        for (int k = 0; k < 6; k++)
+            c->setParam(BT_CONSTRAINT_STOP_ERP, kStopErp, k);
+        return c;
+    }
+    case MMD_JOINT_P2P:
+        /* Only the pivot matters (PMX 2.1: orientation is meaningless). */
+        return new btPoint2PointConstraint(a, b, fa.getOrigin(), fb.getOrigin());
+    case MMD_JOINT_CONE_TWIST: {
+        /* PMX 2.1 layout: swing1 = angular_lower.z, swing2 = angular_lower.y,
+         * twist = angular_lower.x; softness/bias/relaxation = spring_linear;
+         * damping = linear_lower.x, fix threshold = linear_upper.x; motor on
+         * when linear_lower.z != 0 with max impulse linear_upper.z and target
+         * spring_angular (Euler). */
+        auto *c = new btConeTwistConstraint(a, b, fa, fb);
+        c->setLimit(j->angular_lower[2], j->angular_lower[1], j->angular_lower[0],
+                    j->spring_linear[0], j->spring_linear[1], j->spring_linear[2]);
+        c->setDamping(j->linear_lower[0]);
+        c->setFixThresh(j->linear_upper[0]);
+        const bool motor = j->linear_lower[2] != 0;
+        c->enableMotor(motor);
+        if (motor) {
+            c->setMaxMotorImpulse(j->linear_upper[2]);
+            c->setMotorTargetInConstraintSpace(quat_yxz(j->spring_angular));
+        }
+        return c;
+    }
+    case MMD_JOINT_SLIDER: {
+        auto *c = new btSliderConstraint(a, b, fa, fb, true);
+        c->setLowerLinLimit(j->linear_lower[0]);
+        c->setUpperLinLimit(j->linear_upper[0]);
+        c->setLowerAngLimit(j->angular_lower[0]);
+        c->setUpperAngLimit(j->angular_upper[0]);
+        const bool lin = j->spring_linear[0] != 0, ang = j->spring_angular[0] != 0;
+        c->setPoweredLinMotor(lin);
+        if (lin) {
+            c->setTargetLinMotorVelocity(j->spring_linear[1]);
+            c->setMaxLinMotorForce(j->spring_linear[2]);
+        }
+        c->setPoweredAngMotor(ang);
+        if (ang) {
+            c->setTargetAngMotorVelocity(j->spring_angular[1]);
+            c->setMaxAngMotorForce(j->spring_angular[2]);
+        }
+        return c;
+    }
+    case MMD_JOINT_HINGE: {
+        auto *c = new btHingeConstraint(a, b, fa, fb, false);
+        c->setLimit(j->angular_lower[0], j->angular_upper[0], j->spring_linear[0],
+                    j->spring_linear[1], j->spring_linear[2]);
+        if (j->spring_angular[0] != 0)
+            c->enableAngularMotor(true, j->spring_angular[1], j->spring_angular[2]);
+        return c;
+    }
+    }
+}
+
+bool joint_finite(const mmd_joint *j)
+{
+    return finite3(j->position) && finite3(j->rotation) && finite3(j->linear_lower) &&
+           finite3(j->linear_upper) && finite3(j->angular_lower) && finite3(j->angular_upper) &&
+           finite3(j->spring_linear) && finite3(j->spring_angular);
+}
+
+mmd_status build_joints(mmd_physics *p, mmd_error *err)
+{
+    const mmd_model *m = p->model;
+    p->joints.reserve(m->joint_count);
+    for (uint32_t i = 0; i < m->joint_count; i++) {
+        const mmd_joint *j = &m->joints[i];
+        if (!joint_finite(j))
+            return mmd_error_set(err, MMD_E_BAD_VALUE, "physics.joint", i, -1,
+                                 "non-finite pose, limit or spring value");
+        if (j->body_a < 0 || j->body_b < 0 || (uint32_t)j->body_a >= m->rigid_body_count ||
+            (uint32_t)j->body_b >= m->rigid_body_count || j->body_a == j->body_b)
+            continue; /* validate rejects out-of-range; a self-joint does nothing */
+        const Body &a = p->bodies[(size_t)j->body_a];
+        const Body &b = p->bodies[(size_t)j->body_b];
+        const btTransform jt = pose(j->position, j->rotation);
+        const btTransform fa = a.rest.inverse() * jt;
+        const btTransform fb = b.rest.inverse() * jt;
+        btTypedConstraint *c = make_joint(j, *a.rb, *b.rb, fa, fb);
+        p->joints.push_back(c);
+        p->world.addConstraint(c, false);
+    }
+    return MMD_OK;
+}
+
+void build_order(mmd_physics *p)
+{
+    const mmd_model *m = p->model;
+    p->drives.assign(m->bone_count, 0);
+    std::vector<uint32_t> depth(m->bone_count, 0);
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        uint32_t d = 0;
+        for (int32_t b = m->bones[i].parent; b >= 0 && (uint32_t)b < m->bone_count && d <= m->bone_count;
+             b = m->bones[b].parent)
+            d++;
+        depth[i] = d;
+    }
+    for (uint32_t i = 0; i < p->bodies.size(); i++)
+        if (p->bodies[i].dynamic && p->bodies[i].bone >= 0) {
+            p->order.push_back(i);
+            p->drives[(size_t)p->bodies[i].bone] = 1;
+        }
+    /* insertion sort by (depth, body index): deterministic, small n */
+    for (size_t i = 1; i < p->order.size(); i++) {
+        const uint32_t v = p->order[i];
+        const uint32_t dv = depth[(size_t)p->bodies[v].bone];
+        size_t k = i;
+        while (k > 0) {
+            const uint32_t u = p->order[k - 1];
+            const uint32_t du = depth[(size_t)p->bodies[u].bone];
+            if (du < dv || (du == dv && u < v))
+                break;
+            p->order[k] = u;
+            k--;
+        }
+        p->order[k] = v;
+    }
+}
+
+void place_kinematic(Body &b, const btTransform &t)
+{
+    b.rb->setWorldTransform(t);
+}
+
+} /* namespace */
+
+extern "C" {
+
+mmd_status mmd_physics_create(const mmd_model *m, mmd_physics **out, mmd_error *err)
+{
+    if (!m || !out)
+        return mmd_error_set(err, MMD_E_BAD_VALUE, "physics", -1, -1, "NULL argument");
+    if (m->rigid_body_count > MMD_MAX_RIGID_BODIES || m->joint_count > MMD_MAX_JOINTS)
+        return mmd_error_set(err, MMD_E_LIMIT, "physics", -1, -1, "too many bodies or joints");
+    mmd_physics *p = nullptr;
+    try {
+        p = new mmd_physics(m);
+        p->world.setGravity(btVector3(0, -98, 0));
+        /* ground: collides with every group a body's mask accepts */
+        btRigidBody::btRigidBodyConstructionInfo gi(0, nullptr, &p->ground_shape);
+        p->ground = new btRigidBody(gi);
+        p->world.addRigidBody(p->ground, -1, -1);
+        mmd_status s = build_bodies(p, err);
+        if (s == MMD_OK)
+            s = build_joints(p, err);
+        if (s != MMD_OK) {
+            delete p;
+            return s;
+        }
+        build_order(p);
+        p->scratch.resize((size_t)m->bone_count * 16);
+        p->clock.forced_dt = -1;
+    } catch (const std::bad_alloc &) {
+        delete p;
+        return mmd_error_set(err, MMD_E_NOMEM, "physics", -1, -1, "out of memory building the world");
+    }
+    *out = p;
+    return MMD_OK;
+}
+
+void mmd_physics_free(mmd_physics *p)
+{
+    if (!p)
+        return;
+    if (p->clock.anim && p->clock.detach)
+        p->clock.detach(p);
+    delete p;
+}
+
+uint32_t mmd_physics_body_count(const mmd_physics *p)
+{
+    return (uint32_t)p->bodies.size();
+}
+
+bool mmd_physics_drives_bone(const mmd_physics *p, int32_t bone)
+{
+    return bone >= 0 && (size_t)bone < p->drives.size() && p->drives[(size_t)bone];
+}
+
+void mmd_physics_reset(mmd_physics *p, const float *bone_world)
+{
+    for (Body &b : p->bodies) {
+        btTransform t = b.rest;
+        if (b.bone >= 0 && bone_world && finite16(bone_world + (size_t)b.bone * 16))
+            t = from_gl(bone_world + (size_t)b.bone * 16) * b.offset;
+        b.prev = b.cur = t;
+        b.rb->setWorldTransform(t);
+        b.rb->setInterpolationWorldTransform(t);
+        b.rb->setLinearVelocity(btVector3(0, 0, 0));
+        b.rb->setAngularVelocity(btVector3(0, 0, 0));
+        b.rb->setInterpolationLinearVelocity(btVector3(0, 0, 0));
+        b.rb->setInterpolationAngularVelocity(btVector3(0, 0, 0));
+        b.rb->clearForces();
+    }
+    p->acc = 0;
+}
+
+uint32_t mmd_physics_step(mmd_physics *p, double dt, const float *in, float *out)
+{
+    const mmd_model *m = p->model;
+    const size_t nb = (size_t)m->bone_count * 16;
+    if (nb)
+        std::memcpy(p->scratch.data(), in, nb * sizeof(float));
+    const float *old = p->scratch.data();
+
+    /* substeps owed: whole 1/120 s ticks, the remainder carried (the epsilon
+     * absorbs 1/30*120 = 3.9999999 style rounding deterministically) */
+    uint32_t n = 0;
+    if (std::isfinite(dt) && dt > 0) {
+        p->acc += dt * MMD_PHYSICS_STEP_HZ;
+        double whole = std::floor(p->acc + 1e-6);
+        p->acc -= whole;
+        if (p->acc < 0)
+            p->acc = 0;
+        n = whole > MMD_PHYSICS_MAX_SUBSTEPS ? MMD_PHYSICS_MAX_SUBSTEPS : (uint32_t)whole;
+    }
+    if (n) {
+        for (Body &b : p->bodies)
+            if (b.kinematic && b.bone >= 0 && finite16(old + (size_t)b.bone * 16))
+                b.cur = from_gl(old + (size_t)b.bone * 16) * b.offset;
+        for (uint32_t k = 1; k <= n; k++) {
+            const btScalar f = btScalar(k) / btScalar(n);
+            for (Body &b : p->bodies) {
+                if (!b.kinematic || b.bone < 0)
+                    continue;
+                if (k == n) {
+                    place_kinematic(b, b.cur);
+                } else {
+                    btTransform t;
+                    t.setOrigin(b.prev.getOrigin().lerp(b.cur.getOrigin(), f));
+                    t.setRotation(b.prev.getRotation().slerp(b.cur.getRotation(), f));
+                    place_kinematic(b, t);
+                }
+            }
+            p->world.stepSimulation(kStep, 0, kStep);
+        }
+        for (Body &b : p->bodies)
+            b.prev = b.cur;
+    }
+
+    if (out != in && nb)
+        std::memcpy(out, in, nb * sizeof(float));
+    for (uint32_t i : p->order) {
+        Body &b = p->bodies[i];
+        if (b.kinematic)
+            continue;
+        btTransform w = b.rb->getWorldTransform() * b.inv_offset;
+        const size_t bo = (size_t)b.bone * 16;
+        if (b.mode == MMD_BODY_PHYSICS_BONE_POS) {
+            /* keep the animated position, re-based on the parent's new pose */
+            btVector3 pos(old[bo + 12], old[bo + 13], old[bo + 14]);
+            const int32_t par = m->bones[b.bone].parent;
+            if (par >= 0 && p->drives[(size_t)par]) {
+                const size_t po = (size_t)par * 16;
+                if (finite16(old + po) && finite16(out + po)) {
+                    btTransform op, np;
+                    op.setFromOpenGLMatrix(old + po);
+                    np.setFromOpenGLMatrix(out + po);
+                    pos = np * (op.inverse() * pos);
+                }
+            }
+            w.setOrigin(pos);
+        }
+        to_gl(w, out + bo);
+    }
+    return n;
+}
+
+void mmd_physics_set_body_kinematic(mmd_physics *p, uint32_t body, bool kinematic)
+{
+    if (body >= p->bodies.size())
+        return;
+    Body &b = p->bodies[body];
+    if (!b.dynamic || b.kinematic == kinematic)
+        return;
+    b.kinematic = kinematic;
+    btRigidBody *rb = b.rb;
+    if (kinematic) {
+        /* zero mass so joints treat it as immovable, like a mode 0 body */
+        rb->setMassProps(0, btVector3(0, 0, 0));
+        rb->setCollisionFlags(rb->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+        b.prev = b.cur = rb->getWorldTransform();
+    } else {
+        rb->setCollisionFlags(rb->getCollisionFlags() & ~btCollisionObject::CF_KINEMATIC_OBJECT);
+        rb->setMassProps(b.mass, b.inertia);
+        rb->updateInertiaTensor();
+        rb->setGravity(p->world.getGravity());
+    }
+    rb->setActivationState(DISABLE_DEACTIVATION);
+}
+
+void mmd_physics_apply_impulse(mmd_physics *p, uint32_t body, const float velocity[3],
+                               const float torque[3], bool local)
+{
+    if (body >= p->bodies.size())
+        return;
+    Body &b = p->bodies[body];
+    if (b.kinematic || !finite3(velocity) || !finite3(torque))
+        return;
+    btVector3 v(velocity[0], velocity[1], velocity[2]);
+    btVector3 t(torque[0], torque[1], torque[2]);
+    if (local) {
+        const btMatrix3x3 &basis = b.rb->getWorldTransform().getBasis();
+        v = basis * v;
+        t = basis * t;
+    }
+    b.rb->applyCentralImpulse(v);
+    b.rb->applyTorqueImpulse(t);
+}
+
+void mmd_physics_body_world(const mmd_physics *p, uint32_t body, float out[16])
+{
+    if (body < p->bodies.size())
+        to_gl(p->bodies[body].rb->getWorldTransform(), out);
+}
+
+void mmd_physics_body_offset(const mmd_physics *p, uint32_t body, float out[16])
+{
+    if (body < p->bodies.size())
+        to_gl(p->bodies[body].offset, out);
+}
+
+mmd_physics_clock *mmd_physics_clock_of(mmd_physics *p)
+{
+    return &p->clock;
+}
+
+const mmd_model *mmd_physics_model(const mmd_physics *p)
+{
+    return p->model;
+}
+
+int32_t mmd_physics_body_bone(const mmd_physics *p, uint32_t body)
+{
+    return body < p->bodies.size() ? p->bodies[body].bone : -1;
+}
+
+bool mmd_physics_body_is_dynamic(const mmd_physics *p, uint32_t body)
+{
+    return body < p->bodies.size() && p->bodies[body].dynamic;
+}
+
+const uint32_t *mmd_physics_body_order(const mmd_physics *p, uint32_t *count)
+{
+    *count = (uint32_t)p->order.size();
+    return p->order.data();
+}
+
+} /* extern "C" */

@@ -1,0 +1,471 @@
+/* core/validate.c - model load entry points and semantic validation (see model.h).
+ *
+ * Parsing (pmx.c, pmd.c) checks structure; mmd_model_validate checks the
+ * invariants listed in model.h that span sections: references into sections
+ * read later, face counts, cycles in parent/append/group chains, IK sanity.
+ * Harmless oddities (weights that do not sum to 1) are repaired and counted in
+ * m->warnings; structural damage is an error naming the element.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/file.h"
+#include "core/model_internal.h"
+
+static const char *sec(const mmd_model *m, const char *pmx, const char *pmd)
+{
+    return m->format == MMD_FORMAT_PMD ? pmd : pmx;
+}
+
+#define FAIL(st, section, item, ...) mmd_error_set(err, (st), (section), (int64_t)(item), -1, __VA_ARGS__)
+
+static bool in_range(int32_t v, uint32_t n, bool allow_none)
+{
+    if (v == -1)
+        return allow_none;
+    return v >= 0 && (uint32_t)v < n;
+}
+
+/* Walk chains next[i] (-1 ends) and report the first element on a cycle, or -1.
+ * state: 0 unvisited, 1 on the current path, 2 known acyclic. O(n). */
+static int32_t find_cycle(uint32_t n, const int32_t *next, uint8_t *state)
+{
+    memset(state, 0, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (state[i])
+            continue;
+        int32_t j = (int32_t)i;
+        while (j >= 0 && state[j] == 0) {
+            state[j] = 1;
+            j = next[j];
+        }
+        if (j >= 0 && state[j] == 1)
+            return j;
+        /* mark the path done */
+        j = (int32_t)i;
+        while (j >= 0 && state[j] == 1) {
+            state[j] = 2;
+            j = next[j];
+        }
+    }
+    return -1;
+}
+
+static mmd_status check_vertices(mmd_model *m, mmd_error *err)
+{
+    const char *s = sec(m, "pmx.vertex", "pmd.vertex");
+    for (uint32_t i = 0; i < m->vertex_count; i++) {
+        mmd_vertex *v = &m->vertices[i];
+        int used;
+        switch (v->weight_type) {
+        case MMD_WEIGHT_BDEF1: used = 1; break;
+        case MMD_WEIGHT_BDEF2:
+        case MMD_WEIGHT_SDEF: used = 2; break;
+        case MMD_WEIGHT_BDEF4:
+        case MMD_WEIGHT_QDEF: used = 4; break;
+        default: return FAIL(MMD_E_BAD_VALUE, s, i, "weight type %u", v->weight_type);
+        }
+        int any = 0;
+        for (int k = 0; k < 4; k++) {
+            int32_t b = v->bones[k];
+            if (k >= used) {
+                if (b != -1)
+                    return FAIL(MMD_E_BAD_INDEX, s, i, "unused bone slot %d is %d, not -1", k, b);
+                continue;
+            }
+            if (!in_range(b, m->bone_count, true))
+                return FAIL(MMD_E_BAD_INDEX, s, i, "bone %d out of range (%u bones)", b, m->bone_count);
+            if (b >= 0)
+                any = 1;
+        }
+        if (!any && m->vertex_count && m->bone_count)
+            return FAIL(MMD_E_BAD_INDEX, s, i, "no bone (every slot is -1)");
+        if (!any)
+            continue;
+        /* repair: weights of -1 slots are zero, BDEF4/QDEF weights sum to 1 */
+        if (used == 4 || v->bones[0] < 0 || v->bones[1] < 0) {
+            float sum = 0;
+            int changed = 0;
+            for (int k = 0; k < used; k++) {
+                if (v->bones[k] < 0 && v->weights[k] != 0) {
+                    v->weights[k] = 0;
+                    changed = 1;
+                }
+                sum += v->weights[k];
+            }
+            if (!(sum > 1e-6f)) {
+                /* no usable weight: give everything to the first real bone */
+                for (int k = 0; k < used; k++)
+                    v->weights[k] = 0;
+                for (int k = 0; k < used; k++)
+                    if (v->bones[k] >= 0) {
+                        v->weights[k] = 1;
+                        break;
+                    }
+                m->warnings++;
+            } else if (fabsf(sum - 1.0f) > 1e-3f) {
+                for (int k = 0; k < used; k++)
+                    v->weights[k] /= sum;
+                m->warnings++;
+            } else if (changed) {
+                m->warnings++;
+            }
+        }
+    }
+    return MMD_OK;
+}
+
+static mmd_status check_faces_materials(mmd_model *m, mmd_error *err)
+{
+    const char *sf = sec(m, "pmx.face", "pmd.face");
+    const char *sm = sec(m, "pmx.material", "pmd.material");
+    for (uint32_t i = 0; i < m->index_count; i++)
+        if (m->indices[i] >= m->vertex_count)
+            return FAIL(MMD_E_BAD_INDEX, sf, i / 3, "vertex %u out of range (%u vertices)", m->indices[i],
+                        m->vertex_count);
+    if (m->index_count % 3)
+        return FAIL(MMD_E_BAD_COUNT, sf, -1, "index count %u is not a multiple of 3", m->index_count);
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const mmd_material *mt = &m->materials[i];
+        if (mt->index_count % 3)
+            return FAIL(MMD_E_BAD_COUNT, sm, i, "index count %u is not a multiple of 3", mt->index_count);
+        if (!in_range(mt->texture, m->texture_count, true))
+            return FAIL(MMD_E_BAD_INDEX, sm, i, "texture %d out of range (%u textures)", mt->texture,
+                        m->texture_count);
+        if (!in_range(mt->sphere_texture, m->texture_count, true))
+            return FAIL(MMD_E_BAD_INDEX, sm, i, "sphere texture %d out of range (%u textures)",
+                        mt->sphere_texture, m->texture_count);
+        if (mt->toon_shared ? !(mt->toon >= -1 && mt->toon <= 9) : !in_range(mt->toon, m->texture_count, true))
+            return FAIL(MMD_E_BAD_INDEX, sm, i, "toon %d out of range", mt->toon);
+        sum += mt->index_count;
+    }
+    if (sum != m->index_count)
+        return FAIL(MMD_E_BAD_COUNT, sm, -1, "material index counts sum to %llu, not the index count %u",
+                    (unsigned long long)sum, m->index_count);
+    return MMD_OK;
+}
+
+static mmd_status check_bones(mmd_model *m, uint8_t *state, int32_t *next, mmd_error *err)
+{
+    const char *s = sec(m, "pmx.bone", "pmd.bone");
+    uint32_t n = m->bone_count;
+    for (uint32_t i = 0; i < n; i++) {
+        const mmd_bone *b = &m->bones[i];
+        if (!in_range(b->parent, n, true))
+            return FAIL(MMD_E_BAD_INDEX, s, i, "parent %d out of range (%u bones)", b->parent, n);
+        if (!in_range(b->tail_bone, n, true))
+            return FAIL(MMD_E_BAD_INDEX, s, i, "tail bone %d out of range (%u bones)", b->tail_bone, n);
+        if (!in_range(b->append_parent, n, true))
+            return FAIL(MMD_E_BAD_INDEX, s, i, "append parent %d out of range (%u bones)", b->append_parent, n);
+        if (b->flags & MMD_BONE_IK) {
+            if (!in_range(b->ik_target, n, false))
+                return FAIL(MMD_E_BAD_INDEX, s, i, "IK target %d out of range (%u bones)", b->ik_target, n);
+            if (b->ik_target == (int32_t)i)
+                return FAIL(MMD_E_BAD_STRUCTURE, s, i, "IK bone is its own target");
+            if (b->ik_loop < 0 || b->ik_loop > MMD_MAX_IK_LOOPS)
+                return FAIL(MMD_E_BAD_VALUE, s, i, "IK loop count %d out of range", b->ik_loop);
+            for (uint32_t k = 0; k < b->ik_link_count; k++) {
+                int32_t l = b->ik_links[k].bone;
+                if (!in_range(l, n, false))
+                    return FAIL(MMD_E_BAD_INDEX, s, i, "IK link %u: bone %d out of range (%u bones)", k, l, n);
+                if (l == (int32_t)i)
+                    return FAIL(MMD_E_BAD_STRUCTURE, s, i, "IK link %u is the IK bone itself", k);
+            }
+        } else if (b->ik_link_count) {
+            return FAIL(MMD_E_BAD_STRUCTURE, s, i, "IK links on a bone without the IK flag");
+        }
+        next[i] = b->parent;
+    }
+    int32_t c = find_cycle(n, next, state);
+    if (c >= 0)
+        return FAIL(MMD_E_BAD_STRUCTURE, s, c, "parent chain loops back to bone %d", c);
+    for (uint32_t i = 0; i < n; i++) {
+        const mmd_bone *b = &m->bones[i];
+        next[i] = (b->flags & (MMD_BONE_APPEND_ROTATE | MMD_BONE_APPEND_TRANSLATE)) ? b->append_parent : -1;
+    }
+    c = find_cycle(n, next, state);
+    if (c >= 0)
+        return FAIL(MMD_E_BAD_STRUCTURE, s, c, "append (inherit) chain loops back to bone %d", c);
+    return MMD_OK;
+}
+
+static mmd_status check_morphs(mmd_model *m, uint8_t *state, int32_t *next, mmd_error *err)
+{
+    const char *s = sec(m, "pmx.morph", "pmd.morph");
+    uint32_t n = m->morph_count;
+    for (uint32_t i = 0; i < n; i++) {
+        const mmd_morph *mo = &m->morphs[i];
+        for (uint32_t k = 0; k < mo->offset_count; k++) {
+            switch (mo->type) {
+            case MMD_MORPH_GROUP:
+            case MMD_MORPH_FLIP:
+                if (!in_range(mo->u.group[k].morph, n, false))
+                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: morph %d out of range (%u morphs)", k,
+                                mo->u.group[k].morph, n);
+                break;
+            case MMD_MORPH_VERTEX:
+                if (mo->u.vertex[k].vertex >= m->vertex_count)
+                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: vertex %u out of range (%u vertices)", k,
+                                mo->u.vertex[k].vertex, m->vertex_count);
+                break;
+            case MMD_MORPH_BONE:
+                if (!in_range(mo->u.bone[k].bone, m->bone_count, false))
+                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: bone %d out of range (%u bones)", k,
+                                mo->u.bone[k].bone, m->bone_count);
+                break;
+            case MMD_MORPH_MATERIAL:
+                if (!in_range(mo->u.material[k].material, m->material_count, true))
+                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: material %d out of range (%u materials)", k,
+                                mo->u.material[k].material, m->material_count);
+                break;
+            case MMD_MORPH_IMPULSE:
+                if (!in_range(mo->u.impulse[k].rigid_body, m->rigid_body_count, false))
+                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: rigid body %d out of range (%u rigid bodies)",
+                                k, mo->u.impulse[k].rigid_body, m->rigid_body_count);
+                break;
+            case MMD_MORPH_UV:
+            case MMD_MORPH_ADD_UV1:
+            case MMD_MORPH_ADD_UV2:
+            case MMD_MORPH_ADD_UV3:
+            case MMD_MORPH_ADD_UV4:
+                if (mo->u.uv[k].vertex >= m->vertex_count)
+                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: vertex %u out of range (%u vertices)", k,
+                                mo->u.uv[k].vertex, m->vertex_count);
+                break;
+            default: return FAIL(MMD_E_BAD_VALUE, s, i, "morph type %u", mo->type);
+            }
+        }
+    }
+    /* Group morphs containing group morphs are outside the spec; a group that
+     * reaches itself would recurse forever in a naive evaluator: reject cycles.
+     * Walk group->group edges with an explicit DFS (state 1 = on stack). */
+    memset(state, 0, n);
+    for (uint32_t root = 0; root < n; root++) {
+        if (state[root] || m->morphs[root].type != MMD_MORPH_GROUP)
+            continue;
+        /* next[] is the DFS stack of morph indices; state doubles as marks.
+         * Use the offset position stored implicitly: iterate with a second array. */
+        int32_t sp = 0;
+        next[sp++] = (int32_t)root;
+        state[root] = 1;
+        while (sp > 0) {
+            int32_t cur = next[sp - 1];
+            const mmd_morph *mo = &m->morphs[cur];
+            int32_t child = -1;
+            for (uint32_t k = 0; k < mo->offset_count; k++) {
+                int32_t t = mo->u.group[k].morph;
+                if (m->morphs[t].type != MMD_MORPH_GROUP)
+                    continue;
+                if (state[t] == 1)
+                    return FAIL(MMD_E_BAD_STRUCTURE, s, cur, "group morph loops back to morph %d", t);
+                if (state[t] == 0) {
+                    child = t;
+                    break;
+                }
+            }
+            if (child >= 0) {
+                state[child] = 1;
+                next[sp++] = child;
+            } else {
+                state[cur] = 2;
+                sp--;
+            }
+        }
+    }
+    return MMD_OK;
+}
+
+static mmd_status check_rest(mmd_model *m, mmd_error *err)
+{
+    const char *s = sec(m, "pmx.display_frame", "pmd.display_frame");
+    for (uint32_t i = 0; i < m->display_frame_count; i++) {
+        const mmd_display_frame *f = &m->display_frames[i];
+        for (uint32_t k = 0; k < f->element_count; k++) {
+            const mmd_frame_element *e = &f->elements[k];
+            uint32_t lim = e->is_morph ? m->morph_count : m->bone_count;
+            if (!in_range(e->index, lim, false))
+                return FAIL(MMD_E_BAD_INDEX, s, i, "element %u: %s %d out of range", k,
+                            e->is_morph ? "morph" : "bone", e->index);
+        }
+    }
+    s = sec(m, "pmx.rigid_body", "pmd.rigid_body");
+    for (uint32_t i = 0; i < m->rigid_body_count; i++) {
+        const mmd_rigid_body *b = &m->rigid_bodies[i];
+        if (!in_range(b->bone, m->bone_count, true))
+            return FAIL(MMD_E_BAD_INDEX, s, i, "bone %d out of range (%u bones)", b->bone, m->bone_count);
+        if (b->shape > MMD_SHAPE_CAPSULE || b->mode > MMD_BODY_PHYSICS_BONE_POS || b->group > 15)
+            return FAIL(MMD_E_BAD_VALUE, s, i, "shape %u / mode %u / group %u out of range", b->shape, b->mode,
+                        b->group);
+    }
+    s = sec(m, "pmx.joint", "pmd.joint");
+    for (uint32_t i = 0; i < m->joint_count; i++) {
+        const mmd_joint *j = &m->joints[i];
+        if (!in_range(j->body_a, m->rigid_body_count, true))
+            return FAIL(MMD_E_BAD_INDEX, s, i, "rigid body A %d out of range (%u rigid bodies)", j->body_a,
+                        m->rigid_body_count);
+        if (!in_range(j->body_b, m->rigid_body_count, true))
+            return FAIL(MMD_E_BAD_INDEX, s, i, "rigid body B %d out of range (%u rigid bodies)", j->body_b,
+                        m->rigid_body_count);
+        if (j->type > MMD_JOINT_HINGE)
+            return FAIL(MMD_E_BAD_VALUE, s, i, "joint type %u", j->type);
+    }
+    s = "pmx.soft_body";
+    for (uint32_t i = 0; i < m->soft_body_count; i++) {
+        const mmd_soft_body *b = &m->soft_bodies[i];
+        if (!in_range(b->material, m->material_count, true))
+            return FAIL(MMD_E_BAD_INDEX, s, i, "material %d out of range (%u materials)", b->material,
+                        m->material_count);
+        for (uint32_t k = 0; k < b->anchor_count; k++) {
+            if (!in_range(b->anchors[k].rigid_body, m->rigid_body_count, false))
+                return FAIL(MMD_E_BAD_INDEX, s, i, "anchor %u: rigid body %d out of range", k,
+                            b->anchors[k].rigid_body);
+            if (b->anchors[k].vertex >= m->vertex_count)
+                return FAIL(MMD_E_BAD_INDEX, s, i, "anchor %u: vertex %u out of range", k, b->anchors[k].vertex);
+        }
+        for (uint32_t k = 0; k < b->pin_count; k++)
+            if (b->pins[k] >= m->vertex_count)
+                return FAIL(MMD_E_BAD_INDEX, s, i, "pin %u: vertex %u out of range", k, b->pins[k]);
+    }
+    return MMD_OK;
+}
+
+/* Stable order by (after-physics, layer, index): a counting-free merge sort. */
+static bool order_less(const mmd_model *m, int32_t a, int32_t b)
+{
+    const mmd_bone *x = &m->bones[a], *y = &m->bones[b];
+    int pa = (x->flags & MMD_BONE_AFTER_PHYSICS) != 0, pb = (y->flags & MMD_BONE_AFTER_PHYSICS) != 0;
+    if (pa != pb)
+        return pa < pb;
+    if (x->layer != y->layer)
+        return x->layer < y->layer;
+    return a < b;
+}
+
+static void merge_sort(const mmd_model *m, int32_t *v, int32_t *tmp, uint32_t n)
+{
+    if (n < 2)
+        return;
+    uint32_t h = n / 2;
+    merge_sort(m, v, tmp, h);
+    merge_sort(m, v + h, tmp, n - h);
+    uint32_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = order_less(m, v[j], v[i]) ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, (size_t)n * sizeof *v);
+}
+
+mmd_status mmd_model_validate(mmd_model *m, mmd_error *err)
+{
+    if (!m)
+        return mmd_error_set(err, MMD_E_BAD_STRUCTURE, "model", -1, -1, "no model");
+    if (err)
+        mmd_error_set(err, MMD_OK, NULL, -1, -1, "ok");
+    uint32_t n = m->bone_count > m->morph_count ? m->bone_count : m->morph_count;
+    uint8_t *state = malloc(n ? n : 1);
+    int32_t *next = malloc((n ? n : 1) * sizeof *next);
+    mmd_status st = MMD_OK;
+    if (!state || !next) {
+        st = mmd_error_set(err, MMD_E_NOMEM, "model", -1, -1, "out of memory");
+        goto done;
+    }
+    if ((st = check_vertices(m, err)) != MMD_OK)
+        goto done;
+    if ((st = check_faces_materials(m, err)) != MMD_OK)
+        goto done;
+    if ((st = check_bones(m, state, next, err)) != MMD_OK)
+        goto done;
+    if ((st = check_morphs(m, state, next, err)) != MMD_OK)
+        goto done;
+    if ((st = check_rest(m, err)) != MMD_OK)
+        goto done;
+    int32_t *order = mmd_arena_array(m->arena, m->bone_count ? m->bone_count : 1, sizeof *order);
+    if (!order) {
+        st = mmd_error_set(err, MMD_E_NOMEM, "model", -1, -1, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        order[i] = (int32_t)i;
+    merge_sort(m, order, next, m->bone_count);
+    m->eval_order = order;
+done:
+    free(state);
+    free(next);
+    return st;
+}
+
+mmd_status mmd_model_load(const void *data, size_t size, mmd_model **out, mmd_error *err)
+{
+    mmd_error local;
+    if (!err)
+        err = &local;
+    if (!out)
+        return mmd_error_set(err, MMD_E_BAD_STRUCTURE, "model", -1, -1, "no output pointer");
+    const uint8_t *b = data;
+    int pmx = b && size >= 4 && memcmp(b, "PMX ", 4) == 0;
+    int pmd = b && size >= 3 && memcmp(b, "Pmd", 3) == 0;
+    if (!pmx && !pmd)
+        return mmd_error_set(err, MMD_E_BAD_MAGIC, "model", -1, 0, "not a PMX or PMD file");
+    mmd_arena *a = mmd_arena_create();
+    mmd_text *t = mmd_text_create();
+    mmd_model *m = a ? mmd_arena_alloc(a, sizeof *m) : NULL;
+    if (!a || !t || !m) {
+        mmd_arena_destroy(a);
+        mmd_text_destroy(t);
+        return mmd_error_set(err, MMD_E_NOMEM, "model", -1, -1, "out of memory");
+    }
+    m->arena = a;
+    mmd_status st = pmx ? mmd_pmx_parse(b, size, m, t, err) : mmd_pmd_parse(b, size, m, t, err);
+    mmd_text_destroy(t);
+    if (st == MMD_OK)
+        st = mmd_model_validate(m, err);
+    if (st != MMD_OK) {
+        mmd_arena_destroy(a);
+        return st;
+    }
+    *out = m;
+    return MMD_OK;
+}
+
+mmd_status mmd_model_load_file(const char *path, mmd_model **out, mmd_error *err)
+{
+    void *data = NULL;
+    size_t size = 0;
+    mmd_status st = mmd_file_read(path, &data, &size, err);
+    if (st != MMD_OK)
+        return st;
+    st = mmd_model_load(data, size, out, err);
+    free(data);
+    return st;
+}
+
+void mmd_model_free(mmd_model *m)
+{
+    if (m)
+        mmd_arena_destroy(m->arena); /* the model itself lives in its arena */
+}
+
+int32_t mmd_model_find_bone(const mmd_model *m, const char *name)
+{
+    if (!m || !name)
+        return -1;
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        if (m->bones[i].name && strcmp(m->bones[i].name, name) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+int32_t mmd_model_find_morph(const mmd_model *m, const char *name)
+{
+    if (!m || !name)
+        return -1;
+    for (uint32_t i = 0; i < m->morph_count; i++)
+        if (m->morphs[i].name && strcmp(m->morphs[i].name, name) == 0)
+            return (int32_t)i;
+    return -1;
+}

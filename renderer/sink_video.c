@@ -1,0 +1,904 @@
+/* renderer/sink_video.c - video sink: queue -> encoder thread -> libav muxer (+ audio). */
+#include "renderer/sink_video.h"
+
+#include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "renderer/commands.h"
+
+#define AUDIO_RATE 48000
+
+typedef struct audio_in {
+    AVFormatContext *ic;
+    AVCodecContext *dec;
+    SwrContext *swr;
+    AVAudioFifo *fifo;
+    AVPacket *pkt;
+    AVFrame *frame;
+    int stream;
+    bool eof;
+    int64_t skip;    /* output samples to drop from the file's start */
+    int64_t pad;     /* silence samples before the file's first sample */
+} audio_in;
+
+typedef struct video_sink {
+    mmd_sink base; /* first: mmd_sink * <-> video_sink * */
+    mmd_video_options o;
+    char *final_path, *tmp_path, *audio_path;
+    AVFormatContext *oc;
+    AVCodecContext *venc, *aenc;
+    AVStream *vst, *ast;
+    struct SwsContext *sws;
+    AVFrame *vframe, *aframe;
+    AVPacket *pkt;
+    int64_t vpts, apts;
+    bool header_written;
+    audio_in ai;
+    bool has_audio;
+    /* queue */
+    pthread_t thread;
+    bool thread_started;
+    pthread_mutex_t mu;
+    pthread_cond_t can_put, can_get;
+    uint8_t **slots;
+    int64_t *slot_frame;
+    int nslots, head, count;
+    bool closing, aborting, failed;
+    int fail_code;
+    char fail_msg[256];
+    double wait_s, encode_s;
+    int64_t frames;
+} video_sink;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void msgf(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void msgf(char *msg, size_t n, const char *fmt, ...)
+{
+    if (!msg || !n)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, n, fmt, ap);
+    va_end(ap);
+}
+
+static const char *averr(int e, char *buf, size_t n)
+{
+    av_strerror(e, buf, n);
+    return buf;
+}
+
+void mmd_video_options_default(mmd_video_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->fps_num = 30;
+    o->fps_den = 1;
+    o->crf = -1;
+    o->queue_frames = 6;
+}
+
+static const char *path_ext(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    return dot ? dot + 1 : "";
+}
+
+bool mmd_sink_video_is_video_path(const char *path)
+{
+    const char *e = path_ext(path);
+    return !strcasecmp(e, "mp4") || !strcasecmp(e, "mkv") || !strcasecmp(e, "mov") ||
+           !strcasecmp(e, "webm");
+}
+
+/* ---- codec choice ------------------------------------------------------ */
+
+typedef enum { C_H264, C_X264RGB, C_FFV1, C_VP9, C_QTRLE } codec_kind;
+static const char *const k_codec_names[] = {"h264", "x264rgb", "ffv1", "vp9", "qtrle"};
+static const char *const k_encoder_names[] = {"libx264", "libx264rgb", "ffv1", "libvpx-vp9", "qtrle"};
+
+/* Allowed codecs per container, default first. */
+static const char *container_codecs(const char *ext)
+{
+    if (!strcasecmp(ext, "mp4"))
+        return "h264 x264rgb";
+    if (!strcasecmp(ext, "mov"))
+        return "h264 x264rgb qtrle";
+    if (!strcasecmp(ext, "mkv"))
+        return "h264 x264rgb ffv1 vp9";
+    if (!strcasecmp(ext, "webm"))
+        return "vp9";
+    return "";
+}
+
+static bool word_in(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = list; (p = strstr(p, w)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return true;
+    return false;
+}
+
+static int pick_codec(const mmd_video_options *o, codec_kind *out, char *msg, size_t n)
+{
+    const char *ext = path_ext(o->path);
+    const char *allowed = container_codecs(ext);
+    const char *name = o->codec && *o->codec ? o->codec : NULL;
+    if (!*allowed) {
+        msgf(msg, n, "%s: unknown video container '.%s' (expected .mp4 .mkv .mov or .webm)", o->path, ext);
+        return -1;
+    }
+    if (!strcmp(name ? name : "", "libx264"))
+        name = "h264";
+    if (!name && o->alpha) {
+        if (!strcasecmp(ext, "webm"))
+            name = "vp9";
+        else if (!strcasecmp(ext, "mov"))
+            name = "qtrle";
+        else if (!strcasecmp(ext, "mkv"))
+            name = "ffv1";
+        else {
+            msgf(msg, n, "%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle) or .mkv (ffv1)",
+                 o->path);
+            return -1;
+        }
+    }
+    if (!name)
+        name = !strcasecmp(ext, "webm") ? "vp9" : "h264";
+    if (!word_in(allowed, name)) {
+        msgf(msg, n, "codec '%s' does not go in .%s (expected one of: %s)", name, ext, allowed);
+        return -1;
+    }
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, k_codec_names[i])) {
+            *out = (codec_kind)i;
+            if (o->alpha && (i == C_H264 || i == C_X264RGB)) {
+                msgf(msg, n, "codec '%s' has no alpha: use vp9 (.webm/.mkv), qtrle (.mov) or ffv1 (.mkv)", name);
+                return -1;
+            }
+            return 0;
+        }
+    msgf(msg, n, "unknown codec '%s'", name);
+    return -1;
+}
+
+/* First of want[] that the encoder supports. */
+static enum AVPixelFormat pick_pix(const AVCodec *c, const enum AVPixelFormat *want, int nwant)
+{
+    for (int i = 0; i < nwant; i++) {
+        if (!c->pix_fmts)
+            return want[i];
+        for (const enum AVPixelFormat *p = c->pix_fmts; *p != AV_PIX_FMT_NONE; p++)
+            if (*p == want[i])
+                return want[i];
+    }
+    return AV_PIX_FMT_NONE;
+}
+
+/* ---- audio input -------------------------------------------------------- */
+
+static void audio_in_free(audio_in *a)
+{
+    swr_free(&a->swr);
+    if (a->fifo)
+        av_audio_fifo_free(a->fifo);
+    a->fifo = NULL;
+    avcodec_free_context(&a->dec);
+    avformat_close_input(&a->ic);
+    av_packet_free(&a->pkt);
+    av_frame_free(&a->frame);
+}
+
+static int audio_in_open(video_sink *v, char *msg, size_t n)
+{
+    audio_in *a = &v->ai;
+    char eb[128];
+    int e = avformat_open_input(&a->ic, v->audio_path, NULL, NULL);
+    if (e < 0) {
+        msgf(msg, n, "%s: cannot open audio: %s", v->audio_path, averr(e, eb, sizeof eb));
+        return -1;
+    }
+    if ((e = avformat_find_stream_info(a->ic, NULL)) < 0) {
+        msgf(msg, n, "%s: cannot read audio: %s", v->audio_path, averr(e, eb, sizeof eb));
+        return -1;
+    }
+    const AVCodec *dc = NULL;
+    a->stream = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dc, 0);
+    if (a->stream < 0 || !dc) {
+        msgf(msg, n, "%s: no decodable audio stream", v->audio_path);
+        return -1;
+    }
+    a->dec = avcodec_alloc_context3(dc);
+    if (!a->dec || avcodec_parameters_to_context(a->dec, a->ic->streams[a->stream]->codecpar) < 0 ||
+        avcodec_open2(a->dec, dc, NULL) < 0) {
+        msgf(msg, n, "%s: cannot open the audio decoder", v->audio_path);
+        return -1;
+    }
+    if (a->dec->sample_rate <= 0 || a->dec->ch_layout.nb_channels <= 0) {
+        msgf(msg, n, "%s: audio has no sample rate or channels", v->audio_path);
+        return -1;
+    }
+    AVChannelLayout in_layout;
+    if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
+        av_channel_layout_default(&in_layout, a->dec->ch_layout.nb_channels);
+    else if (av_channel_layout_copy(&in_layout, &a->dec->ch_layout) < 0) {
+        msgf(msg, n, "out of memory");
+        return -1;
+    }
+    e = swr_alloc_set_opts2(&a->swr, &v->aenc->ch_layout, v->aenc->sample_fmt, AUDIO_RATE, &in_layout,
+                            a->dec->sample_fmt, a->dec->sample_rate, 0, NULL);
+    av_channel_layout_uninit(&in_layout);
+    if (e < 0 || swr_init(a->swr) < 0) {
+        msgf(msg, n, "%s: cannot resample this audio", v->audio_path);
+        return -1;
+    }
+    a->fifo = av_audio_fifo_alloc(v->aenc->sample_fmt, v->aenc->ch_layout.nb_channels, 4096);
+    a->pkt = av_packet_alloc();
+    a->frame = av_frame_alloc();
+    if (!a->fifo || !a->pkt || !a->frame) {
+        msgf(msg, n, "out of memory");
+        return -1;
+    }
+    double start = v->o.start_time - v->o.audio_offset; /* audio-file time of the first frame */
+    if (start >= 0)
+        a->skip = llround(start * AUDIO_RATE);
+    else
+        a->pad = llround(-start * AUDIO_RATE);
+    return 0;
+}
+
+/* Resampled samples into the fifo, dropping the first `skip`. */
+static int fifo_push(audio_in *a, uint8_t **data, int count)
+{
+    if (count <= 0)
+        return 0;
+    if (a->skip >= count) {
+        a->skip -= count;
+        return 0;
+    }
+    if (av_audio_fifo_write(a->fifo, (void **)data, count) < count)
+        return -1;
+    if (a->skip > 0) {
+        av_audio_fifo_drain(a->fifo, (int)a->skip);
+        a->skip = 0;
+    }
+    return 0;
+}
+
+static int convert_push(video_sink *v, const AVFrame *f)
+{
+    audio_in *a = &v->ai;
+    int out_max = swr_get_out_samples(a->swr, f ? f->nb_samples : 0);
+    if (out_max <= 0)
+        return 0;
+    uint8_t **buf = NULL;
+    if (av_samples_alloc_array_and_samples(&buf, NULL, v->aenc->ch_layout.nb_channels, out_max,
+                                           v->aenc->sample_fmt, 0) < 0)
+        return -1;
+    int got = swr_convert(a->swr, buf, out_max, f ? (const uint8_t **)f->extended_data : NULL,
+                          f ? f->nb_samples : 0);
+    int rc = got < 0 ? -1 : fifo_push(a, buf, got);
+    av_freep(&buf[0]);
+    av_freep(&buf);
+    return rc;
+}
+
+/* Decode until the fifo holds `want` samples or the file ends. */
+static int audio_decode_more(video_sink *v, int want)
+{
+    audio_in *a = &v->ai;
+    while (!a->eof && av_audio_fifo_size(a->fifo) < want) {
+        int e = av_read_frame(a->ic, a->pkt);
+        if (e < 0) {
+            avcodec_send_packet(a->dec, NULL);
+        } else if (a->pkt->stream_index != a->stream) {
+            av_packet_unref(a->pkt);
+            continue;
+        } else {
+            e = avcodec_send_packet(a->dec, a->pkt);
+            av_packet_unref(a->pkt);
+            if (e < 0 && e != AVERROR(EAGAIN) && e != AVERROR_INVALIDDATA)
+                return -1;
+        }
+        for (;;) {
+            int r = avcodec_receive_frame(a->dec, a->frame);
+            if (r == AVERROR(EAGAIN))
+                break;
+            if (r == AVERROR_EOF) {
+                if (convert_push(v, NULL) < 0) /* flush the resampler */
+                    return -1;
+                a->eof = true;
+                break;
+            }
+            if (r < 0)
+                return -1;
+            int c = convert_push(v, a->frame);
+            av_frame_unref(a->frame);
+            if (c < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- muxing ------------------------------------------------------------- */
+
+static int drain(video_sink *v, AVCodecContext *enc, AVStream *st)
+{
+    for (;;) {
+        int e = avcodec_receive_packet(enc, v->pkt);
+        if (e == AVERROR(EAGAIN) || e == AVERROR_EOF)
+            return 0;
+        if (e < 0)
+            return e;
+        av_packet_rescale_ts(v->pkt, enc->time_base, st->time_base);
+        v->pkt->stream_index = st->index;
+        e = av_interleaved_write_frame(v->oc, v->pkt);
+        if (e < 0)
+            return e;
+    }
+}
+
+/* Encode audio up to `upto` output samples (whole encoder frames unless final). */
+static int audio_encode_to(video_sink *v, int64_t upto, bool final)
+{
+    AVCodecContext *ae = v->aenc;
+    int fs = ae->frame_size > 0 ? ae->frame_size : 1024;
+    while (v->apts < upto) {
+        int64_t left = upto - v->apts;
+        int nb = fs;
+        if (left < fs) {
+            if (!final)
+                return 0;
+            nb = (ae->codec->capabilities & (AV_CODEC_CAP_SMALL_LAST_FRAME | AV_CODEC_CAP_VARIABLE_FRAME_SIZE))
+                     ? (int)left : fs;
+        }
+        AVFrame *f = v->aframe;
+        av_frame_unref(f);
+        f->nb_samples = nb;
+        f->format = ae->sample_fmt;
+        f->sample_rate = ae->sample_rate;
+        if (av_channel_layout_copy(&f->ch_layout, &ae->ch_layout) < 0 || av_frame_get_buffer(f, 0) < 0)
+            return AVERROR(ENOMEM);
+        av_samples_set_silence(f->extended_data, 0, nb, ae->ch_layout.nb_channels, ae->sample_fmt);
+        int pos = 0;
+        audio_in *a = &v->ai;
+        if (a->pad > 0) {
+            int p = a->pad < nb ? (int)a->pad : nb;
+            a->pad -= p;
+            pos = p;
+        }
+        if (pos < nb) {
+            if (audio_decode_more(v, nb - pos) < 0)
+                return AVERROR_INVALIDDATA;
+            int avail = av_audio_fifo_size(a->fifo);
+            int take = avail < nb - pos ? avail : nb - pos;
+            if (take > 0) {
+                void *dst[AV_NUM_DATA_POINTERS];
+                int planar = av_sample_fmt_is_planar(ae->sample_fmt);
+                int bps = av_get_bytes_per_sample(ae->sample_fmt);
+                int ch = ae->ch_layout.nb_channels;
+                for (int c = 0; c < (planar ? ch : 1); c++)
+                    dst[c] = f->extended_data[c] + (size_t)pos * (size_t)bps * (size_t)(planar ? 1 : ch);
+                if (av_audio_fifo_read(a->fifo, dst, take) < take)
+                    return AVERROR_INVALIDDATA;
+            }
+        }
+        f->pts = v->apts;
+        v->apts += nb;
+        int e = avcodec_send_frame(ae, f);
+        if (e < 0)
+            return e;
+        if ((e = drain(v, ae, v->ast)) < 0)
+            return e;
+    }
+    return 0;
+}
+
+static int64_t audio_samples_for_frames(const video_sink *v, int64_t frames)
+{
+    /* frames * den / num seconds, in samples (exact rational, rounded) */
+    return av_rescale_rnd(frames, (int64_t)v->o.fps_den * AUDIO_RATE, v->o.fps_num, AV_ROUND_NEAR_INF);
+}
+
+static int encode_video(video_sink *v, const uint8_t *rgba)
+{
+    int e = av_frame_make_writable(v->vframe);
+    if (e < 0)
+        return e;
+    const uint8_t *src[1] = {rgba};
+    int stride[1] = {v->o.width * 4};
+    sws_scale(v->sws, src, stride, 0, v->o.height, v->vframe->data, v->vframe->linesize);
+    v->vframe->pts = v->vpts++;
+    if ((e = avcodec_send_frame(v->venc, v->vframe)) < 0)
+        return e;
+    if ((e = drain(v, v->venc, v->vst)) < 0)
+        return e;
+    if (v->has_audio)
+        return audio_encode_to(v, audio_samples_for_frames(v, v->vpts), false);
+    return 0;
+}
+
+static void set_failed(video_sink *v, int code, const char *what, int e)
+{
+    char eb[128];
+    pthread_mutex_lock(&v->mu);
+    if (!v->failed) {
+        v->failed = true;
+        v->fail_code = code;
+        snprintf(v->fail_msg, sizeof v->fail_msg, "%s: %s failed: %s", v->final_path, what,
+                 averr(e, eb, sizeof eb));
+    }
+    pthread_cond_broadcast(&v->can_put);
+    pthread_mutex_unlock(&v->mu);
+}
+
+static void *encoder_main(void *arg)
+{
+    video_sink *v = arg;
+    for (;;) {
+        pthread_mutex_lock(&v->mu);
+        while (v->count == 0 && !v->closing)
+            pthread_cond_wait(&v->can_get, &v->mu);
+        if (v->count == 0 || v->aborting) {
+            pthread_mutex_unlock(&v->mu);
+            break;
+        }
+        int idx = v->head;
+        bool failed = v->failed;
+        pthread_mutex_unlock(&v->mu);
+        if (!failed) {
+            double t0 = now_s();
+            int e = encode_video(v, v->slots[idx]);
+            v->encode_s += now_s() - t0;
+            if (e < 0)
+                set_failed(v, MMD_EXIT_ENCODER, "encoding", e);
+            else {
+                v->frames++;
+                if (v->base.on_done)
+                    v->base.on_done(v->base.user, v->slot_frame[idx]);
+            }
+        }
+        pthread_mutex_lock(&v->mu);
+        v->head = (v->head + 1) % v->nslots;
+        v->count--;
+        pthread_cond_broadcast(&v->can_put);
+        pthread_mutex_unlock(&v->mu);
+    }
+    return NULL;
+}
+
+/* ---- sink vtable -------------------------------------------------------- */
+
+static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, size_t stride,
+                    int64_t frame_index, char *msg, size_t n)
+{
+    video_sink *v = (video_sink *)s;
+    if (width != v->o.width || height != v->o.height) {
+        msgf(msg, n, "frame is %dx%d, the video is %dx%d", width, height, v->o.width, v->o.height);
+        return -MMD_EXIT_ENCODER;
+    }
+    double t0 = now_s();
+    pthread_mutex_lock(&v->mu);
+    while (v->count == v->nslots && !v->failed)
+        pthread_cond_wait(&v->can_put, &v->mu);
+    v->wait_s += now_s() - t0;
+    if (v->failed) {
+        msgf(msg, n, "%s", v->fail_msg);
+        int code = v->fail_code;
+        pthread_mutex_unlock(&v->mu);
+        return -code;
+    }
+    int idx = (v->head + v->count) % v->nslots;
+    pthread_mutex_unlock(&v->mu);
+    size_t row = (size_t)width * 4;
+    for (int y = 0; y < height; y++)
+        memcpy(v->slots[idx] + row * (size_t)y, rgba + stride * (size_t)y, row);
+    v->slot_frame[idx] = frame_index;
+    pthread_mutex_lock(&v->mu);
+    v->count++;
+    pthread_cond_signal(&v->can_get);
+    pthread_mutex_unlock(&v->mu);
+    return 0;
+}
+
+static void stop_thread(video_sink *v, bool abort)
+{
+    if (!v->thread_started)
+        return;
+    pthread_mutex_lock(&v->mu);
+    v->closing = true;
+    v->aborting = abort;
+    pthread_cond_broadcast(&v->can_get);
+    pthread_mutex_unlock(&v->mu);
+    pthread_join(v->thread, NULL);
+    v->thread_started = false;
+}
+
+static void destroy(video_sink *v)
+{
+    if (v->oc && v->oc->pb)
+        avio_closep(&v->oc->pb);
+    avformat_free_context(v->oc);
+    avcodec_free_context(&v->venc);
+    avcodec_free_context(&v->aenc);
+    sws_freeContext(v->sws);
+    av_frame_free(&v->vframe);
+    av_frame_free(&v->aframe);
+    av_packet_free(&v->pkt);
+    audio_in_free(&v->ai);
+    for (int i = 0; v->slots && i < v->nslots; i++)
+        free(v->slots[i]);
+    free(v->slots);
+    free(v->slot_frame);
+    if (v->tmp_path)
+        unlink(v->tmp_path);
+    free(v->tmp_path);
+    free(v->final_path);
+    free(v->audio_path);
+    pthread_mutex_destroy(&v->mu);
+    pthread_cond_destroy(&v->can_put);
+    pthread_cond_destroy(&v->can_get);
+    free(v);
+}
+
+static int finish(video_sink *v, char *msg, size_t n)
+{
+    char eb[128];
+    int e = avcodec_send_frame(v->venc, NULL);
+    if (e >= 0)
+        e = drain(v, v->venc, v->vst);
+    if (e < 0) {
+        msgf(msg, n, "%s: flushing the video encoder failed: %s", v->final_path, averr(e, eb, sizeof eb));
+        return -MMD_EXIT_ENCODER;
+    }
+    if (v->has_audio) {
+        e = audio_encode_to(v, audio_samples_for_frames(v, v->vpts), true);
+        if (e >= 0)
+            e = avcodec_send_frame(v->aenc, NULL);
+        if (e >= 0)
+            e = drain(v, v->aenc, v->ast);
+        if (e < 0) {
+            msgf(msg, n, "%s: audio encoding failed: %s", v->final_path, averr(e, eb, sizeof eb));
+            return -MMD_EXIT_ENCODER;
+        }
+    }
+    if ((e = av_write_trailer(v->oc)) < 0 || (e = avio_closep(&v->oc->pb)) < 0) {
+        msgf(msg, n, "%s: finishing the file failed: %s", v->final_path, averr(e, eb, sizeof eb));
+        return -MMD_EXIT_OUTPUT;
+    }
+    if (rename(v->tmp_path, v->final_path) != 0) {
+        msgf(msg, n, "%s: cannot rename from %s: %s", v->final_path, v->tmp_path, strerror(errno));
+        return -MMD_EXIT_OUTPUT;
+    }
+    free(v->tmp_path);
+    v->tmp_path = NULL; /* done: destroy must not unlink */
+    return 0;
+}
+
+static int vs_close(mmd_sink *s, char *msg, size_t n)
+{
+    video_sink *v = (video_sink *)s;
+    stop_thread(v, false);
+    int rc;
+    if (v->failed) {
+        msgf(msg, n, "%s", v->fail_msg);
+        rc = -v->fail_code;
+    } else {
+        rc = finish(v, msg, n);
+    }
+    destroy(v);
+    return rc;
+}
+
+static void vs_abort(mmd_sink *s)
+{
+    video_sink *v = (video_sink *)s;
+    stop_thread(v, true);
+    destroy(v);
+}
+
+static const mmd_sink_vtable k_video_vt = {vs_write, vs_close, vs_abort};
+
+void mmd_sink_video_stats(const mmd_sink *s, mmd_video_stats *out)
+{
+    const video_sink *v = (const video_sink *)s;
+    out->writer_wait_s = v->wait_s;
+    out->encode_s = v->encode_s;
+    out->frames = v->frames;
+}
+
+/* ---- open --------------------------------------------------------------- */
+
+static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t n)
+{
+    const mmd_video_options *o = &v->o;
+    const AVCodec *c = avcodec_find_encoder_by_name(k_encoder_names[kind]);
+    if (!c) {
+        msgf(msg, n, "encoder %s is not available in this libavcodec", k_encoder_names[kind]);
+        return -1;
+    }
+    enum AVPixelFormat pf = AV_PIX_FMT_NONE;
+    bool yuv = false;
+    switch (kind) {
+    case C_H264: pf = AV_PIX_FMT_YUV420P; yuv = true; break;
+    case C_X264RGB: {
+        const enum AVPixelFormat w[] = {AV_PIX_FMT_BGR0, AV_PIX_FMT_RGB24, AV_PIX_FMT_BGR24};
+        pf = pick_pix(c, w, 3);
+        break;
+    }
+    case C_FFV1: {
+        const enum AVPixelFormat wa[] = {AV_PIX_FMT_RGB32, AV_PIX_FMT_GBRAP};
+        const enum AVPixelFormat wo[] = {AV_PIX_FMT_0RGB32, AV_PIX_FMT_GBRP};
+        pf = o->alpha ? pick_pix(c, wa, 2) : pick_pix(c, wo, 2);
+        break;
+    }
+    case C_VP9: pf = o->alpha ? AV_PIX_FMT_YUVA420P : AV_PIX_FMT_YUV420P; yuv = true; break;
+    case C_QTRLE: {
+        const enum AVPixelFormat wa[] = {AV_PIX_FMT_ARGB};
+        const enum AVPixelFormat wo[] = {AV_PIX_FMT_RGB24};
+        pf = o->alpha ? pick_pix(c, wa, 1) : pick_pix(c, wo, 1);
+        break;
+    }
+    }
+    if (pf == AV_PIX_FMT_NONE) {
+        msgf(msg, n, "encoder %s has no suitable pixel format", k_encoder_names[kind]);
+        return -1;
+    }
+    if (yuv && ((o->width & 1) || (o->height & 1))) {
+        msgf(msg, n, "%s needs an even width and height (4:2:0 chroma), got %dx%d", k_codec_names[kind],
+             o->width, o->height);
+        return -1;
+    }
+    AVCodecContext *e = v->venc = avcodec_alloc_context3(c);
+    if (!e)
+        return -1;
+    e->width = o->width;
+    e->height = o->height;
+    e->pix_fmt = pf;
+    e->time_base = (AVRational){o->fps_den, o->fps_num};
+    e->framerate = (AVRational){o->fps_num, o->fps_den};
+    e->sample_aspect_ratio = (AVRational){1, 1};
+    e->thread_count = o->threads;
+    if (yuv) {
+        e->color_primaries = AVCOL_PRI_BT709;
+        e->color_trc = AVCOL_TRC_BT709;
+        e->colorspace = AVCOL_SPC_BT709;
+        e->color_range = AVCOL_RANGE_MPEG;
+    } else {
+        e->colorspace = AVCOL_SPC_RGB;
+        e->color_range = AVCOL_RANGE_JPEG;
+    }
+    if (v->oc->oformat->flags & AVFMT_GLOBALHEADER)
+        e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    AVDictionary *opts = NULL;
+    char num[32];
+    switch (kind) {
+    case C_H264:
+        snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 18);
+        av_dict_set(&opts, "crf", num, 0);
+        av_dict_set(&opts, "preset", "veryfast", 0);
+        av_dict_set(&opts, "x264-params", "open-gop=0", 0);
+        break;
+    case C_X264RGB:
+        av_dict_set(&opts, "qp", "0", 0);
+        av_dict_set(&opts, "preset", "veryfast", 0);
+        av_dict_set(&opts, "x264-params", "open-gop=0", 0);
+        break;
+    case C_VP9:
+        snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 24);
+        av_dict_set(&opts, "crf", num, 0);
+        av_dict_set(&opts, "b", "0", 0);
+        av_dict_set(&opts, "deadline", "realtime", 0);
+        av_dict_set(&opts, "cpu-used", "8", 0);
+        av_dict_set(&opts, "row-mt", "1", 0);
+        break;
+    case C_FFV1:
+        av_dict_set(&opts, "level", "3", 0);
+        av_dict_set(&opts, "g", "1", 0);
+        break;
+    case C_QTRLE:
+        break;
+    }
+    if (o->chunk)
+        e->flags |= AV_CODEC_FLAG_CLOSED_GOP;
+    int r = avcodec_open2(e, c, &opts);
+    av_dict_free(&opts);
+    if (r < 0) {
+        char eb[128];
+        msgf(msg, n, "cannot open encoder %s: %s", k_encoder_names[kind], averr(r, eb, sizeof eb));
+        return -1;
+    }
+    v->vst = avformat_new_stream(v->oc, NULL);
+    if (!v->vst || avcodec_parameters_from_context(v->vst->codecpar, e) < 0)
+        return -1;
+    v->vst->time_base = e->time_base;
+    v->vst->avg_frame_rate = e->framerate;
+    v->vst->r_frame_rate = e->framerate;
+    v->vst->sample_aspect_ratio = e->sample_aspect_ratio;
+
+    v->sws = sws_getContext(o->width, o->height, AV_PIX_FMT_RGBA, o->width, o->height, pf,
+                            SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
+    if (!v->sws) {
+        msgf(msg, n, "cannot convert RGBA to %s", av_get_pix_fmt_name(pf));
+        return -1;
+    }
+    if (yuv) {
+        const int *k709 = sws_getCoefficients(SWS_CS_ITU709);
+        sws_setColorspaceDetails(v->sws, k709, 1, k709, 0, 0, 1 << 16, 1 << 16);
+    }
+    v->vframe = av_frame_alloc();
+    if (!v->vframe)
+        return -1;
+    v->vframe->format = pf;
+    v->vframe->width = o->width;
+    v->vframe->height = o->height;
+    v->vframe->color_primaries = e->color_primaries;
+    v->vframe->color_trc = e->color_trc;
+    v->vframe->colorspace = e->colorspace;
+    v->vframe->color_range = e->color_range;
+    if (av_frame_get_buffer(v->vframe, 0) < 0)
+        return -1;
+    return 0;
+}
+
+static int open_audio_encoder(video_sink *v, char *msg, size_t n)
+{
+    bool webm = !strcasecmp(path_ext(v->final_path), "webm");
+    const AVCodec *c = webm ? avcodec_find_encoder_by_name("libopus") : avcodec_find_encoder(AV_CODEC_ID_AAC);
+    if (!c) {
+        msgf(msg, n, "no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
+        return -1;
+    }
+    AVCodecContext *e = v->aenc = avcodec_alloc_context3(c);
+    if (!e)
+        return -1;
+    e->sample_fmt = c->sample_fmts ? c->sample_fmts[0] : AV_SAMPLE_FMT_FLTP;
+    for (const enum AVSampleFormat *p = c->sample_fmts; p && *p != AV_SAMPLE_FMT_NONE; p++)
+        if (*p == AV_SAMPLE_FMT_FLTP || *p == AV_SAMPLE_FMT_FLT) {
+            e->sample_fmt = *p;
+            break;
+        }
+    e->sample_rate = AUDIO_RATE;
+    av_channel_layout_default(&e->ch_layout, 2);
+    e->bit_rate = webm ? 128000 : 192000;
+    e->time_base = (AVRational){1, AUDIO_RATE};
+    if (v->oc->oformat->flags & AVFMT_GLOBALHEADER)
+        e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int r = avcodec_open2(e, c, NULL);
+    if (r < 0) {
+        char eb[128];
+        msgf(msg, n, "cannot open the audio encoder: %s", averr(r, eb, sizeof eb));
+        return -1;
+    }
+    v->ast = avformat_new_stream(v->oc, NULL);
+    if (!v->ast || avcodec_parameters_from_context(v->ast->codecpar, e) < 0)
+        return -1;
+    v->ast->time_base = e->time_base;
+    v->aframe = av_frame_alloc();
+    return v->aframe ? 0 : -1;
+}
+
+static char *make_tmp_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t n = strlen(path) + 48;
+    char *t = malloc(n);
+    if (t)
+        snprintf(t, n, "%.*s.%s.part-%ld", (int)dl, path, path + dl, (long)getpid());
+    return t;
+}
+
+mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, char *msg, size_t n)
+{
+    int dummy;
+    if (!exit_code)
+        exit_code = &dummy;
+    *exit_code = MMD_EXIT_USAGE;
+    if (!o || !o->path || o->width <= 0 || o->height <= 0 || o->fps_num <= 0 || o->fps_den <= 0) {
+        msgf(msg, n, "video: bad options (path, size and frame rate are required)");
+        return NULL;
+    }
+    codec_kind kind;
+    if (pick_codec(o, &kind, msg, n))
+        return NULL;
+    video_sink *v = calloc(1, sizeof *v);
+    if (!v) {
+        msgf(msg, n, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&v->mu, NULL);
+    pthread_cond_init(&v->can_put, NULL);
+    pthread_cond_init(&v->can_get, NULL);
+    v->o = *o;
+    v->base.vt = &k_video_vt;
+    v->final_path = strdup(o->path);
+    v->tmp_path = make_tmp_path(o->path);
+    v->audio_path = o->audio_path && !o->chunk ? strdup(o->audio_path) : NULL;
+    v->o.path = v->final_path;
+    v->o.codec = NULL;
+    v->o.audio_path = v->audio_path;
+    v->has_audio = v->audio_path != NULL;
+    v->nslots = o->queue_frames > 0 ? o->queue_frames : 6;
+    v->slots = calloc((size_t)v->nslots, sizeof *v->slots);
+    v->slot_frame = calloc((size_t)v->nslots, sizeof *v->slot_frame);
+    v->pkt = av_packet_alloc();
+    *exit_code = MMD_EXIT_ENCODER;
+    if (!v->final_path || !v->tmp_path || (o->audio_path && !o->chunk && !v->audio_path) || !v->slots ||
+        !v->slot_frame || !v->pkt)
+        goto oom;
+    for (int i = 0; i < v->nslots; i++)
+        if (!(v->slots[i] = malloc((size_t)o->width * (size_t)o->height * 4)))
+            goto oom;
+    const AVOutputFormat *fmt = av_guess_format(NULL, v->final_path, NULL);
+    if (!fmt || avformat_alloc_output_context2(&v->oc, fmt, NULL, v->tmp_path) < 0 || !v->oc) {
+        msgf(msg, n, "%s: no muxer for this file name", v->final_path);
+        goto fail;
+    }
+    if (open_video_encoder(v, kind, msg, n))
+        goto fail;
+    if (v->has_audio) {
+        if (open_audio_encoder(v, msg, n))
+            goto fail;
+        if (audio_in_open(v, msg, n)) {
+            *exit_code = MMD_EXIT_INPUT;
+            goto fail;
+        }
+    }
+    char eb[128];
+    int e = avio_open(&v->oc->pb, v->tmp_path, AVIO_FLAG_WRITE);
+    if (e < 0) {
+        msgf(msg, n, "%s: cannot create the video file: %s", v->final_path, averr(e, eb, sizeof eb));
+        free(v->tmp_path); /* nothing to delete */
+        v->tmp_path = NULL;
+        *exit_code = MMD_EXIT_OUTPUT;
+        goto fail;
+    }
+    if ((e = avformat_write_header(v->oc, NULL)) < 0) {
+        msgf(msg, n, "%s: cannot write the header: %s", v->final_path, averr(e, eb, sizeof eb));
+        goto fail;
+    }
+    v->header_written = true;
+    if (pthread_create(&v->thread, NULL, encoder_main, v) != 0) {
+        msgf(msg, n, "cannot start the encoder thread");
+        goto fail;
+    }
+    v->thread_started = true;
+    *exit_code = MMD_EXIT_OK;
+    return &v->base;
+oom:
+    msgf(msg, n, "out of memory");
+fail:
+    destroy(v);
+    return NULL;
+}
+
+mmd_sink *mmd_sink_video_open(const mmd_video_options *o, char *msg, size_t msg_size)
+{
+    return mmd_sink_video_open_ex(o, NULL, msg, msg_size);
+}

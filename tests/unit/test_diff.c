@@ -1,0 +1,227 @@
+/* tests/unit/test_diff.c - `mmdrender diff`: metrics (hand-computed), verdicts,
+ * exit codes, directories, heatmaps, JSON. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "renderer/commands.h"
+#include "renderer/png_io.h"
+#include "tests/util/test.h"
+
+TEST_STATE_DEFINE
+
+static char root[64];
+static char out_text[65536];
+
+static const char *P(const char *rel)
+{
+    static char buf[4][PATH_MAX];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], PATH_MAX, "%s/%s", root, rel);
+    return buf[k];
+}
+
+/* Run mmd_cmd_diff with stdout captured into out_text. */
+static int run(int argc, const char **argv)
+{
+    char cap[PATH_MAX];
+    snprintf(cap, sizeof cap, "%s/stdout.txt", root);
+    fflush(stdout);
+    int saved = dup(1);
+    FILE *f = fopen(cap, "w");
+    dup2(fileno(f), 1);
+    int rc = mmd_cmd_diff(argc, (char **)argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    fclose(f);
+    f = fopen(cap, "r");
+    size_t n = fread(out_text, 1, sizeof out_text - 1, f);
+    out_text[n] = 0;
+    fclose(f);
+    return rc;
+}
+
+/* run_diff(arg, ..., NULL): "diff" plus the arguments */
+static int run_diff(const char *first, ...)
+{
+    const char *av[16] = {"diff", first};
+    int ac = 2;
+    va_list ap;
+    va_start(ap, first);
+    const char *a;
+    while (ac < 15 && (a = va_arg(ap, const char *)) != NULL)
+        av[ac++] = a;
+    va_end(ap);
+    return run(ac, av);
+}
+#define RUN_DIFF(...) run_diff(__VA_ARGS__, (const char *)NULL)
+
+static uint8_t base_img[100 * 100 * 4];
+
+static void write_img(const char *rel, const uint8_t *px, int w, int h)
+{
+    char msg[256];
+    if (mmd_png_write_file(P(rel), px, w, h, (size_t)w * 4, false, 1, msg, sizeof msg) != 0)
+        printf("# write %s: %s\n", rel, msg);
+}
+
+static void setup(void)
+{
+    for (int i = 0; i < 100 * 100; i++) {
+        base_img[i * 4 + 0] = (uint8_t)(i % 100 * 2);
+        base_img[i * 4 + 1] = (uint8_t)(i / 100 * 2);
+        base_img[i * 4 + 2] = 100;
+        base_img[i * 4 + 3] = 255;
+    }
+    static uint8_t v[100 * 100 * 4];
+    write_img("a.png", base_img, 100, 100);
+    write_img("same.png", base_img, 100, 100);
+    memcpy(v, base_img, sizeof v);
+    v[(50 * 100 + 50) * 4 + 0] += 3; /* one pixel, red off by 3 */
+    write_img("px3.png", v, 100, 100);
+    memcpy(v, base_img, sizeof v);
+    v[(10 * 100 + 20) * 4 + 1] += 10; /* one pixel, green off by 10 */
+    write_img("px10.png", v, 100, 100);
+    memcpy(v, base_img, sizeof v);
+    for (int i = 0; i < 200; i++) /* 2% of pixels off by 5 */
+        v[(i * 50) * 4 + 2] += 5;
+    write_img("many.png", v, 100, 100);
+    write_img("small.png", base_img, 50, 50);
+    FILE *f = fopen(P("junk.png"), "w");
+    fputs("not a png", f);
+    fclose(f);
+    mkdir(P("d1"), 0755);
+    mkdir(P("d2"), 0755);
+    write_img("d1/f_0001.png", base_img, 100, 100);
+    write_img("d2/f_0001.png", base_img, 100, 100);
+    write_img("d1/f_0002.png", base_img, 100, 100);
+    write_img("d2/f_0002.png", v, 100, 100); /* "many" */
+}
+
+TEST(identical_exact_pass)
+{
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("same.png")), 0);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("same.png"), "--json"), 0);
+    CHECK(strstr(out_text, "\"max_error\": 0,") != NULL);
+    CHECK(strstr(out_text, "\"psnr\": null") != NULL);
+    CHECK(strstr(out_text, "\"ssim\": 1.000000") != NULL);
+    CHECK(strstr(out_text, "\"pixels_over\": 0,") != NULL);
+    CHECK(strstr(out_text, "\"pass\": true}\n") != NULL);
+    CHECK(strstr(out_text, "\"name\": \"a.png\"") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("same.png")), 0);
+    CHECK(strstr(out_text, "PSNR inf") != NULL);
+}
+
+TEST(one_pixel_metrics)
+{
+    /* one channel off by 10 in 100x100 RGB: mean = 10/30000, MSE = 100/30000,
+     * PSNR = 10 log10(65025 * 300) = 72.9020 dB */
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px10.png"), "--json"), 1);
+    printf("# %s", out_text);
+    CHECK(strstr(out_text, "\"width\": 100, \"height\": 100, \"max_error\": 10,") != NULL);
+    CHECK(strstr(out_text, "\"mean_error\": 0.000333,") != NULL);
+    CHECK(strstr(out_text, "\"psnr\": 72.9020,") != NULL);
+    CHECK(strstr(out_text, "\"pixels_over\": 1, \"fraction_over\": 0.00010000, \"pass\": false") != NULL);
+    /* SSIM below 1 but close */
+    const char *s = strstr(out_text, "\"ssim\": ");
+    REQUIRE(s);
+    double ssim = atof(s + 8);
+    CHECK(ssim < 1.0 && ssim > 0.99);
+}
+
+TEST(exact_fails_tolerant_passes)
+{
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px3.png")), 1);
+    CHECK(strstr(out_text, "DIFFERS") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px3.png"), "--threshold", "4", "--max-fraction", "0.01"), 0);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px3.png"), "--threshold=4"), 0); /* 3 <= 4 */
+    /* off by 10 > 4, but 1 px = 0.01% <= 1% */
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px10.png"), "--threshold", "4", "--max-fraction", "0.01"), 0);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px10.png"), "--threshold", "4"), 1);
+    /* 2% of pixels off by 5 */
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("many.png"), "--threshold", "4", "--max-fraction", "0.01"), 1);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("many.png"), "--threshold", "5"), 0);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("many.png"), "--max-fraction", "0.02"), 0);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("many.png"), "--max-fraction", "0.0199"), 1);
+}
+
+TEST(unusable_inputs)
+{
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("small.png")), 2);
+    CHECK(strstr(out_text, "size mismatch: 100x100 vs 50x50") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("junk.png")), 2);
+    CHECK(strstr(out_text, "not a PNG") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("missing.png")), 2);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("d1")), 2);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png")), 2);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("a.png"), "--threshold", "300"), 2);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("a.png"), "--max-fraction", "x"), 2);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("a.png"), "--bogus"), 2);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("a.png"), "--threshold"), 2);
+    CHECK_EQ_INT(RUN_DIFF("--help"), 0);
+}
+
+TEST(directories)
+{
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--json"), 1);
+    CHECK(strstr(out_text, "\"name\": \"f_0001.png\"") != NULL);
+    CHECK(strstr(out_text, "\"name\": \"f_0002.png\"") != NULL);
+    CHECK(strstr(out_text, "], \"pass\": false}") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--threshold", "5"), 0);
+    CHECK(strstr(out_text, "2 images: 2 ok, 0 differ, 0 unusable") != NULL);
+    /* heatmaps: only the differing image gets one */
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--heatmap", P("heat")), 1);
+    CHECK(access(P("heat/f_0002.png"), F_OK) == 0);
+    CHECK(access(P("heat/f_0001.png"), F_OK) != 0);
+    uint8_t *px;
+    int w, h;
+    char msg[256];
+    REQUIRE(mmd_png_read_file(P("heat/f_0002.png"), &px, &w, &h, msg, sizeof msg) == 0);
+    CHECK_EQ_INT(px[0], 64 + 12 * 5); /* pixel 0 differs by 5 */
+    CHECK(px[4 * 1 + 0] == px[4 * 1 + 1]); /* pixel 1 same: grey */
+    free(px);
+    /* a name on one side only: unusable (2) even though others pass */
+    write_img("d1/only.png", base_img, 100, 100);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--threshold", "5"), 2);
+    CHECK(strstr(out_text, "only.png: ERROR: only in") != NULL);
+    mkdir(P("e1"), 0755);
+    mkdir(P("e2"), 0755);
+    CHECK_EQ_INT(RUN_DIFF(P("e1"), P("e2")), 2); /* nothing to compare */
+}
+
+TEST(single_heatmap)
+{
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px10.png"), "--heatmap", P("h.png")), 1);
+    uint8_t *px;
+    int w, h;
+    char msg[256];
+    REQUIRE(mmd_png_read_file(P("h.png"), &px, &w, &h, msg, sizeof msg) == 0);
+    CHECK_EQ_INT(w, 100);
+    CHECK_EQ_INT(px[(10 * 100 + 20) * 4], 64 + 120);
+    free(px);
+}
+
+int main(void)
+{
+    snprintf(root, sizeof root, "/tmp/test_diff_XXXXXX");
+    if (!mkdtemp(root))
+        return 1;
+    setup();
+    RUN(identical_exact_pass);
+    RUN(one_pixel_metrics);
+    RUN(exact_fails_tolerant_passes);
+    RUN(unusable_inputs);
+    RUN(directories);
+    RUN(single_heatmap);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    if (system(cmd) != 0)
+        printf("# could not remove %s\n", root);
+    return test_finish();
+}

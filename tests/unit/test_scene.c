@@ -1,0 +1,305 @@
+/* tests/unit/test_scene.c - scene INI: every key, defaults, errors with file:line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "renderer/scene.h"
+#include "tests/util/test.h"
+
+TEST_STATE_DEFINE
+
+static char g_dir[64];
+
+static void touch(const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", g_dir, name);
+    FILE *f = fopen(p, "wb");
+    if (f) {
+        fputs("x", f);
+        fclose(f);
+    }
+}
+
+/* Parse text as g_dir/scene.ini (files checked); returns rc, msg in msg. */
+static int parse(const char *text, mmd_scene **s, char *msg, size_t n)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/scene.ini", g_dir);
+    *s = NULL;
+    return mmd_scene_parse(text, path, true, s, msg, n);
+}
+
+/* Expect failure whose message contains "scene.ini:LINE: " and needle. */
+static void expect_error(const char *text, int line, const char *needle)
+{
+    mmd_scene *s;
+    char msg[512] = "";
+    int rc = parse(text, &s, msg, sizeof msg);
+    CHECK_EQ_INT(rc, -1);
+    CHECK(s == NULL);
+    char want[64];
+    snprintf(want, sizeof want, "scene.ini:%d: ", line);
+    if (!strstr(msg, want) || !strstr(msg, needle))
+        printf("#   message was: %s (wanted line %d, '%s')\n", msg, line, needle);
+    CHECK(strstr(msg, want) != NULL);
+    CHECK(strstr(msg, needle) != NULL);
+    if (rc == 0)
+        mmd_scene_free(s);
+}
+
+TEST(every_key)
+{
+    const char *text = "; a full scene\n"
+                       "[output]\n"
+                       "width = 640\n"
+                       "height = 360\n"
+                       "fps = 30000/1001\n"
+                       "frames = 10-20\n"
+                       "antialias = 2\n"
+                       "background = #ff8000\n"
+                       "[camera]\n"
+                       "motion = cam.vmd\n"
+                       "position = 1 2.5, -3\n"
+                       "rotation = 90 0 -180\n"
+                       "distance = -30\n"
+                       "fov = 45\n"
+                       "[light]\n"
+                       "color = 0.5 0.25 1\n"
+                       "direction = 0 -1 0\n"
+                       "[model]\n"
+                       "file = a.pmx\n"
+                       "motion = d1.vmd\n"
+                       "motion = d2.vmd\n"
+                       "physics = off\n"
+                       "[model:stage]\n"
+                       "file = sub/b.pmx\n"
+                       "[audio]\n"
+                       "file = beat.wav\n"
+                       "offset = -1.25\n";
+    mmd_scene *s;
+    char msg[512];
+    int rc = parse(text, &s, msg, sizeof msg);
+    if (rc)
+        printf("#   %s\n", msg);
+    REQUIRE(rc == 0);
+    CHECK_EQ_INT(s->width, 640);
+    CHECK_EQ_INT(s->height, 360);
+    CHECK_EQ_INT(s->fps_num, 30000);
+    CHECK_EQ_INT(s->fps_den, 1001);
+    CHECK(s->has_frames);
+    CHECK_EQ_INT(s->frame_first, 10);
+    CHECK_EQ_INT(s->frame_last, 20);
+    CHECK_EQ_INT(s->antialias, 2);
+    CHECK_NEAR(s->background[0], 1.0, 1e-6);
+    CHECK_NEAR(s->background[1], 128.0 / 255.0, 1e-6);
+    CHECK_NEAR(s->background[2], 0.0, 1e-6);
+    CHECK(!s->transparent);
+    char want[160];
+    snprintf(want, sizeof want, "%s/cam.vmd", g_dir);
+    CHECK_STR(s->camera_motion, want);
+    CHECK_NEAR(s->cam_target[0], 1.0, 1e-6);
+    CHECK_NEAR(s->cam_target[1], 2.5, 1e-6);
+    CHECK_NEAR(s->cam_target[2], -3.0, 1e-6);
+    CHECK_NEAR(s->cam_rotation[0], M_PI / 2, 1e-6);
+    CHECK_NEAR(s->cam_rotation[2], -M_PI, 1e-6);
+    CHECK_NEAR(s->cam_distance, -30.0, 1e-6);
+    CHECK_NEAR(s->cam_fov, 45.0, 1e-6);
+    CHECK(s->has_light_color && s->has_light_direction);
+    CHECK_NEAR(s->light_color[1], 0.25, 1e-6);
+    CHECK_NEAR(s->light_direction[1], -1.0, 1e-6);
+    REQUIRE(s->model_count == 2);
+    CHECK_STR(s->models[0].name, "");
+    snprintf(want, sizeof want, "%s/a.pmx", g_dir);
+    CHECK_STR(s->models[0].file, want);
+    CHECK_EQ_INT(s->models[0].motion_count, 2);
+    snprintf(want, sizeof want, "%s/d2.vmd", g_dir);
+    CHECK_STR(s->models[0].motions[1], want);
+    CHECK(!s->models[0].physics);
+    CHECK_EQ_INT(s->models[0].line, 18);
+    CHECK_STR(s->models[1].name, "stage");
+    snprintf(want, sizeof want, "%s/sub/b.pmx", g_dir);
+    CHECK_STR(s->models[1].file, want);
+    CHECK_EQ_INT(s->models[1].motion_count, 0);
+    CHECK(s->models[1].physics);
+    snprintf(want, sizeof want, "%s/beat.wav", g_dir);
+    CHECK_STR(s->audio_file, want);
+    CHECK_NEAR(s->audio_offset, -1.25, 1e-12);
+    mmd_scene_free(s);
+}
+
+TEST(defaults)
+{
+    mmd_scene *s;
+    char msg[512];
+    REQUIRE(parse("[model]\nfile = a.pmx\n", &s, msg, sizeof msg) == 0);
+    CHECK_EQ_INT(s->width, 1920);
+    CHECK_EQ_INT(s->height, 1080);
+    CHECK_EQ_INT(s->fps_num, 30);
+    CHECK_EQ_INT(s->fps_den, 1);
+    CHECK(!s->has_frames);
+    CHECK_EQ_INT(s->antialias, 4);
+    CHECK_NEAR(s->background[0] + s->background[1] + s->background[2], 3.0, 1e-6);
+    CHECK(!s->transparent);
+    CHECK(s->camera_motion == NULL);
+    CHECK_NEAR(s->cam_target[1], 10.0, 0);
+    CHECK_NEAR(s->cam_distance, -45.0, 0);
+    CHECK_NEAR(s->cam_fov, 30.0, 0);
+    CHECK(!s->has_light_color && !s->has_light_direction);
+    CHECK(s->audio_file == NULL);
+    CHECK_NEAR(s->audio_offset, 0.0, 0);
+    CHECK(s->models[0].physics);
+    mmd_scene_free(s);
+}
+
+TEST(comments_and_transparent)
+{
+    mmd_scene *s;
+    char msg[512];
+    REQUIRE(parse("# hash comment\n[output] ; trailing\nbackground = transparent ; inline\n"
+                  "fps = 59.94\nsize = 320x240\nframes = 7\n\n[model:a]\nfile=a.pmx\n",
+                  &s, msg, sizeof msg) == 0);
+    CHECK(s->transparent);
+    CHECK_EQ_INT(s->fps_num, 2997);
+    CHECK_EQ_INT(s->fps_den, 50);
+    CHECK_EQ_INT(s->width, 320);
+    CHECK_EQ_INT(s->height, 240);
+    CHECK_EQ_INT(s->frame_first, 7);
+    CHECK_EQ_INT(s->frame_last, 7);
+    mmd_scene_free(s);
+}
+
+TEST(errors_with_line)
+{
+    expect_error("[output]\nwidth = 10\nwibble = 3\n[model]\nfile=a.pmx\n", 3, "unknown key 'wibble'");
+    expect_error("[model]\nfile=a.pmx\n\n[cameras]\nfov=3\n", 4, "unknown section [cameras]");
+    expect_error("[output]\nwidth = abc\n[model]\nfile=a.pmx\n", 2, "expected width in pixels");
+    expect_error("[output]\nheight = 99999\n[model]\nfile=a.pmx\n", 2, "expected height");
+    expect_error("[output]\nfps = 0\n[model]\nfile=a.pmx\n", 2, "frame rate above 0");
+    expect_error("[output]\nfps = 30/x\n[model]\nfile=a.pmx\n", 2, "expected a frame rate");
+    expect_error("[output]\nframes = 20-10\n[model]\nfile=a.pmx\n", 2, "first <= last");
+    expect_error("[output]\nframes = 1-2:3\n[model]\nfile=a.pmx\n", 2, "expected A-B");
+    expect_error("[output]\nantialias = 3\n[model]\nfile=a.pmx\n", 2, "antialias 1, 2 or 4");
+    expect_error("[output]\nbackground = #12345g\n[model]\nfile=a.pmx\n", 2, "#rrggbb or transparent");
+    expect_error("[camera]\nfov = 200\n[model]\nfile=a.pmx\n", 2, "fov in degrees");
+    expect_error("[camera]\nposition = 1 2\n[model]\nfile=a.pmx\n", 2, "three numbers");
+    expect_error("[light]\ncolor = 2 0 0\n[model]\nfile=a.pmx\n", 2, "light color");
+    expect_error("[light]\ndirection = 0 0 0\n[model]\nfile=a.pmx\n", 2, "not all 0");
+    expect_error("[model]\nfile=a.pmx\nphysics = maybe\n", 3, "physics = on or off");
+    expect_error("[model]\nfile=a.pmx\n[audio]\nfile=beat.wav\noffset = soon\n", 5, "offset in seconds");
+    expect_error("[model]\nfile=a.pmx\nfile=a.pmx\n", 3, "given twice");
+    expect_error("[output]\n[output]\n[model]\nfile=a.pmx\n", 2, "appears twice");
+    expect_error("width = 3\n[model]\nfile=a.pmx\n", 1, "outside any section");
+    expect_error("[model]\nfile=a.pmx\njust words\n", 3, "expected 'key = value'");
+    expect_error("[model]\nmotion=d1.vmd\n[model]\nfile=a.pmx\n", 1, "has no 'file' key");
+    expect_error("[model:x]\nfile=a.pmx\n[model:x]\nfile=a.pmx\n", 3, "already used on line 1");
+    expect_error("[model]\nfile=a.pmx\n[model:]\n", 3, "expected a name");
+    expect_error("[output]\nwidth=2\n", 2, "no [model] section");
+}
+
+TEST(missing_files)
+{
+    expect_error("[model]\nfile = nothere.pmx\n", 2, "cannot read model file");
+    expect_error("[model]\nfile = a.pmx\nmotion = gone.vmd\n", 3, "cannot read motion file");
+    expect_error("[camera]\nmotion = gone.vmd\n[model]\nfile = a.pmx\n", 2, "cannot read camera motion file");
+    expect_error("[model]\nfile = a.pmx\n[audio]\nfile = gone.wav\n", 4, "cannot read audio file");
+    /* without checking, paths are only resolved */
+    mmd_scene *s;
+    char msg[256];
+    REQUIRE(mmd_scene_parse("[model]\nfile = /abs/x.pmx\n", "rel/dir/s.ini", false, &s, msg, sizeof msg) == 0);
+    CHECK_STR(s->models[0].file, "/abs/x.pmx");
+    CHECK_STR(s->dir, "rel/dir");
+    mmd_scene_free(s);
+    REQUIRE(mmd_scene_parse("[model]\nfile = x.pmx\n", "s.ini", false, &s, msg, sizeof msg) == 0);
+    CHECK_STR(s->models[0].file, "x.pmx");
+    mmd_scene_free(s);
+}
+
+TEST(load_file)
+{
+    char path[128], msg[256];
+    snprintf(path, sizeof path, "%s/disk.ini", g_dir);
+    FILE *f = fopen(path, "w");
+    REQUIRE(f);
+    fputs("[model]\nfile = a.pmx\n[output]\nsize = 64x48\n", f);
+    fclose(f);
+    mmd_scene *s;
+    REQUIRE(mmd_scene_load_file(path, &s, msg, sizeof msg) == 0);
+    CHECK_EQ_INT(s->width, 64);
+    mmd_scene_free(s);
+    snprintf(path, sizeof path, "%s/none.ini", g_dir);
+    CHECK(mmd_scene_load_file(path, &s, msg, sizeof msg) == -1);
+    CHECK(strstr(msg, "none.ini: cannot read scene") != NULL);
+    mmd_scene_free(NULL);
+}
+
+TEST(value_parsers)
+{
+    char msg[200];
+    int w, h, num, den, step, aa;
+    int64_t a, b;
+    float rgb[3];
+    bool tr;
+    CHECK(mmd_scene_parse_size("1920x1080", &w, &h, msg, sizeof msg) == 0 && w == 1920 && h == 1080);
+    CHECK(mmd_scene_parse_size("1920", &w, &h, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_size("-2x4", &w, &h, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_size("0x4", &w, &h, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_fps("60", &num, &den, msg, sizeof msg) == 0 && num == 60 && den == 1);
+    CHECK(mmd_scene_parse_fps("23.976", &num, &den, msg, sizeof msg) == 0 && num == 2997 && den == 125);
+    CHECK(mmd_scene_parse_fps("60/2", &num, &den, msg, sizeof msg) == 0 && num == 30 && den == 1);
+    CHECK(mmd_scene_parse_fps("1e3", &num, &den, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_fps("5000", &num, &den, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_fps(".", &num, &den, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_frames("0-299:10", &a, &b, &step, msg, sizeof msg) == 0 && a == 0 &&
+          b == 299 && step == 10);
+    CHECK(mmd_scene_parse_frames("5", &a, &b, &step, msg, sizeof msg) == 0 && a == 5 && b == 5 &&
+          step == 1);
+    CHECK(mmd_scene_parse_frames("0-9:0", &a, &b, &step, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_frames("-3-9", &a, &b, &step, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_background("#000000", rgb, &tr, msg, sizeof msg) == 0 && rgb[0] == 0 && !tr);
+    CHECK(mmd_scene_parse_background("black", rgb, &tr, msg, sizeof msg) == -1);
+    CHECK(strstr(msg, "#rrggbb") != NULL);
+    CHECK(mmd_scene_parse_antialias("4", &aa, msg, sizeof msg) == 0 && aa == 4);
+    CHECK(mmd_scene_parse_antialias("8", &aa, msg, sizeof msg) == -1);
+}
+
+TEST(long_line)
+{
+    char text[600];
+    memset(text, 'a', sizeof text);
+    memcpy(text, "[model]\nfile = ", 15);
+    text[sizeof text - 1] = 0;
+    expect_error(text, 2, "line longer than");
+}
+
+int main(void)
+{
+    snprintf(g_dir, sizeof g_dir, "/tmp/mmd_scene_XXXXXX");
+    if (!mkdtemp(g_dir))
+        return 1;
+    char sub[96];
+    snprintf(sub, sizeof sub, "%s/sub", g_dir);
+    mkdir(sub, 0755);
+    touch("a.pmx");
+    touch("sub/b.pmx");
+    touch("d1.vmd");
+    touch("d2.vmd");
+    touch("cam.vmd");
+    touch("beat.wav");
+    RUN(every_key);
+    RUN(defaults);
+    RUN(comments_and_transparent);
+    RUN(errors_with_line);
+    RUN(missing_files);
+    RUN(load_file);
+    RUN(value_parsers);
+    RUN(long_line);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
+    if (system(cmd) != 0)
+        printf("# could not remove %s\n", g_dir);
+    return test_finish();
+}

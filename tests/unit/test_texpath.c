@@ -1,0 +1,191 @@
+/* tests/unit/test_texpath.c - texture path resolution: separators, letter case,
+ * Shift-JIS byte names on disk, refusal of paths leaving the model folder. */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "renderer/texpath.h"
+#include "tests/util/test.h"
+
+TEST_STATE_DEFINE
+
+static char root[64];     /* /tmp/test_texpath_XXXXXX */
+static char model[128];   /* root/model */
+
+static void touch(const char *rel)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    int fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    if (fd >= 0) {
+        (void)!write(fd, "x", 1);
+        close(fd);
+    }
+}
+
+static void mkd(const char *rel)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    mkdir(p, 0755);
+}
+
+static int resolve(const char *stored, bool outside, char *out)
+{
+    char msg[512];
+    int r = mmd_texpath_resolve(model, stored, outside, out, PATH_MAX, msg, sizeof msg);
+    if (r != MMD_TEXPATH_FOUND)
+        printf("#   %s -> %d: %s\n", stored, r, msg);
+    return r;
+}
+
+static const char *rel(const char *out) { return out + strlen(model) + 1; }
+
+static void setup(void)
+{
+    snprintf(root, sizeof root, "/tmp/test_texpath_XXXXXX");
+    if (!mkdtemp(root)) {
+        perror("mkdtemp");
+        exit(1);
+    }
+    snprintf(model, sizeof model, "%s/model", root);
+    mkd("model");
+    mkd("model/Tex");
+    touch("model/Tex/Face.PNG");
+    touch("model/body.bmp");
+    touch("outside.png");
+    touch("model/\x83\x41" "B.png");          /* "アB.png" in CP932 */
+    mkd("model/\x95\x5c");                      /* "表" in CP932 (trail byte 0x5c = '\') */
+    touch("model/\x95\x5c/\x8a\xe7.png");       /* 表/顔.png */
+    touch("model/UTF\xe9\xa1\x94.png");         /* "UTF顔.png" in UTF-8 */
+    touch("model/dup.PNG");
+    touch("model/Dup.png");
+    mkd("model/adir.png");
+    char t[PATH_MAX], l[PATH_MAX];
+    snprintf(t, sizeof t, "%s/outside.png", root);
+    snprintf(l, sizeof l, "%s/model/link.png", root);
+    if (symlink(t, l) != 0)
+        perror("symlink");
+    snprintf(l, sizeof l, "%s/model/inlink.png", root);
+    if (symlink("body.bmp", l) != 0)
+        perror("symlink");
+}
+
+TEST(exact_and_separators)
+{
+    char out[PATH_MAX];
+    CHECK_EQ_INT(resolve("body.bmp", false, out), MMD_TEXPATH_FOUND);
+    CHECK_STR(rel(out), "body.bmp");
+    CHECK_EQ_INT(resolve("Tex\\Face.PNG", false, out), MMD_TEXPATH_FOUND);
+    CHECK_STR(rel(out), "Tex/Face.PNG");
+    CHECK_EQ_INT(resolve("Tex/Face.PNG", false, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve(".\\Tex\\\\Face.PNG", false, out), MMD_TEXPATH_FOUND);
+    CHECK_STR(rel(out), "Tex/Face.PNG");
+    CHECK_EQ_INT(resolve("inlink.png", false, out), MMD_TEXPATH_FOUND); /* symlink inside: fine */
+}
+
+TEST(case_insensitive_per_component)
+{
+    char out[PATH_MAX];
+    CHECK_EQ_INT(resolve("tex\\face.png", false, out), MMD_TEXPATH_FOUND);
+    CHECK_STR(rel(out), "Tex/Face.PNG");
+    CHECK_EQ_INT(resolve("BODY.BMP", false, out), MMD_TEXPATH_FOUND);
+    CHECK_STR(rel(out), "body.bmp");
+    CHECK_EQ_INT(resolve("utf\xe9\xa1\x94.PNG", false, out), MMD_TEXPATH_FOUND); /* UTF-8 on disk */
+    CHECK_STR(rel(out), "UTF\xe9\xa1\x94.png");
+    CHECK_EQ_INT(resolve("DUP.png", false, out), MMD_TEXPATH_FOUND); /* two matches: smallest */
+    CHECK_STR(rel(out), "Dup.png");
+}
+
+TEST(shift_jis_names_on_disk)
+{
+    char out[PATH_MAX];
+    CHECK_EQ_INT(resolve("\xe8\xa1\xa8\\\xe9\xa1\x94.png", false, out), MMD_TEXPATH_FOUND); /* 表\顔.png */
+    CHECK_STR(rel(out), "\x95\x5c/\x8a\xe7.png");
+    CHECK_EQ_INT(resolve("\xe3\x82\xa2" "b.PNG", false, out), MMD_TEXPATH_FOUND); /* アb.PNG */
+    CHECK_STR(rel(out), "\x83\x41" "B.png");
+    /* ヂ is 0x83 0x61: its trail byte 'a' must not fold to ア's 'A' */
+    CHECK_EQ_INT(resolve("\xe3\x83\x82" "B.png", false, out), MMD_TEXPATH_MISSING);
+}
+
+TEST(missing)
+{
+    char out[PATH_MAX], msg[512];
+    int r = mmd_texpath_resolve(model, "tex\\nothere.png", false, out, sizeof out, msg, sizeof msg);
+    CHECK_EQ_INT(r, MMD_TEXPATH_MISSING);
+    CHECK(strstr(msg, "nothere.png") != NULL);
+    CHECK_EQ_INT(resolve("adir.png", false, out), MMD_TEXPATH_MISSING); /* a directory */
+    CHECK_EQ_INT(resolve("nodir/x.png", false, out), MMD_TEXPATH_MISSING);
+    CHECK_EQ_INT(resolve("body.bmp/x", false, out), MMD_TEXPATH_MISSING);
+}
+
+TEST(refused_outside)
+{
+    char out[PATH_MAX], msg[512];
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "..\\outside.png", false, out, sizeof out, msg, sizeof msg),
+                 MMD_TEXPATH_REFUSED);
+    CHECK(strstr(msg, "refused") != NULL);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "Tex/../../outside.png", false, out, sizeof out, msg,
+                                     sizeof msg),
+                 MMD_TEXPATH_REFUSED);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "/etc/passwd", false, out, sizeof out, msg, sizeof msg),
+                 MMD_TEXPATH_REFUSED);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "C:\\tex\\a.png", false, out, sizeof out, msg, sizeof msg),
+                 MMD_TEXPATH_REFUSED);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "\\\\server\\a.png", false, out, sizeof out, msg, sizeof msg),
+                 MMD_TEXPATH_REFUSED);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "link.png", false, out, sizeof out, msg, sizeof msg),
+                 MMD_TEXPATH_REFUSED); /* symlink to a file outside */
+    CHECK(strstr(msg, "outside.png") != NULL);
+}
+
+TEST(allow_outside)
+{
+    char out[PATH_MAX];
+    CHECK_EQ_INT(resolve("..\\OUTSIDE.png", true, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve("link.png", true, out), MMD_TEXPATH_FOUND);
+    char abs[PATH_MAX];
+    snprintf(abs, sizeof abs, "%s/outside.png", root);
+    CHECK_EQ_INT(resolve(abs, true, out), MMD_TEXPATH_FOUND);
+    CHECK_STR(out, abs);
+    char msg[256];
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "C:\\a.png", true, out, sizeof out, msg, sizeof msg),
+                 MMD_TEXPATH_MISSING);
+}
+
+TEST(errors)
+{
+    char out[PATH_MAX], msg[256];
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "", false, out, sizeof out, msg, sizeof msg), MMD_TEXPATH_ERROR);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, ".\\", false, out, sizeof out, msg, sizeof msg), MMD_TEXPATH_ERROR);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "body.bmp", false, out, 8, msg, sizeof msg), MMD_TEXPATH_ERROR);
+    CHECK_EQ_INT(mmd_texpath_resolve(NULL, "body.bmp", false, out, sizeof out, msg, sizeof msg),
+                 MMD_TEXPATH_ERROR);
+    char *big = malloc(PATH_MAX + 10);
+    memset(big, 'a', PATH_MAX + 9);
+    big[PATH_MAX + 9] = 0;
+    CHECK_EQ_INT(mmd_texpath_resolve(model, big, false, out, sizeof out, msg, sizeof msg), MMD_TEXPATH_ERROR);
+    free(big);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "body.bmp", false, out, sizeof out, NULL, 0), MMD_TEXPATH_FOUND);
+}
+
+int main(void)
+{
+    setup();
+    RUN(exact_and_separators);
+    RUN(case_insensitive_per_component);
+    RUN(shift_jis_names_on_disk);
+    RUN(missing);
+    RUN(refused_outside);
+    RUN(allow_outside);
+    RUN(errors);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    if (system(cmd) != 0)
+        printf("# could not remove %s\n", root);
+    return test_finish();
+}

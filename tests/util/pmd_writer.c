@@ -1,0 +1,246 @@
+/* tests/util/pmd_writer.c - PMD fixtures for tests (see pmd_writer.h). */
+#include "tests/util/pmd_writer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/text.h"
+
+void tb_bytes(tbuf *b, const void *s, size_t n)
+{
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n)
+            cap *= 2;
+        uint8_t *p = realloc(b->p, cap);
+        if (!p)
+            abort();
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+
+void tb_u8(tbuf *b, uint8_t v) { tb_bytes(b, &v, 1); }
+void tb_u16(tbuf *b, uint16_t v)
+{
+    uint8_t x[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+    tb_bytes(b, x, 2);
+}
+void tb_u32(tbuf *b, uint32_t v)
+{
+    uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    tb_bytes(b, x, 4);
+}
+void tb_f32(tbuf *b, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    tb_u32(b, u);
+}
+void tb_f32v(tbuf *b, const float *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        tb_f32(b, v[i]);
+}
+void tb_sjis(tbuf *b, const char *utf8, size_t width)
+{
+    uint8_t buf[256] = {0};
+    mmd_text *t = mmd_text_create();
+    mmd_text_to_sjis(t, utf8, buf, width < sizeof buf ? width : sizeof buf);
+    mmd_text_destroy(t);
+    tb_bytes(b, buf, width);
+}
+
+static void vertex(tbuf *b, float x, float y, float z, uint16_t b0, uint16_t b1, uint8_t w, uint8_t no_edge)
+{
+    float p[8] = {x, y, z, 0, 0, -1, x * 0.1f, y * 0.1f};
+    tb_f32v(b, p, 8);
+    tb_u16(b, b0);
+    tb_u16(b, b1);
+    tb_u8(b, w);
+    tb_u8(b, no_edge);
+}
+
+static void material(tbuf *b, const float diffuse[4], float power, uint8_t toon, uint8_t edge, uint32_t count,
+                     const char *tex)
+{
+    static const float spec[3] = {0.1f, 0.2f, 0.3f}, amb[3] = {0.4f, 0.5f, 0.6f};
+    tb_f32v(b, diffuse, 4);
+    tb_f32(b, power);
+    tb_f32v(b, spec, 3);
+    tb_f32v(b, amb, 3);
+    tb_u8(b, toon);
+    tb_u8(b, edge);
+    tb_u32(b, count);
+    tb_sjis(b, tex, 20);
+}
+
+static void bone(tbuf *b, const char *name, uint16_t parent, uint16_t tail, uint8_t type, uint16_t src, float x,
+                 float y, float z)
+{
+    tb_sjis(b, name, 20);
+    tb_u16(b, parent);
+    tb_u16(b, tail);
+    tb_u8(b, type);
+    tb_u16(b, src);
+    float p[3] = {x, y, z};
+    tb_f32v(b, p, 3);
+}
+
+static void rigid(tbuf *b, const char *name, uint16_t bone_index, uint8_t group, uint16_t mask, uint8_t shape,
+                  float y, uint8_t mode)
+{
+    tb_sjis(b, name, 20);
+    tb_u16(b, bone_index);
+    tb_u8(b, group);
+    tb_u16(b, mask);
+    tb_u8(b, shape);
+    float size[3] = {1, 2, 3}, pos[3] = {0, y, 0.5f}, rot[3] = {0.1f, 0.2f, 0.3f};
+    tb_f32v(b, size, 3);
+    tb_f32v(b, pos, 3);
+    tb_f32v(b, rot, 3);
+    float phys[5] = {1.5f, 0.5f, 0.25f, 0.125f, 0.75f};
+    tb_f32v(b, phys, 5);
+    tb_u8(b, mode);
+}
+
+uint8_t *mmd_test_pmd_fixture(int parts, size_t *size, size_t boundaries[5])
+{
+    tbuf b = {0};
+    size_t bnd[5] = {0};
+    tb_bytes(&b, "Pmd", 3);
+    tb_f32(&b, 1.0f);
+    tb_sjis(&b, "テスト", 20);
+    tb_sjis(&b, "コメント", 256);
+
+    /* vertices */
+    tb_u32(&b, 4);
+    vertex(&b, 0, 0, 0, 0, 1, 100, 0); /* BDEF1 bone 0, edge */
+    vertex(&b, 1, 0, 0, 1, 2, 40, 1);  /* BDEF2 0.4, no edge */
+    vertex(&b, 1, 1, 0, 2, 2, 50, 0);  /* same bones: BDEF1 bone 2 */
+    vertex(&b, 0, 1, 0, 0, 3, 0, 0);   /* weight 0: BDEF1 bone 3 */
+    /* faces */
+    tb_u32(&b, 6);
+    static const uint16_t idx[6] = {0, 1, 2, 0, 2, 3};
+    for (int i = 0; i < 6; i++)
+        tb_u16(&b, idx[i]);
+    /* materials */
+    tb_u32(&b, 3);
+    static const float d0[4] = {1.0f, 0.5f, 0.25f, 1.0f}, d1[4] = {0.5f, 0.5f, 0.5f, 0.98f},
+                       d2[4] = {0.2f, 0.2f, 0.2f, 0.5f};
+    material(&b, d0, 5.0f, 0, 1, 3, "tex.bmp*sphere.sph");
+    material(&b, d1, 10.0f, 1, 0, 3, "tex.bmp*env.spa");
+    material(&b, d2, 1.0f, 0xFF, 0, 0, "only.sph");
+    /* bones */
+    tb_u16(&b, 9);
+    bone(&b, "センター", 0xFFFF, 1, 1, 0, 0, 8, 0);       /* 0 */
+    bone(&b, "左足", 0, 2, 0, 0, 1, 7, 0);               /* 1 */
+    bone(&b, "左ひざ", 1, 3, 0, 0, 1, 4, 0);             /* 2 */
+    bone(&b, "左足首", 2, 0, 0, 0, 1, 1, 0);             /* 3 */
+    bone(&b, "左足ＩＫ", 0xFFFF, 5, 2, 0, 1, 1, 0);      /* 4 */
+    bone(&b, "左つま先", 4, 0, 6, 0, 1, 0, -1);          /* 5 IK tip, child of IK */
+    bone(&b, "捩", 0, 1, 8, 0, 0, 8, 0);                 /* 6 twist towards bone 1 */
+    bone(&b, "回転", 0, 50, 9, 1, 0, 9, 0);              /* 7 follow bone 1 at 50% */
+    bone(&b, "影響", 0, 0, 5, 2, 0, 9, 1);               /* 8 influenced by bone 2 */
+    /* IK: two records on bone 4 */
+    tb_u16(&b, 2);
+    tb_u16(&b, 4);
+    tb_u16(&b, 3);
+    tb_u8(&b, 2);
+    tb_u16(&b, 40);
+    tb_f32(&b, 0.5f);
+    tb_u16(&b, 2);
+    tb_u16(&b, 1);
+    tb_u16(&b, 4);
+    tb_u16(&b, 3);
+    tb_u8(&b, 1);
+    tb_u16(&b, 7);
+    tb_f32(&b, 0.25f);
+    tb_u16(&b, 1);
+    /* skins: base (vertices 1, 2) + 2 */
+    tb_u16(&b, 3);
+    tb_sjis(&b, "base", 20);
+    tb_u32(&b, 2);
+    tb_u8(&b, 0);
+    tb_u32(&b, 1);
+    tb_f32v(&b, (const float[3]){1, 0, 0}, 3);
+    tb_u32(&b, 2);
+    tb_f32v(&b, (const float[3]){1, 1, 0}, 3);
+    tb_sjis(&b, "あ", 20);
+    tb_u32(&b, 2);
+    tb_u8(&b, 3);
+    tb_u32(&b, 1);
+    tb_f32v(&b, (const float[3]){0, 1, 0}, 3);
+    tb_u32(&b, 0);
+    tb_f32v(&b, (const float[3]){0, 0, 1}, 3);
+    tb_sjis(&b, "まばたき", 20);
+    tb_u32(&b, 1);
+    tb_u8(&b, 2);
+    tb_u32(&b, 0);
+    tb_f32v(&b, (const float[3]){1, 0, 0}, 3);
+    /* skin display: skins 2, 1 */
+    tb_u8(&b, 2);
+    tb_u16(&b, 2);
+    tb_u16(&b, 1);
+    /* bone frame names */
+    tb_u8(&b, 2);
+    tb_sjis(&b, "足\n", 50);
+    tb_sjis(&b, "その他\n", 50);
+    /* bone display */
+    tb_u32(&b, 3);
+    tb_u16(&b, 1);
+    tb_u8(&b, 1);
+    tb_u16(&b, 2);
+    tb_u8(&b, 1);
+    tb_u16(&b, 6);
+    tb_u8(&b, 2);
+    bnd[0] = b.n;
+    if (parts >= 1) {
+        tb_u8(&b, 1);
+        tb_sjis(&b, "Test", 20);
+        tb_sjis(&b, "English comment", 256);
+        static const char *const bn[9] = {"center", "leg_L", "knee_L", "ankle_L", "leg IK_L",
+                                          "toe_L", "twist", "follow", "influenced"};
+        for (int i = 0; i < 9; i++)
+            tb_sjis(&b, bn[i], 20);
+        tb_sjis(&b, "a", 20);
+        tb_sjis(&b, "blink", 20);
+        tb_sjis(&b, "Legs", 50);
+        tb_sjis(&b, "Other", 50);
+    }
+    bnd[1] = b.n;
+    if (parts >= 2) {
+        tb_sjis(&b, "toon03.bmp", 100);
+        tb_sjis(&b, "mytoon.bmp", 100);
+        for (int i = 2; i < 10; i++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "toon%02d.bmp", i + 1);
+            tb_sjis(&b, nm, 100);
+        }
+    }
+    bnd[2] = b.n;
+    if (parts >= 3) {
+        tb_u32(&b, 2);
+        rigid(&b, "頭", 0, 1, 0xFFFE, 0, 1.0f, 0);
+        rigid(&b, "髪", 0xFFFF, 2, 0xFFFF, 1, 2.0f, 1);
+    }
+    bnd[3] = b.n;
+    if (parts >= 4) {
+        tb_u32(&b, 1);
+        tb_sjis(&b, "髪J", 20);
+        tb_u32(&b, 0);
+        tb_u32(&b, 1);
+        float v[24];
+        for (int i = 0; i < 24; i++)
+            v[i] = (float)i * 0.5f;
+        tb_f32v(&b, v, 24);
+    }
+    bnd[4] = b.n;
+    if (boundaries)
+        memcpy(boundaries, bnd, sizeof bnd);
+    *size = b.n;
+    return b.p;
+}

@@ -1,0 +1,35 @@
+/* tests/util/pmd_writer.h - writes PMD fixtures for tests (no licensed data).
+ *
+ * tbuf is a growable little-endian byte buffer; tb_sjis writes a UTF-8 string
+ * as a fixed Shift-JIS field (NUL padded, cut at width bytes).
+ * mmd_test_pmd_fixture writes a small PMD with every section: 4 vertices
+ * (BDEF1/BDEF2, edge flags), 2 triangles, 3 materials (texture*sphere, .spa,
+ * lone .sph, toon slots), 9 bones (types 0,1,2,5,6,8,9, a knee), two IK
+ * records on one bone (one with a knee link), a base + 2 skins, display lists,
+ * English names, a toon list, 2 rigid bodies and a joint. `parts` cuts the
+ * optional tail: 0 = up to the bone display list, 1 = + English, 2 = + toon
+ * list, 3 = + rigid bodies, 4 = everything. boundaries[0..4] receive the byte
+ * offsets where those cuts end (boundaries may be NULL). free() the result.
+ */
+#ifndef MMD_TEST_PMD_WRITER_H
+#define MMD_TEST_PMD_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tbuf {
+    uint8_t *p;
+    size_t n, cap;
+} tbuf;
+
+void tb_bytes(tbuf *b, const void *s, size_t n);
+void tb_u8(tbuf *b, uint8_t v);
+void tb_u16(tbuf *b, uint16_t v);
+void tb_u32(tbuf *b, uint32_t v);
+void tb_f32(tbuf *b, float v);
+void tb_f32v(tbuf *b, const float *v, int n);
+void tb_sjis(tbuf *b, const char *utf8, size_t width);
+
+uint8_t *mmd_test_pmd_fixture(int parts, size_t *size, size_t boundaries[5]);
+
+#endif

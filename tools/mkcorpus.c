@@ -1,0 +1,216 @@
+/* tools/mkcorpus.c - write the fuzz seed corpus: mkcorpus DIR
+ *
+ * Every seed is generated here (no real or licensed files): textures in each
+ * format the image loader detects, scene files covering every section and key,
+ * and (once core/pmx_write.h and core/vmd_write.h exist) models and motions from
+ * our own writers. Creates DIR/<target>/<name>; existing files are overwritten.
+ * `make fuzz-corpus` runs it into tests/fuzz/corpus.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <stb_image_write.h>
+
+static const char *g_root;
+static int g_count;
+
+static void put(const char *target, const char *name, const void *data, size_t size)
+{
+    char dir[512], path[640];
+    snprintf(dir, sizeof dir, "%s/%s", g_root, target);
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "mkcorpus: cannot create %s\n", dir);
+        exit(1);
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+        fprintf(stderr, "mkcorpus: cannot write %s\n", path);
+        exit(1);
+    }
+    g_count++;
+}
+
+static void put_text(const char *target, const char *name, const char *text)
+{
+    put(target, name, text, strlen(text));
+}
+
+/* ---- textures ---------------------------------------------------------------------------- */
+
+typedef struct membuf { uint8_t *p; size_t n, cap; } membuf;
+
+static void mem_write(void *ctx, void *data, int size)
+{
+    membuf *b = ctx;
+    if (size <= 0)
+        return;
+    if (b->n + (size_t)size > b->cap) {
+        size_t cap = (b->n + (size_t)size) * 2;
+        uint8_t *np = realloc(b->p, cap);
+        if (!np)
+            exit(1);
+        b->p = np, b->cap = cap;
+    }
+    memcpy(b->p + b->n, data, (size_t)size);
+    b->n += (size_t)size;
+}
+
+static void pattern(uint8_t *px, int w, int h, int comp, int alpha_hole)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint8_t *p = px + ((size_t)y * (size_t)w + (size_t)x) * (size_t)comp;
+            p[0] = (uint8_t)(x * 255 / (w > 1 ? w - 1 : 1));
+            if (comp > 1)
+                p[1] = (uint8_t)(y * 255 / (h > 1 ? h - 1 : 1));
+            if (comp > 2)
+                p[2] = (uint8_t)((x ^ y) & 1 ? 200 : 40);
+            if (comp > 3)
+                p[3] = (uint8_t)(alpha_hole && x == y ? 0 : 255);
+        }
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+/* DDS: 128-byte header then data. fourcc NULL = uncompressed 32-bit A8R8G8B8. */
+static void put_dds(const char *name, int w, int h, int mips, const char *fourcc)
+{
+    size_t block = fourcc && !strcmp(fourcc, "DXT1") ? 8 : 16;
+    size_t total = 0;
+    for (int i = 0; i < mips; i++) {
+        int lw = w >> i > 0 ? w >> i : 1, lh = h >> i > 0 ? h >> i : 1;
+        total += fourcc ? (size_t)((lw + 3) / 4) * (size_t)((lh + 3) / 4) * block
+                        : (size_t)lw * (size_t)lh * 4;
+    }
+    uint8_t *d = calloc(1, 128 + total);
+    if (!d)
+        exit(1);
+    memcpy(d, "DDS ", 4);
+    uint8_t *hd = d + 4;
+    put_le32(hd + 0, 124);
+    put_le32(hd + 4, 0x1u | 0x2u | 0x4u | 0x1000u | (mips > 1 ? 0x20000u : 0) |
+                     (fourcc ? 0x80000u : 0x8u));
+    put_le32(hd + 8, (uint32_t)h);
+    put_le32(hd + 12, (uint32_t)w);
+    put_le32(hd + 16, fourcc ? (uint32_t)((w + 3) / 4 * (h + 3) / 4 * (int)block) : (uint32_t)w * 4);
+    put_le32(hd + 24, (uint32_t)mips);
+    uint8_t *pf = hd + 72; /* DDS_PIXELFORMAT */
+    put_le32(pf + 0, 32);
+    if (fourcc) {
+        put_le32(pf + 4, 0x4);
+        memcpy(pf + 8, fourcc, 4);
+    } else {
+        put_le32(pf + 4, 0x40 | 0x1);
+        put_le32(pf + 12, 32);
+        put_le32(pf + 16, 0x00ff0000u);
+        put_le32(pf + 20, 0x0000ff00u);
+        put_le32(pf + 24, 0x000000ffu);
+        put_le32(pf + 28, 0xff000000u);
+    }
+    put_le32(hd + 104, 0x1000u | (mips > 1 ? 0x400008u : 0));
+    /* Data: colour endpoints red/blue and varied index bits; alpha ramps. */
+    for (size_t i = 0; i < total; i++)
+        d[128 + i] = (uint8_t)(i * 37u + 11u);
+    put("texture", name, d, 128 + total);
+    free(d);
+}
+
+static void make_textures(void)
+{
+    uint8_t px[16 * 16 * 4];
+    membuf b = {0};
+    pattern(px, 8, 8, 4, 1);
+    stbi_write_png_to_func(mem_write, &b, 8, 8, 4, px, 8 * 4);
+    put("texture", "rgba8x8.png", b.p, b.n), b.n = 0;
+    pattern(px, 5, 3, 3, 0);
+    stbi_write_png_to_func(mem_write, &b, 5, 3, 3, px, 5 * 3);
+    put("texture", "rgb5x3.png", b.p, b.n), b.n = 0;
+    pattern(px, 4, 4, 1, 0);
+    stbi_write_png_to_func(mem_write, &b, 4, 4, 1, px, 4);
+    put("texture", "grey4.png", b.p, b.n), b.n = 0;
+    pattern(px, 6, 5, 3, 0);
+    stbi_write_bmp_to_func(mem_write, &b, 6, 5, 3, px);
+    put("texture", "rgb6x5.bmp", b.p, b.n), b.n = 0;
+    pattern(px, 4, 4, 4, 1);
+    stbi_write_bmp_to_func(mem_write, &b, 4, 4, 4, px);
+    put("texture", "rgba4.bmp", b.p, b.n), b.n = 0;
+    pattern(px, 7, 3, 4, 1);
+    stbi_write_tga_with_rle = 0;
+    stbi_write_tga_to_func(mem_write, &b, 7, 3, 4, px);
+    put("texture", "rgba7x3.tga", b.p, b.n), b.n = 0;
+    stbi_write_tga_with_rle = 1;
+    stbi_write_tga_to_func(mem_write, &b, 7, 3, 4, px);
+    put("texture", "rgba7x3_rle.tga", b.p, b.n), b.n = 0;
+    pattern(px, 16, 16, 3, 0);
+    stbi_write_jpg_to_func(mem_write, &b, 16, 16, 3, px, 80);
+    put("texture", "rgb16.jpg", b.p, b.n), b.n = 0;
+    free(b.p);
+    /* 1x1 GIF89a, one LZW-coded pixel (min code size 2). */
+    static const uint8_t gif[] = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0, 0x80, 0, 0,
+                                  0xff, 0xff, 0xff, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0,
+                                  2, 2, 0x44, 0x01, 0, 0x3b};
+    put("texture", "pixel.gif", gif, sizeof gif);
+    put_dds("dxt1_8x8_mips.dds", 8, 8, 4, "DXT1");
+    put_dds("dxt3_4x4.dds", 4, 4, 1, "DXT3");
+    put_dds("dxt5_6x10_mips.dds", 6, 10, 4, "DXT5");
+    put_dds("argb_4x2.dds", 4, 2, 1, NULL);
+}
+
+/* ---- models and motions (our writers) -------------------------------------------------- */
+
+static void make_models_and_motions(void)
+{
+    /* filled in once core/pmx_write.h and core/vmd_write.h land */
+}
+
+/* ---- scenes ------------------------------------------------------------------------------ */
+
+static void make_scenes(void)
+{
+    put_text("scene", "full.ini",
+             "; every section and key\n"
+             "[output]\nwidth = 640\nheight = 360\nfps = 30000/1001\nframes = 10-20\n"
+             "antialias = 2\nbackground = #ff8000\n"
+             "[camera]\nmotion = cam.vmd\nposition = 1 2.5, -3\nrotation = 90 0 -180\n"
+             "distance = -30\nfov = 45\n"
+             "[light]\ncolor = 0.5 0.25 1\ndirection = 0 -1 0\n"
+             "[model]\nfile = a.pmx\nmotion = d1.vmd\nmotion = d2.vmd\nphysics = off\n"
+             "[model:stage]\nfile = sub/b.pmx\n"
+             "[audio]\nfile = song.wav\noffset = -0.5\n");
+    put_text("scene", "minimal.ini", "[model]\nfile = m.pmx\n");
+    put_text("scene", "transparent.ini",
+             "[output]\nsize = 320x240\nfps = 60\nframes = 0-299\nbackground = transparent\n"
+             "[camera]\northographic = on\n[model:a]\nfile = ../x/a.pmd\n[model:b]\n"
+             "file = /abs/b.pmx\nphysics = on\n");
+    put_text("scene", "values.ini", "30000/1001\n[output]\nwidth = 1e3\nheight = 0x10\n"
+                                    "fps = 29.97\nframes = 5\nantialias = 4\n");
+    put_text("scene", "bad_key.ini", "[output]\nwidht = 640\n[model]\nfile = a.pmx\n");
+    put_text("scene", "crlf.ini", "\xef\xbb\xbf[output]\r\nwidth=64\r\nheight=64\r\n"
+                                  "[model]\r\nfile=\xe3\x83\x9f\xe3\x82\xaf.pmx\r\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: mkcorpus DIR\n");
+        return 1;
+    }
+    g_root = argv[1];
+    if (mkdir(g_root, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "mkcorpus: cannot create %s\n", g_root);
+        return 1;
+    }
+    make_textures();
+    make_scenes();
+    make_models_and_motions();
+    printf("mkcorpus: %d seeds written under %s\n", g_count, g_root);
+    return 0;
+}
