@@ -16,7 +16,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stb_image.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +24,10 @@
 
 #include "renderer/gl_context.h"
 #include "renderer/gl_shader.h"
+#include "renderer/image.h"
 #include "renderer/render_internal.h"
+#include "renderer/texpath.h"
+#include "renderer/toon.h"
 
 /* Edge width: offset = n * vertex scale * material size * k with
  * k = |eye - bone#1| * clamp(fov/30, 0, 1) * 0.001 * EDGE_K (nanoem's rule).
@@ -334,16 +336,30 @@ static GLuint upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, bool
     return t;
 }
 
-/* Placeholder until renderer/image.h + texpath.h land: stb_image, '\' -> '/'. */
-static uint8_t *load_image(const char *model_dir, const char *stored, int *w, int *h, char *path,
-                           size_t path_size)
+static GLuint upload_image(mmd_renderer *r, const mmd_image *img, bool repeat, bool mip)
 {
-    snprintf(path, path_size, "%s/%s", model_dir && *model_dir ? model_dir : ".", stored);
-    for (char *c = path; *c; c++)
-        if (*c == '\\')
-            *c = '/';
-    int n = 0;
-    return stbi_load(path, w, h, &n, 4);
+    if (img->format == MMD_IMAGE_RGBA8)
+        return upload_rgba(r, img->width, img->height, img->data, repeat, mip);
+    const mmd_gl *gl = r->gl;
+    GLenum fmt = img->format == MMD_IMAGE_DXT1   ? GL_COMPRESSED_RGBA_S3TC_DXT1_EXT
+                 : img->format == MMD_IMAGE_DXT3 ? GL_COMPRESSED_RGBA_S3TC_DXT3_EXT
+                                                 : GL_COMPRESSED_RGBA_S3TC_DXT5_EXT;
+    GLuint t;
+    gl->GenTextures(1, &t);
+    gl->BindTexture(GL_TEXTURE_2D, t);
+    int levels = mip ? img->levels : 1;
+    for (int i = 0; i < levels; i++) {
+        int w = img->width >> i, h = img->height >> i;
+        gl->CompressedTexImage2D(GL_TEXTURE_2D, i, fmt, w > 0 ? w : 1, h > 0 ? h : 1, 0,
+                                 (GLsizei)img->level_size[i], img->data + img->level_offset[i]);
+    }
+    GLint wrap = repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, levels > 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
+    return t;
 }
 
 static GLuint model_texture(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat)
@@ -355,19 +371,21 @@ static GLuint model_texture(mmd_renderer *r, gpu_model *g, const char *model_dir
     if (*tried)
         return *slot;
     *tried = true;
-    bool *other = repeat ? &g->tex_tried_c[idx] : &g->tex_tried_r[idx];
-    GLuint other_tex = repeat ? g->tex_clamp[idx] : g->tex_repeat[idx];
-    char path[4096];
-    int w = 0, h = 0;
-    uint8_t *px = load_image(model_dir, g->m->textures[idx], &w, &h, path, sizeof path);
-    if (!px) {
-        if (!(*other && other_tex == 0)) /* warn once per texture */
-            fprintf(stderr, "warning: texture %s: %s (drawn white)\n", path, stbi_failure_reason());
-        return 0;
+    bool warned = repeat ? g->tex_tried_c[idx] : g->tex_tried_r[idx]; /* other wrap failed before */
+    char path[4096], why[512];
+    const char *dir = model_dir && *model_dir ? model_dir : ".";
+    int rc = mmd_texpath_resolve(dir, g->m->textures[idx], r->o.allow_outside_assets, path, sizeof path,
+                                 why, sizeof why);
+    mmd_image img;
+    if (rc == MMD_TEXPATH_FOUND && mmd_image_load_file(path, &img, why, sizeof why) == 0) {
+        *slot = upload_image(r, &img, repeat, repeat);
+        mmd_image_free(&img);
+        return *slot;
     }
-    *slot = upload_rgba(r, w, h, px, repeat, repeat);
-    stbi_image_free(px);
-    return *slot;
+    if (!warned)
+        fprintf(stderr, "warning: texture \"%s\" of model \"%s\": %s (drawn white)\n", g->m->textures[idx],
+                g->m->name, why);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- targets */
@@ -498,9 +516,11 @@ int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *m
     gl->Uniform1i(r->u_main[U_SHADOW_MAP], 3);
     const uint8_t white[4] = {255, 255, 255, 255};
     r->tex_white = upload_rgba(r, 1, 1, white, false, false);
-    /* Shared toons toon01..10: white until renderer/toon.h lands. */
-    for (int i = 0; i < 10; i++)
-        r->toon_shared[i] = r->tex_white;
+    for (int i = 0; i < 10; i++) { /* shared toon01..toon10 */
+        uint8_t toon[MMD_TOON_SIZE * MMD_TOON_SIZE * 4];
+        mmd_toon_generate(i + 1, toon);
+        r->toon_shared[i] = upload_rgba(r, MMD_TOON_SIZE, MMD_TOON_SIZE, toon, false, false);
+    }
     int threads = o->threads;
     if (threads <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -556,6 +576,7 @@ void mmd_renderer_free(mmd_renderer *r)
         gl->DeleteFramebuffers(3, fbos);
         gl->DeleteRenderbuffers(4, rbs);
         gl->DeleteTextures(2, texs);
+        gl->DeleteTextures(10, r->toon_shared);
         gl->DeleteProgram(r->prog_main);
         gl->DeleteProgram(r->prog_flat);
         gl->DeleteProgram(r->prog_depth);
