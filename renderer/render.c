@@ -7,10 +7,12 @@
  * behind the surface, so only the silhouette band survives the depth test.
  *
  * Geometry arrives in MMD's left-handed space and stays so in the buffers;
- * u_world mirrors z for GL. The projection is also mirrored in y, so the
+ * u_world mirrors z for GL (with the camera mirrored the same way in
+ * mmd_camera_matrices, the on-screen image is MMD's, so MMD's clockwise front
+ * faces stay clockwise on screen). The projection is also mirrored in y, so the
  * image lands in GL's bottom-up framebuffer upside down and glReadPixels
- * returns the top row first without a CPU flip; that mirror plus the z mirror
- * leave MMD's clockwise front faces clockwise... mirrored twice, i.e. GL_CCW.
+ * returns the top row first without a CPU flip; that mirror turns the front
+ * faces counter-clockwise: glFrontFace(GL_CCW).
  */
 #include "renderer/render.h"
 
