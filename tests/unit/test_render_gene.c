@@ -61,6 +61,7 @@ typedef struct shot {
     double frame;
     float target[3], rot_y_deg, distance, fov;
     int threads;
+    bool no_self_shadow; /* self-shadow mode 0 instead of 1 */
 } shot;
 
 static int render_gene(mmd_model *m, const shot *s, uint8_t *rgba, char *ver, size_t ver_size)
@@ -90,7 +91,7 @@ static int render_gene(mmd_model *m, const shot *s, uint8_t *rgba, char *ver, si
         cam.distance = s->distance;
         cam.fov = s->fov;
         mmd_light_state light = {{154 / 255.0f, 154 / 255.0f, 154 / 255.0f}, {-0.5f, -1.0f, 0.5f}};
-        mmd_shadow_state sh = {1, 0.01125f};
+        mmd_shadow_state sh = {s->no_self_shadow ? 0 : 1, 0.01125f};
         rc = mmd_renderer_render(r, &a, 1, &cam, &light, &sh, rgba, msg, sizeof msg);
         if (rc)
             printf("#   %s\n", msg);
@@ -121,7 +122,7 @@ TEST(gene_front_golden_and_threads)
         SKIP("skipped: no ../shared (Gene_light.pmx)");
     uint8_t *a = malloc((size_t)GW * GH * 4), *b = malloc((size_t)GW * GH * 4);
     char ver[256] = "";
-    shot s = {NULL, 0, {0, 9.5f, 0}, 0, -44.0f, 30.0f, 1};
+    shot s = {NULL, 0, {0, 9.5f, 0}, 0, -44.0f, 30.0f, 1, false};
     REQUIRE(render_gene(m, &s, a, ver, sizeof ver) == 0);
     golden_check("gene_front", a, GW, GH, ver);
     s.threads = 3;
@@ -147,7 +148,7 @@ TEST(gene_apology_bow)
     REQUIRE(mo);
     uint8_t *a = malloc((size_t)GW * GH * 4), *b = malloc((size_t)GW * GH * 4);
     char ver[256] = "";
-    shot s = {mo, 0, {0, 14.5f, 0}, 35.0f, -24.0f, 30.0f, 0};
+    shot s = {mo, 0, {0, 14.5f, 0}, 35.0f, -24.0f, 30.0f, 0, false};
     REQUIRE(render_gene(m, &s, a, ver, sizeof ver) == 0);
     golden_check("gene_apology_f0", a, GW, GH, ver);
     s.frame = 60;
@@ -178,7 +179,7 @@ TEST(gene_angry_face)
     REQUIRE(mo);
     uint8_t *a = malloc((size_t)GW * GH * 4), *b = malloc((size_t)GW * GH * 4);
     char ver[256] = "";
-    shot s = {mo, 30, {0, 18.0f, 0}, 0, -11.0f, 30.0f, 0};
+    shot s = {mo, 30, {0, 18.0f, 0}, 0, -11.0f, 30.0f, 0, false};
     REQUIRE(render_gene(m, &s, a, ver, sizeof ver) == 0);
     golden_check("gene_angry_f30", a, GW, GH, ver);
     s.frame = 0;
@@ -205,6 +206,39 @@ TEST(gene_angry_face)
     mmd_model_free(m);
 }
 
+/* No self-shadow golden: every Gene material has toon -1 ("toon0", plain
+ * white), so the self-shadow ToonColor is white and lerp(colour·ToonColor,
+ * colour, comp) leaves the colour as it is (DESIGN E.2, E.5). Mode 1 and mode
+ * 0 give the same pixels; this pins that rule down. */
+TEST(gene_self_shadow_invisible_without_toon)
+{
+    mmd_model *m = load_gene();
+    if (!m)
+        SKIP("skipped: no ../shared (Gene_light.pmx)");
+    int casters = 0;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        CHECK(m->materials[i].toon < 0);
+        casters += (m->materials[i].flags & MMD_MAT_CAST_SHADOW) != 0;
+    }
+    CHECK_EQ_INT(casters, 5); /* hair, skin, underwear, face, tops */
+    mmd_motion *mo = load_motion("22_apology.vmd");
+    REQUIRE(mo);
+    uint8_t *a = malloc((size_t)GW * GH * 4), *b = malloc((size_t)GW * GH * 4);
+    char ver[256] = "";
+    shot s = {mo, 30, {0, 13.0f, 0}, -20.0f, -20.0f, 30.0f, 0, false};
+    REQUIRE(render_gene(m, &s, a, ver, sizeof ver) == 0);
+    s.no_self_shadow = true;
+    REQUIRE(render_gene(m, &s, b, ver, sizeof ver) == 0);
+    mmd_imgdiff_result d;
+    mmd_imgdiff_compare(a, b, GW, GH, 0, &d);
+    printf("#   self-shadow mode 1 vs 0: max %d, %lld pixels differ\n", d.max_error, d.pixels_over);
+    CHECK_EQ_INT(d.max_error, 0);
+    free(a);
+    free(b);
+    mmd_motion_free(mo);
+    mmd_model_free(m);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -212,5 +246,6 @@ int main(int argc, char **argv)
     RUN(gene_front_golden_and_threads);
     RUN(gene_apology_bow);
     RUN(gene_angry_face);
+    RUN(gene_self_shadow_invisible_without_toon);
     return test_finish();
 }
