@@ -4,7 +4,8 @@
  *
  * Writes into OUTDIR: character.pmx (a stylised character with MMD's standard
  * Japanese bone names, leg IK with knee limits, skinned capsule/box parts,
- * textures, toon and sphere maps, edges, morphs), tex_*.png, toon.png,
+ * textures, toon and sphere maps, edges, morphs, and rigid-body physics:
+ * twin-tail hair chains and a skirt, as MMD models rig them), tex_*.png, toon.png,
  * sphere.png, dance.vmd (~10 s, Bezier curves, IK foot keys, mouth/blink
  * morphs), camera.vmd (moves with a cut) and beat.wav (120 BPM kick + hi-hat).
  * Everything is procedural and deterministic (no licensed data).
