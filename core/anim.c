@@ -210,7 +210,8 @@ static mmd_status bind_bones(mmd_anim *a, const mmd_motion *const *mo, size_t nm
             const mmd_bone_key *src = &mo[k]->bone_keys[s - base[k]];
             anim_bone_key *d = &keys[tr->n];
             tr->frames[tr->n] = src->frame;
-            memcpy(d->pos, src->position, sizeof d->pos);
+            for (int c = 0; c < 3; c++) /* junk from broken files must not poison the pose */
+                d->pos[c] = isfinite(src->position[c]) ? src->position[c] : 0.0f;
             memcpy(d->rot, src->rotation, sizeof d->rot);
             aq_norm(d->rot);
             for (int c = 0; c < 4; c++)
@@ -379,10 +380,10 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
         !ALLOC(a->ik_slot, nb) || !ALLOC(a->ik_bones, nb) || !ALLOC(a->anim_pos, nb * 3) ||
         !ALLOC(a->anim_rot, nb * 4) || !ALLOC(a->morph_pos, nb * 3) || !ALLOC(a->morph_rot, nb * 4) ||
         !ALLOC(a->append_pos, nb * 3) || !ALLOC(a->append_rot, nb * 4) || !ALLOC(a->ik_rot, nb * 4) ||
-        !ALLOC(a->local_rot, nb * 4) || !ALLOC(a->world, nb * 16) || !ALLOC(a->skinning, nb * 16) ||
+        !ALLOC(a->local_rot, nb * 4) || !ALLOC(a->base_rot, nb * 4) || !ALLOC(a->local_pos, nb * 3) || !ALLOC(a->world, nb * 16) || !ALLOC(a->skinning, nb * 16) || !ALLOC(a->skin34, nb * 12) ||
         !ALLOC(a->rest_offset, nb * 3) || !ALLOC(a->ik_enabled, nb) || !ALLOC(a->phys_off, nb) ||
         !ALLOC(a->is_ik_link, nb) || !ALLOC(a->append_link, nb) || !ALLOC(a->phys_written, nb) || !ALLOC(a->refresh_mark, nb) ||
-        !ALLOC(a->raw_weights, a->nm) || !ALLOC(a->weights, a->nm) || !ALLOC(a->ik_world, nb * 16)) {
+        !ALLOC(a->raw_weights, a->nm) || !ALLOC(a->weights, a->nm)) {
         st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %u bones", nb);
         goto fail;
     }
@@ -391,6 +392,23 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
         const mmd_bone *b = &model->bones[a->order[i]];
         if ((b->flags & MMD_BONE_AFTER_PHYSICS) && a->n_before == nb)
             a->n_before = i;
+    }
+    {
+        int32_t *pos_in_order;
+        bool *seen;
+        if (!ALLOC(pos_in_order, nb) || !ALLOC(seen, nb) || !ALLOC(a->late_parents, nb)) {
+            st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
+            goto fail;
+        }
+        for (uint32_t i = 0; i < nb; i++)
+            pos_in_order[a->order[i]] = (int32_t)i;
+        for (uint32_t b = 0; b < nb; b++) {
+            int32_t p = model->bones[b].parent;
+            if (p >= 0 && (uint32_t)p < nb && pos_in_order[p] > pos_in_order[b] && !seen[p]) {
+                seen[p] = true;
+                a->late_parents[a->late_parent_count++] = p;
+            }
+        }
     }
     for (uint32_t b = 0; b < nb; b++) {
         const mmd_bone *bn = &model->bones[b];
@@ -417,7 +435,8 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
         am_from_pq(bn->position, q, m);
         memcpy(a->world + 16 * b, m, sizeof m);
     }
-    if ((st = mmd_anim_morph_prepare(a, err)) != MMD_OK || (st = mmd_anim_skin_prepare(a, err)) != MMD_OK)
+    if ((st = mmd_anim_morph_prepare(a, err)) != MMD_OK || (st = mmd_anim_skin_prepare(a, err)) != MMD_OK ||
+        (st = mmd_anim_ik_prepare(a, err)) != MMD_OK)
         goto fail;
 
     size_t nmo = motions ? motion_count : 0;
@@ -538,6 +557,7 @@ void mmd_anim_evaluate(mmd_anim *a, double t)
 const float *mmd_anim_world(const mmd_anim *a) { return a->world; }
 const float *mmd_anim_skinning(const mmd_anim *a) { return a->skinning; }
 const float *mmd_anim_morph_weights(const mmd_anim *a) { return a->weights; }
+const float *mmd_anim_morph_weights_raw(const mmd_anim *a) { return a->raw_weights; }
 const mmd_material_state *mmd_anim_materials(const mmd_anim *a) { return a->materials; }
 const float *mmd_anim_uvs(const mmd_anim *a) { return a->uv; }
 const float *mmd_anim_add_uvs(const mmd_anim *a, int k) { return (k >= 0 && k < 4) ? a->add_uv[k] : NULL; }

@@ -58,6 +58,9 @@ void mmd_anim_evaluate(mmd_anim *a, double t);
 const float *mmd_anim_world(const mmd_anim *a);     /* bone_count x 16 floats, column-major */
 const float *mmd_anim_skinning(const mmd_anim *a);  /* bone_count x 16: world * T(-rest) */
 const float *mmd_anim_morph_weights(const mmd_anim *a); /* morph_count, after group/flip */
+/* Weights as sampled from the motion, before group/flip expansion (what MMD
+ * and babylon-mmd report per morph; used by `mmdrender pose`). */
+const float *mmd_anim_morph_weights_raw(const mmd_anim *a);
 const mmd_material_state *mmd_anim_materials(const mmd_anim *a); /* material_count */
 /* Vertex UVs after UV morphs (vertex_count x 2) and additional UVs
  * (vertex_count x 4 per used add-UV channel k, NULL when unused). */

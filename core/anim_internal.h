@@ -39,6 +39,8 @@ struct mmd_anim {
     uint32_t nb, nm, nv, nmat;
     int32_t *order;             /* evaluation order (model's or computed) */
     uint32_t n_before;          /* bones in order before the first after-physics one */
+    int32_t *late_parents;      /* parents that come after one of their children in order */
+    uint32_t late_parent_count;
 
     /* tracks */
     anim_track *bone_tracks;    /* nb */
@@ -56,8 +58,10 @@ struct mmd_anim {
     float *morph_pos, *morph_rot;
     float *append_pos, *append_rot;
     float *ik_rot;
-    float *local_rot;           /* final local rotation used (for append sources) */
+    float *base_rot;            /* local rotation before IK (anim/morph/append) */
+    float *local_rot, *local_pos; /* final local transform */
     float *world, *skinning;    /* nb x 16 */
+    float *skin34;              /* nb x 12: skinning columns x, y, z, t (CPU skinning) */
     float *rest_offset;         /* nb x 3: position - parent position */
     bool *ik_enabled, *phys_off, *is_ik_link;
     int32_t *append_link;       /* nb: append parent when effective, else -1 */
@@ -82,8 +86,8 @@ struct mmd_anim {
     anim_sdef *sdef;
     float *vnrm;                /* nv x 3 base normals */
 
-    /* IK scratch (double) */
-    double *ik_world;           /* nb x 16 */
+    /* IK (ik.c) */
+    struct anim_ik *ik;         /* per IK slot */
 
     /* physics hook */
     mmd_anim_physics_fn phys_fn;
@@ -159,6 +163,9 @@ void mmd_anim_apply_morphs(mmd_anim *a);                  /* morph.c */
 void mmd_anim_pose_bones(mmd_anim *a, bool after_physics); /* pose.c */
 void mmd_anim_update_bone(mmd_anim *a, int32_t b);        /* pose.c: local+world of one bone */
 void mmd_anim_build_skinning(mmd_anim *a);                /* pose.c */
+void mmd_anim_refresh_marked(mmd_anim *a);                /* pose.c */
+mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err); /* ik.c */
+void mmd_anim_solve_ik(mmd_anim *a, int32_t ik_bone);     /* ik.c */
 mmd_status mmd_anim_skin_prepare(mmd_anim *a, mmd_error *err); /* skin.c */
 mmd_status mmd_anim_morph_prepare(mmd_anim *a, mmd_error *err); /* morph.c */
 

@@ -13,7 +13,9 @@
  *    (points/lines materials excepted: they still index triangles' storage);
  *  - bone parents are acyclic; append chains are acyclic; an IK bone is not
  *    its own target or link;
- *  - eval_order is a permutation of bones (after-physics, layer, index).
+ *  - eval_order is a permutation of bones (after-physics, layer, index);
+ *  - every float is finite and every vertex normal has non-zero length
+ *    (repairs counted in warnings, listed in docs/compat.md).
  */
 #ifndef MMD_CORE_MODEL_H
 #define MMD_CORE_MODEL_H
@@ -207,7 +209,7 @@ typedef struct mmd_rigid_body {
     char *name, *name_en;
     int32_t bone;           /* -1 none */
     uint8_t group;          /* 0..15 */
-    uint16_t no_collide_mask; /* bit i set = does NOT collide with group i (as stored) */
+    uint16_t no_collide_mask; /* as stored; used directly as the collision mask: bit i set = collides with group i (saba, babylon-mmd) */
     uint8_t shape;          /* mmd_shape */
     float size[3];
     float position[3];      /* model space */
@@ -273,7 +275,7 @@ typedef struct mmd_model {
 
     /* Filled by mmd_model_validate: bones sorted by (after-physics, layer, index). */
     int32_t *eval_order;
-    unsigned warnings;      /* repaired oddities (bad text, renormalised weights) */
+    unsigned warnings;      /* repaired oddities (bad text, weights, NaN values...: docs/compat.md) */
     mmd_arena *arena;
 } mmd_model;
 

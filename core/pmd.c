@@ -206,8 +206,9 @@ static void parse_vertices(pmd_ctx *c)
         r->item = i;
         mmd_vertex *v = &m->vertices[i];
         mmd_rd_f32v(r, v->position, 3, true);
-        mmd_rd_f32v(r, v->normal, 3, true);
-        mmd_rd_f32v(r, v->uv, 2, true);
+        /* non-finite normals/UVs are repaired by mmd_model_validate (docs/compat.md) */
+        mmd_rd_f32v(r, v->normal, 3, false);
+        mmd_rd_f32v(r, v->uv, 2, false);
         uint16_t b0 = mmd_rd_u16(r), b1 = mmd_rd_u16(r);
         size_t at = r->pos;
         uint8_t w = mmd_rd_u8(r);
@@ -285,11 +286,10 @@ static void parse_materials(pmd_ctx *c)
         mt->name = mmd_arena_strdup(c->a, name);
         mt->name_en = mmd_arena_strdup(c->a, "");
         mt->memo = mt->name_en;
-        mmd_rd_f32v(r, mt->diffuse, 4, true);
-        mmd_rd_f32v(r, &mt->specular_power, 1, true);
-        mmd_rd_f32v(r, mt->specular, 3, true);
-        mmd_rd_f32v(r, mt->ambient, 3, true);
-        size_t toon_at = r->pos;
+        mmd_rd_f32v(r, mt->diffuse, 4, false);
+        mmd_rd_f32v(r, &mt->specular_power, 1, false);
+        mmd_rd_f32v(r, mt->specular, 3, false);
+        mmd_rd_f32v(r, mt->ambient, 3, false);
         uint8_t toon = mmd_rd_u8(r);
         uint8_t edge = mmd_rd_u8(r);
         mt->index_count = mmd_rd_u32(r);
@@ -297,8 +297,9 @@ static void parse_materials(pmd_ctx *c)
         if (!ok(c) || !tex || !mt->name)
             break;
         if (toon != 0xFF && toon >= 10) {
-            mmd_rd_fail_at(r, toon_at, MMD_E_BAD_INDEX, "toon index %u out of range (10 toons)", toon);
-            break;
+            /* no such toon slot (some converters write 10..254): no toon, warning */
+            toon = 0xFF;
+            m->warnings++;
         }
         c->toon_raw[i] = toon;
         mt->toon_shared = toon != 0xFF;
@@ -404,7 +405,7 @@ static void parse_bones_and_ik(pmd_ctx *c)
         k->target = mmd_rd_u16(r);
         k->link_count = mmd_rd_u8(r);
         k->iterations = mmd_rd_u16(r);
-        mmd_rd_f32v(r, &k->weight, 1, true);
+        mmd_rd_f32v(r, &k->weight, 1, false);
         if (!ok(c))
             break;
         if (k->bone >= nb || k->target >= nb) {
@@ -622,7 +623,7 @@ static void parse_skins(pmd_ctx *c)
         for (uint32_t j = 0; j < count && ok(c); j++) {
             size_t at = r->pos;
             uint32_t bi = mmd_rd_u32(r);
-            mmd_rd_f32v(r, mo->u.vertex[j].offset, 3, true);
+            mmd_rd_f32v(r, mo->u.vertex[j].offset, 3, false);
             if (!ok(c))
                 break;
             if (bi >= base_count) {
@@ -829,28 +830,28 @@ static void parse_rigid_bodies(pmd_ctx *c)
         mmd_rigid_body *b = &m->rigid_bodies[i];
         b->name = read_name(c, 20);
         b->name_en = mmd_arena_strdup(c->a, "");
-        size_t at = r->pos;
         uint16_t bone = mmd_rd_u16(r);
         size_t group_at = r->pos;
         b->group = mmd_rd_u8(r);
         b->no_collide_mask = mmd_rd_u16(r);
         size_t shape_at = r->pos;
         b->shape = mmd_rd_u8(r);
-        mmd_rd_f32v(r, b->size, 3, true);
-        mmd_rd_f32v(r, b->position, 3, true);
-        mmd_rd_f32v(r, b->rotation, 3, true);
-        mmd_rd_f32v(r, &b->mass, 1, true);
-        mmd_rd_f32v(r, &b->linear_damping, 1, true);
-        mmd_rd_f32v(r, &b->angular_damping, 1, true);
-        mmd_rd_f32v(r, &b->restitution, 1, true);
-        mmd_rd_f32v(r, &b->friction, 1, true);
+        mmd_rd_f32v(r, b->size, 3, false);
+        mmd_rd_f32v(r, b->position, 3, false);
+        mmd_rd_f32v(r, b->rotation, 3, false);
+        mmd_rd_f32v(r, &b->mass, 1, false);
+        mmd_rd_f32v(r, &b->linear_damping, 1, false);
+        mmd_rd_f32v(r, &b->angular_damping, 1, false);
+        mmd_rd_f32v(r, &b->restitution, 1, false);
+        mmd_rd_f32v(r, &b->friction, 1, false);
         size_t mode_at = r->pos;
         b->mode = mmd_rd_u8(r);
         if (!ok(c))
             break;
         if (bone != 0xFFFF && bone >= c->file_bones) {
-            mmd_rd_fail_at(r, at, MMD_E_BAD_INDEX, "bone %u out of range (%u bones)", bone, c->file_bones);
-            break;
+            /* as PMX (docs/compat.md): the body loses its bone, the model still loads */
+            bone = 0xFFFF;
+            m->warnings++;
         }
         if (b->group > 15) {
             mmd_rd_fail_at(r, group_at, MMD_E_BAD_VALUE, "collision group %u > 15", b->group);
@@ -888,25 +889,23 @@ static void parse_joints(pmd_ctx *c)
         j->name = read_name(c, 20);
         j->name_en = mmd_arena_strdup(c->a, "");
         j->type = MMD_JOINT_SPRING_6DOF;
-        size_t at = r->pos;
         uint32_t a = mmd_rd_u32(r), b = mmd_rd_u32(r);
-        mmd_rd_f32v(r, j->position, 3, true);
-        mmd_rd_f32v(r, j->rotation, 3, true);
-        mmd_rd_f32v(r, j->linear_lower, 3, true);
-        mmd_rd_f32v(r, j->linear_upper, 3, true);
-        mmd_rd_f32v(r, j->angular_lower, 3, true);
-        mmd_rd_f32v(r, j->angular_upper, 3, true);
-        mmd_rd_f32v(r, j->spring_linear, 3, true);
-        mmd_rd_f32v(r, j->spring_angular, 3, true);
+        mmd_rd_f32v(r, j->position, 3, false);
+        mmd_rd_f32v(r, j->rotation, 3, false);
+        mmd_rd_f32v(r, j->linear_lower, 3, false);
+        mmd_rd_f32v(r, j->linear_upper, 3, false);
+        mmd_rd_f32v(r, j->angular_lower, 3, false);
+        mmd_rd_f32v(r, j->angular_upper, 3, false);
+        mmd_rd_f32v(r, j->spring_linear, 3, false);
+        mmd_rd_f32v(r, j->spring_angular, 3, false);
         if (!ok(c))
             break;
-        if (a >= m->rigid_body_count || b >= m->rigid_body_count) {
-            mmd_rd_fail_at(r, at, MMD_E_BAD_INDEX, "rigid bodies %u, %u out of range (%u bodies)", a, b,
-                           m->rigid_body_count);
-            break;
-        }
-        j->body_a = (int32_t)a;
-        j->body_b = (int32_t)b;
+        /* a body out of range (0xFFFFFFFF in some files) disables the joint:
+         * physics skips joints with a -1 body (docs/compat.md) */
+        if (a >= m->rigid_body_count || b >= m->rigid_body_count)
+            m->warnings++;
+        j->body_a = a < m->rigid_body_count ? (int32_t)a : -1;
+        j->body_b = b < m->rigid_body_count ? (int32_t)b : -1;
     }
     r->item = -1;
     if (ok(c))

@@ -65,7 +65,31 @@ static void *alloc_array(px *p, size_t n, size_t size)
     return a;
 }
 
-static void rd_f(px *p, float *out, int n) { mmd_rd_f32v(&p->r, out, n, true); }
+/* Floats whose NaN/Inf is damage we repair: read as stored, mmd_model_validate
+ * replaces non-finite values with neutral ones and counts a warning (docs/compat.md). */
+static void rd_f(px *p, float *out, int n) { mmd_rd_f32v(&p->r, out, n, false); }
+/* Floats that must be finite (vertex positions, bone weights, bone positions):
+ * NaN/Inf is MMD_E_BAD_VALUE at its byte offset. */
+static void rd_strict(px *p, float *out, int n) { mmd_rd_f32v(&p->r, out, n, true); }
+
+/* Cosmetic reference (tail bone, rigid-body bone, joint body): anything but -1 or
+ * [0, limit) reads as -1 with a warning instead of failing the load. */
+static int32_t rd_idx_loose(px *p, int width, int32_t limit)
+{
+    int32_t v;
+    switch (width) {
+    case 1: v = (int8_t)mmd_rd_u8(&p->r); break;
+    case 2: v = (int16_t)mmd_rd_u16(&p->r); break;
+    default: v = mmd_rd_i32(&p->r); break;
+    }
+    if (!ok(p) || v == -1)
+        return -1;
+    if (v < 0 || v >= limit) {
+        p->m->warnings++;
+        return -1;
+    }
+    return v;
+}
 
 static int32_t rd_idx(px *p, int width, int32_t limit, bool none, const char *what)
 {
@@ -178,7 +202,7 @@ static void parse_vertices(px *p)
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
         mmd_vertex *v = &m->vertices[i];
-        rd_f(p, v->position, 3);
+        rd_strict(p, v->position, 3);
         rd_f(p, v->normal, 3);
         rd_f(p, v->uv, 2);
         for (int k = 0; k < nuv; k++)
@@ -194,7 +218,7 @@ static void parse_vertices(px *p)
         case MMD_WEIGHT_SDEF:
             v->bones[0] = rd_idx(p, p->bsz, lim, true, "bone");
             v->bones[1] = rd_idx(p, p->bsz, lim, true, "bone");
-            rd_f(p, v->weights, 1);
+            rd_strict(p, v->weights, 1);
             v->weights[1] = 1.0f - v->weights[0];
             if (v->weight_type == MMD_WEIGHT_SDEF) {
                 rd_f(p, v->sdef_c, 3);
@@ -205,7 +229,7 @@ static void parse_vertices(px *p)
         default: /* BDEF4, QDEF */
             for (int k = 0; k < 4; k++)
                 v->bones[k] = rd_idx(p, p->bsz, lim, true, "bone");
-            rd_f(p, v->weights, 4);
+            rd_strict(p, v->weights, 4);
             break;
         }
         rd_f(p, &v->edge_scale, 1);
@@ -306,12 +330,12 @@ static void parse_materials(px *p)
         uint8_t shared = rd_enum(p, 1, "shared toon flag");
         mt->toon_shared = shared != 0;
         if (shared) {
-            size_t at = r->pos;
             uint8_t tv = mmd_rd_u8(r);
-            /* 0..9 = toon01..toon10; 0xFF = none (as PMD's toon index), anything else is damage */
+            /* 0..9 = toon01..toon10; 0xFF = none (as PMD's toon index). Some exporters
+             * write 10..254: no such shared toon exists, so it reads as none (warning). */
             if (ok(p) && tv > 9 && tv != 0xFF)
-                mmd_rd_fail_at(r, at, MMD_E_BAD_VALUE, "shared toon %u out of range (0..9)", tv);
-            mt->toon = tv == 0xFF ? -1 : tv;
+                m->warnings++;
+            mt->toon = tv > 9 ? -1 : tv;
         } else {
             mt->toon = rd_idx(p, p->tsz, tc, true, "texture");
         }
@@ -345,7 +369,7 @@ static void parse_bones(px *p)
         mmd_bone *b = &m->bones[i];
         b->name = rd_text(p);
         b->name_en = rd_text(p);
-        rd_f(p, b->position, 3);
+        rd_strict(p, b->position, 3);
         b->parent = rd_idx(p, p->bsz, bc, true, "bone");
         b->layer = mmd_rd_i32(r);
         b->flags = mmd_rd_u16(r);
@@ -353,7 +377,7 @@ static void parse_bones(px *p)
         b->append_parent = -1;
         b->ik_target = -1;
         if (b->flags & MMD_BONE_TAIL_IS_BONE)
-            b->tail_bone = rd_idx(p, p->bsz, bc, true, "bone");
+            b->tail_bone = rd_idx_loose(p, p->bsz, bc); /* display only */
         else
             rd_f(p, b->tail_offset, 3);
         if (b->flags & (MMD_BONE_APPEND_ROTATE | MMD_BONE_APPEND_TRANSLATE)) {
@@ -538,15 +562,20 @@ static void parse_frames(px *p)
         f->elements = alloc_array(p, c, sizeof *f->elements);
         if (!f->elements)
             break;
-        f->element_count = c;
+        uint32_t kept = 0;
         for (uint32_t k = 0; k < c && ok(p); k++) {
-            mmd_frame_element *e = &f->elements[k];
+            mmd_frame_element *e = &f->elements[kept];
             e->is_morph = rd_enum(p, 1, "frame element type");
-            if (e->is_morph)
-                e->index = rd_idx(p, p->morsz, mc, false, "morph");
-            else
-                e->index = rd_idx(p, p->bsz, bc, false, "bone");
+            /* display frames only drive the editor's UI: a stale entry (out of
+             * range or -1) is dropped with a warning */
+            unsigned w0 = m->warnings;
+            e->index = e->is_morph ? rd_idx_loose(p, p->morsz, mc) : rd_idx_loose(p, p->bsz, bc);
+            if (e->index >= 0)
+                kept++;
+            else if (ok(p) && m->warnings == w0)
+                m->warnings++;
         }
+        f->element_count = kept;
     }
     r->item = -1;
 }
@@ -571,7 +600,7 @@ static void parse_rigid_bodies(px *p)
         mmd_rigid_body *b = &m->rigid_bodies[i];
         b->name = rd_text(p);
         b->name_en = rd_text(p);
-        b->bone = rd_idx(p, p->bsz, bc, true, "bone");
+        b->bone = rd_idx_loose(p, p->bsz, bc); /* -1: body placed in model space */
         b->group = rd_enum(p, 15, "collision group");
         b->no_collide_mask = mmd_rd_u16(r);
         b->shape = rd_enum(p, MMD_SHAPE_CAPSULE, "shape");
@@ -607,8 +636,9 @@ static void parse_joints(px *p)
         j->name = rd_text(p);
         j->name_en = rd_text(p);
         j->type = rd_enum(p, MMD_JOINT_HINGE, "joint type");
-        j->body_a = rd_idx(p, p->rsz, rc, true, "rigid body");
-        j->body_b = rd_idx(p, p->rsz, rc, true, "rigid body");
+        /* a joint missing a body is disabled (physics skips it), as in MMD */
+        j->body_a = rd_idx_loose(p, p->rsz, rc);
+        j->body_b = rd_idx_loose(p, p->rsz, rc);
         rd_f(p, j->position, 3);
         rd_f(p, j->rotation, 3);
         rd_f(p, j->linear_lower, 3);
@@ -712,8 +742,16 @@ mmd_status mmd_pmx_parse(const uint8_t *data, size_t size, mmd_model *m, mmd_tex
         parse_rigid_bodies(&p);
     if (ok(&p))
         parse_joints(&p);
-    if (ok(&p) && m->version == 2.1f)
-        parse_soft_bodies(&p);
+    /* Some exporters write version 2.1 but stop after the joints: EOF at the
+     * section boundary means no soft bodies (warning). */
+    if (ok(&p) && m->version == 2.1f) {
+        if (mmd_rd_left(&p.r) == 0)
+            m->warnings++;
+        else
+            parse_soft_bodies(&p);
+    }
     /* Trailing bytes after the last section are tolerated (some editors pad). */
+    if (ok(&p) && mmd_rd_left(&p.r) > 0)
+        m->warnings++;
     return p.r.err->status;
 }

@@ -2,70 +2,84 @@
  * (付与), fixed axis, IK hook, world and skinning matrices, physics refresh. */
 #include "core/anim_internal.h"
 
-/* IK solver (ik.c). */
-void mmd_anim_solve_ik(mmd_anim *a, int32_t ik_bone);
 
 static void fixed_axis(const float axis_in[3], float q[4])
 {
-    float ax[3] = {axis_in[0], axis_in[1], axis_in[2]};
-    float l = sqrtf(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
-    if (!(l > 0))
+    double ax[3] = {axis_in[0], axis_in[1], axis_in[2]};
+    double l = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    if (!(l > 0)) {
+        aq_ident(q);
         return;
+    }
     ax[0] /= l, ax[1] /= l, ax[2] /= l;
-    /* axis-angle of q, angle flipped when the axis opposes the fixed one */
-    float w = q[3] < -1 ? -1 : q[3] > 1 ? 1 : q[3];
-    float ang = 2.0f * acosf(w);
-    float s = sqrtf(1 - w * w);
-    float dot = s > 1e-6f ? (q[0] * ax[0] + q[1] * ax[1] + q[2] * ax[2]) / s : 1.0f;
-    if (dot < 0)
-        ang = -ang;
-    float h = 0.5f * ang, sh = sinf(h);
-    q[0] = ax[0] * sh, q[1] = ax[1] * sh, q[2] = ax[2] * sh, q[3] = cosf(h);
+    /* axis-angle of q; the angle flips when the axis opposes the fixed one */
+    double v[3] = {q[0], q[1], q[2]};
+    double vl = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double ang = 0;
+    if (vl >= 1e-8) {
+        ang = 2.0 * atan2(vl, (double)q[3]);
+        if (v[0] * ax[0] + v[1] * ax[1] + v[2] * ax[2] < 0)
+            ang = -ang;
+    }
+    double h = 0.5 * ang, sh = sin(h);
+    q[0] = (float)(ax[0] * sh), q[1] = (float)(ax[1] * sh), q[2] = (float)(ax[2] * sh), q[3] = (float)cos(h);
 }
 
-/* Rotation the VMD/morph stage gives the bone: morph · anim (fixed axis applied). */
+/* Rotation the VMD/morph stage gives the bone: morph · fixedAxis(anim). */
 static void anim_rotation(const mmd_anim *a, int32_t b, float q[4])
 {
-    aq_mul(a->morph_rot + 4 * b, a->anim_rot + 4 * b, q);
+    float r[4];
+    memcpy(r, a->anim_rot + 4 * b, sizeof r);
     const mmd_bone *bn = &a->model->bones[b];
     if (bn->flags & MMD_BONE_FIXED_AXIS)
-        fixed_axis(bn->fixed_axis, q);
+        fixed_axis(bn->fixed_axis, r);
+    aq_mul(a->morph_rot + 4 * b, r, q);
 }
 
-/* Append (DESIGN B.3): fills append_rot/append_pos of b. */
+/* Append (DESIGN B.3, babylon-mmd): append_rot/append_pos of b become the
+ * bone's whole animated rotation/offset (own animation included), so chained
+ * appends read them directly. */
 static void solve_append(mmd_anim *a, int32_t b)
 {
     const mmd_bone *bn = &a->model->bones[b];
     int32_t t = a->append_link[b];
+    const mmd_bone *tb = &a->model->bones[t];
     float r = bn->append_ratio;
+    bool local = (bn->flags & MMD_BONE_APPEND_LOCAL) != 0;
     if (bn->flags & MMD_BONE_APPEND_ROTATE) {
-        float src[4];
-        if (bn->flags & MMD_BONE_APPEND_LOCAL)
+        float src[4], own[4], s[4];
+        if (local)
             am_to_quat(a->world + 16 * t, src);
-        else if (a->append_link[t] >= 0 && (a->model->bones[t].flags & MMD_BONE_APPEND_ROTATE))
+        else if (a->append_link[t] >= 0 && (tb->flags & MMD_BONE_APPEND_ROTATE))
             memcpy(src, a->append_rot + 4 * t, sizeof src);
         else
             anim_rotation(a, t, src);
-        if (a->is_ik_link[t])
+        if (!local && a->is_ik_link[t])
             aq_mul(a->ik_rot + 4 * t, src, src);
-        float id[4] = {0, 0, 0, 1};
-        mmd_quat_slerp(id, src, r, a->append_rot + 4 * b);
+        if (r != 1.0f) {
+            float id[4] = {0, 0, 0, 1};
+            mmd_quat_slerp(id, src, r, s);
+        } else {
+            memcpy(s, src, sizeof s);
+        }
+        anim_rotation(a, b, own);
+        aq_mul(own, s, a->append_rot + 4 * b);
     }
     if (bn->flags & MMD_BONE_APPEND_TRANSLATE) {
         float src[3];
-        if (bn->flags & MMD_BONE_APPEND_LOCAL) {
+        if (local) {
             /* translation part of world(t) · T(-rest(t)) */
-            const float *w = a->world + 16 * t, *p = a->model->bones[t].position;
+            const float *w = a->world + 16 * t, *p = tb->position;
             for (int c = 0; c < 3; c++)
                 src[c] = w[12 + c] - (w[c] * p[0] + w[4 + c] * p[1] + w[8 + c] * p[2]);
-        } else if (a->append_link[t] >= 0 && (a->model->bones[t].flags & MMD_BONE_APPEND_TRANSLATE)) {
+        } else if (a->append_link[t] >= 0 && (tb->flags & MMD_BONE_APPEND_TRANSLATE)) {
             memcpy(src, a->append_pos + 3 * t, sizeof src);
         } else {
             for (int c = 0; c < 3; c++)
                 src[c] = a->anim_pos[3 * t + c] + a->morph_pos[3 * t + c];
         }
         for (int c = 0; c < 3; c++)
-            a->append_pos[3 * b + c] = src[c] * r;
+            a->append_pos[3 * b + c] = src[c] * r + a->anim_pos[3 * b + c] + a->morph_pos[3 * b + c];
     }
 }
 
@@ -73,17 +87,22 @@ void mmd_anim_update_bone(mmd_anim *a, int32_t b)
 {
     const mmd_bone *bn = &a->model->bones[b];
     float q[4], p[3], m[16];
-    anim_rotation(a, b, q);
-    if (a->append_link[b] >= 0 && (bn->flags & MMD_BONE_APPEND_ROTATE))
-        aq_mul(q, a->append_rot + 4 * b, q);
+    bool app = a->append_link[b] >= 0;
+    if (app && (bn->flags & MMD_BONE_APPEND_ROTATE))
+        memcpy(q, a->append_rot + 4 * b, sizeof q);
+    else
+        anim_rotation(a, b, q);
+    memcpy(a->base_rot + 4 * b, q, sizeof q);
     if (a->is_ik_link[b])
         aq_mul(a->ik_rot + 4 * b, q, q);
     memcpy(a->local_rot + 4 * b, q, sizeof q);
-    for (int c = 0; c < 3; c++)
-        p[c] = a->rest_offset[3 * b + c] + a->anim_pos[3 * b + c] + a->morph_pos[3 * b + c];
-    if (a->append_link[b] >= 0 && (bn->flags & MMD_BONE_APPEND_TRANSLATE))
+    if (app && (bn->flags & MMD_BONE_APPEND_TRANSLATE))
         for (int c = 0; c < 3; c++)
-            p[c] += a->append_pos[3 * b + c];
+            p[c] = a->rest_offset[3 * b + c] + a->append_pos[3 * b + c];
+    else
+        for (int c = 0; c < 3; c++)
+            p[c] = a->rest_offset[3 * b + c] + a->anim_pos[3 * b + c] + a->morph_pos[3 * b + c];
+    memcpy(a->local_pos + 3 * b, p, sizeof p);
     am_from_pq(p, q, m);
     if (bn->parent >= 0)
         am_mul(a->world + 16 * bn->parent, m, a->world + 16 * b);
@@ -91,15 +110,43 @@ void mmd_anim_update_bone(mmd_anim *a, int32_t b)
         memcpy(a->world + 16 * b, m, sizeof m);
 }
 
+/* Recompute every bone whose parent chain contains a bone marked in
+ * a->refresh_mark (marks propagate in evaluation order). */
+void mmd_anim_refresh_marked(mmd_anim *a)
+{
+    bool *moved = a->refresh_mark;
+    for (uint32_t i = 0; i < a->nb; i++) {
+        int32_t b = a->order[i];
+        int32_t p = a->model->bones[b].parent;
+        if (moved[b] || p < 0 || !moved[p] || a->phys_written[b])
+            continue;
+        moved[b] = true;
+        if (a->append_link[b] >= 0)
+            solve_append(a, b);
+        mmd_anim_update_bone(a, b);
+    }
+}
+
 void mmd_anim_pose_bones(mmd_anim *a, bool after_physics)
 {
     uint32_t lo = after_physics ? a->n_before : 0, hi = after_physics ? a->nb : a->n_before;
-    if (!after_physics)
+    if (!after_physics) {
         for (uint32_t i = 0; i < a->nb; i++)
             if (a->is_ik_link[i])
                 aq_ident(a->ik_rot + 4 * i);
+        /* A parent evaluated after its child is read at rest, never from the
+         * previous evaluate: frames stay independent of evaluation history
+         * (DESIGN 3), so chunked renders match whole ones. */
+        for (uint32_t i = 0; i < a->late_parent_count; i++) {
+            int32_t b = a->late_parents[i];
+            float q[4] = {0, 0, 0, 1};
+            am_from_pq(a->model->bones[b].position, q, a->world + 16 * b);
+        }
+    }
     for (uint32_t i = lo; i < hi; i++) {
         int32_t b = a->order[i];
+        if (a->phys_written[b]) /* physics owns it this frame */
+            continue;
         if (a->append_link[b] >= 0)
             solve_append(a, b);
         mmd_anim_update_bone(a, b);
@@ -118,6 +165,9 @@ void mmd_anim_build_skinning(mmd_anim *a)
         for (int c = 0; c < 3; c++)
             s[12 + c] = w[12 + c] - (w[c] * p[0] + w[4 + c] * p[1] + w[8 + c] * p[2]);
         s[3] = s[7] = s[11] = 0, s[15] = 1;
+        float *c = a->skin34 + 12 * b;
+        for (int k = 0; k < 3; k++)
+            c[k] = s[k], c[3 + k] = s[4 + k], c[6 + k] = s[8 + k], c[9 + k] = s[12 + k];
     }
 }
 
@@ -126,23 +176,7 @@ void mmd_anim_refresh_from(mmd_anim *a, int32_t bone)
     if (bone < 0 || (uint32_t)bone >= a->nb)
         return;
     a->phys_written[bone] = true;
-    /* descendants in evaluation order: a bone follows when its parent moved */
-    bool *moved = a->refresh_mark;
-    memset(moved, 0, a->nb * sizeof *moved);
-    moved[bone] = true;
-    for (uint32_t i = 0; i < a->nb; i++) {
-        int32_t b = a->order[i];
-        int32_t p = a->model->bones[b].parent;
-        if (b == bone || p < 0 || !moved[p] || a->phys_written[b])
-            continue;
-        moved[b] = true;
-        float p3[3], m[16];
-        const float *q = a->local_rot + 4 * b;
-        for (int c = 0; c < 3; c++)
-            p3[c] = a->rest_offset[3 * b + c] + a->anim_pos[3 * b + c] + a->morph_pos[3 * b + c] +
-                    ((a->append_link[b] >= 0 && (a->model->bones[b].flags & MMD_BONE_APPEND_TRANSLATE))
-                         ? a->append_pos[3 * b + c] : 0.0f);
-        am_from_pq(p3, q, m);
-        am_mul(a->world + 16 * p, m, a->world + 16 * b);
-    }
+    memset(a->refresh_mark, 0, a->nb * sizeof *a->refresh_mark);
+    a->refresh_mark[bone] = true;
+    mmd_anim_refresh_marked(a);
 }

@@ -176,28 +176,65 @@ static void skin_qdef(const mmd_anim *a, uint32_t v, const float p[3], const flo
     normalize3(no);
 }
 
+/* Blend k compact 3x4 skinning matrices (columns x,y,z,t) with weights w. */
+static inline void blend(const float *restrict S, const int32_t *bo, const float *w, int k, float m[12])
+{
+    const float *s0 = S + 12 * bo[0];
+    float w0 = w[0];
+    for (int c = 0; c < 12; c++)
+        m[c] = w0 * s0[c];
+    for (int j = 1; j < k; j++) {
+        const float *sj = S + 12 * bo[j];
+        float wj = w[j];
+        for (int c = 0; c < 12; c++)
+            m[c] += wj * sj[c];
+    }
+}
+
+static inline void apply34(const float m[12], const float *restrict p, const float *restrict n, float *restrict po,
+                           float *restrict no)
+{
+    po[0] = m[0] * p[0] + m[3] * p[1] + m[6] * p[2] + m[9];
+    po[1] = m[1] * p[0] + m[4] * p[1] + m[7] * p[2] + m[10];
+    po[2] = m[2] * p[0] + m[5] * p[1] + m[8] * p[2] + m[11];
+    float x = m[0] * n[0] + m[3] * n[1] + m[6] * n[2];
+    float y = m[1] * n[0] + m[4] * n[1] + m[7] * n[2];
+    float z = m[2] * n[0] + m[5] * n[1] + m[8] * n[2];
+    float l = x * x + y * y + z * z;
+    l = l > 0 ? 1.0f / sqrtf(l) : 0.0f;
+    no[0] = x * l, no[1] = y * l, no[2] = z * l;
+}
+
 void mmd_anim_skin(const mmd_anim *a, uint32_t first, uint32_t count, float *pos, float *nrm)
 {
     if (first >= a->nv)
         return;
     if (count > a->nv - first)
         count = a->nv - first;
-    const float *vp = a->vpos, *vn = a->vnrm, *S = a->skinning;
+    const float *restrict vp = a->vpos, *restrict vn = a->vnrm, *restrict S = a->skin34;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t v = first + i;
         const float *p = vp + 3 * v, *n = vn + 3 * v;
         float *po = pos + 3 * i, *no = nrm + 3 * i;
         const int32_t *bo = a->wbone + 4 * v;
         const float *w = a->wweight + 4 * v;
+        float m[12];
+        if (bo[0] < 0 && a->wtype[v] != MMD_WEIGHT_QDEF) {
+            int j = 1;
+            while (j < 4 && bo[j] < 0)
+                j++;
+            if (j == 4) { /* no usable bone: rest */
+                memcpy(po, p, 12), memcpy(no, n, 12);
+                continue;
+            }
+        }
         switch (a->wtype[v]) {
         case MMD_WEIGHT_BDEF1:
             if (bo[0] < 0) {
                 memcpy(po, p, 12), memcpy(no, n, 12);
                 break;
             }
-            xform(S + 16 * bo[0], p, po);
-            xdir(S + 16 * bo[0], n, no);
-            normalize3(no);
+            apply34(S + 12 * bo[0], p, n, po, no);
             break;
         case MMD_WEIGHT_SDEF:
             if (a->sdef_index[v] >= 0) {
@@ -206,33 +243,21 @@ void mmd_anim_skin(const mmd_anim *a, uint32_t first, uint32_t count, float *pos
             }
             /* fall through */
         case MMD_WEIGHT_BDEF2:
-        case MMD_WEIGHT_BDEF4: {
-            float m[12] = {0};
-            int used = 0;
-            for (int k = 0; k < 4; k++) {
-                if (bo[k] < 0)
-                    continue;
-                const float *s = S + 16 * bo[k];
-                float wk = w[k];
-                for (int c = 0; c < 3; c++) {
-                    m[c] += wk * s[c];
-                    m[3 + c] += wk * s[4 + c];
-                    m[6 + c] += wk * s[8 + c];
-                    m[9 + c] += wk * s[12 + c];
-                }
-                used++;
-            }
-            if (!used) {
-                memcpy(po, p, 12), memcpy(no, n, 12);
+            if (bo[0] >= 0 && bo[1] >= 0) {
+                blend(S, bo, w, 2, m);
+                apply34(m, p, n, po, no);
                 break;
             }
-            po[0] = m[0] * p[0] + m[3] * p[1] + m[6] * p[2] + m[9];
-            po[1] = m[1] * p[0] + m[4] * p[1] + m[7] * p[2] + m[10];
-            po[2] = m[2] * p[0] + m[5] * p[1] + m[8] * p[2] + m[11];
-            no[0] = m[0] * n[0] + m[3] * n[1] + m[6] * n[2];
-            no[1] = m[1] * n[0] + m[4] * n[1] + m[7] * n[2];
-            no[2] = m[2] * n[0] + m[5] * n[1] + m[8] * n[2];
-            normalize3(no);
+            /* fall through */
+        case MMD_WEIGHT_BDEF4: {
+            int32_t bb[4];
+            float ww[4];
+            int k = 0;
+            for (int j = 0; j < 4; j++)
+                if (bo[j] >= 0)
+                    bb[k] = bo[j], ww[k++] = w[j];
+            blend(S, bb, ww, k, m);
+            apply34(m, p, n, po, no);
             break;
         }
         case MMD_WEIGHT_QDEF:

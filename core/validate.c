@@ -52,6 +52,234 @@ static int32_t find_cycle(uint32_t n, const int32_t *next, uint8_t *state)
     return -1;
 }
 
+/* ---- non-finite values (docs/compat.md) ----
+ * Vertex positions, bone weights and bone positions must be finite (the
+ * parsers reject them at their byte offset; an in-memory model fails here).
+ * Everything else is replaced by a neutral value, one warning per element. */
+
+static bool fix_f(float *v, int n, float def)
+{
+    bool bad = false;
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) {
+            v[i] = def;
+            bad = true;
+        }
+    return bad;
+}
+
+static bool finite_v(const float *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return false;
+    return true;
+}
+
+static mmd_status repair_vertices(mmd_model *m, mmd_error *err)
+{
+    const char *s = sec(m, "pmx.vertex", "pmd.vertex");
+    for (uint32_t i = 0; i < m->vertex_count; i++) {
+        mmd_vertex *v = &m->vertices[i];
+        if (!finite_v(v->position, 3))
+            return FAIL(MMD_E_BAD_VALUE, s, i, "non-finite position");
+        int used = v->weight_type == MMD_WEIGHT_BDEF1 ? 1 : (v->weight_type == MMD_WEIGHT_BDEF4 ||
+                                                             v->weight_type == MMD_WEIGHT_QDEF) ? 4 : 2;
+        if (!finite_v(v->weights, used))
+            return FAIL(MMD_E_BAD_VALUE, s, i, "non-finite bone weight");
+        bool bad = false;
+        if (!finite_v(v->normal, 3)) /* recomputed (and counted) in repair_normals */
+            v->normal[0] = v->normal[1] = v->normal[2] = 0;
+        bad |= fix_f(v->uv, 2, 0);
+        for (int k = 0; k < 4; k++)
+            bad |= fix_f(v->add_uv[k], 4, 0);
+        bad |= fix_f(&v->edge_scale, 1, 1);
+        if (v->weight_type == MMD_WEIGHT_SDEF &&
+            !(finite_v(v->sdef_c, 3) && finite_v(v->sdef_r0, 3) && finite_v(v->sdef_r1, 3))) {
+            v->weight_type = MMD_WEIGHT_BDEF2; /* SDEF without usable C/R0/R1 is its BDEF2 */
+            memset(v->sdef_c, 0, sizeof v->sdef_c);
+            memset(v->sdef_r0, 0, sizeof v->sdef_r0);
+            memset(v->sdef_r1, 0, sizeof v->sdef_r1);
+            bad = true;
+        }
+        m->warnings += bad;
+    }
+    return MMD_OK;
+}
+
+static mmd_status repair_values(mmd_model *m, mmd_error *err)
+{
+    mmd_status st = repair_vertices(m, err);
+    if (st != MMD_OK)
+        return st;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        mmd_material *mt = &m->materials[i];
+        bool bad = fix_f(mt->diffuse, 4, 1);
+        bad |= fix_f(mt->specular, 3, 0);
+        bad |= fix_f(&mt->specular_power, 1, 0);
+        bad |= fix_f(mt->ambient, 3, 0);
+        bad |= fix_f(mt->edge_color, 4, 0);
+        bad |= fix_f(&mt->edge_size, 1, 0);
+        m->warnings += bad;
+    }
+    const char *s = sec(m, "pmx.bone", "pmd.bone");
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        mmd_bone *b = &m->bones[i];
+        if (!finite_v(b->position, 3))
+            return FAIL(MMD_E_BAD_VALUE, s, i, "non-finite position");
+        bool bad = fix_f(b->tail_offset, 3, 0);
+        bad |= fix_f(&b->append_ratio, 1, 0);
+        bad |= fix_f(b->fixed_axis, 3, 0); /* zero axis: the bone cannot rotate (pose.c) */
+        bad |= fix_f(b->local_x, 3, 0);
+        bad |= fix_f(b->local_z, 3, 0);
+        /* unit angle: NaN reads as pi (no per-iteration cap), a negative one by its size */
+        bad |= fix_f(&b->ik_limit_angle, 1, (float)M_PI);
+        if (b->ik_limit_angle < 0) {
+            b->ik_limit_angle = -b->ik_limit_angle;
+            bad = true;
+        }
+        for (uint32_t k = 0; k < b->ik_link_count; k++) {
+            mmd_ik_link *l = &b->ik_links[k];
+            if (l->has_limit && !(finite_v(l->lower, 3) && finite_v(l->upper, 3))) {
+                l->has_limit = false; /* a limit we cannot read is no limit */
+                memset(l->lower, 0, sizeof l->lower);
+                memset(l->upper, 0, sizeof l->upper);
+                bad = true;
+            }
+        }
+        m->warnings += bad;
+    }
+    for (uint32_t i = 0; i < m->morph_count; i++) {
+        mmd_morph *mo = &m->morphs[i];
+        bool bad = false;
+        for (uint32_t k = 0; k < mo->offset_count; k++) {
+            switch (mo->type) {
+            case MMD_MORPH_GROUP:
+            case MMD_MORPH_FLIP: bad |= fix_f(&mo->u.group[k].weight, 1, 0); break;
+            case MMD_MORPH_VERTEX: bad |= fix_f(mo->u.vertex[k].offset, 3, 0); break;
+            case MMD_MORPH_BONE: {
+                mmd_morph_bone *o = &mo->u.bone[k];
+                bad |= fix_f(o->translation, 3, 0);
+                if (!finite_v(o->rotation, 4)) {
+                    o->rotation[0] = o->rotation[1] = o->rotation[2] = 0;
+                    o->rotation[3] = 1;
+                    bad = true;
+                }
+                break;
+            }
+            case MMD_MORPH_MATERIAL: {
+                mmd_morph_material *o = &mo->u.material[k];
+                float def = o->op == 0 ? 1.0f : 0.0f; /* neutral for multiply / add */
+                bad |= fix_f(o->diffuse, 4, def);
+                bad |= fix_f(o->specular, 3, def);
+                bad |= fix_f(&o->specular_power, 1, def);
+                bad |= fix_f(o->ambient, 3, def);
+                bad |= fix_f(o->edge_color, 4, def);
+                bad |= fix_f(&o->edge_size, 1, def);
+                bad |= fix_f(o->texture_tint, 4, def);
+                bad |= fix_f(o->sphere_tint, 4, def);
+                bad |= fix_f(o->toon_tint, 4, def);
+                break;
+            }
+            case MMD_MORPH_IMPULSE:
+                bad |= fix_f(mo->u.impulse[k].velocity, 3, 0);
+                bad |= fix_f(mo->u.impulse[k].torque, 3, 0);
+                break;
+            default: bad |= fix_f(mo->u.uv[k].offset, 4, 0); break; /* UV, add UV */
+            }
+        }
+        m->warnings += bad;
+    }
+    for (uint32_t i = 0; i < m->rigid_body_count; i++) {
+        mmd_rigid_body *b = &m->rigid_bodies[i];
+        bool bad = fix_f(b->size, 3, 0);
+        bad |= fix_f(b->position, 3, 0);
+        bad |= fix_f(b->rotation, 3, 0);
+        bad |= fix_f(&b->mass, 1, 1);
+        bad |= fix_f(&b->linear_damping, 1, 0);
+        bad |= fix_f(&b->angular_damping, 1, 0);
+        bad |= fix_f(&b->restitution, 1, 0);
+        bad |= fix_f(&b->friction, 1, 0);
+        m->warnings += bad;
+    }
+    for (uint32_t i = 0; i < m->joint_count; i++) {
+        mmd_joint *j = &m->joints[i];
+        bool bad = fix_f(j->position, 3, 0);
+        bad |= fix_f(j->rotation, 3, 0);
+        bad |= fix_f(j->linear_lower, 3, 0);
+        bad |= fix_f(j->linear_upper, 3, 0);
+        bad |= fix_f(j->angular_lower, 3, 0);
+        bad |= fix_f(j->angular_upper, 3, 0);
+        bad |= fix_f(j->spring_linear, 3, 0);
+        bad |= fix_f(j->spring_angular, 3, 0);
+        m->warnings += bad;
+    }
+    for (uint32_t i = 0; i < m->soft_body_count; i++) {
+        mmd_soft_body *b = &m->soft_bodies[i];
+        bool bad = fix_f(&b->total_mass, 1, 0);
+        bad |= fix_f(&b->margin, 1, 0);
+        bad |= fix_f(b->config, 12, 0);
+        bad |= fix_f(b->cluster, 6, 0);
+        bad |= fix_f(b->material_coef, 3, 0);
+        m->warnings += bad;
+    }
+    return MMD_OK;
+}
+
+/* Zero-length normals (in the file, or non-finite ones zeroed above) are
+ * recomputed as the area-weighted sum of the adjacent faces' normals
+ * ((v1-v0)x(v2-v0), the front side of MMD's clockwise faces); a vertex on no
+ * face, or on degenerate faces only, gets (0,1,0). Runs after the face check. */
+static void repair_normals(mmd_model *m)
+{
+    uint32_t nbad = 0;
+    for (uint32_t i = 0; i < m->vertex_count; i++) {
+        const float *n = m->vertices[i].normal;
+        if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 1e-12f))
+            nbad++;
+    }
+    if (!nbad)
+        return;
+    uint8_t *mark = calloc(m->vertex_count, 1);
+    if (mark) {
+        for (uint32_t i = 0; i < m->vertex_count; i++) {
+            float *n = m->vertices[i].normal;
+            if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 1e-12f)) {
+                mark[i] = 1;
+                n[0] = n[1] = n[2] = 0;
+            }
+        }
+        for (uint32_t f = 0; f + 2 < m->index_count; f += 3) {
+            const uint32_t *ix = m->indices + f;
+            if (!(mark[ix[0]] | mark[ix[1]] | mark[ix[2]]))
+                continue;
+            const float *a = m->vertices[ix[0]].position, *b = m->vertices[ix[1]].position,
+                        *c = m->vertices[ix[2]].position;
+            double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+            double fn[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                            e1[0] * e2[1] - e1[1] * e2[0]};
+            for (int k = 0; k < 3; k++)
+                if (mark[ix[k]])
+                    for (int c3 = 0; c3 < 3; c3++)
+                        m->vertices[ix[k]].normal[c3] += (float)fn[c3];
+        }
+    }
+    for (uint32_t i = 0; i < m->vertex_count; i++) {
+        float *n = m->vertices[i].normal;
+        bool was_bad = mark ? mark[i] != 0 : !(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 1e-12f);
+        if (!was_bad)
+            continue;
+        double l = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
+        if (mark && l > 1e-12 && isfinite(l)) {
+            n[0] = (float)(n[0] / l), n[1] = (float)(n[1] / l), n[2] = (float)(n[2] / l);
+        } else { /* no usable face (or out of memory) */
+            n[0] = 0, n[1] = 1, n[2] = 0;
+        }
+        m->warnings++;
+    }
+    free(mark);
+}
+
 static mmd_status check_vertices(mmd_model *m, mmd_error *err)
 {
     const char *s = sec(m, "pmx.vertex", "pmd.vertex");
@@ -66,6 +294,7 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
         case MMD_WEIGHT_QDEF: used = 4; break;
         default: return FAIL(MMD_E_BAD_VALUE, s, i, "weight type %u", v->weight_type);
         }
+        bool fixed = false; /* one warning per repaired vertex */
         int any = 0;
         for (int k = 0; k < 4; k++) {
             int32_t b = v->bones[k];
@@ -79,10 +308,34 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
             if (b >= 0)
                 any = 1;
         }
-        if (!any && m->vertex_count && m->bone_count)
-            return FAIL(MMD_E_BAD_INDEX, s, i, "no bone (every slot is -1)");
+        if (!any && m->bone_count) {
+            /* every slot -1 (converters' static meshes): bind to bone 0, which MMD
+             * models reserve for the root ("全ての親" / "センター") */
+            v->weight_type = MMD_WEIGHT_BDEF1;
+            v->bones[0] = 0;
+            v->bones[1] = v->bones[2] = v->bones[3] = -1;
+            v->weights[0] = 1;
+            v->weights[1] = v->weights[2] = v->weights[3] = 0;
+            m->warnings++;
+            continue;
+        }
         if (!any)
             continue;
+        if (used == 2 && !(v->weights[0] >= 0 && v->weights[0] <= 1)) {
+            /* BDEF2/SDEF weight outside [0,1] extrapolates past both bones: clamp */
+            v->weights[0] = v->weights[0] < 0 ? 0.0f : 1.0f;
+            v->weights[1] = 1.0f - v->weights[0];
+            fixed = true;
+        }
+        if (used == 4) {
+            bool neg = false;
+            for (int k = 0; k < 4; k++)
+                if (v->weights[k] < 0) {
+                    v->weights[k] = 0; /* negative weights: dropped, the rest renormalised below */
+                    neg = true;
+                }
+            fixed |= neg;
+        }
         /* repair: weights of -1 slots are zero, BDEF4/QDEF weights sum to 1 */
         if (used == 4 || v->bones[0] < 0 || v->bones[1] < 0) {
             float sum = 0;
@@ -103,15 +356,16 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
                         v->weights[k] = 1;
                         break;
                     }
-                m->warnings++;
+                fixed = true;
             } else if (fabsf(sum - 1.0f) > 1e-3f) {
                 for (int k = 0; k < used; k++)
                     v->weights[k] /= sum;
-                m->warnings++;
+                fixed = true;
             } else if (changed) {
-                m->warnings++;
+                fixed = true;
             }
         }
+        m->warnings += fixed;
     }
     return MMD_OK;
 }
@@ -239,7 +493,8 @@ static mmd_status check_morphs(mmd_model *m, uint8_t *state, int32_t *next, mmd_
         }
     }
     /* Group morphs containing group morphs are outside the spec; a group that
-     * reaches itself would recurse forever in a naive evaluator: reject cycles.
+     * reaches itself would recurse forever in a naive evaluator. Ours (morph.c)
+     * expands one level, so a cycle is only counted as a warning.
      * Walk group->group edges with an explicit DFS (state 1 = on stack). */
     memset(state, 0, n);
     for (uint32_t root = 0; root < n; root++) {
@@ -258,8 +513,12 @@ static mmd_status check_morphs(mmd_model *m, uint8_t *state, int32_t *next, mmd_
                 int32_t t = mo->u.group[k].morph;
                 if (m->morphs[t].type != MMD_MORPH_GROUP)
                     continue;
-                if (state[t] == 1)
-                    return FAIL(MMD_E_BAD_STRUCTURE, s, cur, "group morph loops back to morph %d", t);
+                if (state[t] == 1) {
+                    /* a group reaching itself: harmless, the evaluator expands one
+                     * level only (nested groups are ignored, as in babylon-mmd) */
+                    m->warnings++;
+                    continue;
+                }
                 if (state[t] == 0) {
                     child = t;
                     break;
@@ -374,10 +633,13 @@ mmd_status mmd_model_validate(mmd_model *m, mmd_error *err)
         st = mmd_error_set(err, MMD_E_NOMEM, "model", -1, -1, "out of memory");
         goto done;
     }
+    if ((st = repair_values(m, err)) != MMD_OK)
+        goto done;
     if ((st = check_vertices(m, err)) != MMD_OK)
         goto done;
     if ((st = check_faces_materials(m, err)) != MMD_OK)
         goto done;
+    repair_normals(m);
     if ((st = check_bones(m, state, next, err)) != MMD_OK)
         goto done;
     if ((st = check_morphs(m, state, next, err)) != MMD_OK)

@@ -11,6 +11,7 @@
  */
 #include "core/motion.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,20 @@ static char *sjis_name(mmd_reader *r, mmd_text *t, mmd_arena *a, const uint8_t *
     return u;
 }
 
+/* Bone and morph keys with NaN/Inf (seen in converter output) are repaired as
+ * neutral keys: position 0, rotation identity, weight 0, one warning per key.
+ * Camera, light and shadow keys stay strict (a NaN camera has no sane repair). */
+static bool fix_key_floats(float *v, int n, float def)
+{
+    bool bad = false;
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i])) {
+            v[i] = def;
+            bad = true;
+        }
+    return bad;
+}
+
 static void note_frame(mmd_motion *m, uint32_t f)
 {
     if (f > m->last_frame)
@@ -134,8 +149,15 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         memcpy(k->raw_name, nm, 15);
         k->name = sjis_name(r, t, a, nm, 15, &bad);
         k->frame = mmd_rd_u32(r);
-        mmd_rd_f32v(r, k->position, 3, true);
-        mmd_rd_f32v(r, k->rotation, 4, true);
+        mmd_rd_f32v(r, k->position, 3, false);
+        mmd_rd_f32v(r, k->rotation, 4, false);
+        bool fixed = fix_key_floats(k->position, 3, 0);
+        if (fix_key_floats(k->rotation, 4, 0)) {
+            k->rotation[0] = k->rotation[1] = k->rotation[2] = 0;
+            k->rotation[3] = 1;
+            fixed = true;
+        }
+        m->warnings += fixed;
         const uint8_t *ip = mmd_rd_bytes(r, 64);
         if (ip)
             memcpy(k->interp, ip, 64);
@@ -163,7 +185,8 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         memcpy(k->raw_name, nm, 15);
         k->name = sjis_name(r, t, a, nm, 15, &bad);
         k->frame = mmd_rd_u32(r);
-        mmd_rd_f32v(r, &k->weight, 1, true);
+        mmd_rd_f32v(r, &k->weight, 1, false);
+        m->warnings += fix_key_floats(&k->weight, 1, 0);
         note_frame(m, k->frame);
     }
     r->item = -1;

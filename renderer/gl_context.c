@@ -185,7 +185,7 @@ void mmd_gl_context_free(mmd_gl_context *c)
         eglMakeCurrent(c->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         if (c->egl_context != EGL_NO_CONTEXT)
             eglDestroyContext(c->egl_display, c->egl_context);
-        eglTerminate(c->egl_display);
+        eglReleaseThread(); /* no eglTerminate: Mesa would dlclose its driver, hiding its frames from LeakSanitizer suppressions */
     }
     if (c->backend == MMD_GL_EGL)
         LSAN_ON();

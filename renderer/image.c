@@ -235,36 +235,32 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
     return MMD_OK;
 }
 
-/* PNG: walk the chunks before stb sees them. stb reallocs an IDAT buffer as
- * large as a chunk's length field before reading it (a 75-byte file claimed
- * 1.2 GB: tests/fuzz/regressions/texture/), and it reports an oversized IHDR
- * as "unknown image type". Every chunk must fit in the file; IHDR's size is
- * checked against our limits here. Returns MMD_OK or a status with msg. */
+static uint32_t rd32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* stb_image reallocs its IDAT buffer to a chunk's declared length before
+ * reading it (a 75-byte file can ask for 1.2 GB): walk the chunks first and
+ * refuse any length larger than the bytes left. */
 static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
 {
     size_t pos = 8;
-    while (pos < size) {
-        if (size - pos < 8) /* stb ignores a cut IEND CRC; a cut chunk header is corrupt */
-            return fail(msg, n, MMD_E_TRUNCATED, "PNG: chunk header at offset %zu is cut short", pos);
-        uint32_t len = (uint32_t)d[pos] << 24 | (uint32_t)d[pos + 1] << 16 |
-                       (uint32_t)d[pos + 2] << 8 | d[pos + 3];
-        const uint8_t *type = d + pos + 4;
-        if (len > size - pos - 8)
+    while (size - pos >= 12) {
+        uint32_t len = rd32be(d + pos);
+        if (len > size - pos - 12) {
+            char type[5];
+            for (int i = 0; i < 4; i++) {
+                uint8_t c = d[pos + 4 + i];
+                type[i] = (c >= 32 && c < 127) ? (char)c : '?';
+            }
+            type[4] = 0;
             return fail(msg, n, MMD_E_TRUNCATED,
-                        "PNG: chunk '%.4s' at offset %zu claims %u bytes, %zu left", (const char *)type,
-                        pos, len, size - pos - 8);
-        if (!memcmp(type, "IHDR", 4) && len >= 8) {
-            const uint8_t *h = d + pos + 8;
-            long long w = (long long)((uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3]);
-            long long ht = (long long)((uint32_t)h[4] << 24 | (uint32_t)h[5] << 16 | (uint32_t)h[6] << 8 | h[7]);
-            int st = check_dims(w, ht, msg, n);
-            if (st != MMD_OK)
-                return st;
+                        "PNG: offset 0x%zx, chunk '%s' claims %u bytes, only %zu left", pos,
+                        type, len, size - pos - 12);
         }
-        if (!memcmp(type, "IEND", 4))
+        if (!memcmp(d + pos + 4, "IEND", 4))
             break;
-        if (size - pos - 8 - len < 4)
-            break; /* CRC cut short at the very end: stb never reads it */
         pos += 12 + (size_t)len;
     }
     return MMD_OK;

@@ -7,16 +7,17 @@
  * behind the surface, so only the silhouette band survives the depth test.
  *
  * Geometry arrives in MMD's left-handed space and stays so in the buffers;
- * u_world mirrors z for GL. The projection is also mirrored in y, so the
+ * u_world mirrors z for GL (with the camera mirrored the same way in
+ * mmd_camera_matrices, the on-screen image is MMD's, so MMD's clockwise front
+ * faces stay clockwise on screen). The projection is also mirrored in y, so the
  * image lands in GL's bottom-up framebuffer upside down and glReadPixels
- * returns the top row first without a CPU flip; that mirror plus the z mirror
- * leave MMD's clockwise front faces clockwise... mirrored twice, i.e. GL_CCW.
+ * returns the top row first without a CPU flip; that mirror turns the front
+ * faces counter-clockwise: glFrontFace(GL_CCW).
  */
 #include "renderer/render.h"
 
 #include <math.h>
 #include <pthread.h>
-#include <stb_image.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,10 @@
 
 #include "renderer/gl_context.h"
 #include "renderer/gl_shader.h"
+#include "renderer/image.h"
 #include "renderer/render_internal.h"
+#include "renderer/texpath.h"
+#include "renderer/toon.h"
 
 /* Edge width: offset = n * vertex scale * material size * k with
  * k = |eye - bone#1| * clamp(fov/30, 0, 1) * 0.001 * EDGE_K (nanoem's rule).
@@ -33,6 +37,8 @@
  * whatever the camera distance, which is what MMD shows. */
 #define EDGE_K 1.0f
 #define MAX_THREADS 16
+/* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) */
+#define MAIN_VARIANTS 64
 
 typedef struct gpu_material {
     GLuint tex, sphere, toon; /* 0 = none (white bound) */
@@ -70,8 +76,8 @@ struct mmd_renderer {
     mmd_render_options o;
     mmd_gl_context *ctx;
     const mmd_gl *gl;
-    GLuint prog_main, prog_flat, prog_depth;
-    GLint u_main[40], u_flat[4], u_depth[4];
+    GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth;
+    GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4];
     GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
     GLuint fbo_shadow, tex_shadow;
@@ -87,14 +93,13 @@ struct mmd_renderer {
 /* uniform slots of the main program */
 enum {
     U_WORLD, U_VIEW, U_PROJ, U_SHADOW_VP, U_DIFFUSE, U_AMBIENT, U_SPECULAR, U_POWER, U_LIGHT_COLOR,
-    U_LIGHT_DIR, U_EYE, U_TEX, U_SPHERE, U_TOON, U_SHADOW_MAP, U_USE_TEX, U_SPHERE_MODE,
-    U_VERTEX_COLOR, U_SHADOW_MODE, U_TEX_MUL, U_TEX_ADD, U_SPH_MUL, U_SPH_ADD, U_TOON_MUL,
+    U_LIGHT_DIR, U_EYE, U_TEX, U_SPHERE, U_TOON, U_SHADOW_MAP, U_SHADOW_MODE, U_TEX_MUL, U_TEX_ADD, U_SPH_MUL, U_SPH_ADD, U_TOON_MUL,
     U_TOON_ADD, U_MAIN_COUNT
 };
 static const char *const main_uniforms[U_MAIN_COUNT] = {
     "u_world", "u_view", "u_proj", "u_shadow_vp", "u_diffuse", "u_ambient", "u_specular", "u_power",
     "u_light_color", "u_light_dir", "u_eye", "u_tex", "u_sphere", "u_toon", "u_shadow_map",
-    "u_use_tex", "u_sphere_mode", "u_vertex_color", "u_shadow_mode", "u_tex_mul", "u_tex_add",
+    "u_shadow_mode", "u_tex_mul", "u_tex_add",
     "u_sph_mul", "u_sph_add", "u_toon_mul", "u_toon_add"};
 enum { F_WORLD, F_VIEWPROJ, F_EDGE, F_COLOR };
 
@@ -334,16 +339,30 @@ static GLuint upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, bool
     return t;
 }
 
-/* Placeholder until renderer/image.h + texpath.h land: stb_image, '\' -> '/'. */
-static uint8_t *load_image(const char *model_dir, const char *stored, int *w, int *h, char *path,
-                           size_t path_size)
+static GLuint upload_image(mmd_renderer *r, const mmd_image *img, bool repeat, bool mip)
 {
-    snprintf(path, path_size, "%s/%s", model_dir && *model_dir ? model_dir : ".", stored);
-    for (char *c = path; *c; c++)
-        if (*c == '\\')
-            *c = '/';
-    int n = 0;
-    return stbi_load(path, w, h, &n, 4);
+    if (img->format == MMD_IMAGE_RGBA8)
+        return upload_rgba(r, img->width, img->height, img->data, repeat, mip);
+    const mmd_gl *gl = r->gl;
+    GLenum fmt = img->format == MMD_IMAGE_DXT1   ? GL_COMPRESSED_RGBA_S3TC_DXT1_EXT
+                 : img->format == MMD_IMAGE_DXT3 ? GL_COMPRESSED_RGBA_S3TC_DXT3_EXT
+                                                 : GL_COMPRESSED_RGBA_S3TC_DXT5_EXT;
+    GLuint t;
+    gl->GenTextures(1, &t);
+    gl->BindTexture(GL_TEXTURE_2D, t);
+    int levels = mip ? img->levels : 1;
+    for (int i = 0; i < levels; i++) {
+        int w = img->width >> i, h = img->height >> i;
+        gl->CompressedTexImage2D(GL_TEXTURE_2D, i, fmt, w > 0 ? w : 1, h > 0 ? h : 1, 0,
+                                 (GLsizei)img->level_size[i], img->data + img->level_offset[i]);
+    }
+    GLint wrap = repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, levels > 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
+    return t;
 }
 
 static GLuint model_texture(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat)
@@ -355,19 +374,21 @@ static GLuint model_texture(mmd_renderer *r, gpu_model *g, const char *model_dir
     if (*tried)
         return *slot;
     *tried = true;
-    bool *other = repeat ? &g->tex_tried_c[idx] : &g->tex_tried_r[idx];
-    GLuint other_tex = repeat ? g->tex_clamp[idx] : g->tex_repeat[idx];
-    char path[4096];
-    int w = 0, h = 0;
-    uint8_t *px = load_image(model_dir, g->m->textures[idx], &w, &h, path, sizeof path);
-    if (!px) {
-        if (!(*other && other_tex == 0)) /* warn once per texture */
-            fprintf(stderr, "warning: texture %s: %s (drawn white)\n", path, stbi_failure_reason());
-        return 0;
+    bool warned = repeat ? g->tex_tried_c[idx] : g->tex_tried_r[idx]; /* other wrap failed before */
+    char path[4096], why[512];
+    const char *dir = model_dir && *model_dir ? model_dir : ".";
+    int rc = mmd_texpath_resolve(dir, g->m->textures[idx], r->o.allow_outside_assets, path, sizeof path,
+                                 why, sizeof why);
+    mmd_image img;
+    if (rc == MMD_TEXPATH_FOUND && mmd_image_load_file(path, &img, why, sizeof why) == 0) {
+        *slot = upload_image(r, &img, repeat, repeat);
+        mmd_image_free(&img);
+        return *slot;
     }
-    *slot = upload_rgba(r, w, h, px, repeat, repeat);
-    stbi_image_free(px);
-    return *slot;
+    if (!warned)
+        fprintf(stderr, "warning: texture \"%s\" of model \"%s\": %s (drawn white)\n", g->m->textures[idx],
+                g->m->name, why);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- targets */
@@ -436,6 +457,31 @@ static int make_shadow_target(mmd_renderer *r, char *msg, size_t msg_size)
     return 0;
 }
 
+/* Colour-pass program for a variant key (built on first use). 0 on failure. */
+static GLuint main_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
+{
+    if (r->prog_main[key])
+        return r->prog_main[key];
+    const mmd_gl *gl = r->gl;
+    char defs[256];
+    snprintf(defs, sizeof defs,
+             "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define VERTEX_COLOR %d\n"
+             "#define SPECULAR %d\n",
+             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1);
+    GLuint p = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, msg, msg_size);
+    if (!p)
+        return 0;
+    for (int i = 0; i < U_MAIN_COUNT; i++)
+        r->u_main[key][i] = gl->GetUniformLocation(p, main_uniforms[i]);
+    gl->UseProgram(p);
+    gl->Uniform1i(r->u_main[key][U_TEX], 0);
+    gl->Uniform1i(r->u_main[key][U_SPHERE], 1);
+    gl->Uniform1i(r->u_main[key][U_TOON], 2);
+    gl->Uniform1i(r->u_main[key][U_SHADOW_MAP], 3);
+    r->prog_main[key] = p;
+    return p;
+}
+
 /* ---------------------------------------------------------------- lifecycle */
 
 void mmd_render_options_default(mmd_render_options *o)
@@ -476,31 +522,29 @@ int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *m
     }
     r->gl = mmd_gl_context_api(r->ctx);
     const mmd_gl *gl = r->gl;
-    r->prog_main = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", NULL, msg, msg_size);
-    r->prog_flat = r->prog_main ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size) : 0;
+    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size);
     r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", NULL, msg, msg_size) : 0;
     if (!r->prog_depth || make_targets(r, msg, msg_size) ||
         (o->self_shadow && make_shadow_target(r, msg, msg_size))) {
         mmd_renderer_free(r);
         return -1;
     }
-    for (int i = 0; i < U_MAIN_COUNT; i++)
-        r->u_main[i] = gl->GetUniformLocation(r->prog_main, main_uniforms[i]);
     static const char *const flat_names[4] = {"u_world", "u_viewproj", "u_edge_offset", "u_color"};
     for (int i = 0; i < 4; i++) {
         r->u_flat[i] = gl->GetUniformLocation(r->prog_flat, flat_names[i]);
         r->u_depth[i] = gl->GetUniformLocation(r->prog_depth, flat_names[i]);
     }
-    gl->UseProgram(r->prog_main);
-    gl->Uniform1i(r->u_main[U_TEX], 0);
-    gl->Uniform1i(r->u_main[U_SPHERE], 1);
-    gl->Uniform1i(r->u_main[U_TOON], 2);
-    gl->Uniform1i(r->u_main[U_SHADOW_MAP], 3);
+    if (!main_program(r, 0, msg, msg_size)) { /* the plainest variant: fail early on GLSL errors */
+        mmd_renderer_free(r);
+        return -1;
+    }
     const uint8_t white[4] = {255, 255, 255, 255};
     r->tex_white = upload_rgba(r, 1, 1, white, false, false);
-    /* Shared toons toon01..10: white until renderer/toon.h lands. */
-    for (int i = 0; i < 10; i++)
-        r->toon_shared[i] = r->tex_white;
+    for (int i = 0; i < 10; i++) { /* shared toon01..toon10 */
+        uint8_t toon[MMD_TOON_SIZE * MMD_TOON_SIZE * 4];
+        mmd_toon_generate(i + 1, toon);
+        r->toon_shared[i] = upload_rgba(r, MMD_TOON_SIZE, MMD_TOON_SIZE, toon, false, false);
+    }
     int threads = o->threads;
     if (threads <= 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -556,7 +600,10 @@ void mmd_renderer_free(mmd_renderer *r)
         gl->DeleteFramebuffers(3, fbos);
         gl->DeleteRenderbuffers(4, rbs);
         gl->DeleteTextures(2, texs);
-        gl->DeleteProgram(r->prog_main);
+        gl->DeleteTextures(10, r->toon_shared);
+        for (int i = 0; i < MAIN_VARIANTS; i++)
+            if (r->prog_main[i])
+                gl->DeleteProgram(r->prog_main[i]);
         gl->DeleteProgram(r->prog_flat);
         gl->DeleteProgram(r->prog_depth);
         mmd_gl_context_free(r->ctx);
@@ -766,18 +813,11 @@ static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, siz
     }
 }
 
-static void draw_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f)
+static int draw_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
+                       char *msg, size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
     const mmd_material_state *ms = in->materials ? in->materials : g->base;
-    gl->UseProgram(r->prog_main);
-    gl->UniformMatrix4fv(r->u_main[U_WORLD], 1, GL_FALSE, f->world);
-    gl->UniformMatrix4fv(r->u_main[U_VIEW], 1, GL_FALSE, f->v->view);
-    gl->UniformMatrix4fv(r->u_main[U_PROJ], 1, GL_FALSE, f->proj_flip);
-    gl->UniformMatrix4fv(r->u_main[U_SHADOW_VP], 1, GL_FALSE, f->shadow_vp);
-    gl->Uniform3fv(r->u_main[U_LIGHT_COLOR], 1, f->light_color);
-    gl->Uniform3fv(r->u_main[U_LIGHT_DIR], 1, f->light_dir);
-    gl->Uniform3fv(r->u_main[U_EYE], 1, f->v->eye);
     bind_tex(gl, 3, f->shadow_mode ? r->tex_shadow : r->tex_white);
     gl->BindVertexArray(g->vao);
     size_t off = 0;
@@ -789,31 +829,45 @@ static void draw_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance
         off += n;
         if (s->diffuse[3] <= 0.0f || n == 0)
             continue; /* MMD hides materials whose alpha is 0 (material morphs) */
+        const gpu_material *gm = &g->mats[k];
+        int sphere_mode = gm->sphere && mt->sphere_mode <= MMD_SPHERE_SUB_TEXTURE ? mt->sphere_mode : 0;
+        bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode;
+        bool spec = s->specular_power > 0 && (s->specular[0] > 0 || s->specular[1] > 0 || s->specular[2] > 0);
+        int key = (gm->tex != 0) | sphere_mode << 1 | (int)shadow << 3 |
+                  (int)((mt->flags & MMD_MAT_VERTEX_COLOR) != 0) << 4 | (int)spec << 5;
+        GLuint prog = main_program(r, key, msg, msg_size);
+        if (!prog)
+            return -1;
+        const GLint *u = r->u_main[key];
+        gl->UseProgram(prog);
+        gl->UniformMatrix4fv(u[U_WORLD], 1, GL_FALSE, f->world);
+        gl->UniformMatrix4fv(u[U_VIEW], 1, GL_FALSE, f->v->view);
+        gl->UniformMatrix4fv(u[U_PROJ], 1, GL_FALSE, f->proj_flip);
+        gl->UniformMatrix4fv(u[U_SHADOW_VP], 1, GL_FALSE, f->shadow_vp);
+        gl->Uniform3fv(u[U_LIGHT_COLOR], 1, f->light_color);
+        gl->Uniform3fv(u[U_LIGHT_DIR], 1, f->light_dir);
+        gl->Uniform3fv(u[U_EYE], 1, f->v->eye);
+        gl->Uniform1i(u[U_SHADOW_MODE], f->shadow_mode);
         if (mt->flags & MMD_MAT_DOUBLE_SIDED)
             gl->Disable(GL_CULL_FACE);
         else
             gl->Enable(GL_CULL_FACE);
-        gl->Uniform4fv(r->u_main[U_DIFFUSE], 1, s->diffuse);
-        gl->Uniform3fv(r->u_main[U_AMBIENT], 1, s->ambient);
-        gl->Uniform3fv(r->u_main[U_SPECULAR], 1, s->specular);
-        gl->Uniform1f(r->u_main[U_POWER], s->specular_power);
-        gl->Uniform4fv(r->u_main[U_TEX_MUL], 1, s->texture_mul);
-        gl->Uniform4fv(r->u_main[U_TEX_ADD], 1, s->texture_add);
-        gl->Uniform4fv(r->u_main[U_SPH_MUL], 1, s->sphere_mul);
-        gl->Uniform4fv(r->u_main[U_SPH_ADD], 1, s->sphere_add);
-        gl->Uniform4fv(r->u_main[U_TOON_MUL], 1, s->toon_mul);
-        gl->Uniform4fv(r->u_main[U_TOON_ADD], 1, s->toon_add);
-        const gpu_material *gm = &g->mats[k];
-        gl->Uniform1i(r->u_main[U_USE_TEX], gm->tex != 0);
+        gl->Uniform4fv(u[U_DIFFUSE], 1, s->diffuse);
+        gl->Uniform3fv(u[U_AMBIENT], 1, s->ambient);
+        gl->Uniform3fv(u[U_SPECULAR], 1, s->specular);
+        gl->Uniform1f(u[U_POWER], s->specular_power);
+        gl->Uniform4fv(u[U_TEX_MUL], 1, s->texture_mul);
+        gl->Uniform4fv(u[U_TEX_ADD], 1, s->texture_add);
+        gl->Uniform4fv(u[U_SPH_MUL], 1, s->sphere_mul);
+        gl->Uniform4fv(u[U_SPH_ADD], 1, s->sphere_add);
+        gl->Uniform4fv(u[U_TOON_MUL], 1, s->toon_mul);
+        gl->Uniform4fv(u[U_TOON_ADD], 1, s->toon_add);
         bind_tex(gl, 0, gm->tex ? gm->tex : r->tex_white);
-        int sphere_mode = gm->sphere && mt->sphere_mode <= MMD_SPHERE_SUB_TEXTURE ? mt->sphere_mode : 0;
-        gl->Uniform1i(r->u_main[U_SPHERE_MODE], sphere_mode);
         bind_tex(gl, 1, gm->sphere ? gm->sphere : r->tex_white);
         bind_tex(gl, 2, gm->toon ? gm->toon : r->tex_white);
-        gl->Uniform1i(r->u_main[U_VERTEX_COLOR], (mt->flags & MMD_MAT_VERTEX_COLOR) != 0);
-        gl->Uniform1i(r->u_main[U_SHADOW_MODE], (mt->flags & MMD_MAT_RECEIVE_SHADOW) ? f->shadow_mode : 0);
         gl->DrawElements(prim_of(mt->flags), (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
     }
+    return 0;
 }
 
 static void draw_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f)
@@ -1006,7 +1060,8 @@ int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *ins, size_t co
     for (size_t i = 0; i < count; i++) {
         if (ins[i].hidden)
             continue;
-        draw_colour(r, &r->models[i], &ins[i], &f);
+        if (draw_colour(r, &r->models[i], &ins[i], &f, msg, msg_size))
+            return -1;
         if (r->o.edges)
             draw_edges(r, &r->models[i], &ins[i], &f);
     }

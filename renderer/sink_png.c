@@ -98,7 +98,7 @@ static int parse_target(const char *target, pattern *p, char *msg, size_t n)
         int k = snprintf(p->prefix, sizeof p->prefix, "%s%sframe_", p->dir,
                          p->dir[dl - 1] == '/' ? "" : "/");
         if (k < 0 || (size_t)k >= sizeof p->prefix)
-            return say(msg, n, -1, "PNG output '%s': the path is too long", target);
+            return say(msg, n, -1, "PNG output: target path is too long");
         snprintf(p->suffix, sizeof p->suffix, ".png");
         p->width = 6;
         p->zero = true;

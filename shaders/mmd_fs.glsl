@@ -1,4 +1,9 @@
 // shaders/mmd_fs.glsl - MMD's full.fx shading in gamma space (DESIGN E.1, E.5).
+// Compiled per material kind (llvmpipe runs both sides of uniform branches):
+// HAS_TEX 0/1, SPHERE_MODE 0 none / 1 mul / 2 add / 3 sub-texture (add UV1, mul),
+// VERTEX_COLOR 0/1 (additional UV1 is the colour), SELF_SHADOW 0 toon path /
+// 1 MMD self-shadow receiver (u_shadow_mode says mode 1 or 2), SPECULAR 0/1
+// (power > 0 and a non-black specular colour).
 in vec3 v_pos;
 in vec3 v_normal;
 in vec3 v_normal_view;
@@ -17,10 +22,7 @@ uniform sampler2D u_tex;
 uniform sampler2D u_sphere;
 uniform sampler2D u_toon;
 uniform sampler2D u_shadow_map;
-uniform int u_use_tex;
-uniform int u_sphere_mode;  // 0 none, 1 mul, 2 add, 3 sub-texture (add UV1, mul)
-uniform int u_vertex_color; // additional UV1 is the vertex colour
-uniform int u_shadow_mode;  // 0: toon path; 1/2: MMD self-shadow mode (receiver)
+uniform int u_shadow_mode;  // 1/2: MMD self-shadow mode (SELF_SHADOW only)
 uniform vec4 u_tex_mul, u_tex_add, u_sph_mul, u_sph_add, u_toon_mul, u_toon_add;
 
 out vec4 o_color;
@@ -36,49 +38,56 @@ void main()
     vec3 n = normalize(v_normal);
     vec3 l = normalize(u_light_dir);
     vec4 color = vec4(clamp(u_diffuse.rgb * u_light_color + u_ambient, 0.0, 1.0), u_diffuse.a);
-    if (u_vertex_color != 0)
-        color *= v_add_uv1;
-    if (u_use_tex != 0) {
-        vec4 t = texture(u_tex, v_uv);
-        color.rgb *= tint(t.rgb, u_tex_mul, u_tex_add);
-        color.a *= t.a;
-    }
-    if (u_sphere_mode != 0) {
-        vec3 nv = normalize(v_normal_view);
-        vec2 suv = u_sphere_mode == 3 ? v_add_uv1.xy : vec2(0.5 + 0.5 * nv.x, 0.5 - 0.5 * nv.y);
-        vec4 s = texture(u_sphere, suv);
-        vec3 sc = tint(s.rgb, u_sph_mul, u_sph_add);
-        if (u_sphere_mode == 2)
-            color.rgb += sc;
-        else
-            color.rgb *= sc;
-        color.a *= s.a;
-    }
+#if VERTEX_COLOR
+    color *= v_add_uv1;
+#endif
+#if HAS_TEX
+    vec4 t = texture(u_tex, v_uv);
+    color.rgb *= tint(t.rgb, u_tex_mul, u_tex_add);
+    color.a *= t.a;
+#endif
+#if SPHERE_MODE != 0
+#if SPHERE_MODE == 3
+    vec2 suv = v_add_uv1.xy;
+#else
+    vec3 nv = normalize(v_normal_view);
+    vec2 suv = vec2(0.5 + 0.5 * nv.x, 0.5 - 0.5 * nv.y);
+#endif
+    vec4 s = texture(u_sphere, suv);
+    vec3 sc = tint(s.rgb, u_sph_mul, u_sph_add);
+#if SPHERE_MODE == 2
+    color.rgb += sc;
+#else
+    color.rgb *= sc;
+#endif
+    color.a *= s.a;
+#endif
+#if SPECULAR
+    vec3 h = normalize(normalize(u_eye - v_pos) - l);
+    vec3 spec = u_specular * u_light_color * pow(max(0.0, dot(n, h)), u_power);
+#else
     vec3 spec = vec3(0.0);
-    if (u_power > 0.0) {
-        vec3 h = normalize(normalize(u_eye - v_pos) - l);
-        spec = u_specular * u_light_color * pow(max(0.0, dot(n, h)), u_power);
-    }
+#endif
     float ndl = dot(n, -l);
-    if (u_shadow_mode == 0) {
-        vec4 t = texture(u_toon, vec2(0.0, 0.5 - 0.5 * ndl));
-        color.rgb *= tint(t.rgb, u_toon_mul, u_toon_add);
-        color.rgb += spec;
-        o_color = clamp(color, 0.0, 1.0);
-        return;
-    }
+#if !SELF_SHADOW
+    vec4 toon = texture(u_toon, vec2(0.0, 0.5 - 0.5 * ndl));
+    color.rgb *= tint(toon.rgb, u_toon_mul, u_toon_add);
+    color.rgb += spec;
+    o_color = clamp(color, 0.0, 1.0);
+#else
     // Self-shadow receiver: shadow colour = colour x toon's darkest row.
     vec3 toon_dark = tint(texture(u_toon, vec2(0.0, 1.0)).rgb, u_toon_mul, u_toon_add);
     vec4 shadow_color = vec4(color.rgb * toon_dark, color.a);
     color.rgb += spec;
-    vec3 sc = v_shadow.xyz / v_shadow.w;
-    vec2 st = sc.xy * 0.5 + 0.5;
+    vec3 shc = v_shadow.xyz / v_shadow.w;
+    vec2 st = shc.xy * 0.5 + 0.5;
     float comp = 1.0;
     if (v_shadow.w > 0.0 && all(greaterThanEqual(st, vec2(0.0))) && all(lessThanEqual(st, vec2(1.0)))) {
         float zmap = texture(u_shadow_map, st).r * 2.0 - 1.0;
         float k = u_shadow_mode == 2 ? 8000.0 * (1.0 - st.y) : 1500.0;
-        comp = 1.0 - clamp(max(sc.z - zmap, 0.0) * k - 0.3, 0.0, 1.0);
+        comp = 1.0 - clamp(max(shc.z - zmap, 0.0) * k - 0.3, 0.0, 1.0);
     }
     comp = min(clamp(ndl * 3.0, 0.0, 1.0), comp);
     o_color = clamp(mix(shadow_color, color, comp), 0.0, 1.0);
+#endif
 }

@@ -10,3 +10,9 @@ for b in "$build"/tools/bench_*; do
     "$b" || echo "($(basename "$b") exited $?)"
 done
 [ $found -eq 1 ] || echo "no benchmarks built yet"
+# shell benchmarks (tools/bench_*.sh) get the build folder
+for b in tools/bench_*.sh; do
+    [ -f "$b" ] || continue
+    echo "== $(basename "$b" .sh)"
+    bash "$b" "$build" || echo "($(basename "$b") exited $?)"
+done

@@ -4,7 +4,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/anim.h"
+#include "core/motion.h"
 #include "core/physics.h"
+#include "tests/util/sway_motion.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE
@@ -326,7 +329,9 @@ TEST(toggle_kinematic_follows_bone)
     mmd_physics_free(p);
 }
 
-static void run_chain(float *out_all, int frames)
+/* history > 0: first simulate `history` frames of another motion on the same
+ * physics, then reset to the rest pose and run the recorded sequence. */
+static void run_chain_after(float *out_all, int frames, int history)
 {
     enum { N = 6 };
     fixture f;
@@ -337,6 +342,12 @@ static void run_chain(float *out_all, int frames)
     if (mmd_physics_create(&f.m, &p, NULL) != MMD_OK)
         return;
     float world[(N + 1) * 16];
+    for (int i = 0; i < history; i++) {
+        rest_pose(&f.m, world);
+        world[12] = -3 + (float)(i % 7);
+        world[14] = 2 * sinf((float)i);
+        mmd_physics_step(p, 1.0 / 30.0, world, world);
+    }
     rest_pose(&f.m, world);
     mmd_physics_reset(p, world);
     for (int i = 0; i < frames; i++) {
@@ -346,6 +357,11 @@ static void run_chain(float *out_all, int frames)
         mmd_physics_step(p, 1.0 / 30.0, world, out_all + (size_t)i * (N + 1) * 16);
     }
     mmd_physics_free(p);
+}
+
+static void run_chain(float *out_all, int frames)
+{
+    run_chain_after(out_all, frames, 0);
 }
 
 TEST(two_runs_are_bitwise_identical)
@@ -361,6 +377,20 @@ TEST(two_runs_are_bitwise_identical)
     for (int i = 0; i < SZ; i++)
         finite &= isfinite(a[i]);
     CHECK(finite);
+}
+
+/* A reset must forget everything: contact caches, broadphase pairs, solver
+ * warm-start impulses. Otherwise a seek (or a second pre-roll) on a used
+ * physics object gives other results than a fresh one. */
+TEST(reset_equals_fresh_world)
+{
+    enum { FR = 90, SZ = FR * 7 * 16 };
+    static float a[SZ], b[SZ];
+    memset(a, 0, sizeof a);
+    memset(b, 1, sizeof b);
+    run_chain_after(a, FR, 0);
+    run_chain_after(b, FR, 45);
+    CHECK(memcmp(a, b, sizeof a) == 0);
 }
 
 TEST(rejects_non_finite_values)
@@ -407,6 +437,217 @@ TEST(pmx21_joint_types_build_and_stay_finite)
     }
 }
 
+
+/* Joint anchor of joint j on body i (rest frames A0^-1 * J), in world. */
+static void joint_anchor(const mmd_model *m, const mmd_physics *p, int32_t body,
+                         const mmd_joint *j, float out[3])
+{
+    const mmd_rigid_body *rb = &m->rigid_bodies[body];
+    /* local = R0^T (J - P0) */
+    float rest[16];
+    mat_pose(rb->position[0], rb->position[1], rb->position[2], rb->rotation[0], rb->rotation[1],
+             rb->rotation[2], rest);
+    float d[3] = {j->position[0] - rest[12], j->position[1] - rest[13], j->position[2] - rest[14]};
+    float l[3];
+    for (int r = 0; r < 3; r++)
+        l[r] = rest[r * 4 + 0] * d[0] + rest[r * 4 + 1] * d[1] + rest[r * 4 + 2] * d[2];
+    float w[16];
+    mmd_physics_body_world(p, (uint32_t)body, w);
+    for (int r = 0; r < 3; r++)
+        out[r] = w[12 + r] + w[r] * l[0] + w[4 + r] * l[1] + w[8 + r] * l[2];
+}
+
+/* 600 frames of Gene_light under motion mo: no NaN, bodies near their bones,
+ * locked joints holding, physics bones really moved by the physics. */
+static void gene_bounded(const mmd_model *m, const mmd_motion *mo, const char *label)
+{
+    mmd_error e;
+    const mmd_motion *mos[1] = {mo};
+    mmd_anim *a = NULL, *ref = NULL; /* ref: the same motion without physics */
+    REQUIRE(mmd_anim_create(m, mos, 1, &a, &e) == MMD_OK);
+    REQUIRE(mmd_anim_create(m, mos, 1, &ref, &e) == MMD_OK);
+    mmd_physics *p = NULL;
+    REQUIRE(mmd_physics_create(m, &p, &e) == MMD_OK);
+    REQUIRE(mmd_physics_attach(p, a) == MMD_OK);
+    mmd_physics_preroll(p, a, 0, 2.0);
+    double worst_body = 0, worst_helper = 0, worst_joint = 0;
+    float driven_moved = 0; /* physics bones really differ from the animation */
+    int nan = 0;
+    uint32_t last = mmd_anim_last_frame(a);
+    for (int f = 0; f < 600; f++) {
+        double t = (double)f;
+        mmd_anim_evaluate(a, t);
+        mmd_anim_evaluate(ref, t);
+        const float *w = mmd_anim_world(a), *wr = mmd_anim_world(ref);
+        for (uint32_t i = 0; i < m->bone_count * 16; i++) {
+            nan += !isfinite(w[i]);
+            if (mmd_physics_drives_bone(p, (int32_t)(i / 16)) && fabsf(w[i] - wr[i]) > driven_moved)
+                driven_moved = fabsf(w[i] - wr[i]);
+        }
+        /* each body vs where its bone's animated (physics-free) pose puts it;
+         * collision-less helpers (mask 0: Gene's cloak "weights", one of them
+         * authored 92 units below its joint) are counted apart */
+        for (uint32_t b = 0; b < m->rigid_body_count; b++) {
+            int32_t bone = m->rigid_bodies[b].bone;
+            if (bone < 0)
+                continue;
+            float bw[16], off[16], want[16];
+            mmd_physics_body_world(p, b, bw);
+            mmd_physics_body_offset(p, b, off);
+            mat_mul(wr + bone * 16, off, want);
+            double d = hypot(hypot(bw[12] - want[12], bw[13] - want[13]), bw[14] - want[14]);
+            double *worst = m->rigid_bodies[b].no_collide_mask ? &worst_body : &worst_helper;
+            if (!(d <= *worst))
+                *worst = isfinite(d) ? d : 1e30;
+        }
+        /* joints with locked translation hold: both anchors stay together */
+        for (uint32_t j = 0; j < m->joint_count; j++) {
+            const mmd_joint *jt = &m->joints[j];
+            if (memcmp(jt->linear_lower, jt->linear_upper, sizeof jt->linear_lower) != 0 ||
+                !m->rigid_bodies[jt->body_a].no_collide_mask ||
+                !m->rigid_bodies[jt->body_b].no_collide_mask)
+                continue;
+            float pa[3], pb[3];
+            joint_anchor(m, p, jt->body_a, jt, pa);
+            joint_anchor(m, p, jt->body_b, jt, pb);
+            double d = hypot(hypot(pa[0] - pb[0], pa[1] - pb[1]), pa[2] - pb[2]);
+            if (!(d <= worst_joint))
+                worst_joint = isfinite(d) ? d : 1e30;
+        }
+    }
+    printf("#   Gene_light + %s: motion last frame %u, worst body-bone distance %.3f "
+           "(helpers %.3f), worst locked-joint gap %.4f\n", label, last, worst_body, worst_helper, worst_joint);
+    CHECK_EQ_INT(nan, 0);
+    CHECK(driven_moved > 0.1f);
+    CHECK(worst_body < 6.0);   /* the longest hair/skirt chains swing a few units */
+    CHECK(worst_helper < 1e3); /* bounded, not NaN, even for the misplaced weight */
+    CHECK(worst_joint < 1.0);  /* a locked joint never tears apart */
+    mmd_physics_free(p); /* detaches from a */
+    mmd_anim_free(a);
+    mmd_anim_free(ref);
+}
+
+/* a generated motion (センター sways up to 8 units, turns, bobs) and the shared
+ * 22_apology.vmd (its last pose held after its end) */
+TEST(gene_light_600_frames_stay_bounded)
+{
+    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
+    FILE *probe = fopen(mp, "rb");
+    if (!probe)
+        SKIP("skipped: no ../shared");
+    fclose(probe);
+    mmd_error e;
+    mmd_model *m = NULL;
+    REQUIRE(mmd_model_load_file(mp, &m, &e) == MMD_OK);
+    CHECK_EQ_INT(m->rigid_body_count, 87);
+    CHECK_EQ_INT(m->joint_count, 92);
+    mmd_arena *ar = mmd_arena_create();
+    REQUIRE(ar);
+    const mmd_motion *mo = sway_motion(m, 600, ar);
+    REQUIRE(mo && mo->bone_key_count > 0);
+    gene_bounded(m, mo, "sway");
+    mmd_motion *vmd = NULL;
+    REQUIRE(mmd_motion_load_file(MMD_SHARED_ASSETS "/gene/motion/22_apology.vmd", &vmd, &e) == MMD_OK);
+    gene_bounded(m, vmd, "22_apology");
+    mmd_motion_free(vmd);
+    mmd_arena_destroy(ar);
+    mmd_model_free(m);
+}
+
+/* The whole path (attach, pre-roll, hook per frame) twice from scratch:
+ * bitwise identical bone matrices, the property chunked renders rely on. */
+static int gene_run(const mmd_model *m, const mmd_motion *mo, int frames, float *out)
+{
+    const mmd_motion *mos[1] = {mo};
+    mmd_anim *a = NULL;
+    mmd_physics *p = NULL;
+    if (mmd_anim_create(m, mos, 1, &a, NULL) != MMD_OK)
+        return 0;
+    if (mmd_physics_create(m, &p, NULL) != MMD_OK || mmd_physics_attach(p, a) != MMD_OK) {
+        mmd_anim_free(a);
+        return 0;
+    }
+    mmd_physics_preroll(p, a, 0, 2.0);
+    for (int f = 1; f <= frames; f++)
+        mmd_anim_evaluate(a, (double)f);
+    memcpy(out, mmd_anim_world(a), (size_t)m->bone_count * 16 * sizeof(float));
+    mmd_physics_detach(p);
+    mmd_physics_free(p);
+    mmd_anim_free(a);
+    return 1;
+}
+
+/* the same, through the anim hook: a second pre-roll on a used physics object */
+TEST(gene_light_preroll_twice_equals_fresh)
+{
+    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
+    FILE *probe = fopen(mp, "rb");
+    if (!probe)
+        SKIP("skipped: no ../shared");
+    fclose(probe);
+    mmd_model *m = NULL;
+    REQUIRE(mmd_model_load_file(mp, &m, NULL) == MMD_OK);
+    mmd_arena *ar = mmd_arena_create();
+    REQUIRE(ar);
+    const mmd_motion *mo = sway_motion(m, 60, ar);
+    REQUIRE(mo);
+    const mmd_motion *mos[1] = {mo};
+    mmd_anim *a = NULL;
+    mmd_physics *p = NULL;
+    REQUIRE(mmd_anim_create(m, mos, 1, &a, NULL) == MMD_OK);
+    REQUIRE(mmd_physics_create(m, &p, NULL) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+    size_t n = (size_t)m->bone_count * 16;
+    float *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y);
+    REQUIRE(x && y);
+    mmd_physics_preroll(p, a, 0, 1.0);
+    for (int f = 1; f <= 30; f++)
+        mmd_anim_evaluate(a, (double)f);
+    memcpy(x, mmd_anim_world(a), n * sizeof *x);
+    mmd_physics_preroll(p, a, 0, 1.0); /* again, after 30 frames of history */
+    for (int f = 1; f <= 30; f++)
+        mmd_anim_evaluate(a, (double)f);
+    memcpy(y, mmd_anim_world(a), n * sizeof *y);
+    CHECK(memcmp(x, y, n * sizeof *x) == 0);
+    /* and seeking back (t goes backwards) resets too */
+    for (int f = 0; f <= 30; f++)
+        mmd_anim_evaluate(a, (double)f);
+    mmd_physics_preroll(p, a, 0, 1.0);
+    for (int f = 1; f <= 30; f++)
+        mmd_anim_evaluate(a, (double)f);
+    CHECK(memcmp(x, mmd_anim_world(a), n * sizeof *x) == 0);
+    free(x);
+    free(y);
+    mmd_physics_free(p);
+    mmd_anim_free(a);
+    mmd_arena_destroy(ar);
+    mmd_model_free(m);
+}
+
+TEST(gene_light_two_runs_bitwise_identical)
+{
+    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
+    FILE *probe = fopen(mp, "rb");
+    if (!probe)
+        SKIP("skipped: no ../shared");
+    fclose(probe);
+    mmd_model *m = NULL;
+    REQUIRE(mmd_model_load_file(mp, &m, NULL) == MMD_OK);
+    mmd_arena *ar = mmd_arena_create();
+    REQUIRE(ar);
+    const mmd_motion *mo = sway_motion(m, 120, ar);
+    REQUIRE(mo);
+    size_t n = (size_t)m->bone_count * 16;
+    float *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y);
+    REQUIRE(x && y);
+    CHECK(gene_run(m, mo, 120, x));
+    CHECK(gene_run(m, mo, 120, y));
+    CHECK(memcmp(x, y, n * sizeof *x) == 0);
+    free(x);
+    free(y);
+    mmd_arena_destroy(ar);
+    mmd_model_free(m);
+}
+
 int main(void)
 {
     RUN(euler_order_is_yxz);
@@ -416,7 +657,11 @@ int main(void)
     RUN(bone_pos_mode_keeps_animated_position);
     RUN(toggle_kinematic_follows_bone);
     RUN(two_runs_are_bitwise_identical);
+    RUN(reset_equals_fresh_world);
     RUN(rejects_non_finite_values);
     RUN(pmx21_joint_types_build_and_stay_finite);
+    RUN(gene_light_600_frames_stay_bounded);
+    RUN(gene_light_preroll_twice_equals_fresh);
+    RUN(gene_light_two_runs_bitwise_identical);
     return test_finish();
 }

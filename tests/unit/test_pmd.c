@@ -325,6 +325,33 @@ TEST(errors_name_section_item_offset)
     free(d);
 }
 
+TEST(full_load_validates)
+{
+    size_t n;
+    uint8_t *d = mmd_test_pmd_fixture(4, &n, NULL);
+    mmd_model *m = NULL;
+    mmd_error e;
+    mmd_status st = mmd_model_load(d, n, &m, &e);
+    if (st != MMD_OK)
+        printf("#   %s: %s\n", e.section ? e.section : "", e.msg);
+    REQUIRE(st == MMD_OK);
+    CHECK_EQ_INT(m->format, MMD_FORMAT_PMD);
+    CHECK_EQ_INT(m->bone_count, 10);
+    REQUIRE(m->eval_order);
+    /* IK bones (layer 1) and their children come after every layer-0 bone */
+    int pos_ik = -1, pos_center = -1;
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        if (m->eval_order[i] == 4)
+            pos_ik = (int)i;
+        if (m->eval_order[i] == 0)
+            pos_center = (int)i;
+    }
+    CHECK(pos_center >= 0 && pos_ik > pos_center);
+    CHECK(pos_ik >= 7);
+    mmd_model_free(m);
+    free(d);
+}
+
 TEST(truncation_sweep)
 {
     size_t n, bnd[5];
@@ -389,6 +416,7 @@ int main(void)
     RUN(rigid_bodies_joints);
     RUN(optional_sections_absent);
     RUN(errors_name_section_item_offset);
+    RUN(full_load_validates);
     RUN(truncation_sweep);
     RUN(random_byte_flips);
     return test_finish();

@@ -91,8 +91,98 @@ TEST(unbound_names_reported)
     fx_free_model(m);
 }
 
+/* b1 keyed 90 deg about Y and moved (1,0,0); b2 appends b1 rotation x0.5,
+ * b3 appends b2 (chain) x0.5, b4 appends b1 translation x-1. All roots. */
+TEST(append_chain_rotation_and_translation)
+{
+    mmd_model *m = fx_model(5, 0, 0, 0);
+    for (int i = 0; i < 5; i++)
+        m->bones[i].parent = -1;
+    m->bones[2].flags |= MMD_BONE_APPEND_ROTATE, m->bones[2].append_parent = 1, m->bones[2].append_ratio = 0.5f;
+    m->bones[3].flags |= MMD_BONE_APPEND_ROTATE, m->bones[3].append_parent = 2, m->bones[3].append_ratio = 0.5f;
+    m->bones[4].flags |= MMD_BONE_APPEND_TRANSLATE, m->bones[4].append_parent = 1, m->bones[4].append_ratio = -1;
+    mmd_motion *mo = fx_motion(1, 0);
+    float p[3] = {1, 0, 0}, q[4];
+    fx_quat(0, 1, 0, (float)M_PI / 2, q);
+    fx_bone_key(mo, 0, "b1", 0, p, q);
+    const mmd_motion *list[1] = {mo};
+    mmd_anim *a = NULL;
+    REQUIRE(mmd_anim_create(m, list, 1, &a, NULL) == MMD_OK);
+    mmd_anim_evaluate(a, 0);
+    const float *w = mmd_anim_world(a);
+    /* Ry(t): column 0 = (cos t, 0, -sin t) */
+    CHECK_NEAR(w[16 * 1 + 0], 0, 1e-6);
+    CHECK_NEAR(w[16 * 2 + 0], cos(M_PI / 4), 1e-6);
+    CHECK_NEAR(w[16 * 2 + 2], -sin(M_PI / 4), 1e-6);
+    CHECK_NEAR(w[16 * 3 + 0], cos(M_PI / 8), 1e-6);
+    CHECK_NEAR(w[16 * 3 + 2], -sin(M_PI / 8), 1e-6);
+    CHECK_NEAR(w[16 * 4 + 12], -1, 1e-6);
+    CHECK_NEAR(w[16 * 4 + 13], 4, 1e-6);
+    mmd_anim_free(a);
+    fx_free_motion(mo);
+    fx_free_model(m);
+}
+
+/* Fixed axis: a key rotating about (1,1,0)/sqrt2 on a bone fixed to X keeps
+ * the angle and uses X. */
+TEST(fixed_axis_bone)
+{
+    mmd_model *m = fx_model(1, 0, 0, 0);
+    m->bones[0].flags |= MMD_BONE_FIXED_AXIS;
+    m->bones[0].fixed_axis[0] = 2; /* not normalised on purpose */
+    mmd_motion *mo = fx_motion(1, 0);
+    float p[3] = {0}, q[4];
+    fx_quat((float)M_SQRT1_2, (float)M_SQRT1_2, 0, 0.6f, q);
+    fx_bone_key(mo, 0, "b0", 0, p, q);
+    const mmd_motion *list[1] = {mo};
+    mmd_anim *a = NULL;
+    REQUIRE(mmd_anim_create(m, list, 1, &a, NULL) == MMD_OK);
+    mmd_anim_evaluate(a, 0);
+    const float *w = mmd_anim_world(a);
+    CHECK_NEAR(w[0], 1, 1e-6);           /* X axis unchanged */
+    CHECK_NEAR(w[5], cos(0.6), 1e-6);    /* Rx(0.6) */
+    CHECK_NEAR(w[6], sin(0.6), 1e-6);
+    mmd_anim_free(a);
+    fx_free_motion(mo);
+    fx_free_model(m);
+}
+
+typedef struct hook_ctx { int calls; } hook_ctx;
+
+static void phys_hook(void *user, mmd_anim *a, double t)
+{
+    (void)t;
+    ((hook_ctx *)user)->calls++;
+    float *w = mmd_anim_world_mut(a);
+    w[16 * 1 + 12] += 5; /* a rigid body moved bone 1 */
+    mmd_anim_refresh_from(a, 1);
+}
+
+TEST(physics_hook_refreshes_children)
+{
+    mmd_model *m = fx_model(3, 0, 0, 0);
+    m->bones[2].flags |= MMD_BONE_AFTER_PHYSICS;
+    mmd_anim *a = NULL;
+    REQUIRE(mmd_anim_create(m, NULL, 0, &a, NULL) == MMD_OK);
+    hook_ctx ctx = {0};
+    mmd_anim_set_physics_hook(a, phys_hook, &ctx);
+    mmd_anim_evaluate(a, 0);
+    CHECK_EQ_INT(ctx.calls, 1);
+    const float *w = mmd_anim_world(a), *s = mmd_anim_skinning(a);
+    CHECK_NEAR(w[16 * 1 + 12], 5, 1e-6);
+    CHECK_NEAR(w[16 * 2 + 12], 5, 1e-6); /* after-physics child follows */
+    CHECK_NEAR(s[16 * 1 + 12], 5, 1e-6);
+    CHECK(!mmd_anim_bone_physics_off(a, 1));
+    CHECK(mmd_anim_model(a) == m);
+    mmd_anim_free(a);
+    fx_free_model(m);
+}
+
 int main(void)
 {
+    RUN(append_chain_rotation_and_translation);
+    RUN(fixed_axis_bone);
+    RUN(physics_hook_refreshes_children);
     RUN(rest_pose_world_is_rest);
     RUN(keys_rotate_chain);
     RUN(unbound_names_reported);

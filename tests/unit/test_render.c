@@ -9,7 +9,6 @@
  */
 #include <cglm/cglm.h>
 #include <errno.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,59 +16,19 @@
 
 #include "renderer/render.h"
 #include "tests/util/test.h"
+#include "tests/unit/render_golden.h"
 
 TEST_STATE_DEFINE
+
+/* Same list as tests/lsan.supp: Mesa's own leaks only (read by LeakSanitizer
+ * in sanitizer builds, unused otherwise). */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libOSMesa.so\n"; }
 
 #define W 160
 #define H 120
 
-static char g_out[1024] = "build/test-out"; /* <build>/test-out from argv[0] */
 static char g_assets[1100];
-
-/* ---------------------------------------------------------------- PNG helpers */
-
-static int png_write_rgba(const char *path, const uint8_t *rgba, int w, int h)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png_create_info_struct(p);
-    if (setjmp(png_jmpbuf(p))) {
-        png_destroy_write_struct(&p, &info);
-        fclose(f);
-        return -1;
-    }
-    png_init_io(p, f);
-    png_set_IHDR(p, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(p, info);
-    for (int y = 0; y < h; y++)
-        png_write_row(p, (png_const_bytep)(rgba + (size_t)y * (size_t)w * 4));
-    png_write_end(p, NULL);
-    png_destroy_write_struct(&p, &info);
-    fclose(f);
-    return 0;
-}
-
-static uint8_t *png_read_rgba(const char *path, int *w, int *h)
-{
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_file(&img, path))
-        return NULL;
-    img.format = PNG_FORMAT_RGBA;
-    uint8_t *buf = malloc(PNG_IMAGE_SIZE(img));
-    if (!buf || !png_image_finish_read(&img, NULL, buf, 0, NULL)) {
-        free(buf);
-        png_image_free(&img);
-        return NULL;
-    }
-    *w = (int)img.width;
-    *h = (int)img.height;
-    return buf;
-}
 
 /* ---------------------------------------------------------------- scene helpers */
 
@@ -228,7 +187,7 @@ static void write_assets(void)
             q[3] = 255;
         }
     snprintf(p, sizeof p, "%s/quads.png", g_assets);
-    png_write_rgba(p, img, 64, 64);
+    golden_write(p, img, 64, 64);
     /* toon 32x32: rows 0-15 white, 16-31 (120,130,170) */
     uint8_t toon[32 * 32 * 4];
     for (int y = 0; y < 32; y++)
@@ -240,7 +199,7 @@ static void write_assets(void)
             q[3] = 255;
         }
     snprintf(p, sizeof p, "%s/toon.png", g_assets);
-    png_write_rgba(p, toon, 32, 32);
+    golden_write(p, toon, 32, 32);
     /* sphere 64x64: radial, bright centre-top-left highlight */
     uint8_t sph[64 * 64 * 4];
     for (int y = 0; y < 64; y++)
@@ -255,7 +214,7 @@ static void write_assets(void)
             q[3] = 255;
         }
     snprintf(p, sizeof p, "%s/sphere.png", g_assets);
-    png_write_rgba(p, sph, 64, 64);
+    golden_write(p, sph, 64, 64);
 }
 
 static mmd_renderer *make_renderer(int samples, mmd_gl_backend backend, bool transparent)
@@ -302,72 +261,6 @@ static int render_cube(mmd_renderer *r, cube_model *c, const mmd_render_view *v,
     return 0;
 }
 
-/* ---------------------------------------------------------------- golden compare */
-
-static bool same_mesa(const char *gl_version)
-{
-    FILE *f = fopen("tests/golden/MESA_VERSION", "r");
-    if (!f)
-        return false;
-    char line[128] = "";
-    if (!fgets(line, sizeof line, f))
-        line[0] = 0;
-    fclose(f);
-    line[strcspn(line, "\r\n")] = 0;
-    return line[0] && strstr(gl_version, line) != NULL;
-}
-
-static void golden_check(const char *name, const uint8_t *rgba, const char *gl_version)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "tests/golden/%s.png", name);
-    const char *upd = getenv("MMD_GOLDEN_UPDATE");
-    if (upd && *upd == '1') {
-        CHECK(png_write_rgba(path, rgba, W, H) == 0);
-        printf("#   updated %s\n", path);
-        return;
-    }
-    int gw = 0, gh = 0;
-    uint8_t *g = png_read_rgba(path, &gw, &gh);
-    char out[1200];
-    snprintf(out, sizeof out, "%s/%s.actual.png", g_out, name);
-    if (!g || gw != W || gh != H) {
-        printf("#   golden %s missing or wrong size; actual in %s\n", path, out);
-        png_write_rgba(out, rgba, W, H);
-        free(g);
-        CHECK(!"golden present");
-        return;
-    }
-    bool exact = same_mesa(gl_version);
-    size_t off = 0, bad = 0, n = (size_t)W * H;
-    uint8_t *diff = malloc(n * 4);
-    for (size_t i = 0; i < n; i++) {
-        int worst = 0;
-        for (int k = 0; k < 4; k++) {
-            int d = abs((int)rgba[i * 4 + k] - (int)g[i * 4 + k]);
-            worst = d > worst ? d : worst;
-        }
-        off += worst > 0;
-        bad += worst > 4;
-        diff[i * 4 + 0] = (uint8_t)(worst ? 255 : 0);
-        diff[i * 4 + 1] = (uint8_t)(worst > 4 ? 0 : (worst ? 160 : 0));
-        diff[i * 4 + 2] = 0;
-        diff[i * 4 + 3] = 255;
-    }
-    bool ok = exact ? off == 0 : bad * 100 <= n;
-    if (!ok) {
-        char dpath[1200];
-        snprintf(dpath, sizeof dpath, "%s/%s.diff.png", g_out, name);
-        png_write_rgba(out, rgba, W, H);
-        png_write_rgba(dpath, diff, W, H);
-        printf("#   %s: %zu pixels differ (%zu by > 4) [%s]; see %s\n", name, off, bad,
-               exact ? "exact" : "tolerance", dpath);
-    }
-    CHECK(ok);
-    free(diff);
-    free(g);
-}
-
 /* Render a cube variant and compare it to its golden. */
 static void cube_golden(const char *name, cube_model *c, float dist_scale, const mmd_shadow_state *sh,
                         bool ground)
@@ -390,7 +283,7 @@ static void cube_golden(const char *name, cube_model *c, float dist_scale, const
     default_view(&v, dist_scale);
     uint8_t *rgba = malloc((size_t)W * H * 4);
     if (render_cube(r, c, &v, sh, rgba) == 0)
-        golden_check(name, rgba, mmd_renderer_gl_version(r));
+        golden_check(name, rgba, W, H, mmd_renderer_gl_version(r));
     else
         CHECK(!"render");
     free(rgba);
@@ -629,17 +522,7 @@ TEST(hidden_and_zero_alpha_materials_draw_nothing)
 int main(int argc, char **argv)
 {
     (void)argc;
-    const char *slash = strrchr(argv[0], '/');
-    if (slash) { /* <build>/tests/test_render -> <build>/test-out */
-        size_t n = (size_t)(slash - argv[0]);
-        char dir[900];
-        snprintf(dir, sizeof dir, "%.*s", (int)n, argv[0]);
-        char *up = strrchr(dir, '/');
-        if (up) {
-            *up = 0;
-            snprintf(g_out, sizeof g_out, "%s/test-out", dir);
-        }
-    }
+    golden_init(argv[0]);
     write_assets();
     RUN(texture_is_upright);
     RUN(golden_plain);

@@ -310,7 +310,20 @@ TEST(bad_input)
     size_t n;
     REQUIRE(mmd_vmd_write(b, &bytes, &n, &e) == MMD_OK);
     memset(bytes + 50 + 4 + 15 + 4, 0xFF, 4);
+    /* bone/morph keys: NaN repaired to a neutral key with a warning (docs/compat.md) */
+    REQUIRE(mmd_vmd_load(bytes, n, &m, &e) == MMD_OK);
+    CHECK_EQ_INT(m->warnings, 1);
+    CHECK_EQ_INT(m->bone_keys[0].position[0], 0);
+    mmd_motion_free(m);
+    free(bytes);
+    mmd_motion_free(b);
+    /* camera keys stay strict */
+    b = mmd_motion_new("a");
+    mmd_motion_add_camera_key(b, 0);
+    REQUIRE(mmd_vmd_write(b, &bytes, &n, &e) == MMD_OK);
+    memset(bytes + 50 + 4 + 4 + 4 + 4, 0xFF, 4); /* after bone 0, morph 0, camera count, frame: distance */
     CHECK_EQ_INT(mmd_vmd_load(bytes, n, &m, &e), MMD_E_BAD_VALUE);
+    CHECK_STR(e.section, "vmd.camera");
     CHECK_EQ_INT(e.item, 0);
     free(bytes);
     mmd_motion_free(b);

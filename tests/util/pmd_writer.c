@@ -216,7 +216,7 @@ uint8_t *mmd_test_pmd_fixture(int parts, size_t *size, size_t boundaries[5])
         tb_sjis(&b, "toon03.bmp", 100);
         tb_sjis(&b, "mytoon.bmp", 100);
         for (int i = 2; i < 10; i++) {
-            char nm[24]; /* room for any int: -O1 -Wformat-truncation (SAN=1) */
+            char nm[32];
             snprintf(nm, sizeof nm, "toon%02d.bmp", i + 1);
             tb_sjis(&b, nm, 100);
         }

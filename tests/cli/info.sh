@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tests/cli/info.sh - `mmdrender info`: JSON/text on shared assets and generated
+# fixtures, exit codes and error messages for bad input.
+. tests/util/cli_lib.sh
+
+# --- generated fixtures (printf only, no tools needed) ---
+# VMD v2 "test": one morph key "a" at frame 12, weight 1.0; other sections empty.
+vmd=$TMP/one.vmd
+{
+    printf 'Vocaloid Motion Data 0002\0\0\0\0\0'
+    printf 'test\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+    printf '\0\0\0\0'                                   # bones
+    printf '\1\0\0\0'                                   # morphs: 1
+    printf 'a\0\0\0\0\0\0\0\0\0\0\0\0\0\0'               # name[15]
+    printf '\14\0\0\0\0\0\200\77'                        # frame 12, 1.0f
+    printf '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'           # camera, light, shadow, property
+} >"$vmd"
+# Minimal PMD: header and every mandatory section empty.
+pmd=$TMP/empty.pmd
+{
+    printf 'Pmd\0\0\200\77'
+    printf 'model\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+    head -c 256 /dev/zero
+    printf '\0\0\0\0\0\0\0\0\0\0\0\0'                   # vertices, faces, materials
+    printf '\0\0\0\0\0\0'                               # bones, IK, skins (u16)
+    printf '\0\0\0\0\0\0'                               # skin display, frame names (u8), bone display (u32)
+} >"$pmd"
+vpd=$TMP/pose.vpd
+printf 'Vocaloid Pose Data file\r\n\r\nmodel.osm;\r\n1;\r\nBone0{head\r\n 0,0,0;\r\n 0,0,0,1;\r\n}\r\nMorph0{a\r\n 0.5;\r\n}\r\n' >"$vpd"
+
+t_expect "info --json vmd" 0 "$MMD" info --json "$vmd"
+t_grep "vmd json" '"format":"vmd","version":2,"model_name":"test","counts":\{"bone":0,"morph":1,"camera":0,"light":0,"self_shadow":0,"property":0'
+t_grep "vmd last frame" '"last_frame":12'
+t_expect "info vmd text" 0 "$MMD" info "$vmd"
+t_grep "vmd text" 'morph keys: +1'
+t_expect "info --json pmd" 0 "$MMD" info --json "$pmd"
+t_grep "pmd json" '"format":"pmd","version":1.0,"name":"model","name_en":"","encoding":"shift-jis","counts":\{"vertices":0,"faces":0'
+t_expect "info --json vpd" 0 "$MMD" info "$vpd" --json
+t_grep "vpd json" '"format":"vpd".*"counts":\{"bone":1,"morph":1'
+
+# --- bad input ---
+head -c 60 "$vmd" >"$TMP/cut.vmd"
+printf '\1\0\0\0' | dd of="$TMP/cut.vmd" bs=1 seek=50 conv=notrunc 2>/dev/null
+t_expect "truncated vmd exits 2" 2 "$MMD" info "$TMP/cut.vmd"
+t_grep "truncated vmd message" 'cut\.vmd: offset 0x32, vmd\.bone: '
+head -c 300 "$pmd" >"$TMP/cut.pmd"
+t_expect "truncated pmd exits 2" 2 "$MMD" info --json "$TMP/cut.pmd"
+t_grep "truncated pmd message" 'cut\.pmd: offset 0x[0-9a-f]+, pmd\.'
+t_expect "missing file exits 2" 2 "$MMD" info "$TMP/nope.pmx"
+t_grep "missing file message" 'nope\.pmx: cannot open'
+printf 'hello' >"$TMP/x.bin"
+t_expect "unknown format exits 2" 2 "$MMD" info "$TMP/x.bin"
+t_expect "no file is a usage error" 1 "$MMD" info
+t_expect "bad option is a usage error" 1 "$MMD" info --frobnicate "$vmd"
+t_expect "--help" 0 "$MMD" info --help
+t_grep "help text" 'usage: mmdrender info FILE'
+
+# --- shared assets ---
+gene=$SHARED_ASSETS/gene/Gene_light.pmx
+if [ -f "$gene" ]; then
+    t_expect "info --json Gene_light.pmx" 0 "$MMD" info --json "$gene"
+    t_grep "gene counts" '"counts":\{"vertices":28646,"faces":47106,"textures":10,"materials":13,"bones":224,"morphs":184,"display_frames":15,"rigid_bodies":87,"joints":92,"soft_bodies":0\}'
+    t_grep "gene weights" '"weight_types":\{"bdef1":13552,"bdef2":10178,"bdef4":4916,"sdef":0,"qdef":0\}'
+    t_grep "gene textures exist" '\{"path":"light/arm.png","exists":true\}'
+    t_expect "info Gene_light.pmx text" 0 "$MMD" info "$gene"
+    t_grep "gene text textures" 'light/arm.png +ok'
+    t_expect "info --json stand.vmd" 0 "$MMD" info --json "$SHARED_ASSETS/gene/motion/stand.vmd"
+    t_grep "stand counts" '"counts":\{"bone":470,"morph":184,"camera":0,"light":0,"self_shadow":0,"property":1,.*"last_frame":120'
+    head -c 1000 "$gene" >"$TMP/gene_cut.pmx"
+    t_expect "truncated pmx exits 2" 2 "$MMD" info "$TMP/gene_cut.pmx"
+    t_grep "truncated pmx message" 'gene_cut\.pmx: offset 0x[0-9a-f]+'
+else
+    t_skip "shared assets" "skipped: no ../shared"
+fi
+t_done
