@@ -6,9 +6,9 @@
  * carry the same codec parameters as the first (codec, size, pixel format,
  * profile, colour tags, frame rate, extradata); otherwise exit 2 naming the
  * field. The audio is muxed once (renderer/audio.h): copied when the container
- * takes its codec and the file starts with the video, otherwise decoded and
- * encoded (48 kHz stereo AAC, Opus in WebM); it is cut to the video's length. Video time t plays audio-file
- * time start_time + t - audio_offset (the render's own convention).
+ * takes its codec and no offset is asked for, otherwise decoded and encoded
+ * (48 kHz stereo AAC, Opus in WebM); it is cut to the video's length. Video time
+ * t plays audio-file time start_time + t - audio_offset (the render's own convention).
  *
  * Two passes over the chunks: a scan (packets only, no decoding) that checks
  * every chunk and measures it, then the copy. Output goes to DIR/.NAME.part-PID
@@ -564,8 +564,10 @@ static int concat_run(const concat_opts *o)
     vst->r_frame_rate = rate;
     vst->sample_aspect_ratio = par->sample_aspect_ratio;
     if (o->audio) {
-        /* video time t plays file time start_time + t - audio_offset; copy if that is t */
-        mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time, .allow_copy = true};
+        /* video time t plays file time start_time + t - audio_offset; copy only when
+         * neither is given */
+        mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time,
+                                .allow_copy = o->audio_offset == 0 && o->start_time == 0};
         if ((rc = mmd_audio_open(&a, oc, &ao, msg, sizeof msg))) {
             errf("%s", msg);
             goto done;
