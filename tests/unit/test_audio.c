@@ -292,29 +292,30 @@ TEST(whole_frames_then_end)
     CHECK_EQ_INT(tr.packets, 11); /* 10 frames cover 9600 samples, +1 for the AAC priming */
 }
 
+/* A file in the test directory holding text; its path into out. */
+static int write_text(const char *name, const char *text, char *out, size_t n)
+{
+    snprintf(out, n, "%s", in_dir(name));
+    FILE *f = fopen(out, "wb");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
 TEST(errors)
 {
     mux_result r = mux("/nonexistent/beat.wav", "x.mp4", 0.0, true, 1000);
     CHECK_EQ_INT(r.rc, MMD_EXIT_INPUT);
     CHECK(strstr(r.msg, "/nonexistent/beat.wav: cannot open audio") != NULL);
-    char junk[160];
-    snprintf(junk, sizeof junk, "%s", in_dir("junk.wav"));
-    FILE *f = fopen(junk, "wb");
-    REQUIRE(f);
-    fputs("not audio at all", f);
-    fclose(f);
-    r = mux(junk, "y.mp4", 0.0, true, 1000);
+    char path[160];
+    REQUIRE(write_text("junk.wav", "not audio at all", path, sizeof path) == 0);
+    r = mux(path, "y.mp4", 0.0, true, 1000);
     CHECK_EQ_INT(r.rc, MMD_EXIT_INPUT);
     CHECK(strstr(r.msg, "junk.wav") != NULL);
-    /* a file with no audio stream: the track written by another test's muxer is audio, so
-     * use a text-only container instead: an SRT subtitle */
-    char srt[160];
-    snprintf(srt, sizeof srt, "%s", in_dir("subs.srt"));
-    f = fopen(srt, "wb");
-    REQUIRE(f);
-    fputs("1\n00:00:00,000 --> 00:00:01,000\nhello\n\n", f);
-    fclose(f);
-    r = mux(srt, "z.mp4", 0.0, true, 1000);
+    /* readable, but no audio stream: an SRT subtitle file */
+    REQUIRE(write_text("subs.srt", "1\n00:00:00,000 --> 00:00:01,000\nhello\n\n", path, sizeof path) == 0);
+    r = mux(path, "z.mp4", 0.0, true, 1000);
     CHECK_EQ_INT(r.rc, MMD_EXIT_INPUT);
     CHECK(strstr(r.msg, "no audio stream") != NULL);
     mmd_audio_free(NULL);
