@@ -632,8 +632,6 @@ int mmd_cmd_render(int argc, char **argv)
         write_s += now_s() - t1;
         rendered++;
     }
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     if (rc == MMD_EXIT_OK && g_stop)
         rc = MMD_EXIT_INTERRUPTED;
     mmd_video_stats vstats = {0};
@@ -649,6 +647,12 @@ int mmd_cmd_render(int argc, char **argv)
             rc = -c;
         }
     }
+    /* Default handlers only once the output is closed: a signal while the
+     * encoder drains must not kill the process before the trailer is written
+     * (the handler itself restores the default, so a second signal still ends
+     * the process at once). */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     double wall = now_s() - t_start;
     if (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)
         mmd_progress_finish(j.progress);

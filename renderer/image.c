@@ -259,6 +259,12 @@ static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
                         "PNG: offset 0x%zx, chunk '%s' claims %u bytes, only %zu left", pos,
                         type, len, size - pos - 12);
         }
+        if (!memcmp(d + pos + 4, "IHDR", 4) && len >= 8) {
+            /* stb refuses sizes over its own cap as "unknown format": say why */
+            int st = check_dims(rd32be(d + pos + 8), rd32be(d + pos + 12), msg, n);
+            if (st != MMD_OK)
+                return st;
+        }
         if (!memcmp(d + pos + 4, "IEND", 4))
             break;
         pos += 12 + (size_t)len;
