@@ -918,10 +918,19 @@ static void draw_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins,
     float color[4] = {f->light_color[0], f->light_color[1], f->light_color[2], 1.0f};
     gl->Uniform4fv(r->u_flat[F_COLOR], 1, color);
     gl->Disable(GL_CULL_FACE);
-    gl->Enable(GL_STENCIL_TEST);
-    gl->StencilMask(0xff);
-    gl->StencilFunc(GL_NOTEQUAL, 1, 0xff);
-    gl->StencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    /* An opaque shadow colour needs neither blending nor the stencil that keeps
+     * overlapping triangles from blending twice: every covered pixel gets the
+     * same colour either way, and the per-sample stencil and blend work is the
+     * dearest part of this pass on llvmpipe (MSAA 4 above all). */
+    bool translucent = color[3] < 1.0f;
+    if (translucent) {
+        gl->Enable(GL_STENCIL_TEST);
+        gl->StencilMask(0xff);
+        gl->StencilFunc(GL_NOTEQUAL, 1, 0xff);
+        gl->StencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    } else {
+        gl->Disable(GL_BLEND);
+    }
     gl->DepthMask(GL_FALSE);
     gl->Enable(GL_POLYGON_OFFSET_FILL);
     gl->PolygonOffset(-1.0f, -1.0f);
@@ -942,6 +951,7 @@ static void draw_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins,
     }
     gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Disable(GL_STENCIL_TEST);
+    gl->Enable(GL_BLEND);
     gl->DepthMask(GL_TRUE);
 }
 
