@@ -37,8 +37,8 @@
  * whatever the camera distance, which is what MMD shows. */
 #define EDGE_K 1.0f
 #define MAX_THREADS 16
-/* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) */
-#define MAIN_VARIANTS 64
+/* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) | tint(1) */
+#define MAIN_VARIANTS 128
 
 typedef struct gpu_material {
     GLuint tex, sphere, toon; /* 0 = none (white bound) */
@@ -466,8 +466,8 @@ static GLuint main_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
     char defs[256];
     snprintf(defs, sizeof defs,
              "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define VERTEX_COLOR %d\n"
-             "#define SPECULAR %d\n",
-             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1);
+             "#define SPECULAR %d\n#define TINT %d\n",
+             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1, (key >> 6) & 1);
     GLuint p = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, msg, msg_size);
     if (!p)
         return 0;
@@ -813,6 +813,19 @@ static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, siz
     }
 }
 
+/* Whether a material morph moved any texture / sphere / toon factor off
+ * identity (mul 1, add 0); when none did, the TINT 0 program skips that maths. */
+static bool tinted(const mmd_material_state *s)
+{
+    const float *mul[3] = {s->texture_mul, s->sphere_mul, s->toon_mul};
+    const float *add[3] = {s->texture_add, s->sphere_add, s->toon_add};
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < 4; c++)
+            if (mul[i][c] != 1.0f || add[i][c] != 0.0f)
+                return true;
+    return false;
+}
+
 static int draw_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
                        char *msg, size_t msg_size)
 {
@@ -834,7 +847,7 @@ static int draw_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance 
         bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode;
         bool spec = s->specular_power > 0 && (s->specular[0] > 0 || s->specular[1] > 0 || s->specular[2] > 0);
         int key = (gm->tex != 0) | sphere_mode << 1 | (int)shadow << 3 |
-                  (int)((mt->flags & MMD_MAT_VERTEX_COLOR) != 0) << 4 | (int)spec << 5;
+                  (int)((mt->flags & MMD_MAT_VERTEX_COLOR) != 0) << 4 | (int)spec << 5 | (int)tinted(s) << 6;
         GLuint prog = main_program(r, key, msg, msg_size);
         if (!prog)
             return -1;
