@@ -81,6 +81,7 @@ struct mmd_renderer {
     GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
     GLuint fbo_shadow, tex_shadow;
+    int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
     GLuint tex_white, toon_shared[10];
     gpu_model *models;
     size_t model_count, model_cap;
@@ -454,6 +455,8 @@ static int make_shadow_target(mmd_renderer *r, char *msg, size_t msg_size)
         snprintf(msg, msg_size, "GL: shadow map %dx%d incomplete", s, s);
         return -1;
     }
+    r->shadow_dirty[0] = r->shadow_dirty[1] = 0; /* contents undefined: the first frame clears it all */
+    r->shadow_dirty[2] = r->shadow_dirty[3] = s;
     return 0;
 }
 
@@ -777,6 +780,50 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     }
 }
 
+/* Texel rectangle [x0,x1) x [y0,y1) of the shadow map that this frame's
+ * casters can touch: the light-space bounds of every vertex of every model
+ * with a casting material, plus a texel of margin. The whole map when a vertex
+ * is behind the light camera (w <= 0: clipping makes the bounds unknowable). */
+static void shadow_bounds(const mmd_renderer *r, const mmd_render_instance *ins, size_t count, const float vp[16],
+                          int out[4])
+{
+    int s = r->o.shadow_map_size;
+    float lo[2] = {1, 1}, hi[2] = {-1, -1};
+    for (size_t i = 0; i < count; i++) {
+        const mmd_model *m = r->models[i].m;
+        const mmd_material_state *ms = ins[i].materials ? ins[i].materials : r->models[i].base;
+        bool casts = false;
+        for (uint32_t k = 0; k < m->material_count && !casts; k++)
+            casts = (m->materials[k].flags & MMD_MAT_CAST_SHADOW) && ms[k].diffuse[3] > 0;
+        if (ins[i].hidden || !casts)
+            continue;
+        const float *p = ins[i].positions;
+        for (size_t v = 0; v < m->vertex_count; v++, p += 3) {
+            float w = vp[3] * p[0] + vp[7] * p[1] + vp[11] * p[2] + vp[15];
+            if (!(w > 1e-6f)) {
+                out[0] = out[1] = 0;
+                out[2] = out[3] = s;
+                return;
+            }
+            float x = (vp[0] * p[0] + vp[4] * p[1] + vp[8] * p[2] + vp[12]) / w;
+            float y = (vp[1] * p[0] + vp[5] * p[1] + vp[9] * p[2] + vp[13]) / w;
+            lo[0] = x < lo[0] ? x : lo[0];
+            hi[0] = x > hi[0] ? x : hi[0];
+            lo[1] = y < lo[1] ? y : lo[1];
+            hi[1] = y > hi[1] ? y : hi[1];
+        }
+    }
+    for (int a = 0; a < 2; a++) {
+        if (!(lo[a] <= hi[a])) { /* nothing (or NaN): an empty rectangle */
+            out[0] = out[1] = out[2] = out[3] = 0;
+            return;
+        }
+        float t0 = (lo[a] * 0.5f + 0.5f) * (float)s - 2.0f, t1 = (hi[a] * 0.5f + 0.5f) * (float)s + 2.0f;
+        out[a] = t0 <= 0 ? 0 : t0 >= (float)s ? s : (int)t0;
+        out[a + 2] = t1 <= 0 ? 0 : t1 >= (float)s ? s : (int)t1 + 1;
+    }
+}
+
 static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f)
 {
     const mmd_gl *gl = r->gl;
@@ -784,7 +831,25 @@ static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, siz
     gl->Viewport(0, 0, r->o.shadow_map_size, r->o.shadow_map_size);
     gl->DepthMask(GL_TRUE);
     gl->ClearDepth(1.0);
-    gl->Clear(GL_DEPTH_BUFFER_BIT);
+    /* Clear only what the last frame drew plus what this one can draw: the
+     * rest of the map is still 1.0 from earlier clears. A full 2048^2 float
+     * clear is most of this pass's cost on llvmpipe, and casters usually cover
+     * a few percent of the map. Same texels as a full clear. */
+    int now[4], *d = r->shadow_dirty;
+    shadow_bounds(r, ins, count, f->shadow_vp, now);
+    int c[4] = {d[0] < now[0] ? d[0] : now[0], d[1] < now[1] ? d[1] : now[1], d[2] > now[2] ? d[2] : now[2],
+                d[3] > now[3] ? d[3] : now[3]};
+    if (d[2] <= d[0] || d[3] <= d[1]) /* nothing drawn last frame */
+        memcpy(c, now, sizeof c);
+    else if (now[2] <= now[0] || now[3] <= now[1]) /* nothing to draw now */
+        memcpy(c, d, sizeof c);
+    if (c[2] > c[0] && c[3] > c[1]) {
+        gl->Enable(GL_SCISSOR_TEST);
+        gl->Scissor(c[0], c[1], c[2] - c[0], c[3] - c[1]);
+        gl->Clear(GL_DEPTH_BUFFER_BIT);
+        gl->Disable(GL_SCISSOR_TEST);
+    }
+    memcpy(d, now, sizeof now);
     gl->Disable(GL_CULL_FACE);
     gl->Disable(GL_BLEND);
     gl->Disable(GL_STENCIL_TEST);
