@@ -824,6 +824,20 @@ static void shadow_bounds(const mmd_renderer *r, const mmd_render_instance *ins,
     }
 }
 
+/* Whether any drawn triangle material receives the self-shadow. */
+static bool any_receiver(const mmd_renderer *r, const mmd_render_instance *ins, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const mmd_model *m = r->models[i].m;
+        const mmd_material_state *ms = ins[i].materials ? ins[i].materials : r->models[i].base;
+        for (uint32_t k = 0; k < m->material_count && !ins[i].hidden; k++)
+            if ((m->materials[k].flags & MMD_MAT_RECEIVE_SHADOW) && ms[k].diffuse[3] > 0 &&
+                m->materials[k].index_count > 0)
+                return true;
+    }
+    return false;
+}
+
 static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f)
 {
     const mmd_gl *gl = r->gl;
@@ -1133,7 +1147,8 @@ int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *ins, size_t co
     f.shadow_mode = r->o.self_shadow && shadow && (shadow->mode == 1 || shadow->mode == 2) ? shadow->mode : 0;
     if (f.shadow_mode) {
         shadow_matrix(v, f.light_dir, f.shadow_mode, shadow->distance, f.shadow_vp);
-        draw_shadow_map(r, ins, count, &f);
+        if (any_receiver(r, ins, count)) /* else nothing samples the map */
+            draw_shadow_map(r, ins, count, &f);
     } else {
         mat_identity(f.shadow_vp);
     }
