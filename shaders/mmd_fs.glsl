@@ -81,7 +81,9 @@ void main()
     o_color = clamp(color, 0.0, 1.0);
 #else
     // Self-shadow receiver: shadow colour = colour x toon's darkest row.
-    vec3 toon_dark = tint(texture(u_toon, vec2(0.0, 1.0)).rgb, u_toon_mul, u_toon_add);
+    // texture(u_toon, vec2(0, 1)) reads exactly texel (0, height - 1) (clamped,
+    // unmipmapped, every filter tap on that texel): fetch it without filtering.
+    vec3 toon_dark = tint(texelFetch(u_toon, ivec2(0, textureSize(u_toon, 0).y - 1), 0).rgb, u_toon_mul, u_toon_add);
     vec4 shadow_color = vec4(color.rgb * toon_dark, color.a);
     color.rgb += spec;
     vec3 shc = v_shadow.xyz / v_shadow.w;
