@@ -34,7 +34,7 @@
     X(DeleteFramebuffers) X(DeleteProgram) X(DeleteRenderbuffers) X(DeleteShader)               \
     X(DeleteTextures) X(DeleteVertexArrays) X(DepthFunc) X(DepthMask) X(Disable)                \
     X(DisableVertexAttribArray) X(DrawArrays) X(DrawBuffer) X(DrawElements) X(Enable)           \
-    X(EnableVertexAttribArray) X(Finish) X(FramebufferRenderbuffer) X(FramebufferTexture2D)     \
+    X(EnableVertexAttribArray) X(Finish) X(Flush) X(FramebufferRenderbuffer) X(FramebufferTexture2D)     \
     X(FrontFace) X(GenBuffers) X(GenFramebuffers) X(GenRenderbuffers) X(GenTextures)            \
     X(GenVertexArrays) X(GenerateMipmap) X(GetError) X(GetIntegerv) X(GetProgramInfoLog)        \
     X(GetProgramiv) X(GetShaderInfoLog) X(GetShaderiv) X(GetString) X(GetUniformLocation)       \
