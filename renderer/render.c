@@ -76,8 +76,8 @@ struct mmd_renderer {
     mmd_render_options o;
     mmd_gl_context *ctx;
     const mmd_gl *gl;
-    GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth;
-    GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4];
+    GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;
+    GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4], u_ground[4];
     GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
     GLuint fbo_shadow, tex_shadow;
@@ -526,8 +526,11 @@ int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *m
     r->gl = mmd_gl_context_api(r->ctx);
     const mmd_gl *gl = r->gl;
     r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size);
-    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", NULL, msg, msg_size) : 0;
-    if (!r->prog_depth || make_targets(r, msg, msg_size) ||
+    /* position-only vertex stage for the passes without an edge offset (fewer attributes fetched per vertex) */
+    const char *pos_only = "#define POSITION_ONLY 1\n";
+    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, msg_size) : 0;
+    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, msg_size) : 0;
+    if (!r->prog_ground || make_targets(r, msg, msg_size) ||
         (o->self_shadow && make_shadow_target(r, msg, msg_size))) {
         mmd_renderer_free(r);
         return -1;
@@ -536,6 +539,7 @@ int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *m
     for (int i = 0; i < 4; i++) {
         r->u_flat[i] = gl->GetUniformLocation(r->prog_flat, flat_names[i]);
         r->u_depth[i] = gl->GetUniformLocation(r->prog_depth, flat_names[i]);
+        r->u_ground[i] = gl->GetUniformLocation(r->prog_ground, flat_names[i]);
     }
     if (!main_program(r, 0, msg, msg_size)) { /* the plainest variant: fail early on GLSL errors */
         mmd_renderer_free(r);
@@ -609,6 +613,7 @@ void mmd_renderer_free(mmd_renderer *r)
                 gl->DeleteProgram(r->prog_main[i]);
         gl->DeleteProgram(r->prog_flat);
         gl->DeleteProgram(r->prog_depth);
+        gl->DeleteProgram(r->prog_ground);
         mmd_gl_context_free(r->ctx);
     }
     free(r->models);
@@ -874,7 +879,6 @@ static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, siz
     mat_identity(id);
     gl->UniformMatrix4fv(r->u_depth[F_WORLD], 1, GL_FALSE, id);
     gl->UniformMatrix4fv(r->u_depth[F_VIEWPROJ], 1, GL_FALSE, f->shadow_vp);
-    gl->Uniform1f(r->u_depth[F_EDGE], 0.0f);
     for (size_t i = 0; i < count; i++) {
         if (ins[i].hidden)
             continue;
@@ -1003,12 +1007,11 @@ static void draw_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins,
     float proj[16] = {1, 0, 0, 0, -l[0] / l[1], 0, -l[2] / l[1], 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float w[16];
     mat_mul(f->world, proj, w);
-    gl->UseProgram(r->prog_flat);
-    gl->UniformMatrix4fv(r->u_flat[F_WORLD], 1, GL_FALSE, w);
-    gl->UniformMatrix4fv(r->u_flat[F_VIEWPROJ], 1, GL_FALSE, f->viewproj);
-    gl->Uniform1f(r->u_flat[F_EDGE], 0.0f);
+    gl->UseProgram(r->prog_ground);
+    gl->UniformMatrix4fv(r->u_ground[F_WORLD], 1, GL_FALSE, w);
+    gl->UniformMatrix4fv(r->u_ground[F_VIEWPROJ], 1, GL_FALSE, f->viewproj);
     float color[4] = {f->light_color[0], f->light_color[1], f->light_color[2], 1.0f};
-    gl->Uniform4fv(r->u_flat[F_COLOR], 1, color);
+    gl->Uniform4fv(r->u_ground[F_COLOR], 1, color);
     gl->Disable(GL_CULL_FACE);
     /* An opaque shadow colour needs neither blending nor the stencil that keeps
      * overlapping triangles from blending twice: every covered pixel gets the
