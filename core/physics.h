@@ -68,8 +68,10 @@ uint32_t mmd_physics_body_count(const mmd_physics *p);
 /* True when some dynamic body writes this bone's world matrix. */
 bool mmd_physics_drives_bone(const mmd_physics *p, int32_t bone);
 
-/* Teleport every body to its bone's pose (bone_world: bone_count x 16),
- * zero velocities and the substep accumulator. */
+/* Start over: rebuild the Bullet world (no contact cache, pair or solver
+ * state survives, so what follows is bitwise what a fresh object would do),
+ * put every body at its bone's pose (bone_world: bone_count x 16) at rest and
+ * zero the substep accumulator. VMD kinematic toggles are kept. */
 void mmd_physics_reset(mmd_physics *p, const float *bone_world);
 
 /* Advance dt seconds: whole 1/120 s substeps from a deterministic accumulator

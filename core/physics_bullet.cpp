@@ -8,6 +8,7 @@
  */
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -97,8 +98,12 @@ void to_gl(const btTransform &t, float *m)
 
 } /* namespace */
 
-struct mmd_physics {
-    const mmd_model *model = nullptr;
+/* Everything Bullet carries from one step to the next (broadphase pairs,
+ * contact manifolds with their warm-start impulses, solver state) lives here.
+ * mmd_physics_reset builds a new World rather than teleporting bodies in the
+ * old one, so a reset object continues bitwise like a fresh one: a seek or a
+ * second pre-roll gives the same frames as a new process (chunks). */
+struct World {
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher{&config};
     btDbvtBroadphase broadphase;
@@ -106,8 +111,36 @@ struct mmd_physics {
     btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
     btStaticPlaneShape ground_shape{btVector3(0, 1, 0), 0};
     btRigidBody *ground = nullptr;
+    std::vector<btRigidBody *> rbs;          /* owned; Body::rb points here */
+    std::vector<btCollisionShape *> shapes;  /* owned; Body::shape points here */
+    std::vector<btTypedConstraint *> joints; /* owned */
+
+    World() = default;
+    ~World()
+    {
+        for (btTypedConstraint *c : joints) {
+            world.removeConstraint(c);
+            delete c;
+        }
+        for (btRigidBody *rb : rbs) {
+            world.removeRigidBody(rb);
+            delete rb;
+        }
+        for (btCollisionShape *sh : shapes)
+            delete sh;
+        if (ground) {
+            world.removeRigidBody(ground);
+            delete ground;
+        }
+    }
+    World(const World &) = delete;
+    World &operator=(const World &) = delete;
+};
+
+struct mmd_physics {
+    const mmd_model *model = nullptr;
+    std::unique_ptr<World> w;
     std::vector<Body> bodies;
-    std::vector<btTypedConstraint *> joints;
     std::vector<uint32_t> order;   /* dynamic bodies with a bone, parents first */
     std::vector<uint8_t> drives;   /* per bone: written by some dynamic body */
     std::vector<float> scratch;    /* bone_count x 16: copy of the input pose */
@@ -115,37 +148,20 @@ struct mmd_physics {
     mmd_physics_clock clock{};
 
     explicit mmd_physics(const mmd_model *m) : model(m) {}
-    ~mmd_physics()
-    {
-        for (btTypedConstraint *c : joints) {
-            world.removeConstraint(c);
-            delete c;
-        }
-        for (Body &b : bodies) {
-            if (b.rb) {
-                world.removeRigidBody(b.rb);
-                delete b.rb;
-            }
-            delete b.shape;
-        }
-        if (ground) {
-            world.removeRigidBody(ground);
-            delete ground;
-        }
-    }
     mmd_physics(const mmd_physics &) = delete;
     mmd_physics &operator=(const mmd_physics &) = delete;
 };
 
 namespace {
 
-mmd_status build_bodies(mmd_physics *p, mmd_error *err)
+mmd_status build_bodies(const mmd_model *m, World &w, std::vector<Body> &bodies, mmd_error *err)
 {
-    const mmd_model *m = p->model;
-    p->bodies.resize(m->rigid_body_count);
+    bodies.resize(m->rigid_body_count);
+    w.rbs.reserve(m->rigid_body_count);
+    w.shapes.reserve(m->rigid_body_count);
     for (uint32_t i = 0; i < m->rigid_body_count; i++) {
         const mmd_rigid_body *rb = &m->rigid_bodies[i];
-        Body &b = p->bodies[i];
+        Body &b = bodies[i];
         if (!finite3(rb->size) || !finite3(rb->position) || !finite3(rb->rotation) ||
             !std::isfinite(rb->mass) || !std::isfinite(rb->linear_damping) ||
             !std::isfinite(rb->angular_damping) || !std::isfinite(rb->restitution) ||
@@ -172,6 +188,7 @@ mmd_status build_bodies(mmd_physics *p, mmd_error *err)
             return mmd_error_set(err, MMD_E_BAD_VALUE, "physics.body", i, -1,
                                  "unknown shape %u", (unsigned)rb->shape);
         }
+        w.shapes.push_back(b.shape);
         b.bone = (rb->bone >= 0 && (uint32_t)rb->bone < m->bone_count) ? rb->bone : -1;
         b.mode = rb->mode <= (uint8_t)MMD_BODY_PHYSICS_BONE_POS ? rb->mode : (uint8_t)MMD_BODY_PHYSICS;
         b.dynamic = b.mode != MMD_BODY_FOLLOW_BONE && rb->mass > 0;
@@ -197,6 +214,7 @@ mmd_status build_bodies(mmd_physics *p, mmd_error *err)
         ci.m_friction = rb->friction;
         ci.m_additionalDamping = true;
         b.rb = new btRigidBody(ci);
+        w.rbs.push_back(b.rb);
         b.rb->setSleepingThresholds(0, 0);
         b.rb->setActivationState(DISABLE_DEACTIVATION);
         int flags = b.rb->getCollisionFlags();
@@ -207,7 +225,7 @@ mmd_status build_bodies(mmd_physics *p, mmd_error *err)
         b.rb->setCollisionFlags(flags);
         b.rb->setUserIndex((int)i);
         const int group = 1 << (rb->group & 15);
-        p->world.addRigidBody(b.rb, group, (int)rb->no_collide_mask);
+        w.world.addRigidBody(b.rb, group, (int)rb->no_collide_mask);
     }
     return MMD_OK;
 }
@@ -306,10 +324,9 @@ bool joint_finite(const mmd_joint *j)
            finite3(j->spring_linear) && finite3(j->spring_angular);
 }
 
-mmd_status build_joints(mmd_physics *p, mmd_error *err)
+mmd_status build_joints(const mmd_model *m, World &w, const std::vector<Body> &bodies, mmd_error *err)
 {
-    const mmd_model *m = p->model;
-    p->joints.reserve(m->joint_count);
+    w.joints.reserve(m->joint_count);
     for (uint32_t i = 0; i < m->joint_count; i++) {
         const mmd_joint *j = &m->joints[i];
         if (!joint_finite(j))
@@ -318,14 +335,14 @@ mmd_status build_joints(mmd_physics *p, mmd_error *err)
         if (j->body_a < 0 || j->body_b < 0 || (uint32_t)j->body_a >= m->rigid_body_count ||
             (uint32_t)j->body_b >= m->rigid_body_count || j->body_a == j->body_b)
             continue; /* validate rejects out-of-range; a self-joint does nothing */
-        const Body &a = p->bodies[(size_t)j->body_a];
-        const Body &b = p->bodies[(size_t)j->body_b];
+        const Body &a = bodies[(size_t)j->body_a];
+        const Body &b = bodies[(size_t)j->body_b];
         const btTransform jt = pose(j->position, j->rotation);
         const btTransform fa = a.rest.inverse() * jt;
         const btTransform fb = b.rest.inverse() * jt;
         btTypedConstraint *c = make_joint(j, *a.rb, *b.rb, fa, fb);
-        p->joints.push_back(c);
-        p->world.addConstraint(c, false);
+        w.joints.push_back(c);
+        w.world.addConstraint(c, false);
     }
     return MMD_OK;
 }
@@ -364,6 +381,23 @@ void build_order(mmd_physics *p)
     }
 }
 
+/* A new world for m: ground, bodies at rest, joints (throws std::bad_alloc). */
+mmd_status make_world(const mmd_model *m, std::unique_ptr<World> &out, std::vector<Body> &bodies, mmd_error *err)
+{
+    std::unique_ptr<World> w(new World);
+    w->world.setGravity(btVector3(0, -98, 0));
+    /* ground: collides with every group a body's mask accepts */
+    btRigidBody::btRigidBodyConstructionInfo gi(0, nullptr, &w->ground_shape);
+    w->ground = new btRigidBody(gi);
+    w->world.addRigidBody(w->ground, -1, -1);
+    mmd_status s = build_bodies(m, *w, bodies, err);
+    if (s == MMD_OK)
+        s = build_joints(m, *w, bodies, err);
+    if (s == MMD_OK)
+        out = std::move(w);
+    return s;
+}
+
 void place_kinematic(Body &b, const btTransform &t)
 {
     b.rb->setWorldTransform(t);
@@ -382,14 +416,7 @@ mmd_status mmd_physics_create(const mmd_model *m, mmd_physics **out, mmd_error *
     mmd_physics *p = nullptr;
     try {
         p = new mmd_physics(m);
-        p->world.setGravity(btVector3(0, -98, 0));
-        /* ground: collides with every group a body's mask accepts */
-        btRigidBody::btRigidBodyConstructionInfo gi(0, nullptr, &p->ground_shape);
-        p->ground = new btRigidBody(gi);
-        p->world.addRigidBody(p->ground, -1, -1);
-        mmd_status s = build_bodies(p, err);
-        if (s == MMD_OK)
-            s = build_joints(p, err);
+        mmd_status s = make_world(m, p->w, p->bodies, err);
         if (s != MMD_OK) {
             delete p;
             return s;
@@ -426,6 +453,23 @@ bool mmd_physics_drives_bone(const mmd_physics *p, int32_t bone)
 
 void mmd_physics_reset(mmd_physics *p, const float *bone_world)
 {
+    /* a fresh world (see World); kinematic toggles carry over */
+    try {
+        std::unique_ptr<World> nw;
+        std::vector<Body> nb;
+        if (make_world(p->model, nw, nb, nullptr) == MMD_OK) {
+            std::vector<uint8_t> toggled(p->bodies.size());
+            for (size_t i = 0; i < p->bodies.size(); i++)
+                toggled[i] = p->bodies[i].dynamic && p->bodies[i].kinematic;
+            p->bodies.swap(nb);
+            p->w.swap(nw); /* the old world goes with nw */
+            for (size_t i = 0; i < toggled.size(); i++)
+                if (toggled[i])
+                    mmd_physics_set_body_kinematic(p, (uint32_t)i, true);
+        }
+    } catch (const std::bad_alloc &) {
+        /* out of memory: keep the old world, teleport only */
+    }
     for (Body &b : p->bodies) {
         btTransform t = b.rest;
         if (b.bone >= 0 && bone_world && finite16(bone_world + (size_t)b.bone * 16))
@@ -479,7 +523,7 @@ uint32_t mmd_physics_step(mmd_physics *p, double dt, const float *in, float *out
                     place_kinematic(b, t);
                 }
             }
-            p->world.stepSimulation(kStep, 0, kStep);
+            p->w->world.stepSimulation(kStep, 0, kStep);
         }
         for (Body &b : p->bodies)
             b.prev = b.cur;
@@ -531,7 +575,7 @@ void mmd_physics_set_body_kinematic(mmd_physics *p, uint32_t body, bool kinemati
         rb->setCollisionFlags(rb->getCollisionFlags() & ~btCollisionObject::CF_KINEMATIC_OBJECT);
         rb->setMassProps(b.mass, b.inertia);
         rb->updateInertiaTensor();
-        rb->setGravity(p->world.getGravity());
+        rb->setGravity(p->w->world.getGravity());
     }
     rb->setActivationState(DISABLE_DEACTIVATION);
 }

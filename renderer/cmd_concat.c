@@ -5,10 +5,10 @@
  * their timestamps rebased so the chunks play back to back. Every chunk must
  * carry the same codec parameters as the first (codec, size, pixel format,
  * profile, colour tags, frame rate, extradata); otherwise exit 2 naming the
- * field. The audio is muxed once: copied when the container takes its codec
- * and no offset is asked for, otherwise decoded and encoded (48 kHz stereo AAC,
- * Opus in WebM); it is cut to the video's length. Video time t plays audio-file
- * time start_time + t - audio_offset (the render's own convention).
+ * field. The audio is muxed once (renderer/audio.h): copied when the container
+ * takes its codec and no offset is asked for, otherwise decoded and encoded
+ * (48 kHz stereo AAC, Opus in WebM); it is cut to the video's length. Video time
+ * t plays audio-file time start_time + t - audio_offset (the render's own convention).
  *
  * Two passes over the chunks: a scan (packets only, no decoding) that checks
  * every chunk and measures it, then the copy. Output goes to DIR/.NAME.part-PID
@@ -17,11 +17,8 @@
 #include <errno.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
-#include <libavutil/audio_fifo.h>
-#include <libavutil/channel_layout.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/pixdesc.h>
-#include <libswresample/swresample.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,9 +28,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "renderer/audio.h"
 #include "renderer/commands.h"
 
-#define AUDIO_RATE 48000
 #define MAX_LIST_LINE 4096
 
 typedef struct chunk {
@@ -43,24 +40,6 @@ typedef struct chunk {
     int64_t lead;       /* start - first decode time (B-frame reorder delay, tb) */
     int64_t packets;
 } chunk;
-
-typedef struct audio_job {
-    AVFormatContext *ic;
-    AVStream *ist, *ost;
-    AVCodecContext *dec, *enc;
-    SwrContext *swr;
-    AVAudioFifo *fifo;
-    AVPacket *pkt;
-    AVFrame *frame, *eframe;
-    int stream;
-    bool copy;
-    bool in_eof, done;
-    int64_t skip, pad;   /* output samples to drop / silence to insert first */
-    int64_t sent, total; /* encoder samples sent / wanted */
-    int64_t copy_end;    /* copy: input ts (ist tb) where the video ends */
-    int64_t copy_zero;   /* copy: input ts that maps to 0 */
-    bool have_pkt;       /* copy: pkt holds the next packet */
-} audio_job;
 
 typedef struct concat_opts {
     const char *out;
@@ -433,356 +412,6 @@ done:
     return rc;
 }
 
-/* ---- audio --------------------------------------------------------------- */
-
-static bool is_pcm(enum AVCodecID id)
-{
-    return id >= AV_CODEC_ID_FIRST_AUDIO && id < AV_CODEC_ID_ADPCM_IMA_QT;
-}
-
-static void audio_free(audio_job *a)
-{
-    swr_free(&a->swr);
-    if (a->fifo)
-        av_audio_fifo_free(a->fifo);
-    a->fifo = NULL;
-    avcodec_free_context(&a->dec);
-    avcodec_free_context(&a->enc);
-    avformat_close_input(&a->ic);
-    av_packet_free(&a->pkt);
-    av_frame_free(&a->frame);
-    av_frame_free(&a->eframe);
-}
-
-/* Open the audio file and add its output stream (before the header). */
-static int audio_open(audio_job *a, const concat_opts *o, AVFormatContext *oc, double video_s)
-{
-    char eb[128];
-    int e = avformat_open_input(&a->ic, o->audio, NULL, NULL);
-    if (e < 0) {
-        errf("%s: cannot open audio: %s", o->audio, averr(e, eb, sizeof eb));
-        return MMD_EXIT_INPUT;
-    }
-    if ((e = avformat_find_stream_info(a->ic, NULL)) < 0) {
-        errf("%s: cannot read audio: %s", o->audio, averr(e, eb, sizeof eb));
-        return MMD_EXIT_INPUT;
-    }
-    const AVCodec *dc = NULL;
-    a->stream = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dc, 0);
-    if (a->stream < 0) {
-        errf("%s: no audio stream", o->audio);
-        return MMD_EXIT_INPUT;
-    }
-    a->ist = a->ic->streams[a->stream];
-    a->pkt = av_packet_alloc();
-    a->frame = av_frame_alloc();
-    a->eframe = av_frame_alloc();
-    if (!a->pkt || !a->frame || !a->eframe) {
-        errf("out of memory");
-        return MMD_EXIT_ENCODER;
-    }
-    enum AVCodecID id = a->ist->codecpar->codec_id;
-    a->copy = o->audio_offset == 0 && o->start_time == 0 && !is_pcm(id) &&
-              avformat_query_codec(oc->oformat, id, FF_COMPLIANCE_NORMAL) == 1;
-    a->ost = avformat_new_stream(oc, NULL);
-    if (!a->ost) {
-        errf("out of memory");
-        return MMD_EXIT_ENCODER;
-    }
-    if (a->copy) {
-        if (avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar) < 0) {
-            errf("out of memory");
-            return MMD_EXIT_ENCODER;
-        }
-        a->ost->codecpar->codec_tag = 0;
-        a->ost->time_base = a->ist->time_base;
-        a->copy_zero = a->ist->start_time != AV_NOPTS_VALUE ? a->ist->start_time : 0;
-        a->copy_end = a->copy_zero + av_rescale_q(llround(video_s * 1e6), AV_TIME_BASE_Q, a->ist->time_base);
-        return MMD_EXIT_OK;
-    }
-    if (!dc) {
-        errf("%s: no decoder for its audio (%s)", o->audio, avcodec_get_name(id));
-        return MMD_EXIT_INPUT;
-    }
-    a->dec = avcodec_alloc_context3(dc);
-    if (!a->dec || avcodec_parameters_to_context(a->dec, a->ist->codecpar) < 0 ||
-        avcodec_open2(a->dec, dc, NULL) < 0) {
-        errf("%s: cannot open the audio decoder", o->audio);
-        return MMD_EXIT_INPUT;
-    }
-    if (a->dec->sample_rate <= 0 || a->dec->ch_layout.nb_channels <= 0) {
-        errf("%s: audio has no sample rate or channels", o->audio);
-        return MMD_EXIT_INPUT;
-    }
-    bool webm = !strcmp(oc->oformat->name, "webm");
-    const AVCodec *c = webm ? avcodec_find_encoder_by_name("libopus") : avcodec_find_encoder(AV_CODEC_ID_AAC);
-    if (!c) {
-        errf("no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
-        return MMD_EXIT_ENCODER;
-    }
-    AVCodecContext *en = a->enc = avcodec_alloc_context3(c);
-    if (!en) {
-        errf("out of memory");
-        return MMD_EXIT_ENCODER;
-    }
-    en->sample_fmt = c->sample_fmts ? c->sample_fmts[0] : AV_SAMPLE_FMT_FLTP;
-    for (const enum AVSampleFormat *p = c->sample_fmts; p && *p != AV_SAMPLE_FMT_NONE; p++)
-        if (*p == AV_SAMPLE_FMT_FLTP || *p == AV_SAMPLE_FMT_FLT) {
-            en->sample_fmt = *p;
-            break;
-        }
-    en->sample_rate = AUDIO_RATE;
-    av_channel_layout_default(&en->ch_layout, 2);
-    en->bit_rate = webm ? 128000 : 192000;
-    en->time_base = (AVRational){1, AUDIO_RATE};
-    if (oc->oformat->flags & AVFMT_GLOBALHEADER)
-        en->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    if ((e = avcodec_open2(en, c, NULL)) < 0) {
-        errf("cannot open the audio encoder: %s", averr(e, eb, sizeof eb));
-        return MMD_EXIT_ENCODER;
-    }
-    if (avcodec_parameters_from_context(a->ost->codecpar, en) < 0) {
-        errf("out of memory");
-        return MMD_EXIT_ENCODER;
-    }
-    a->ost->time_base = en->time_base;
-    AVChannelLayout in_layout;
-    if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
-        av_channel_layout_default(&in_layout, a->dec->ch_layout.nb_channels);
-    else if (av_channel_layout_copy(&in_layout, &a->dec->ch_layout) < 0) {
-        errf("out of memory");
-        return MMD_EXIT_ENCODER;
-    }
-    e = swr_alloc_set_opts2(&a->swr, &en->ch_layout, en->sample_fmt, AUDIO_RATE, &in_layout,
-                            a->dec->sample_fmt, a->dec->sample_rate, 0, NULL);
-    av_channel_layout_uninit(&in_layout);
-    if (e < 0 || swr_init(a->swr) < 0) {
-        errf("%s: cannot resample this audio", o->audio);
-        return MMD_EXIT_INPUT;
-    }
-    a->fifo = av_audio_fifo_alloc(en->sample_fmt, en->ch_layout.nb_channels, 4096);
-    if (!a->fifo) {
-        errf("out of memory");
-        return MMD_EXIT_ENCODER;
-    }
-    double file_t0 = o->start_time - o->audio_offset; /* audio-file time at video time 0 */
-    if (file_t0 >= 0)
-        a->skip = llround(file_t0 * AUDIO_RATE);
-    else
-        a->pad = llround(-file_t0 * AUDIO_RATE);
-    a->total = llround(video_s * AUDIO_RATE);
-    return MMD_EXIT_OK;
-}
-
-static int fifo_push(audio_job *a, uint8_t **data, int count)
-{
-    if (count <= 0)
-        return 0;
-    if (a->skip >= count) {
-        a->skip -= count;
-        return 0;
-    }
-    if (av_audio_fifo_write(a->fifo, (void **)data, count) < count)
-        return -1;
-    if (a->skip > 0) {
-        av_audio_fifo_drain(a->fifo, (int)a->skip);
-        a->skip = 0;
-    }
-    return 0;
-}
-
-static int convert_push(audio_job *a, const AVFrame *f)
-{
-    int out_max = swr_get_out_samples(a->swr, f ? f->nb_samples : 0);
-    if (out_max <= 0)
-        return 0;
-    uint8_t **buf = NULL;
-    if (av_samples_alloc_array_and_samples(&buf, NULL, a->enc->ch_layout.nb_channels, out_max,
-                                           a->enc->sample_fmt, 0) < 0)
-        return -1;
-    int got = swr_convert(a->swr, buf, out_max, f ? (const uint8_t **)f->extended_data : NULL,
-                          f ? f->nb_samples : 0);
-    int rc = got < 0 ? -1 : fifo_push(a, buf, got);
-    av_freep(&buf[0]);
-    av_freep(&buf);
-    return rc;
-}
-
-/* Decode until the fifo holds `want` samples or the file ends. */
-static int audio_decode_more(audio_job *a, int want)
-{
-    while (!a->in_eof && av_audio_fifo_size(a->fifo) < want) {
-        int e = av_read_frame(a->ic, a->pkt);
-        if (e < 0) {
-            avcodec_send_packet(a->dec, NULL);
-        } else if (a->pkt->stream_index != a->stream) {
-            av_packet_unref(a->pkt);
-            continue;
-        } else {
-            e = avcodec_send_packet(a->dec, a->pkt);
-            av_packet_unref(a->pkt);
-            if (e < 0 && e != AVERROR(EAGAIN) && e != AVERROR_INVALIDDATA)
-                return -1;
-        }
-        for (;;) {
-            int r = avcodec_receive_frame(a->dec, a->frame);
-            if (r == AVERROR(EAGAIN))
-                break;
-            if (r == AVERROR_EOF) {
-                if (convert_push(a, NULL) < 0)
-                    return -1;
-                a->in_eof = true;
-                break;
-            }
-            if (r < 0)
-                return -1;
-            int c = convert_push(a, a->frame);
-            av_frame_unref(a->frame);
-            if (c < 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
-static int audio_drain(audio_job *a, AVFormatContext *oc)
-{
-    for (;;) {
-        int e = avcodec_receive_packet(a->enc, a->pkt);
-        if (e == AVERROR(EAGAIN) || e == AVERROR_EOF)
-            return 0;
-        if (e < 0) {
-            errf("audio encoder: %s", av_err2str(e));
-            return MMD_EXIT_ENCODER;
-        }
-        av_packet_rescale_ts(a->pkt, a->enc->time_base, a->ost->time_base);
-        a->pkt->stream_index = a->ost->index;
-        if ((e = av_interleaved_write_frame(oc, a->pkt)) < 0) {
-            errf("cannot write audio: %s", av_err2str(e));
-            return MMD_EXIT_OUTPUT;
-        }
-    }
-}
-
-/* Encode the next frame of audio (or flush at the end); sets done. */
-static int audio_encode_step(audio_job *a, AVFormatContext *oc)
-{
-    AVCodecContext *en = a->enc;
-    int64_t left = a->total - a->sent;
-    if (left <= 0) {
-        int e = avcodec_send_frame(en, NULL);
-        if (e < 0 && e != AVERROR_EOF) {
-            errf("audio encoder flush: %s", av_err2str(e));
-            return MMD_EXIT_ENCODER;
-        }
-        a->done = true;
-        return audio_drain(a, oc);
-    }
-    int fs = en->frame_size > 0 ? en->frame_size : 1024;
-    int nb = left < fs ? (int)left : fs;
-    if (nb < fs && !(en->codec->capabilities & (AV_CODEC_CAP_SMALL_LAST_FRAME | AV_CODEC_CAP_VARIABLE_FRAME_SIZE)))
-        nb = fs;
-    AVFrame *f = a->eframe;
-    av_frame_unref(f);
-    f->nb_samples = nb;
-    f->format = en->sample_fmt;
-    f->sample_rate = en->sample_rate;
-    if (av_channel_layout_copy(&f->ch_layout, &en->ch_layout) < 0 || av_frame_get_buffer(f, 0) < 0) {
-        errf("out of memory");
-        return MMD_EXIT_ENCODER;
-    }
-    av_samples_set_silence(f->extended_data, 0, nb, en->ch_layout.nb_channels, en->sample_fmt);
-    int pos = 0;
-    if (a->pad > 0) {
-        int p = a->pad < nb ? (int)a->pad : nb;
-        a->pad -= p;
-        pos = p;
-    }
-    if (pos < nb) {
-        if (audio_decode_more(a, nb - pos) < 0) {
-            errf("%s: audio decoding failed", a->ic->url);
-            return MMD_EXIT_INPUT;
-        }
-        int avail = av_audio_fifo_size(a->fifo);
-        int take = avail < nb - pos ? avail : nb - pos;
-        if (take > 0) {
-            void *dst[AV_NUM_DATA_POINTERS];
-            int planar = av_sample_fmt_is_planar(en->sample_fmt);
-            int bps = av_get_bytes_per_sample(en->sample_fmt);
-            int ch = en->ch_layout.nb_channels;
-            for (int c = 0; c < (planar ? ch : 1); c++)
-                dst[c] = f->extended_data[c] + (size_t)pos * (size_t)bps * (size_t)(planar ? 1 : ch);
-            if (av_audio_fifo_read(a->fifo, dst, take) < take) {
-                errf("audio fifo read failed");
-                return MMD_EXIT_ENCODER;
-            }
-        }
-    }
-    f->pts = a->sent;
-    a->sent += nb;
-    int e = avcodec_send_frame(en, f);
-    if (e < 0) {
-        errf("audio encoder: %s", av_err2str(e));
-        return MMD_EXIT_ENCODER;
-    }
-    return audio_drain(a, oc);
-}
-
-/* Copy mode: make sure pkt holds the next packet to copy, or set done. */
-static int audio_copy_peek(audio_job *a)
-{
-    while (!a->have_pkt && !a->done) {
-        int e = av_read_frame(a->ic, a->pkt);
-        if (e == AVERROR_EOF) {
-            a->done = true;
-            break;
-        }
-        if (e < 0) {
-            errf("%s: audio read error: %s", a->ic->url, av_err2str(e));
-            return MMD_EXIT_INPUT;
-        }
-        if (a->pkt->stream_index != a->stream || a->pkt->pts == AV_NOPTS_VALUE) {
-            av_packet_unref(a->pkt);
-            continue;
-        }
-        if (a->pkt->pts >= a->copy_end) { /* past the video's end */
-            av_packet_unref(a->pkt);
-            a->done = true;
-            break;
-        }
-        a->have_pkt = true;
-    }
-    return MMD_EXIT_OK;
-}
-
-static int audio_copy_write(audio_job *a, AVFormatContext *oc)
-{
-    AVPacket *p = a->pkt;
-    p->pts -= a->copy_zero;
-    if (p->dts != AV_NOPTS_VALUE)
-        p->dts -= a->copy_zero;
-    av_packet_rescale_ts(p, a->ist->time_base, a->ost->time_base);
-    p->stream_index = a->ost->index;
-    p->pos = -1;
-    a->have_pkt = false;
-    int e = av_interleaved_write_frame(oc, p);
-    if (e < 0) {
-        errf("cannot write audio: %s", av_err2str(e));
-        return MMD_EXIT_OUTPUT;
-    }
-    return MMD_EXIT_OK;
-}
-
-/* Time of the next audio packet (AV_TIME_BASE), INT64_MAX when done. */
-static int64_t audio_next_time(audio_job *a)
-{
-    if (a->done)
-        return INT64_MAX;
-    if (a->copy)
-        return av_rescale_q(a->pkt->pts - a->copy_zero, a->ist->time_base, AV_TIME_BASE_Q);
-    return av_rescale_q(a->sent, (AVRational){1, AUDIO_RATE}, AV_TIME_BASE_Q);
-}
-
 /* ---- pass 2: the copy ---------------------------------------------------- */
 
 typedef struct video_copy {
@@ -876,7 +505,8 @@ static int concat_run(const concat_opts *o)
     AVFormatContext *oc = NULL;
     char *tmp = NULL;
     bool file_open = false;
-    audio_job a = {0};
+    mmd_audio *a = NULL;
+    char msg[256];
     video_copy v = {0};
     AVRational rate = {0, 1};
     int rc = MMD_EXIT_OK;
@@ -933,8 +563,17 @@ static int concat_run(const concat_opts *o)
     vst->avg_frame_rate = rate;
     vst->r_frame_rate = rate;
     vst->sample_aspect_ratio = par->sample_aspect_ratio;
-    if (o->audio && (rc = audio_open(&a, o, oc, video_s)))
-        goto done;
+    if (o->audio) {
+        /* video time t plays file time start_time + t - audio_offset; copy only when
+         * neither is given */
+        mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time,
+                                .allow_copy = o->audio_offset == 0 && o->start_time == 0};
+        if ((rc = mmd_audio_open(&a, oc, &ao, msg, sizeof msg))) {
+            errf("%s", msg);
+            goto done;
+        }
+        mmd_audio_set_end(a, total0, tb0); /* cut to the video */
+    }
     int e = avio_open(&oc->pb, tmp, AVIO_FLAG_WRITE);
     if (e < 0) {
         errf("%s: cannot create: %s", o->out, averr(e, eb, sizeof eb));
@@ -961,21 +600,17 @@ static int concat_run(const concat_opts *o)
         rc = MMD_EXIT_OUTPUT;
         goto done;
     }
-    bool audio = o->audio != NULL;
     for (;;) {
         if ((rc = video_peek(&v)))
             goto done;
-        if (audio && a.copy && (rc = audio_copy_peek(&a)))
+        int64_t at = INT64_MAX; /* the next audio packet's time; INT64_MAX: none left */
+        if (a && (rc = mmd_audio_next_time(a, &at, msg, sizeof msg))) {
+            errf("%s", msg);
             goto done;
-        bool audio_left = audio && !a.done;
-        if (v.done && !audio_left)
-            break;
-        bool take_video = !v.done;
-        if (take_video && audio_left) {
-            int64_t vt = av_rescale_q(v.pkt->dts, vst->time_base, AV_TIME_BASE_Q);
-            take_video = vt <= audio_next_time(&a);
         }
-        if (take_video) {
+        if (v.done && at == INT64_MAX)
+            break;
+        if (!v.done && av_rescale_q(v.pkt->dts, vst->time_base, AV_TIME_BASE_Q) <= at) {
             v.have_pkt = false;
             v.written++;
             if ((e = av_interleaved_write_frame(oc, v.pkt)) < 0) {
@@ -983,10 +618,8 @@ static int concat_run(const concat_opts *o)
                 rc = MMD_EXIT_OUTPUT;
                 goto done;
             }
-        } else if (a.copy) {
-            if ((rc = audio_copy_write(&a, oc)))
-                goto done;
-        } else if ((rc = audio_encode_step(&a, oc))) {
+        } else if ((rc = mmd_audio_write_next(a, msg, sizeof msg))) {
+            errf("%s", msg);
             goto done;
         }
     }
@@ -1010,9 +643,8 @@ static int concat_run(const concat_opts *o)
     }
     if (!o->quiet) {
         printf("%s: %d chunks, %lld frames, %.3f s", o->out, n, (long long)total_frames, video_s);
-        if (audio)
-            printf(", audio %s (%s)", a.copy ? "copied" : "encoded",
-                   a.copy ? avcodec_get_name(a.ist->codecpar->codec_id) : a.enc->codec->name);
+        if (a)
+            printf(", audio %s (%s)", mmd_audio_is_copy(a) ? "copied" : "encoded", mmd_audio_codec_name(a));
         printf("\n");
     }
 done:
@@ -1022,7 +654,7 @@ done:
     }
     av_packet_free(&v.pkt);
     avformat_close_input(&v.ic);
-    audio_free(&a);
+    mmd_audio_free(a);
     avformat_free_context(oc);
     avcodec_parameters_free(&par);
     free(chunks);

@@ -1,17 +1,8 @@
 /* renderer/cmd_diff.c - `mmdrender diff A B`: compare PNGs or directories of PNGs.
  *
- * Metrics per image (both decoded to RGBA8). Channels compared: R, G, B, and
- * A too when either image has a pixel with alpha != 255.
- *   max_error      largest absolute channel difference (0..255)
- *   mean_error     mean absolute difference over all compared channels
- *   psnr           10 log10(255^2 / MSE) in dB; infinite when identical
- *                  (printed "inf", JSON null)
- *   ssim           mean SSIM of the luma (Rec.601: .299R + .587G + .114B) over
- *                  8x8 windows stepped by 4 pixels (uniform weights, as
- *                  ffmpeg's ssim filter), C1 = (0.01*255)^2, C2 = (0.03*255)^2;
- *                  an image smaller than 8 in a dimension is one window
- *   pixels_over    pixels with any channel differing by more than --threshold
- *   fraction_over  pixels_over / (width * height)
+ * Metrics per image (both decoded to RGBA8): max/mean error, PSNR, SSIM,
+ * pixels over --threshold and their fraction, as defined in renderer/imgdiff.h
+ * (an infinite PSNR prints "inf", JSON null).
  * An image passes when fraction_over <= --max-fraction. Defaults 0 and 0:
  * an exact match. The tolerant setting for other Mesa versions is
  * `--threshold 4 --max-fraction 0.01`.
@@ -32,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "renderer/commands.h"
+#include "renderer/imgdiff.h"
 #include "renderer/png_io.h"
 
 enum { DIFF_PASS = 0, DIFF_FAIL = 1, DIFF_BAD = 2 };
@@ -44,11 +36,7 @@ typedef struct diff_opts {
 } diff_opts;
 
 typedef struct diff_result {
-    int width, height;
-    int max_error;
-    double mean_error, psnr, ssim;
-    long long pixels_over;
-    double fraction_over;
+    mmd_imgdiff_result m;
     bool pass;
     char error[PATH_MAX + 128]; /* non-empty: unusable input */
 } diff_result;
@@ -69,122 +57,16 @@ static void usage(FILE *f)
             "Exit: 0 all pass, 1 some image differs, 2 unusable input or bad command line.\n");
 }
 
-static double luma(const uint8_t *p) { return 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2]; }
-
-static double ssim_window(const double *ya, const double *yb, int w, int x0, int y0, int ww, int wh)
-{
-    const double c1 = (0.01 * 255) * (0.01 * 255), c2 = (0.03 * 255) * (0.03 * 255);
-    double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-    for (int y = y0; y < y0 + wh; y++)
-        for (int x = x0; x < x0 + ww; x++) {
-            double a = ya[(size_t)y * w + x], b = yb[(size_t)y * w + x];
-            sa += a;
-            sb += b;
-            saa += a * a;
-            sbb += b * b;
-            sab += a * b;
-        }
-    double n = (double)ww * wh;
-    double ma = sa / n, mb = sb / n;
-    double va = saa / n - ma * ma, vb = sbb / n - mb * mb, cov = sab / n - ma * mb;
-    return ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
-}
-
-static double ssim_luma(const uint8_t *a, const uint8_t *b, int w, int h)
-{
-    size_t n = (size_t)w * h;
-    double *ya = malloc(n * sizeof *ya), *yb = malloc(n * sizeof *yb);
-    if (!ya || !yb) {
-        free(ya);
-        free(yb);
-        return NAN;
-    }
-    for (size_t i = 0; i < n; i++) {
-        ya[i] = luma(a + i * 4);
-        yb[i] = luma(b + i * 4);
-    }
-    int ww = w < 8 ? w : 8, wh = h < 8 ? h : 8;
-    double sum = 0;
-    long count = 0;
-    for (int y = 0; y + wh <= h; y += 4) {
-        for (int x = 0; x + ww <= w; x += 4) {
-            sum += ssim_window(ya, yb, w, x, y, ww, wh);
-            count++;
-            if (ww < 8)
-                break;
-        }
-        if (wh < 8)
-            break;
-    }
-    free(ya);
-    free(yb);
-    return count ? sum / count : 1.0;
-}
-
-static void compare(const uint8_t *a, const uint8_t *b, int w, int h, const diff_opts *o,
-                    diff_result *r)
-{
-    size_t n = (size_t)w * h;
-    bool use_alpha = false;
-    for (size_t i = 0; i < n && !use_alpha; i++)
-        use_alpha = a[i * 4 + 3] != 255 || b[i * 4 + 3] != 255;
-    int ch = use_alpha ? 4 : 3;
-    unsigned long long sum = 0, sq = 0;
-    int mx = 0;
-    long long over = 0;
-    for (size_t i = 0; i < n; i++) {
-        int pm = 0;
-        for (int c = 0; c < ch; c++) {
-            int d = abs((int)a[i * 4 + c] - (int)b[i * 4 + c]);
-            sum += (unsigned)d;
-            sq += (unsigned)(d * d);
-            if (d > pm)
-                pm = d;
-        }
-        if (pm > mx)
-            mx = pm;
-        if (pm > o->threshold)
-            over++;
-    }
-    double cnt = (double)n * ch;
-    double mse = sq / cnt;
-    r->width = w;
-    r->height = h;
-    r->max_error = mx;
-    r->mean_error = sum / cnt;
-    r->psnr = mse == 0 ? INFINITY : 10.0 * log10(255.0 * 255.0 / mse);
-    r->ssim = mx == 0 ? 1.0 : ssim_luma(a, b, w, h);
-    r->pixels_over = over;
-    r->fraction_over = (double)over / (double)n;
-    r->pass = r->fraction_over <= o->max_fraction;
-}
-
-/* A dark grey copy of A with differences in red: red = 64 + 12 x max channel
- * error (saturating at an error of 16), so a 1-level difference is visible. */
+/* The heatmap of imgdiff.h, written as a PNG. */
 static int write_heatmap(const char *path, const uint8_t *a, const uint8_t *b, int w, int h,
                          char *msg, size_t n)
 {
     uint8_t *out = malloc((size_t)w * h * 4);
-    if (!out)
+    if (!out) {
+        snprintf(msg, n, "out of memory");
         return -1;
-    for (size_t i = 0; i < (size_t)w * h; i++) {
-        const uint8_t *pa = a + i * 4, *pb = b + i * 4;
-        int d = 0;
-        for (int c = 0; c < 4; c++) {
-            int e = abs((int)pa[c] - (int)pb[c]);
-            d = e > d ? e : d;
-        }
-        uint8_t g = (uint8_t)(luma(pa) / 4);
-        uint8_t *o = out + i * 4;
-        if (d) {
-            int red = 64 + 12 * d;
-            o[0] = (uint8_t)(red > 255 ? 255 : red);
-            o[1] = o[2] = g / 2;
-        } else {
-            o[0] = o[1] = o[2] = g;
-        }
-        o[3] = 255;
     }
+    mmd_imgdiff_heatmap(a, b, w, h, out);
     int rc = mmd_png_write_file(path, out, w, h, (size_t)w * 4, false, MMD_PNG_LEVEL_DEFAULT, msg, n);
     free(out);
     return rc;
@@ -213,9 +95,10 @@ static int diff_files(const char *pa, const char *pb, const diff_opts *o, const 
         snprintf(r->error, sizeof r->error, "size mismatch: %dx%d vs %dx%d", aw, ah, bw, bh);
         rc = DIFF_BAD;
     } else {
-        compare(a, b, aw, ah, o, r);
+        mmd_imgdiff_compare(a, b, aw, ah, o->threshold, &r->m);
+        r->pass = r->m.fraction_over <= o->max_fraction;
         rc = r->pass ? DIFF_PASS : DIFF_FAIL;
-        if (heat && (force_heat || r->max_error > 0) &&
+        if (heat && (force_heat || r->m.max_error > 0) &&
             write_heatmap(heat, a, b, aw, ah, msg, sizeof msg) != 0) {
             snprintf(r->error, sizeof r->error, "heatmap: %s", msg);
             rc = DIFF_BAD;
@@ -240,15 +123,16 @@ static void json_str(const char *s)
     putchar('"');
 }
 
-static void report(const char *name, const diff_result *r, const diff_opts *o, bool *first)
+static void report(const char *name, const diff_result *dr, const diff_opts *o, bool *first)
 {
+    const mmd_imgdiff_result *r = &dr->m;
     if (o->json) {
         printf("%s\n    {\"name\": ", *first ? "" : ",");
         *first = false;
         json_str(name);
-        if (r->error[0]) {
+        if (dr->error[0]) {
             printf(", \"error\": ");
-            json_str(r->error);
+            json_str(dr->error);
             printf(", \"pass\": false}");
             return;
         }
@@ -260,11 +144,11 @@ static void report(const char *name, const diff_result *r, const diff_opts *o, b
         else
             printf("%.4f", r->psnr);
         printf(", \"ssim\": %.6f, \"pixels_over\": %lld, \"fraction_over\": %.8f, \"pass\": %s}",
-               r->ssim, r->pixels_over, r->fraction_over, r->pass ? "true" : "false");
+               r->ssim, r->pixels_over, r->fraction_over, dr->pass ? "true" : "false");
         return;
     }
-    if (r->error[0]) {
-        printf("%s: ERROR: %s\n", name, r->error);
+    if (dr->error[0]) {
+        printf("%s: ERROR: %s\n", name, dr->error);
         return;
     }
     char psnr[32];
@@ -274,7 +158,7 @@ static void report(const char *name, const diff_result *r, const diff_opts *o, b
         snprintf(psnr, sizeof psnr, "%.2f dB", r->psnr);
     printf("%s: %dx%d max %d, mean %.4f, PSNR %s, SSIM %.5f, %lld px over %d (%.4f%%): %s\n", name,
            r->width, r->height, r->max_error, r->mean_error, psnr, r->ssim, r->pixels_over,
-           o->threshold, 100.0 * r->fraction_over, r->pass ? "ok" : "DIFFERS");
+           o->threshold, 100.0 * r->fraction_over, dr->pass ? "ok" : "DIFFERS");
 }
 
 static bool is_dir(const char *p)

@@ -4,12 +4,8 @@
 #include <errno.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
-#include <libavutil/audio_fifo.h>
-#include <libavutil/channel_layout.h>
-#include <libavutil/mathematics.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
-#include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 #include <math.h>
 #include <pthread.h>
@@ -22,38 +18,24 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "renderer/audio.h"
 #include "renderer/commands.h"
 
-#define AUDIO_RATE 48000
 #define ENCODER_NICE 10 /* the encoder thread's nice value (see encoder_main) */
-
-typedef struct audio_in {
-    AVFormatContext *ic;
-    AVCodecContext *dec;
-    SwrContext *swr;
-    AVAudioFifo *fifo;
-    AVPacket *pkt;
-    AVFrame *frame;
-    int stream;
-    bool eof;
-    int64_t skip;    /* output samples to drop from the file's start */
-    int64_t pad;     /* silence samples before the file's first sample */
-} audio_in;
 
 typedef struct video_sink {
     mmd_sink base; /* first: mmd_sink * <-> video_sink * */
     mmd_video_options o;
     char *final_path, *tmp_path, *audio_path;
     AVFormatContext *oc;
-    AVCodecContext *venc, *aenc;
-    AVStream *vst, *ast;
+    AVCodecContext *venc;
+    AVStream *vst;
     struct SwsContext *sws;
-    AVFrame *vframe, *aframe;
+    AVFrame *vframe;
     AVPacket *pkt;
-    int64_t vpts, apts;
+    int64_t vpts;
     bool header_written;
-    audio_in ai;
-    bool has_audio;
+    mmd_audio *audio; /* NULL: no audio */
     /* queue */
     pthread_t thread;
     bool thread_started;
@@ -201,152 +183,6 @@ static enum AVPixelFormat pick_pix(const AVCodec *c, const enum AVPixelFormat *w
     return AV_PIX_FMT_NONE;
 }
 
-/* ---- audio input -------------------------------------------------------- */
-
-static void audio_in_free(audio_in *a)
-{
-    swr_free(&a->swr);
-    if (a->fifo)
-        av_audio_fifo_free(a->fifo);
-    a->fifo = NULL;
-    avcodec_free_context(&a->dec);
-    avformat_close_input(&a->ic);
-    av_packet_free(&a->pkt);
-    av_frame_free(&a->frame);
-}
-
-static int audio_in_open(video_sink *v, char *msg, size_t n)
-{
-    audio_in *a = &v->ai;
-    char eb[128];
-    int e = avformat_open_input(&a->ic, v->audio_path, NULL, NULL);
-    if (e < 0) {
-        msgf(msg, n, "%s: cannot open audio: %s", v->audio_path, averr(e, eb, sizeof eb));
-        return -1;
-    }
-    if ((e = avformat_find_stream_info(a->ic, NULL)) < 0) {
-        msgf(msg, n, "%s: cannot read audio: %s", v->audio_path, averr(e, eb, sizeof eb));
-        return -1;
-    }
-    const AVCodec *dc = NULL;
-    a->stream = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dc, 0);
-    if (a->stream < 0 || !dc) {
-        msgf(msg, n, "%s: no decodable audio stream", v->audio_path);
-        return -1;
-    }
-    a->dec = avcodec_alloc_context3(dc);
-    if (!a->dec || avcodec_parameters_to_context(a->dec, a->ic->streams[a->stream]->codecpar) < 0 ||
-        avcodec_open2(a->dec, dc, NULL) < 0) {
-        msgf(msg, n, "%s: cannot open the audio decoder", v->audio_path);
-        return -1;
-    }
-    if (a->dec->sample_rate <= 0 || a->dec->ch_layout.nb_channels <= 0) {
-        msgf(msg, n, "%s: audio has no sample rate or channels", v->audio_path);
-        return -1;
-    }
-    AVChannelLayout in_layout;
-    if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
-        av_channel_layout_default(&in_layout, a->dec->ch_layout.nb_channels);
-    else if (av_channel_layout_copy(&in_layout, &a->dec->ch_layout) < 0) {
-        msgf(msg, n, "out of memory");
-        return -1;
-    }
-    e = swr_alloc_set_opts2(&a->swr, &v->aenc->ch_layout, v->aenc->sample_fmt, AUDIO_RATE, &in_layout,
-                            a->dec->sample_fmt, a->dec->sample_rate, 0, NULL);
-    av_channel_layout_uninit(&in_layout);
-    if (e < 0 || swr_init(a->swr) < 0) {
-        msgf(msg, n, "%s: cannot resample this audio", v->audio_path);
-        return -1;
-    }
-    a->fifo = av_audio_fifo_alloc(v->aenc->sample_fmt, v->aenc->ch_layout.nb_channels, 4096);
-    a->pkt = av_packet_alloc();
-    a->frame = av_frame_alloc();
-    if (!a->fifo || !a->pkt || !a->frame) {
-        msgf(msg, n, "out of memory");
-        return -1;
-    }
-    double start = v->o.start_time - v->o.audio_offset; /* audio-file time of the first frame */
-    if (start >= 0)
-        a->skip = llround(start * AUDIO_RATE);
-    else
-        a->pad = llround(-start * AUDIO_RATE);
-    return 0;
-}
-
-/* Resampled samples into the fifo, dropping the first `skip`. */
-static int fifo_push(audio_in *a, uint8_t **data, int count)
-{
-    if (count <= 0)
-        return 0;
-    if (a->skip >= count) {
-        a->skip -= count;
-        return 0;
-    }
-    if (av_audio_fifo_write(a->fifo, (void **)data, count) < count)
-        return -1;
-    if (a->skip > 0) {
-        av_audio_fifo_drain(a->fifo, (int)a->skip);
-        a->skip = 0;
-    }
-    return 0;
-}
-
-static int convert_push(video_sink *v, const AVFrame *f)
-{
-    audio_in *a = &v->ai;
-    int out_max = swr_get_out_samples(a->swr, f ? f->nb_samples : 0);
-    if (out_max <= 0)
-        return 0;
-    uint8_t **buf = NULL;
-    if (av_samples_alloc_array_and_samples(&buf, NULL, v->aenc->ch_layout.nb_channels, out_max,
-                                           v->aenc->sample_fmt, 0) < 0)
-        return -1;
-    int got = swr_convert(a->swr, buf, out_max, f ? (const uint8_t **)f->extended_data : NULL,
-                          f ? f->nb_samples : 0);
-    int rc = got < 0 ? -1 : fifo_push(a, buf, got);
-    av_freep(&buf[0]);
-    av_freep(&buf);
-    return rc;
-}
-
-/* Decode until the fifo holds `want` samples or the file ends. */
-static int audio_decode_more(video_sink *v, int want)
-{
-    audio_in *a = &v->ai;
-    while (!a->eof && av_audio_fifo_size(a->fifo) < want) {
-        int e = av_read_frame(a->ic, a->pkt);
-        if (e < 0) {
-            avcodec_send_packet(a->dec, NULL);
-        } else if (a->pkt->stream_index != a->stream) {
-            av_packet_unref(a->pkt);
-            continue;
-        } else {
-            e = avcodec_send_packet(a->dec, a->pkt);
-            av_packet_unref(a->pkt);
-            if (e < 0 && e != AVERROR(EAGAIN) && e != AVERROR_INVALIDDATA)
-                return -1;
-        }
-        for (;;) {
-            int r = avcodec_receive_frame(a->dec, a->frame);
-            if (r == AVERROR(EAGAIN))
-                break;
-            if (r == AVERROR_EOF) {
-                if (convert_push(v, NULL) < 0) /* flush the resampler */
-                    return -1;
-                a->eof = true;
-                break;
-            }
-            if (r < 0)
-                return -1;
-            int c = convert_push(v, a->frame);
-            av_frame_unref(a->frame);
-            if (c < 0)
-                return -1;
-        }
-    }
-    return 0;
-}
-
 /* ---- muxing ------------------------------------------------------------- */
 
 static int drain(video_sink *v, AVCodecContext *enc, AVStream *st)
@@ -365,66 +201,20 @@ static int drain(video_sink *v, AVCodecContext *enc, AVStream *st)
     }
 }
 
-/* Encode audio up to `upto` output samples (whole encoder frames unless final). */
-static int audio_encode_to(video_sink *v, int64_t upto, bool final)
-{
-    AVCodecContext *ae = v->aenc;
-    int fs = ae->frame_size > 0 ? ae->frame_size : 1024;
-    while (v->apts < upto) {
-        int64_t left = upto - v->apts;
-        int nb = fs;
-        if (left < fs) {
-            if (!final)
-                return 0;
-            nb = (ae->codec->capabilities & (AV_CODEC_CAP_SMALL_LAST_FRAME | AV_CODEC_CAP_VARIABLE_FRAME_SIZE))
-                     ? (int)left : fs;
-        }
-        AVFrame *f = v->aframe;
-        av_frame_unref(f);
-        f->nb_samples = nb;
-        f->format = ae->sample_fmt;
-        f->sample_rate = ae->sample_rate;
-        if (av_channel_layout_copy(&f->ch_layout, &ae->ch_layout) < 0 || av_frame_get_buffer(f, 0) < 0)
-            return AVERROR(ENOMEM);
-        av_samples_set_silence(f->extended_data, 0, nb, ae->ch_layout.nb_channels, ae->sample_fmt);
-        int pos = 0;
-        audio_in *a = &v->ai;
-        if (a->pad > 0) {
-            int p = a->pad < nb ? (int)a->pad : nb;
-            a->pad -= p;
-            pos = p;
-        }
-        if (pos < nb) {
-            if (audio_decode_more(v, nb - pos) < 0)
-                return AVERROR_INVALIDDATA;
-            int avail = av_audio_fifo_size(a->fifo);
-            int take = avail < nb - pos ? avail : nb - pos;
-            if (take > 0) {
-                void *dst[AV_NUM_DATA_POINTERS];
-                int planar = av_sample_fmt_is_planar(ae->sample_fmt);
-                int bps = av_get_bytes_per_sample(ae->sample_fmt);
-                int ch = ae->ch_layout.nb_channels;
-                for (int c = 0; c < (planar ? ch : 1); c++)
-                    dst[c] = f->extended_data[c] + (size_t)pos * (size_t)bps * (size_t)(planar ? 1 : ch);
-                if (av_audio_fifo_read(a->fifo, dst, take) < take)
-                    return AVERROR_INVALIDDATA;
-            }
-        }
-        f->pts = v->apts;
-        v->apts += nb;
-        int e = avcodec_send_frame(ae, f);
-        if (e < 0)
-            return e;
-        if ((e = drain(v, ae, v->ast)) < 0)
-            return e;
-    }
-    return 0;
-}
+static void set_failed_text(video_sink *v, int code, const char *text);
 
-static int64_t audio_samples_for_frames(const video_sink *v, int64_t frames)
+/* The audio track's time base for a frame count: 1 / fps. */
+static AVRational frame_tb(const video_sink *v) { return (AVRational){v->o.fps_den, v->o.fps_num}; }
+
+/* Audio in whole encoder frames up to the video's time (encoder thread). */
+static int write_audio(video_sink *v)
 {
-    /* frames * den / num seconds, in samples (exact rational, rounded) */
-    return av_rescale_rnd(frames, (int64_t)v->o.fps_den * AUDIO_RATE, v->o.fps_num, AV_ROUND_NEAR_INF);
+    char am[200], text[256];
+    if (!mmd_audio_write_to(v->audio, v->vpts, frame_tb(v), am, sizeof am))
+        return 0;
+    snprintf(text, sizeof text, "%s: %s", v->final_path, am);
+    set_failed_text(v, MMD_EXIT_ENCODER, text); /* first: the caller's set_failed keeps it */
+    return AVERROR_EXTERNAL;
 }
 
 /* RGBA (alpha ignored) -> BT.709 limited-range YUV 4:2:0, chroma = the mean of
@@ -472,23 +262,29 @@ static int encode_video(video_sink *v, const uint8_t *rgba)
         return e;
     if ((e = drain(v, v->venc, v->vst)) < 0)
         return e;
-    if (v->has_audio)
-        return audio_encode_to(v, audio_samples_for_frames(v, v->vpts), false);
+    if (v->audio)
+        return write_audio(v);
     return 0;
 }
 
-static void set_failed(video_sink *v, int code, const char *what, int e)
+/* Records the first failure only. */
+static void set_failed_text(video_sink *v, int code, const char *text)
 {
-    char eb[128];
     pthread_mutex_lock(&v->mu);
     if (!v->failed) {
         v->failed = true;
         v->fail_code = code;
-        snprintf(v->fail_msg, sizeof v->fail_msg, "%s: %s failed: %s", v->final_path, what,
-                 averr(e, eb, sizeof eb));
+        snprintf(v->fail_msg, sizeof v->fail_msg, "%s", text);
     }
     pthread_cond_broadcast(&v->can_put);
     pthread_mutex_unlock(&v->mu);
+}
+
+static void set_failed(video_sink *v, int code, const char *what, int e)
+{
+    char eb[128], text[256];
+    snprintf(text, sizeof text, "%s: %s failed: %s", v->final_path, what, averr(e, eb, sizeof eb));
+    set_failed_text(v, code, text);
 }
 
 static void *encoder_main(void *arg)
@@ -584,12 +380,10 @@ static void destroy(video_sink *v)
         avio_closep(&v->oc->pb);
     avformat_free_context(v->oc);
     avcodec_free_context(&v->venc);
-    avcodec_free_context(&v->aenc);
     sws_freeContext(v->sws);
     av_frame_free(&v->vframe);
-    av_frame_free(&v->aframe);
     av_packet_free(&v->pkt);
-    audio_in_free(&v->ai);
+    mmd_audio_free(v->audio);
     for (int i = 0; v->slots && i < v->nslots; i++)
         free(v->slots[i]);
     free(v->slots);
@@ -615,14 +409,11 @@ static int finish(video_sink *v, char *msg, size_t n)
         msgf(msg, n, "%s: flushing the video encoder failed: %s", v->final_path, averr(e, eb, sizeof eb));
         return -MMD_EXIT_ENCODER;
     }
-    if (v->has_audio) {
-        e = audio_encode_to(v, audio_samples_for_frames(v, v->vpts), true);
-        if (e >= 0)
-            e = avcodec_send_frame(v->aenc, NULL);
-        if (e >= 0)
-            e = drain(v, v->aenc, v->ast);
-        if (e < 0) {
-            msgf(msg, n, "%s: audio encoding failed: %s", v->final_path, averr(e, eb, sizeof eb));
+    if (v->audio) {
+        char am[200];
+        mmd_audio_set_end(v->audio, v->vpts, frame_tb(v)); /* audio ends with the video */
+        if (mmd_audio_finish(v->audio, am, sizeof am)) {
+            msgf(msg, n, "%s: %s", v->final_path, am);
             return -MMD_EXIT_ENCODER;
         }
     }
@@ -814,43 +605,6 @@ frame:
     return 0;
 }
 
-static int open_audio_encoder(video_sink *v, char *msg, size_t n)
-{
-    bool webm = !strcasecmp(path_ext(v->final_path), "webm");
-    const AVCodec *c = webm ? avcodec_find_encoder_by_name("libopus") : avcodec_find_encoder(AV_CODEC_ID_AAC);
-    if (!c) {
-        msgf(msg, n, "no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
-        return -1;
-    }
-    AVCodecContext *e = v->aenc = avcodec_alloc_context3(c);
-    if (!e)
-        return -1;
-    e->sample_fmt = c->sample_fmts ? c->sample_fmts[0] : AV_SAMPLE_FMT_FLTP;
-    for (const enum AVSampleFormat *p = c->sample_fmts; p && *p != AV_SAMPLE_FMT_NONE; p++)
-        if (*p == AV_SAMPLE_FMT_FLTP || *p == AV_SAMPLE_FMT_FLT) {
-            e->sample_fmt = *p;
-            break;
-        }
-    e->sample_rate = AUDIO_RATE;
-    av_channel_layout_default(&e->ch_layout, 2);
-    e->bit_rate = webm ? 128000 : 192000;
-    e->time_base = (AVRational){1, AUDIO_RATE};
-    if (v->oc->oformat->flags & AVFMT_GLOBALHEADER)
-        e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    int r = avcodec_open2(e, c, NULL);
-    if (r < 0) {
-        char eb[128];
-        msgf(msg, n, "cannot open the audio encoder: %s", averr(r, eb, sizeof eb));
-        return -1;
-    }
-    v->ast = avformat_new_stream(v->oc, NULL);
-    if (!v->ast || avcodec_parameters_from_context(v->ast->codecpar, e) < 0)
-        return -1;
-    v->ast->time_base = e->time_base;
-    v->aframe = av_frame_alloc();
-    return v->aframe ? 0 : -1;
-}
-
 static char *make_tmp_path(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -891,7 +645,6 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     v->o.path = v->final_path;
     v->o.codec = NULL;
     v->o.audio_path = v->audio_path;
-    v->has_audio = v->audio_path != NULL;
     v->nslots = o->queue_frames > 0 ? o->queue_frames : 6;
     v->slots = calloc((size_t)v->nslots, sizeof *v->slots);
     v->slot_frame = calloc((size_t)v->nslots, sizeof *v->slot_frame);
@@ -910,11 +663,12 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     }
     if (open_video_encoder(v, kind, msg, n))
         goto fail;
-    if (v->has_audio) {
-        if (open_audio_encoder(v, msg, n))
-            goto fail;
-        if (audio_in_open(v, msg, n)) {
-            *exit_code = MMD_EXIT_INPUT;
+    if (v->audio_path) {
+        /* scene time s plays file time s - audio_offset; the first frame is at start_time */
+        mmd_audio_options ao = {.path = v->audio_path, .offset = o->audio_offset - o->start_time};
+        int rc = mmd_audio_open(&v->audio, v->oc, &ao, msg, n);
+        if (rc) {
+            *exit_code = rc;
             goto fail;
         }
     }

@@ -4,7 +4,8 @@
  *
  * Writes into OUTDIR: character.pmx (a stylised character with MMD's standard
  * Japanese bone names, leg IK with knee limits, skinned capsule/box parts,
- * textures, toon and sphere maps, edges, morphs), tex_*.png, toon.png,
+ * textures, toon and sphere maps, edges, morphs, and rigid-body physics:
+ * twin-tail hair chains and a skirt, as MMD models rig them), tex_*.png, toon.png,
  * sphere.png, dance.vmd (~10 s, Bezier curves, IK foot keys, mouth/blink
  * morphs), camera.vmd (moves with a cut) and beat.wav (120 BPM kick + hi-hat).
  * Everything is procedural and deterministic (no licensed data).
@@ -628,7 +629,389 @@ static const bone_def k_bones[B_COUNT] = {
     [B_R_TOE_IK] = {"右つま先ＩＫ", "toe IK_R", B_R_LEG_IK, {-0.9f, 0.1f, -1.4f}, -1},
 };
 
-enum { M_SKIN, M_FACE, M_EYE, M_MOUTH, M_HAIR, M_CLOTH, M_DARK, M_COUNT };
+enum { M_SKIN, M_FACE, M_EYE, M_MOUTH, M_HAIR, M_CLOTH, M_DARK, M_SKIRT, M_COUNT };
+
+/* ---- physics bones, bodies and joints --------------------------------------- *
+ *
+ * As MMD models do it: a twin tail is a chain of bones under 頭 - a root bone
+ * whose body (mode 0) follows the head, then HAIR_LINKS bones whose capsules
+ * are simulated (mode 1) and linked by 6DOF spring joints with small angular
+ * limits. The skirt is SKIRT_CHAINS chains of 2 bones under 下半身 (box bodies,
+ * mode 2 at the waist, mode 1 at the hem) jointed to a mode-0 body on 下半身.
+ * Mode-0 bodies on the head, chest, hips and thighs keep hair and skirt out of
+ * the body. Collision groups (0-based) and masks (bit i set = collides with
+ * group i, DESIGN.md F): body 0 (collides with all but itself), hair 1 and
+ * skirt 2 (collide with the body only, so neighbouring links and the hair /
+ * skirt pair never fight). */
+enum { HAIR_LINKS = 5, HAIR_BONES = HAIR_LINKS + 1, SKIRT_CHAINS = 8 };
+enum {
+    B_HAIR_L = B_COUNT,                 /* 左髪, 左髪1..5 */
+    B_HAIR_R = B_HAIR_L + HAIR_BONES,   /* 右髪, 右髪1..5 */
+    B_SKIRT = B_HAIR_R + HAIR_BONES,    /* chain c: B_SKIRT + 2c (waist), + 2c + 1 (hem) */
+    B_ALL = B_SKIRT + 2 * SKIRT_CHAINS
+};
+enum { G_BODY = 0, G_HAIR = 1, G_SKIRT = 2 };
+#define MASK_BODY ((uint16_t)(0xffffu & ~(1u << G_BODY)))
+#define MASK_CLOTH ((uint16_t)(1u << G_BODY))
+
+/* twin tail of side s (+1 left, -1 right): straight from its tie to its tip */
+static void hair_point(int s, int k, float out[3])
+{
+    const float a[3] = {1.9f * (float)s, 18.6f, 0.4f}, b[3] = {3.0f * (float)s, 8.0f, 1.4f};
+    for (int c = 0; c < 3; c++)
+        out[c] = a[c] + (b[c] - a[c]) * (float)k / HAIR_BONES;
+}
+static float hair_radius(float t) /* t = 0 at the tie, 1 at the tip */
+{
+    return 0.55f + (0.25f - 0.55f) * t;
+}
+
+/* skirt: a flared cone, v = 0 at the waist, 1 at the hem; chain c at angle
+ * phi = c * 2pi / SKIRT_CHAINS from the front (-Z) towards the left (+X) */
+#define SKIRT_Y0 10.5f
+#define SKIRT_Y1 6.8f
+#define SKIRT_R0 1.4f
+#define SKIRT_R1 2.6f
+static const float k_skirt_v[3] = {0.1f, 0.55f, 1.0f}; /* waist bone, hem bone, tip */
+static void skirt_point(double phi, float v, float out[3])
+{
+    float r = SKIRT_R0 + (SKIRT_R1 - SKIRT_R0) * v;
+    out[0] = (float)(sin(phi) * r);
+    out[1] = SKIRT_Y0 + (SKIRT_Y1 - SKIRT_Y0) * v;
+    out[2] = (float)(-cos(phi) * r);
+}
+
+typedef struct xbone {
+    char name[40], name_en[40];
+    int parent;
+    float pos[3];
+    int tail;         /* bone index, or -1: tail_offset */
+    float tail_off[3];
+} xbone;
+
+static void xbone_set(xbone *x, const char *name, const char *en, int parent, const float pos[3], int tail)
+{
+    snprintf(x->name, sizeof x->name, "%s", name);
+    snprintf(x->name_en, sizeof x->name_en, "%s", en);
+    x->parent = parent;
+    memcpy(x->pos, pos, sizeof x->pos);
+    x->tail = tail;
+    memset(x->tail_off, 0, sizeof x->tail_off);
+}
+
+static const char *const k_skirt_dir[SKIRT_CHAINS] = {"前", "左前", "左", "左後", "後", "右後", "右", "右前"};
+static const char *const k_skirt_dir_en[SKIRT_CHAINS] = {"F", "FL", "L", "BL", "B", "BR", "R", "FR"};
+
+/* The bones added for physics (indices B_COUNT .. B_ALL-1). */
+static void physics_bones(xbone *x)
+{
+    for (int side = 0; side < 2; side++) {
+        int s = side ? -1 : 1, base = side ? B_HAIR_R : B_HAIR_L;
+        const char *jp = side ? "右" : "左", *en = side ? "R" : "L";
+        for (int k = 0; k < HAIR_BONES; k++) {
+            char name[40], nen[40];
+            float pos[3];
+            hair_point(s, k, pos);
+            if (k == 0) {
+                snprintf(name, sizeof name, "%s髪", jp);
+                snprintf(nen, sizeof nen, "hair_%s", en);
+            } else {
+                snprintf(name, sizeof name, "%s髪%d", jp, k);
+                snprintf(nen, sizeof nen, "hair%d_%s", k, en);
+            }
+            xbone *b = &x[base + k - B_COUNT];
+            xbone_set(b, name, nen, k == 0 ? B_HEAD : base + k - 1, pos, k + 1 < HAIR_BONES ? base + k + 1 : -1);
+            if (k + 1 == HAIR_BONES) {
+                float tip[3];
+                hair_point(s, HAIR_BONES, tip);
+                v3_sub(tip, pos, b->tail_off);
+            }
+        }
+    }
+    for (int c = 0; c < SKIRT_CHAINS; c++) {
+        double phi = 2 * PI * c / SKIRT_CHAINS;
+        for (int j = 0; j < 2; j++) {
+            char name[40], nen[40];
+            float pos[3];
+            skirt_point(phi, k_skirt_v[j], pos);
+            snprintf(name, sizeof name, "スカート%s%d", k_skirt_dir[c], j + 1);
+            snprintf(nen, sizeof nen, "skirt_%s%d", k_skirt_dir_en[c], j + 1);
+            int bi = B_SKIRT + 2 * c + j;
+            xbone *b = &x[bi - B_COUNT];
+            xbone_set(b, name, nen, j == 0 ? B_LOWER : bi - 1, pos, j == 0 ? bi + 1 : -1);
+            if (j == 1) {
+                float tip[3];
+                skirt_point(phi, k_skirt_v[2], tip);
+                v3_sub(tip, pos, b->tail_off);
+            }
+        }
+    }
+}
+
+/* YXZ Euler angles (what PMX stores) of the rotation whose columns are the
+ * body's local axes X, Y, Z in model space: R = Ry*Rx*Rz. */
+static void euler_from_axes(const float ax[3], const float ay[3], const float az[3], float out[3])
+{
+    /* R[row][col]: column 0 = ax, 1 = ay, 2 = az */
+    float r12 = az[1], r02 = az[0], r22 = az[2], r10 = ax[1], r11 = ay[1];
+    out[0] = asinf(fmaxf(-1, fminf(1, -r12)));
+    out[1] = atan2f(r02, r22);
+    out[2] = atan2f(r10, r11);
+}
+
+/* local Y along d (any X, Z perpendicular) */
+static void euler_along(const float d[3], float out[3])
+{
+    float y[3] = {d[0], d[1], d[2]}, x[3], z[3], ref[3] = {0, 0, 1};
+    v3_norm(y);
+    if (fabsf(y[2]) > 0.9f) {
+        ref[0] = 1;
+        ref[2] = 0;
+    }
+    v3_cross(y, ref, x);
+    v3_norm(x);
+    v3_cross(x, y, z);
+    euler_from_axes(x, y, z, out);
+}
+
+typedef struct physics_set {
+    mmd_rigid_body body[64];
+    mmd_joint joint[64];
+    uint32_t nb, nj;
+} physics_set;
+
+static int add_body(mmd_model *m, physics_set *ps, const char *name, const char *en, int bone, uint8_t group,
+                    uint16_t mask, uint8_t shape, float sx, float sy, float sz, const float pos[3],
+                    const float rot[3], float mass, uint8_t mode)
+{
+    mmd_rigid_body *b = &ps->body[ps->nb];
+    memset(b, 0, sizeof *b);
+    b->name = mmd_model_str(m, name);
+    b->name_en = mmd_model_str(m, en);
+    b->bone = bone;
+    b->group = group;
+    b->no_collide_mask = mask;
+    b->shape = shape;
+    b->size[0] = sx;
+    b->size[1] = sy;
+    b->size[2] = sz;
+    memcpy(b->position, pos, sizeof b->position);
+    if (rot)
+        memcpy(b->rotation, rot, sizeof b->rotation);
+    b->mass = mode == MMD_BODY_FOLLOW_BONE ? 0 : mass;
+    b->mode = mode;
+    b->linear_damping = 0.5f;
+    b->angular_damping = 0.5f;
+    b->restitution = 0;
+    b->friction = 0.5f;
+    return (int)ps->nb++;
+}
+
+/* 6DOF spring joint at pos (world axes), linear locked, angular +-ax/ay/az. */
+static void add_joint(mmd_model *m, physics_set *ps, const char *name, int a, int b, const float pos[3], float ax,
+                      float ay, float az, float spring)
+{
+    mmd_joint *j = &ps->joint[ps->nj++];
+    memset(j, 0, sizeof *j);
+    j->name = mmd_model_str(m, name);
+    j->name_en = mmd_model_str(m, name);
+    j->type = MMD_JOINT_SPRING_6DOF;
+    j->body_a = a;
+    j->body_b = b;
+    memcpy(j->position, pos, sizeof j->position);
+    j->angular_lower[0] = -ax;
+    j->angular_upper[0] = ax;
+    j->angular_lower[1] = -ay;
+    j->angular_upper[1] = ay;
+    j->angular_lower[2] = -az;
+    j->angular_upper[2] = az;
+    for (int k = 0; k < 3; k++)
+        j->spring_angular[k] = spring;
+}
+
+static void physics_bodies(mmd_model *m, physics_set *ps, const xbone *xb)
+{
+    char name[48], en[48];
+    /* collision bodies (mode 0, group 0) */
+    const float head_c[3] = {0, 17.6f, 0}, chest_c[3] = {0, 12.6f, 0}, hip_c[3] = {0, 9.5f, 0};
+    add_body(m, ps, "頭", "head", B_HEAD, G_BODY, MASK_BODY, MMD_SHAPE_SPHERE, 1.6f, 0, 0, head_c, NULL, 0, 0);
+    add_body(m, ps, "上半身", "upper body", B_UPPER2, G_BODY, MASK_BODY, MMD_SHAPE_CAPSULE, 1.2f, 2.6f, 0, chest_c,
+             NULL, 0, 0);
+    add_body(m, ps, "下半身", "lower body", B_LOWER, G_BODY, MASK_BODY, MMD_SHAPE_CAPSULE, 1.1f, 1.0f, 0, hip_c, NULL,
+             0, 0);
+    for (int side = 0; side < 2; side++) {
+        const float thigh[3] = {side ? -0.9f : 0.9f, 7.4f, 0};
+        add_body(m, ps, side ? "右足" : "左足", side ? "leg_R" : "leg_L", side ? B_R_LEG : B_L_LEG, G_BODY, MASK_BODY,
+                 MMD_SHAPE_CAPSULE, 0.65f, 3.2f, 0, thigh, NULL, 0, 0);
+    }
+    /* twin tails */
+    for (int side = 0; side < 2; side++) {
+        int s = side ? -1 : 1, base = side ? B_HAIR_R : B_HAIR_L, prev = -1;
+        for (int k = 0; k < HAIR_BONES; k++) {
+            float a[3], b[3], c[3], d[3], rot[3];
+            hair_point(s, k, a);
+            hair_point(s, k + 1, b);
+            v3_sub(b, a, d);
+            float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            for (int i = 0; i < 3; i++)
+                c[i] = (a[i] + b[i]) / 2;
+            euler_along(d, rot);
+            float r = hair_radius(((float)k + 0.5f) / HAIR_BONES) * 0.9f;
+            const xbone *x = &xb[base + k - B_COUNT];
+            int body = add_body(m, ps, x->name, x->name_en, base + k, G_HAIR, MASK_CLOTH, MMD_SHAPE_CAPSULE, r,
+                                fmaxf(len - r, 0.2f), 0, c, rot, 1.0f - 0.1f * (float)k,
+                                k == 0 ? MMD_BODY_FOLLOW_BONE : MMD_BODY_PHYSICS);
+            ps->body[body].linear_damping = 0.5f;
+            ps->body[body].angular_damping = 0.95f;
+            if (prev >= 0) {
+                float lim = k == 1 ? 0.25f : 0.1f;
+                add_joint(m, ps, x->name, prev, body, a, lim, 0.05f, lim, 100.0f);
+            }
+            prev = body;
+        }
+    }
+    /* skirt */
+    const float root_c[3] = {0, 10.3f, 0};
+    int root = add_body(m, ps, "スカート親", "skirt root", B_LOWER, G_SKIRT, MASK_CLOTH, MMD_SHAPE_SPHERE, 0.3f, 0, 0,
+                        root_c, NULL, 0, 0);
+    for (int c = 0; c < SKIRT_CHAINS; c++) {
+        double phi = 2 * PI * c / SKIRT_CHAINS;
+        int prev = root;
+        for (int j = 0; j < 2; j++) {
+            float a[3], b[3], ctr[3], up[3], rad[3], tan[3], rot[3];
+            skirt_point(phi, k_skirt_v[j], a);
+            skirt_point(phi, k_skirt_v[j + 1], b);
+            v3_sub(a, b, up); /* local Y: up along the panel */
+            float len = sqrtf(up[0] * up[0] + up[1] * up[1] + up[2] * up[2]);
+            v3_norm(up);
+            tan[0] = (float)cos(phi); /* local X: around the skirt */
+            tan[1] = 0;
+            tan[2] = (float)sin(phi);
+            v3_cross(tan, up, rad); /* local Z: outwards */
+            euler_from_axes(tan, up, rad, rot);
+            for (int i = 0; i < 3; i++)
+                ctr[i] = (a[i] + b[i]) / 2;
+            float rmid = SKIRT_R0 + (SKIRT_R1 - SKIRT_R0) * (k_skirt_v[j] + k_skirt_v[j + 1]) / 2;
+            int bi = B_SKIRT + 2 * c + j;
+            const xbone *x = &xb[bi - B_COUNT];
+            int body = add_body(m, ps, x->name, x->name_en, bi, G_SKIRT, MASK_CLOTH, MMD_SHAPE_BOX, 0.3f * rmid,
+                                len / 2, 0.1f, ctr, rot, j == 0 ? 0.3f : 0.2f,
+                                j == 0 ? MMD_BODY_PHYSICS_BONE_POS : MMD_BODY_PHYSICS);
+            ps->body[body].linear_damping = 0.6f;
+            ps->body[body].angular_damping = 0.8f;
+            snprintf(name, sizeof name, "%s", x->name);
+            (void)en;
+            add_joint(m, ps, name, prev, body, a, j == 0 ? 0.35f : 0.3f, 0.05f, j == 0 ? 0.35f : 0.3f, 300.0f);
+            prev = body;
+        }
+    }
+}
+
+/* Re-skin a twin tail's vertices (vertex range first..end of mesh p) along
+ * its chain: BDEF2 between the two bones whose segment centres bracket it. */
+static void skin_hair(mesh *p, uint32_t first, int s, int base)
+{
+    float a[3], b[3], d[3];
+    hair_point(s, 0, a);
+    hair_point(s, HAIR_BONES, b);
+    v3_sub(b, a, d);
+    float len2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    for (uint32_t i = first; i < p->nv; i++) {
+        vtx *v = &p->v[i];
+        float q[3];
+        v3_sub(v->pos, a, q);
+        float t = (q[0] * d[0] + q[1] * d[1] + q[2] * d[2]) / len2;
+        float x = fmaxf(0, fminf(1, t)) * HAIR_BONES - 0.5f;
+        if (x <= 0) {
+            v->b0 = base;
+            v->b1 = -1;
+            v->w0 = 1;
+        } else if (x >= HAIR_BONES - 1) {
+            v->b0 = base + HAIR_BONES - 1;
+            v->b1 = -1;
+            v->w0 = 1;
+        } else {
+            int k = (int)x;
+            v->b0 = base + k;
+            v->b1 = base + k + 1;
+            v->w0 = 1 - (x - (float)k);
+        }
+    }
+}
+
+/* The skirt cone, double-sided, with a soft pleat ripple. Up to 4 bones per
+ * vertex (BDEF4): the two chains around it times the two levels. */
+typedef struct vtx4 {
+    int32_t b[4];
+    float w[4];
+} vtx4;
+
+static void skirt_mesh(mesh *p, vtx4 **w4, uint32_t *first)
+{
+    const int sectors = 64, rings = 14;
+    const float pleat = 0.05f;
+    uint32_t base = p->nv;
+    *first = base;
+    *w4 = calloc((size_t)(sectors + 1) * (rings + 1), sizeof **w4);
+    if (!*w4) {
+        fprintf(stderr, "mkdemo: out of memory\n");
+        exit(1);
+    }
+    for (int r = 0; r <= rings; r++) {
+        float v = (float)r / rings;
+        for (int s = 0; s <= sectors; s++) {
+            double phi = 2 * PI * s / sectors;
+            vtx x;
+            memset(&x, 0, sizeof x);
+            float rr = 1 + pleat * v * (float)cos(phi * 24);
+            skirt_point(phi, v, x.pos);
+            x.pos[0] *= rr;
+            x.pos[2] *= rr;
+            float slope = (SKIRT_R1 - SKIRT_R0) / (SKIRT_Y0 - SKIRT_Y1);
+            x.nrm[0] = (float)sin(phi);
+            x.nrm[1] = slope;
+            x.nrm[2] = (float)-cos(phi);
+            v3_norm(x.nrm);
+            x.uv[0] = (float)s / sectors;
+            x.uv[1] = v;
+            x.b0 = B_LOWER;
+            x.b1 = -1;
+            x.w0 = 1;
+            add_v(p, x);
+            vtx4 *q = &(*w4)[(size_t)r * (sectors + 1) + (size_t)s];
+            for (int k = 0; k < 4; k++) {
+                q->b[k] = -1;
+                q->w[k] = 0;
+            }
+            if (v <= k_skirt_v[0]) {
+                q->b[0] = B_LOWER;
+                q->w[0] = 1;
+                continue;
+            }
+            double ca = phi / (2 * PI) * SKIRT_CHAINS;
+            int c0 = (int)floor(ca) % SKIRT_CHAINS, c1 = (c0 + 1) % SKIRT_CHAINS;
+            float fa = (float)(ca - floor(ca));
+            /* levels: waist bone up to the hem bone's head, then blend over +-0.15 */
+            float fv = (v - (k_skirt_v[1] - 0.15f)) / 0.3f;
+            fv = fmaxf(0, fminf(1, fv));
+            q->b[0] = B_SKIRT + 2 * c0;
+            q->b[1] = B_SKIRT + 2 * c1;
+            q->b[2] = B_SKIRT + 2 * c0 + 1;
+            q->b[3] = B_SKIRT + 2 * c1 + 1;
+            q->w[0] = (1 - fa) * (1 - fv);
+            q->w[1] = fa * (1 - fv);
+            q->w[2] = (1 - fa) * fv;
+            q->w[3] = fa * fv;
+        }
+    }
+    for (int r = 0; r < rings; r++)
+        for (int s = 0; s < sectors; s++) {
+            uint32_t i0 = base + (uint32_t)(r * (sectors + 1) + s), i1 = i0 + 1;
+            uint32_t j0 = i0 + (uint32_t)(sectors + 1), j1 = j0 + 1;
+            add_tri(p, i0, i1, j0);
+            add_tri(p, i1, j1, j0);
+        }
+}
 
 static int make_character(const char *dir)
 {
@@ -650,8 +1033,12 @@ static int make_character(const char *dir)
     float hc[3] = {0, 18.3f, 0.3f};
     ellipsoid(&parts[M_HAIR], hc, 1.85f, 1.75f, 1.8f, B_HEAD);
     for (int s = -1; s <= 1; s += 2) {
-        float a[3] = {1.9f * s, 18.6f, 0.4f}, b[3] = {3.0f * s, 8.0f, 1.4f};
-        capsule(&parts[M_HAIR], a, b, 0.55f, 0.25f, B_HEAD, -1, -1, 1.0f, 1.0f);
+        float a[3], b[3];
+        hair_point(s, 0, a);
+        hair_point(s, HAIR_BONES, b);
+        uint32_t tail_first = parts[M_HAIR].nv;
+        capsule(&parts[M_HAIR], a, b, hair_radius(0), hair_radius(1), B_HEAD, -1, -1, 1.0f, 1.0f);
+        skin_hair(&parts[M_HAIR], tail_first, s, s > 0 ? B_HAIR_L : B_HAIR_R);
         float ta[3] = {1.5f * s, 19.2f, 0.2f}, tb[3] = {2.0f * s, 19.0f, 0.3f};
         capsule(&parts[M_DARK], ta, tb, 0.35f, 0.35f, B_HEAD, -1, -1, 1.0f, 1.0f); /* hair ties */
     }
@@ -660,9 +1047,12 @@ static int make_character(const char *dir)
     capsule(&parts[M_SKIN], neck_a, neck_b, 0.42f, 0.42f, B_NECK, B_UPPER2, B_HEAD, 1.0f, 1.0f);
     float ch_a[3] = {0, 10.4f, 0}, ch_b[3] = {0, 14.6f, 0};
     capsule(&parts[M_CLOTH], ch_a, ch_b, 1.15f, 1.35f, B_UPPER2, B_UPPER, B_NECK, 1.15f, 0.75f);
-    /* lower body: hips and a skirt cone */
-    float hp_a[3] = {0, 10.6f, 0}, hp_b[3] = {0, 8.2f, 0};
-    capsule(&parts[M_DARK], hp_a, hp_b, 1.2f, 2.2f, B_LOWER, B_UPPER, -1, 1.1f, 0.95f);
+    /* lower body: hips (dark shorts under the skirt) and the skirt cone */
+    float hp_a[3] = {0, 10.6f, 0}, hp_b[3] = {0, 8.6f, 0};
+    capsule(&parts[M_DARK], hp_a, hp_b, 1.2f, 1.3f, B_LOWER, B_UPPER, -1, 1.1f, 0.95f);
+    vtx4 *skirt_w = NULL;
+    uint32_t skirt_first = 0;
+    skirt_mesh(&parts[M_SKIRT], &skirt_w, &skirt_first);
     /* arms */
     for (int side = 0; side < 2; side++) {
         int sh = side ? B_R_SHOULDER : B_L_SHOULDER, arm = sh + 1, elb = sh + 2, wr = sh + 3;
@@ -689,8 +1079,10 @@ static int make_character(const char *dir)
     m->comment = mmd_model_str(m, "mmdrender のデモ用に tools/mkdemo.c が生成したモデル (CC0)");
     m->comment_en = mmd_model_str(m, "Generated by mmdrender tools/mkdemo.c for the demo scene. CC0.");
 
-    /* bones */
-    mmd_bone *bones = mmd_model_add_bones(m, B_COUNT);
+    /* bones: the body, then the physics chains */
+    static xbone xb[B_ALL - B_COUNT];
+    physics_bones(xb);
+    mmd_bone *bones = mmd_model_add_bones(m, B_ALL);
     for (int i = 0; i < B_COUNT; i++) {
         mmd_bone *b = &bones[i];
         b->name = mmd_model_str(m, B[i].name);
@@ -698,7 +1090,7 @@ static int make_character(const char *dir)
         memcpy(b->position, B[i].pos, sizeof b->position);
         b->parent = B[i].parent;
         b->flags = MMD_BONE_ROTATABLE | MMD_BONE_VISIBLE | MMD_BONE_OPERABLE;
-        if (i == B_ROOT || i == B_CENTER || i >= B_L_LEG_IK)
+        if (i == B_ROOT || i == B_CENTER || (i >= B_L_LEG_IK && i < B_COUNT))
             b->flags |= MMD_BONE_MOVABLE;
         if (B[i].tail >= 0) {
             b->flags |= MMD_BONE_TAIL_IS_BONE;
@@ -706,6 +1098,23 @@ static int make_character(const char *dir)
         } else {
             b->tail_bone = -1;
             b->tail_offset[1] = i == B_CENTER ? -1.0f : 0.8f;
+        }
+        b->ik_target = -1;
+    }
+    for (int i = B_COUNT; i < B_ALL; i++) {
+        const xbone *x = &xb[i - B_COUNT];
+        mmd_bone *b = &bones[i];
+        b->name = mmd_model_str(m, x->name);
+        b->name_en = mmd_model_str(m, x->name_en);
+        memcpy(b->position, x->pos, sizeof b->position);
+        b->parent = x->parent;
+        b->flags = MMD_BONE_ROTATABLE | MMD_BONE_VISIBLE | MMD_BONE_OPERABLE;
+        if (x->tail >= 0) {
+            b->flags |= MMD_BONE_TAIL_IS_BONE;
+            b->tail_bone = x->tail;
+        } else {
+            b->tail_bone = -1;
+            memcpy(b->tail_offset, x->tail_off, sizeof b->tail_offset);
         }
         b->ik_target = -1;
     }
@@ -764,6 +1173,7 @@ static int make_character(const char *dir)
         [M_HAIR] = {"髪", "hair", 2, {1, 1, 1, 1}, {0.5f, 0.5f, 0.5f}, {0.3f, 0.3f, 0.3f}, 20, true, true},
         [M_CLOTH] = {"服", "shirt", 3, {1, 1, 1, 1}, {0.55f, 0.55f, 0.55f}, {0.1f, 0.1f, 0.1f}, 10, true, false},
         [M_DARK] = {"黒", "dark", 4, {1, 1, 1, 1}, {0.5f, 0.5f, 0.5f}, {0.2f, 0.2f, 0.2f}, 15, true, false},
+        [M_SKIRT] = {"スカート", "skirt", 4, {1, 1, 1, 1}, {0.5f, 0.5f, 0.5f}, {0.2f, 0.2f, 0.2f}, 15, true, false},
     };
     uint32_t vo = 0, io = 0;
     uint32_t mouth_first = 0, mouth_count = 0, eye_base = 0;
@@ -792,6 +1202,16 @@ static int make_character(const char *dir)
                 v->weights[1] = 1 - p->v[k].w0;
             }
             v->edge_scale = 1;
+            if (i == M_SKIRT) {
+                const vtx4 *q = &skirt_w[k];
+                if (q->b[1] >= 0) {
+                    v->weight_type = MMD_WEIGHT_BDEF4;
+                    for (int c = 0; c < 4; c++) {
+                        v->bones[c] = q->b[c];
+                        v->weights[c] = q->w[c];
+                    }
+                }
+            }
         }
         for (uint32_t k = 0; k < p->ni; k++)
             is[io + k] = vo + p->idx[k];
@@ -803,7 +1223,7 @@ static int make_character(const char *dir)
         memcpy(mt->specular, md[i].specular, sizeof mt->specular);
         mt->specular_power = md[i].power;
         mt->flags = MMD_MAT_GROUND_SHADOW | MMD_MAT_CAST_SHADOW | MMD_MAT_RECEIVE_SHADOW |
-                    (md[i].edge ? MMD_MAT_EDGE : 0);
+                    (md[i].edge ? MMD_MAT_EDGE : 0) | (i == M_SKIRT ? MMD_MAT_DOUBLE_SIDED : 0);
         mt->edge_color[0] = 0.1f;
         mt->edge_color[1] = 0.15f;
         mt->edge_color[2] = 0.2f;
@@ -820,6 +1240,21 @@ static int make_character(const char *dir)
         io += p->ni;
     }
     (void)eye_first;
+    (void)skirt_first;
+    free(skirt_w);
+
+    /* rigid bodies and joints */
+    static physics_set ps;
+    ps.nb = ps.nj = 0;
+    physics_bodies(m, &ps, xb);
+    mmd_rigid_body *rbs = mmd_model_add_rigid_bodies(m, ps.nb);
+    mmd_joint *js = mmd_model_add_joints(m, ps.nj);
+    if (!rbs || !js) {
+        mmd_model_free(m);
+        return -1;
+    }
+    memcpy(rbs, ps.body, ps.nb * sizeof *rbs);
+    memcpy(js, ps.joint, ps.nj * sizeof *js);
 
     /* morphs: あ (mouth open), まばたき (blink), 照れ (material: blush) */
     mmd_morph *mo = mmd_model_add_morphs(m, 3);

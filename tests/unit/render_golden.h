@@ -1,9 +1,12 @@
 /* tests/unit/render_golden.h - golden-image comparison shared by test_render*.c.
  *
- * golden_check(name, rgba, w, h, gl_version) compares with tests/golden/<name>.png:
- * byte-exact when gl_version contains tests/golden/MESA_VERSION, else at most
- * 1% of pixels may be off by more than 4/255. MMD_GOLDEN_UPDATE=1 rewrites the
- * golden instead. On failure <build>/test-out/<name>.actual.png and .diff.png.
+ * golden_check(name, rgba, w, h, gl_version) compares with tests/golden/<name>.png
+ * through renderer/imgdiff.h, the maths of `mmdrender diff`: exact when
+ * gl_version contains tests/golden/MESA_VERSION, else the tolerant setting
+ * (`--threshold 4 --max-fraction 0.01`: at most 1% of pixels off by more than
+ * 4/255). MMD_GOLDEN_UPDATE=1 rewrites the golden instead. On failure it prints
+ * the figures and writes <build>/test-out/<name>.actual.png and <name>.diff.png
+ * (the heatmap of `mmdrender diff --heatmap`).
  */
 #ifndef MMD_TESTS_RENDER_GOLDEN_H
 #define MMD_TESTS_RENDER_GOLDEN_H
@@ -15,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "renderer/imgdiff.h"
 #include "renderer/png_io.h"
 #include "tests/util/test.h"
 
@@ -79,33 +83,29 @@ static void golden_check(const char *name, const uint8_t *rgba, int w, int h, co
         return;
     }
     bool exact = golden_same_mesa(gl_version);
-    size_t off = 0, bad = 0, n = (size_t)w * (size_t)h;
-    uint8_t *diff = malloc(n * 4);
-    REQUIRE(diff);
-    for (size_t i = 0; i < n; i++) {
-        int worst = 0;
-        for (int k = 0; k < 4; k++) {
-            int d = abs((int)rgba[i * 4 + k] - (int)g[i * 4 + k]);
-            worst = d > worst ? d : worst;
-        }
-        off += worst > 0;
-        bad += worst > 4;
-        diff[i * 4 + 0] = (uint8_t)(worst ? 255 : 0);
-        diff[i * 4 + 1] = (uint8_t)(worst > 4 ? 0 : (worst ? 160 : 0));
-        diff[i * 4 + 2] = 0;
-        diff[i * 4 + 3] = 255;
-    }
-    bool ok = exact ? off == 0 : bad * 100 <= n;
+    int threshold = exact ? 0 : MMD_IMGDIFF_TOLERANT_THRESHOLD;
+    double max_fraction = exact ? 0.0 : MMD_IMGDIFF_TOLERANT_MAX_FRACTION;
+    mmd_imgdiff_result d;
+    mmd_imgdiff_compare(g, rgba, w, h, threshold, &d);
+    bool ok = d.fraction_over <= max_fraction;
     if (!ok) {
         char dpath[1200];
         snprintf(dpath, sizeof dpath, "%s/%s.diff.png", g_out, name);
+        uint8_t *heat = malloc((size_t)w * h * 4);
+        REQUIRE(heat);
+        mmd_imgdiff_heatmap(g, rgba, w, h, heat);
         golden_write(out, rgba, w, h);
-        golden_write(dpath, diff, w, h);
-        printf("#   %s: %zu pixels differ (%zu by > 4) [%s]; see %s\n", name, off, bad,
-               exact ? "exact" : "tolerance", dpath);
+        golden_write(dpath, heat, w, h);
+        free(heat);
+        printf("#   %s [%s]: max %d, mean %.4f, PSNR %.2f dB, SSIM %.5f, %lld px over %d (%.4f%%, "
+               "allowed %.2f%%)\n",
+               name, exact ? "exact, same Mesa" : "tolerant, other Mesa", d.max_error, d.mean_error,
+               d.psnr, d.ssim, d.pixels_over, threshold, 100.0 * d.fraction_over,
+               100.0 * max_fraction);
+        printf("#   actual %s, heatmap %s; `mmdrender diff %s %s%s` gives the same figures\n", out,
+               dpath, path, out, exact ? "" : " --threshold 4 --max-fraction 0.01");
     }
     CHECK(ok);
-    free(diff);
     free(g);
 }
 

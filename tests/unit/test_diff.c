@@ -1,6 +1,7 @@
 /* tests/unit/test_diff.c - `mmdrender diff`: metrics (hand-computed), verdicts,
- * exit codes, directories, heatmaps, JSON. */
+ * exit codes, directories, heatmaps, JSON; the imgdiff maths under them. */
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include "renderer/commands.h"
+#include "renderer/imgdiff.h"
 #include "renderer/png_io.h"
 #include "tests/util/test.h"
 
@@ -207,6 +209,46 @@ TEST(single_heatmap)
     free(px);
 }
 
+/* mmd_imgdiff_compare on two 2x1 images, every figure by hand:
+ * a = (10,20,30) (0,0,0), b = (13,20,30) (0,0,10), all opaque (RGB only).
+ * errors 3 and 10: max 10, mean 13/6, MSE 109/6, PSNR 10 log10(65025 / (109/6))
+ * = 35.5381 dB; threshold 3 counts only the second pixel. SSIM: one 2x1
+ * window over lumas (18.15, 0) and (19.047, 1.14) = 0.994495. */
+TEST(imgdiff_compare_by_hand)
+{
+    const uint8_t a[8] = {10, 20, 30, 255, 0, 0, 0, 255};
+    uint8_t b[8] = {13, 20, 30, 255, 0, 0, 10, 255};
+    mmd_imgdiff_result r;
+    mmd_imgdiff_compare(a, b, 2, 1, 3, &r);
+    CHECK_EQ_INT(r.width, 2);
+    CHECK_EQ_INT(r.height, 1);
+    CHECK_EQ_INT(r.max_error, 10);
+    CHECK_NEAR(r.mean_error, 13.0 / 6.0, 1e-12);
+    CHECK_NEAR(r.psnr, 35.538051, 1e-5);
+    CHECK_NEAR(r.ssim, 0.994495, 1e-6);
+    CHECK(r.pixels_over == 1);
+    CHECK_NEAR(r.fraction_over, 0.5, 1e-12);
+    mmd_imgdiff_compare(a, b, 2, 1, 10, &r);
+    CHECK(r.pixels_over == 0);
+    /* identical: PSNR infinite, SSIM 1 */
+    mmd_imgdiff_compare(a, a, 2, 1, 0, &r);
+    CHECK(r.max_error == 0 && isinf(r.psnr) && r.ssim == 1.0 && r.pixels_over == 0);
+    /* an alpha below 255 brings A into the figures: 4 channels, errors 3, 10, 200 */
+    b[7] = 55;
+    mmd_imgdiff_compare(a, b, 2, 1, 3, &r);
+    CHECK_EQ_INT(r.max_error, 200);
+    CHECK_NEAR(r.mean_error, 213.0 / 8.0, 1e-12);
+    /* heatmap: red = 64 + 12 x error (saturating), grey = luma(a) / 4 (halved under red) */
+    b[7] = 255;
+    uint8_t h[8];
+    mmd_imgdiff_heatmap(a, b, 2, 1, h);
+    CHECK(h[0] == 100 && h[1] == 2 && h[2] == 2 && h[3] == 255); /* 18.15/4 = 4 -> 2 */
+    CHECK(h[4] == 184 && h[5] == 0 && h[6] == 0 && h[7] == 255);
+    mmd_imgdiff_heatmap(a, a, 2, 1, h);
+    CHECK(h[0] == 4 && h[1] == 4 && h[2] == 4 && h[4] == 0);
+    CHECK(MMD_IMGDIFF_TOLERANT_THRESHOLD == 4 && MMD_IMGDIFF_TOLERANT_MAX_FRACTION == 0.01);
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "/tmp/test_diff_XXXXXX");
@@ -219,6 +261,7 @@ int main(void)
     RUN(unusable_inputs);
     RUN(directories);
     RUN(single_heatmap);
+    RUN(imgdiff_compare_by_hand);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)

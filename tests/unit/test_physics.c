@@ -329,7 +329,9 @@ TEST(toggle_kinematic_follows_bone)
     mmd_physics_free(p);
 }
 
-static void run_chain(float *out_all, int frames)
+/* history > 0: first simulate `history` frames of another motion on the same
+ * physics, then reset to the rest pose and run the recorded sequence. */
+static void run_chain_after(float *out_all, int frames, int history)
 {
     enum { N = 6 };
     fixture f;
@@ -340,6 +342,12 @@ static void run_chain(float *out_all, int frames)
     if (mmd_physics_create(&f.m, &p, NULL) != MMD_OK)
         return;
     float world[(N + 1) * 16];
+    for (int i = 0; i < history; i++) {
+        rest_pose(&f.m, world);
+        world[12] = -3 + (float)(i % 7);
+        world[14] = 2 * sinf((float)i);
+        mmd_physics_step(p, 1.0 / 30.0, world, world);
+    }
     rest_pose(&f.m, world);
     mmd_physics_reset(p, world);
     for (int i = 0; i < frames; i++) {
@@ -349,6 +357,11 @@ static void run_chain(float *out_all, int frames)
         mmd_physics_step(p, 1.0 / 30.0, world, out_all + (size_t)i * (N + 1) * 16);
     }
     mmd_physics_free(p);
+}
+
+static void run_chain(float *out_all, int frames)
+{
+    run_chain_after(out_all, frames, 0);
 }
 
 TEST(two_runs_are_bitwise_identical)
@@ -364,6 +377,20 @@ TEST(two_runs_are_bitwise_identical)
     for (int i = 0; i < SZ; i++)
         finite &= isfinite(a[i]);
     CHECK(finite);
+}
+
+/* A reset must forget everything: contact caches, broadphase pairs, solver
+ * warm-start impulses. Otherwise a seek (or a second pre-roll) on a used
+ * physics object gives other results than a fresh one. */
+TEST(reset_equals_fresh_world)
+{
+    enum { FR = 90, SZ = FR * 7 * 16 };
+    static float a[SZ], b[SZ];
+    memset(a, 0, sizeof a);
+    memset(b, 1, sizeof b);
+    run_chain_after(a, FR, 0);
+    run_chain_after(b, FR, 45);
+    CHECK(memcmp(a, b, sizeof a) == 0);
 }
 
 TEST(rejects_non_finite_values)
@@ -550,6 +577,52 @@ static int gene_run(const mmd_model *m, const mmd_motion *mo, int frames, float 
     return 1;
 }
 
+/* the same, through the anim hook: a second pre-roll on a used physics object */
+TEST(gene_light_preroll_twice_equals_fresh)
+{
+    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
+    FILE *probe = fopen(mp, "rb");
+    if (!probe)
+        SKIP("skipped: no ../shared");
+    fclose(probe);
+    mmd_model *m = NULL;
+    REQUIRE(mmd_model_load_file(mp, &m, NULL) == MMD_OK);
+    mmd_arena *ar = mmd_arena_create();
+    REQUIRE(ar);
+    const mmd_motion *mo = sway_motion(m, 60, ar);
+    REQUIRE(mo);
+    const mmd_motion *mos[1] = {mo};
+    mmd_anim *a = NULL;
+    mmd_physics *p = NULL;
+    REQUIRE(mmd_anim_create(m, mos, 1, &a, NULL) == MMD_OK);
+    REQUIRE(mmd_physics_create(m, &p, NULL) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+    size_t n = (size_t)m->bone_count * 16;
+    float *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y);
+    REQUIRE(x && y);
+    mmd_physics_preroll(p, a, 0, 1.0);
+    for (int f = 1; f <= 30; f++)
+        mmd_anim_evaluate(a, (double)f);
+    memcpy(x, mmd_anim_world(a), n * sizeof *x);
+    mmd_physics_preroll(p, a, 0, 1.0); /* again, after 30 frames of history */
+    for (int f = 1; f <= 30; f++)
+        mmd_anim_evaluate(a, (double)f);
+    memcpy(y, mmd_anim_world(a), n * sizeof *y);
+    CHECK(memcmp(x, y, n * sizeof *x) == 0);
+    /* and seeking back (t goes backwards) resets too */
+    for (int f = 0; f <= 30; f++)
+        mmd_anim_evaluate(a, (double)f);
+    mmd_physics_preroll(p, a, 0, 1.0);
+    for (int f = 1; f <= 30; f++)
+        mmd_anim_evaluate(a, (double)f);
+    CHECK(memcmp(x, mmd_anim_world(a), n * sizeof *x) == 0);
+    free(x);
+    free(y);
+    mmd_physics_free(p);
+    mmd_anim_free(a);
+    mmd_arena_destroy(ar);
+    mmd_model_free(m);
+}
+
 TEST(gene_light_two_runs_bitwise_identical)
 {
     const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
@@ -584,9 +657,11 @@ int main(void)
     RUN(bone_pos_mode_keeps_animated_position);
     RUN(toggle_kinematic_follows_bone);
     RUN(two_runs_are_bitwise_identical);
+    RUN(reset_equals_fresh_world);
     RUN(rejects_non_finite_values);
     RUN(pmx21_joint_types_build_and_stay_finite);
     RUN(gene_light_600_frames_stay_bounded);
+    RUN(gene_light_preroll_twice_equals_fresh);
     RUN(gene_light_two_runs_bitwise_identical);
     return test_finish();
 }
