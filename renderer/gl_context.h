@@ -34,11 +34,11 @@
     X(DeleteFramebuffers) X(DeleteProgram) X(DeleteRenderbuffers) X(DeleteShader)               \
     X(DeleteTextures) X(DeleteVertexArrays) X(DepthFunc) X(DepthMask) X(Disable)                \
     X(DisableVertexAttribArray) X(DrawArrays) X(DrawBuffer) X(DrawElements) X(Enable)           \
-    X(EnableVertexAttribArray) X(Finish) X(FramebufferRenderbuffer) X(FramebufferTexture2D)     \
+    X(EnableVertexAttribArray) X(Finish) X(Flush) X(FramebufferRenderbuffer) X(FramebufferTexture2D)     \
     X(FrontFace) X(GenBuffers) X(GenFramebuffers) X(GenRenderbuffers) X(GenTextures)            \
     X(GenVertexArrays) X(GenerateMipmap) X(GetError) X(GetIntegerv) X(GetProgramInfoLog)        \
     X(GetProgramiv) X(GetShaderInfoLog) X(GetShaderiv) X(GetString) X(GetUniformLocation)       \
-    X(LinkProgram) X(PixelStorei) X(PolygonOffset) X(ReadBuffer) X(ReadPixels)                  \
+    X(LinkProgram) X(PixelStorei) X(PolygonOffset) X(ReadBuffer) X(ReadPixels) X(Scissor)                  \
     X(RenderbufferStorageMultisample) X(ShaderSource) X(StencilFunc) X(StencilMask)             \
     X(StencilOp) X(TexImage2D) X(TexParameteri) X(Uniform1f) X(Uniform1i) X(Uniform3fv)         \
     X(Uniform4fv) X(UniformMatrix4fv) X(UseProgram) X(VertexAttrib4f) X(VertexAttribPointer)    \

@@ -37,8 +37,8 @@
  * whatever the camera distance, which is what MMD shows. */
 #define EDGE_K 1.0f
 #define MAX_THREADS 16
-/* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) */
-#define MAIN_VARIANTS 64
+/* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) | tint(1) */
+#define MAIN_VARIANTS 128
 
 typedef struct gpu_material {
     GLuint tex, sphere, toon; /* 0 = none (white bound) */
@@ -76,11 +76,12 @@ struct mmd_renderer {
     mmd_render_options o;
     mmd_gl_context *ctx;
     const mmd_gl *gl;
-    GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth;
-    GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4];
+    GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;
+    GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4], u_ground[4];
     GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
     GLuint fbo_shadow, tex_shadow;
+    int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
     GLuint tex_white, toon_shared[10];
     gpu_model *models;
     size_t model_count, model_cap;
@@ -454,6 +455,8 @@ static int make_shadow_target(mmd_renderer *r, char *msg, size_t msg_size)
         snprintf(msg, msg_size, "GL: shadow map %dx%d incomplete", s, s);
         return -1;
     }
+    r->shadow_dirty[0] = r->shadow_dirty[1] = 0; /* contents undefined: the first frame clears it all */
+    r->shadow_dirty[2] = r->shadow_dirty[3] = s;
     return 0;
 }
 
@@ -466,8 +469,8 @@ static GLuint main_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
     char defs[256];
     snprintf(defs, sizeof defs,
              "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define VERTEX_COLOR %d\n"
-             "#define SPECULAR %d\n",
-             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1);
+             "#define SPECULAR %d\n#define TINT %d\n",
+             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1, (key >> 6) & 1);
     GLuint p = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, msg, msg_size);
     if (!p)
         return 0;
@@ -523,8 +526,11 @@ int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *m
     r->gl = mmd_gl_context_api(r->ctx);
     const mmd_gl *gl = r->gl;
     r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size);
-    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", NULL, msg, msg_size) : 0;
-    if (!r->prog_depth || make_targets(r, msg, msg_size) ||
+    /* position-only vertex stage for the passes without an edge offset (fewer attributes fetched per vertex) */
+    const char *pos_only = "#define POSITION_ONLY 1\n";
+    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, msg_size) : 0;
+    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, msg_size) : 0;
+    if (!r->prog_ground || make_targets(r, msg, msg_size) ||
         (o->self_shadow && make_shadow_target(r, msg, msg_size))) {
         mmd_renderer_free(r);
         return -1;
@@ -533,6 +539,7 @@ int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *m
     for (int i = 0; i < 4; i++) {
         r->u_flat[i] = gl->GetUniformLocation(r->prog_flat, flat_names[i]);
         r->u_depth[i] = gl->GetUniformLocation(r->prog_depth, flat_names[i]);
+        r->u_ground[i] = gl->GetUniformLocation(r->prog_ground, flat_names[i]);
     }
     if (!main_program(r, 0, msg, msg_size)) { /* the plainest variant: fail early on GLSL errors */
         mmd_renderer_free(r);
@@ -606,6 +613,7 @@ void mmd_renderer_free(mmd_renderer *r)
                 gl->DeleteProgram(r->prog_main[i]);
         gl->DeleteProgram(r->prog_flat);
         gl->DeleteProgram(r->prog_depth);
+        gl->DeleteProgram(r->prog_ground);
         mmd_gl_context_free(r->ctx);
     }
     free(r->models);
@@ -777,6 +785,64 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     }
 }
 
+/* Texel rectangle [x0,x1) x [y0,y1) of the shadow map that this frame's
+ * casters can touch: the light-space bounds of every vertex of every model
+ * with a casting material, plus a texel of margin. The whole map when a vertex
+ * is behind the light camera (w <= 0: clipping makes the bounds unknowable). */
+static void shadow_bounds(const mmd_renderer *r, const mmd_render_instance *ins, size_t count, const float vp[16],
+                          int out[4])
+{
+    int s = r->o.shadow_map_size;
+    float lo[2] = {1, 1}, hi[2] = {-1, -1};
+    for (size_t i = 0; i < count; i++) {
+        const mmd_model *m = r->models[i].m;
+        const mmd_material_state *ms = ins[i].materials ? ins[i].materials : r->models[i].base;
+        bool casts = false;
+        for (uint32_t k = 0; k < m->material_count && !casts; k++)
+            casts = (m->materials[k].flags & MMD_MAT_CAST_SHADOW) && ms[k].diffuse[3] > 0;
+        if (ins[i].hidden || !casts)
+            continue;
+        const float *p = ins[i].positions;
+        for (size_t v = 0; v < m->vertex_count; v++, p += 3) {
+            float w = vp[3] * p[0] + vp[7] * p[1] + vp[11] * p[2] + vp[15];
+            if (!(w > 1e-6f)) {
+                out[0] = out[1] = 0;
+                out[2] = out[3] = s;
+                return;
+            }
+            float x = (vp[0] * p[0] + vp[4] * p[1] + vp[8] * p[2] + vp[12]) / w;
+            float y = (vp[1] * p[0] + vp[5] * p[1] + vp[9] * p[2] + vp[13]) / w;
+            lo[0] = x < lo[0] ? x : lo[0];
+            hi[0] = x > hi[0] ? x : hi[0];
+            lo[1] = y < lo[1] ? y : lo[1];
+            hi[1] = y > hi[1] ? y : hi[1];
+        }
+    }
+    for (int a = 0; a < 2; a++) {
+        if (!(lo[a] <= hi[a])) { /* nothing (or NaN): an empty rectangle */
+            out[0] = out[1] = out[2] = out[3] = 0;
+            return;
+        }
+        float t0 = (lo[a] * 0.5f + 0.5f) * (float)s - 2.0f, t1 = (hi[a] * 0.5f + 0.5f) * (float)s + 2.0f;
+        out[a] = t0 <= 0 ? 0 : t0 >= (float)s ? s : (int)t0;
+        out[a + 2] = t1 <= 0 ? 0 : t1 >= (float)s ? s : (int)t1 + 1;
+    }
+}
+
+/* Whether any drawn triangle material receives the self-shadow. */
+static bool any_receiver(const mmd_renderer *r, const mmd_render_instance *ins, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const mmd_model *m = r->models[i].m;
+        const mmd_material_state *ms = ins[i].materials ? ins[i].materials : r->models[i].base;
+        for (uint32_t k = 0; k < m->material_count && !ins[i].hidden; k++)
+            if ((m->materials[k].flags & MMD_MAT_RECEIVE_SHADOW) && ms[k].diffuse[3] > 0 &&
+                m->materials[k].index_count > 0)
+                return true;
+    }
+    return false;
+}
+
 static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f)
 {
     const mmd_gl *gl = r->gl;
@@ -784,7 +850,25 @@ static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, siz
     gl->Viewport(0, 0, r->o.shadow_map_size, r->o.shadow_map_size);
     gl->DepthMask(GL_TRUE);
     gl->ClearDepth(1.0);
-    gl->Clear(GL_DEPTH_BUFFER_BIT);
+    /* Clear only what the last frame drew plus what this one can draw: the
+     * rest of the map is still 1.0 from earlier clears. A full 2048^2 float
+     * clear is most of this pass's cost on llvmpipe, and casters usually cover
+     * a few percent of the map. Same texels as a full clear. */
+    int now[4], *d = r->shadow_dirty;
+    shadow_bounds(r, ins, count, f->shadow_vp, now);
+    int c[4] = {d[0] < now[0] ? d[0] : now[0], d[1] < now[1] ? d[1] : now[1], d[2] > now[2] ? d[2] : now[2],
+                d[3] > now[3] ? d[3] : now[3]};
+    if (d[2] <= d[0] || d[3] <= d[1]) /* nothing drawn last frame */
+        memcpy(c, now, sizeof c);
+    else if (now[2] <= now[0] || now[3] <= now[1]) /* nothing to draw now */
+        memcpy(c, d, sizeof c);
+    if (c[2] > c[0] && c[3] > c[1]) {
+        gl->Enable(GL_SCISSOR_TEST);
+        gl->Scissor(c[0], c[1], c[2] - c[0], c[3] - c[1]);
+        gl->Clear(GL_DEPTH_BUFFER_BIT);
+        gl->Disable(GL_SCISSOR_TEST);
+    }
+    memcpy(d, now, sizeof now);
     gl->Disable(GL_CULL_FACE);
     gl->Disable(GL_BLEND);
     gl->Disable(GL_STENCIL_TEST);
@@ -795,7 +879,6 @@ static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, siz
     mat_identity(id);
     gl->UniformMatrix4fv(r->u_depth[F_WORLD], 1, GL_FALSE, id);
     gl->UniformMatrix4fv(r->u_depth[F_VIEWPROJ], 1, GL_FALSE, f->shadow_vp);
-    gl->Uniform1f(r->u_depth[F_EDGE], 0.0f);
     for (size_t i = 0; i < count; i++) {
         if (ins[i].hidden)
             continue;
@@ -811,6 +894,19 @@ static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, siz
             off += n;
         }
     }
+}
+
+/* Whether a material morph moved any texture / sphere / toon factor off
+ * identity (mul 1, add 0); when none did, the TINT 0 program skips that maths. */
+static bool tinted(const mmd_material_state *s)
+{
+    const float *mul[3] = {s->texture_mul, s->sphere_mul, s->toon_mul};
+    const float *add[3] = {s->texture_add, s->sphere_add, s->toon_add};
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < 4; c++)
+            if (mul[i][c] != 1.0f || add[i][c] != 0.0f)
+                return true;
+    return false;
 }
 
 static int draw_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
@@ -834,7 +930,7 @@ static int draw_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance 
         bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode;
         bool spec = s->specular_power > 0 && (s->specular[0] > 0 || s->specular[1] > 0 || s->specular[2] > 0);
         int key = (gm->tex != 0) | sphere_mode << 1 | (int)shadow << 3 |
-                  (int)((mt->flags & MMD_MAT_VERTEX_COLOR) != 0) << 4 | (int)spec << 5;
+                  (int)((mt->flags & MMD_MAT_VERTEX_COLOR) != 0) << 4 | (int)spec << 5 | (int)tinted(s) << 6;
         GLuint prog = main_program(r, key, msg, msg_size);
         if (!prog)
             return -1;
@@ -911,17 +1007,25 @@ static void draw_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins,
     float proj[16] = {1, 0, 0, 0, -l[0] / l[1], 0, -l[2] / l[1], 0, 0, 0, 1, 0, 0, 0, 0, 1};
     float w[16];
     mat_mul(f->world, proj, w);
-    gl->UseProgram(r->prog_flat);
-    gl->UniformMatrix4fv(r->u_flat[F_WORLD], 1, GL_FALSE, w);
-    gl->UniformMatrix4fv(r->u_flat[F_VIEWPROJ], 1, GL_FALSE, f->viewproj);
-    gl->Uniform1f(r->u_flat[F_EDGE], 0.0f);
+    gl->UseProgram(r->prog_ground);
+    gl->UniformMatrix4fv(r->u_ground[F_WORLD], 1, GL_FALSE, w);
+    gl->UniformMatrix4fv(r->u_ground[F_VIEWPROJ], 1, GL_FALSE, f->viewproj);
     float color[4] = {f->light_color[0], f->light_color[1], f->light_color[2], 1.0f};
-    gl->Uniform4fv(r->u_flat[F_COLOR], 1, color);
+    gl->Uniform4fv(r->u_ground[F_COLOR], 1, color);
     gl->Disable(GL_CULL_FACE);
-    gl->Enable(GL_STENCIL_TEST);
-    gl->StencilMask(0xff);
-    gl->StencilFunc(GL_NOTEQUAL, 1, 0xff);
-    gl->StencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    /* An opaque shadow colour needs neither blending nor the stencil that keeps
+     * overlapping triangles from blending twice: every covered pixel gets the
+     * same colour either way, and the per-sample stencil and blend work is the
+     * dearest part of this pass on llvmpipe (MSAA 4 above all). */
+    bool translucent = color[3] < 1.0f;
+    if (translucent) {
+        gl->Enable(GL_STENCIL_TEST);
+        gl->StencilMask(0xff);
+        gl->StencilFunc(GL_NOTEQUAL, 1, 0xff);
+        gl->StencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+    } else {
+        gl->Disable(GL_BLEND);
+    }
     gl->DepthMask(GL_FALSE);
     gl->Enable(GL_POLYGON_OFFSET_FILL);
     gl->PolygonOffset(-1.0f, -1.0f);
@@ -942,6 +1046,7 @@ static void draw_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins,
     }
     gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Disable(GL_STENCIL_TEST);
+    gl->Enable(GL_BLEND);
     gl->DepthMask(GL_TRUE);
 }
 
@@ -1045,7 +1150,8 @@ int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *ins, size_t co
     f.shadow_mode = r->o.self_shadow && shadow && (shadow->mode == 1 || shadow->mode == 2) ? shadow->mode : 0;
     if (f.shadow_mode) {
         shadow_matrix(v, f.light_dir, f.shadow_mode, shadow->distance, f.shadow_vp);
-        draw_shadow_map(r, ins, count, &f);
+        if (any_receiver(r, ins, count)) /* else nothing samples the map */
+            draw_shadow_map(r, ins, count, &f);
     } else {
         mat_identity(f.shadow_vp);
     }
@@ -1062,9 +1168,15 @@ int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *ins, size_t co
             continue;
         if (draw_colour(r, &r->models[i], &ins[i], &f, msg, msg_size))
             return -1;
+        /* Start llvmpipe's rasteriser threads on what is queued (glFlush is
+         * asynchronous there) while this thread transforms and bins the next
+         * pass, instead of leaving them idle until glFinish. No extra CPU
+         * measured; same pixels. */
+        gl->Flush();
         if (r->o.edges)
             draw_edges(r, &r->models[i], &ins[i], &f);
     }
+    gl->Flush(); /* the same for the edges while the ground shadow is binned */
     if (r->o.ground_shadow)
         draw_ground_shadows(r, ins, count, &f);
     gl->BindVertexArray(0);

@@ -10,6 +10,10 @@ uniform float u_edge_offset; // world units per unit of vertex edge scale
 
 void main()
 {
+#if POSITION_ONLY // ground shadow and shadow map: no edge offset, so no normal or edge scale to fetch
+    vec3 p = a_position;
+#else
     vec3 p = a_position + a_normal * (a_edge * u_edge_offset);
+#endif
     gl_Position = u_viewproj * (u_world * vec4(p, 1.0));
 }

@@ -3,7 +3,8 @@
 // HAS_TEX 0/1, SPHERE_MODE 0 none / 1 mul / 2 add / 3 sub-texture (add UV1, mul),
 // VERTEX_COLOR 0/1 (additional UV1 is the colour), SELF_SHADOW 0 toon path /
 // 1 MMD self-shadow receiver (u_shadow_mode says mode 1 or 2), SPECULAR 0/1
-// (power > 0 and a non-black specular colour).
+// (power > 0 and a non-black specular colour), TINT 0/1 (some texture / sphere /
+// toon factor of a material morph is not at identity: 0 skips that arithmetic).
 in vec3 v_pos;
 in vec3 v_normal;
 in vec3 v_normal_view;
@@ -27,11 +28,15 @@ uniform vec4 u_tex_mul, u_tex_add, u_sph_mul, u_sph_add, u_toon_mul, u_toon_add;
 
 out vec4 o_color;
 
+#if TINT
 vec3 tint(vec3 c, vec4 mul, vec4 add)
 {
     c = mix(vec3(1.0), c * mul.rgb, mul.a);
     return clamp(c + (c - 1.0) * add.a, 0.0, 1.0) + add.rgb;
 }
+#else
+#define tint(c, mul, add) (c) // every material morph factor at identity (mul 1, add 0)
+#endif
 
 void main()
 {
@@ -76,7 +81,9 @@ void main()
     o_color = clamp(color, 0.0, 1.0);
 #else
     // Self-shadow receiver: shadow colour = colour x toon's darkest row.
-    vec3 toon_dark = tint(texture(u_toon, vec2(0.0, 1.0)).rgb, u_toon_mul, u_toon_add);
+    // texture(u_toon, vec2(0, 1)) reads exactly texel (0, height - 1) (clamped,
+    // unmipmapped, every filter tap on that texel): fetch it without filtering.
+    vec3 toon_dark = tint(texelFetch(u_toon, ivec2(0, textureSize(u_toon, 0).y - 1), 0).rgb, u_toon_mul, u_toon_add);
     vec4 shadow_color = vec4(color.rgb * toon_dark, color.a);
     color.rgb += spec;
     vec3 shc = v_shadow.xyz / v_shadow.w;
