@@ -16,6 +16,7 @@
 
 #include "renderer/render.h"
 #include "tests/util/test.h"
+#include "tests/unit/anim_fixture.h"
 #include "tests/unit/render_golden.h"
 
 TEST_STATE_DEFINE
@@ -261,16 +262,16 @@ static int render_cube(mmd_renderer *r, cube_model *c, const mmd_render_view *v,
     return 0;
 }
 
-/* Render a cube variant and compare it to its golden. */
-static void cube_golden(const char *name, cube_model *c, float dist_scale, const mmd_shadow_state *sh,
-                        bool ground)
+/* Render a cube variant and compare it to its golden (shadow map `sm` texels). */
+static void cube_golden_sm(const char *name, cube_model *c, float dist_scale, const mmd_shadow_state *sh,
+                           bool ground, int sm)
 {
     mmd_render_options o;
     mmd_render_options_default(&o);
     o.width = W;
     o.height = H;
     o.threads = 2;
-    o.shadow_map_size = 1024;
+    o.shadow_map_size = sm;
     o.ground_shadow = ground;
     mmd_renderer *r = NULL;
     char msg[512];
@@ -288,6 +289,12 @@ static void cube_golden(const char *name, cube_model *c, float dist_scale, const
         CHECK(!"render");
     free(rgba);
     mmd_renderer_free(r);
+}
+
+static void cube_golden(const char *name, cube_model *c, float dist_scale, const mmd_shadow_state *sh,
+                        bool ground)
+{
+    cube_golden_sm(name, c, dist_scale, sh, ground, 1024);
 }
 
 static const uint8_t *px(const uint8_t *rgba, int x, int y) { return rgba + ((size_t)y * W + (size_t)x) * 4; }
@@ -519,6 +526,410 @@ TEST(hidden_and_zero_alpha_materials_draw_nothing)
     mmd_renderer_free(r);
 }
 
+/* ---------------------------------------------------------------- PMX 2.1 and more features */
+
+TEST(golden_self_shadow_mode2)
+{
+    /* Same scene as cube_self_shadow in mode 2 (the projection scales 3·D and
+     * the depth test sharpens towards the camera, K = 8000·(1 - v)): the same
+     * shadow from a tighter light camera. At the default 2048 map: with 1024
+     * texels mode 2's steep K turns the map's texel steps into acne stripes on
+     * the lit faces (mode 1's K = 1500 tolerates them), as in MMD. */
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_CAST_SHADOW | MMD_MAT_RECEIVE_SHADOW;
+    c.mat[1].flags = MMD_MAT_RECEIVE_SHADOW;
+    int toon = add_texture(&c, "toon.png");
+    c.mat[0].toon_shared = c.mat[1].toon_shared = false;
+    c.mat[0].toon = c.mat[1].toon = toon;
+    mmd_shadow_state sh = {2, 0.01125f};
+    cube_golden_sm("cube_self_shadow_mode2", &c, 1.3f, &sh, false, 2048);
+}
+
+TEST(golden_sphere_sub_texture)
+{
+    /* Sphere mode 3: the sphere texture is a second texture read at additional
+     * UV1 (multiplied). UV1 = (1 - u, v): quads.png mirrored left-right, so the
+     * green square sits at each face's top-RIGHT corner (the view-normal UV of
+     * modes 1/2 would give one flat colour per face). */
+    cube_model c;
+    cube_build(&c, false);
+    c.m.version = 2.1f;
+    c.m.additional_uv_count = 1;
+    for (uint32_t i = 0; i < 24; i++) {
+        c.v[i].add_uv[0][0] = 1.0f - c.v[i].uv[0];
+        c.v[i].add_uv[0][1] = c.v[i].uv[1];
+    }
+    const float white[4] = {1, 1, 1, 1}, amb[3] = {0.5f, 0.5f, 0.5f};
+    memcpy(c.mat[0].diffuse, white, sizeof white);
+    memcpy(c.mat[0].ambient, amb, sizeof amb);
+    c.mat[0].sphere_texture = add_texture(&c, "quads.png");
+    c.mat[0].sphere_mode = MMD_SPHERE_SUB_TEXTURE;
+    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, false);
+    REQUIRE(r);
+    mmd_render_view v;
+    const float eye[3] = {0, 5, -40}, target[3] = {0, 5, 0};
+    view_make(&v, eye, target, 30, (float)W / H);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    REQUIRE(render_cube(r, &c, &v, NULL, rgba) == 0);
+    const uint8_t *tr = px(rgba, 100, 38), *tl = px(rgba, 60, 38), *bottom = px(rgba, 80, 80);
+    printf("#   front face: top-right %d,%d,%d top-left %d,%d,%d bottom %d,%d,%d\n", tr[0], tr[1], tr[2], tl[0],
+           tl[1], tl[2], bottom[0], bottom[1], bottom[2]);
+    CHECK(tr[1] > 200 && tr[0] < 80);  /* green, mirrored to the right */
+    CHECK(tl[0] > 200 && tl[1] < 80);  /* red */
+    CHECK(bottom[2] > 200 && bottom[0] < 80);
+    free(rgba);
+    mmd_renderer_free(r);
+    cube_golden("cube_sphere_sub_texture", &c, 1, NULL, false);
+}
+
+TEST(golden_vertex_color)
+{
+    /* Flag 0x20: additional UV1 is an RGBA colour multiplying the material
+     * colour. Colour = position mapped to RGB ((x+5)/10, y/10, (z+5)/10). */
+    cube_model c;
+    cube_build(&c, false);
+    c.m.version = 2.1f;
+    c.m.additional_uv_count = 1;
+    for (uint32_t i = 0; i < 24; i++) {
+        const float *p = c.v[i].position;
+        c.v[i].add_uv[0][0] = (p[0] + 5) / 10;
+        c.v[i].add_uv[0][1] = p[1] / 10;
+        c.v[i].add_uv[0][2] = (p[2] + 5) / 10;
+        c.v[i].add_uv[0][3] = 1;
+    }
+    const float white[4] = {1, 1, 1, 1}, amb[3] = {0.5f, 0.5f, 0.5f};
+    memcpy(c.mat[0].diffuse, white, sizeof white);
+    memcpy(c.mat[0].ambient, amb, sizeof amb);
+    c.mat[0].flags = MMD_MAT_VERTEX_COLOR;
+    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, false);
+    REQUIRE(r);
+    mmd_render_view v;
+    const float eye[3] = {0, 5, -40}, target[3] = {0, 5, 0};
+    view_make(&v, eye, target, 30, (float)W / H);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    REQUIRE(render_cube(r, &c, &v, NULL, rgba) == 0);
+    /* front face z = -5 (blue 0), x 48..112 and y 28..92 on screen:
+     * bottom-left near black, top-right near yellow */
+    const uint8_t *lb = px(rgba, 52, 88), *rt = px(rgba, 108, 32);
+    printf("#   front face: bottom-left %d,%d,%d top-right %d,%d,%d\n", lb[0], lb[1], lb[2], rt[0], rt[1], rt[2]);
+    CHECK(lb[0] < 40 && lb[1] < 40 && lb[2] < 10);
+    CHECK(rt[0] > 200 && rt[1] > 200 && rt[2] < 10);
+    free(rgba);
+    mmd_renderer_free(r);
+    cube_golden("cube_vertex_color", &c, 1, NULL, false);
+}
+
+/* Count of pixels that differ from the white background. */
+static size_t non_background(const uint8_t *rgba)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++)
+        n += rgba[i * 4] != 255 || rgba[i * 4 + 1] != 255 || rgba[i * 4 + 2] != 255;
+    return n;
+}
+
+/* Render c at the default view (MSAA 4, like the goldens) into a new buffer. */
+static uint8_t *render_default(cube_model *c)
+{
+    mmd_renderer *r = make_renderer(4, MMD_GL_OSMESA, false);
+    if (!r)
+        return NULL;
+    mmd_render_view v;
+    default_view(&v, 1);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    if (rgba && render_cube(r, c, &v, NULL, rgba)) {
+        free(rgba);
+        rgba = NULL;
+    }
+    mmd_renderer_free(r);
+    return rgba;
+}
+
+TEST(golden_points_and_lines)
+{
+    /* Flags 0x40 / 0x80: the material's index list drawn as a point list /
+     * line list (points win when both are set), 1 px, no edge hull. Lines:
+     * per face (TL,TR) (BR,TL) (BR,BL) of the 0 1 2 0 2 3 index pairs. */
+    cube_model c;
+    cube_build(&c, false);
+    c.m.version = 2.1f;
+    const float dark[4] = {0.1f, 0.1f, 0.4f, 1}, amb[3] = {0.05f, 0.05f, 0.2f};
+    memcpy(c.mat[0].diffuse, dark, sizeof dark);
+    memcpy(c.mat[0].ambient, amb, sizeof amb);
+    c.mat[0].edge_size = 10;
+    c.mat[0].flags = MMD_MAT_LINES;
+    uint8_t *lines = render_default(&c);
+    c.mat[0].flags = MMD_MAT_LINES | MMD_MAT_EDGE; /* the edge flag adds no hull */
+    uint8_t *lines_edge = render_default(&c);
+    c.mat[0].flags = MMD_MAT_POINTS | MMD_MAT_LINES; /* points win */
+    uint8_t *points_both = render_default(&c);
+    c.mat[0].flags = MMD_MAT_POINTS | MMD_MAT_EDGE;
+    uint8_t *points = render_default(&c);
+    REQUIRE(lines && lines_edge && points && points_both);
+    size_t nl = non_background(lines), np = non_background(points);
+    printf("#   non-background pixels: lines %zu, points %zu\n", nl, np);
+    CHECK(memcmp(lines, lines_edge, (size_t)W * H * 4) == 0);
+    CHECK(memcmp(points, points_both, (size_t)W * H * 4) == 0);
+    /* a filled cube covers ~3000 px; 15 visible 1-px segments some hundreds;
+     * 8 corner points (MSAA-smeared) a few dozen */
+    CHECK(nl > 200 && nl < 1500);
+    CHECK(np >= 8 && np < 80);
+    free(lines);
+    free(lines_edge);
+    free(points);
+    free(points_both);
+    c.mat[0].flags = MMD_MAT_LINES | MMD_MAT_EDGE;
+    cube_golden("cube_lines", &c, 1, NULL, false);
+    c.mat[0].flags = MMD_MAT_POINTS | MMD_MAT_EDGE;
+    cube_golden("cube_points", &c, 1, NULL, false);
+}
+
+/* ---- DDS: 64x64, quads.png's layout in RGB565-exact colours (so a DXT1
+ * block decodes to exactly the PNG's bytes), mip levels 64..8 (each 4x4
+ * block holds at most two colours, indices 0/1 only: no interpolation). */
+
+static const uint16_t C565_RED = (28u << 11) | (9u << 5) | 5u;   /* 231,36,41 */
+static const uint16_t C565_GREEN = (5u << 11) | (55u << 5) | 5u; /* 41,223,41 */
+static const uint16_t C565_BLUE = (5u << 11) | (9u << 5) | 28u;  /* 41,36,231 */
+#define DDS_LEVELS 4
+
+static void rgb565(uint16_t c, uint8_t out[3])
+{
+    unsigned r = c >> 11, g = (c >> 5) & 63, b = c & 31;
+    out[0] = (uint8_t)(r << 3 | r >> 2);
+    out[1] = (uint8_t)(g << 2 | g >> 4);
+    out[2] = (uint8_t)(b << 3 | b >> 2);
+}
+
+/* Texel (x, y) of level `l` (size 64 >> l): colour and alpha (window: the
+ * bottom-right 16x16 of level 0 has alpha 96 when `window`). */
+static uint16_t dds_texel(int l, int x, int y, bool window, uint8_t *alpha)
+{
+    int s = 64 >> l, q = 16 >> l;
+    *alpha = window && x >= s - q && y >= s - q ? 96 : 255;
+    if (x < q && y < q)
+        return C565_GREEN;
+    return y < s / 2 ? C565_RED : C565_BLUE;
+}
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Write quads565.png (RGBA, level 0) and a DXT1 or DXT5 .dds of the same
+ * texels; returns 0 on success. */
+static int write_dds(const char *name, bool dxt5)
+{
+    size_t block = dxt5 ? 16 : 8, total = 128;
+    for (int l = 0; l < DDS_LEVELS; l++)
+        total += (size_t)((64 >> l) / 4) * ((64 >> l) / 4) * block;
+    uint8_t *d = calloc(1, total);
+    if (!d)
+        return -1;
+    memcpy(d, "DDS ", 4);
+    put32(d + 4, 124);
+    put32(d + 8, 0x1u | 0x2u | 0x4u | 0x1000u | 0x20000u | 0x80000u);
+    put32(d + 12, 64);
+    put32(d + 16, 64);
+    put32(d + 20, (uint32_t)(16 * 16 * block));
+    put32(d + 28, DDS_LEVELS);
+    put32(d + 76, 32);
+    put32(d + 80, 0x4u); /* DDPF_FOURCC */
+    memcpy(d + 84, dxt5 ? "DXT5" : "DXT1", 4);
+    put32(d + 108, 0x1000u | 0x400000u | 0x8u);
+    uint8_t *o = d + 128;
+    for (int l = 0; l < DDS_LEVELS; l++) {
+        int bs = (64 >> l) / 4;
+        for (int by = 0; by < bs; by++)
+            for (int bx = 0; bx < bs; bx++, o += block) {
+                uint16_t c0 = 0, c1 = 0;
+                uint8_t a0 = 0, a1 = 0, a;
+                bool have0 = false, have1 = false, ahave0 = false;
+                uint32_t idx = 0;
+                uint64_t aidx = 0;
+                for (int k = 0; k < 16; k++) { /* row-major texels, 2 bits each */
+                    uint16_t c = dds_texel(l, bx * 4 + k % 4, by * 4 + k / 4, dxt5, &a);
+                    if (!have0 || c == c0) {
+                        c0 = c, have0 = true;
+                    } else {
+                        c1 = c, have1 = true;
+                        idx |= 1u << (2 * k);
+                    }
+                    if (!ahave0 || a == a0) {
+                        a0 = a, ahave0 = true;
+                    } else {
+                        a1 = a;
+                        aidx |= (uint64_t)1 << (3 * k);
+                    }
+                }
+                if (!have1)
+                    c1 = c0;
+                uint8_t *cb = dxt5 ? o + 8 : o;
+                if (dxt5) {
+                    o[0] = a0, o[1] = a1;
+                    for (int i = 0; i < 6; i++)
+                        o[2 + i] = (uint8_t)(aidx >> (8 * i));
+                }
+                put16(cb, c0);
+                put16(cb + 2, c1);
+                put32(cb + 4, idx);
+            }
+    }
+    char p[1200];
+    snprintf(p, sizeof p, "%s/%s", g_assets, name);
+    FILE *f = fopen(p, "wb");
+    int rc = f && fwrite(d, 1, total, f) == total ? 0 : -1;
+    if (f)
+        fclose(f);
+    free(d);
+    /* the uncompressed twin */
+    uint8_t img[64 * 64 * 4];
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint8_t *q = img + (y * 64 + x) * 4;
+            rgb565(dds_texel(0, x, y, dxt5, &q[3]), q);
+        }
+    snprintf(p, sizeof p, "%s/%s.png", g_assets, name);
+    return rc ? rc : golden_write(p, img, 64, 64);
+}
+
+static void dds_case(const char *dds, const char *golden, bool dxt5)
+{
+    REQUIRE(write_dds(dds, dxt5) == 0);
+    char png[64];
+    snprintf(png, sizeof png, "%s.png", dds);
+    cube_model c;
+    cube_build(&c, false);
+    const float white[4] = {1, 1, 1, 1}, amb[3] = {0.5f, 0.5f, 0.5f}; /* colour saturates: texels as stored */
+    memcpy(c.mat[0].diffuse, white, sizeof white);
+    memcpy(c.mat[0].ambient, amb, sizeof amb);
+    c.mat[0].texture = add_texture(&c, dds);
+    uint8_t *a = render_default(&c);
+    c.tex[0] = png;
+    uint8_t *b = render_default(&c);
+    REQUIRE(a && b);
+    mmd_imgdiff_result d;
+    mmd_imgdiff_compare(b, a, W, H, 0, &d);
+    printf("#   %s vs %s: max %d, %lld px differ\n", dds, png, d.max_error, d.pixels_over);
+    CHECK(d.max_error == 0);
+    /* the cube is textured at all: red and blue both present */
+    size_t red = 0, blue = 0, see_through = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        const uint8_t *q = a + i * 4;
+        red += q[0] > 100 && q[2] < 60;
+        blue += q[2] > 100 && q[0] < 60;
+        see_through += q[0] > 150 && q[1] > 150 && q[2] > 150 && q[0] < 250; /* white through alpha 96 */
+    }
+    printf("#   red %zu, blue %zu, light see-through %zu px\n", red, blue, see_through);
+    CHECK(red > 200 && blue > 200);
+    if (dxt5)
+        CHECK(see_through > 150); /* DXT1 (opaque): ~60 anti-aliased border pixels */
+    free(a);
+    free(b);
+    c.tex[0] = (char *)dds;
+    cube_golden(golden, &c, 1, NULL, false);
+}
+
+TEST(golden_dds_dxt1) { dds_case("quads_dxt1.dds", "cube_dds_dxt1", false); }
+TEST(golden_dds_dxt5) { dds_case("quads_dxt5.dds", "cube_dds_dxt5", true); }
+
+/* Cube whose material 0 has morph "red" (multiply diffuse/ambient by
+ * (1, .15, .15)) and morph "tint" (texture tint multiply (.25, 1, 1, 1)),
+ * evaluated through mmd_anim with the given weights at frame 0. */
+static void morph_case(const char *golden, float w_red, float w_tint, bool textured)
+{
+    cube_model c;
+    cube_build(&c, false);
+    if (textured) { /* white material: the texels as stored, then tinted */
+        const float white[4] = {1, 1, 1, 1}, amb[3] = {0.5f, 0.5f, 0.5f};
+        memcpy(c.mat[0].diffuse, white, sizeof white);
+        memcpy(c.mat[0].ambient, amb, sizeof amb);
+        c.mat[0].texture = add_texture(&c, "quads.png");
+    }
+    mmd_morph morphs[2];
+    mmd_morph_material mm[2];
+    memset(morphs, 0, sizeof morphs);
+    memset(mm, 0, sizeof mm);
+    const char *names[2] = {"red", "tint"};
+    for (int i = 0; i < 2; i++) {
+        morphs[i].name = (char *)names[i];
+        morphs[i].name_en = (char *)"";
+        morphs[i].panel = 4;
+        morphs[i].type = MMD_MORPH_MATERIAL;
+        morphs[i].offset_count = 1;
+        morphs[i].u.material = &mm[i];
+        mm[i].material = 0;
+        mm[i].op = 0;
+        for (int k = 0; k < 4; k++)
+            mm[i].diffuse[k] = mm[i].edge_color[k] = mm[i].texture_tint[k] = mm[i].sphere_tint[k] =
+                mm[i].toon_tint[k] = 1;
+        for (int k = 0; k < 3; k++)
+            mm[i].specular[k] = mm[i].ambient[k] = 1;
+        mm[i].specular_power = mm[i].edge_size = 1;
+    }
+    mm[0].diffuse[1] = mm[0].diffuse[2] = mm[0].ambient[1] = mm[0].ambient[2] = 0.15f;
+    mm[1].texture_tint[0] = 0.25f;
+    c.m.morphs = morphs;
+    c.m.morph_count = 2;
+    mmd_motion *mo = fx_motion(0, 2);
+    fx_morph_key(mo, 0, "red", 0, w_red);
+    fx_morph_key(mo, 1, "tint", 0, w_tint);
+    const mmd_motion *mos[1] = {mo};
+    mmd_anim *an = NULL;
+    mmd_error err;
+    REQUIRE(mmd_anim_create(&c.m, mos, 1, &an, &err) == MMD_OK);
+    mmd_anim_evaluate(an, 0);
+    const mmd_material_state *ms = mmd_anim_materials(an);
+    printf("#   %s: diffuse %.3f %.3f %.3f, texture mul %.3f %.3f %.3f %.3f\n", golden, ms[0].diffuse[0],
+           ms[0].diffuse[1], ms[0].diffuse[2], ms[0].texture_mul[0], ms[0].texture_mul[1], ms[0].texture_mul[2],
+           ms[0].texture_mul[3]);
+    CHECK(fabsf(ms[0].diffuse[1] - c.mat[0].diffuse[1] * (1 - 0.85f * w_red)) < 1e-5f);
+    CHECK(fabsf(ms[0].texture_mul[0] - (1 - 0.75f * w_tint)) < 1e-5f);
+
+    mmd_renderer *r = make_renderer(4, MMD_GL_OSMESA, false);
+    REQUIRE(r);
+    char msg[512];
+    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, msg, sizeof msg) == 0);
+    float pos[28 * 3], nrm[28 * 3];
+    for (uint32_t i = 0; i < c.m.vertex_count; i++) {
+        memcpy(pos + i * 3, c.v[i].position, 12);
+        memcpy(nrm + i * 3, c.v[i].normal, 12);
+    }
+    mmd_render_instance in;
+    memset(&in, 0, sizeof in);
+    in.positions = pos;
+    in.normals = nrm;
+    in.materials = ms;
+    mmd_render_view v;
+    default_view(&v, 1);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, rgba, msg, sizeof msg) == 0);
+    if (w_red == 0 && w_tint == 0) { /* weight 0 = the unmorphed cube, byte for byte */
+        uint8_t *plain = render_default(&c);
+        REQUIRE(plain);
+        CHECK(memcmp(plain, rgba, (size_t)W * H * 4) == 0);
+        free(plain);
+    } else {
+        golden_check(golden, rgba, W, H, mmd_renderer_gl_version(r));
+    }
+    free(rgba);
+    mmd_renderer_free(r);
+    mmd_anim_free(an);
+    fx_free_motion(mo);
+}
+
+TEST(golden_material_morph)
+{
+    morph_case("cube_morph_zero", 0, 0, false);
+    morph_case("cube_morph_red", 1, 0, false);
+    morph_case("cube_morph_red_half", 0.5f, 0, false);
+    morph_case("cube_morph_texture_tint", 0, 1, true);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -533,6 +944,13 @@ int main(int argc, char **argv)
     RUN(golden_edges_two_distances);
     RUN(golden_ground_shadow);
     RUN(golden_self_shadow);
+    RUN(golden_self_shadow_mode2);
+    RUN(golden_sphere_sub_texture);
+    RUN(golden_vertex_color);
+    RUN(golden_points_and_lines);
+    RUN(golden_dds_dxt1);
+    RUN(golden_dds_dxt5);
+    RUN(golden_material_morph);
     RUN(deterministic_and_msaa_options);
     RUN(egl_matches_osmesa);
     RUN(transparent_background_straight_alpha);
