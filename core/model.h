@@ -254,6 +254,22 @@ typedef struct mmd_soft_body {
     uint32_t pin_count;
 } mmd_soft_body;
 
+/* Where each element starts in the file the model was loaded from (byte
+ * offsets), so mmd_model_validate can name the offset of a semantic error.
+ * Filled by the PMX/PMD parsers (tables in the model's arena); all NULL/0 in
+ * models built in memory (errors then carry offset -1). A table is used only
+ * while its count equals the section's current count, so code that replaces a
+ * section needs no care; the writer ignores this struct. PMD: bones added for
+ * a second IK record on a bone point at that IK record; morph i is skin i+1. */
+typedef struct mmd_model_offsets {
+    uint32_t *vertex, *material, *bone, *morph, *display_frame, *rigid_body, *joint, *soft_body;
+    uint32_t vertex_count, material_count, bone_count, morph_count, display_frame_count,
+        rigid_body_count, joint_count, soft_body_count;
+    uint32_t face;            /* first face index; valid when face_index_size != 0 */
+    uint32_t material_section; /* the material count field; valid when material is non-NULL */
+    uint8_t face_index_size;  /* bytes per face index, 0 when unknown */
+} mmd_model_offsets;
+
 typedef struct mmd_model {
     mmd_format format;
     float version;          /* 2.0, 2.1; PMD: 1.0 */
@@ -277,6 +293,7 @@ typedef struct mmd_model {
     int32_t *eval_order;
     unsigned warnings;      /* repaired oddities (bad text, weights, NaN values...: docs/compat.md) */
     mmd_arena *arena;
+    mmd_model_offsets file_offsets; /* byte offsets of elements (loaded models only) */
 } mmd_model;
 
 /* Load a PMX or PMD from memory (format detected by magic), parse + validate.

@@ -122,6 +122,21 @@ static void *alloc_array(pmd_ctx *c, size_t n, size_t size)
     return p;
 }
 
+/* Offset table (model.h: mmd_model_offsets); filled only when the section
+ * loads whole (the count is set last), a failed allocation loses the offsets only. */
+static uint32_t *offset_table(pmd_ctx *c, uint32_t n)
+{
+    return ok(c) && n ? mmd_arena_array(c->a, n, sizeof(uint32_t)) : NULL;
+}
+
+static uint32_t off32(size_t at) { return at < UINT32_MAX ? (uint32_t)at : UINT32_MAX; }
+
+static void set_table(uint32_t *tab, uint32_t n, uint32_t **field, uint32_t *count)
+{
+    *field = tab;
+    *count = tab ? n : 0;
+}
+
 static int32_t add_texture(pmd_ctx *c, const char *path)
 {
     mmd_model *m = c->m;
@@ -202,8 +217,11 @@ static void parse_vertices(pmd_ctx *c)
     uint32_t n = read_count(c, 4, VERTEX_REC, MMD_MAX_VERTICES, "vertices");
     c->vertex_start = r->pos;
     m->vertices = alloc_array(c, n, sizeof *m->vertices);
+    uint32_t *offs = offset_table(c, n);
     for (uint32_t i = 0; i < n && ok(c); i++) {
         r->item = i;
+        if (offs)
+            offs[i] = off32(r->pos);
         mmd_vertex *v = &m->vertices[i];
         mmd_rd_f32v(r, v->position, 3, true);
         /* non-finite normals/UVs are repaired by mmd_model_validate (docs/compat.md) */
@@ -238,8 +256,10 @@ static void parse_vertices(pmd_ctx *c)
         v->edge_scale = no_edge ? 0.0f : 1.0f;
     }
     r->item = -1;
-    if (ok(c))
+    if (ok(c)) {
         m->vertex_count = n;
+        set_table(offs, n, &m->file_offsets.vertex, &m->file_offsets.vertex_count);
+    }
 }
 
 static void parse_faces(pmd_ctx *c)
@@ -263,8 +283,11 @@ static void parse_faces(pmd_ctx *c)
         m->indices[i] = v;
     }
     r->item = -1;
-    if (ok(c))
+    if (ok(c)) {
         m->index_count = n;
+        m->file_offsets.face = off32(at + 4);
+        m->file_offsets.face_index_size = 2;
+    }
 }
 
 static void parse_materials(pmd_ctx *c)
@@ -272,7 +295,9 @@ static void parse_materials(pmd_ctx *c)
     mmd_reader *r = &c->r;
     mmd_model *m = c->m;
     r->section = "pmd.material";
+    size_t sec_at = r->pos;
     uint32_t n = read_count(c, 4, MATERIAL_REC, MMD_MAX_MATERIALS, "materials");
+    uint32_t *offs = offset_table(c, n);
     m->materials = alloc_array(c, n, sizeof *m->materials);
     c->toon_raw = alloc_array(c, n, 1);
     c->texture_cap = n * 3 + 1;
@@ -280,6 +305,8 @@ static void parse_materials(pmd_ctx *c)
     uint64_t sum = 0;
     for (uint32_t i = 0; i < n && ok(c); i++) {
         r->item = i;
+        if (offs)
+            offs[i] = off32(r->pos);
         mmd_material *mt = &m->materials[i];
         char name[32];
         snprintf(name, sizeof name, "材質%u", i + 1);
@@ -338,8 +365,11 @@ static void parse_materials(pmd_ctx *c)
                     (unsigned long long)sum, m->index_count);
         return;
     }
-    if (ok(c))
+    if (ok(c)) {
         m->material_count = n;
+        set_table(offs, n, &m->file_offsets.material, &m->file_offsets.material_count);
+        m->file_offsets.material_section = off32(sec_at);
+    }
 }
 
 /* Bones and IK together: IK records may add bones. */
@@ -389,7 +419,6 @@ static void parse_bones_and_ik(pmd_ctx *c)
     r->item = -1;
     if (!ok(c))
         return;
-    (void)bone_start;
 
     /* IK records */
     r->section = "pmd.ik";
@@ -435,8 +464,12 @@ static void parse_bones_and_ik(pmd_ctx *c)
         return;
     }
     m->bones = alloc_array(c, total, sizeof *m->bones);
+    uint32_t *boffs = offset_table(c, total);
     if (!ok(c))
         return;
+    if (boffs)
+        for (uint32_t i = 0; i < nb; i++)
+            boffs[i] = off32(bone_start + (size_t)i * BONE_REC);
     memcpy(m->bones, tmp, (size_t)nb * sizeof *tmp);
     for (uint32_t i = 0; i < nb; i++) {
         mmd_bone *b = &m->bones[i];
@@ -497,6 +530,8 @@ static void parse_bones_and_ik(pmd_ctx *c)
         uint32_t bi = k->bone;
         if (ik_of_bone[k->bone]++ > 0) {
             bi = next_extra++;
+            if (boffs)
+                boffs[bi] = off32(k->offset); /* the extra bone comes from this IK record */
             mmd_bone *src = &m->bones[k->bone];
             mmd_bone *b = &m->bones[bi];
             *b = *src;
@@ -546,6 +581,7 @@ static void parse_bones_and_ik(pmd_ctx *c)
         m->bones[i].layer = layer;
     }
     m->bone_count = total;
+    set_table(boffs, total, &m->file_offsets.bone, &m->file_offsets.bone_count);
     c->file_bones = nb;
 
     /* Vertex bone indices can be checked now. */
@@ -576,6 +612,7 @@ static void parse_skins(pmd_ctx *c)
     if (n == 0)
         return;
     m->morphs = alloc_array(c, n - 1, sizeof *m->morphs);
+    uint32_t *offs = offset_table(c, n - 1);
     uint32_t *base = NULL;
     uint32_t base_count = 0;
     uint64_t total_offsets = 0;
@@ -615,6 +652,8 @@ static void parse_skins(pmd_ctx *c)
             type = 4;
         }
         mmd_morph *mo = &m->morphs[i - 1];
+        if (offs)
+            offs[i - 1] = off32(start);
         mo->name = sjis(c, name_raw, 20);
         mo->name_en = mmd_arena_strdup(c->a, "");
         mo->panel = type;
@@ -635,8 +674,10 @@ static void parse_skins(pmd_ctx *c)
         mo->offset_count = count;
     }
     r->item = -1;
-    if (ok(c))
+    if (ok(c)) {
         m->morph_count = n - 1;
+        set_table(offs, n - 1, &m->file_offsets.morph, &m->file_offsets.morph_count);
+    }
 }
 
 /* Skin display list, bone frame names and bone display list -> display frames. */
@@ -825,8 +866,11 @@ static void parse_rigid_bodies(pmd_ctx *c)
     r->section = "pmd.rigid_body";
     uint32_t n = read_count(c, 4, RIGID_REC, MMD_MAX_RIGID_BODIES, "rigid bodies");
     m->rigid_bodies = alloc_array(c, n, sizeof *m->rigid_bodies);
+    uint32_t *offs = offset_table(c, n);
     for (uint32_t i = 0; i < n && ok(c); i++) {
         r->item = i;
+        if (offs)
+            offs[i] = off32(r->pos);
         mmd_rigid_body *b = &m->rigid_bodies[i];
         b->name = read_name(c, 20);
         b->name_en = mmd_arena_strdup(c->a, "");
@@ -872,8 +916,10 @@ static void parse_rigid_bodies(pmd_ctx *c)
                 b->position[k] += m->bones[rel].position[k];
     }
     r->item = -1;
-    if (ok(c))
+    if (ok(c)) {
         m->rigid_body_count = n;
+        set_table(offs, n, &m->file_offsets.rigid_body, &m->file_offsets.rigid_body_count);
+    }
 }
 
 static void parse_joints(pmd_ctx *c)
@@ -883,8 +929,11 @@ static void parse_joints(pmd_ctx *c)
     r->section = "pmd.joint";
     uint32_t n = read_count(c, 4, JOINT_REC, MMD_MAX_JOINTS, "joints");
     m->joints = alloc_array(c, n, sizeof *m->joints);
+    uint32_t *offs = offset_table(c, n);
     for (uint32_t i = 0; i < n && ok(c); i++) {
         r->item = i;
+        if (offs)
+            offs[i] = off32(r->pos);
         mmd_joint *j = &m->joints[i];
         j->name = read_name(c, 20);
         j->name_en = mmd_arena_strdup(c->a, "");
@@ -908,8 +957,10 @@ static void parse_joints(pmd_ctx *c)
         j->body_b = b < m->rigid_body_count ? (int32_t)b : -1;
     }
     r->item = -1;
-    if (ok(c))
+    if (ok(c)) {
         m->joint_count = n;
+        set_table(offs, n, &m->file_offsets.joint, &m->file_offsets.joint_count);
+    }
 }
 
 /* Strings must never be NULL after a load. */

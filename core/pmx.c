@@ -91,6 +91,21 @@ static int32_t rd_idx_loose(px *p, int width, int32_t limit)
     return v;
 }
 
+/* Offset table for n elements of a section (model.h: mmd_model_offsets). A
+ * failed allocation only loses the offsets, never the load. */
+static uint32_t *offset_table(px *p, uint32_t n, uint32_t **tab, uint32_t *count)
+{
+    *tab = n ? mmd_arena_array(p->m->arena, n, sizeof **tab) : NULL;
+    *count = *tab ? n : 0;
+    return *tab;
+}
+
+static void note_offset(const px *p, uint32_t *tab, uint32_t i)
+{
+    if (tab)
+        tab[i] = p->r.pos < UINT32_MAX ? (uint32_t)p->r.pos : UINT32_MAX;
+}
+
 static int32_t rd_idx(px *p, int width, int32_t limit, bool none, const char *what)
 {
     return mmd_rd_index(&p->r, width, limit, none, what);
@@ -198,9 +213,12 @@ static void parse_vertices(px *p)
     if (!m->vertices)
         return;
     m->vertex_count = n;
+    mmd_model_offsets *fo = &m->file_offsets;
+    uint32_t *offs = offset_table(p, n, &fo->vertex, &fo->vertex_count);
     const int32_t lim = INT32_MAX; /* bones not read yet: validate checks */
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
+        note_offset(p, offs, i);
         mmd_vertex *v = &m->vertices[i];
         rd_strict(p, v->position, 3);
         rd_f(p, v->normal, 3);
@@ -253,6 +271,10 @@ static void parse_faces(px *p)
     if (!b)
         return;
     size_t base = r->pos - (size_t)n * (size_t)p->vsz;
+    if (base < UINT32_MAX) {
+        m->file_offsets.face = (uint32_t)base;
+        m->file_offsets.face_index_size = (uint8_t)p->vsz;
+    }
     uint32_t vc = m->vertex_count;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t v;
@@ -304,6 +326,7 @@ static void parse_materials(px *p)
     mmd_model *m = p->m;
     mmd_reader *r = &p->r;
     begin(p, "pmx.material");
+    size_t sec_at = r->pos;
     uint32_t n = mmd_rd_count(r, 84 + 2 * (size_t)p->tsz, MMD_MAX_MATERIALS);
     if (!ok(p))
         return;
@@ -311,9 +334,13 @@ static void parse_materials(px *p)
     if (!m->materials)
         return;
     m->material_count = n;
+    mmd_model_offsets *fo = &m->file_offsets;
+    uint32_t *offs = offset_table(p, n, &fo->material, &fo->material_count);
+    fo->material_section = sec_at < UINT32_MAX ? (uint32_t)sec_at : UINT32_MAX;
     int32_t tc = (int32_t)m->texture_count;
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
+        note_offset(p, offs, i);
         mmd_material *mt = &m->materials[i];
         mt->name = rd_text(p);
         mt->name_en = rd_text(p);
@@ -364,8 +391,10 @@ static void parse_bones(px *p)
         return;
     m->bone_count = n;
     int32_t bc = (int32_t)n;
+    uint32_t *offs = offset_table(p, n, &m->file_offsets.bone, &m->file_offsets.bone_count);
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
+        note_offset(p, offs, i);
         mmd_bone *b = &m->bones[i];
         b->name = rd_text(p);
         b->name_en = rd_text(p);
@@ -451,8 +480,10 @@ static void parse_morphs(px *p)
     uint64_t total = 0;
     int32_t bc = (int32_t)m->bone_count, mc = (int32_t)m->material_count, nc = (int32_t)n;
     uint32_t vc = m->vertex_count;
+    uint32_t *offs = offset_table(p, n, &m->file_offsets.morph, &m->file_offsets.morph_count);
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
+        note_offset(p, offs, i);
         mmd_morph *mo = &m->morphs[i];
         mo->name = rd_text(p);
         mo->name_en = rd_text(p);
@@ -550,8 +581,10 @@ static void parse_frames(px *p)
     m->display_frame_count = n;
     int32_t bc = (int32_t)m->bone_count, mc = (int32_t)m->morph_count;
     size_t minel = 1 + (size_t)(p->bsz < p->morsz ? p->bsz : p->morsz);
+    uint32_t *offs = offset_table(p, n, &m->file_offsets.display_frame, &m->file_offsets.display_frame_count);
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
+        note_offset(p, offs, i);
         mmd_display_frame *f = &m->display_frames[i];
         f->name = rd_text(p);
         f->name_en = rd_text(p);
@@ -595,8 +628,10 @@ static void parse_rigid_bodies(px *p)
         return;
     m->rigid_body_count = n;
     int32_t bc = (int32_t)m->bone_count;
+    uint32_t *offs = offset_table(p, n, &m->file_offsets.rigid_body, &m->file_offsets.rigid_body_count);
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
+        note_offset(p, offs, i);
         mmd_rigid_body *b = &m->rigid_bodies[i];
         b->name = rd_text(p);
         b->name_en = rd_text(p);
@@ -630,8 +665,10 @@ static void parse_joints(px *p)
         return;
     m->joint_count = n;
     int32_t rc = (int32_t)m->rigid_body_count;
+    uint32_t *offs = offset_table(p, n, &m->file_offsets.joint, &m->file_offsets.joint_count);
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
+        note_offset(p, offs, i);
         mmd_joint *j = &m->joints[i];
         j->name = rd_text(p);
         j->name_en = rd_text(p);
@@ -665,8 +702,10 @@ static void parse_soft_bodies(px *p)
     m->soft_body_count = n;
     int32_t rc = (int32_t)m->rigid_body_count, mc = (int32_t)m->material_count;
     uint32_t vc = m->vertex_count;
+    uint32_t *offs = offset_table(p, n, &m->file_offsets.soft_body, &m->file_offsets.soft_body_count);
     for (uint32_t i = 0; i < n && ok(p); i++) {
         r->item = i;
+        note_offset(p, offs, i);
         mmd_soft_body *s = &m->soft_bodies[i];
         s->name = rd_text(p);
         s->name_en = rd_text(p);

@@ -18,7 +18,47 @@ static const char *sec(const mmd_model *m, const char *pmx, const char *pmd)
     return m->format == MMD_FORMAT_PMD ? pmd : pmx;
 }
 
-#define FAIL(st, section, item, ...) mmd_error_set(err, (st), (section), (int64_t)(item), -1, __VA_ARGS__)
+#define FAIL_AT(st, section, item, offset, ...) \
+    mmd_error_set(err, (st), (section), (int64_t)(item), (offset), __VA_ARGS__)
+
+/* Byte offset of element i of a section in the file the model came from, or -1
+ * (in-memory model, or a table that no longer matches the section: model.h). */
+static int64_t elem_at(const uint32_t *tab, uint32_t tab_n, uint32_t sec_n, int64_t i)
+{
+    if (!tab || tab_n != sec_n || i < 0 || i >= (int64_t)tab_n || tab[i] == UINT32_MAX)
+        return -1;
+    return tab[i];
+}
+
+#define OFS(sec, n, i) elem_at(m->file_offsets.sec, m->file_offsets.sec##_count, (n), (int64_t)(i))
+#define V_AT(i) OFS(vertex, m->vertex_count, i)
+#define MAT_AT(i) OFS(material, m->material_count, i)
+#define BONE_AT(i) OFS(bone, m->bone_count, i)
+#define MORPH_AT(i) OFS(morph, m->morph_count, i)
+#define FRAME_AT(i) OFS(display_frame, m->display_frame_count, i)
+#define BODY_AT(i) OFS(rigid_body, m->rigid_body_count, i)
+#define JOINT_AT(i) OFS(joint, m->joint_count, i)
+#define SOFT_AT(i) OFS(soft_body, m->soft_body_count, i)
+
+/* PMX vertex: the k-th bone index field (position, normal, uv, additional UVs,
+ * weight type byte, then the bone indices); the vertex start otherwise. */
+static int64_t vertex_bone_at(const mmd_model *m, uint32_t i, int k)
+{
+    int64_t at = V_AT(i);
+    int bsz = m->index_size[3];
+    if (at < 0 || m->format != MMD_FORMAT_PMX || !(bsz == 1 || bsz == 2 || bsz == 4))
+        return at;
+    return at + 32 + 16 * (int64_t)m->additional_uv_count + 1 + (int64_t)k * bsz;
+}
+
+/* Face index i (not triangle) in the file, -1 when unknown. */
+static int64_t face_at(const mmd_model *m, uint32_t i)
+{
+    const mmd_model_offsets *fo = &m->file_offsets;
+    if (!fo->face_index_size)
+        return -1;
+    return (int64_t)fo->face + (int64_t)i * fo->face_index_size;
+}
 
 static bool in_range(int32_t v, uint32_t n, bool allow_none)
 {
@@ -82,11 +122,11 @@ static mmd_status repair_vertices(mmd_model *m, mmd_error *err)
     for (uint32_t i = 0; i < m->vertex_count; i++) {
         mmd_vertex *v = &m->vertices[i];
         if (!finite_v(v->position, 3))
-            return FAIL(MMD_E_BAD_VALUE, s, i, "non-finite position");
+            return FAIL_AT(MMD_E_BAD_VALUE, s, i, V_AT(i), "non-finite position");
         int used = v->weight_type == MMD_WEIGHT_BDEF1 ? 1 : (v->weight_type == MMD_WEIGHT_BDEF4 ||
                                                              v->weight_type == MMD_WEIGHT_QDEF) ? 4 : 2;
         if (!finite_v(v->weights, used))
-            return FAIL(MMD_E_BAD_VALUE, s, i, "non-finite bone weight");
+            return FAIL_AT(MMD_E_BAD_VALUE, s, i, V_AT(i), "non-finite bone weight");
         bool bad = false;
         if (!finite_v(v->normal, 3)) /* recomputed (and counted) in repair_normals */
             v->normal[0] = v->normal[1] = v->normal[2] = 0;
@@ -126,7 +166,7 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
     for (uint32_t i = 0; i < m->bone_count; i++) {
         mmd_bone *b = &m->bones[i];
         if (!finite_v(b->position, 3))
-            return FAIL(MMD_E_BAD_VALUE, s, i, "non-finite position");
+            return FAIL_AT(MMD_E_BAD_VALUE, s, i, BONE_AT(i), "non-finite position");
         bool bad = fix_f(b->tail_offset, 3, 0);
         bad |= fix_f(&b->append_ratio, 1, 0);
         bad |= fix_f(b->fixed_axis, 3, 0); /* zero axis: the bone cannot rotate (pose.c) */
@@ -292,7 +332,7 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
         case MMD_WEIGHT_SDEF: used = 2; break;
         case MMD_WEIGHT_BDEF4:
         case MMD_WEIGHT_QDEF: used = 4; break;
-        default: return FAIL(MMD_E_BAD_VALUE, s, i, "weight type %u", v->weight_type);
+        default: return FAIL_AT(MMD_E_BAD_VALUE, s, i, V_AT(i), "weight type %u", v->weight_type);
         }
         bool fixed = false; /* one warning per repaired vertex */
         int any = 0;
@@ -300,11 +340,12 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
             int32_t b = v->bones[k];
             if (k >= used) {
                 if (b != -1)
-                    return FAIL(MMD_E_BAD_INDEX, s, i, "unused bone slot %d is %d, not -1", k, b);
+                    return FAIL_AT(MMD_E_BAD_INDEX, s, i, V_AT(i), "unused bone slot %d is %d, not -1", k, b);
                 continue;
             }
             if (!in_range(b, m->bone_count, true))
-                return FAIL(MMD_E_BAD_INDEX, s, i, "bone %d out of range (%u bones)", b, m->bone_count);
+                return FAIL_AT(MMD_E_BAD_INDEX, s, i, vertex_bone_at(m, i, k), "bone %d out of range (%u bones)", b,
+                               m->bone_count);
             if (b >= 0)
                 any = 1;
         }
@@ -376,28 +417,31 @@ static mmd_status check_faces_materials(mmd_model *m, mmd_error *err)
     const char *sm = sec(m, "pmx.material", "pmd.material");
     for (uint32_t i = 0; i < m->index_count; i++)
         if (m->indices[i] >= m->vertex_count)
-            return FAIL(MMD_E_BAD_INDEX, sf, i / 3, "vertex %u out of range (%u vertices)", m->indices[i],
-                        m->vertex_count);
+            return FAIL_AT(MMD_E_BAD_INDEX, sf, i / 3, face_at(m, i), "vertex %u out of range (%u vertices)",
+                           m->indices[i], m->vertex_count);
     if (m->index_count % 3)
-        return FAIL(MMD_E_BAD_COUNT, sf, -1, "index count %u is not a multiple of 3", m->index_count);
+        return FAIL_AT(MMD_E_BAD_COUNT, sf, -1, m->file_offsets.face_index_size ? face_at(m, 0) - 4 : -1,
+                       "index count %u is not a multiple of 3", m->index_count);
     uint64_t sum = 0;
     for (uint32_t i = 0; i < m->material_count; i++) {
         const mmd_material *mt = &m->materials[i];
         if (mt->index_count % 3)
-            return FAIL(MMD_E_BAD_COUNT, sm, i, "index count %u is not a multiple of 3", mt->index_count);
+            return FAIL_AT(MMD_E_BAD_COUNT, sm, i, MAT_AT(i), "index count %u is not a multiple of 3", mt->index_count);
         if (!in_range(mt->texture, m->texture_count, true))
-            return FAIL(MMD_E_BAD_INDEX, sm, i, "texture %d out of range (%u textures)", mt->texture,
-                        m->texture_count);
+            return FAIL_AT(MMD_E_BAD_INDEX, sm, i, MAT_AT(i), "texture %d out of range (%u textures)", mt->texture,
+                           m->texture_count);
         if (!in_range(mt->sphere_texture, m->texture_count, true))
-            return FAIL(MMD_E_BAD_INDEX, sm, i, "sphere texture %d out of range (%u textures)",
-                        mt->sphere_texture, m->texture_count);
+            return FAIL_AT(MMD_E_BAD_INDEX, sm, i, MAT_AT(i), "sphere texture %d out of range (%u textures)",
+                           mt->sphere_texture, m->texture_count);
         if (mt->toon_shared ? !(mt->toon >= -1 && mt->toon <= 9) : !in_range(mt->toon, m->texture_count, true))
-            return FAIL(MMD_E_BAD_INDEX, sm, i, "toon %d out of range", mt->toon);
+            return FAIL_AT(MMD_E_BAD_INDEX, sm, i, MAT_AT(i), "toon %d out of range", mt->toon);
         sum += mt->index_count;
     }
     if (sum != m->index_count)
-        return FAIL(MMD_E_BAD_COUNT, sm, -1, "material index counts sum to %llu, not the index count %u",
-                    (unsigned long long)sum, m->index_count);
+        return FAIL_AT(MMD_E_BAD_COUNT, sm, -1,
+                       m->file_offsets.material ? (int64_t)m->file_offsets.material_section : -1,
+                       "material index counts sum to %llu, not the index count %u", (unsigned long long)sum,
+                       m->index_count);
     return MMD_OK;
 }
 
@@ -408,40 +452,43 @@ static mmd_status check_bones(mmd_model *m, uint8_t *state, int32_t *next, mmd_e
     for (uint32_t i = 0; i < n; i++) {
         const mmd_bone *b = &m->bones[i];
         if (!in_range(b->parent, n, true))
-            return FAIL(MMD_E_BAD_INDEX, s, i, "parent %d out of range (%u bones)", b->parent, n);
+            return FAIL_AT(MMD_E_BAD_INDEX, s, i, BONE_AT(i), "parent %d out of range (%u bones)", b->parent, n);
         if (!in_range(b->tail_bone, n, true))
-            return FAIL(MMD_E_BAD_INDEX, s, i, "tail bone %d out of range (%u bones)", b->tail_bone, n);
+            return FAIL_AT(MMD_E_BAD_INDEX, s, i, BONE_AT(i), "tail bone %d out of range (%u bones)", b->tail_bone, n);
         if (!in_range(b->append_parent, n, true))
-            return FAIL(MMD_E_BAD_INDEX, s, i, "append parent %d out of range (%u bones)", b->append_parent, n);
+            return FAIL_AT(MMD_E_BAD_INDEX, s, i, BONE_AT(i),
+                           "append parent %d out of range (%u bones)", b->append_parent, n);
         if (b->flags & MMD_BONE_IK) {
             if (!in_range(b->ik_target, n, false))
-                return FAIL(MMD_E_BAD_INDEX, s, i, "IK target %d out of range (%u bones)", b->ik_target, n);
+                return FAIL_AT(MMD_E_BAD_INDEX, s, i, BONE_AT(i),
+                               "IK target %d out of range (%u bones)", b->ik_target, n);
             if (b->ik_target == (int32_t)i)
-                return FAIL(MMD_E_BAD_STRUCTURE, s, i, "IK bone is its own target");
+                return FAIL_AT(MMD_E_BAD_STRUCTURE, s, i, BONE_AT(i), "IK bone is its own target");
             if (b->ik_loop < 0 || b->ik_loop > MMD_MAX_IK_LOOPS)
-                return FAIL(MMD_E_BAD_VALUE, s, i, "IK loop count %d out of range", b->ik_loop);
+                return FAIL_AT(MMD_E_BAD_VALUE, s, i, BONE_AT(i), "IK loop count %d out of range", b->ik_loop);
             for (uint32_t k = 0; k < b->ik_link_count; k++) {
                 int32_t l = b->ik_links[k].bone;
                 if (!in_range(l, n, false))
-                    return FAIL(MMD_E_BAD_INDEX, s, i, "IK link %u: bone %d out of range (%u bones)", k, l, n);
+                    return FAIL_AT(MMD_E_BAD_INDEX, s, i, BONE_AT(i),
+                                   "IK link %u: bone %d out of range (%u bones)", k, l, n);
                 if (l == (int32_t)i)
-                    return FAIL(MMD_E_BAD_STRUCTURE, s, i, "IK link %u is the IK bone itself", k);
+                    return FAIL_AT(MMD_E_BAD_STRUCTURE, s, i, BONE_AT(i), "IK link %u is the IK bone itself", k);
             }
         } else if (b->ik_link_count) {
-            return FAIL(MMD_E_BAD_STRUCTURE, s, i, "IK links on a bone without the IK flag");
+            return FAIL_AT(MMD_E_BAD_STRUCTURE, s, i, BONE_AT(i), "IK links on a bone without the IK flag");
         }
         next[i] = b->parent;
     }
     int32_t c = find_cycle(n, next, state);
     if (c >= 0)
-        return FAIL(MMD_E_BAD_STRUCTURE, s, c, "parent chain loops back to bone %d", c);
+        return FAIL_AT(MMD_E_BAD_STRUCTURE, s, c, BONE_AT(c), "parent chain loops back to bone %d", c);
     for (uint32_t i = 0; i < n; i++) {
         const mmd_bone *b = &m->bones[i];
         next[i] = (b->flags & (MMD_BONE_APPEND_ROTATE | MMD_BONE_APPEND_TRANSLATE)) ? b->append_parent : -1;
     }
     c = find_cycle(n, next, state);
     if (c >= 0)
-        return FAIL(MMD_E_BAD_STRUCTURE, s, c, "append (inherit) chain loops back to bone %d", c);
+        return FAIL_AT(MMD_E_BAD_STRUCTURE, s, c, BONE_AT(c), "append (inherit) chain loops back to bone %d", c);
     return MMD_OK;
 }
 
@@ -456,28 +503,32 @@ static mmd_status check_morphs(mmd_model *m, uint8_t *state, int32_t *next, mmd_
             case MMD_MORPH_GROUP:
             case MMD_MORPH_FLIP:
                 if (!in_range(mo->u.group[k].morph, n, false))
-                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: morph %d out of range (%u morphs)", k,
-                                mo->u.group[k].morph, n);
+                    return FAIL_AT(MMD_E_BAD_INDEX, s, i, MORPH_AT(i),
+                                   "offset %u: morph %d out of range (%u morphs)", k,
+                                   mo->u.group[k].morph, n);
                 break;
             case MMD_MORPH_VERTEX:
                 if (mo->u.vertex[k].vertex >= m->vertex_count)
-                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: vertex %u out of range (%u vertices)", k,
-                                mo->u.vertex[k].vertex, m->vertex_count);
+                    return FAIL_AT(MMD_E_BAD_INDEX, s, i, MORPH_AT(i),
+                                   "offset %u: vertex %u out of range (%u vertices)", k,
+                                   mo->u.vertex[k].vertex, m->vertex_count);
                 break;
             case MMD_MORPH_BONE:
                 if (!in_range(mo->u.bone[k].bone, m->bone_count, false))
-                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: bone %d out of range (%u bones)", k,
-                                mo->u.bone[k].bone, m->bone_count);
+                    return FAIL_AT(MMD_E_BAD_INDEX, s, i, MORPH_AT(i), "offset %u: bone %d out of range (%u bones)", k,
+                                   mo->u.bone[k].bone, m->bone_count);
                 break;
             case MMD_MORPH_MATERIAL:
                 if (!in_range(mo->u.material[k].material, m->material_count, true))
-                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: material %d out of range (%u materials)", k,
-                                mo->u.material[k].material, m->material_count);
+                    return FAIL_AT(MMD_E_BAD_INDEX, s, i, MORPH_AT(i),
+                                   "offset %u: material %d out of range (%u materials)", k,
+                                   mo->u.material[k].material, m->material_count);
                 break;
             case MMD_MORPH_IMPULSE:
                 if (!in_range(mo->u.impulse[k].rigid_body, m->rigid_body_count, false))
-                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: rigid body %d out of range (%u rigid bodies)",
-                                k, mo->u.impulse[k].rigid_body, m->rigid_body_count);
+                    return FAIL_AT(MMD_E_BAD_INDEX, s, i, MORPH_AT(i),
+                                   "offset %u: rigid body %d out of range (%u rigid bodies)",
+                                   k, mo->u.impulse[k].rigid_body, m->rigid_body_count);
                 break;
             case MMD_MORPH_UV:
             case MMD_MORPH_ADD_UV1:
@@ -485,10 +536,11 @@ static mmd_status check_morphs(mmd_model *m, uint8_t *state, int32_t *next, mmd_
             case MMD_MORPH_ADD_UV3:
             case MMD_MORPH_ADD_UV4:
                 if (mo->u.uv[k].vertex >= m->vertex_count)
-                    return FAIL(MMD_E_BAD_INDEX, s, i, "offset %u: vertex %u out of range (%u vertices)", k,
-                                mo->u.uv[k].vertex, m->vertex_count);
+                    return FAIL_AT(MMD_E_BAD_INDEX, s, i, MORPH_AT(i),
+                                   "offset %u: vertex %u out of range (%u vertices)", k,
+                                   mo->u.uv[k].vertex, m->vertex_count);
                 break;
-            default: return FAIL(MMD_E_BAD_VALUE, s, i, "morph type %u", mo->type);
+            default: return FAIL_AT(MMD_E_BAD_VALUE, s, i, MORPH_AT(i), "morph type %u", mo->type);
             }
         }
     }
@@ -545,47 +597,52 @@ static mmd_status check_rest(mmd_model *m, mmd_error *err)
             const mmd_frame_element *e = &f->elements[k];
             uint32_t lim = e->is_morph ? m->morph_count : m->bone_count;
             if (!in_range(e->index, lim, false))
-                return FAIL(MMD_E_BAD_INDEX, s, i, "element %u: %s %d out of range", k,
-                            e->is_morph ? "morph" : "bone", e->index);
+                return FAIL_AT(MMD_E_BAD_INDEX, s, i, FRAME_AT(i), "element %u: %s %d out of range", k,
+                               e->is_morph ? "morph" : "bone", e->index);
         }
     }
     s = sec(m, "pmx.rigid_body", "pmd.rigid_body");
     for (uint32_t i = 0; i < m->rigid_body_count; i++) {
         const mmd_rigid_body *b = &m->rigid_bodies[i];
         if (!in_range(b->bone, m->bone_count, true))
-            return FAIL(MMD_E_BAD_INDEX, s, i, "bone %d out of range (%u bones)", b->bone, m->bone_count);
+            return FAIL_AT(MMD_E_BAD_INDEX, s, i, BODY_AT(i),
+                           "bone %d out of range (%u bones)", b->bone, m->bone_count);
         if (b->shape > MMD_SHAPE_CAPSULE || b->mode > MMD_BODY_PHYSICS_BONE_POS || b->group > 15)
-            return FAIL(MMD_E_BAD_VALUE, s, i, "shape %u / mode %u / group %u out of range", b->shape, b->mode,
-                        b->group);
+            return FAIL_AT(MMD_E_BAD_VALUE, s, i, BODY_AT(i),
+                           "shape %u / mode %u / group %u out of range", b->shape, b->mode,
+                           b->group);
     }
     s = sec(m, "pmx.joint", "pmd.joint");
     for (uint32_t i = 0; i < m->joint_count; i++) {
         const mmd_joint *j = &m->joints[i];
         if (!in_range(j->body_a, m->rigid_body_count, true))
-            return FAIL(MMD_E_BAD_INDEX, s, i, "rigid body A %d out of range (%u rigid bodies)", j->body_a,
-                        m->rigid_body_count);
+            return FAIL_AT(MMD_E_BAD_INDEX, s, i, JOINT_AT(i),
+                           "rigid body A %d out of range (%u rigid bodies)", j->body_a,
+                           m->rigid_body_count);
         if (!in_range(j->body_b, m->rigid_body_count, true))
-            return FAIL(MMD_E_BAD_INDEX, s, i, "rigid body B %d out of range (%u rigid bodies)", j->body_b,
-                        m->rigid_body_count);
+            return FAIL_AT(MMD_E_BAD_INDEX, s, i, JOINT_AT(i),
+                           "rigid body B %d out of range (%u rigid bodies)", j->body_b,
+                           m->rigid_body_count);
         if (j->type > MMD_JOINT_HINGE)
-            return FAIL(MMD_E_BAD_VALUE, s, i, "joint type %u", j->type);
+            return FAIL_AT(MMD_E_BAD_VALUE, s, i, JOINT_AT(i), "joint type %u", j->type);
     }
     s = "pmx.soft_body";
     for (uint32_t i = 0; i < m->soft_body_count; i++) {
         const mmd_soft_body *b = &m->soft_bodies[i];
         if (!in_range(b->material, m->material_count, true))
-            return FAIL(MMD_E_BAD_INDEX, s, i, "material %d out of range (%u materials)", b->material,
-                        m->material_count);
+            return FAIL_AT(MMD_E_BAD_INDEX, s, i, SOFT_AT(i), "material %d out of range (%u materials)", b->material,
+                           m->material_count);
         for (uint32_t k = 0; k < b->anchor_count; k++) {
             if (!in_range(b->anchors[k].rigid_body, m->rigid_body_count, false))
-                return FAIL(MMD_E_BAD_INDEX, s, i, "anchor %u: rigid body %d out of range", k,
-                            b->anchors[k].rigid_body);
+                return FAIL_AT(MMD_E_BAD_INDEX, s, i, SOFT_AT(i), "anchor %u: rigid body %d out of range", k,
+                               b->anchors[k].rigid_body);
             if (b->anchors[k].vertex >= m->vertex_count)
-                return FAIL(MMD_E_BAD_INDEX, s, i, "anchor %u: vertex %u out of range", k, b->anchors[k].vertex);
+                return FAIL_AT(MMD_E_BAD_INDEX, s, i, SOFT_AT(i),
+                               "anchor %u: vertex %u out of range", k, b->anchors[k].vertex);
         }
         for (uint32_t k = 0; k < b->pin_count; k++)
             if (b->pins[k] >= m->vertex_count)
-                return FAIL(MMD_E_BAD_INDEX, s, i, "pin %u: vertex %u out of range", k, b->pins[k]);
+                return FAIL_AT(MMD_E_BAD_INDEX, s, i, SOFT_AT(i), "pin %u: vertex %u out of range", k, b->pins[k]);
     }
     return MMD_OK;
 }

@@ -272,6 +272,80 @@ static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
     return MMD_OK;
 }
 
+static unsigned rd16(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
+
+/* stb decodes an uncompressed BMP or TGA whose pixel data stops early as if
+ * the missing bytes were zero (a black texture, no error). Called after
+ * stbi_info and check_dims accepted the image, so w and h are bounded and the
+ * products below fit in 64 bits. RLE and other compressions are left to stb. */
+static int check_bmp_size(const uint8_t *d, size_t size, char *msg, size_t n)
+{
+    if (size < 30)
+        return MMD_OK; /* stbi_info accepted it: nothing we can measure */
+    uint32_t data_at = rd32(d + 10), hsz = rd32(d + 14);
+    uint64_t w, h, bpp;
+    if (hsz == 12) { /* OS/2 BITMAPCOREHEADER: no compression field */
+        w = rd16(d + 18);
+        h = rd16(d + 20);
+        bpp = rd16(d + 24);
+    } else {
+        if (size < 34)
+            return MMD_OK;
+        uint32_t compression = rd32(d + 30);
+        if (compression != 0 && compression != 3) /* BI_RGB, BI_BITFIELDS */
+            return MMD_OK;
+        int32_t sw = (int32_t)rd32(d + 18), sh = (int32_t)rd32(d + 22);
+        w = (uint64_t)(sw < 0 ? -(int64_t)sw : sw);
+        h = (uint64_t)(sh < 0 ? -(int64_t)sh : sh); /* negative: top-down rows */
+        bpp = rd16(d + 28);
+    }
+    if (!w || !h || !bpp || bpp > 32)
+        return MMD_OK; /* stb says what is wrong with it */
+    uint64_t stride = (w * bpp + 31) / 32 * 4;
+    /* the last row's padding may be missing: every pixel byte is still there */
+    uint64_t need = (uint64_t)data_at + stride * (h - 1) + (w * bpp + 7) / 8;
+    if (need > size)
+        return fail(msg, n, MMD_E_TRUNCATED,
+                    "BMP: %llux%llu at %llu bpp needs %llu bytes (pixel data at %u, %llu per row), "
+                    "the file has %zu",
+                    (unsigned long long)w, (unsigned long long)h, (unsigned long long)bpp,
+                    (unsigned long long)need, data_at, (unsigned long long)stride,
+                    size);
+    return MMD_OK;
+}
+
+/* TGA types 1 (colour-mapped), 2 (true colour), 3 (grey), all uncompressed:
+ * 18-byte header, id, colour map, then w x h pixels. */
+static int check_tga_size(const uint8_t *d, size_t size, int w, int h, char *msg, size_t n)
+{
+    if (size < 18 || d[1] > 1 || d[2] < 1 || d[2] > 3)
+        return MMD_OK;
+    if ((int)rd16(d + 12) != w || (int)rd16(d + 14) != h)
+        return MMD_OK; /* not the header stb read: some other format */
+    uint64_t cmap = d[1] ? (uint64_t)rd16(d + 5) * ((d[7] + 7u) / 8u) : 0;
+    uint64_t pixel = (d[16] + 7u) / 8u;
+    uint64_t need = 18 + (uint64_t)d[0] + cmap + (uint64_t)w * (uint64_t)h * pixel;
+    if (need > size)
+        return fail(msg, n, MMD_E_TRUNCATED,
+                    "TGA: %dx%d at %u bpp needs %llu bytes (header, id %u, colour map %llu), the "
+                    "file has %zu",
+                    w, h, d[16], (unsigned long long)need, d[0], (unsigned long long)cmap, size);
+    return MMD_OK;
+}
+
+/* Formats stb tries before TGA (which has no magic). */
+static bool has_other_magic(const uint8_t *d, size_t size)
+{
+    static const char *const magic[] = {"BM", "\x89PNG", "\xff\xd8", "GIF8", "8BPS", "P5", "P6",
+                                        "#?RADIANCE", "\x53\x80\xf6\x34"};
+    for (size_t i = 0; i < sizeof magic / sizeof *magic; i++) {
+        size_t l = strlen(magic[i]);
+        if (size >= l && !memcmp(d, magic[i], l))
+            return true;
+    }
+    return false;
+}
+
 int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
                           size_t msg_size)
 {
@@ -294,7 +368,16 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
                     "not a supported image (BMP, PNG, TGA, JPEG, GIF, DDS): %s",
                     why ? why : "unknown format");
     }
+    bool bmp = size >= 2 && d[0] == 'B' && d[1] == 'M';
+    if (bmp && h < 0 && h != INT_MIN)
+        h = -h; /* stbi_info gives a top-down BMP's stored negative height; stbi_load its size */
     int st = check_dims(w, h, msg, msg_size);
+    if (st != MMD_OK)
+        return st;
+    if (bmp)
+        st = check_bmp_size(d, size, msg, msg_size);
+    else if (!has_other_magic(d, size))
+        st = check_tga_size(d, size, w, h, msg, msg_size);
     if (st != MMD_OK)
         return st;
     int w2 = 0, h2 = 0;

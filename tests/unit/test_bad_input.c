@@ -112,7 +112,7 @@ typedef struct model_case {
     mmd_status want[MAXW];
     const char *section;
     int64_t item;                      /* -1: not checked */
-    bool need_offset;                  /* parse-level errors carry the byte offset */
+    bool need_offset;                  /* every refusal of a loaded file carries the byte offset */
     bool (*repaired)(const mmd_model *m); /* non-NULL: docs/compat.md accepts + repairs it */
 } model_case;
 
@@ -217,35 +217,35 @@ static void p_bone_index(uint8_t *d, size_t n) { (void)n, d[OFF_WTYPE + 1] = 0x8
 
 static const model_case g_model_cases[] = {
     /* indices out of range, per element */
-    {"bone parent out of range", 0, e_parent_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 1, false, NULL},
-    {"vertex bone out of range", 0, e_vertex_bone, NULL, W1(MMD_E_BAD_INDEX), "pmx.vertex", 0, false, NULL},
+    {"bone parent out of range", 0, e_parent_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 1, true, NULL},
+    {"vertex bone out of range", 0, e_vertex_bone, NULL, W1(MMD_E_BAD_INDEX), "pmx.vertex", 0, true, NULL},
     {"vertex BDEF1 bone -1 (-> bone 0)", 0, e_vertex_bone_neg, NULL, W1(MMD_OK), NULL, -1, false, r_bdef1_bone0},
-    {"face vertex out of range", 0, e_face_vertex, NULL, W1(MMD_E_BAD_INDEX), "pmx.face", 1, false, NULL},
-    {"material texture out of range", 0, e_texture, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, false, NULL},
-    {"material sphere out of range", 0, e_sphere, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, false, NULL},
-    {"material toon texture out of range", 0, e_toon_own, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, false, NULL},
-    {"group morph target out of range", 0, e_morph_target, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 2, false, NULL},
-    {"vertex morph vertex out of range", 0, e_morph_vertex, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 0, false, NULL},
-    {"bone morph bone out of range", 0, e_morph_bone, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 3, false, NULL},
-    {"material morph target out of range", 0, e_morph_material, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 4, false, NULL},
-    {"impulse morph body out of range", FX_V21, e_impulse_body, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 6, false, NULL},
+    {"face vertex out of range", 0, e_face_vertex, NULL, W1(MMD_E_BAD_INDEX), "pmx.face", 1, true, NULL},
+    {"material texture out of range", 0, e_texture, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, true, NULL},
+    {"material sphere out of range", 0, e_sphere, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, true, NULL},
+    {"material toon texture out of range", 0, e_toon_own, NULL, W1(MMD_E_BAD_INDEX), "pmx.material", 0, true, NULL},
+    {"group morph target out of range", 0, e_morph_target, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 2, true, NULL},
+    {"vertex morph vertex out of range", 0, e_morph_vertex, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 0, true, NULL},
+    {"bone morph bone out of range", 0, e_morph_bone, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 3, true, NULL},
+    {"material morph target out of range", 0, e_morph_material, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 4, true, NULL},
+    {"impulse morph body out of range", FX_V21, e_impulse_body, NULL, W1(MMD_E_BAD_INDEX), "pmx.morph", 6, true, NULL},
     {"display frame bone out of range (dropped)", 0, e_frame_bone, NULL, W1(MMD_OK), NULL, -1, false, r_frame_dropped},
     {"rigid body bone out of range (-> -1)", 0, e_rigid_bone, NULL, W1(MMD_OK), NULL, -1, false, r_rigid_none},
     {"joint body out of range (-> -1)", 0, e_joint_body, NULL, W1(MMD_OK), NULL, -1, false, r_joint_none},
-    {"soft body anchor vertex", FX_V21, e_soft_anchor, NULL, W1(MMD_E_BAD_INDEX), "pmx.soft_body", 0, false, NULL},
-    {"append parent out of range", 0, e_append_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 3, false, NULL},
-    {"IK target out of range", 0, e_ik_target_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 7, false, NULL},
-    {"IK link out of range", 0, e_ik_link_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 7, false, NULL},
+    {"soft body anchor vertex", FX_V21, e_soft_anchor, NULL, W1(MMD_E_BAD_INDEX), "pmx.soft_body", 0, true, NULL},
+    {"append parent out of range", 0, e_append_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 3, true, NULL},
+    {"IK target out of range", 0, e_ik_target_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 7, true, NULL},
+    {"IK link out of range", 0, e_ik_link_range, NULL, W1(MMD_E_BAD_INDEX), "pmx.bone", 7, true, NULL},
     /* structure */
-    {"bone parent cycle", 0, e_parent_cycle, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", -1, false, NULL},
-    {"bone is its own parent", 0, e_parent_self, NULL, W2(MMD_E_BAD_STRUCTURE, MMD_E_BAD_INDEX), "pmx.bone", 4, false, NULL},
-    {"append loop", 0, e_append_loop, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", -1, false, NULL},
+    {"bone parent cycle", 0, e_parent_cycle, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", -1, true, NULL},
+    {"bone is its own parent", 0, e_parent_self, NULL, W2(MMD_E_BAD_STRUCTURE, MMD_E_BAD_INDEX), "pmx.bone", 4, true, NULL},
+    {"append loop", 0, e_append_loop, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", -1, true, NULL},
     {"group morph includes itself", 0, e_morph_self, NULL, W1(MMD_OK), NULL, -1, false, r_any},
-    {"IK chain includes the IK bone", 0, e_ik_link_self, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", 7, false, NULL},
-    {"IK bone is its own target", 0, e_ik_target_self, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", 7, false, NULL},
-    {"IK loop count negative", 0, e_ik_loop, NULL, W1(MMD_E_BAD_VALUE), "pmx.bone", 7, false, NULL},
-    {"material face counts do not sum", 0, e_mat_sum, NULL, W1(MMD_E_BAD_COUNT), "pmx.material", -1, false, NULL},
-    {"material face count not /3", 0, e_mat_third, NULL, W1(MMD_E_BAD_COUNT), "pmx.material", 0, false, NULL},
+    {"IK chain includes the IK bone", 0, e_ik_link_self, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", 7, true, NULL},
+    {"IK bone is its own target", 0, e_ik_target_self, NULL, W1(MMD_E_BAD_STRUCTURE), "pmx.bone", 7, true, NULL},
+    {"IK loop count negative", 0, e_ik_loop, NULL, W1(MMD_E_BAD_VALUE), "pmx.bone", 7, true, NULL},
+    {"material face counts do not sum", 0, e_mat_sum, NULL, W1(MMD_E_BAD_COUNT), "pmx.material", -1, true, NULL},
+    {"material face count not /3", 0, e_mat_third, NULL, W1(MMD_E_BAD_COUNT), "pmx.material", 0, true, NULL},
     /* NaN / Inf: rejected where read, with the offset */
     {"NaN vertex position", 0, e_nan_pos, NULL, W1(MMD_E_BAD_VALUE), "pmx.vertex", 2, true, NULL},
     {"Inf vertex position", 0, e_inf_pos, NULL, W1(MMD_E_BAD_VALUE), "pmx.vertex", 3, true, NULL},

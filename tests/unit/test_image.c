@@ -239,6 +239,69 @@ TEST(tga_uncompressed_bottom_up)
     mmd_image_free(&img);
 }
 
+/* Pixel data shorter than the header promises: refused, not decoded as black. */
+TEST(bmp_truncated_pixel_data_refused)
+{
+    size_t n;
+    uint8_t *b = make_bmp(5, 3, 24, px_grad_zero_alpha, &n); /* rows of 16 bytes: 54 + 48 = 102 */
+    REQUIRE(n == 102);
+    mmd_image img;
+    char msg[256] = "";
+    /* the last row's padding (1 byte) may be missing: all 15 pixels are there */
+    CHECK_EQ_INT(mmd_image_load_memory(b, n - 1, &img, msg, sizeof msg), MMD_OK);
+    mmd_image_free(&img);
+    /* one pixel byte short: 54 + 2 * 16 + 15 = 101 needed */
+    CHECK_EQ_INT(mmd_image_load_memory(b, n - 2, &img, msg, sizeof msg), MMD_E_TRUNCATED);
+    CHECK(strstr(msg, "needs 101 bytes") != NULL);
+    CHECK(strstr(msg, "has 100") != NULL);
+    /* only the header */
+    CHECK_EQ_INT(mmd_image_load_memory(b, 54, &img, msg, sizeof msg), MMD_E_TRUNCATED);
+    CHECK(strstr(msg, "has 54") != NULL);
+    /* top-down (negative height): loads, and is measured the same way */
+    put32(b + 22, (uint32_t)-3);
+    REQUIRE(mmd_image_load_memory(b, n, &img, msg, sizeof msg) == MMD_OK);
+    CHECK_EQ_INT(img.height, 3);
+    CHECK_EQ_INT(img.data[(2 * 5 + 4) * 4 + 1], 0); /* stored first row is now the top: (4,2) has y 0 */
+    mmd_image_free(&img);
+    CHECK_EQ_INT(mmd_image_load_memory(b, n - 20, &img, msg, sizeof msg), MMD_E_TRUNCATED);
+    /* a 32-bit BI_BITFIELDS one */
+    free(b);
+    b = make_bmp(4, 4, 32, px_grad_alpha, &n); /* 54 + 64 */
+    put32(b + 30, 3);
+    CHECK_EQ_INT(mmd_image_load_memory(b, n - 4, &img, msg, sizeof msg), MMD_E_TRUNCATED);
+    CHECK(strstr(msg, "needs 118 bytes") != NULL);
+    free(b);
+}
+
+TEST(tga_truncated_pixel_data_refused)
+{
+    uint8_t t[18 + 3 + 12] = {0};
+    t[0] = 3; /* 3-byte image id */
+    t[2] = 2;
+    put16(t + 12, 2);
+    put16(t + 14, 2);
+    t[16] = 24;
+    memset(t + 21, 200, 12);
+    mmd_image img;
+    char msg[256] = "";
+    REQUIRE(mmd_image_load_memory(t, sizeof t, &img, msg, sizeof msg) == MMD_OK);
+    CHECK_EQ_INT(img.data[0], 200);
+    mmd_image_free(&img);
+    CHECK_EQ_INT(mmd_image_load_memory(t, sizeof t - 1, &img, msg, sizeof msg), MMD_E_TRUNCATED);
+    CHECK(strstr(msg, "needs 33 bytes") != NULL);
+    CHECK(strstr(msg, "has 32") != NULL);
+    /* grey (type 3), 8 bpp, header only */
+    uint8_t g[18 + 4] = {0};
+    g[2] = 3;
+    put16(g + 12, 2);
+    put16(g + 14, 2);
+    g[16] = 8;
+    REQUIRE(mmd_image_load_memory(g, sizeof g, &img, msg, sizeof msg) == MMD_OK);
+    mmd_image_free(&img);
+    CHECK_EQ_INT(mmd_image_load_memory(g, 18 + 2, &img, msg, sizeof msg), MMD_E_TRUNCATED);
+    CHECK(strstr(msg, "needs 22 bytes") != NULL);
+}
+
 TEST(gif_first_frame)
 {
     mmd_image img;
@@ -512,6 +575,8 @@ int main(void)
     RUN(bmp_32bit_all_zero_alpha_is_opaque);
     RUN(bmp_32bit_alpha_is_kept);
     RUN(tga_uncompressed_bottom_up);
+    RUN(bmp_truncated_pixel_data_refused);
+    RUN(tga_truncated_pixel_data_refused);
     RUN(gif_first_frame);
     RUN(jpeg_decodes);
     RUN(dds_dxt1_with_mips);

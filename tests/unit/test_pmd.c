@@ -325,6 +325,37 @@ TEST(errors_name_section_item_offset)
     free(d);
 }
 
+/* A semantic error (found by mmd_model_validate after the parse) names the
+ * bone record's byte offset, from the loader's offset tables. */
+TEST(semantic_error_names_offset)
+{
+    size_t n;
+    uint8_t *d = mmd_test_pmd_fixture(4, &n, NULL);
+    mmd_model *m = NULL;
+    mmd_error e;
+    REQUIRE(mmd_model_load(d, n, &m, &e) == MMD_OK);
+    const mmd_model_offsets *fo = &m->file_offsets;
+    REQUIRE(fo->bone && fo->bone_count == m->bone_count && fo->vertex_count == m->vertex_count);
+    CHECK_EQ_INT(fo->vertex[0], 3 + 4 + 20 + 256 + 4);
+    CHECK_EQ_INT(fo->vertex[2], 3 + 4 + 20 + 256 + 4 + 2 * 38);
+    CHECK_EQ_INT(fo->face, 3 + 4 + 20 + 256 + 4 + 4 * 38 + 4);
+    CHECK_EQ_INT(fo->face_index_size, 2);
+    CHECK_EQ_INT(fo->material[0], fo->material_section + 4);
+    CHECK_EQ_INT(fo->bone[1], fo->bone[0] + 39);
+    size_t parent0 = fo->bone[0] + 20; /* name[20], then the u16 parent */
+    int64_t bone0 = fo->bone[0];
+    mmd_model_free(m);
+    d[parent0] = 0; /* bone 0 is its own parent: parses, validate finds the cycle */
+    d[parent0 + 1] = 0;
+    m = NULL;
+    CHECK_EQ_INT(mmd_model_load(d, n, &m, &e), MMD_E_BAD_STRUCTURE);
+    CHECK(m == NULL);
+    CHECK_STR(e.section, "pmd.bone");
+    CHECK_EQ_INT(e.item, 0);
+    CHECK_EQ_INT(e.offset, bone0);
+    free(d);
+}
+
 TEST(full_load_validates)
 {
     size_t n;
@@ -416,6 +447,7 @@ int main(void)
     RUN(rigid_bodies_joints);
     RUN(optional_sections_absent);
     RUN(errors_name_section_item_offset);
+    RUN(semantic_error_names_offset);
     RUN(full_load_validates);
     RUN(truncation_sweep);
     RUN(random_byte_flips);

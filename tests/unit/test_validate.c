@@ -285,6 +285,102 @@ TEST(eval_order_sorted)
     mmd_model_free(m);
 }
 
+/* Damage written to bytes and loaded back: the semantic error carries the byte
+ * offset of the element it names (same layout as the clean file, whose
+ * offset tables give the expected values). */
+static uint8_t *to_bytes(mmd_model *m, size_t *n)
+{
+    uint8_t *d = NULL;
+    mmd_error e;
+    if (mmd_pmx_write(m, &d, n, &e) != MMD_OK)
+        return NULL;
+    return d;
+}
+
+static void e_cycle(mmd_model *m) { m->bones[0].parent = 2; }
+static void e_ik_self(mmd_model *m) { m->bones[3].ik_links[0].bone = 3; }
+static void e_ik_target(mmd_model *m) { m->bones[3].ik_target = 3; }
+static void e_append(mmd_model *m)
+{
+    m->bones[1].flags |= MMD_BONE_APPEND_ROTATE;
+    m->bones[1].append_parent = 2;
+    m->bones[2].flags |= MMD_BONE_APPEND_ROTATE;
+    m->bones[2].append_parent = 1;
+}
+static void e_vbone(mmd_model *m) { m->vertices[2].bones[1] = 9; }
+static void e_msum(mmd_model *m) { m->materials[1].index_count = 6; }
+static void e_impulse(mmd_model *m) { m->morphs[2].u.impulse[0].rigid_body = 1; }
+
+TEST(loaded_model_errors_name_the_offset)
+{
+    mmd_model *clean_src = build();
+    size_t n = 0;
+    uint8_t *d = to_bytes(clean_src, &n);
+    mmd_model_free(clean_src);
+    REQUIRE(d);
+    mmd_model *clean = NULL;
+    mmd_error e;
+    REQUIRE(mmd_model_load(d, n, &clean, &e) == MMD_OK);
+    free(d);
+    const mmd_model_offsets *fo = &clean->file_offsets;
+    REQUIRE(fo->bone && fo->bone_count == 4 && fo->vertex_count == 4 && fo->material_count == 2 &&
+            fo->morph_count == 3 && fo->rigid_body_count == 1 && fo->joint_count == 1);
+    /* tables are increasing and inside the file */
+    CHECK(fo->vertex[0] < fo->vertex[1] && fo->vertex[3] < fo->material[0] && fo->material[1] < fo->bone[0]);
+    CHECK(fo->bone[3] < fo->morph[0] && fo->morph[2] < fo->rigid_body[0] && fo->joint[0] < n);
+    CHECK_EQ_INT(fo->face_index_size, 1);
+    /* build(): bone indices 1 byte, no additional UV: vertex 2's second bone at +34 */
+    const struct {
+        const char *name;
+        void (*edit)(mmd_model *m);
+        const char *section;
+        int64_t item, offset;
+    } cases[] = {
+        {"parent cycle", e_cycle, "pmx.bone", 0, fo->bone[0]},
+        {"IK link is the IK bone", e_ik_self, "pmx.bone", 3, fo->bone[3]},
+        {"IK bone its own target", e_ik_target, "pmx.bone", 3, fo->bone[3]},
+        {"append loop", e_append, "pmx.bone", 1, fo->bone[1]},
+        {"vertex bone out of range", e_vbone, "pmx.vertex", 2, (int64_t)fo->vertex[2] + 34},
+        {"material counts do not sum", e_msum, "pmx.material", -1, fo->material_section},
+        {"impulse body out of range", e_impulse, "pmx.morph", 2, fo->morph[2]},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        mmd_model *m = build();
+        cases[i].edit(m);
+        d = to_bytes(m, &n);
+        mmd_model_free(m);
+        REQUIRE(d);
+        mmd_model *out = NULL;
+        memset(&e, 0, sizeof e);
+        mmd_status st = mmd_model_load(d, n, &out, &e);
+        char line[300];
+        mmd_error_format(&e, "model.pmx", line, sizeof line);
+        printf("#   %-28s %s\n", cases[i].name, line);
+        CHECK(st != MMD_OK);
+        CHECK(out == NULL);
+        CHECK(e.section && strcmp(e.section, cases[i].section) == 0);
+        CHECK_EQ_INT(e.item, cases[i].item);
+        CHECK(e.offset >= 0 && e.offset < (int64_t)n);
+        CHECK_EQ_INT(e.offset, cases[i].offset);
+        CHECK(strstr(line, "offset 0x") != NULL);
+        if (cases[i].edit == e_vbone && e.offset >= 0 && e.offset < (int64_t)n)
+            CHECK_EQ_INT(d[e.offset], 9); /* the offending byte itself */
+        free(d);
+    }
+    /* the same damage in memory (no file): offset stays -1 */
+    mmd_model *m = build();
+    e_cycle(m);
+    CHECK(run(m) == MMD_E_BAD_STRUCTURE);
+    CHECK_EQ_INT(g_err.offset, -1);
+    mmd_model_free(m);
+    /* a table that no longer matches its section is ignored */
+    clean->bones[0].parent = 2;
+    clean->file_offsets.bone_count = 3;
+    CHECK(mmd_model_validate(clean, &e) == MMD_E_BAD_STRUCTURE);
+    CHECK_EQ_INT(e.offset, -1);
+    mmd_model_free(clean);
+}
+
 int main(void)
 {
     RUN(valid_model_passes);
@@ -299,5 +395,6 @@ int main(void)
     RUN(other_references);
     RUN(weights_are_repaired_and_counted);
     RUN(eval_order_sorted);
+    RUN(loaded_model_errors_name_the_offset);
     return test_finish();
 }
