@@ -8,12 +8,12 @@
 #include <libavutil/mathematics.h>
 #include <libswresample/swresample.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "renderer/commands.h"
+#include "renderer/msg.h"
 
 static const AVRational k_sample_tb = {1, MMD_AUDIO_RATE};
 
@@ -42,18 +42,6 @@ struct mmd_audio {
     int64_t sent;      /* samples sent to the encoder = output time in samples */
     int64_t end;       /* samples */
 };
-
-static int fail(char *msg, size_t n, int code, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(char *msg, size_t n, int code, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 static const char *averr(int e, char *buf, size_t n)
 {
@@ -97,10 +85,10 @@ static int open_encoder(mmd_audio *a, char *msg, size_t n)
     bool webm = !strcmp(a->oc->oformat->name, "webm");
     const AVCodec *c = webm ? avcodec_find_encoder_by_name("libopus") : avcodec_find_encoder(AV_CODEC_ID_AAC);
     if (!c)
-        return fail(msg, n, MMD_EXIT_ENCODER, "no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
     AVCodecContext *e = a->enc = avcodec_alloc_context3(c);
     if (!e)
-        return fail(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
     e->sample_fmt = c->sample_fmts ? c->sample_fmts[0] : AV_SAMPLE_FMT_FLTP;
     for (const enum AVSampleFormat *p = c->sample_fmts; p && *p != AV_SAMPLE_FMT_NONE; p++)
         if (*p == AV_SAMPLE_FMT_FLTP || *p == AV_SAMPLE_FMT_FLT) {
@@ -115,9 +103,9 @@ static int open_encoder(mmd_audio *a, char *msg, size_t n)
         e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int r = avcodec_open2(e, c, NULL);
     if (r < 0)
-        return fail(msg, n, MMD_EXIT_ENCODER, "cannot open the audio encoder: %s", averr(r, eb, sizeof eb));
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "cannot open the audio encoder: %s", averr(r, eb, sizeof eb));
     if (avcodec_parameters_from_context(a->ost->codecpar, e) < 0)
-        return fail(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
     a->ost->time_base = e->time_base;
     return MMD_EXIT_OK;
 }
@@ -125,14 +113,14 @@ static int open_encoder(mmd_audio *a, char *msg, size_t n)
 static int open_decoder(mmd_audio *a, const AVCodec *dc, char *msg, size_t n)
 {
     if (!dc)
-        return fail(msg, n, MMD_EXIT_INPUT, "%s: no decoder for its audio (%s)", a->path,
-                    avcodec_get_name(a->ist->codecpar->codec_id));
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: no decoder for its audio (%s)", a->path,
+                        avcodec_get_name(a->ist->codecpar->codec_id));
     a->dec = avcodec_alloc_context3(dc);
     if (!a->dec || avcodec_parameters_to_context(a->dec, a->ist->codecpar) < 0 ||
         avcodec_open2(a->dec, dc, NULL) < 0)
-        return fail(msg, n, MMD_EXIT_INPUT, "%s: cannot open the audio decoder", a->path);
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot open the audio decoder", a->path);
     if (a->dec->sample_rate <= 0 || a->dec->ch_layout.nb_channels <= 0)
-        return fail(msg, n, MMD_EXIT_INPUT, "%s: audio has no sample rate or channels", a->path);
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio has no sample rate or channels", a->path);
     return MMD_EXIT_OK;
 }
 
@@ -143,18 +131,18 @@ static int open_resampler(mmd_audio *a, char *msg, size_t n)
     if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
         av_channel_layout_default(&in_layout, a->dec->ch_layout.nb_channels);
     else if (av_channel_layout_copy(&in_layout, &a->dec->ch_layout) < 0)
-        return fail(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
     int e = swr_alloc_set_opts2(&a->swr, &a->enc->ch_layout, a->enc->sample_fmt, MMD_AUDIO_RATE, &in_layout,
                                 a->dec->sample_fmt, a->dec->sample_rate, 0, NULL);
     av_channel_layout_uninit(&in_layout);
     if (e < 0 || swr_init(a->swr) < 0)
-        return fail(msg, n, MMD_EXIT_INPUT, "%s: cannot resample this audio", a->path);
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot resample this audio", a->path);
     a->fifo = av_audio_fifo_alloc(a->enc->sample_fmt, a->enc->ch_layout.nb_channels, 4096);
     a->frame = av_frame_alloc();
     a->eframe = av_frame_alloc();
     a->opkt = av_packet_alloc();
     if (!a->fifo || !a->frame || !a->eframe || !a->opkt)
-        return fail(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
     return MMD_EXIT_OK;
 }
 
@@ -163,13 +151,13 @@ static int open_all(mmd_audio *a, const mmd_audio_options *o, char *msg, size_t 
     char eb[128];
     int e = avformat_open_input(&a->ic, a->path, NULL, NULL);
     if (e < 0)
-        return fail(msg, n, MMD_EXIT_INPUT, "%s: cannot open audio: %s", a->path, averr(e, eb, sizeof eb));
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot open audio: %s", a->path, averr(e, eb, sizeof eb));
     if ((e = avformat_find_stream_info(a->ic, NULL)) < 0)
-        return fail(msg, n, MMD_EXIT_INPUT, "%s: cannot read audio: %s", a->path, averr(e, eb, sizeof eb));
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot read audio: %s", a->path, averr(e, eb, sizeof eb));
     const AVCodec *dc = NULL;
     a->stream = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dc, 0);
     if (a->stream < 0)
-        return fail(msg, n, MMD_EXIT_INPUT, "%s: no audio stream", a->path);
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: no audio stream", a->path);
     a->ist = a->ic->streams[a->stream];
     a->copy = o->allow_copy && mmd_audio_can_copy(a->oc->oformat, a->ist->codecpar->codec_id, o->offset);
     if (!a->copy && (e = open_decoder(a, dc, msg, n)))
@@ -177,10 +165,10 @@ static int open_all(mmd_audio *a, const mmd_audio_options *o, char *msg, size_t 
     a->pkt = av_packet_alloc();
     a->ost = avformat_new_stream(a->oc, NULL);
     if (!a->pkt || !a->ost)
-        return fail(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
     if (a->copy) {
         if (avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar) < 0)
-            return fail(msg, n, MMD_EXIT_ENCODER, "out of memory");
+            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
         a->ost->codecpar->codec_tag = 0;
         a->ost->time_base = a->ist->time_base;
         a->copy_zero = a->ist->start_time != AV_NOPTS_VALUE ? a->ist->start_time : 0;
@@ -202,7 +190,7 @@ int mmd_audio_open(mmd_audio **out, AVFormatContext *oc, const mmd_audio_options
     mmd_audio *a = calloc(1, sizeof *a);
     if (!a || !(a->path = strdup(o->path))) {
         free(a);
-        return fail(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
     }
     a->oc = oc;
     int rc = open_all(a, o, msg, n);
@@ -316,11 +304,11 @@ static int drain(mmd_audio *a, char *msg, size_t n)
         if (e == AVERROR(EAGAIN) || e == AVERROR_EOF)
             return MMD_EXIT_OK;
         if (e < 0)
-            return fail(msg, n, MMD_EXIT_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
+            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
         av_packet_rescale_ts(a->opkt, a->enc->time_base, a->ost->time_base);
         a->opkt->stream_index = a->ost->index;
         if ((e = av_interleaved_write_frame(a->oc, a->opkt)) < 0)
-            return fail(msg, n, MMD_EXIT_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
+            return mmd_msgf(msg, n, MMD_EXIT_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
     }
 }
 
@@ -336,7 +324,7 @@ static int encode_frame(mmd_audio *a, int nb, char *msg, size_t n)
     f->format = en->sample_fmt;
     f->sample_rate = en->sample_rate;
     if (av_channel_layout_copy(&f->ch_layout, &en->ch_layout) < 0 || av_frame_get_buffer(f, 0) < 0)
-        return fail(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
     av_samples_set_silence(f->extended_data, 0, nb, en->ch_layout.nb_channels, en->sample_fmt);
     int pos = 0;
     if (a->pad > 0) {
@@ -346,7 +334,7 @@ static int encode_frame(mmd_audio *a, int nb, char *msg, size_t n)
     }
     if (pos < nb) {
         if (decode_more(a, nb - pos) < 0)
-            return fail(msg, n, MMD_EXIT_INPUT, "%s: audio decoding failed", a->path);
+            return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio decoding failed", a->path);
         int avail = av_audio_fifo_size(a->fifo);
         int take = avail < nb - pos ? avail : nb - pos;
         if (take > 0) {
@@ -357,14 +345,14 @@ static int encode_frame(mmd_audio *a, int nb, char *msg, size_t n)
             for (int c = 0; c < (planar ? ch : 1); c++)
                 dst[c] = f->extended_data[c] + (size_t)pos * (size_t)bps * (size_t)(planar ? 1 : ch);
             if (av_audio_fifo_read(a->fifo, dst, take) < take)
-                return fail(msg, n, MMD_EXIT_ENCODER, "audio fifo read failed");
+                return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio fifo read failed");
         }
     }
     f->pts = a->sent;
     a->sent += nb;
     int e = avcodec_send_frame(en, f);
     if (e < 0)
-        return fail(msg, n, MMD_EXIT_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
     return drain(a, msg, n);
 }
 
@@ -382,7 +370,7 @@ static int encode_next(mmd_audio *a, char *msg, size_t n)
     if (left <= 0) {
         int e = avcodec_send_frame(a->enc, NULL);
         if (e < 0 && e != AVERROR_EOF)
-            return fail(msg, n, MMD_EXIT_ENCODER, "audio encoder flush: %s", averr(e, eb, sizeof eb));
+            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder flush: %s", averr(e, eb, sizeof eb));
         a->done = true;
         return drain(a, msg, n);
     }
@@ -406,7 +394,7 @@ static int copy_peek(mmd_audio *a, char *msg, size_t n)
             break;
         }
         if (e < 0)
-            return fail(msg, n, MMD_EXIT_INPUT, "%s: audio read error: %s", a->path, averr(e, eb, sizeof eb));
+            return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio read error: %s", a->path, averr(e, eb, sizeof eb));
         if (a->pkt->stream_index != a->stream || a->pkt->pts == AV_NOPTS_VALUE) {
             av_packet_unref(a->pkt);
             continue;
@@ -434,7 +422,7 @@ static int copy_write(mmd_audio *a, char *msg, size_t n)
     a->have_pkt = false;
     int e = av_interleaved_write_frame(a->oc, p);
     if (e < 0)
-        return fail(msg, n, MMD_EXIT_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
+        return mmd_msgf(msg, n, MMD_EXIT_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
     return MMD_EXIT_OK;
 }
 

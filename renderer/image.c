@@ -14,7 +14,6 @@
 #include "renderer/image.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 
 #include "core/file.h"
 #include "core/status.h"
+#include "renderer/msg.h"
 
 #define DDSD_MIPMAPCOUNT 0x20000u
 #define DDPF_ALPHAPIXELS 0x1u
@@ -30,20 +30,6 @@
 #define DDPF_RGB 0x40u
 #define DDSCAPS2_CUBEMAP 0x200u
 #define DDSCAPS2_VOLUME 0x200000u
-
-static int fail(char *msg, size_t n, int status, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int fail(char *msg, size_t n, int status, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
 
 const char *mmd_image_format_name(int format)
 {
@@ -67,12 +53,12 @@ void mmd_image_free(mmd_image *img)
 static int check_dims(long long w, long long h, char *msg, size_t n)
 {
     if (w <= 0 || h <= 0)
-        return fail(msg, n, MMD_E_BAD_HEADER, "image has no pixels (%lldx%lld)", w, h);
+        return mmd_msgf(msg, n, MMD_E_BAD_HEADER, "image has no pixels (%lldx%lld)", w, h);
     if (w > MMD_IMAGE_MAX_SIDE || h > MMD_IMAGE_MAX_SIDE ||
         (unsigned long long)w * (unsigned long long)h > MMD_IMAGE_MAX_PIXELS)
-        return fail(msg, n, MMD_E_LIMIT,
-                    "image is %lldx%lld; the limit is %d per side and %u Mpixel in total", w,
-                    h, MMD_IMAGE_MAX_SIDE, MMD_IMAGE_MAX_PIXELS >> 20);
+        return mmd_msgf(msg, n, MMD_E_LIMIT,
+                        "image is %lldx%lld; the limit is %d per side and %u Mpixel in total", w,
+                        h, MMD_IMAGE_MAX_SIDE, MMD_IMAGE_MAX_PIXELS >> 20);
     return MMD_OK;
 }
 
@@ -123,12 +109,12 @@ static uint8_t mask_channel(uint32_t px, uint32_t mask)
 static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, size_t n)
 {
     if (size < 128)
-        return fail(msg, n, MMD_E_TRUNCATED, "DDS: file is %zu bytes, the header needs 128",
-                    size);
+        return mmd_msgf(msg, n, MMD_E_TRUNCATED, "DDS: file is %zu bytes, the header needs 128",
+                        size);
     if (rd32(d + 4) != 124 || rd32(d + 76) != 32)
-        return fail(msg, n, MMD_E_BAD_HEADER,
-                    "DDS: header size %u / pixel-format size %u (expected 124 / 32)",
-                    rd32(d + 4), rd32(d + 76));
+        return mmd_msgf(msg, n, MMD_E_BAD_HEADER,
+                        "DDS: header size %u / pixel-format size %u (expected 124 / 32)",
+                        rd32(d + 4), rd32(d + 76));
     uint32_t flags = rd32(d + 8), h = rd32(d + 12), w = rd32(d + 16), mips = rd32(d + 28);
     uint32_t pf_flags = rd32(d + 80), fourcc = rd32(d + 84), bpp = rd32(d + 88);
     uint32_t caps2 = rd32(d + 112);
@@ -136,7 +122,7 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
     if (st != MMD_OK)
         return st;
     if (caps2 & (DDSCAPS2_CUBEMAP | DDSCAPS2_VOLUME))
-        return fail(msg, n, MMD_E_UNSUPPORTED, "DDS: cube maps and volume textures are not supported");
+        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED, "DDS: cube maps and volume textures are not supported");
     const uint8_t *px = d + 128;
     size_t avail = size - 128;
     mmd_image img;
@@ -162,8 +148,8 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
                 cc[i] = (c >= 32 && c < 127) ? (char)c : '?';
             }
             cc[4] = 0;
-            return fail(msg, n, MMD_E_UNSUPPORTED,
-                        "DDS: compression '%s' is not supported (DXT1, DXT3, DXT5 are)", cc);
+            return mmd_msgf(msg, n, MMD_E_UNSUPPORTED,
+                            "DDS: compression '%s' is not supported (DXT1, DXT3, DXT5 are)", cc);
         }
         int want = (flags & DDSD_MIPMAPCOUNT) && mips > 1 ? (int)(mips > 16 ? 16 : mips) : 1;
         size_t total = 0;
@@ -181,14 +167,14 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
                 break;
         }
         if (levels == 0)
-            return fail(msg, n, MMD_E_TRUNCATED,
-                        "DDS: %ux%u %s needs %zu bytes of blocks, the file has %zu", w, h,
-                        mmd_image_format_name(img.format),
-                        (size_t)((w + 3) / 4) * ((h + 3) / 4) * block, avail);
+            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                            "DDS: %ux%u %s needs %zu bytes of blocks, the file has %zu", w, h,
+                            mmd_image_format_name(img.format),
+                            (size_t)((w + 3) / 4) * ((h + 3) / 4) * block, avail);
         img.levels = levels;
         img.data = malloc(total);
         if (!img.data)
-            return fail(msg, n, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", total);
+            return mmd_msgf(msg, n, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", total);
         memcpy(img.data, px, total);
         img.size = total;
         img.has_alpha = img.format != MMD_IMAGE_DXT1 ||
@@ -198,25 +184,25 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
     }
 
     if (!(pf_flags & DDPF_RGB))
-        return fail(msg, n, MMD_E_UNSUPPORTED,
-                    "DDS: pixel format flags 0x%x are not supported (RGB or DXT1/3/5 only)",
-                    pf_flags);
+        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED,
+                        "DDS: pixel format flags 0x%x are not supported (RGB or DXT1/3/5 only)",
+                        pf_flags);
     if (bpp != 16 && bpp != 24 && bpp != 32)
-        return fail(msg, n, MMD_E_UNSUPPORTED, "DDS: %u bits per pixel is not supported", bpp);
+        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED, "DDS: %u bits per pixel is not supported", bpp);
     uint32_t rm = rd32(d + 92), gm = rd32(d + 96), bm = rd32(d + 100);
     uint32_t am = (pf_flags & DDPF_ALPHAPIXELS) ? rd32(d + 104) : 0;
     size_t bytes_pp = bpp / 8;
     size_t pixels = (size_t)w * h;
     if (pixels > avail / bytes_pp)
-        return fail(msg, n, MMD_E_TRUNCATED, "DDS: %ux%u at %u bpp needs %zu bytes, the file has %zu",
-                    w, h, bpp, pixels * bytes_pp, avail);
+        return mmd_msgf(msg, n, MMD_E_TRUNCATED, "DDS: %ux%u at %u bpp needs %zu bytes, the file has %zu",
+                        w, h, bpp, pixels * bytes_pp, avail);
     img.format = MMD_IMAGE_RGBA8;
     img.levels = 1;
     img.size = pixels * 4;
     img.level_size[0] = img.size;
     img.data = malloc(img.size);
     if (!img.data)
-        return fail(msg, n, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", img.size);
+        return mmd_msgf(msg, n, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", img.size);
     for (size_t i = 0; i < pixels; i++) {
         const uint8_t *p = px + i * bytes_pp;
         uint32_t v = p[0] | (uint32_t)p[1] << 8;
@@ -255,9 +241,9 @@ static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
                 type[i] = (c >= 32 && c < 127) ? (char)c : '?';
             }
             type[4] = 0;
-            return fail(msg, n, MMD_E_TRUNCATED,
-                        "PNG: offset 0x%zx, chunk '%s' claims %u bytes, only %zu left", pos,
-                        type, len, size - pos - 12);
+            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                            "PNG: offset 0x%zx, chunk '%s' claims %u bytes, only %zu left", pos,
+                            type, len, size - pos - 12);
         }
         if (!memcmp(d + pos + 4, "IHDR", 4) && len >= 8) {
             /* stb refuses sizes over its own cap as "unknown format": say why */
@@ -305,12 +291,12 @@ static int check_bmp_size(const uint8_t *d, size_t size, char *msg, size_t n)
     /* the last row's padding may be missing: every pixel byte is still there */
     uint64_t need = (uint64_t)data_at + stride * (h - 1) + (w * bpp + 7) / 8;
     if (need > size)
-        return fail(msg, n, MMD_E_TRUNCATED,
-                    "BMP: %llux%llu at %llu bpp needs %llu bytes (pixel data at %u, %llu per row), "
-                    "the file has %zu",
-                    (unsigned long long)w, (unsigned long long)h, (unsigned long long)bpp,
-                    (unsigned long long)need, data_at, (unsigned long long)stride,
-                    size);
+        return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                        "BMP: %llux%llu at %llu bpp needs %llu bytes (pixel data at %u, %llu per row), "
+                        "the file has %zu",
+                        (unsigned long long)w, (unsigned long long)h, (unsigned long long)bpp,
+                        (unsigned long long)need, data_at, (unsigned long long)stride,
+                        size);
     return MMD_OK;
 }
 
@@ -326,10 +312,10 @@ static int check_tga_size(const uint8_t *d, size_t size, int w, int h, char *msg
     uint64_t pixel = (d[16] + 7u) / 8u;
     uint64_t need = 18 + (uint64_t)d[0] + cmap + (uint64_t)w * (uint64_t)h * pixel;
     if (need > size)
-        return fail(msg, n, MMD_E_TRUNCATED,
-                    "TGA: %dx%d at %u bpp needs %llu bytes (header, id %u, colour map %llu), the "
-                    "file has %zu",
-                    w, h, d[16], (unsigned long long)need, d[0], (unsigned long long)cmap, size);
+        return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                        "TGA: %dx%d at %u bpp needs %llu bytes (header, id %u, colour map %llu), the "
+                        "file has %zu",
+                        w, h, d[16], (unsigned long long)need, d[0], (unsigned long long)cmap, size);
     return MMD_OK;
 }
 
@@ -351,11 +337,11 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
 {
     const uint8_t *d = data;
     if (!d || size == 0)
-        return fail(msg, msg_size, MMD_E_TRUNCATED, "image is empty");
+        return mmd_msgf(msg, msg_size, MMD_E_TRUNCATED, "image is empty");
     if (size >= 4 && !memcmp(d, "DDS ", 4))
         return load_dds(d, size, out, msg, msg_size);
     if (size > INT_MAX)
-        return fail(msg, msg_size, MMD_E_LIMIT, "image file is %zu bytes, too large", size);
+        return mmd_msgf(msg, msg_size, MMD_E_LIMIT, "image file is %zu bytes, too large", size);
     if (size >= 8 && !memcmp(d, "\x89PNG\r\n\x1a\n", 8)) {
         int st = check_png_chunks(d, size, msg, msg_size);
         if (st != MMD_OK)
@@ -364,9 +350,9 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
     int w = 0, h = 0, comp = 0;
     if (!stbi_info_from_memory(d, (int)size, &w, &h, &comp)) {
         const char *why = stbi_failure_reason();
-        return fail(msg, msg_size, MMD_E_BAD_MAGIC,
-                    "not a supported image (BMP, PNG, TGA, JPEG, GIF, DDS): %s",
-                    why ? why : "unknown format");
+        return mmd_msgf(msg, msg_size, MMD_E_BAD_MAGIC,
+                        "not a supported image (BMP, PNG, TGA, JPEG, GIF, DDS): %s",
+                        why ? why : "unknown format");
     }
     bool bmp = size >= 2 && d[0] == 'B' && d[1] == 'M';
     if (bmp && h < 0 && h != INT_MIN)
@@ -384,12 +370,12 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
     uint8_t *px = stbi_load_from_memory(d, (int)size, &w2, &h2, &comp, 4);
     if (!px) {
         const char *why = stbi_failure_reason();
-        return fail(msg, msg_size, MMD_E_BAD_STRUCTURE, "cannot decode image: %s",
-                    why ? why : "corrupt data");
+        return mmd_msgf(msg, msg_size, MMD_E_BAD_STRUCTURE, "cannot decode image: %s",
+                        why ? why : "corrupt data");
     }
     if (w2 != w || h2 != h) { /* stb disagreeing with itself: treat as corrupt */
         stbi_image_free(px);
-        return fail(msg, msg_size, MMD_E_BAD_STRUCTURE, "image size changed while decoding");
+        return mmd_msgf(msg, msg_size, MMD_E_BAD_STRUCTURE, "image size changed while decoding");
     }
     size_t bytes = (size_t)w * (size_t)h * 4;
     mmd_image img;
@@ -397,7 +383,7 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
     img.data = malloc(bytes); /* ours, so callers free() it like DDS data */
     if (!img.data) {
         stbi_image_free(px);
-        return fail(msg, msg_size, MMD_E_NOMEM, "cannot allocate %zu bytes", bytes);
+        return mmd_msgf(msg, msg_size, MMD_E_NOMEM, "cannot allocate %zu bytes", bytes);
     }
     memcpy(img.data, px, bytes);
     stbi_image_free(px);
@@ -419,11 +405,11 @@ int mmd_image_load_file(const char *path, mmd_image *out, char *msg, size_t msg_
     mmd_error err;
     mmd_status st = mmd_file_read(path, &data, &size, &err);
     if (st != MMD_OK)
-        return fail(msg, msg_size, st, "%s: %s", path, err.msg);
+        return mmd_msgf(msg, msg_size, st, "%s: %s", path, err.msg);
     char inner[200];
     int r = mmd_image_load_memory(data, size, out, inner, sizeof inner);
     free(data);
     if (r != MMD_OK)
-        return fail(msg, msg_size, r, "%s: %s", path, inner);
+        return mmd_msgf(msg, msg_size, r, "%s: %s", path, inner);
     return MMD_OK;
 }

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,19 +13,7 @@
 #include <png.h>
 
 #include "renderer/image.h"
-
-static int fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *msg, size_t n, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "renderer/msg.h"
 
 /* libpng callbacks: remember the first error (with errno for I/O) and unwind. */
 typedef struct io_ctx {
@@ -77,11 +64,11 @@ int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t
                      bool alpha, int level, char *msg, size_t msg_size)
 {
     if (!f || !rgba || width <= 0 || height <= 0 || stride < (size_t)width * 4)
-        return fail(msg, msg_size, "PNG: bad arguments (%dx%d, stride %zu)", width, height, stride);
+        return mmd_msgf(msg, msg_size, -1, "PNG: bad arguments (%dx%d, stride %zu)", width, height, stride);
     const int zlevel = level < 0 ? MMD_PNG_LEVEL_DEFAULT : level > 9 ? 9 : level;
     png_bytep *rows = malloc(sizeof *rows * (size_t)height);
     if (!rows)
-        return fail(msg, msg_size, "PNG: out of memory");
+        return mmd_msgf(msg, msg_size, -1, "PNG: out of memory");
     for (int y = 0; y < height; y++)
         rows[y] = (png_bytep)(rgba + (size_t)y * stride);
     io_ctx ctx = {f, ""};
@@ -90,12 +77,12 @@ int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t
     if (!png || !info) {
         png_destroy_write_struct(&png, &info);
         free(rows);
-        return fail(msg, msg_size, "PNG: out of memory");
+        return mmd_msgf(msg, msg_size, -1, "PNG: out of memory");
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(rows);
-        return fail(msg, msg_size, "PNG: %s", ctx.err[0] ? ctx.err : "encoder error");
+        return mmd_msgf(msg, msg_size, -1, "PNG: %s", ctx.err[0] ? ctx.err : "encoder error");
     }
     png_set_write_fn(png, &ctx, on_write, on_flush);
     png_set_compression_level(png, zlevel);
@@ -129,16 +116,16 @@ int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int hei
 {
     char tmp[PATH_MAX];
     if (!path || !temp_name(path, tmp, sizeof tmp))
-        return fail(msg, msg_size, "%s: bad output file name", path ? path : "(null)");
+        return mmd_msgf(msg, msg_size, -1, "%s: bad output file name", path ? path : "(null)");
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
-        return fail(msg, msg_size, "%s: cannot create: %s", path, strerror(errno));
+        return mmd_msgf(msg, msg_size, -1, "%s: cannot create: %s", path, strerror(errno));
     FILE *f = fdopen(fd, "wb");
     if (!f) {
         int e = errno;
         close(fd);
         unlink(tmp);
-        return fail(msg, msg_size, "%s: %s", path, strerror(e));
+        return mmd_msgf(msg, msg_size, -1, "%s: %s", path, strerror(e));
     }
     char inner[200];
     int r = mmd_png_write_fp(f, rgba, width, height, stride, alpha, level, inner, sizeof inner);
@@ -150,13 +137,13 @@ int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int hei
     }
     if (r != 0) {
         unlink(tmp);
-        return fail(msg, msg_size, "%s: %s", path, inner);
+        return mmd_msgf(msg, msg_size, -1, "%s: %s", path, inner);
     }
     if (rename(tmp, path) != 0) {
         e = errno;
         unlink(tmp);
-        return fail(msg, msg_size, "%s: cannot rename the finished file into place: %s", path,
-                    strerror(e));
+        return mmd_msgf(msg, msg_size, -1, "%s: cannot rename the finished file into place: %s", path,
+                        strerror(e));
     }
     return 0;
 }
@@ -166,11 +153,11 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(msg, msg_size, "%s: cannot open: %s", path, strerror(errno));
+        return mmd_msgf(msg, msg_size, -1, "%s: cannot open: %s", path, strerror(errno));
     uint8_t sig[8];
     if (fread(sig, 1, 8, f) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
         fclose(f);
-        return fail(msg, msg_size, "%s: not a PNG file", path);
+        return mmd_msgf(msg, msg_size, -1, "%s: not a PNG file", path);
     }
     io_ctx ctx = {f, ""};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
@@ -178,7 +165,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
     if (!png || !info) {
         png_destroy_read_struct(&png, &info, NULL);
         fclose(f);
-        return fail(msg, msg_size, "%s: out of memory", path);
+        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
     }
     /* Everything the error path frees is reachable through this volatile
      * holder, so longjmp cannot lose it. */
@@ -191,7 +178,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
         free(held.px);
         free(held.rows);
         fclose(f);
-        return fail(msg, msg_size, "%s: bad PNG: %s", path, ctx.err[0] ? ctx.err : "decoder error");
+        return mmd_msgf(msg, msg_size, -1, "%s: bad PNG: %s", path, ctx.err[0] ? ctx.err : "decoder error");
     }
     png_set_read_fn(png, &ctx, on_read);
     png_set_sig_bytes(png, 8);

@@ -12,6 +12,7 @@
 
 #include "core/arena.h"
 #include "core/file.h"
+#include "renderer/msg.h"
 
 #define MAX_SCENE_BYTES (1u << 20)
 
@@ -53,18 +54,6 @@ static void fail_at(parse_state *st, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(st->msg + k, st->msg_size - (size_t)k, fmt, ap);
     va_end(ap);
-}
-
-static int setmsg(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int setmsg(char *msg, size_t n, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
 }
 
 /* ---- value parsers ---------------------------------------------------- */
@@ -117,8 +106,8 @@ int mmd_scene_parse_size(const char *v, int *w, int *h, char *msg, size_t n)
     int64_t a, b;
     if (!v || !parse_i64(v, &p, 1, MMD_SCENE_MAX_SIZE, &a) || (*p != 'x' && *p != 'X') ||
         !parse_i64(p + 1, NULL, 1, MMD_SCENE_MAX_SIZE, &b))
-        return setmsg(msg, n, "expected WIDTHxHEIGHT with each 1..%d, e.g. 1920x1080, got '%s'",
-                      MMD_SCENE_MAX_SIZE, v ? v : "");
+        return mmd_msgf(msg, n, -1, "expected WIDTHxHEIGHT with each 1..%d, e.g. 1920x1080, got '%s'",
+                        MMD_SCENE_MAX_SIZE, v ? v : "");
     *w = (int)a;
     *h = (int)b;
     return 0;
@@ -129,12 +118,12 @@ int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n)
     const char *slash = v ? strchr(v, '/') : NULL;
     int64_t a = 0, b = 1;
     if (!v)
-        return setmsg(msg, n, "expected a frame rate");
+        return mmd_msgf(msg, n, -1, "expected a frame rate");
     if (slash) {
         const char *p;
         if (!parse_i64(v, &p, 1, 1000000, &a) || p != slash ||
             !parse_i64(slash + 1, NULL, 1, 1000000, &b))
-            return setmsg(msg, n, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+            return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
     } else {
         /* decimal: digits[.digits] -> exact fraction */
         const char *p = v;
@@ -146,7 +135,7 @@ int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n)
                 continue;
             }
             if (*p < '0' || *p > '9' || digits >= 12)
-                return setmsg(msg, n, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+                return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
             a = a * 10 + (*p - '0');
             digits++;
             if (dot) {
@@ -155,15 +144,15 @@ int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n)
             }
         }
         if (!digits || (dot && !frac))
-            return setmsg(msg, n, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+            return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
     }
     if (a == 0)
-        return setmsg(msg, n, "expected a frame rate above 0, got '%s'", v);
+        return mmd_msgf(msg, n, -1, "expected a frame rate above 0, got '%s'", v);
     int64_t g = gcd64(a, b);
     a /= g;
     b /= g;
     if (a > 1000000 || b > 1000000 || (double)a / (double)b > 1000.0)
-        return setmsg(msg, n, "expected a frame rate up to 1000 with a small fraction, got '%s'", v);
+        return mmd_msgf(msg, n, -1, "expected a frame rate up to 1000 with a small fraction, got '%s'", v);
     *num = (int)a;
     *den = (int)b;
     return 0;
@@ -178,18 +167,18 @@ int mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *st
     const char *want = step ? "A-B[:STEP] (inclusive frame numbers, e.g. 0-299 or 0-299:10)"
                             : "A-B (inclusive frame numbers, e.g. 0-299)";
     if (!v || !parse_i64(v, &p, 0, max, &a))
-        return setmsg(msg, n, "expected %s, got '%s'", want, v ? v : "");
+        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v ? v : "");
     b = a;
     if (*p == '-' && !parse_i64(p + 1, &p, 0, max, &b))
-        return setmsg(msg, n, "expected %s, got '%s'", want, v);
+        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v);
     if (*p == ':' && step) {
         if (!parse_i64(p + 1, &p, 1, 1000000, &s))
-            return setmsg(msg, n, "expected STEP 1..1000000 after ':', got '%s'", v);
+            return mmd_msgf(msg, n, -1, "expected STEP 1..1000000 after ':', got '%s'", v);
     }
     if (*p)
-        return setmsg(msg, n, "expected %s, got '%s'", want, v);
+        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v);
     if (b < a)
-        return setmsg(msg, n, "expected first <= last in '%s'", v);
+        return mmd_msgf(msg, n, -1, "expected first <= last in '%s'", v);
     *first = a;
     *last = b;
     if (step)
@@ -229,7 +218,7 @@ int mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, c
     }
     float c[3];
     if (!parse_hex_color(v, c))
-        return setmsg(msg, n, "expected #rrggbb or transparent, got '%s'", v ? v : "");
+        return mmd_msgf(msg, n, -1, "expected #rrggbb or transparent, got '%s'", v ? v : "");
     memcpy(rgb, c, sizeof c);
     *transparent = false;
     return 0;
@@ -239,7 +228,7 @@ int mmd_scene_parse_antialias(const char *v, int *aa, char *msg, size_t n)
 {
     int64_t x;
     if (!v || !parse_i64(v, NULL, 1, 4, &x) || x == 3)
-        return setmsg(msg, n, "expected antialias 1, 2 or 4 (MSAA samples), got '%s'", v ? v : "");
+        return mmd_msgf(msg, n, -1, "expected antialias 1, 2 or 4 (MSAA samples), got '%s'", v ? v : "");
     *aa = (int)x;
     return 0;
 }
@@ -620,7 +609,7 @@ int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_sc
     if (!box || !arena) {
         free(box);
         mmd_arena_destroy(arena);
-        return setmsg(msg, msg_size, "%s: out of memory", path);
+        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
     }
     box->arena = arena;
     mmd_scene *s = &box->scene;
@@ -660,15 +649,15 @@ int mmd_scene_load_file(const char *path, mmd_scene **out, char *msg, size_t msg
     size_t size;
     mmd_error err;
     if (mmd_file_read(path, &data, &size, &err) != MMD_OK)
-        return setmsg(msg, msg_size, "%s: cannot read scene: %s", path, err.msg);
+        return mmd_msgf(msg, msg_size, -1, "%s: cannot read scene: %s", path, err.msg);
     if (size > MAX_SCENE_BYTES || memchr(data, 0, size)) {
         free(data);
-        return setmsg(msg, msg_size, "%s: not a scene file (binary or larger than 1 MiB)", path);
+        return mmd_msgf(msg, msg_size, -1, "%s: not a scene file (binary or larger than 1 MiB)", path);
     }
     char *text = malloc(size + 1);
     if (!text) {
         free(data);
-        return setmsg(msg, msg_size, "%s: out of memory", path);
+        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
     }
     memcpy(text, data, size);
     text[size] = 0;

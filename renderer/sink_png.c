@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,23 +11,10 @@
 #include <unistd.h>
 
 #include "renderer/commands.h"
+#include "renderer/msg.h"
 #include "renderer/png_io.h"
 
 #define MAX_THREADS 16
-
-static int say(char *msg, size_t n, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int say(char *msg, size_t n, int code, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 /* A target split around its frame number: prefix, width, zero pad, suffix. */
 typedef struct pattern {
@@ -69,9 +55,9 @@ static int parse_target(const char *target, pattern *p, char *msg, size_t n)
     memset(p, 0, sizeof *p);
     size_t len = target ? strlen(target) : 0;
     if (len == 0)
-        return say(msg, n, -1, "PNG output: empty target");
+        return mmd_msgf(msg, n, -1, "PNG output: empty target");
     if (len >= PATH_MAX - 32)
-        return say(msg, n, -1, "PNG output: target path is too long");
+        return mmd_msgf(msg, n, -1, "PNG output: target path is too long");
     const char *conv = NULL;
     for (const char *c = target; *c; c++) {
         if (*c != '%')
@@ -81,24 +67,24 @@ static int parse_target(const char *target, pattern *p, char *msg, size_t n)
             continue;
         }
         if (conv)
-            return say(msg, n, -1, "PNG output '%s': more than one %% conversion", target);
+            return mmd_msgf(msg, n, -1, "PNG output '%s': more than one %% conversion", target);
         conv = c;
     }
     if (!conv) {
         if (ends_with_png(target))
-            return say(msg, n, -1,
-                       "PNG output '%s': a file name needs a frame number pattern such as "
-                       "f_%%06d.png (or give a directory)",
-                       target);
+            return mmd_msgf(msg, n, -1,
+                            "PNG output '%s': a file name needs a frame number pattern such as "
+                            "f_%%06d.png (or give a directory)",
+                            target);
         if (!unescape(p->dir, sizeof p->dir, target, len))
-            return say(msg, n, -1, "PNG output '%s': bad %% in the directory name", target);
+            return mmd_msgf(msg, n, -1, "PNG output '%s': bad %% in the directory name", target);
         size_t dl = strlen(p->dir);
         while (dl > 1 && p->dir[dl - 1] == '/')
             p->dir[--dl] = 0;
         int k = snprintf(p->prefix, sizeof p->prefix, "%s%sframe_", p->dir,
                          p->dir[dl - 1] == '/' ? "" : "/");
         if (k < 0 || (size_t)k >= sizeof p->prefix)
-            return say(msg, n, -1, "PNG output: target path is too long");
+            return mmd_msgf(msg, n, -1, "PNG output: target path is too long");
         snprintf(p->suffix, sizeof p->suffix, ".png");
         p->width = 6;
         p->zero = true;
@@ -113,17 +99,17 @@ static int parse_target(const char *target, pattern *p, char *msg, size_t n)
     while (*q >= '0' && *q <= '9' && w < 100)
         w = w * 10 + (*q++ - '0');
     if (*q != 'd' || w > 18)
-        return say(msg, n, -1,
-                   "PNG output '%s': the frame number must be written %%d or %%0Nd (N <= 18)",
-                   target);
+        return mmd_msgf(msg, n, -1,
+                        "PNG output '%s': the frame number must be written %%d or %%0Nd (N <= 18)",
+                        target);
     p->width = w;
     const char *after = q + 1;
     if (strchr(after, '/'))
-        return say(msg, n, -1, "PNG output '%s': the frame number must be in the file name",
-                   target);
+        return mmd_msgf(msg, n, -1, "PNG output '%s': the frame number must be in the file name",
+                        target);
     if (!unescape(p->prefix, sizeof p->prefix, target, (size_t)(conv - target)) ||
         !unescape(p->suffix, sizeof p->suffix, after, strlen(after)))
-        return say(msg, n, -1, "PNG output '%s': bad %% (write %%%% for a literal %%)", target);
+        return mmd_msgf(msg, n, -1, "PNG output '%s': bad %% (write %%%% for a literal %%)", target);
     const char *slash = strrchr(p->prefix, '/');
     if (slash)
         snprintf(p->dir, sizeof p->dir, "%.*s", (int)(slash - p->prefix), p->prefix);
@@ -146,7 +132,7 @@ int mmd_sink_png_path(const char *target, int64_t frame_index, char *out, size_t
     if (parse_target(target, &p, msg, msg_size) != 0)
         return -1;
     if (format_path(&p, frame_index, out, out_size) != 0)
-        return say(msg, msg_size, -1, "PNG output '%s': file name too long", target);
+        return mmd_msgf(msg, msg_size, -1, "PNG output '%s': file name too long", target);
     return 0;
 }
 
@@ -172,10 +158,10 @@ static int make_dirs(const char *dir, char *msg, size_t n)
             struct stat st;
             if (stat(buf, &st) != 0) {
                 if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                    return say(msg, n, -1, "PNG output: cannot create directory '%s': %s", buf,
-                               strerror(errno));
+                    return mmd_msgf(msg, n, -1, "PNG output: cannot create directory '%s': %s", buf,
+                                    strerror(errno));
             } else if (!S_ISDIR(st.st_mode)) {
-                return say(msg, n, -1, "PNG output: '%s' exists and is not a directory", buf);
+                return mmd_msgf(msg, n, -1, "PNG output: '%s' exists and is not a directory", buf);
             }
             *c = keep;
             if (!keep)
@@ -233,8 +219,8 @@ static void *worker(void *arg)
         if (!skip) {
             char path[PATH_MAX];
             if (format_path(&s->pat, j->frame, path, sizeof path) != 0)
-                r = say(msg, sizeof msg, -1, "PNG output: file name for frame %lld too long",
-                        (long long)j->frame);
+                r = mmd_msgf(msg, sizeof msg, -1, "PNG output: file name for frame %lld too long",
+                             (long long)j->frame);
             else
                 r = mmd_png_write_file(path, j->px, j->w, j->h, (size_t)j->w * 4, s->alpha,
                                        s->level, msg, sizeof msg);
@@ -264,13 +250,13 @@ static int png_write_frame(mmd_sink *base, const uint8_t *rgba, int w, int h, si
 {
     png_sink *s = (png_sink *)base;
     if (!rgba || w <= 0 || h <= 0 || stride < (size_t)w * 4)
-        return say(msg, n, -MMD_EXIT_OUTPUT, "PNG output: bad frame %dx%d stride %zu", w, h, stride);
+        return mmd_msgf(msg, n, -MMD_EXIT_OUTPUT, "PNG output: bad frame %dx%d stride %zu", w, h, stride);
     pthread_mutex_lock(&s->mu);
     while (s->free_count == 0 && !s->err)
         pthread_cond_wait(&s->cv_space, &s->mu);
     if (s->err) {
         int e = s->err;
-        say(msg, n, e, "%s", s->err_msg);
+        mmd_msgf(msg, n, e, "%s", s->err_msg);
         pthread_mutex_unlock(&s->mu);
         return e;
     }
@@ -285,7 +271,7 @@ static int png_write_frame(mmd_sink *base, const uint8_t *rgba, int w, int h, si
             pthread_mutex_lock(&s->mu);
             s->free_list[s->free_count++] = slot;
             pthread_mutex_unlock(&s->mu);
-            return say(msg, n, -MMD_EXIT_OUTPUT, "PNG output: cannot allocate %zu bytes", need);
+            return mmd_msgf(msg, n, -MMD_EXIT_OUTPUT, "PNG output: cannot allocate %zu bytes", need);
         }
         j->px = p;
         j->cap = need;
@@ -341,7 +327,7 @@ static int png_close(mmd_sink *base, char *msg, size_t n)
     stop_and_join(s, false);
     int e = s->err;
     if (e)
-        say(msg, n, e, "%s", s->err_msg);
+        mmd_msgf(msg, n, e, "%s", s->err_msg);
     destroy(s);
     return e;
 }
@@ -360,7 +346,7 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, char *m
 {
     png_sink *s = calloc(1, sizeof *s);
     if (!s) {
-        say(msg, msg_size, -1, "PNG output: out of memory");
+        mmd_msgf(msg, msg_size, -1, "PNG output: out of memory");
         return NULL;
     }
     if (parse_target(target, &s->pat, msg, msg_size) != 0 ||
@@ -387,7 +373,7 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, char *m
     pthread_cond_init(&s->cv_space, NULL);
     if (!s->jobs || !s->queue || !s->free_list) {
         destroy(s);
-        say(msg, msg_size, -1, "PNG output: out of memory");
+        mmd_msgf(msg, msg_size, -1, "PNG output: out of memory");
         return NULL;
     }
     for (int i = 0; i < s->slots; i++)
@@ -396,7 +382,7 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, char *m
         if (pthread_create(&s->threads[i], NULL, worker, s) != 0) {
             stop_and_join(s, true);
             destroy(s);
-            say(msg, msg_size, -1, "PNG output: cannot start encoder threads");
+            mmd_msgf(msg, msg_size, -1, "PNG output: cannot start encoder threads");
             return NULL;
         }
         s->nthreads++;

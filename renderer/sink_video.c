@@ -9,7 +9,6 @@
 #include <libswscale/swscale.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 
 #include "renderer/audio.h"
 #include "renderer/commands.h"
+#include "renderer/msg.h"
 
 #define ENCODER_NICE 10 /* the encoder thread's nice value (see encoder_main) */
 
@@ -56,17 +56,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void msgf(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void msgf(char *msg, size_t n, const char *fmt, ...)
-{
-    if (!msg || !n)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, n, fmt, ap);
-    va_end(ap);
 }
 
 static const char *averr(int e, char *buf, size_t n)
@@ -133,7 +122,7 @@ static int pick_codec(const mmd_video_options *o, codec_kind *out, char *msg, si
     const char *allowed = container_codecs(ext);
     const char *name = o->codec && *o->codec ? o->codec : NULL;
     if (!*allowed) {
-        msgf(msg, n, "%s: unknown video container '.%s' (expected .mp4 .mkv .mov or .webm)", o->path, ext);
+        mmd_msgf(msg, n, 0, "%s: unknown video container '.%s' (expected .mp4 .mkv .mov or .webm)", o->path, ext);
         return -1;
     }
     if (!strcmp(name ? name : "", "libx264"))
@@ -146,27 +135,27 @@ static int pick_codec(const mmd_video_options *o, codec_kind *out, char *msg, si
         else if (!strcasecmp(ext, "mkv"))
             name = "ffv1";
         else {
-            msgf(msg, n, "%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle) or .mkv (ffv1)",
-                 o->path);
+            mmd_msgf(msg, n, 0, "%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle) or .mkv (ffv1)",
+                     o->path);
             return -1;
         }
     }
     if (!name)
         name = !strcasecmp(ext, "webm") ? "vp9" : "h264";
     if (!word_in(allowed, name)) {
-        msgf(msg, n, "codec '%s' does not go in .%s (expected one of: %s)", name, ext, allowed);
+        mmd_msgf(msg, n, 0, "codec '%s' does not go in .%s (expected one of: %s)", name, ext, allowed);
         return -1;
     }
     for (int i = 0; i < 5; i++)
         if (!strcmp(name, k_codec_names[i])) {
             *out = (codec_kind)i;
             if (o->alpha && (i == C_H264 || i == C_X264RGB)) {
-                msgf(msg, n, "codec '%s' has no alpha: use vp9 (.webm/.mkv), qtrle (.mov) or ffv1 (.mkv)", name);
+                mmd_msgf(msg, n, 0, "codec '%s' has no alpha: use vp9 (.webm/.mkv), qtrle (.mov) or ffv1 (.mkv)", name);
                 return -1;
             }
             return 0;
         }
-    msgf(msg, n, "unknown codec '%s'", name);
+    mmd_msgf(msg, n, 0, "unknown codec '%s'", name);
     return -1;
 }
 
@@ -334,7 +323,7 @@ static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, siz
 {
     video_sink *v = (video_sink *)s;
     if (width != v->o.width || height != v->o.height) {
-        msgf(msg, n, "frame is %dx%d, the video is %dx%d", width, height, v->o.width, v->o.height);
+        mmd_msgf(msg, n, 0, "frame is %dx%d, the video is %dx%d", width, height, v->o.width, v->o.height);
         return -MMD_EXIT_ENCODER;
     }
     double t0 = now_s();
@@ -343,7 +332,7 @@ static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, siz
         pthread_cond_wait(&v->can_put, &v->mu);
     v->wait_s += now_s() - t0;
     if (v->failed) {
-        msgf(msg, n, "%s", v->fail_msg);
+        mmd_msgf(msg, n, 0, "%s", v->fail_msg);
         int code = v->fail_code;
         pthread_mutex_unlock(&v->mu);
         return -code;
@@ -406,23 +395,23 @@ static int finish(video_sink *v, char *msg, size_t n)
     if (e >= 0)
         e = drain(v, v->venc, v->vst);
     if (e < 0) {
-        msgf(msg, n, "%s: flushing the video encoder failed: %s", v->final_path, averr(e, eb, sizeof eb));
+        mmd_msgf(msg, n, 0, "%s: flushing the video encoder failed: %s", v->final_path, averr(e, eb, sizeof eb));
         return -MMD_EXIT_ENCODER;
     }
     if (v->audio) {
         char am[200];
         mmd_audio_set_end(v->audio, v->vpts, frame_tb(v)); /* audio ends with the video */
         if (mmd_audio_finish(v->audio, am, sizeof am)) {
-            msgf(msg, n, "%s: %s", v->final_path, am);
+            mmd_msgf(msg, n, 0, "%s: %s", v->final_path, am);
             return -MMD_EXIT_ENCODER;
         }
     }
     if ((e = av_write_trailer(v->oc)) < 0 || (e = avio_closep(&v->oc->pb)) < 0) {
-        msgf(msg, n, "%s: finishing the file failed: %s", v->final_path, averr(e, eb, sizeof eb));
+        mmd_msgf(msg, n, 0, "%s: finishing the file failed: %s", v->final_path, averr(e, eb, sizeof eb));
         return -MMD_EXIT_OUTPUT;
     }
     if (rename(v->tmp_path, v->final_path) != 0) {
-        msgf(msg, n, "%s: cannot rename from %s: %s", v->final_path, v->tmp_path, strerror(errno));
+        mmd_msgf(msg, n, 0, "%s: cannot rename from %s: %s", v->final_path, v->tmp_path, strerror(errno));
         return -MMD_EXIT_OUTPUT;
     }
     free(v->tmp_path);
@@ -436,7 +425,7 @@ static int vs_close(mmd_sink *s, char *msg, size_t n)
     stop_thread(v, false);
     int rc;
     if (v->failed) {
-        msgf(msg, n, "%s", v->fail_msg);
+        mmd_msgf(msg, n, 0, "%s", v->fail_msg);
         rc = -v->fail_code;
     } else {
         rc = finish(v, msg, n);
@@ -469,7 +458,7 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     const mmd_video_options *o = &v->o;
     const AVCodec *c = avcodec_find_encoder_by_name(k_encoder_names[kind]);
     if (!c) {
-        msgf(msg, n, "encoder %s is not available in this libavcodec", k_encoder_names[kind]);
+        mmd_msgf(msg, n, 0, "encoder %s is not available in this libavcodec", k_encoder_names[kind]);
         return -1;
     }
     enum AVPixelFormat pf = AV_PIX_FMT_NONE;
@@ -496,12 +485,12 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     }
     }
     if (pf == AV_PIX_FMT_NONE) {
-        msgf(msg, n, "encoder %s has no suitable pixel format", k_encoder_names[kind]);
+        mmd_msgf(msg, n, 0, "encoder %s has no suitable pixel format", k_encoder_names[kind]);
         return -1;
     }
     if (yuv && ((o->width & 1) || (o->height & 1))) {
-        msgf(msg, n, "%s needs an even width and height (4:2:0 chroma), got %dx%d", k_codec_names[kind],
-             o->width, o->height);
+        mmd_msgf(msg, n, 0, "%s needs an even width and height (4:2:0 chroma), got %dx%d", k_codec_names[kind],
+                 o->width, o->height);
         return -1;
     }
     AVCodecContext *e = v->venc = avcodec_alloc_context3(c);
@@ -566,7 +555,7 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     av_dict_free(&opts);
     if (r < 0) {
         char eb[128];
-        msgf(msg, n, "cannot open encoder %s: %s", k_encoder_names[kind], averr(r, eb, sizeof eb));
+        mmd_msgf(msg, n, 0, "cannot open encoder %s: %s", k_encoder_names[kind], averr(r, eb, sizeof eb));
         return -1;
     }
     v->vst = avformat_new_stream(v->oc, NULL);
@@ -582,7 +571,7 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     v->sws = sws_getContext(o->width, o->height, AV_PIX_FMT_RGBA, o->width, o->height, pf,
                             SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
     if (!v->sws) {
-        msgf(msg, n, "cannot convert RGBA to %s", av_get_pix_fmt_name(pf));
+        mmd_msgf(msg, n, 0, "cannot convert RGBA to %s", av_get_pix_fmt_name(pf));
         return -1;
     }
     if (yuv) {
@@ -623,7 +612,7 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
         exit_code = &dummy;
     *exit_code = MMD_EXIT_USAGE;
     if (!o || !o->path || o->width <= 0 || o->height <= 0 || o->fps_num <= 0 || o->fps_den <= 0) {
-        msgf(msg, n, "video: bad options (path, size and frame rate are required)");
+        mmd_msgf(msg, n, 0, "video: bad options (path, size and frame rate are required)");
         return NULL;
     }
     codec_kind kind;
@@ -631,7 +620,7 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
         return NULL;
     video_sink *v = calloc(1, sizeof *v);
     if (!v) {
-        msgf(msg, n, "out of memory");
+        mmd_msgf(msg, n, 0, "out of memory");
         return NULL;
     }
     pthread_mutex_init(&v->mu, NULL);
@@ -658,7 +647,7 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
             goto oom;
     const AVOutputFormat *fmt = av_guess_format(NULL, v->final_path, NULL);
     if (!fmt || avformat_alloc_output_context2(&v->oc, fmt, NULL, v->tmp_path) < 0 || !v->oc) {
-        msgf(msg, n, "%s: no muxer for this file name", v->final_path);
+        mmd_msgf(msg, n, 0, "%s: no muxer for this file name", v->final_path);
         goto fail;
     }
     if (open_video_encoder(v, kind, msg, n))
@@ -675,26 +664,26 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     char eb[128];
     int e = avio_open(&v->oc->pb, v->tmp_path, AVIO_FLAG_WRITE);
     if (e < 0) {
-        msgf(msg, n, "%s: cannot create the video file: %s", v->final_path, averr(e, eb, sizeof eb));
+        mmd_msgf(msg, n, 0, "%s: cannot create the video file: %s", v->final_path, averr(e, eb, sizeof eb));
         free(v->tmp_path); /* nothing to delete */
         v->tmp_path = NULL;
         *exit_code = MMD_EXIT_OUTPUT;
         goto fail;
     }
     if ((e = avformat_write_header(v->oc, NULL)) < 0) {
-        msgf(msg, n, "%s: cannot write the header: %s", v->final_path, averr(e, eb, sizeof eb));
+        mmd_msgf(msg, n, 0, "%s: cannot write the header: %s", v->final_path, averr(e, eb, sizeof eb));
         goto fail;
     }
     v->header_written = true;
     if (pthread_create(&v->thread, NULL, encoder_main, v) != 0) {
-        msgf(msg, n, "cannot start the encoder thread");
+        mmd_msgf(msg, n, 0, "cannot start the encoder thread");
         goto fail;
     }
     v->thread_started = true;
     *exit_code = MMD_EXIT_OK;
     return &v->base;
 oom:
-    msgf(msg, n, "out of memory");
+    mmd_msgf(msg, n, 0, "out of memory");
 fail:
     destroy(v);
     return NULL;

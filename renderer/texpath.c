@@ -5,25 +5,12 @@
 #include <errno.h>
 #include <iconv.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static int say(char *msg, size_t n, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int say(char *msg, size_t n, int code, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
+#include "renderer/msg.h"
 
 static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
@@ -146,12 +133,12 @@ int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_ou
                         size_t out_size, char *msg, size_t msg_size)
 {
     if (!model_dir || !stored || !out || out_size == 0)
-        return say(msg, msg_size, MMD_TEXPATH_ERROR, "texture path: bad arguments");
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path: bad arguments");
     size_t len = strlen(stored);
     if (len == 0)
-        return say(msg, msg_size, MMD_TEXPATH_ERROR, "texture path is empty");
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path is empty");
     if (len >= PATH_MAX)
-        return say(msg, msg_size, MMD_TEXPATH_ERROR, "texture path is %zu bytes, too long", len);
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path is %zu bytes, too long", len);
 
     char norm[PATH_MAX];
     for (size_t i = 0; i <= len; i++)
@@ -160,11 +147,11 @@ int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_ou
     bool drive = ((norm[0] | 32) >= 'a' && (norm[0] | 32) <= 'z' && norm[1] == ':');
     bool absolute = norm[0] == '/' || drive;
     if (absolute && !allow_outside)
-        return say(msg, msg_size, MMD_TEXPATH_REFUSED,
-                   "texture '%s' is an absolute path, outside the model folder: refused", stored);
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+                        "texture '%s' is an absolute path, outside the model folder: refused", stored);
     if (drive)
-        return say(msg, msg_size, MMD_TEXPATH_MISSING,
-                   "texture '%s' is a Windows drive path: not found", stored);
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING,
+                        "texture '%s' is a Windows drive path: not found", stored);
 
     /* Split into components (skipping "" and "."), checking "..". */
     char *comps[PATH_MAX / 2];
@@ -174,18 +161,18 @@ int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_ou
         if (!strcmp(tok, "."))
             continue;
         if (!strcmp(tok, "..") && !allow_outside)
-            return say(msg, msg_size, MMD_TEXPATH_REFUSED,
-                       "texture '%s' climbs out of the model folder with '..': refused", stored);
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+                            "texture '%s' climbs out of the model folder with '..': refused", stored);
         comps[nc++] = tok;
     }
     if (nc == 0)
-        return say(msg, msg_size, MMD_TEXPATH_ERROR, "texture path '%s' names no file", stored);
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path '%s' names no file", stored);
 
     char cur[PATH_MAX];
     if (absolute)
         snprintf(cur, sizeof cur, "/");
     else if (snprintf(cur, sizeof cur, "%s", *model_dir ? model_dir : ".") >= (int)sizeof cur)
-        return say(msg, msg_size, MMD_TEXPATH_ERROR, "model folder path is too long");
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "model folder path is too long");
 
     for (int i = 0; i < nc; i++) {
         char found[NAME_MAX + 1];
@@ -193,37 +180,37 @@ int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_ou
         if (!strcmp(c, "..")) {
             snprintf(found, sizeof found, "..");
         } else if (!match_in_dir(cur, c, found, sizeof found)) {
-            return say(msg, msg_size, MMD_TEXPATH_MISSING,
-                       "texture '%s' not found: no '%s' in '%s' (also tried other letter case "
-                       "and Shift-JIS names)",
-                       stored, c, cur);
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING,
+                            "texture '%s' not found: no '%s' in '%s' (also tried other letter case "
+                            "and Shift-JIS names)",
+                            stored, c, cur);
         }
         char next[PATH_MAX];
         if (!join(next, sizeof next, cur, found))
-            return say(msg, msg_size, MMD_TEXPATH_ERROR, "texture path '%s' is too long", stored);
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path '%s' is too long", stored);
         memcpy(cur, next, sizeof cur);
     }
 
     struct stat st;
     if (stat(cur, &st) != 0 || !S_ISREG(st.st_mode))
-        return say(msg, msg_size, MMD_TEXPATH_MISSING, "texture '%s': '%s' is not a regular file",
-                   stored, cur);
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING, "texture '%s': '%s' is not a regular file",
+                        stored, cur);
 
     if (!allow_outside) {
         char base_real[PATH_MAX], file_real[PATH_MAX];
         if (!realpath(*model_dir ? model_dir : ".", base_real) || !realpath(cur, file_real))
-            return say(msg, msg_size, MMD_TEXPATH_MISSING, "texture '%s': cannot resolve '%s': %s",
-                       stored, cur, strerror(errno));
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING, "texture '%s': cannot resolve '%s': %s",
+                            stored, cur, strerror(errno));
         if (!inside(base_real, file_real))
-            return say(msg, msg_size, MMD_TEXPATH_REFUSED,
-                       "texture '%s' resolves to '%s', outside the model folder: refused", stored,
-                       file_real);
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+                            "texture '%s' resolves to '%s', outside the model folder: refused", stored,
+                            file_real);
     }
 
     size_t n = strlen(cur);
     if (n >= out_size)
-        return say(msg, msg_size, MMD_TEXPATH_ERROR, "resolved path needs %zu bytes, buffer has %zu",
-                   n + 1, out_size);
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "resolved path needs %zu bytes, buffer has %zu",
+                        n + 1, out_size);
     memcpy(out, cur, n + 1);
     if (msg && msg_size)
         msg[0] = 0;
