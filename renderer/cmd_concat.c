@@ -30,6 +30,7 @@
 
 #include "renderer/audio.h"
 #include "renderer/commands.h"
+#include "renderer/fsutil.h"
 
 #define MAX_LIST_LINE 4096
 
@@ -486,17 +487,6 @@ static int video_peek(video_copy *v)
     return MMD_EXIT_OK;
 }
 
-static char *make_tmp_path(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t n = strlen(path) + 48;
-    char *t = malloc(n);
-    if (t)
-        snprintf(t, n, "%.*s.%s.part-%ld", (int)dl, path, path + dl, (long)getpid());
-    return t;
-}
-
 static int concat_run(const concat_opts *o)
 {
     int n = o->input_count;
@@ -546,7 +536,7 @@ static int concat_run(const concat_opts *o)
         rc = MMD_EXIT_USAGE;
         goto done;
     }
-    tmp = make_tmp_path(o->out);
+    tmp = mmd_temp_path_dup(o->out, "part");
     if (!tmp || avformat_alloc_output_context2(&oc, fmt, NULL, tmp) < 0 || !oc) {
         errf("out of memory");
         rc = MMD_EXIT_OUTPUT;

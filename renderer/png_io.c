@@ -12,6 +12,7 @@
 
 #include <png.h>
 
+#include "renderer/fsutil.h"
 #include "renderer/image.h"
 #include "renderer/msg.h"
 
@@ -101,21 +102,11 @@ int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t
     return 0;
 }
 
-/* "<dir>/.<name>.tmp-<pid>" for path "<dir>/<name>". */
-static bool temp_name(const char *path, char *out, size_t cap)
-{
-    const char *slash = strrchr(path, '/');
-    const char *name = slash ? slash + 1 : path;
-    int dir_len = slash ? (int)(slash - path + 1) : 0;
-    int k = snprintf(out, cap, "%.*s.%s.tmp-%ld", dir_len, path, name, (long)getpid());
-    return *name && k > 0 && (size_t)k < cap;
-}
-
 int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int height,
                        size_t stride, bool alpha, int level, char *msg, size_t msg_size)
 {
     char tmp[PATH_MAX];
-    if (!path || !temp_name(path, tmp, sizeof tmp))
+    if (!path || !mmd_temp_path(path, "tmp", tmp, sizeof tmp))
         return mmd_msgf(msg, msg_size, -1, "%s: bad output file name", path ? path : "(null)");
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)

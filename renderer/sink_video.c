@@ -19,6 +19,7 @@
 
 #include "renderer/audio.h"
 #include "renderer/commands.h"
+#include "renderer/fsutil.h"
 #include "renderer/msg.h"
 
 #define ENCODER_NICE 10 /* the encoder thread's nice value (see encoder_main) */
@@ -594,17 +595,6 @@ frame:
     return 0;
 }
 
-static char *make_tmp_path(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t n = strlen(path) + 48;
-    char *t = malloc(n);
-    if (t)
-        snprintf(t, n, "%.*s.%s.part-%ld", (int)dl, path, path + dl, (long)getpid());
-    return t;
-}
-
 mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, char *msg, size_t n)
 {
     int dummy;
@@ -629,7 +619,7 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     v->o = *o;
     v->base.vt = &k_video_vt;
     v->final_path = strdup(o->path);
-    v->tmp_path = make_tmp_path(o->path);
+    v->tmp_path = mmd_temp_path_dup(o->path, "part");
     v->audio_path = o->audio_path && !o->chunk ? strdup(o->audio_path) : NULL;
     v->o.path = v->final_path;
     v->o.codec = NULL;
