@@ -19,6 +19,7 @@
 #include "core/file.h"
 #include "core/reader.h"
 #include "core/text.h"
+#include "core/vmd_write.h"
 
 #define VMD_MAGIC_V1 "Vocaloid Motion Data file"
 #define VMD_MAGIC_V2 "Vocaloid Motion Data 0002"
@@ -26,25 +27,6 @@
 #define VPD_MAGIC "Vocaloid Pose Data file"
 
 enum { BONE_REC = 111, MORPH_REC = 23, CAMERA_REC = 61, LIGHT_REC = 28, SHADOW_REC = 9, PROPERTY_MIN = 9 };
-
-static mmd_motion *motion_new(void)
-{
-    mmd_arena *a = mmd_arena_create();
-    if (!a)
-        return NULL;
-    mmd_motion *m = mmd_arena_alloc(a, sizeof *m);
-    if (!m) {
-        mmd_arena_destroy(a);
-        return NULL;
-    }
-    m->arena = a;
-    m->model_name = mmd_arena_strdup(a, "");
-    if (!m->model_name) {
-        mmd_arena_destroy(a);
-        return NULL;
-    }
-    return m;
-}
 
 void mmd_motion_free(mmd_motion *m)
 {
@@ -77,6 +59,29 @@ static uint32_t section_count(mmd_reader *r, size_t rec, bool *absent)
         return 0;
     }
     return c;
+}
+
+/* Starts the section named `section`: its key count in *n (see section_count)
+ * and an arena array of *n keys of key_size bytes. Returns NULL when the
+ * section is absent (*absent set) and, with the reader failed, on error. */
+static void *section_begin(mmd_reader *r, mmd_arena *a, const char *section, size_t rec, size_t key_size,
+                           const char *what, uint32_t *n, bool *absent)
+{
+    r->section = section;
+    *n = section_count(r, rec, absent);
+    if (*absent)
+        return NULL;
+    void *keys = mmd_arena_array(a, *n, key_size);
+    if (!keys)
+        mmd_rd_fail(r, MMD_E_NOMEM, "%s", what);
+    return keys;
+}
+
+/* Ends a section's record loop: true when every record was read. */
+static bool section_end(mmd_reader *r)
+{
+    r->item = -1;
+    return mmd_rd_ok(r);
 }
 
 static char *sjis_name(mmd_reader *r, mmd_text *t, mmd_arena *a, const uint8_t *s, size_t n, unsigned *bad)
@@ -112,6 +117,7 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
     mmd_arena *a = m->arena;
     unsigned bad = 0;
     bool absent = false;
+    uint32_t n = 0;
 
     r->section = "vmd.header";
     const uint8_t *magic = mmd_rd_bytes(r, 30);
@@ -133,13 +139,9 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
     m->model_name = sjis_name(r, t, a, name, name_len, &bad);
 
     /* bones */
-    r->section = "vmd.bone";
-    uint32_t n = section_count(r, BONE_REC, &absent);
+    m->bone_keys = section_begin(r, a, "vmd.bone", BONE_REC, sizeof *m->bone_keys, "bone keys", &n, &absent);
     if (absent)
         goto done;
-    m->bone_keys = mmd_arena_array(a, n, sizeof *m->bone_keys);
-    if (!m->bone_keys)
-        mmd_rd_fail(r, MMD_E_NOMEM, "bone keys");
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
         mmd_bone_key *k = &m->bone_keys[i];
@@ -163,19 +165,14 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
             memcpy(k->interp, ip, 64);
         note_frame(m, k->frame);
     }
-    r->item = -1;
-    if (!mmd_rd_ok(r))
+    if (!section_end(r))
         return r->err->status;
     m->bone_key_count = n;
 
     /* morphs */
-    r->section = "vmd.morph";
-    n = section_count(r, MORPH_REC, &absent);
+    m->morph_keys = section_begin(r, a, "vmd.morph", MORPH_REC, sizeof *m->morph_keys, "morph keys", &n, &absent);
     if (absent)
         goto done;
-    m->morph_keys = mmd_arena_array(a, n, sizeof *m->morph_keys);
-    if (!m->morph_keys)
-        mmd_rd_fail(r, MMD_E_NOMEM, "morph keys");
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
         mmd_morph_key *k = &m->morph_keys[i];
@@ -189,19 +186,14 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         m->warnings += fix_key_floats(&k->weight, 1, 0);
         note_frame(m, k->frame);
     }
-    r->item = -1;
-    if (!mmd_rd_ok(r))
+    if (!section_end(r))
         return r->err->status;
     m->morph_key_count = n;
 
     /* camera */
-    r->section = "vmd.camera";
-    n = section_count(r, CAMERA_REC, &absent);
+    m->camera_keys = section_begin(r, a, "vmd.camera", CAMERA_REC, sizeof *m->camera_keys, "camera keys", &n, &absent);
     if (absent)
         goto done;
-    m->camera_keys = mmd_arena_array(a, n, sizeof *m->camera_keys);
-    if (!m->camera_keys)
-        mmd_rd_fail(r, MMD_E_NOMEM, "camera keys");
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
         mmd_camera_key *k = &m->camera_keys[i];
@@ -216,19 +208,14 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         k->perspective = mmd_rd_u8(r);
         note_frame(m, k->frame);
     }
-    r->item = -1;
-    if (!mmd_rd_ok(r))
+    if (!section_end(r))
         return r->err->status;
     m->camera_key_count = n;
 
     /* light */
-    r->section = "vmd.light";
-    n = section_count(r, LIGHT_REC, &absent);
+    m->light_keys = section_begin(r, a, "vmd.light", LIGHT_REC, sizeof *m->light_keys, "light keys", &n, &absent);
     if (absent)
         goto done;
-    m->light_keys = mmd_arena_array(a, n, sizeof *m->light_keys);
-    if (!m->light_keys)
-        mmd_rd_fail(r, MMD_E_NOMEM, "light keys");
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
         mmd_light_key *k = &m->light_keys[i];
@@ -237,19 +224,15 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         mmd_rd_f32v(r, k->direction, 3, true);
         note_frame(m, k->frame);
     }
-    r->item = -1;
-    if (!mmd_rd_ok(r))
+    if (!section_end(r))
         return r->err->status;
     m->light_key_count = n;
 
     /* self-shadow */
-    r->section = "vmd.self_shadow";
-    n = section_count(r, SHADOW_REC, &absent);
+    m->shadow_keys = section_begin(r, a, "vmd.self_shadow", SHADOW_REC, sizeof *m->shadow_keys, "self-shadow keys",
+                                   &n, &absent);
     if (absent)
         goto done;
-    m->shadow_keys = mmd_arena_array(a, n, sizeof *m->shadow_keys);
-    if (!m->shadow_keys)
-        mmd_rd_fail(r, MMD_E_NOMEM, "self-shadow keys");
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
         mmd_shadow_key *k = &m->shadow_keys[i];
@@ -258,19 +241,15 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         mmd_rd_f32v(r, &k->distance, 1, true);
         note_frame(m, k->frame);
     }
-    r->item = -1;
-    if (!mmd_rd_ok(r))
+    if (!section_end(r))
         return r->err->status;
     m->shadow_key_count = n;
 
     /* property (visible + IK states) */
-    r->section = "vmd.property";
-    n = section_count(r, PROPERTY_MIN, &absent);
+    m->property_keys = section_begin(r, a, "vmd.property", PROPERTY_MIN, sizeof *m->property_keys, "property keys",
+                                     &n, &absent);
     if (absent)
         goto done;
-    m->property_keys = mmd_arena_array(a, n, sizeof *m->property_keys);
-    if (!m->property_keys)
-        mmd_rd_fail(r, MMD_E_NOMEM, "property keys");
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
         mmd_property_key *k = &m->property_keys[i];
@@ -301,8 +280,7 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         k->ik_count = c;
         note_frame(m, k->frame);
     }
-    r->item = -1;
-    if (!mmd_rd_ok(r))
+    if (!section_end(r))
         return r->err->status;
     m->property_key_count = n;
 
@@ -322,7 +300,7 @@ mmd_status mmd_vmd_load(const void *data, size_t size, mmd_motion **out, mmd_err
     mmd_error local;
     mmd_reader r;
     mmd_reader_init(&r, data, size, err ? err : &local);
-    mmd_motion *m = motion_new();
+    mmd_motion *m = mmd_motion_new("");
     mmd_text *t = mmd_text_create();
     if (!m || !t) {
         mmd_motion_free(m);
@@ -527,7 +505,7 @@ mmd_status mmd_vpd_load(const void *data, size_t size, mmd_motion **out, mmd_err
     memset(err, 0, sizeof *err);
     err->offset = -1;
     err->item = -1;
-    mmd_motion *m = motion_new();
+    mmd_motion *m = mmd_motion_new("");
     mmd_text *t = mmd_text_create();
     if (!m || !t) {
         mmd_motion_free(m);
