@@ -143,58 +143,83 @@ static int32_t *compute_order(mmd_anim *a)
 }
 
 
-static mmd_status bind_bones(mmd_anim *a, const mmd_motion *const *mo, size_t nmo, name_map *bm, size_t *ucap,
-                             mmd_error *err)
+/* The bone (morphs false) or morph keys of all motions, numbered in order by
+ * seq, as refs to the model element they name (map), sorted by target, frame,
+ * seq; keys naming no element go to a->unbound. base[k] is the seq of motion
+ * k's first key. *refs and *base are malloc'ed (both NULL when there are no keys). */
+static mmd_status collect_refs(mmd_anim *a, const mmd_motion *const *mo, size_t nmo, bool morphs,
+                               const name_map *map, size_t *ucap, key_ref **refs, size_t **base, size_t *n,
+                               mmd_error *err)
 {
+    *refs = NULL, *base = NULL, *n = 0;
     size_t total = 0;
     for (size_t k = 0; k < nmo; k++)
         if (mo[k])
-            total += mo[k]->bone_key_count;
+            total += morphs ? mo[k]->morph_key_count : mo[k]->bone_key_count;
     if (total == 0)
         return MMD_OK;
-    key_ref *refs = malloc(total * sizeof *refs);
-    uint32_t *src_motion = malloc(total * sizeof *src_motion);
-    if (!refs || !src_motion) {
-        free(refs), free(src_motion);
-        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %zu bone keys", total);
+    key_ref *r = malloc(total * sizeof *r);
+    size_t *b = calloc(nmo + 1, sizeof *b);
+    if (!r || !b) {
+        free(r), free(b);
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %zu %s keys", total,
+                             morphs ? "morph" : "bone");
     }
-    size_t n = 0, seq = 0;
+    size_t seq = 0;
     for (size_t k = 0; k < nmo; k++) {
-        if (!mo[k])
-            continue;
-        for (uint32_t i = 0; i < mo[k]->bone_key_count; i++, seq++) {
-            const mmd_bone_key *key = &mo[k]->bone_keys[i];
-            int32_t b = map_find(bm, key->raw_name, 15);
-            if (b < 0) {
-                if (!add_unbound(a, ucap, key->name ? key->name : "")) {
-                    free(refs), free(src_motion);
+        uint32_t count = !mo[k] ? 0 : morphs ? mo[k]->morph_key_count : mo[k]->bone_key_count;
+        for (uint32_t i = 0; i < count; i++, seq++) {
+            const mmd_bone_key *bk = morphs ? NULL : &mo[k]->bone_keys[i];
+            const mmd_morph_key *mk = morphs ? &mo[k]->morph_keys[i] : NULL;
+            const char *name = bk ? bk->name : mk->name;
+            int32_t t = map_find(map, bk ? bk->raw_name : mk->raw_name, 15);
+            if (t < 0) {
+                if (!add_unbound(a, ucap, name ? name : "")) {
+                    free(r), free(b);
                     return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
                 }
                 continue;
             }
-            src_motion[seq] = (uint32_t)k;
-            refs[n++] = (key_ref){key->frame, (uint32_t)seq, (uint32_t)b};
+            r[(*n)++] = (key_ref){bk ? bk->frame : mk->frame, (uint32_t)seq, (uint32_t)t};
         }
+        b[k + 1] = seq;
     }
-    qsort(refs, n, sizeof *refs, key_ref_cmp);
-    /* flat index seq -> (motion, key) */
-    size_t *base = calloc(nmo + 1, sizeof *base);
-    if (!base) {
-        free(refs), free(src_motion);
-        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
-    }
-    for (size_t k = 0; k < nmo; k++)
-        base[k + 1] = base[k] + (mo[k] ? mo[k]->bone_key_count : 0);
-    mmd_status st = MMD_OK;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && refs[j].target == refs[i].target)
-            j++;
-        /* unique frames (last record wins) */
-        uint32_t cnt = 0;
-        for (size_t q = i; q < j; q++)
-            if (q + 1 == j || refs[q + 1].frame != refs[q].frame)
-                cnt++;
+    qsort(r, *n, sizeof *r, key_ref_cmp);
+    *refs = r, *base = b;
+    return MMD_OK;
+}
+
+/* The motion holding key seq (see collect_refs). */
+static size_t motion_of(const size_t *base, size_t seq)
+{
+    size_t k = 0;
+    while (seq >= base[k + 1])
+        k++;
+    return k;
+}
+
+/* The end of the run of refs from i with one target; *unique counts its
+ * distinct frames. */
+static size_t target_run(const key_ref *refs, size_t n, size_t i, uint32_t *unique)
+{
+    size_t j = i;
+    while (j < n && refs[j].target == refs[i].target)
+        j++;
+    *unique = 0;
+    for (size_t q = i; q < j; q++)
+        *unique += q + 1 == j || refs[q + 1].frame != refs[q].frame;
+    return j;
+}
+
+static mmd_status bind_bones(mmd_anim *a, const mmd_motion *const *mo, size_t nmo, name_map *bm, size_t *ucap,
+                             mmd_error *err)
+{
+    key_ref *refs;
+    size_t *base, n;
+    mmd_status st = collect_refs(a, mo, nmo, false, bm, ucap, &refs, &base, &n, err);
+    for (size_t i = 0, j; st == MMD_OK && i < n; i = j) {
+        uint32_t cnt;
+        j = target_run(refs, n, i, &cnt);
         anim_track *tr = &a->bone_tracks[refs[i].target];
         anim_bone_key *keys;
         if (!ALLOC(tr->frames, cnt) || !ALLOC(keys, cnt)) {
@@ -205,8 +230,8 @@ static mmd_status bind_bones(mmd_anim *a, const mmd_motion *const *mo, size_t nm
         tr->n = 0;
         for (size_t q = i; q < j; q++) {
             if (!(q + 1 == j || refs[q + 1].frame != refs[q].frame))
-                continue;
-            uint32_t s = refs[q].seq, k = src_motion[s];
+                continue; /* last record of a frame wins */
+            size_t s = refs[q].seq, k = motion_of(base, s);
             const mmd_bone_key *src = &mo[k]->bone_keys[s - base[k]];
             anim_bone_key *d = &keys[tr->n];
             tr->frames[tr->n] = src->frame;
@@ -221,55 +246,20 @@ static mmd_status bind_bones(mmd_anim *a, const mmd_motion *const *mo, size_t nm
                 a->last_frame = src->frame;
             tr->n++;
         }
-        i = j;
     }
-    free(base), free(refs), free(src_motion);
+    free(base), free(refs);
     return st;
 }
 
 static mmd_status bind_morphs(mmd_anim *a, const mmd_motion *const *mo, size_t nmo, name_map *mm, size_t *ucap,
                               mmd_error *err)
 {
-    size_t total = 0;
-    for (size_t k = 0; k < nmo; k++)
-        if (mo[k])
-            total += mo[k]->morph_key_count;
-    if (total == 0)
-        return MMD_OK;
-    key_ref *refs = malloc(total * sizeof *refs);
-    float *val = malloc(total * sizeof *val);
-    if (!refs || !val) {
-        free(refs), free(val);
-        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %zu morph keys", total);
-    }
-    size_t n = 0, seq = 0;
-    for (size_t k = 0; k < nmo; k++) {
-        if (!mo[k])
-            continue;
-        for (uint32_t i = 0; i < mo[k]->morph_key_count; i++, seq++) {
-            const mmd_morph_key *key = &mo[k]->morph_keys[i];
-            val[seq] = key->weight;
-            int32_t m = map_find(mm, key->raw_name, 15);
-            if (m < 0) {
-                if (!add_unbound(a, ucap, key->name ? key->name : "")) {
-                    free(refs), free(val);
-                    return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
-                }
-                continue;
-            }
-            refs[n++] = (key_ref){key->frame, (uint32_t)seq, (uint32_t)m};
-        }
-    }
-    qsort(refs, n, sizeof *refs, key_ref_cmp);
-    mmd_status st = MMD_OK;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && refs[j].target == refs[i].target)
-            j++;
-        uint32_t cnt = 0;
-        for (size_t q = i; q < j; q++)
-            if (q + 1 == j || refs[q + 1].frame != refs[q].frame)
-                cnt++;
+    key_ref *refs;
+    size_t *base, n;
+    mmd_status st = collect_refs(a, mo, nmo, true, mm, ucap, &refs, &base, &n, err);
+    for (size_t i = 0, j; st == MMD_OK && i < n; i = j) {
+        uint32_t cnt;
+        j = target_run(refs, n, i, &cnt);
         anim_track *tr = &a->morph_tracks[refs[i].target];
         float *w;
         if (!ALLOC(tr->frames, cnt) || !ALLOC(w, cnt)) {
@@ -280,16 +270,17 @@ static mmd_status bind_morphs(mmd_anim *a, const mmd_motion *const *mo, size_t n
         tr->n = 0;
         for (size_t q = i; q < j; q++) {
             if (!(q + 1 == j || refs[q + 1].frame != refs[q].frame))
-                continue;
+                continue; /* last record of a frame wins */
+            size_t s = refs[q].seq, k = motion_of(base, s);
+            float v = mo[k]->morph_keys[s - base[k]].weight;
             tr->frames[tr->n] = refs[q].frame;
-            w[tr->n] = isfinite(val[refs[q].seq]) ? val[refs[q].seq] : 0.0f;
+            w[tr->n] = isfinite(v) ? v : 0.0f;
             if (refs[q].frame > a->last_frame)
                 a->last_frame = refs[q].frame;
             tr->n++;
         }
-        i = j;
     }
-    free(refs), free(val);
+    free(base), free(refs);
     return st;
 }
 
