@@ -843,6 +843,28 @@ static bool any_receiver(const mmd_renderer *r, const mmd_render_instance *ins, 
     return false;
 }
 
+/* Draws, with the bound program and state, the triangle materials of every
+ * shown instance that have `flag` set and are not fully transparent. */
+static void draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t count, uint8_t flag)
+{
+    const mmd_gl *gl = r->gl;
+    for (size_t i = 0; i < count; i++) {
+        if (ins[i].hidden)
+            continue;
+        gpu_model *g = &r->models[i];
+        const mmd_material_state *ms = ins[i].materials ? ins[i].materials : g->base;
+        gl->BindVertexArray(g->vao);
+        size_t off = 0;
+        for (uint32_t k = 0; k < g->m->material_count; k++) {
+            const mmd_material *mt = &g->m->materials[k];
+            size_t n = mt->index_count;
+            if ((mt->flags & flag) && ms[k].diffuse[3] > 0 && prim_of(mt->flags) == GL_TRIANGLES)
+                gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(off * 4));
+            off += n;
+        }
+    }
+}
+
 static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f)
 {
     const mmd_gl *gl = r->gl;
@@ -879,21 +901,7 @@ static void draw_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, siz
     mat_identity(id);
     gl->UniformMatrix4fv(r->u_depth[F_WORLD], 1, GL_FALSE, id);
     gl->UniformMatrix4fv(r->u_depth[F_VIEWPROJ], 1, GL_FALSE, f->shadow_vp);
-    for (size_t i = 0; i < count; i++) {
-        if (ins[i].hidden)
-            continue;
-        gpu_model *g = &r->models[i];
-        const mmd_material_state *ms = ins[i].materials ? ins[i].materials : g->base;
-        gl->BindVertexArray(g->vao);
-        size_t off = 0;
-        for (uint32_t k = 0; k < g->m->material_count; k++) {
-            const mmd_material *mt = &g->m->materials[k];
-            size_t n = mt->index_count;
-            if ((mt->flags & MMD_MAT_CAST_SHADOW) && ms[k].diffuse[3] > 0 && prim_of(mt->flags) == GL_TRIANGLES)
-                gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(off * 4));
-            off += n;
-        }
-    }
+    draw_casters(r, ins, count, MMD_MAT_CAST_SHADOW);
 }
 
 /* Whether a material morph moved any texture / sphere / toon factor off
@@ -1029,21 +1037,7 @@ static void draw_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins,
     gl->DepthMask(GL_FALSE);
     gl->Enable(GL_POLYGON_OFFSET_FILL);
     gl->PolygonOffset(-1.0f, -1.0f);
-    for (size_t i = 0; i < count; i++) {
-        if (ins[i].hidden)
-            continue;
-        gpu_model *g = &r->models[i];
-        const mmd_material_state *ms = ins[i].materials ? ins[i].materials : g->base;
-        gl->BindVertexArray(g->vao);
-        size_t off = 0;
-        for (uint32_t k = 0; k < g->m->material_count; k++) {
-            const mmd_material *mt = &g->m->materials[k];
-            size_t n = mt->index_count;
-            if ((mt->flags & MMD_MAT_GROUND_SHADOW) && ms[k].diffuse[3] > 0 && prim_of(mt->flags) == GL_TRIANGLES)
-                gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(off * 4));
-            off += n;
-        }
-    }
+    draw_casters(r, ins, count, MMD_MAT_GROUND_SHADOW);
     gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Disable(GL_STENCIL_TEST);
     gl->Enable(GL_BLEND);
