@@ -21,6 +21,7 @@
 #include "renderer/commands.h"
 #include "renderer/fsutil.h"
 #include "renderer/msg.h"
+#include "renderer/yuv.h"
 
 #define ENCODER_NICE 10 /* the encoder thread's nice value (see encoder_main) */
 
@@ -37,7 +38,9 @@ typedef struct video_sink {
     int64_t vpts;
     bool header_written;
     mmd_audio *audio; /* NULL: no audio */
-    /* queue */
+    /* queue: YUV 4:2:0 codecs get frames converted by the writer (yuv, no
+     * RGBA copy); the others RGBA copies that the encoder thread converts */
+    AVFrame **yuv;
     pthread_t thread;
     bool thread_started;
     pthread_mutex_t mu;
@@ -93,6 +96,9 @@ bool mmd_sink_video_is_video_path(const char *path)
 typedef enum { C_H264, C_X264RGB, C_FFV1, C_VP9, C_QTRLE } codec_kind;
 static const char *const k_codec_names[] = {"h264", "x264rgb", "ffv1", "vp9", "qtrle"};
 static const char *const k_encoder_names[] = {"libx264", "libx264rgb", "ffv1", "libvpx-vp9", "qtrle"};
+
+/* libx264's presets, fastest first. */
+static const char k_x264_presets[] = "ultrafast superfast veryfast faster fast medium slow slower veryslow placebo";
 
 /* Allowed codecs per container, default first. */
 static const char *container_codecs(const char *ext)
@@ -150,6 +156,14 @@ static int pick_codec(const mmd_video_options *o, codec_kind *out, char *msg, si
     for (int i = 0; i < 5; i++)
         if (!strcmp(name, k_codec_names[i])) {
             *out = (codec_kind)i;
+            if (o->preset && i != C_H264 && i != C_X264RGB) {
+                mmd_msgf(msg, n, 0, "a preset applies to h264 and x264rgb only, not to '%s'", name);
+                return -1;
+            }
+            if (o->preset && !word_in(k_x264_presets, o->preset)) {
+                mmd_msgf(msg, n, 0, "unknown x264 preset '%s' (expected one of: %s)", o->preset, k_x264_presets);
+                return -1;
+            }
             if (o->alpha && (i == C_H264 || i == C_X264RGB)) {
                 mmd_msgf(msg, n, 0, "codec '%s' has no alpha: use vp9 (.webm/.mkv), qtrle (.mov) or ffv1 (.mkv)", name);
                 return -1;
@@ -207,48 +221,22 @@ static int write_audio(video_sink *v)
     return AVERROR_EXTERNAL;
 }
 
-/* RGBA (alpha ignored) -> BT.709 limited-range YUV 4:2:0, chroma = the mean of
- * each 2x2 block (what swscale's RGB input path does), 16-bit fixed point,
- * rounded. Width and height are even (checked at open). About 5x cheaper than
- * swscale's accurate bilinear path, which matters because the encoder shares
- * the cores with llvmpipe. */
-static void rgba_to_yuv420(const uint8_t *rgba, int w, int h, AVFrame *f)
+static int encode_video(video_sink *v, int idx)
 {
-    enum { YR = 11966, YG = 40254, YB = 4064, UR = -6596, UG = -22188, UB = 28784, VR = 28784, VG = -26145,
-           VB = -2639 };
-    for (int y = 0; y < h; y += 2) {
-        const uint8_t *s0 = rgba + (size_t)y * (size_t)w * 4, *s1 = s0 + (size_t)w * 4;
-        uint8_t *y0 = f->data[0] + (size_t)y * (size_t)f->linesize[0], *y1 = y0 + f->linesize[0];
-        uint8_t *u = f->data[1] + (size_t)(y / 2) * (size_t)f->linesize[1];
-        uint8_t *vv = f->data[2] + (size_t)(y / 2) * (size_t)f->linesize[2];
-        for (int x = 0; x < w; x++) {
-            const uint8_t *a = s0 + x * 4, *b = s1 + x * 4;
-            y0[x] = (uint8_t)((YR * a[0] + YG * a[1] + YB * a[2] + (16 << 16) + (1 << 15)) >> 16);
-            y1[x] = (uint8_t)((YR * b[0] + YG * b[1] + YB * b[2] + (16 << 16) + (1 << 15)) >> 16);
-        }
-        for (int x = 0; x < w / 2; x++) {
-            const uint8_t *a = s0 + x * 8, *b = s1 + x * 8;
-            int r = a[0] + a[4] + b[0] + b[4], g = a[1] + a[5] + b[1] + b[5], bl = a[2] + a[6] + b[2] + b[6];
-            u[x] = (uint8_t)((UR * r + UG * g + UB * bl + (128 << 18) + (1 << 17)) >> 18);
-            vv[x] = (uint8_t)((VR * r + VG * g + VB * bl + (128 << 18) + (1 << 17)) >> 18);
-        }
-    }
-}
-
-static int encode_video(video_sink *v, const uint8_t *rgba)
-{
-    int e = av_frame_make_writable(v->vframe);
-    if (e < 0)
-        return e;
-    if (!v->sws) {
-        rgba_to_yuv420(rgba, v->o.width, v->o.height, v->vframe);
+    AVFrame *f = v->vframe;
+    if (v->yuv) {
+        f = v->yuv[idx]; /* converted by vs_write */
     } else {
-        const uint8_t *src[1] = {rgba};
+        int e = av_frame_make_writable(f);
+        if (e < 0)
+            return e;
+        const uint8_t *src[1] = {v->slots[idx]};
         int stride[1] = {v->o.width * 4};
-        sws_scale(v->sws, src, stride, 0, v->o.height, v->vframe->data, v->vframe->linesize);
+        sws_scale(v->sws, src, stride, 0, v->o.height, f->data, f->linesize);
     }
-    v->vframe->pts = v->vpts++;
-    if ((e = avcodec_send_frame(v->venc, v->vframe)) < 0)
+    f->pts = v->vpts++;
+    int e = avcodec_send_frame(v->venc, f);
+    if (e < 0)
         return e;
     if ((e = drain(v, v->venc, v->vst)) < 0)
         return e;
@@ -298,7 +286,7 @@ static void *encoder_main(void *arg)
         pthread_mutex_unlock(&v->mu);
         if (!failed) {
             double t0 = now_s();
-            int e = encode_video(v, v->slots[idx]);
+            int e = encode_video(v, idx);
             v->encode_s += now_s() - t0;
             if (e < 0)
                 set_failed(v, MMD_EXIT_ENCODER, "encoding", e);
@@ -340,9 +328,21 @@ static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, siz
     }
     int idx = (v->head + v->count) % v->nslots;
     pthread_mutex_unlock(&v->mu);
-    size_t row = (size_t)width * 4;
-    for (int y = 0; y < height; y++)
-        memcpy(v->slots[idx] + row * (size_t)y, rgba + stride * (size_t)y, row);
+    if (v->yuv) {
+        AVFrame *f = v->yuv[idx];
+        /* a no-op: the encoder copied the frame before the slot came free */
+        int e = av_frame_make_writable(f);
+        if (e < 0) {
+            char eb[128];
+            mmd_msgf(msg, n, 0, "%s: no frame buffer: %s", v->final_path, averr(e, eb, sizeof eb));
+            return -MMD_EXIT_ENCODER;
+        }
+        mmd_rgba_to_yuv420_bt709(rgba, stride, width, height, f->data, f->linesize);
+    } else {
+        size_t row = (size_t)width * 4;
+        for (int y = 0; y < height; y++)
+            memcpy(v->slots[idx] + row * (size_t)y, rgba + stride * (size_t)y, row);
+    }
     v->slot_frame[idx] = frame_index;
     pthread_mutex_lock(&v->mu);
     v->count++;
@@ -377,6 +377,9 @@ static void destroy(video_sink *v)
     for (int i = 0; v->slots && i < v->nslots; i++)
         free(v->slots[i]);
     free(v->slots);
+    for (int i = 0; v->yuv && i < v->nslots; i++)
+        av_frame_free(&v->yuv[i]);
+    free(v->yuv);
     free(v->slot_frame);
     if (v->tmp_path)
         unlink(v->tmp_path);
@@ -454,6 +457,43 @@ void mmd_sink_video_stats(const mmd_sink *s, mmd_video_stats *out)
 
 /* ---- open --------------------------------------------------------------- */
 
+/* A frame in the encoder's pixel format and colour tags, with its buffer. */
+static AVFrame *new_frame(const AVCodecContext *e)
+{
+    AVFrame *f = av_frame_alloc();
+    if (!f)
+        return NULL;
+    f->format = e->pix_fmt;
+    f->width = e->width;
+    f->height = e->height;
+    f->color_primaries = e->color_primaries;
+    f->color_trc = e->color_trc;
+    f->colorspace = e->colorspace;
+    f->color_range = e->color_range;
+    if (av_frame_get_buffer(f, 0) < 0)
+        av_frame_free(&f);
+    return f;
+}
+
+/* The queue's slots: encoder frames (direct) or RGBA copies. */
+static int alloc_slots(video_sink *v, bool direct)
+{
+    if (direct) {
+        if (!(v->yuv = calloc((size_t)v->nslots, sizeof *v->yuv)))
+            return -1;
+        for (int i = 0; i < v->nslots; i++)
+            if (!(v->yuv[i] = new_frame(v->venc)))
+                return -1;
+        return 0;
+    }
+    if (!(v->slots = calloc((size_t)v->nslots, sizeof *v->slots)))
+        return -1;
+    for (int i = 0; i < v->nslots; i++)
+        if (!(v->slots[i] = malloc((size_t)v->o.width * (size_t)v->o.height * 4)))
+            return -1;
+    return 0;
+}
+
 static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t n)
 {
     const mmd_video_options *o = &v->o;
@@ -503,13 +543,15 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     e->time_base = (AVRational){o->fps_den, o->fps_num};
     e->framerate = (AVRational){o->fps_num, o->fps_den};
     e->sample_aspect_ratio = (AVRational){1, 1};
-    /* libx264 runs on our encoder thread alone (its frame and lookahead threads
-     * would compete with llvmpipe's for the same cores; one x264 thread at
-     * veryfast keeps up with the renderer), and that thread runs at a lower
-     * priority (encoder_main), so it fills the cores' idle gaps between the
-     * renderer's serial and parallel phases instead of slowing the renderer.
-     * The other encoders keep the --threads count. */
-    e->thread_count = kind == C_H264 ? 1 : o->threads;
+    /* libx264 runs on our encoder thread alone unless threads are asked for:
+     * x264's bytes depend on its thread count, so one thread gives the same
+     * file on every machine; its frame and lookahead threads would compete
+     * with llvmpipe's for the same cores anyway (measured: no faster on 2
+     * cores). The thread runs at a lower priority (encoder_main), so it fills
+     * the cores' idle gaps between the renderer's serial and parallel phases
+     * instead of slowing the renderer. The other encoders keep --threads. */
+    bool x264 = kind == C_H264 || kind == C_X264RGB;
+    e->thread_count = x264 && o->threads <= 0 ? 1 : o->threads;
     if (yuv) {
         e->color_primaries = AVCOL_PRI_BT709;
         e->color_trc = AVCOL_TRC_BT709;
@@ -527,12 +569,12 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     case C_H264:
         snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 18);
         av_dict_set(&opts, "crf", num, 0);
-        av_dict_set(&opts, "preset", "veryfast", 0);
+        av_dict_set(&opts, "preset", o->preset ? o->preset : "veryfast", 0);
         av_dict_set(&opts, "x264-params", "open-gop=0", 0);
         break;
     case C_X264RGB:
         av_dict_set(&opts, "qp", "0", 0);
-        av_dict_set(&opts, "preset", "veryfast", 0);
+        av_dict_set(&opts, "preset", o->preset ? o->preset : "veryfast", 0);
         av_dict_set(&opts, "x264-params", "open-gop=0", 0);
         break;
     case C_VP9:
@@ -567,8 +609,9 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     v->vst->r_frame_rate = e->framerate;
     v->vst->sample_aspect_ratio = e->sample_aspect_ratio;
 
-    if (pf == AV_PIX_FMT_YUV420P)
-        goto frame; /* rgba_to_yuv420, not swscale */
+    bool direct = pf == AV_PIX_FMT_YUV420P; /* mmd_rgba_to_yuv420_bt709 in vs_write, not swscale */
+    if (direct)
+        goto slots;
     v->sws = sws_getContext(o->width, o->height, AV_PIX_FMT_RGBA, o->width, o->height, pf,
                             SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
     if (!v->sws) {
@@ -579,19 +622,11 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
         const int *k709 = sws_getCoefficients(SWS_CS_ITU709);
         sws_setColorspaceDetails(v->sws, k709, 1, k709, 0, 0, 1 << 16, 1 << 16);
     }
-frame:
-    v->vframe = av_frame_alloc();
-    if (!v->vframe)
+slots:
+    if ((!direct && !(v->vframe = new_frame(v->venc))) || alloc_slots(v, direct)) {
+        mmd_msgf(msg, n, 0, "out of memory for the frame queue");
         return -1;
-    v->vframe->format = pf;
-    v->vframe->width = o->width;
-    v->vframe->height = o->height;
-    v->vframe->color_primaries = e->color_primaries;
-    v->vframe->color_trc = e->color_trc;
-    v->vframe->colorspace = e->colorspace;
-    v->vframe->color_range = e->color_range;
-    if (av_frame_get_buffer(v->vframe, 0) < 0)
-        return -1;
+    }
     return 0;
 }
 
@@ -625,16 +660,12 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     v->o.codec = NULL;
     v->o.audio_path = v->audio_path;
     v->nslots = o->queue_frames > 0 ? o->queue_frames : 6;
-    v->slots = calloc((size_t)v->nslots, sizeof *v->slots);
     v->slot_frame = calloc((size_t)v->nslots, sizeof *v->slot_frame);
     v->pkt = av_packet_alloc();
     *exit_code = MMD_EXIT_ENCODER;
-    if (!v->final_path || !v->tmp_path || (o->audio_path && !o->chunk && !v->audio_path) || !v->slots ||
-        !v->slot_frame || !v->pkt)
+    if (!v->final_path || !v->tmp_path || (o->audio_path && !o->chunk && !v->audio_path) || !v->slot_frame ||
+        !v->pkt)
         goto oom;
-    for (int i = 0; i < v->nslots; i++)
-        if (!(v->slots[i] = malloc((size_t)o->width * (size_t)o->height * 4)))
-            goto oom;
     const AVOutputFormat *fmt = av_guess_format(NULL, v->final_path, NULL);
     if (!fmt || avformat_alloc_output_context2(&v->oc, fmt, NULL, v->tmp_path) < 0 || !v->oc) {
         mmd_msgf(msg, n, 0, "%s: no muxer for this file name", v->final_path);
@@ -642,6 +673,7 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     }
     if (open_video_encoder(v, kind, msg, n))
         goto fail;
+    v->o.preset = NULL; /* the caller's string: not kept past open */
     if (v->audio_path) {
         /* scene time s plays file time s - audio_offset; the first frame is at start_time */
         mmd_audio_options ao = {.path = v->audio_path, .offset = o->audio_offset - o->start_time};

@@ -7,6 +7,7 @@
  *
  * Codecs by container (codec NULL picks the first):
  *   .mp4  h264 (libx264 yuv420p, CRF 18, preset veryfast), x264rgb (lossless RGB, qp 0)
+ *         (preset: any x264 preset, ultrafast .. placebo)
  *   .mov  h264, x264rgb, qtrle (RGB, or ARGB when alpha)
  *   .mkv  h264, x264rgb, ffv1 (lossless RGB/RGBA), vp9
  *   .webm vp9 (libvpx-vp9 yuv420p, or yuva420p when alpha)
@@ -19,8 +20,9 @@
  * (offset > 0: silence first; < 0: the file's start is trimmed). The first
  * video frame is at scene time start_time. Audio ends with the video.
  *
- * Frames are copied into a bounded queue and encoded on a thread; write_frame
- * blocks only while the queue is full. The file is written as
+ * Frames go into a bounded queue (converted to YUV 4:2:0 by write_frame for
+ * h264 and vp9, copied as RGBA for the RGB codecs) and are encoded on a
+ * thread; write_frame blocks only while the queue is full. The file is written as
  * DIR/.NAME.part-PID and renamed on a successful close; abort deletes it.
  * close after an interrupt finalises what was queued (a playable file).
  * chunk: video only with closed GOPs starting on a keyframe (for concat).
@@ -40,8 +42,9 @@ typedef struct mmd_video_options {
     int fps_num, fps_den;   /* default 30/1 */
     const char *codec;      /* NULL: default for the container (see above) */
     int crf;                /* < 0: default (h264 18, vp9 24); ignored by lossless codecs */
+    const char *preset;     /* x264 preset for h264/x264rgb, NULL: veryfast */
     bool alpha;             /* keep the alpha channel (transparent background) */
-    int threads;            /* encoder threads, 0 = auto */
+    int threads;            /* encoder threads, 0 = auto (h264/x264rgb: 0 = one thread) */
     const char *audio_path; /* NULL: no audio */
     double audio_offset;    /* seconds */
     double start_time;      /* scene time of the first frame, seconds */
