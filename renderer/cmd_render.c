@@ -66,7 +66,10 @@ static const char k_usage[] =
     "  --background C          #rrggbb or transparent\n"
     "  --codec NAME            h264 (default), x264rgb, ffv1, vp9, qtrle\n"
     "  --crf N                 quality for h264 (default 18) and vp9 (default 24)\n"
-    "  --threads N             render and encoder threads (0 = all cores)\n"
+    "  --preset NAME           x264 speed for h264/x264rgb: ultrafast, superfast,\n"
+    "                          veryfast (default), faster, fast, medium, slow, ...\n"
+    "  --threads N             render and encoder threads (0 = all cores; h264 and\n"
+    "                          x264rgb then encode on one thread: same bytes anywhere)\n"
     "  --chunk I/N             render only chunk I of N (0-based, contiguous) of the\n"
     "                          frame range; auto/N takes I from SLURM_ARRAY_TASK_ID,\n"
     "                          JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX\n"
@@ -84,7 +87,7 @@ static const char k_usage[] =
     "            4 encoder, 5 output not writable, 130 interrupted (outputs finalised)\n";
 
 typedef struct render_args {
-    const char *scene, *out, *codec, *frames, *size, *fps, *aa, *background, *chunk;
+    const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
     int crf, threads;
     bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats;
     int progress;
@@ -119,12 +122,13 @@ static bool parse_int(const char *s, long lo, long hi, int *out)
 static int parse_args(int argc, char **argv, render_args *a)
 {
     enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
-           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS };
+           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, O_FRAMES},
         {"size", required_argument, NULL, O_SIZE}, {"fps", required_argument, NULL, O_FPS},
         {"aa", required_argument, NULL, O_AA}, {"background", required_argument, NULL, O_BG},
         {"codec", required_argument, NULL, O_CODEC}, {"crf", required_argument, NULL, O_CRF},
+        {"preset", required_argument, NULL, O_PRESET},
         {"threads", required_argument, NULL, O_THREADS}, {"quiet", no_argument, NULL, 'q'},
         {"progress", required_argument, NULL, O_PROGRESS}, {"gl", required_argument, NULL, O_GL},
         {"allow-outside-assets", no_argument, NULL, O_OUTSIDE},
@@ -147,6 +151,7 @@ static int parse_args(int argc, char **argv, render_args *a)
         case O_AA: a->aa = optarg; break;
         case O_BG: a->background = optarg; break;
         case O_CODEC: a->codec = optarg; break;
+        case O_PRESET: a->preset = optarg; break;
         case O_CRF:
             if (!parse_int(optarg, 0, 63, &a->crf))
                 return usage_error("--crf: expected 0..63, got '%s'", optarg);
@@ -444,8 +449,8 @@ int mmd_cmd_render(int argc, char **argv)
         snprintf(msg, sizeof msg, "--skip-existing works with PNG output only");
         goto usage;
     }
-    if (a.codec && kind != OUT_VIDEO) {
-        snprintf(msg, sizeof msg, "--codec needs a video output");
+    if ((a.codec || a.preset) && kind != OUT_VIDEO) {
+        snprintf(msg, sizeof msg, "--%s needs a video output", a.codec ? "codec" : "preset");
         goto usage;
     }
     if (kind == OUT_VIDEO) {
@@ -543,6 +548,7 @@ int mmd_cmd_render(int argc, char **argv)
         vo.fps_den = s->fps_den;
         vo.codec = a.codec;
         vo.crf = a.crf;
+        vo.preset = a.preset;
         vo.alpha = s->transparent;
         vo.threads = a.threads;
         vo.audio_path = s->audio_file;

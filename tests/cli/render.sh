@@ -79,6 +79,17 @@ OUT=$(probe "$TMP/a.mp4")
 t_grep "mp4 video stream" 'codec_name=h264\|codec_type=video\|width=160\|height=90\|pix_fmt=yuv420p\|avg_frame_rate=30/1\|nb_read_packets=10'
 t_grep "mp4 has 10 video packets" 'codec_type=video.*nb_read_packets=10'
 t_grep "mp4 has an AAC track" 'codec_name=aac.*codec_type=audio'
+# x264 writes its settings into the stream (an SEI): veryfast has CABAC and subme 2, ultrafast neither
+x264_opts() { grep -a -o 'cabac=[01] .* subme=[0-9]*' "$1" | head -n 1; }
+OUT=$(x264_opts "$TMP/a.mp4")
+t_grep "default preset is veryfast" 'cabac=1 .* subme=2'
+t_expect "--preset ultrafast" 0 "$MMD" "$S" -o "$TMP/u.mp4" "${SMALL[@]}" --frames 0-3 --no-audio --preset ultrafast
+OUT=$(x264_opts "$TMP/u.mp4")
+t_grep "ultrafast reaches x264" 'cabac=0 .* subme=0'
+t_expect "unknown preset" 1 "$MMD" "$S" -o "$TMP/x.mp4" "${SMALL[@]}" --frames 0 --preset warp
+t_grep "unknown preset lists the names" "unknown x264 preset 'warp' .*ultrafast superfast veryfast"
+t_expect "--preset with vp9" 1 "$MMD" "$S" -o "$TMP/x.webm" "${SMALL[@]}" --frames 0 --preset fast
+t_expect "--preset with PNG output" 1 "$MMD" "$S" -o "$TMP/xp/" "${SMALL[@]}" --frames 0 --preset fast
 t_expect "60 fps NTSC-style rate" 0 "$MMD" "$S" -o "$TMP/b.mov" "${SMALL[@]}" --frames 0-3 --fps 60000/1001 --no-audio
 OUT=$(probe "$TMP/b.mov")
 t_grep "mov rate 60000/1001" 'avg_frame_rate=60000/1001'
