@@ -54,9 +54,24 @@ static bool is_pcm(enum AVCodecID id)
     return id >= AV_CODEC_ID_FIRST_AUDIO && id < AV_CODEC_ID_ADPCM_IMA_QT;
 }
 
+/* Codecs copied per container: what its players take, not all that libavformat
+ * can store (it says yes to Opus in MOV, then refuses to write the header). */
+static bool copy_fits(const char *muxer, enum AVCodecID id)
+{
+    if (!strcmp(muxer, "mp4") || !strcmp(muxer, "mov"))
+        return id == AV_CODEC_ID_AAC || id == AV_CODEC_ID_MP3;
+    if (!strcmp(muxer, "webm"))
+        return id == AV_CODEC_ID_OPUS || id == AV_CODEC_ID_VORBIS;
+    if (!strcmp(muxer, "matroska"))
+        return id == AV_CODEC_ID_AAC || id == AV_CODEC_ID_MP3 || id == AV_CODEC_ID_OPUS ||
+               id == AV_CODEC_ID_VORBIS || id == AV_CODEC_ID_FLAC;
+    return false;
+}
+
 bool mmd_audio_can_copy(const AVOutputFormat *fmt, enum AVCodecID id, double offset)
 {
-    return offset == 0 && !is_pcm(id) && avformat_query_codec(fmt, id, FF_COMPLIANCE_NORMAL) == 1;
+    return offset == 0 && !is_pcm(id) && copy_fits(fmt->name, id) &&
+           avformat_query_codec(fmt, id, FF_COMPLIANCE_NORMAL) == 1;
 }
 
 void mmd_audio_free(mmd_audio *a)

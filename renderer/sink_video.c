@@ -675,8 +675,12 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
         goto fail;
     v->o.preset = NULL; /* the caller's string: not kept past open */
     if (v->audio_path) {
-        /* scene time s plays file time s - audio_offset; the first frame is at start_time */
-        mmd_audio_options ao = {.path = v->audio_path, .offset = o->audio_offset - o->start_time};
+        /* scene time s plays file time s - audio_offset; the first frame is at start_time.
+         * When those line up (offset 0) and the container takes the file's codec (AAC or
+         * MP3 in MP4/MOV, Opus or Vorbis in WebM, ...), packets are copied: no second lossy
+         * generation. WAV and other PCM are always encoded. */
+        mmd_audio_options ao = {.path = v->audio_path, .offset = o->audio_offset - o->start_time,
+                                .allow_copy = true};
         int rc = mmd_audio_open(&v->audio, v->oc, &ao, msg, n);
         if (rc) {
             *exit_code = rc;

@@ -15,8 +15,9 @@
  * YUV output is BT.709, limited range, and tagged so. The frame rate is the
  * exact rational fps_num/fps_den.
  *
- * Audio (audio_path): decoded, resampled to 48 kHz stereo and re-encoded
- * (AAC; Opus in WebM). Scene time s plays audio-file time s - audio_offset
+ * Audio (audio_path): copied when mmd_audio_can_copy says so (offset 0 and a
+ * codec the container's players take), else decoded, resampled to 48 kHz
+ * stereo and re-encoded (AAC; Opus in WebM). Scene time s plays audio-file time s - audio_offset
  * (offset > 0: silence first; < 0: the file's start is trimmed). The first
  * video frame is at scene time start_time. Audio ends with the video.
  *

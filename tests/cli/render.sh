@@ -79,6 +79,22 @@ OUT=$(probe "$TMP/a.mp4")
 t_grep "mp4 video stream" 'codec_name=h264\|codec_type=video\|width=160\|height=90\|pix_fmt=yuv420p\|avg_frame_rate=30/1\|nb_read_packets=10'
 t_grep "mp4 has 10 video packets" 'codec_type=video.*nb_read_packets=10'
 t_grep "mp4 has an AAC track" 'codec_name=aac.*codec_type=audio'
+# an AAC song fits MP4: its packets are copied (44.1 kHz kept; encoding would give 48 kHz), in sync
+if command -v ffmpeg >/dev/null; then
+    ffmpeg -loglevel error -y -f lavfi -i "sine=frequency=660:duration=2" -af "adelay=500|500" -ac 2 -c:a aac "$TMP/song.m4a"
+    sed 's#^file = demo/beat.wav#file = song.m4a#' "$S" >"$TMP/m4a.ini"
+    t_expect "render with an AAC song" 0 "$MMD" "$TMP/m4a.ini" -o "$TMP/m4a.mp4" "${SMALL[@]}" --frames 0-29
+    OUT=$(ffprobe -v error -select_streams a -show_entries stream=codec_name,sample_rate -of compact=p=0 "$TMP/m4a.mp4" 2>&1)
+    t_grep "AAC song is copied" 'codec_name=aac.*sample_rate=44100'
+    on=$(ffmpeg -hide_banner -i "$TMP/m4a.mp4" -map 0:a -af silencedetect=n=-30dB:d=0.1 -f null - 2>&1 | sed -n 's/.*silence_end: \([0-9.]*\).*/\1/p' | head -n 1)
+    awk -v t="${on:-0}" 'BEGIN { exit !(t > 0.49 && t < 0.52) }' && t_pass "copied song starts its tone at 0.5 s" \
+        || t_fail "copied song starts its tone at 0.5 s" "got '${on}'"
+    t_expect "same song at an offset" 0 "$MMD" "$TMP/m4a.ini" -o "$TMP/m4a_off.mp4" "${SMALL[@]}" --frames 15-29
+    OUT=$(ffprobe -v error -select_streams a -show_entries stream=codec_name,sample_rate -of compact=p=0 "$TMP/m4a_off.mp4" 2>&1)
+    t_grep "a range not starting at 0 re-encodes" 'codec_name=aac.*sample_rate=48000'
+else
+    t_skip "AAC song is copied" "no ffmpeg"
+fi
 # x264 writes its settings into the stream (an SEI): veryfast has CABAC and subme 2, ultrafast neither
 x264_opts() { grep -a -o 'cabac=[01] .* subme=[0-9]*' "$1" | head -n 1; }
 OUT=$(x264_opts "$TMP/a.mp4")

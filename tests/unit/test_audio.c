@@ -162,7 +162,11 @@ TEST(copy_decision)
     const AVOutputFormat *mp4 = av_guess_format("mp4", NULL, NULL);
     const AVOutputFormat *mkv = av_guess_format("matroska", NULL, NULL);
     const AVOutputFormat *webm = av_guess_format("webm", NULL, NULL);
-    REQUIRE(mp4 && mkv && webm);
+    const AVOutputFormat *mov = av_guess_format("mov", NULL, NULL);
+    REQUIRE(mp4 && mkv && webm && mov);
+    CHECK(mmd_audio_can_copy(mov, AV_CODEC_ID_MP3, 0.0));
+    CHECK(!mmd_audio_can_copy(mov, AV_CODEC_ID_OPUS, 0.0)); /* libavformat says yes, then fails */
+    CHECK(!mmd_audio_can_copy(mp4, AV_CODEC_ID_OPUS, 0.0)); /* players: AAC there */
     CHECK(mmd_audio_can_copy(mp4, AV_CODEC_ID_AAC, 0.0));
     CHECK(mmd_audio_can_copy(mkv, AV_CODEC_ID_MP3, 0.0));
     CHECK(mmd_audio_can_copy(webm, AV_CODEC_ID_OPUS, 0.0));
