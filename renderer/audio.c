@@ -55,7 +55,9 @@ static bool is_pcm(enum AVCodecID id)
 }
 
 /* Codecs copied per container: what its players take, not all that libavformat
- * can store (it says yes to Opus in MOV, then refuses to write the header). */
+ * can store (it says yes to Opus in MOV, then refuses to write the header), and
+ * only codecs with short packets (20-26 ms), because a copied track can only be
+ * cut at a packet: FLAC's 4096-sample packets would run 90 ms past the video. */
 static bool copy_fits(const char *muxer, enum AVCodecID id)
 {
     if (!strcmp(muxer, "mp4") || !strcmp(muxer, "mov"))
@@ -64,7 +66,7 @@ static bool copy_fits(const char *muxer, enum AVCodecID id)
         return id == AV_CODEC_ID_OPUS || id == AV_CODEC_ID_VORBIS;
     if (!strcmp(muxer, "matroska"))
         return id == AV_CODEC_ID_AAC || id == AV_CODEC_ID_MP3 || id == AV_CODEC_ID_OPUS ||
-               id == AV_CODEC_ID_VORBIS || id == AV_CODEC_ID_FLAC;
+               id == AV_CODEC_ID_VORBIS;
     return false;
 }
 

@@ -45,7 +45,7 @@ typedef struct mmd_audio_options {
 
 /* true when a stream of codec id can be copied into format fmt at this
  * offset: offset 0, not raw PCM, and a codec the container's players take
- * (MP4/MOV: AAC, MP3; WebM: Opus, Vorbis; MKV: those and FLAC). */
+ * (MP4/MOV: AAC, MP3; WebM: Opus, Vorbis; MKV: all four). */
 bool mmd_audio_can_copy(const AVOutputFormat *fmt, enum AVCodecID id, double offset);
 
 /* Opens o->path and adds its stream to oc (not yet written: call before

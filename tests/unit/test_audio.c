@@ -167,6 +167,7 @@ TEST(copy_decision)
     CHECK(mmd_audio_can_copy(mov, AV_CODEC_ID_MP3, 0.0));
     CHECK(!mmd_audio_can_copy(mov, AV_CODEC_ID_OPUS, 0.0)); /* libavformat says yes, then fails */
     CHECK(!mmd_audio_can_copy(mp4, AV_CODEC_ID_OPUS, 0.0)); /* players: AAC there */
+    CHECK(!mmd_audio_can_copy(mkv, AV_CODEC_ID_FLAC, 0.0)); /* 93 ms packets: cannot be cut to a frame */
     CHECK(mmd_audio_can_copy(mp4, AV_CODEC_ID_AAC, 0.0));
     CHECK(mmd_audio_can_copy(mkv, AV_CODEC_ID_MP3, 0.0));
     CHECK(mmd_audio_can_copy(webm, AV_CODEC_ID_OPUS, 0.0));
