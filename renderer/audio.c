@@ -163,6 +163,16 @@ static int open_resampler(mmd_audio *a, char *msg, size_t n)
     return MMD_EXIT_OK;
 }
 
+/* The longest packet a copyable codec has, seconds: its frame size, or for
+ * Vorbis (variable) the 1024 new samples of the usual long block. */
+static double packet_seconds(const AVCodecParameters *p)
+{
+    int samples = p->frame_size > 0 ? p->frame_size : p->codec_id == AV_CODEC_ID_VORBIS ? 1024 : 0;
+    if (samples <= 0 || p->sample_rate <= 0)
+        return 1e9; /* unknown: never copied under a limit */
+    return (double)samples / p->sample_rate;
+}
+
 static int open_all(mmd_audio *a, const mmd_audio_options *o, char *msg, size_t n)
 {
     char eb[128];
@@ -176,7 +186,8 @@ static int open_all(mmd_audio *a, const mmd_audio_options *o, char *msg, size_t 
     if (a->stream < 0)
         return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: no audio stream", a->path);
     a->ist = a->ic->streams[a->stream];
-    a->copy = o->allow_copy && mmd_audio_can_copy(a->oc->oformat, a->ist->codecpar->codec_id, o->offset);
+    a->copy = o->allow_copy && mmd_audio_can_copy(a->oc->oformat, a->ist->codecpar->codec_id, o->offset) &&
+              (o->max_packet_s <= 0 || packet_seconds(a->ist->codecpar) <= o->max_packet_s);
     if (!a->copy && (e = open_decoder(a, dc, msg, n)))
         return e;
     a->pkt = av_packet_alloc();

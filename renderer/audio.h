@@ -41,6 +41,9 @@ typedef struct mmd_audio_options {
     const char *path; /* audio file, anything libavformat reads (copied) */
     double offset;    /* seconds: output time of the file's time 0 */
     bool allow_copy;  /* copy packets when mmd_audio_can_copy(); else always encode */
+    double max_packet_s; /* > 0: copy only codecs whose packets are at most this long
+                          * (a copied track ends on a packet: the video sink passes
+                          * one frame so the cut lands within a frame) */
 } mmd_audio_options;
 
 /* true when a stream of codec id can be copied into format fmt at this

@@ -557,7 +557,8 @@ static int concat_run(const concat_opts *o)
         /* video time t plays file time start_time + t - audio_offset; copy only when
          * neither is given */
         mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time,
-                                .allow_copy = o->audio_offset == 0 && o->start_time == 0};
+                                .allow_copy = o->audio_offset == 0 && o->start_time == 0,
+                                .max_packet_s = rate.num > 0 ? av_q2d(av_inv_q(rate)) : 0};
         if ((rc = mmd_audio_open(&a, oc, &ao, msg, sizeof msg))) {
             errf("%s", msg);
             goto done;

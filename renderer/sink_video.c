@@ -677,10 +677,11 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     if (v->audio_path) {
         /* scene time s plays file time s - audio_offset; the first frame is at start_time.
          * When those line up (offset 0) and the container takes the file's codec (AAC or
-         * MP3 in MP4/MOV, Opus or Vorbis in WebM, ...), packets are copied: no second lossy
-         * generation. WAV and other PCM are always encoded. */
+         * MP3 in MP4/MOV, Opus or Vorbis in WebM, ...) with packets no longer than a frame
+         * (the copy ends on a packet), packets are copied: no second lossy generation.
+         * WAV and other PCM are always encoded. */
         mmd_audio_options ao = {.path = v->audio_path, .offset = o->audio_offset - o->start_time,
-                                .allow_copy = true};
+                                .allow_copy = true, .max_packet_s = (double)o->fps_den / o->fps_num};
         int rc = mmd_audio_open(&v->audio, v->oc, &ao, msg, n);
         if (rc) {
             *exit_code = rc;
