@@ -228,11 +228,19 @@ static uint32_t rd32be(const uint8_t *p)
 
 /* stb_image reallocs its IDAT buffer to a chunk's declared length before
  * reading it (a 75-byte file can ask for 1.2 GB): walk the chunks first and
- * refuse any length larger than the bytes left. */
+ * refuse any length larger than the bytes left. stb reads a length and type
+ * even from a chunk header cut by the end of the file (8 bytes suffice for
+ * "IDAT" + a 1.2 GB length), and only decodes at IEND, so a file that ends
+ * before IEND is refused as truncated here. */
 static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
 {
     size_t pos = 8;
-    while (size - pos >= 12) {
+    while (pos < size) {
+        if (size - pos < 12)
+            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                            "PNG: offset 0x%zx, the file ends inside a chunk header (%zu of 12 "
+                            "bytes) before IEND",
+                            pos, size - pos);
         uint32_t len = rd32be(d + pos);
         if (len > size - pos - 12) {
             char type[5];
@@ -252,10 +260,11 @@ static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
                 return st;
         }
         if (!memcmp(d + pos + 4, "IEND", 4))
-            break;
+            return MMD_OK;
         pos += 12 + (size_t)len;
     }
-    return MMD_OK;
+    return mmd_msgf(msg, n, MMD_E_TRUNCATED, "PNG: the file ends at offset 0x%zx without IEND",
+                    size);
 }
 
 static unsigned rd16(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }

@@ -903,6 +903,34 @@ TEST(image_png_chunk_length_beyond_file)
                          "IDAT");
     free(png.p);
 }
+
+TEST(image_png_cut_inside_chunk_header)
+{
+    /* tests/fuzz/regressions/texture/png-cut-header-idat-1229209940: the file
+     * ends 8 bytes into a chunk header that reads length "IDAT" (1.2 GB), type
+     * IDAT. stb reads a header even when its CRC cannot follow, so the walk
+     * must refuse it rather than stop at "fewer than 12 bytes left". */
+    membuf png = encode(0);
+    size_t at = 8;
+    while (at + 8 <= png.n && memcmp(png.p + at + 4, "IDAT", 4) != 0)
+        at += 12 + ((size_t)png.p[at] << 24 | (size_t)png.p[at + 1] << 16 |
+                    (size_t)png.p[at + 2] << 8 | png.p[at + 3]);
+    REQUIRE(at + 8 <= png.n);
+    put_u32be(png.p + at, 0x49444154u);
+    expect_image_refused("PNG cut after an IDAT header", png.p, at + 8, MMD_E_TRUNCATED,
+                         MMD_E_TRUNCATED, "chunk header");
+    /* Every cut between the signature and IEND is refused the same way (stb
+     * only decodes at IEND), and no cut is accepted. */
+    for (size_t cut = 9; cut < png.n; cut++) {
+        mmd_image img;
+        char msg[256] = "";
+        int rc = mmd_image_load_memory(png.p, cut, &img, msg, sizeof msg);
+        if (rc == 0)
+            mmd_image_free(&img);
+        CHECK(rc == MMD_E_TRUNCATED);
+    }
+    free(png.p);
+}
 #endif
 
 /* ===================================================== forged counts, ulimit */
@@ -1012,6 +1040,7 @@ int main(void)
     RUN(image_absurd_dimensions);
     RUN(image_wrong_magic_and_truncation);
     RUN(image_png_chunk_length_beyond_file);
+    RUN(image_png_cut_inside_chunk_header);
 #endif
     return test_finish();
 }
