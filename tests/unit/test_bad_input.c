@@ -888,15 +888,22 @@ TEST(image_wrong_magic_and_truncation)
     CHECK(strstr(msg, "/nonexistent/tex.png") != NULL);
 }
 
+/* Offset of the first chunk of this type in an encoded PNG (png.n if none). */
+static size_t png_chunk_at(membuf png, const char *type)
+{
+    size_t at = 8;
+    while (at + 8 <= png.n && memcmp(png.p + at + 4, type, 4) != 0)
+        at += 12 + ((size_t)png.p[at] << 24 | (size_t)png.p[at + 1] << 16 |
+                    (size_t)png.p[at + 2] << 8 | png.p[at + 3]);
+    return at + 8 <= png.n ? at : png.n;
+}
+
 TEST(image_png_chunk_length_beyond_file)
 {
     /* tests/fuzz/regressions/texture/png-idat-length-*: an IDAT whose length
      * field exceeds the file must be refused before any allocation. */
     membuf png = encode(0);
-    size_t at = 8;
-    while (at + 8 <= png.n && memcmp(png.p + at + 4, "IDAT", 4) != 0)
-        at += 12 + ((size_t)png.p[at] << 24 | (size_t)png.p[at + 1] << 16 |
-                    (size_t)png.p[at + 2] << 8 | png.p[at + 3]);
+    size_t at = png_chunk_at(png, "IDAT");
     REQUIRE(at + 8 <= png.n);
     put_u32be(png.p + at, 0x49444154u);
     expect_image_refused("PNG IDAT length 1.2 GB", png.p, png.n, MMD_E_TRUNCATED, MMD_E_TRUNCATED,
@@ -911,10 +918,7 @@ TEST(image_png_cut_inside_chunk_header)
      * IDAT. stb reads a header even when its CRC cannot follow, so the walk
      * must refuse it rather than stop at "fewer than 12 bytes left". */
     membuf png = encode(0);
-    size_t at = 8;
-    while (at + 8 <= png.n && memcmp(png.p + at + 4, "IDAT", 4) != 0)
-        at += 12 + ((size_t)png.p[at] << 24 | (size_t)png.p[at + 1] << 16 |
-                    (size_t)png.p[at + 2] << 8 | png.p[at + 3]);
+    size_t at = png_chunk_at(png, "IDAT");
     REQUIRE(at + 8 <= png.n);
     put_u32be(png.p + at, 0x49444154u);
     expect_image_refused("PNG cut after an IDAT header", png.p, at + 8, MMD_E_TRUNCATED,
