@@ -7,7 +7,7 @@
 #   make bench      print the performance figures
 #   make deps       install the Debian packages (idempotent)
 #   make fuzz       libFuzzer targets with clang (FUZZ_SECONDS=N each)
-#   make check-layering   core/ must not include GL, PNG, libav or renderer/
+#   make check-layering   the include arrows between folders (tools/check_layering.sh)
 
 SAN ?=
 ifeq ($(SAN),1)
@@ -56,7 +56,7 @@ endif
 
 CORE_SRC := $(sort $(wildcard core/*.c))
 CORE_CXX := $(sort $(wildcard core/*.cpp))
-RENDER_SRC := $(sort $(filter-out renderer/main.c,$(wildcard renderer/*.c)))
+RENDER_SRC := $(sort $(filter-out renderer/cli/main.c,$(wildcard renderer/*/*.c)))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_UTIL := $(sort $(wildcard tests/util/*.c))
 TOOL_SRC := $(sort $(filter-out tools/embed.c,$(wildcard tools/*.c)))
@@ -119,7 +119,7 @@ $(LIB_CORE): $(CORE_OBJ)
 $(LIB_RENDER): $(RENDER_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(BUILD)/obj/renderer/main.o $(LIB_RENDER) $(LIB_CORE)
+$(BIN): $(BUILD)/obj/renderer/cli/main.o $(LIB_RENDER) $(LIB_CORE)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS_COMMON) $^ $(LIBS_ALL) -o $@
 
@@ -147,8 +147,7 @@ test: deps
 check: test
 
 check-layering:
-	@if grep -rnE '#include *[<"](GL/|EGL/|png\.h|libav|renderer/|ini\.h)' core; then \
-	  echo "core/ must stay free of GL, PNG, libav, INI and renderer/ headers"; exit 1; fi
+	@bash tools/check_layering.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all
@@ -174,8 +173,8 @@ FUZZ_NEED_pmx := core/pmx.c core/anim.c
 FUZZ_NEED_pmd := core/pmx.c core/vmd_write.h core/anim.c
 FUZZ_NEED_vmd := core/vmd_write.h core/anim.c
 FUZZ_NEED_vpd := core/vmd_write.h core/anim.c
-FUZZ_NEED_scene := renderer/scene.c
-FUZZ_NEED_texture := renderer/image.c
+FUZZ_NEED_scene := renderer/cli/scene.c
+FUZZ_NEED_texture := renderer/image/decode.c
 fuzz_ready = $(if $(filter $(words $(FUZZ_NEED_$(1))),$(words $(wildcard $(FUZZ_NEED_$(1))))),$(1))
 FUZZ_TARGETS ?= $(foreach t,$(FUZZ_ALL),$(call fuzz_ready,$(t)))
 FUZZ_SECONDS ?= 30
@@ -201,7 +200,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(LIB_RENDER) $(LIB_CORE)
 tests: $(FUZZ_REPLAY_BIN)
 
 # SAN=1: Mesa keeps a few blocks after OSMesaDestroyContext; suppress them by library
-# (tests/fuzz/lsan.supp; EGL's unloaded driver is handled in renderer/gl_context.c).
+# (tests/fuzz/lsan.supp; EGL's unloaded driver is handled in renderer/gl/context.c).
 ifeq ($(SAN),1)
 export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/fuzz/lsan.supp:print_suppressions=0
 endif

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "renderer/png_io.h"
+#include "renderer/image/png.h"
 
 typedef struct sink_buf {
     size_t size;

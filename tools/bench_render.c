@@ -26,8 +26,8 @@
 #include "core/anim.h"
 #include "core/camera.h"
 #include "core/model.h"
-#include "renderer/render.h"
-#include "renderer/render_internal.h"
+#include "renderer/gl/render.h"
+#include "renderer/gl/render_internal.h"
 
 #define WARM 3
 #define MAX_FRAMES 200

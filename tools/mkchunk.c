@@ -16,7 +16,7 @@
 
 #include <libavutil/log.h>
 
-#include "renderer/sink_video.h"
+#include "renderer/output/sink_video.h"
 
 static void pattern(uint8_t *px, int w, int h, int64_t f)
 {

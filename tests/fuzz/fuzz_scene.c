@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "renderer/scene.h"
+#include "renderer/cli/scene.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

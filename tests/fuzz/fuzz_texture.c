@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "renderer/image.h"
+#include "renderer/image/decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /* tests/unit/render_golden.h - golden-image comparison shared by test_render*.c.
  *
  * golden_check(name, rgba, w, h, gl_version) compares with tests/golden/<name>.png
- * through renderer/imgdiff.h, the maths of `mmdrender diff`: exact when
+ * through renderer/image/diff.h, the maths of `mmdrender diff`: exact when
  * gl_version contains tests/golden/MESA_VERSION, else the tolerant setting
  * (`--threshold 4 --max-fraction 0.01`: at most 1% of pixels off by more than
  * 4/255). MMD_GOLDEN_UPDATE=1 rewrites the golden instead. On failure it prints
@@ -18,8 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "renderer/imgdiff.h"
-#include "renderer/png_io.h"
+#include "renderer/image/diff.h"
+#include "renderer/image/png.h"
 #include "tests/util/test.h"
 
 static char g_out[1024] = "build/test-out"; /* <build>/test-out, from argv[0] */

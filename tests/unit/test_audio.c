@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "renderer/audio.h"
-#include "renderer/commands.h"
+#include "renderer/output/audio.h"
+#include "renderer/cli/commands.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

@@ -28,14 +28,14 @@
 #define HAVE_PMX 1
 #include "tests/fuzz/fixtures.h"
 #endif
-#if __has_include("renderer/scene.h")
+#if __has_include("renderer/cli/scene.h")
 #define HAVE_SCENE 1
-#include "renderer/scene.h"
+#include "renderer/cli/scene.h"
 #endif
-#if __has_include("renderer/image.h")
+#if __has_include("renderer/image/decode.h")
 #define HAVE_IMAGE 1
 #include <stb_image_write.h>
-#include "renderer/image.h"
+#include "renderer/image/decode.h"
 #endif
 #if __has_include("tests/util/pmd_writer.h")
 #define HAVE_PMD 1
@@ -818,7 +818,7 @@ TEST(image_absurd_dimensions)
     membuf png = encode(0), bmp = encode(1), tga = encode(2), jpg = encode(3);
     REQUIRE(png.n > 24 && bmp.n > 26 && tga.n > 16 && jpg.n > 200);
     put_u32be(png.p + 16, 100000), put_u32be(png.p + 20, 100000); /* IHDR (CRC now stale) */
-    /* Refused before allocating either way; renderer/image.c does not read IHDR
+    /* Refused before allocating either way; renderer/image/decode.c does not read IHDR
      * itself, so stb's own cap makes it "unknown image type" (reported). */
     expect_image_refused("PNG 100000x100000", png.p, png.n, MMD_E_LIMIT, MMD_E_BAD_MAGIC, NULL);
     put_u32(bmp.p + 18, 100000), put_u32(bmp.p + 22, 100000);

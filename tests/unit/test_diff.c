@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "renderer/commands.h"
-#include "renderer/imgdiff.h"
-#include "renderer/png_io.h"
+#include "renderer/cli/commands.h"
+#include "renderer/image/diff.h"
+#include "renderer/image/png.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "core/status.h"
-#include "renderer/image.h"
+#include "renderer/image/decode.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

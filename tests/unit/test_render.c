@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "renderer/render.h"
+#include "renderer/gl/render.h"
 #include "tests/util/test.h"
 #include "tests/unit/anim_fixture.h"
 #include "tests/unit/render_golden.h"

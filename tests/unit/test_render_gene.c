@@ -17,8 +17,8 @@
 #include "core/camera.h"
 #include "core/model.h"
 #include "core/motion.h"
-#include "renderer/imgdiff.h"
-#include "renderer/render.h"
+#include "renderer/image/diff.h"
+#include "renderer/gl/render.h"
 #include "tests/util/test.h"
 #include "tests/unit/render_golden.h"
 

@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "renderer/commands.h"
-#include "renderer/png_io.h"
-#include "renderer/sink_png.h"
+#include "renderer/cli/commands.h"
+#include "renderer/image/png.h"
+#include "renderer/output/sink_png.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "renderer/texpath.h"
+#include "renderer/image/texpath.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

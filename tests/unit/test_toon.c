@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "renderer/toon.h"
+#include "renderer/gl/toon.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

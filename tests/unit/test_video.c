@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "renderer/commands.h"
-#include "renderer/sink_video.h"
+#include "renderer/cli/commands.h"
+#include "renderer/output/sink_video.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

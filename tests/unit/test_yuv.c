@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "renderer/yuv.h"
+#include "renderer/output/yuv.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

@@ -1,0 +1,670 @@
+/* renderer/cli/cmd_concat.c - `mmdrender concat CHUNK... -o OUT [--audio FILE]`.
+ *
+ * Joins farm chunk videos (video only, each starting on a keyframe with
+ * closed GOPs, see sink_video.h) without re-encoding: packets are copied and
+ * their timestamps rebased so the chunks play back to back. Every chunk must
+ * carry the same codec parameters as the first (codec, size, pixel format,
+ * profile, colour tags, frame rate, extradata); otherwise exit 2 naming the
+ * field. The audio is muxed once (renderer/output/audio.h): copied when the container
+ * takes its codec and no offset is asked for, otherwise decoded and encoded
+ * (48 kHz stereo AAC, Opus in WebM); it is cut to the video's length. Video time
+ * t plays audio-file time start_time + t - audio_offset (the render's own convention).
+ *
+ * Two passes over the chunks: a scan (packets only, no decoding) that checks
+ * every chunk and measures it, then the copy. Output goes to DIR/.NAME.part-PID
+ * and is renamed when complete; removed on failure.
+ */
+#include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/pixdesc.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "renderer/output/audio.h"
+#include "renderer/cli/commands.h"
+#include "renderer/base/fs.h"
+
+#define MAX_LIST_LINE 4096
+
+typedef struct chunk {
+    const char *path;
+    AVRational tb;      /* the video stream's time base */
+    int64_t start, end; /* first presented time, end of the last frame (tb) */
+    int64_t lead;       /* start - first decode time (B-frame reorder delay, tb) */
+    int64_t packets;
+} chunk;
+
+typedef struct concat_opts {
+    const char *out;
+    const char *audio;
+    double audio_offset, start_time;
+    bool quiet;
+    char **inputs;
+    int input_count, input_cap;
+    char *list_buf; /* storage for --list names */
+} concat_opts;
+
+static void errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void errf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mmdrender concat: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static const char *averr(int e, char *buf, size_t n)
+{
+    av_strerror(e, buf, n);
+    return buf;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mmdrender concat CHUNK... -o OUT [--audio FILE] [--audio-offset S]\n"
+            "                        [--start-time S] [--list FILE] [-q]\n"
+            "Joins chunk videos (rendered with a chunk video sink: video only, closed GOPs)\n"
+            "in the order given, without re-encoding, and muxes the audio once.\n"
+            "  -o, --output OUT    .mp4 .mkv .mov .webm (written as .OUT.part-PID, then renamed)\n"
+            "  --audio FILE        audio track; copied when it fits, else AAC (Opus in .webm)\n"
+            "  --audio-offset S    seconds; > 0 delays the audio, < 0 trims its start\n"
+            "  --start-time S      scene time of the first frame (default 0)\n"
+            "  --list FILE         read chunk paths from FILE, one per line (after any given)\n"
+            "  -q, --quiet         no summary line\n"
+            "exit: 0 ok, 1 usage, 2 bad input (unreadable or mismatched chunk, audio),\n"
+            "      4 encoder, 5 output\n");
+}
+
+static int add_input(concat_opts *o, char *path)
+{
+    if (o->input_count == o->input_cap) {
+        int cap = o->input_cap ? o->input_cap * 2 : 16;
+        char **p = realloc(o->inputs, (size_t)cap * sizeof *p);
+        if (!p)
+            return -1;
+        o->inputs = p;
+        o->input_cap = cap;
+    }
+    o->inputs[o->input_count++] = path;
+    return 0;
+}
+
+/* Read a list file (one path per line, blank lines and '#' comments skipped). */
+static int read_list(concat_opts *o, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        errf("%s: %s", path, strerror(errno));
+        return MMD_EXIT_INPUT;
+    }
+    char line[MAX_LIST_LINE];
+    int rc = MMD_EXIT_OK;
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            errf("%s: line longer than %d bytes", path, MAX_LIST_LINE - 2);
+            rc = MMD_EXIT_INPUT;
+            break;
+        }
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = 0;
+        if (!len || line[0] == '#')
+            continue;
+        char *dup = strdup(line);
+        if (!dup || add_input(o, dup)) {
+            free(dup);
+            rc = MMD_EXIT_INPUT;
+            break;
+        }
+        /* list names are owned: remember them by chaining through list_buf */
+        char **cell = malloc(sizeof(char *) * 2);
+        if (!cell) {
+            rc = MMD_EXIT_INPUT;
+            break;
+        }
+        cell[0] = dup;
+        cell[1] = o->list_buf;
+        o->list_buf = (char *)cell;
+    }
+    if (ferror(f)) {
+        errf("%s: read error", path);
+        rc = MMD_EXIT_INPUT;
+    }
+    fclose(f);
+    return rc;
+}
+
+static void free_opts(concat_opts *o)
+{
+    char *c = o->list_buf;
+    while (c) {
+        char **cell = (char **)c;
+        c = cell[1];
+        free(cell[0]);
+        free(cell);
+    }
+    free(o->inputs);
+}
+
+static int parse_seconds(const char *opt, const char *v, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (!*v || *end || errno || !isfinite(d) || fabs(d) > 1e7) {
+        errf("%s: expected seconds, got '%s'", opt, v);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, concat_opts *o)
+{
+    bool no_more = false;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (no_more || a[0] != '-' || !a[1]) {
+            if (add_input(o, a))
+                return MMD_EXIT_USAGE;
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            no_more = true;
+            continue;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return -1;
+        }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = true;
+            continue;
+        }
+        bool takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--audio") ||
+                     !strcmp(a, "--audio-offset") || !strcmp(a, "--start-time") || !strcmp(a, "--list");
+        if (!takes) {
+            errf("unknown option '%s' (see --help)", a);
+            return MMD_EXIT_USAGE;
+        }
+        if (i + 1 >= argc) {
+            errf("%s needs a value", a);
+            return MMD_EXIT_USAGE;
+        }
+        char *v = argv[++i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+            o->out = v;
+        else if (!strcmp(a, "--audio"))
+            o->audio = v;
+        else if (!strcmp(a, "--audio-offset")) {
+            if (parse_seconds(a, v, &o->audio_offset))
+                return MMD_EXIT_USAGE;
+        } else if (!strcmp(a, "--start-time")) {
+            if (parse_seconds(a, v, &o->start_time))
+                return MMD_EXIT_USAGE;
+        } else {
+            int rc = read_list(o, v);
+            if (rc)
+                return rc;
+        }
+    }
+    if (!o->out) {
+        errf("no output: -o OUT is required");
+        return MMD_EXIT_USAGE;
+    }
+    if (!o->input_count) {
+        errf("no chunk videos given");
+        return MMD_EXIT_USAGE;
+    }
+    return MMD_EXIT_OK;
+}
+
+/* ---- pass 1: open, check and measure each chunk ------------------------- */
+
+static int open_video(const char *path, AVFormatContext **ic, int *stream)
+{
+    char eb[128];
+    int e = avformat_open_input(ic, path, NULL, NULL);
+    if (e < 0) {
+        errf("%s: cannot open: %s", path, averr(e, eb, sizeof eb));
+        return MMD_EXIT_INPUT;
+    }
+    if ((e = avformat_find_stream_info(*ic, NULL)) < 0) {
+        errf("%s: cannot read: %s", path, averr(e, eb, sizeof eb));
+        return MMD_EXIT_INPUT;
+    }
+    int s = av_find_best_stream(*ic, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    if (s < 0) {
+        errf("%s: no video stream", path);
+        return MMD_EXIT_INPUT;
+    }
+    *stream = s;
+    return MMD_EXIT_OK;
+}
+
+static AVRational stream_rate(const AVStream *st)
+{
+    if (st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0)
+        return st->avg_frame_rate;
+    return st->r_frame_rate;
+}
+
+/* NULL when the parameters match, else a description of the first difference. */
+static const char *params_differ(const AVCodecParameters *a, AVRational ra, const AVCodecParameters *b,
+                                 AVRational rb, char *buf, size_t n)
+{
+#define DIFF_INT(field, fmt_a, fmt_b)                                                              \
+    if (a->field != b->field) {                                                                    \
+        snprintf(buf, n, #field " %s vs %s", fmt_a, fmt_b);                                         \
+        return buf;                                                                                \
+    }
+    char x[64], y[64];
+    snprintf(x, sizeof x, "%s", avcodec_get_name(a->codec_id));
+    snprintf(y, sizeof y, "%s", avcodec_get_name(b->codec_id));
+    DIFF_INT(codec_id, x, y)
+    snprintf(x, sizeof x, "%dx%d", a->width, a->height);
+    snprintf(y, sizeof y, "%dx%d", b->width, b->height);
+    if (a->width != b->width || a->height != b->height) {
+        snprintf(buf, n, "size %s vs %s", x, y);
+        return buf;
+    }
+    const char *pa = av_get_pix_fmt_name((enum AVPixelFormat)a->format);
+    const char *pb = av_get_pix_fmt_name((enum AVPixelFormat)b->format);
+    DIFF_INT(format, pa ? pa : "?", pb ? pb : "?")
+    if (av_cmp_q(ra, rb) != 0) {
+        snprintf(buf, n, "frame rate %d/%d vs %d/%d", ra.num, ra.den, rb.num, rb.den);
+        return buf;
+    }
+#define DIFF_NUM(field)                                                                            \
+    snprintf(x, sizeof x, "%d", (int)a->field);                                                    \
+    snprintf(y, sizeof y, "%d", (int)b->field);                                                    \
+    DIFF_INT(field, x, y)
+    DIFF_NUM(profile)
+    DIFF_NUM(level)
+    DIFF_NUM(field_order)
+    DIFF_NUM(color_range)
+    DIFF_NUM(color_primaries)
+    DIFF_NUM(color_trc)
+    DIFF_NUM(color_space)
+    DIFF_NUM(chroma_location)
+    DIFF_NUM(bits_per_raw_sample)
+#undef DIFF_NUM
+#undef DIFF_INT
+    if (av_cmp_q(a->sample_aspect_ratio, b->sample_aspect_ratio) != 0 &&
+        (a->sample_aspect_ratio.num || b->sample_aspect_ratio.num)) {
+        snprintf(buf, n, "sample aspect ratio %d:%d vs %d:%d", a->sample_aspect_ratio.num,
+                 a->sample_aspect_ratio.den, b->sample_aspect_ratio.num, b->sample_aspect_ratio.den);
+        return buf;
+    }
+    if (a->extradata_size != b->extradata_size ||
+        (a->extradata_size && memcmp(a->extradata, b->extradata, (size_t)a->extradata_size))) {
+        snprintf(buf, n, "codec extradata (e.g. H.264 SPS/PPS: encoder settings) differ, %d vs %d bytes",
+                 a->extradata_size, b->extradata_size);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Scan chunk c (packets only). first_par/first_rate: NULL for the first chunk
+ * (then filled in), else compared against. */
+static int scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_rate, bool first,
+                      const char *first_path)
+{
+    AVFormatContext *ic = NULL;
+    int s = -1;
+    int rc = open_video(c->path, &ic, &s);
+    AVPacket *pkt = av_packet_alloc();
+    if (rc || !pkt) {
+        if (!rc)
+            errf("out of memory");
+        rc = rc ? rc : MMD_EXIT_INPUT;
+        goto done;
+    }
+    AVStream *st = ic->streams[s];
+    AVRational rate = stream_rate(st);
+    if (rate.num <= 0 || rate.den <= 0) {
+        errf("%s: the video stream has no frame rate", c->path);
+        rc = MMD_EXIT_INPUT;
+        goto done;
+    }
+    if (first) {
+        if (avcodec_parameters_copy(first_par, st->codecpar) < 0) {
+            errf("out of memory");
+            rc = MMD_EXIT_INPUT;
+            goto done;
+        }
+        *first_rate = rate;
+    } else {
+        char buf[160];
+        const char *d = params_differ(first_par, *first_rate, st->codecpar, rate, buf, sizeof buf);
+        if (d) {
+            errf("%s: cannot join without re-encoding: %s differs from %s: %s", c->path, "video",
+                 first_path, d);
+            rc = MMD_EXIT_INPUT;
+            goto done;
+        }
+    }
+    for (unsigned i = 0; i < ic->nb_streams; i++)
+        if ((int)i != s && ic->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_AUDIO)
+            fprintf(stderr, "mmdrender concat: %s: warning: its audio stream is ignored\n", c->path);
+    c->tb = st->time_base;
+    c->start = INT64_MAX;
+    c->end = INT64_MIN;
+    c->packets = 0;
+    int64_t frame_dur = av_rescale_q(1, av_inv_q(rate), st->time_base);
+    char eb[128];
+    for (;;) {
+        int e = av_read_frame(ic, pkt);
+        if (e == AVERROR_EOF)
+            break;
+        if (e < 0) {
+            errf("%s: read error after %lld frames: %s", c->path, (long long)c->packets,
+                 averr(e, eb, sizeof eb));
+            rc = MMD_EXIT_INPUT;
+            goto done;
+        }
+        if (pkt->stream_index == s) {
+            if (!c->packets && !(pkt->flags & AV_PKT_FLAG_KEY)) {
+                errf("%s: does not start on a keyframe (not a chunk video?)", c->path);
+                av_packet_unref(pkt);
+                rc = MMD_EXIT_INPUT;
+                goto done;
+            }
+            int64_t pts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
+            if (pts == AV_NOPTS_VALUE) {
+                errf("%s: frame %lld has no timestamp", c->path, (long long)c->packets);
+                av_packet_unref(pkt);
+                rc = MMD_EXIT_INPUT;
+                goto done;
+            }
+            if (!c->packets)
+                c->lead = pkt->dts != AV_NOPTS_VALUE ? pkt->dts : pts; /* start subtracted below */
+            int64_t dur = pkt->duration > 0 ? pkt->duration : frame_dur;
+            if (pts < c->start)
+                c->start = pts;
+            if (pts + dur > c->end)
+                c->end = pts + dur;
+            c->packets++;
+        }
+        av_packet_unref(pkt);
+    }
+    if (!c->packets) {
+        errf("%s: no video frames", c->path);
+        rc = MMD_EXIT_INPUT;
+    } else {
+        c->lead = c->start - c->lead;
+        if (c->lead < 0)
+            c->lead = 0;
+    }
+done:
+    av_packet_free(&pkt);
+    avformat_close_input(&ic);
+    return rc;
+}
+
+/* ---- pass 2: the copy ---------------------------------------------------- */
+
+typedef struct video_copy {
+    const chunk *chunks;
+    int count, cur;
+    AVFormatContext *ic;
+    int stream;
+    AVPacket *pkt;
+    bool have_pkt, done;
+    AVRational tb0;    /* first chunk's time base: the offset's unit */
+    int64_t lead0;     /* largest reorder delay of all chunks, tb0 */
+    int64_t offset0;   /* start of the current chunk, tb0 */
+    int64_t last_dts;  /* output tb */
+    AVStream *ost;
+    int64_t written;
+} video_copy;
+
+/* Make sure pkt holds the next video packet (opening chunks as needed). */
+static int video_peek(video_copy *v)
+{
+    while (!v->have_pkt && !v->done) {
+        if (!v->ic) {
+            if (v->cur >= v->count) {
+                v->done = true;
+                break;
+            }
+            int rc = open_video(v->chunks[v->cur].path, &v->ic, &v->stream);
+            if (rc)
+                return rc;
+        }
+        int e = av_read_frame(v->ic, v->pkt);
+        if (e == AVERROR_EOF) {
+            const chunk *c = &v->chunks[v->cur];
+            v->offset0 += av_rescale_q(c->end - c->start, c->tb, v->tb0);
+            avformat_close_input(&v->ic);
+            v->cur++;
+            continue;
+        }
+        if (e < 0) {
+            errf("%s: read error: %s", v->chunks[v->cur].path, av_err2str(e));
+            return MMD_EXIT_INPUT;
+        }
+        if (v->pkt->stream_index != v->stream) {
+            av_packet_unref(v->pkt);
+            continue;
+        }
+        /* rebase into the output time base */
+        const chunk *c = &v->chunks[v->cur];
+        AVPacket *p = v->pkt;
+        if (p->pts == AV_NOPTS_VALUE)
+            p->pts = p->dts;
+        if (p->dts == AV_NOPTS_VALUE)
+            p->dts = p->pts;
+        int64_t pts0 = av_rescale_q(p->pts - c->start, c->tb, v->tb0) + v->offset0;
+        /* Chunks may start decoding at different delays before their first
+         * picture (B-frames); decode times all get the largest delay, which
+         * keeps them increasing across joins and never after presentation. */
+        int64_t dts0 = av_rescale_q(p->dts - c->start + c->lead, c->tb, v->tb0) - v->lead0 + v->offset0;
+        p->pts = av_rescale_q(pts0, v->tb0, v->ost->time_base);
+        p->dts = av_rescale_q(dts0, v->tb0, v->ost->time_base);
+        p->duration = av_rescale_q(p->duration, c->tb, v->ost->time_base);
+        if (v->last_dts != AV_NOPTS_VALUE && p->dts <= v->last_dts) { /* rounding to a coarse tb */
+            p->dts = v->last_dts + 1;
+            if (p->pts < p->dts)
+                p->pts = p->dts;
+        }
+        v->last_dts = p->dts;
+        p->stream_index = v->ost->index;
+        p->pos = -1;
+        v->have_pkt = true;
+    }
+    return MMD_EXIT_OK;
+}
+
+static int concat_run(const concat_opts *o)
+{
+    int n = o->input_count;
+    chunk *chunks = calloc((size_t)n, sizeof *chunks);
+    AVCodecParameters *par = avcodec_parameters_alloc();
+    AVFormatContext *oc = NULL;
+    char *tmp = NULL;
+    bool file_open = false;
+    mmd_audio *a = NULL;
+    char msg[256];
+    video_copy v = {0};
+    AVRational rate = {0, 1};
+    int rc = MMD_EXIT_OK;
+    char eb[128];
+    if (!chunks || !par) {
+        errf("out of memory");
+        rc = MMD_EXIT_INPUT;
+        goto done;
+    }
+    /* pass 1 */
+    int64_t total_frames = 0;
+    for (int i = 0; i < n; i++) {
+        chunks[i].path = o->inputs[i];
+        if ((rc = scan_chunk(&chunks[i], par, &rate, i == 0, o->inputs[0])))
+            goto done;
+        total_frames += chunks[i].packets;
+    }
+    AVRational tb0 = chunks[0].tb;
+    int64_t total0 = 0; /* tb0 */
+    int64_t lead0 = 0;
+    for (int i = 0; i < n; i++) {
+        total0 += av_rescale_q(chunks[i].end - chunks[i].start, chunks[i].tb, tb0);
+        int64_t l = av_rescale_q(chunks[i].lead, chunks[i].tb, tb0);
+        lead0 = l > lead0 ? l : lead0;
+    }
+    double video_s = (double)total0 * av_q2d(tb0);
+
+    /* output */
+    const AVOutputFormat *fmt = av_guess_format(NULL, o->out, NULL);
+    if (!fmt) {
+        errf("%s: unknown container (use .mp4 .mkv .mov .webm)", o->out);
+        rc = MMD_EXIT_USAGE;
+        goto done;
+    }
+    if (avformat_query_codec(fmt, par->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
+        errf("%s: a %s container cannot hold %s video", o->out, fmt->name, avcodec_get_name(par->codec_id));
+        rc = MMD_EXIT_USAGE;
+        goto done;
+    }
+    tmp = mmd_temp_path_dup(o->out, "part");
+    if (!tmp || avformat_alloc_output_context2(&oc, fmt, NULL, tmp) < 0 || !oc) {
+        errf("out of memory");
+        rc = MMD_EXIT_OUTPUT;
+        goto done;
+    }
+    AVStream *vst = avformat_new_stream(oc, NULL);
+    if (!vst || avcodec_parameters_copy(vst->codecpar, par) < 0) {
+        errf("out of memory");
+        rc = MMD_EXIT_OUTPUT;
+        goto done;
+    }
+    vst->codecpar->codec_tag = 0;
+    vst->time_base = tb0;
+    vst->avg_frame_rate = rate;
+    vst->r_frame_rate = rate;
+    vst->sample_aspect_ratio = par->sample_aspect_ratio;
+    if (o->audio) {
+        /* video time t plays file time start_time + t - audio_offset; copy only when
+         * neither is given */
+        mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time,
+                                .allow_copy = o->audio_offset == 0 && o->start_time == 0,
+                                .max_packet_s = rate.num > 0 ? av_q2d(av_inv_q(rate)) : 0};
+        if ((rc = mmd_audio_open(&a, oc, &ao, msg, sizeof msg))) {
+            errf("%s", msg);
+            goto done;
+        }
+        mmd_audio_set_end(a, total0, tb0); /* cut to the video */
+    }
+    int e = avio_open(&oc->pb, tmp, AVIO_FLAG_WRITE);
+    if (e < 0) {
+        errf("%s: cannot create: %s", o->out, averr(e, eb, sizeof eb));
+        rc = MMD_EXIT_OUTPUT;
+        goto done;
+    }
+    file_open = true;
+    if ((e = avformat_write_header(oc, NULL)) < 0) {
+        errf("%s: cannot write the header: %s", o->out, averr(e, eb, sizeof eb));
+        rc = MMD_EXIT_OUTPUT;
+        goto done;
+    }
+
+    /* pass 2: interleave video packets and audio by time */
+    v.chunks = chunks;
+    v.count = n;
+    v.tb0 = tb0;
+    v.lead0 = lead0;
+    v.ost = vst;
+    v.last_dts = AV_NOPTS_VALUE;
+    v.pkt = av_packet_alloc();
+    if (!v.pkt) {
+        errf("out of memory");
+        rc = MMD_EXIT_OUTPUT;
+        goto done;
+    }
+    for (;;) {
+        if ((rc = video_peek(&v)))
+            goto done;
+        int64_t at = INT64_MAX; /* the next audio packet's time; INT64_MAX: none left */
+        if (a && (rc = mmd_audio_next_time(a, &at, msg, sizeof msg))) {
+            errf("%s", msg);
+            goto done;
+        }
+        if (v.done && at == INT64_MAX)
+            break;
+        if (!v.done && av_rescale_q(v.pkt->dts, vst->time_base, AV_TIME_BASE_Q) <= at) {
+            v.have_pkt = false;
+            v.written++;
+            if ((e = av_interleaved_write_frame(oc, v.pkt)) < 0) {
+                errf("%s: cannot write video: %s", o->out, averr(e, eb, sizeof eb));
+                rc = MMD_EXIT_OUTPUT;
+                goto done;
+            }
+        } else if ((rc = mmd_audio_write_next(a, msg, sizeof msg))) {
+            errf("%s", msg);
+            goto done;
+        }
+    }
+    if ((e = av_write_trailer(oc)) < 0) {
+        errf("%s: cannot finish the file: %s", o->out, averr(e, eb, sizeof eb));
+        rc = MMD_EXIT_OUTPUT;
+        goto done;
+    }
+    file_open = false;
+    if ((e = avio_closep(&oc->pb)) < 0) {
+        errf("%s: cannot close: %s", o->out, averr(e, eb, sizeof eb));
+        rc = MMD_EXIT_OUTPUT;
+        unlink(tmp);
+        goto done;
+    }
+    if (rename(tmp, o->out) != 0) {
+        errf("%s: cannot rename %s into place: %s", o->out, tmp, strerror(errno));
+        rc = MMD_EXIT_OUTPUT;
+        unlink(tmp);
+        goto done;
+    }
+    if (!o->quiet) {
+        printf("%s: %d chunks, %lld frames, %.3f s", o->out, n, (long long)total_frames, video_s);
+        if (a)
+            printf(", audio %s (%s)", mmd_audio_is_copy(a) ? "copied" : "encoded", mmd_audio_codec_name(a));
+        printf("\n");
+    }
+done:
+    if (oc && file_open) {
+        avio_closep(&oc->pb);
+        unlink(tmp);
+    }
+    av_packet_free(&v.pkt);
+    avformat_close_input(&v.ic);
+    mmd_audio_free(a);
+    avformat_free_context(oc);
+    avcodec_parameters_free(&par);
+    free(chunks);
+    free(tmp);
+    return rc;
+}
+
+int mmd_cmd_concat(int argc, char **argv)
+{
+    concat_opts o = {0};
+    int rc = parse_args(argc, argv, &o);
+    if (rc < 0) { /* --help */
+        free_opts(&o);
+        return MMD_EXIT_OK;
+    }
+    if (rc == MMD_EXIT_OK) {
+        av_log_set_level(AV_LOG_ERROR);
+        rc = concat_run(&o);
+    }
+    free_opts(&o);
+    return rc;
+}

@@ -1,0 +1,268 @@
+/* renderer/cli/cmd_info.c - `mmdrender info FILE [--json]`: what a PMX/PMD model
+ * or VMD/VPD motion contains.
+ *
+ * The format is detected from the content ("PMX ", "Pmd", "Vocaloid Motion
+ * Data", "Vocaloid Pose Data file"). JSON keys are a contract (README):
+ * models  {"file","format","version","name","name_en","encoding","counts":{...},
+ *          "morph_types":{...},"weight_types":{...},"textures":[{"path","exists"}],"warnings"}
+ * motions {"file","format","version","model_name","counts":{...},"last_frame","warnings"}
+ * Bad input: "file: offset 0x.., section #i: what" on stderr, exit MMD_EXIT_INPUT.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/file.h"
+#include "core/model.h"
+#include "core/motion.h"
+#include "renderer/cli/commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mmdrender info FILE [--json]\n"
+            "  Print what a model (.pmx, .pmd) or motion (.vmd, .vpd) contains:\n"
+            "  counts per section, morph and weight types, texture files and whether\n"
+            "  they exist (models), key counts and the last frame (motions).\n"
+            "  --json   one JSON object on stdout instead of text\n"
+            "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n");
+}
+
+/* JSON string with escapes; UTF-8 passes through. */
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20 || *p == 0x7F)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static const char *encoding_name(uint8_t e)
+{
+    switch (e) {
+    case MMD_ENC_UTF16LE: return "utf-16le";
+    case MMD_ENC_UTF8: return "utf-8";
+    default: return "shift-jis";
+    }
+}
+
+/* Texture path relative to the model's folder, '\' -> '/', into out (the
+ * stored part starts at *rel); true when the file exists. */
+static bool texture_exists(const char *model_path, const char *tex, char *out, size_t cap, size_t *rel)
+{
+    const char *slash = strrchr(model_path, '/');
+    size_t dir = slash ? (size_t)(slash - model_path) + 1 : 0;
+    int n = snprintf(out, cap, "%.*s%s", (int)dir, model_path, tex);
+    *rel = 0;
+    if (n < 0 || (size_t)n >= cap)
+        return false;
+    *rel = dir;
+    for (char *p = out + dir; *p; p++)
+        if (*p == '\\')
+            *p = '/';
+    struct stat st;
+    return stat(out, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void print_model(const char *path, const mmd_model *m, bool json)
+{
+    uint32_t mt[MMD_MORPH_TYPE_COUNT] = {0}, wt[5] = {0};
+    for (uint32_t i = 0; i < m->morph_count; i++)
+        if (m->morphs[i].type < MMD_MORPH_TYPE_COUNT)
+            mt[m->morphs[i].type]++;
+    for (uint32_t i = 0; i < m->vertex_count; i++)
+        if (m->vertices[i].weight_type < 5)
+            wt[m->vertices[i].weight_type]++;
+    static const char *const morph_names[MMD_MORPH_TYPE_COUNT] = {
+        "group", "vertex", "bone", "uv", "additional_uv1", "additional_uv2", "additional_uv3",
+        "additional_uv4", "material", "flip", "impulse"};
+    static const char *const weight_names[5] = {"bdef1", "bdef2", "bdef4", "sdef", "qdef"};
+    const char *fmt = m->format == MMD_FORMAT_PMD ? "pmd" : "pmx";
+    char full[4096];
+    if (json) {
+        FILE *f = stdout;
+        fputs("{\"file\":", f);
+        json_str(f, path);
+        fprintf(f, ",\"format\":\"%s\",\"version\":%.1f,\"name\":", fmt, (double)m->version);
+        json_str(f, m->name);
+        fputs(",\"name_en\":", f);
+        json_str(f, m->name_en);
+        fprintf(f, ",\"encoding\":\"%s\"", encoding_name(m->encoding));
+        fprintf(f,
+                ",\"counts\":{\"vertices\":%u,\"faces\":%u,\"textures\":%u,\"materials\":%u,\"bones\":%u,"
+                "\"morphs\":%u,\"display_frames\":%u,\"rigid_bodies\":%u,\"joints\":%u,\"soft_bodies\":%u}",
+                m->vertex_count, m->index_count / 3, m->texture_count, m->material_count, m->bone_count,
+                m->morph_count, m->display_frame_count, m->rigid_body_count, m->joint_count, m->soft_body_count);
+        fputs(",\"morph_types\":{", f);
+        for (int i = 0; i < MMD_MORPH_TYPE_COUNT; i++)
+            fprintf(f, "%s\"%s\":%u", i ? "," : "", morph_names[i], mt[i]);
+        fputs("},\"weight_types\":{", f);
+        for (int i = 0; i < 5; i++)
+            fprintf(f, "%s\"%s\":%u", i ? "," : "", weight_names[i], wt[i]);
+        fputs("},\"textures\":[", f);
+        for (uint32_t i = 0; i < m->texture_count; i++) {
+            size_t rel;
+            bool ex = texture_exists(path, m->textures[i], full, sizeof full, &rel);
+            fputs(i ? ",{\"path\":" : "{\"path\":", f);
+            json_str(f, m->textures[i]);
+            fprintf(f, ",\"exists\":%s}", ex ? "true" : "false");
+        }
+        fprintf(f, "],\"warnings\":%u}\n", m->warnings);
+        return;
+    }
+    printf("file:           %s\n", path);
+    printf("format:         %s %.1f (%s)\n", m->format == MMD_FORMAT_PMD ? "PMD" : "PMX", (double)m->version,
+           encoding_name(m->encoding));
+    printf("name:           %s\n", m->name);
+    if (m->name_en[0])
+        printf("english name:   %s\n", m->name_en);
+    printf("vertices:       %u (", m->vertex_count);
+    for (int i = 0, first = 1; i < 5; i++)
+        if (wt[i]) {
+            printf("%s%s %u", first ? "" : ", ", weight_names[i], wt[i]);
+            first = 0;
+        }
+    printf(")\n");
+    printf("faces:          %u\n", m->index_count / 3);
+    printf("materials:      %u\n", m->material_count);
+    printf("bones:          %u\n", m->bone_count);
+    printf("morphs:         %u", m->morph_count);
+    if (m->morph_count) {
+        printf(" (");
+        for (int i = 0, first = 1; i < MMD_MORPH_TYPE_COUNT; i++)
+            if (mt[i]) {
+                printf("%s%s %u", first ? "" : ", ", morph_names[i], mt[i]);
+                first = 0;
+            }
+        printf(")");
+    }
+    printf("\n");
+    printf("display frames: %u\n", m->display_frame_count);
+    printf("rigid bodies:   %u\n", m->rigid_body_count);
+    printf("joints:         %u\n", m->joint_count);
+    if (m->soft_body_count)
+        printf("soft bodies:    %u\n", m->soft_body_count);
+    if (m->warnings)
+        printf("warnings:       %u (repaired oddities)\n", m->warnings);
+    printf("textures:       %u\n", m->texture_count);
+    for (uint32_t i = 0; i < m->texture_count; i++) {
+        size_t rel;
+        bool ex = texture_exists(path, m->textures[i], full, sizeof full, &rel);
+        printf("  %-40s %s\n", full + rel, ex ? "ok" : "MISSING");
+    }
+}
+
+static void print_motion(const char *path, const mmd_motion *m, bool json)
+{
+    const char *fmt = m->format == MMD_MOTION_VPD ? "vpd" : "vmd";
+    uint32_t ik = 0;
+    for (uint32_t i = 0; i < m->property_key_count; i++)
+        ik += m->property_keys[i].ik_count;
+    if (json) {
+        FILE *f = stdout;
+        fputs("{\"file\":", f);
+        json_str(f, path);
+        fprintf(f, ",\"format\":\"%s\",\"version\":%d,\"model_name\":", fmt, m->version);
+        json_str(f, m->model_name);
+        fprintf(f,
+                ",\"counts\":{\"bone\":%u,\"morph\":%u,\"camera\":%u,\"light\":%u,\"self_shadow\":%u,"
+                "\"property\":%u,\"property_ik_states\":%u},\"last_frame\":%u,\"warnings\":%u}\n",
+                m->bone_key_count, m->morph_key_count, m->camera_key_count, m->light_key_count,
+                m->shadow_key_count, m->property_key_count, ik, m->last_frame, m->warnings);
+        return;
+    }
+    printf("file:           %s\n", path);
+    if (m->format == MMD_MOTION_VPD)
+        printf("format:         VPD pose\n");
+    else
+        printf("format:         VMD v%d\n", m->version);
+    printf("model name:     %s\n", m->model_name);
+    printf("bone keys:      %u\n", m->bone_key_count);
+    printf("morph keys:     %u\n", m->morph_key_count);
+    printf("camera keys:    %u\n", m->camera_key_count);
+    printf("light keys:     %u\n", m->light_key_count);
+    printf("shadow keys:    %u\n", m->shadow_key_count);
+    printf("property keys:  %u (%u IK states)\n", m->property_key_count, ik);
+    printf("last frame:     %u (%.2f s at 30 fps)\n", m->last_frame, m->last_frame / 30.0);
+    if (m->warnings)
+        printf("warnings:       %u\n", m->warnings);
+}
+
+static int input_error(const char *path, const mmd_error *err)
+{
+    char buf[512];
+    mmd_error_format(err, path, buf, sizeof buf);
+    fprintf(stderr, "mmdrender info: %s\n", buf);
+    return MMD_EXIT_INPUT;
+}
+
+int mmd_cmd_info(int argc, char **argv)
+{
+    const char *path = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return MMD_EXIT_OK;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "mmdrender info: unknown option '%s'\n", a);
+            usage(stderr);
+            return MMD_EXIT_USAGE;
+        } else if (path) {
+            fprintf(stderr, "mmdrender info: one FILE only ('%s' and '%s')\n", path, a);
+            return MMD_EXIT_USAGE;
+        } else {
+            path = a;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "mmdrender info: missing FILE\n");
+        usage(stderr);
+        return MMD_EXIT_USAGE;
+    }
+    mmd_error err;
+    memset(&err, 0, sizeof err);
+    err.offset = err.item = -1;
+    void *data = NULL;
+    size_t size = 0;
+    if (mmd_file_read(path, &data, &size, &err) != MMD_OK)
+        return input_error(path, &err);
+    const unsigned char *d = data;
+    int rc = MMD_EXIT_OK;
+    bool is_model = (size >= 4 && !memcmp(d, "PMX ", 4)) || (size >= 3 && !memcmp(d, "Pmd", 3));
+    bool is_motion = (size >= 20 && !memcmp(d, "Vocaloid Motion Data", 20)) ||
+                     (size >= 23 && !memcmp(d, "Vocaloid Pose Data file", 23)) ||
+                     (size >= 26 && !memcmp(d, "\xEF\xBB\xBFVocaloid Pose Data file", 26));
+    if (is_model) {
+        mmd_model *m = NULL;
+        if (mmd_model_load(data, size, &m, &err) != MMD_OK) {
+            rc = input_error(path, &err);
+        } else {
+            print_model(path, m, json);
+            mmd_model_free(m);
+        }
+    } else if (is_motion) {
+        mmd_motion *m = NULL;
+        if (mmd_motion_load(data, size, &m, &err) != MMD_OK) {
+            rc = input_error(path, &err);
+        } else {
+            print_motion(path, m, json);
+            mmd_motion_free(m);
+        }
+    } else {
+        mmd_error_set(&err, MMD_E_BAD_MAGIC, NULL, -1, 0, "not a PMX, PMD, VMD or VPD file (unknown signature)");
+        rc = input_error(path, &err);
+    }
+    free(data);
+    return rc;
+}

@@ -1,0 +1,683 @@
+/* renderer/cli/cmd_render.c - `mmdrender SCENE -o OUT [options]`: the render loop.
+ *
+ * scene -> models, motions, anims (+ physics) and the camera track -> renderer
+ * -> sink (video or PNG). Frame numbers are in output-fps units: output frame
+ * f samples the motions at t = f * 30 / fps (VMD frames, fractional).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libavutil/log.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/anim.h"
+#include "core/camera.h"
+#include "core/model.h"
+#include "core/motion.h"
+#include "renderer/cli/commands.h"
+#include "renderer/cli/progress.h"
+#include "renderer/gl/render.h"
+#include "renderer/cli/scene.h"
+#include "renderer/output/sink.h"
+#include "renderer/output/sink_video.h"
+
+#if defined(__has_include)
+#if __has_include("renderer/output/sink_png.h")
+#include "renderer/output/sink_png.h"
+#define HAVE_SINK_PNG 1
+#endif
+#if __has_include("core/physics.h")
+#include "core/physics.h"
+#define HAVE_PHYSICS 1
+#endif
+#endif
+
+/* CLI-only global: set by SIGINT/SIGTERM, polled between frames. */
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+    g_stop = sig;
+    signal(sig, SIG_DFL); /* a second Ctrl-C ends the process at once */
+}
+
+static const char k_usage[] =
+    "usage: mmdrender SCENE.ini -o OUT [options]\n"
+    "       mmdrender info FILE [--json] | pose ... | diff ... | concat ...\n"
+    "\n"
+    "OUT is a video (.mp4 .mkv .mov .webm), a PNG folder (ending in /) or a PNG\n"
+    "pattern with %0Nd (frames/%05d.png); 'null' renders without writing.\n"
+    "\n"
+    "options (override the scene file):\n"
+    "  -o, --output OUT        where the frames go (required)\n"
+    "  --frames A-B[:STEP]     inclusive output-frame range; STEP renders every STEP-th\n"
+    "                          frame (frame f shows motion time f*30/fps)\n"
+    "  --size WxH              image size in pixels\n"
+    "  --fps N                 output rate: 30, 60, 29.97 or 30000/1001\n"
+    "  --aa N                  MSAA samples: 1, 2 or 4\n"
+    "  --background C          #rrggbb or transparent\n"
+    "  --codec NAME            h264 (default), x264rgb, ffv1, vp9, qtrle\n"
+    "  --crf N                 quality for h264 (default 18) and vp9 (default 24)\n"
+    "  --preset NAME           x264 speed for h264/x264rgb: ultrafast, superfast,\n"
+    "                          veryfast (default), faster, fast, medium, slow, ...\n"
+    "  --threads N             render and encoder threads (0 = all cores; h264 and\n"
+    "                          x264rgb then encode on one thread: same bytes anywhere)\n"
+    "  --chunk I/N             render only chunk I of N (0-based, contiguous) of the\n"
+    "                          frame range; auto/N takes I from SLURM_ARRAY_TASK_ID,\n"
+    "                          JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX\n"
+    "  --skip-existing         PNG: do not render frames whose PNG is complete\n"
+    "  --no-physics            turn physics off for every model\n"
+    "  --no-audio              ignore the scene's [audio]\n"
+    "  --gl osmesa|egl         GL backend (default osmesa)\n"
+    "  --allow-outside-assets  let texture paths leave the model's folder\n"
+    "  --progress MODE         bar (terminal default), plain, json or none\n"
+    "  -q, --quiet             no progress, warnings or summary\n"
+    "  --stats                 print a JSON timing summary at the end (benchmarks)\n"
+    "  -h, --help              this text;  --version  the version\n"
+    "\n"
+    "exit codes: 0 ok, 1 usage, 2 bad input (scene, model, motion, audio), 3 GL,\n"
+    "            4 encoder, 5 output not writable, 130 interrupted (outputs finalised)\n";
+
+typedef struct render_args {
+    const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
+    int crf, threads;
+    bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats;
+    int progress;
+    mmd_gl_backend gl;
+} render_args;
+
+typedef enum { OUT_VIDEO, OUT_PNG, OUT_NULL } out_kind;
+
+static int usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mmdrender: ");
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    fprintf(stderr, fmt, arg);
+#pragma GCC diagnostic pop
+    fprintf(stderr, "\n(mmdrender --help for the options)\n");
+    return MMD_EXIT_USAGE;
+}
+
+static bool parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static int parse_args(int argc, char **argv, render_args *a)
+{
+    enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
+           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, O_FRAMES},
+        {"size", required_argument, NULL, O_SIZE}, {"fps", required_argument, NULL, O_FPS},
+        {"aa", required_argument, NULL, O_AA}, {"background", required_argument, NULL, O_BG},
+        {"codec", required_argument, NULL, O_CODEC}, {"crf", required_argument, NULL, O_CRF},
+        {"preset", required_argument, NULL, O_PRESET},
+        {"threads", required_argument, NULL, O_THREADS}, {"quiet", no_argument, NULL, 'q'},
+        {"progress", required_argument, NULL, O_PROGRESS}, {"gl", required_argument, NULL, O_GL},
+        {"allow-outside-assets", no_argument, NULL, O_OUTSIDE},
+        {"no-physics", no_argument, NULL, O_NOPHYS}, {"no-audio", no_argument, NULL, O_NOAUDIO},
+        {"chunk", required_argument, NULL, O_CHUNK}, {"skip-existing", no_argument, NULL, O_SKIP},
+        {"stats", no_argument, NULL, O_STATS}, {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, O_VERSION}, {NULL, 0, NULL, 0}};
+    memset(a, 0, sizeof *a);
+    a->crf = -1;
+    a->progress = MMD_PROGRESS_AUTO;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': a->out = optarg; break;
+        case O_FRAMES: a->frames = optarg; break;
+        case O_SIZE: a->size = optarg; break;
+        case O_FPS: a->fps = optarg; break;
+        case O_AA: a->aa = optarg; break;
+        case O_BG: a->background = optarg; break;
+        case O_CODEC: a->codec = optarg; break;
+        case O_PRESET: a->preset = optarg; break;
+        case O_CRF:
+            if (!parse_int(optarg, 0, 63, &a->crf))
+                return usage_error("--crf: expected 0..63, got '%s'", optarg);
+            break;
+        case O_THREADS:
+            if (!parse_int(optarg, 0, 256, &a->threads))
+                return usage_error("--threads: expected 0..256, got '%s'", optarg);
+            break;
+        case 'q': a->quiet = true; break;
+        case O_PROGRESS:
+            a->progress = mmd_progress_parse_mode(optarg);
+            if (a->progress < 0)
+                return usage_error("--progress: expected bar, plain, json or none, got '%s'", optarg);
+            break;
+        case O_GL:
+            if (!strcmp(optarg, "osmesa"))
+                a->gl = MMD_GL_OSMESA;
+            else if (!strcmp(optarg, "egl"))
+                a->gl = MMD_GL_EGL;
+            else
+                return usage_error("--gl: expected osmesa or egl, got '%s'", optarg);
+            break;
+        case O_OUTSIDE: a->allow_outside = true; break;
+        case O_NOPHYS: a->no_physics = true; break;
+        case O_NOAUDIO: a->no_audio = true; break;
+        case O_CHUNK: a->chunk = optarg; break;
+        case O_SKIP: a->skip_existing = true; break;
+        case O_STATS: a->stats = true; break;
+        case 'h': fputs(k_usage, stdout); return -1;
+        case O_VERSION: printf("mmdrender %s\n", MMD_VERSION); return -1;
+        case ':': return usage_error("option %s needs a value", argv[optind - 1]);
+        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    while (optind < argc) {
+        if (a->scene)
+            return usage_error("unexpected argument '%s' (one scene per run)", argv[optind]);
+        a->scene = argv[optind++];
+    }
+    if (!a->scene)
+        return usage_error("%s", "missing SCENE.ini");
+    if (!a->out)
+        return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm file, a folder/ or frames/%05d.png)");
+    return 0;
+}
+
+static out_kind classify_output(const char *out)
+{
+    if (!strcmp(out, "null"))
+        return OUT_NULL;
+    if (mmd_sink_video_is_video_path(out))
+        return OUT_VIDEO;
+    size_t n = strlen(out);
+    struct stat st;
+    if ((n && out[n - 1] == '/') || strchr(out, '%') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) ||
+        (n > 4 && !strcasecmp(out + n - 4, ".png")))
+        return OUT_PNG;
+    return (out_kind)-1;
+}
+
+/* True when a and b name the same file (b may not exist yet). */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return !strcmp(a, b);
+}
+
+/* "I/N" or "auto/N" -> 0-based index and count. */
+static int parse_chunk(const char *s, int *index, int *count)
+{
+    const char *slash = strchr(s, '/');
+    char idx[32];
+    if (!slash || (size_t)(slash - s) >= sizeof idx)
+        return usage_error("--chunk: expected I/N or auto/N, got '%s'", s);
+    memcpy(idx, s, (size_t)(slash - s));
+    idx[slash - s] = 0;
+    if (!parse_int(slash + 1, 1, 1000000, count))
+        return usage_error("--chunk: expected N >= 1 after '/', got '%s'", s);
+    const char *src = idx;
+    if (!strcmp(idx, "auto")) {
+        static const char *const vars[] = {"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX",
+                                           "AWS_BATCH_JOB_ARRAY_INDEX"};
+        src = NULL;
+        for (int i = 0; i < 3 && !src; i++)
+            src = getenv(vars[i]);
+        if (!src)
+            return usage_error("--chunk %s: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, "
+                               "AWS_BATCH_JOB_ARRAY_INDEX is set", s);
+    }
+    if (!parse_int(src, 0, *count - 1, index)) {
+        fprintf(stderr, "mmdrender: --chunk %s: index '%s' is not in 0..%d\n", s, src, *count - 1);
+        return MMD_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static bool png_exists(const char *target, int64_t frame)
+{
+#ifdef HAVE_SINK_PNG
+    return mmd_sink_png_frame_exists(target, frame);
+#else
+    (void)target;
+    (void)frame;
+    return false;
+#endif
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void on_frame_done(void *user, int64_t frame)
+{
+    mmd_progress_frame(user, frame);
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    if (slash == path)
+        return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+typedef struct render_job {
+    mmd_scene *scene;
+    mmd_model *models[MMD_SCENE_MAX_MODELS];
+    mmd_motion *motions[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
+    mmd_anim *anims[MMD_SCENE_MAX_MODELS];
+#ifdef HAVE_PHYSICS
+    mmd_physics *physics[MMD_SCENE_MAX_MODELS];
+#endif
+    mmd_motion *camera_motion;
+    mmd_camera_track *camera;
+    mmd_renderer *renderer;
+    mmd_sink *sink;
+    mmd_progress *progress;
+    uint8_t *rgba;
+} render_job;
+
+static void job_free(render_job *j)
+{
+    if (j->sink)
+        mmd_sink_abort(j->sink);
+    free(j->rgba);
+    mmd_progress_free(j->progress);
+    mmd_renderer_free(j->renderer);
+    mmd_camera_track_free(j->camera);
+    mmd_motion_free(j->camera_motion);
+    for (int i = 0; j->scene && i < j->scene->model_count; i++) {
+#ifdef HAVE_PHYSICS
+        mmd_physics_free(j->physics[i]);
+#endif
+        mmd_anim_free(j->anims[i]);
+        for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
+            mmd_motion_free(j->motions[i][k]);
+        mmd_model_free(j->models[i]);
+    }
+    mmd_scene_free(j->scene);
+}
+
+static int load_inputs(render_job *j, const render_args *a)
+{
+    mmd_scene *s = j->scene;
+    char buf[512];
+    mmd_error err;
+    for (int i = 0; i < s->model_count; i++) {
+        mmd_scene_model *sm = &s->models[i];
+        if (mmd_model_load_file(sm->file, &j->models[i], &err) != MMD_OK) {
+            mmd_error_format(&err, sm->file, buf, sizeof buf);
+            fprintf(stderr, "mmdrender: %s\n", buf);
+            return MMD_EXIT_INPUT;
+        }
+        const mmd_motion *ms[MMD_SCENE_MAX_MOTIONS];
+        for (int k = 0; k < sm->motion_count; k++) {
+            if (mmd_motion_load_file(sm->motions[k], &j->motions[i][k], &err) != MMD_OK) {
+                mmd_error_format(&err, sm->motions[k], buf, sizeof buf);
+                fprintf(stderr, "mmdrender: %s\n", buf);
+                return MMD_EXIT_INPUT;
+            }
+            ms[k] = j->motions[i][k];
+        }
+        if (mmd_anim_create(j->models[i], ms, (size_t)sm->motion_count, &j->anims[i], &err) != MMD_OK) {
+            mmd_error_format(&err, sm->file, buf, sizeof buf);
+            fprintf(stderr, "mmdrender: %s\n", buf);
+            return MMD_EXIT_INPUT;
+        }
+        size_t unbound = mmd_anim_unbound_count(j->anims[i]);
+        if (unbound && !a->quiet) {
+            fprintf(stderr, "mmdrender: warning: %zu motion track(s) match nothing in %s:", unbound, sm->file);
+            for (size_t u = 0; u < unbound && u < 8; u++)
+                fprintf(stderr, "%s %s", u ? "," : "", mmd_anim_unbound_name(j->anims[i], u));
+            fprintf(stderr, "%s\n", unbound > 8 ? ", ..." : "");
+        }
+#ifdef HAVE_PHYSICS
+        if (sm->physics && !a->no_physics && j->models[i]->rigid_body_count > 0) {
+            if (mmd_physics_create(j->models[i], &j->physics[i], &err) != MMD_OK ||
+                mmd_physics_attach(j->physics[i], j->anims[i]) != MMD_OK) {
+                mmd_error_format(&err, sm->file, buf, sizeof buf);
+                fprintf(stderr, "mmdrender: physics: %s\n", buf);
+                return MMD_EXIT_INPUT;
+            }
+        }
+#endif
+    }
+    if (s->camera_motion &&
+        mmd_motion_load_file(s->camera_motion, &j->camera_motion, &err) != MMD_OK) {
+        mmd_error_format(&err, s->camera_motion, buf, sizeof buf);
+        fprintf(stderr, "mmdrender: %s\n", buf);
+        return MMD_EXIT_INPUT;
+    }
+    if (mmd_camera_track_create(j->camera_motion, &j->camera, &err) != MMD_OK) {
+        mmd_error_format(&err, s->camera_motion ? s->camera_motion : s->path, buf, sizeof buf);
+        fprintf(stderr, "mmdrender: %s\n", buf);
+        return MMD_EXIT_INPUT;
+    }
+    return 0;
+}
+
+static void sample_view(render_job *j, double t, mmd_camera_state *cam, mmd_light_state *light,
+                        mmd_shadow_state *shadow)
+{
+    const mmd_scene *s = j->scene;
+    if (mmd_camera_track_has_camera(j->camera)) {
+        mmd_camera_sample(j->camera, t, cam);
+    } else {
+        memset(cam, 0, sizeof *cam);
+        memcpy(cam->target, s->cam_target, sizeof cam->target);
+        memcpy(cam->rotation, s->cam_rotation, sizeof cam->rotation);
+        cam->distance = s->cam_distance;
+        cam->fov = s->cam_fov;
+        cam->ortho = s->cam_ortho;
+        mmd_camera_derive(cam);
+    }
+    mmd_light_sample(j->camera, t, light);
+    if (!mmd_camera_track_has_light(j->camera)) {
+        if (s->has_light_color)
+            memcpy(light->color, s->light_color, sizeof light->color);
+        if (s->has_light_direction)
+            memcpy(light->direction, s->light_direction, sizeof light->direction);
+    }
+    mmd_shadow_sample(j->camera, t, shadow);
+}
+
+int mmd_cmd_render(int argc, char **argv)
+{
+    render_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? MMD_EXIT_OK : rc;
+    char msg[600];
+    render_job j;
+    memset(&j, 0, sizeof j);
+
+    /* scene + overrides */
+    if (mmd_scene_load_file(a.scene, &j.scene, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: %s\n", msg);
+        return MMD_EXIT_INPUT;
+    }
+    mmd_scene *s = j.scene;
+    int step = 1;
+    rc = MMD_EXIT_USAGE;
+    if (a.size && mmd_scene_parse_size(a.size, &s->width, &s->height, msg, sizeof msg))
+        goto usage;
+    if (a.fps && mmd_scene_parse_fps(a.fps, &s->fps_num, &s->fps_den, msg, sizeof msg))
+        goto usage;
+    if (a.aa && mmd_scene_parse_antialias(a.aa, &s->antialias, msg, sizeof msg))
+        goto usage;
+    if (a.background && mmd_scene_parse_background(a.background, s->background, &s->transparent, msg, sizeof msg))
+        goto usage;
+    if (a.frames) {
+        if (mmd_scene_parse_frames(a.frames, &s->frame_first, &s->frame_last, &step, msg, sizeof msg))
+            goto usage;
+        s->has_frames = true;
+    }
+    if (a.no_audio)
+        s->audio_file = NULL;
+    int chunk_index = 0, chunk_count = 1;
+    if (a.chunk && (rc = parse_chunk(a.chunk, &chunk_index, &chunk_count)) != 0)
+        goto out;
+    out_kind kind = classify_output(a.out);
+    if ((int)kind < 0) {
+        snprintf(msg, sizeof msg, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm file, a folder/ "
+                 "or a pattern like frames/%%05d.png", a.out);
+        goto usage;
+    }
+    if (a.skip_existing && kind != OUT_PNG) {
+        snprintf(msg, sizeof msg, "--skip-existing works with PNG output only");
+        goto usage;
+    }
+    if ((a.codec || a.preset) && kind != OUT_VIDEO) {
+        snprintf(msg, sizeof msg, "--%s needs a video output", a.codec ? "codec" : "preset");
+        goto usage;
+    }
+    if (kind == OUT_VIDEO) {
+        bool clash = same_file(a.scene, a.out) || (s->audio_file && same_file(s->audio_file, a.out)) ||
+                     (s->camera_motion && same_file(s->camera_motion, a.out));
+        for (int i = 0; i < s->model_count && !clash; i++) {
+            clash = same_file(s->models[i].file, a.out);
+            for (int k = 0; k < s->models[i].motion_count && !clash; k++)
+                clash = same_file(s->models[i].motions[k], a.out);
+        }
+        if (clash) {
+            snprintf(msg, sizeof msg, "the output '%s' is also an input of the scene", a.out);
+            goto usage;
+        }
+    }
+    av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
+
+    /* inputs */
+    if ((rc = load_inputs(&j, &a)) != 0)
+        goto out;
+
+    /* frame range, in output frames */
+    if (!s->has_frames) {
+        uint32_t last = mmd_camera_track_last_frame(j.camera);
+        for (int i = 0; i < s->model_count; i++) {
+            uint32_t l = mmd_anim_last_frame(j.anims[i]);
+            last = l > last ? l : last;
+        }
+        s->frame_first = 0; /* last key at VMD frame `last` -> output frame ceil(last*fps/30) */
+        s->frame_last = ((int64_t)last * s->fps_num + 30LL * s->fps_den - 1) / (30LL * s->fps_den);
+    }
+    int64_t total = (s->frame_last - s->frame_first) / step + 1;
+    int64_t k0 = total * chunk_index / chunk_count, k1 = total * (chunk_index + 1) / chunk_count;
+    if (k1 <= k0) {
+        if (!a.quiet)
+            fprintf(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
+                    chunk_count, (long long)total);
+        rc = MMD_EXIT_OK;
+        goto out;
+    }
+    const double t_per_frame = 30.0 * s->fps_den / s->fps_num;
+
+    /* renderer */
+    mmd_render_options ro;
+    mmd_render_options_default(&ro);
+    ro.width = s->width;
+    ro.height = s->height;
+    ro.samples = s->antialias;
+    ro.background[0] = s->background[0];
+    ro.background[1] = s->background[1];
+    ro.background[2] = s->background[2];
+    ro.background[3] = s->transparent ? 0.0f : 1.0f;
+    ro.transparent = s->transparent;
+    ro.backend = a.gl;
+    ro.threads = a.threads;
+    ro.allow_outside_assets = a.allow_outside;
+    if (mmd_renderer_create(&ro, &j.renderer, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: GL: %s\n", msg);
+        rc = MMD_EXIT_GL;
+        goto out;
+    }
+    for (int i = 0; i < s->model_count; i++) {
+        char *dir = dir_of(s->models[i].file);
+        int slot = dir ? mmd_renderer_add_model(j.renderer, j.models[i], dir, msg, sizeof msg) : -1;
+        free(dir);
+        if (slot < 0) {
+            fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, msg);
+            rc = MMD_EXIT_GL;
+            goto out;
+        }
+    }
+    j.rgba = malloc((size_t)s->width * (size_t)s->height * 4);
+    if (!j.rgba) {
+        fprintf(stderr, "mmdrender: out of memory\n");
+        rc = MMD_EXIT_GL;
+        goto out;
+    }
+
+    /* frames to render (for progress), skipping complete PNGs */
+    int64_t to_render = 0;
+    for (int64_t k = k0; k < k1; k++)
+        if (!a.skip_existing || !png_exists(a.out, s->frame_first + k * step))
+            to_render++;
+    j.progress = mmd_progress_create(a.quiet ? MMD_PROGRESS_NONE : (mmd_progress_mode)a.progress, stderr,
+                                     to_render);
+
+    /* sink */
+    if (kind == OUT_VIDEO) {
+        mmd_video_options vo;
+        mmd_video_options_default(&vo);
+        vo.path = a.out;
+        vo.width = s->width;
+        vo.height = s->height;
+        vo.fps_num = s->fps_num;
+        vo.fps_den = s->fps_den;
+        vo.codec = a.codec;
+        vo.crf = a.crf;
+        vo.preset = a.preset;
+        vo.alpha = s->transparent;
+        vo.threads = a.threads;
+        vo.audio_path = s->audio_file;
+        vo.audio_offset = s->audio_offset;
+        vo.start_time = (double)(s->frame_first + k0 * step) * s->fps_den / s->fps_num;
+        vo.chunk = chunk_count > 1;
+        int code;
+        j.sink = mmd_sink_video_open_ex(&vo, &code, msg, sizeof msg);
+        if (!j.sink) {
+            fprintf(stderr, "mmdrender: %s\n", msg);
+            rc = code;
+            goto out;
+        }
+    } else if (kind == OUT_PNG) {
+#ifdef HAVE_SINK_PNG
+        j.sink = mmd_sink_png_open(a.out, a.threads, s->transparent, msg, sizeof msg);
+#else
+        snprintf(msg, sizeof msg, "PNG output is not built in");
+#endif
+        if (!j.sink) {
+            fprintf(stderr, "mmdrender: %s\n", msg);
+            rc = MMD_EXIT_OUTPUT;
+            goto out;
+        }
+    }
+    if (j.sink) {
+        j.sink->on_done = on_frame_done;
+        j.sink->user = j.progress;
+    }
+
+    /* the loop */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    g_stop = 0;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    bool physics = false;
+#ifdef HAVE_PHYSICS
+    for (int i = 0; i < s->model_count; i++)
+        if (j.physics[i]) {
+            mmd_physics_preroll(j.physics[i], j.anims[i], s->frame_first * t_per_frame, 2.0);
+            physics = true;
+        }
+#endif
+    double t_start = now_s(), render_s = 0, write_s = 0;
+    int64_t rendered = 0;
+    /* with physics every frame from the scene's first one is simulated (chunks agree with whole runs) */
+    int64_t f_begin = physics ? s->frame_first : s->frame_first + k0 * step;
+    int64_t f_end = s->frame_first + (k1 - 1) * step;
+    rc = MMD_EXIT_OK;
+    for (int64_t f = f_begin; f <= f_end && !g_stop; f++) {
+        int64_t rel = f - s->frame_first;
+        bool wanted = rel % step == 0 && rel / step >= k0;
+        if (!wanted && !physics)
+            continue;
+        double t = (double)f * t_per_frame;
+        double t0 = now_s();
+        for (int i = 0; i < s->model_count; i++)
+            mmd_anim_evaluate(j.anims[i], t);
+        if (!wanted || (a.skip_existing && png_exists(a.out, f)))
+            continue;
+        mmd_camera_state cam;
+        mmd_light_state light;
+        mmd_shadow_state shadow;
+        sample_view(&j, t, &cam, &light, &shadow);
+        if (mmd_renderer_render(j.renderer, j.anims, (size_t)s->model_count, &cam, &light, &shadow, j.rgba,
+                                msg, sizeof msg)) {
+            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, msg);
+            rc = MMD_EXIT_GL;
+            break;
+        }
+        double t1 = now_s();
+        render_s += t1 - t0;
+        if (j.sink) {
+            int w = mmd_sink_write(j.sink, j.rgba, s->width, s->height, (size_t)s->width * 4, f, msg, sizeof msg);
+            if (w) {
+                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, msg);
+                rc = -w;
+                break;
+            }
+        } else {
+            mmd_progress_frame(j.progress, f);
+        }
+        write_s += now_s() - t1;
+        rendered++;
+    }
+    if (rc == MMD_EXIT_OK && g_stop)
+        rc = MMD_EXIT_INTERRUPTED;
+    mmd_video_stats vstats = {0};
+    if (j.sink && kind == OUT_VIDEO)
+        mmd_sink_video_stats(j.sink, &vstats);
+    if (j.sink && (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)) {
+        /* clean shutdown also on interrupt: the video gets its trailer, PNGs are complete */
+        mmd_sink *sink = j.sink;
+        j.sink = NULL;
+        int c = mmd_sink_close(sink, msg, sizeof msg);
+        if (c) {
+            fprintf(stderr, "mmdrender: %s\n", msg);
+            rc = -c;
+        }
+    }
+    /* Default handlers only once the output is closed: a signal while the
+     * encoder drains must not kill the process before the trailer is written
+     * (the handler itself restores the default, so a second signal still ends
+     * the process at once). */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    double wall = now_s() - t_start;
+    if (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)
+        mmd_progress_finish(j.progress);
+    if (rc == MMD_EXIT_INTERRUPTED && !a.quiet)
+        fprintf(stderr, "mmdrender: interrupted after %lld frame(s); %s was finalised\n", (long long)rendered,
+                a.out);
+    else if (rc == MMD_EXIT_OK && !a.quiet)
+        fprintf(stderr, "mmdrender: %lld frame(s) in %.2f s (%.2f fps) -> %s\n", (long long)rendered, wall,
+                wall > 0 ? (double)rendered / wall : 0.0, a.out);
+    if (a.stats)
+        printf("{\"frames\":%lld,\"wall_s\":%.4f,\"render_s\":%.4f,\"write_s\":%.4f,\"queue_wait_s\":%.4f,"
+               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f}\n",
+               (long long)rendered, wall, render_s, write_s, vstats.writer_wait_s, vstats.encode_s,
+               wall > 0 ? (double)rendered / wall : 0.0, render_s > 0 ? (double)rendered / render_s : 0.0);
+    goto out;
+usage:
+    fprintf(stderr, "mmdrender: %s\n(mmdrender --help for the options)\n", msg);
+    rc = MMD_EXIT_USAGE;
+out:
+    job_free(&j);
+    return rc;
+}

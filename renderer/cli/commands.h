@@ -1,0 +1,29 @@
+/* renderer/cli/commands.h - the CLI's subcommands and exit codes.
+ *
+ * main.c only dispatches; each subcommand lives in its own cmd_*.c and
+ * parses its own options. Exit codes are a contract (README, --help).
+ */
+#ifndef MMD_RENDERER_COMMANDS_H
+#define MMD_RENDERER_COMMANDS_H
+
+enum {
+    MMD_EXIT_OK = 0,
+    MMD_EXIT_USAGE = 1,      /* bad command line */
+    MMD_EXIT_INPUT = 2,      /* unreadable or invalid input file (model, motion, scene, audio) */
+    MMD_EXIT_GL = 3,         /* no GL context / GL failure */
+    MMD_EXIT_ENCODER = 4,    /* video/audio encoder failure */
+    MMD_EXIT_OUTPUT = 5,     /* output cannot be written */
+    MMD_EXIT_INTERRUPTED = 130, /* SIGINT/SIGTERM: outputs finalised */
+};
+
+#define MMD_VERSION "0.1.0"
+
+/* argv[0] is the subcommand name ("info", ...); return an exit code. */
+int mmd_cmd_info(int argc, char **argv);
+int mmd_cmd_pose(int argc, char **argv);
+int mmd_cmd_diff(int argc, char **argv);
+int mmd_cmd_concat(int argc, char **argv);
+/* argv[0] is the program name; argv[1..] the render command line. */
+int mmd_cmd_render(int argc, char **argv);
+
+#endif

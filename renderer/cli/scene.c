@@ -1,0 +1,677 @@
+/* renderer/cli/scene.c - scene INI parsing (inih) and validation. */
+#include "renderer/cli/scene.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/arena.h"
+#include "core/file.h"
+#include "renderer/base/msg.h"
+
+#define MAX_SCENE_BYTES (1u << 20)
+
+enum { SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_COUNT };
+static const char *const k_section_names[SEC_COUNT] = {"", "output", "camera", "light", "model",
+                                                       "audio"};
+
+typedef struct parse_state {
+    mmd_scene *s;
+    mmd_arena *arena;
+    const char *text;   /* read cursor for the line reader */
+    const char *path;
+    bool check_files;
+    int line;           /* line the reader handed out last (1-based) */
+    int section;        /* SEC_* of the current section */
+    int section_line;
+    bool seen[SEC_COUNT];
+    uint32_t seen_keys; /* bit per key of the current single section (duplicates) */
+    bool failed;
+    char *msg;
+    size_t msg_size;
+} parse_state;
+
+struct scene_box { /* mmd_scene plus its arena, freed together */
+    mmd_scene scene;
+    mmd_arena *arena;
+};
+
+static void fail_at(parse_state *st, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail_at(parse_state *st, int line, const char *fmt, ...)
+{
+    if (st->failed)
+        return;
+    st->failed = true;
+    int k = snprintf(st->msg, st->msg_size, "%s:%d: ", st->path, line);
+    if (k < 0 || (size_t)k >= st->msg_size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->msg + k, st->msg_size - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- value parsers ---------------------------------------------------- */
+
+static bool parse_double(const char *v, double *out)
+{
+    if (!v || !*v)
+        return false;
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (end == v || *end || errno == ERANGE || !isfinite(d))
+        return false;
+    *out = d;
+    return true;
+}
+
+static bool parse_i64(const char *v, const char **end_out, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (*v < '0' || *v > '9')
+        return false; /* no sign, no spaces: frame numbers and sizes are plain digits */
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno == ERANGE || x < lo || x > hi)
+        return false;
+    if (end_out)
+        *end_out = end;
+    else if (*end)
+        return false;
+    *out = x;
+    return true;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+int mmd_scene_parse_size(const char *v, int *w, int *h, char *msg, size_t n)
+{
+    const char *p;
+    int64_t a, b;
+    if (!v || !parse_i64(v, &p, 1, MMD_SCENE_MAX_SIZE, &a) || (*p != 'x' && *p != 'X') ||
+        !parse_i64(p + 1, NULL, 1, MMD_SCENE_MAX_SIZE, &b))
+        return mmd_msgf(msg, n, -1, "expected WIDTHxHEIGHT with each 1..%d, e.g. 1920x1080, got '%s'",
+                        MMD_SCENE_MAX_SIZE, v ? v : "");
+    *w = (int)a;
+    *h = (int)b;
+    return 0;
+}
+
+int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n)
+{
+    const char *slash = v ? strchr(v, '/') : NULL;
+    int64_t a = 0, b = 1;
+    if (!v)
+        return mmd_msgf(msg, n, -1, "expected a frame rate");
+    if (slash) {
+        const char *p;
+        if (!parse_i64(v, &p, 1, 1000000, &a) || p != slash ||
+            !parse_i64(slash + 1, NULL, 1, 1000000, &b))
+            return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+    } else {
+        /* decimal: digits[.digits] -> exact fraction */
+        const char *p = v;
+        int digits = 0, frac = 0;
+        bool dot = false;
+        for (; *p; p++) {
+            if (*p == '.' && !dot) {
+                dot = true;
+                continue;
+            }
+            if (*p < '0' || *p > '9' || digits >= 12)
+                return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+            a = a * 10 + (*p - '0');
+            digits++;
+            if (dot) {
+                frac++;
+                b *= 10;
+            }
+        }
+        if (!digits || (dot && !frac))
+            return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+    }
+    if (a == 0)
+        return mmd_msgf(msg, n, -1, "expected a frame rate above 0, got '%s'", v);
+    int64_t g = gcd64(a, b);
+    a /= g;
+    b /= g;
+    if (a > 1000000 || b > 1000000 || (double)a / (double)b > 1000.0)
+        return mmd_msgf(msg, n, -1, "expected a frame rate up to 1000 with a small fraction, got '%s'", v);
+    *num = (int)a;
+    *den = (int)b;
+    return 0;
+}
+
+int mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *step, char *msg,
+                           size_t n)
+{
+    const int64_t max = 100000000; /* ~38 days at 30 fps */
+    const char *p;
+    int64_t a, b, s = 1;
+    const char *want = step ? "A-B[:STEP] (inclusive frame numbers, e.g. 0-299 or 0-299:10)"
+                            : "A-B (inclusive frame numbers, e.g. 0-299)";
+    if (!v || !parse_i64(v, &p, 0, max, &a))
+        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v ? v : "");
+    b = a;
+    if (*p == '-' && !parse_i64(p + 1, &p, 0, max, &b))
+        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v);
+    if (*p == ':' && step) {
+        if (!parse_i64(p + 1, &p, 1, 1000000, &s))
+            return mmd_msgf(msg, n, -1, "expected STEP 1..1000000 after ':', got '%s'", v);
+    }
+    if (*p)
+        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v);
+    if (b < a)
+        return mmd_msgf(msg, n, -1, "expected first <= last in '%s'", v);
+    *first = a;
+    *last = b;
+    if (step)
+        *step = (int)s;
+    return 0;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static bool parse_hex_color(const char *v, float rgb[3])
+{
+    if (!v || v[0] != '#' || strlen(v) != 7)
+        return false;
+    for (int i = 0; i < 3; i++) {
+        int hi = hexval(v[1 + 2 * i]), lo = hexval(v[2 + 2 * i]);
+        if (hi < 0 || lo < 0)
+            return false;
+        rgb[i] = (float)(hi * 16 + lo) / 255.0f;
+    }
+    return true;
+}
+
+int mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, char *msg, size_t n)
+{
+    if (v && !strcmp(v, "transparent")) {
+        *transparent = true;
+        return 0;
+    }
+    float c[3];
+    if (!parse_hex_color(v, c))
+        return mmd_msgf(msg, n, -1, "expected #rrggbb or transparent, got '%s'", v ? v : "");
+    memcpy(rgb, c, sizeof c);
+    *transparent = false;
+    return 0;
+}
+
+int mmd_scene_parse_antialias(const char *v, int *aa, char *msg, size_t n)
+{
+    int64_t x;
+    if (!v || !parse_i64(v, NULL, 1, 4, &x) || x == 3)
+        return mmd_msgf(msg, n, -1, "expected antialias 1, 2 or 4 (MSAA samples), got '%s'", v ? v : "");
+    *aa = (int)x;
+    return 0;
+}
+
+/* Three numbers separated by spaces and/or commas. */
+static bool parse_vec3(const char *v, float out[3], double lo, double hi)
+{
+    char buf[160];
+    if (!v || strlen(v) >= sizeof buf)
+        return false;
+    strcpy(buf, v);
+    for (char *p = buf; *p; p++)
+        if (*p == ',')
+            *p = ' ';
+    const char *p = buf;
+    float tmp[3];
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        errno = 0;
+        double d = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(d) || d < lo || d > hi)
+            return false;
+        tmp[i] = (float)d;
+        p = end;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p)
+        return false;
+    memcpy(out, tmp, sizeof tmp);
+    return true;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    static const char *const yes[] = {"on", "true", "yes", "1"}, *const no[] = {"off", "false", "no", "0"};
+    for (int i = 0; i < 4; i++) {
+        if (!strcmp(v, yes[i])) {
+            *out = true;
+            return true;
+        }
+        if (!strcmp(v, no[i])) {
+            *out = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- paths ------------------------------------------------------------ */
+
+static char *resolve(parse_state *st, const char *v, const char *what)
+{
+    if (!*v) {
+        fail_at(st, st->line, "expected a %s path, got an empty value", what);
+        return NULL;
+    }
+    size_t dl = strlen(st->s->dir), vl = strlen(v);
+    char *out = mmd_arena_alloc(st->arena, dl + vl + 2);
+    if (!out) {
+        fail_at(st, st->line, "out of memory");
+        return NULL;
+    }
+    if (v[0] == '/' || !strcmp(st->s->dir, "."))
+        memcpy(out, v, vl + 1);
+    else
+        snprintf(out, dl + vl + 2, "%s/%s", st->s->dir, v);
+    if (st->check_files && access(out, R_OK) != 0) {
+        fail_at(st, st->line, "cannot read %s file '%s' (%s)", what, out, strerror(errno));
+        return NULL;
+    }
+    return out;
+}
+
+/* ---- sections and keys ------------------------------------------------ */
+
+static mmd_scene_model *cur_model(parse_state *st)
+{
+    return &st->s->models[st->s->model_count - 1];
+}
+
+/* Called by the line reader for each "[...]" line, before inih sees it. */
+static void begin_section(parse_state *st, const char *line)
+{
+    const char *close = strchr(line, ']');
+    if (!close) {
+        fail_at(st, st->line, "expected ']' to close the section name");
+        return;
+    }
+    for (const char *q = close + 1; *q; q++)
+        if (*q != ' ' && *q != '\t' && *q != '\r' && *q != '\n') {
+            if (*q == ';' || *q == '#')
+                break;
+            fail_at(st, st->line, "unexpected text after ']'");
+            return;
+        }
+    char name[128];
+    size_t len = (size_t)(close - (line + 1));
+    if (len >= sizeof name) {
+        fail_at(st, st->line, "section name too long");
+        return;
+    }
+    memcpy(name, line + 1, len);
+    name[len] = 0;
+    st->seen_keys = 0;
+    st->section_line = st->line;
+    if (!strcmp(name, "model") || !strncmp(name, "model:", 6)) {
+        const char *mname = name[5] ? name + 6 : "";
+        if (name[5] && !*mname) {
+            fail_at(st, st->line, "expected a name after 'model:'");
+            return;
+        }
+        if (st->s->model_count > 0 && !cur_model(st)->file) {
+            fail_at(st, cur_model(st)->line, "model section has no 'file' key");
+            return;
+        }
+        if (st->s->model_count >= MMD_SCENE_MAX_MODELS) {
+            fail_at(st, st->line, "too many models (at most %d)", MMD_SCENE_MAX_MODELS);
+            return;
+        }
+        for (int i = 0; *mname && i < st->s->model_count; i++)
+            if (!strcmp(st->s->models[i].name, mname)) {
+                fail_at(st, st->line, "model name '%s' already used on line %d", mname,
+                        st->s->models[i].line);
+                return;
+            }
+        mmd_scene_model *m = &st->s->models[st->s->model_count++];
+        memset(m, 0, sizeof *m);
+        m->name = mmd_arena_strdup(st->arena, mname);
+        m->physics = true;
+        m->line = st->line;
+        st->section = SEC_MODEL;
+        return;
+    }
+    for (int i = 1; i < SEC_COUNT; i++) {
+        if (i != SEC_MODEL && !strcmp(name, k_section_names[i])) {
+            if (st->seen[i]) {
+                fail_at(st, st->line, "section [%s] appears twice", name);
+                return;
+            }
+            st->seen[i] = true;
+            st->section = i;
+            return;
+        }
+    }
+    fail_at(st, st->line,
+            "unknown section [%s] (expected [output], [camera], [light], [model], [model:NAME] or [audio])",
+            name);
+}
+
+/* Returns false (after failing) for a repeated single-valued key. */
+static bool once(parse_state *st, int bit, const char *key)
+{
+    if (st->seen_keys & (1u << bit)) {
+        fail_at(st, st->line, "key '%s' given twice in this section", key);
+        return false;
+    }
+    st->seen_keys |= 1u << bit;
+    return true;
+}
+
+static void key_output(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene *s = st->s;
+    char m[200];
+    if (!strcmp(k, "width") || !strcmp(k, "height")) {
+        bool w = k[0] == 'w';
+        int64_t x;
+        if (!once(st, w ? 0 : 1, k))
+            return;
+        if (!parse_i64(v, NULL, 1, MMD_SCENE_MAX_SIZE, &x)) {
+            fail_at(st, st->line, "expected %s in pixels 1..%d, got '%s'", k,
+                    MMD_SCENE_MAX_SIZE, v);
+            return;
+        }
+        *(w ? &s->width : &s->height) = (int)x;
+    } else if (!strcmp(k, "size")) {
+        if (once(st, 2, k) && mmd_scene_parse_size(v, &s->width, &s->height, m, sizeof m))
+            fail_at(st, st->line, "size: %s", m);
+    } else if (!strcmp(k, "fps")) {
+        if (once(st, 3, k) && mmd_scene_parse_fps(v, &s->fps_num, &s->fps_den, m, sizeof m))
+            fail_at(st, st->line, "fps: %s", m);
+    } else if (!strcmp(k, "frames")) {
+        if (!once(st, 4, k))
+            return;
+        if (mmd_scene_parse_frames(v, &s->frame_first, &s->frame_last, NULL, m, sizeof m))
+            fail_at(st, st->line, "frames: %s", m);
+        else
+            s->has_frames = true;
+    } else if (!strcmp(k, "antialias")) {
+        if (once(st, 5, k) && mmd_scene_parse_antialias(v, &s->antialias, m, sizeof m))
+            fail_at(st, st->line, "%s", m);
+    } else if (!strcmp(k, "background")) {
+        if (once(st, 6, k) && mmd_scene_parse_background(v, s->background, &s->transparent, m, sizeof m))
+            fail_at(st, st->line, "background: %s", m);
+    } else {
+        fail_at(st, st->line,
+                "unknown key '%s' in [output] (expected width, height, size, fps, frames, antialias, background)",
+                k);
+    }
+}
+
+static void key_camera(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene *s = st->s;
+    double d;
+    if (!strcmp(k, "motion")) {
+        if (once(st, 0, k))
+            s->camera_motion = resolve(st, v, "camera motion");
+    } else if (!strcmp(k, "position") || !strcmp(k, "target")) {
+        if (once(st, 1, "position") && !parse_vec3(v, s->cam_target, -1e6, 1e6))
+            fail_at(st, st->line, "expected %s as three numbers 'x y z' (MMD units), got '%s'", k, v);
+    } else if (!strcmp(k, "rotation")) {
+        float r[3];
+        if (!once(st, 2, k))
+            return;
+        if (!parse_vec3(v, r, -36000, 36000)) {
+            fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
+            return;
+        }
+        for (int i = 0; i < 3; i++)
+            s->cam_rotation[i] = (float)(r[i] * (M_PI / 180.0));
+    } else if (!strcmp(k, "distance")) {
+        if (once(st, 3, k)) {
+            if (!parse_double(v, &d) || fabs(d) > 1e6)
+                fail_at(st, st->line, "expected distance as a number (VMD convention: -45 is MMD's default), got '%s'", v);
+            else
+                s->cam_distance = (float)d;
+        }
+    } else if (!strcmp(k, "fov")) {
+        if (once(st, 4, k)) {
+            if (!parse_double(v, &d) || d < 1 || d > 179)
+                fail_at(st, st->line, "expected fov in degrees 1..179, got '%s'", v);
+            else
+                s->cam_fov = (float)d;
+        }
+    } else if (!strcmp(k, "projection")) {
+        if (once(st, 5, k)) {
+            if (!strcmp(v, "perspective"))
+                s->cam_ortho = false;
+            else if (!strcmp(v, "orthographic"))
+                s->cam_ortho = true;
+            else
+                fail_at(st, st->line, "expected projection perspective or orthographic, got '%s'", v);
+        }
+    } else {
+        fail_at(st, st->line,
+                "unknown key '%s' in [camera] (expected motion, position, rotation, distance, fov, projection)",
+                k);
+    }
+}
+
+static void key_light(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene *s = st->s;
+    if (!strcmp(k, "color")) {
+        if (!once(st, 0, k))
+            return;
+        if (!parse_hex_color(v, s->light_color) && !parse_vec3(v, s->light_color, 0, 1))
+            fail_at(st, st->line, "expected light color as #rrggbb or three numbers 0..1, got '%s'", v);
+        else
+            s->has_light_color = true;
+    } else if (!strcmp(k, "direction")) {
+        if (!once(st, 1, k))
+            return;
+        float d[3];
+        if (!parse_vec3(v, d, -1e6, 1e6) || (d[0] == 0 && d[1] == 0 && d[2] == 0)) {
+            fail_at(st, st->line, "expected light direction as three numbers 'x y z', not all 0, got '%s'", v);
+            return;
+        }
+        memcpy(s->light_direction, d, sizeof d);
+        s->has_light_direction = true;
+    } else {
+        fail_at(st, st->line, "unknown key '%s' in [light] (expected color, direction)", k);
+    }
+}
+
+static void key_model(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene_model *m = cur_model(st);
+    if (!strcmp(k, "file")) {
+        if (once(st, 0, k))
+            m->file = resolve(st, v, "model");
+    } else if (!strcmp(k, "motion")) {
+        if (m->motion_count >= MMD_SCENE_MAX_MOTIONS) {
+            fail_at(st, st->line, "too many motions for one model (at most %d)", MMD_SCENE_MAX_MOTIONS);
+            return;
+        }
+        char *p = resolve(st, v, "motion");
+        if (p)
+            m->motions[m->motion_count++] = p;
+    } else if (!strcmp(k, "physics")) {
+        if (once(st, 1, k) && !parse_bool(v, &m->physics))
+            fail_at(st, st->line, "expected physics = on or off, got '%s'", v);
+    } else {
+        fail_at(st, st->line, "unknown key '%s' in [model] (expected file, motion, physics)", k);
+    }
+}
+
+static void key_audio(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene *s = st->s;
+    if (!strcmp(k, "file")) {
+        if (once(st, 0, k))
+            s->audio_file = resolve(st, v, "audio");
+    } else if (!strcmp(k, "offset")) {
+        double d;
+        if (!once(st, 1, k))
+            return;
+        if (!parse_double(v, &d) || fabs(d) > 86400)
+            fail_at(st, st->line, "expected offset in seconds (e.g. 0.5 or -1.25), got '%s'", v);
+        else
+            s->audio_offset = d;
+    } else {
+        fail_at(st, st->line, "unknown key '%s' in [audio] (expected file, offset)", k);
+    }
+}
+
+static int on_key(void *user, const char *section, const char *key, const char *value)
+{
+    parse_state *st = user;
+    (void)section; /* the reader tracked the section (repeatable [model] needs that) */
+    if (st->failed)
+        return 0;
+    switch (st->section) {
+    case SEC_OUTPUT: key_output(st, key, value); break;
+    case SEC_CAMERA: key_camera(st, key, value); break;
+    case SEC_LIGHT: key_light(st, key, value); break;
+    case SEC_MODEL: key_model(st, key, value); break;
+    case SEC_AUDIO: key_audio(st, key, value); break;
+    default: fail_at(st, st->line, "key '%s' outside any section (start with [output], [model], ...)", key);
+    }
+    return !st->failed;
+}
+
+/* fgets-style reader over the text: counts lines, sees section headers. */
+static char *read_line(char *str, int num, void *stream)
+{
+    parse_state *st = stream;
+    if (st->failed || !*st->text)
+        return NULL;
+    const char *nl = strchr(st->text, '\n');
+    size_t len = nl ? (size_t)(nl - st->text) + 1 : strlen(st->text);
+    st->line++;
+    if (len + 1 > (size_t)num) {
+        fail_at(st, st->line, "line longer than %d characters", num - 3);
+        return NULL;
+    }
+    memcpy(str, st->text, len);
+    str[len] = 0;
+    st->text += len;
+    const char *p = str;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '[')
+        begin_section(st, p);
+    return st->failed ? NULL : str;
+}
+
+static void set_defaults(mmd_scene *s)
+{
+    s->width = 1920;
+    s->height = 1080;
+    s->fps_num = 30;
+    s->fps_den = 1;
+    s->antialias = 4;
+    s->background[0] = s->background[1] = s->background[2] = 1.0f;
+    s->cam_target[1] = 10.0f;
+    s->cam_distance = -45.0f;
+    s->cam_fov = 30.0f;
+}
+
+int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
+                    char *msg, size_t msg_size)
+{
+    struct scene_box *box = calloc(1, sizeof *box);
+    mmd_arena *arena = mmd_arena_create();
+    if (!box || !arena) {
+        free(box);
+        mmd_arena_destroy(arena);
+        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
+    }
+    box->arena = arena;
+    mmd_scene *s = &box->scene;
+    set_defaults(s);
+    s->path = mmd_arena_strdup(arena, path);
+    const char *slash = strrchr(path, '/');
+    s->dir = slash ? mmd_arena_strndup(arena, path, slash == path ? 1 : (size_t)(slash - path))
+                   : mmd_arena_strdup(arena, ".");
+    char dummy[8];
+    parse_state st = {.s = s, .arena = arena, .text = text, .path = path, .check_files = check_files,
+                      .msg = msg ? msg : dummy, .msg_size = msg ? msg_size : sizeof dummy};
+    if (!s->path || !s->dir)
+        fail_at(&st, 0, "out of memory");
+    int rc = st.failed ? 0 : ini_parse_stream(read_line, &st, on_key, &st);
+    if (!st.failed && rc > 0)
+        fail_at(&st, rc, "expected 'key = value', '[section]' or a comment (; or #)");
+    if (!st.failed && rc < 0)
+        fail_at(&st, 0, "cannot parse (inih error %d)", rc);
+    if (!st.failed && s->model_count > 0 && !cur_model(&st)->file)
+        fail_at(&st, cur_model(&st)->line, "model section has no 'file' key");
+    if (!st.failed && s->audio_file == NULL && st.seen[SEC_AUDIO])
+        fail_at(&st, st.line, "[audio] section has no 'file' key");
+    if (!st.failed && s->model_count == 0)
+        fail_at(&st, st.line, "no [model] section: a scene needs at least one model");
+    if (st.failed) {
+        mmd_arena_destroy(arena);
+        free(box);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+int mmd_scene_load_file(const char *path, mmd_scene **out, char *msg, size_t msg_size)
+{
+    void *data;
+    size_t size;
+    mmd_error err;
+    if (mmd_file_read(path, &data, &size, &err) != MMD_OK)
+        return mmd_msgf(msg, msg_size, -1, "%s: cannot read scene: %s", path, err.msg);
+    if (size > MAX_SCENE_BYTES || memchr(data, 0, size)) {
+        free(data);
+        return mmd_msgf(msg, msg_size, -1, "%s: not a scene file (binary or larger than 1 MiB)", path);
+    }
+    char *text = malloc(size + 1);
+    if (!text) {
+        free(data);
+        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
+    }
+    memcpy(text, data, size);
+    text[size] = 0;
+    free(data);
+    int rc = mmd_scene_parse(text, path, true, out, msg, msg_size);
+    free(text);
+    return rc;
+}
+
+void mmd_scene_free(mmd_scene *s)
+{
+    if (!s)
+        return;
+    struct scene_box *box = (struct scene_box *)s; /* scene is the first member */
+    mmd_arena_destroy(box->arena);
+    free(box);
+}

@@ -1,0 +1,82 @@
+/* renderer/cli/scene.h - the scene file (INI) that `mmdrender SCENE -o OUT` reads.
+ *
+ *     mmd_scene *s;
+ *     if (mmd_scene_load_file("scenes/demo.ini", &s, msg, sizeof msg)) -> error "file:line: ..."
+ *     ... s->models[i].file, s->width, ...
+ *     mmd_scene_free(s);
+ *
+ * Parsed with inih. Paths in the file are relative to the scene file's folder
+ * and are stored resolved (joined with that folder). Every value is checked;
+ * unknown sections and keys are errors. See README.md "Scene files" for the
+ * format. The value parsers are shared with the command line (--size, --fps,
+ * --frames, --background), which overrides the file.
+ */
+#ifndef MMD_RENDERER_SCENE_H
+#define MMD_RENDERER_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MMD_SCENE_MAX_MODELS 64
+#define MMD_SCENE_MAX_MOTIONS 16 /* per model */
+#define MMD_SCENE_MAX_SIZE 16384 /* width/height */
+
+typedef struct mmd_scene_model {
+    char *name;                          /* from [model:NAME]; "" for [model] */
+    char *file;                          /* resolved path */
+    char *motions[MMD_SCENE_MAX_MOTIONS]; /* resolved paths, merged in order */
+    int motion_count;
+    bool physics;                        /* default true */
+    int line;                            /* line of the section header */
+} mmd_scene_model;
+
+typedef struct mmd_scene {
+    char *path;                /* as given */
+    char *dir;                 /* folder of the scene file ("." when none) */
+    /* [output] */
+    int width, height;         /* default 1920x1080 */
+    int fps_num, fps_den;      /* default 30/1 */
+    bool has_frames;           /* false: 0 .. last key of any motion */
+    int64_t frame_first, frame_last; /* inclusive, output-fps frame numbers */
+    int antialias;             /* 1, 2 or 4 (default 4) */
+    float background[3];       /* 0..1, default white */
+    bool transparent;
+    /* [camera] */
+    char *camera_motion;       /* resolved path or NULL (fixed camera) */
+    float cam_target[3];       /* position = x y z (default 0 10 0) */
+    float cam_rotation[3];     /* degrees in the file, stored in radians */
+    float cam_distance;        /* VMD convention, default -45 */
+    float cam_fov;             /* degrees, default 30 */
+    bool cam_ortho;
+    /* [light] */
+    bool has_light_color, has_light_direction;
+    float light_color[3], light_direction[3];
+    /* [model] / [model:NAME], in file order */
+    mmd_scene_model models[MMD_SCENE_MAX_MODELS];
+    int model_count;
+    /* [audio] */
+    char *audio_file;          /* resolved path or NULL */
+    double audio_offset;       /* seconds; > 0 delays the audio, < 0 trims its start */
+} mmd_scene;
+
+/* Parse text (NUL-terminated) as if read from path (for messages and the base
+ * folder of relative paths). check_files: fail when a referenced file cannot
+ * be read. Returns 0, or -1 with "path:line: message" in msg. */
+int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
+                    char *msg, size_t msg_size);
+/* Read the file and mmd_scene_parse it with check_files = true. */
+int mmd_scene_load_file(const char *path, mmd_scene **out, char *msg, size_t msg_size);
+void mmd_scene_free(mmd_scene *s); /* NULL is a no-op */
+
+/* Value parsers (return 0, or -1 with "expected ..." in msg). */
+int mmd_scene_parse_size(const char *v, int *w, int *h, char *msg, size_t n);      /* "1920x1080" */
+int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n);   /* "30", "29.97", "30000/1001" */
+/* "A-B" or "A" (and ":STEP" when step != NULL; step defaults to 1). */
+int mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *step, char *msg,
+                           size_t n);
+/* "#rrggbb" or "transparent". */
+int mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, char *msg, size_t n);
+int mmd_scene_parse_antialias(const char *v, int *aa, char *msg, size_t n);
+
+#endif

@@ -1,0 +1,196 @@
+/* renderer/gl/context.c - OSMesa and EGL-surfaceless core contexts (the only GL window-system code). */
+#include "renderer/gl/context.h"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/osmesa.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mmd_gl_context {
+    mmd_gl_backend backend;
+    OSMesaContext osmesa;
+    unsigned char osmesa_buf[4 * 4 * 4]; /* 4x4 RGBA: OSMesa needs a bound buffer */
+    EGLDisplay egl_display;
+    EGLContext egl_context;
+    mmd_gl gl;
+    char version[256];
+};
+
+typedef void (*any_proc)(void);
+
+static any_proc get_proc(const mmd_gl_context *c, const char *name)
+{
+    if (c->backend == MMD_GL_OSMESA)
+        return (any_proc)OSMesaGetProcAddress(name);
+    return (any_proc)eglGetProcAddress(name);
+}
+
+static int load_table(mmd_gl_context *c, char *msg, size_t msg_size)
+{
+#define MMD_GL_LOAD(n)                                                                 \
+    c->gl.n = (__typeof__(c->gl.n))get_proc(c, "gl" #n);                              \
+    if (!c->gl.n) {                                                                    \
+        snprintf(msg, msg_size, "GL: entry point gl%s missing", #n);                   \
+        return -1;                                                                     \
+    }
+    MMD_GL_FUNCS(MMD_GL_LOAD)
+#undef MMD_GL_LOAD
+    return 0;
+}
+
+static int create_osmesa(mmd_gl_context *c, char *msg, size_t msg_size)
+{
+    const int attribs[] = {OSMESA_FORMAT, OSMESA_RGBA, OSMESA_DEPTH_BITS, 0,
+                           OSMESA_PROFILE, OSMESA_CORE_PROFILE,
+                           OSMESA_CONTEXT_MAJOR_VERSION, 3, OSMESA_CONTEXT_MINOR_VERSION, 3, 0};
+    c->osmesa = OSMesaCreateContextAttribs(attribs, NULL);
+    if (!c->osmesa) {
+        snprintf(msg, msg_size, "OSMesa: cannot create a core 3.3 context");
+        return -1;
+    }
+    return mmd_gl_context_make_current(c) ? (snprintf(msg, msg_size, "OSMesa: make current failed"), -1) : 0;
+}
+
+/* Prefer Mesa's software EGL device (never a hardware driver, so pixels match
+ * OSMesa's llvmpipe); else the surfaceless platform. */
+static EGLDisplay open_egl_display(void)
+{
+    const char *cext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
+        (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+    if (!cext || !get_display)
+        return EGL_NO_DISPLAY;
+    if (strstr(cext, "EGL_EXT_device_enumeration") && strstr(cext, "EGL_EXT_platform_device")) {
+        PFNEGLQUERYDEVICESEXTPROC query_devices =
+            (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+        PFNEGLQUERYDEVICESTRINGEXTPROC device_string =
+            (PFNEGLQUERYDEVICESTRINGEXTPROC)eglGetProcAddress("eglQueryDeviceStringEXT");
+        EGLDeviceEXT devices[16];
+        EGLint n = 0;
+        if (query_devices && device_string && query_devices(16, devices, &n)) {
+            for (EGLint i = 0; i < n; i++) {
+                const char *dext = device_string(devices[i], EGL_EXTENSIONS);
+                if (dext && strstr(dext, "EGL_MESA_device_software")) {
+                    EGLDisplay d = get_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+                    if (d != EGL_NO_DISPLAY)
+                        return d;
+                }
+            }
+        }
+    }
+    if (strstr(cext, "EGL_MESA_platform_surfaceless"))
+        return get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+    return EGL_NO_DISPLAY;
+}
+
+/* Mesa's EGL loads swrast_dri.so, which keeps a few blocks after eglTerminate
+ * and is then unloaded, so LeakSanitizer cannot name (or suppress) it: under
+ * ASan, allocations made on the EGL context's thread between create and free
+ * are not leak-checked (tests/fuzz/lsan.supp covers OSMesa by library name). */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define LSAN_OFF() __lsan_disable()
+#define LSAN_ON() __lsan_enable()
+#else
+#define LSAN_OFF() ((void)0)
+#define LSAN_ON() ((void)0)
+#endif
+
+static int create_egl_inner(mmd_gl_context *c, char *msg, size_t msg_size);
+static int create_egl(mmd_gl_context *c, char *msg, size_t msg_size)
+{
+    LSAN_OFF(); /* LSAN_ON() in mmd_gl_context_free */
+    return create_egl_inner(c, msg, msg_size);
+}
+
+static int create_egl_inner(mmd_gl_context *c, char *msg, size_t msg_size)
+{
+    c->egl_display = open_egl_display();
+    EGLint major = 0, minor = 0;
+    if (c->egl_display == EGL_NO_DISPLAY || !eglInitialize(c->egl_display, &major, &minor)) {
+        c->egl_display = EGL_NO_DISPLAY;
+        snprintf(msg, msg_size, "EGL: no software/surfaceless display");
+        return -1;
+    }
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+        snprintf(msg, msg_size, "EGL: desktop OpenGL API unavailable");
+        return -1;
+    }
+    const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                              EGL_NONE};
+    c->egl_context = eglCreateContext(c->egl_display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+    if (c->egl_context == EGL_NO_CONTEXT) {
+        snprintf(msg, msg_size, "EGL: cannot create a core 3.3 context (0x%x)", (unsigned)eglGetError());
+        return -1;
+    }
+    return mmd_gl_context_make_current(c) ? (snprintf(msg, msg_size, "EGL: make current failed"), -1) : 0;
+}
+
+int mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **out, char *msg,
+                          size_t msg_size)
+{
+    if (threads > 0) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", threads);
+        setenv("LP_NUM_THREADS", v, 1); /* read by llvmpipe when its screen is created */
+    }
+    mmd_gl_context *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(msg, msg_size, "out of memory");
+        return -1;
+    }
+    c->backend = backend;
+    c->egl_display = EGL_NO_DISPLAY;
+    c->egl_context = EGL_NO_CONTEXT;
+    int rc = backend == MMD_GL_EGL ? create_egl(c, msg, msg_size) : create_osmesa(c, msg, msg_size);
+    if (rc == 0)
+        rc = load_table(c, msg, msg_size);
+    if (rc == 0) {
+        const char *v = (const char *)c->gl.GetString(GL_VERSION);
+        const char *r = (const char *)c->gl.GetString(GL_RENDERER);
+        GLint maj = 0, min = 0;
+        c->gl.GetIntegerv(GL_MAJOR_VERSION, &maj);
+        c->gl.GetIntegerv(GL_MINOR_VERSION, &min);
+        snprintf(c->version, sizeof c->version, "%s (%s)", v ? v : "?", r ? r : "?");
+        if (maj * 10 + min < 33) {
+            snprintf(msg, msg_size, "GL: need 3.3 core, got %s", c->version);
+            rc = -1;
+        }
+    }
+    if (rc) {
+        mmd_gl_context_free(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+int mmd_gl_context_make_current(mmd_gl_context *c)
+{
+    if (c->backend == MMD_GL_OSMESA)
+        return OSMesaMakeCurrent(c->osmesa, c->osmesa_buf, GL_UNSIGNED_BYTE, 4, 4) ? 0 : -1;
+    return eglMakeCurrent(c->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->egl_context) ? 0 : -1;
+}
+
+void mmd_gl_context_free(mmd_gl_context *c)
+{
+    if (!c)
+        return;
+    if (c->osmesa)
+        OSMesaDestroyContext(c->osmesa);
+    if (c->egl_display != EGL_NO_DISPLAY) {
+        eglMakeCurrent(c->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        if (c->egl_context != EGL_NO_CONTEXT)
+            eglDestroyContext(c->egl_display, c->egl_context);
+        eglReleaseThread(); /* no eglTerminate: Mesa would dlclose its driver, hiding its frames from LeakSanitizer suppressions */
+    }
+    if (c->backend == MMD_GL_EGL)
+        LSAN_ON();
+    free(c);
+}
+
+const mmd_gl *mmd_gl_context_api(const mmd_gl_context *c) { return &c->gl; }
+const char *mmd_gl_context_version(const mmd_gl_context *c) { return c->version; }

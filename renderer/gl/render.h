@@ -1,0 +1,91 @@
+/* renderer/gl/render.h - draw animated models with MMD's look into an RGBA image.
+ *
+ *     mmd_render_options o; mmd_render_options_default(&o); o.width = 1280; ...
+ *     mmd_renderer *r; mmd_renderer_create(&o, &r, msg, sizeof msg);
+ *     mmd_renderer_add_model(r, model, "dir/of/model", msg, sizeof msg);  // textures, buffers
+ *     per frame: mmd_anim_evaluate(anim_i, t) for each model, then
+ *                mmd_renderer_render(r, anims, &cam, &light, &shadow, rgba);
+ *     mmd_renderer_free(r);
+ *
+ * The renderer skins on the CPU (mmd_anim_skin, split across its threads),
+ * uploads, runs the passes (shadow map, edges, colour, ground shadow), resolves
+ * MSAA and reads back RGBA8, top row first; straight alpha when the background
+ * is transparent. Models are drawn in the order they were added.
+ */
+#ifndef MMD_RENDERER_RENDER_H
+#define MMD_RENDERER_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/anim.h"
+#include "core/camera.h"
+#include "core/model.h"
+
+typedef enum mmd_gl_backend { MMD_GL_OSMESA = 0, MMD_GL_EGL = 1 } mmd_gl_backend;
+
+typedef struct mmd_render_options {
+    int width, height;         /* pixels */
+    int samples;               /* MSAA: 1, 2 or 4 (default 4) */
+    float background[4];       /* RGBA 0..1 (default white, opaque) */
+    bool transparent;          /* background alpha 0, straight-alpha output */
+    mmd_gl_backend backend;    /* default OSMesa */
+    int threads;               /* skinning threads and LP_NUM_THREADS; 0 = auto */
+    bool allow_outside_assets; /* texture paths may leave the model's folder */
+    bool edges, ground_shadow, self_shadow; /* passes (default on) */
+    int shadow_map_size;       /* default 2048 */
+} mmd_render_options;
+
+typedef struct mmd_renderer mmd_renderer;
+
+/* Per-stage wall time of the last mmd_renderer_render, milliseconds. */
+typedef struct mmd_render_timings {
+    double skin_ms, upload_ms, draw_ms, readback_ms;
+} mmd_render_timings;
+
+void mmd_render_options_default(mmd_render_options *o);
+/* Returns 0, or -1 with a message in msg (no GL context, bad options). */
+int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *msg, size_t msg_size);
+void mmd_renderer_free(mmd_renderer *r); /* NULL is a no-op */
+/* Upload a model; textures resolve relative to model_dir. Missing textures warn
+ * once on stderr and render white. Returns the model's slot or -1 with msg. */
+int mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, char *msg,
+                           size_t msg_size);
+/* anims[i] belongs to slot i (already evaluated for this frame). rgba receives
+ * width*height*4 bytes. Returns 0, or -1 on a GL failure (msg). */
+int mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
+                        const mmd_camera_state *cam, const mmd_light_state *light,
+                        const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size);
+const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
+
+/* Lower level, used by mmd_renderer_render after skinning and by tests/tools
+ * that have posed geometry but no mmd_anim. */
+typedef struct mmd_render_view {
+    float view[16], proj[16]; /* GL, column-major (as from mmd_camera_matrices) */
+    float eye[3], target[3];  /* LH world */
+    float fov;                /* degrees, vertical (edge width rule) */
+} mmd_render_view;
+
+typedef struct mmd_render_instance {
+    const float *positions, *normals;    /* vertex_count x 3, LH world, required */
+    const float *uvs;                    /* vertex_count x 2, NULL = the model's */
+    const float *add_uv1;                /* vertex_count x 4, NULL = the model's */
+    const mmd_material_state *materials; /* material_count, NULL = the model's own values */
+    float edge_origin[3];                /* LH world position of bone #1 (edge width rule) */
+    bool hidden;
+} mmd_render_instance;
+
+/* Fill v from a camera state for aspect = width/height. */
+void mmd_render_view_from_camera(const mmd_camera_state *cam, float aspect, mmd_render_view *v);
+/* Draw instances[i] for slot i (count <= models added) and read back like
+ * mmd_renderer_render. light/shadow NULL = MMD defaults / no self-shadow. */
+int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instances, size_t count,
+                      const mmd_render_view *view, const mmd_light_state *light,
+                      const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size);
+/* Floor measurement: clear, resolve and read back with nothing drawn. */
+int mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size);
+/* "4.5 (Core Profile) Mesa 22.3.6" etc., for reports and golden notes. */
+const char *mmd_renderer_gl_version(const mmd_renderer *r);
+
+#endif

@@ -1,0 +1,73 @@
+/* renderer/gl/shader.c - compile and link the embedded GLSL. */
+#include "renderer/gl/shader.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "shaders.h"
+
+const char *mmd_gl_shader_source(const char *name)
+{
+    for (size_t i = 0; i < mmd_shader_source_count; i++)
+        if (!strcmp(mmd_shader_sources[i].name, name))
+            return mmd_shader_sources[i].text;
+    return NULL;
+}
+
+static GLuint compile(const mmd_gl *gl, GLenum type, const char *name, const char *defines,
+                      char *msg, size_t msg_size)
+{
+    const char *body = mmd_gl_shader_source(name);
+    if (!body) {
+        snprintf(msg, msg_size, "shader %s not embedded", name);
+        return 0;
+    }
+    const char *parts[3] = {"#version 330 core\n", defines ? defines : "", body};
+    GLuint s = gl->CreateShader(type);
+    gl->ShaderSource(s, 3, parts, NULL);
+    gl->CompileShader(s);
+    GLint ok = 0;
+    gl->GetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        gl->GetShaderInfoLog(s, sizeof log, NULL, log);
+        snprintf(msg, msg_size, "shader %s: %s", name, log);
+        gl->DeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+GLuint mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name,
+                            const char *defines, char *msg, size_t msg_size)
+{
+    GLuint vs = compile(gl, GL_VERTEX_SHADER, vs_name, defines, msg, msg_size);
+    if (!vs)
+        return 0;
+    GLuint fs = compile(gl, GL_FRAGMENT_SHADER, fs_name, defines, msg, msg_size);
+    if (!fs) {
+        gl->DeleteShader(vs);
+        return 0;
+    }
+    GLuint p = gl->CreateProgram();
+    gl->AttachShader(p, vs);
+    gl->AttachShader(p, fs);
+    gl->BindAttribLocation(p, MMD_ATTR_POSITION, "a_position");
+    gl->BindAttribLocation(p, MMD_ATTR_NORMAL, "a_normal");
+    gl->BindAttribLocation(p, MMD_ATTR_UV, "a_uv");
+    gl->BindAttribLocation(p, MMD_ATTR_ADD_UV1, "a_add_uv1");
+    gl->BindAttribLocation(p, MMD_ATTR_EDGE, "a_edge");
+    gl->LinkProgram(p);
+    gl->DeleteShader(vs);
+    gl->DeleteShader(fs);
+    GLint ok = 0;
+    gl->GetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024] = "";
+        gl->GetProgramInfoLog(p, sizeof log, NULL, log);
+        snprintf(msg, msg_size, "program %s+%s: %s", vs_name, fs_name, log);
+        gl->DeleteProgram(p);
+        return 0;
+    }
+    return p;
+}

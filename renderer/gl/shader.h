@@ -1,0 +1,29 @@
+/* renderer/gl/shader.h - build GL programs from the GLSL embedded from shaders/.
+ *
+ * Shader files carry no #version line: the builder prepends "#version 330 core"
+ * and the caller's #defines, and binds the vertex attributes to the fixed
+ * locations below, so every program shares one vertex layout.
+ */
+#ifndef MMD_RENDERER_GL_SHADER_H
+#define MMD_RENDERER_GL_SHADER_H
+
+#include <stddef.h>
+
+#include "renderer/gl/context.h"
+
+enum {
+    MMD_ATTR_POSITION = 0, /* vec3, LH model space */
+    MMD_ATTR_NORMAL = 1,   /* vec3, LH */
+    MMD_ATTR_UV = 2,       /* vec2, D3D top-left */
+    MMD_ATTR_ADD_UV1 = 3,  /* vec4: sub-texture UV or vertex colour */
+    MMD_ATTR_EDGE = 4,     /* float: per-vertex edge scale */
+};
+
+/* Embedded source by name (file name without .glsl), NULL when absent. */
+const char *mmd_gl_shader_source(const char *name);
+/* Compile and link vs_name + fs_name with `defines` (may be NULL) prepended.
+ * Returns the program, or 0 with the compiler log in msg. */
+GLuint mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name,
+                            const char *defines, char *msg, size_t msg_size);
+
+#endif

@@ -1,0 +1,424 @@
+/* renderer/image/decode.c - texture decoding (see image.h).
+ *
+ * stb_image does BMP/PNG/TGA/JPEG/GIF (the implementation lives in Debian's
+ * libstb.so, so no STB_IMAGE_IMPLEMENTATION here). We ask stbi_info for the
+ * size first so that our limits apply before stb allocates. stb already turns
+ * a 32-bit BMP whose alpha bytes are all zero into an opaque image (its
+ * all_a rule), which is what MMD does; test_image checks it.
+ *
+ * DDS layout (little-endian): "DDS " then a 124-byte DDS_HEADER:
+ *   +4 size(124) +8 flags +12 height +16 width +20 pitch +24 depth +28 mipcount
+ *   +76 pixel format {size(32), flags, fourCC, rgbBitCount, r,g,b,a masks}
+ *   +108 caps, +112 caps2; pixel data starts at byte 128.
+ */
+#include "renderer/image/decode.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+#include "core/file.h"
+#include "core/status.h"
+#include "renderer/base/msg.h"
+
+#define DDSD_MIPMAPCOUNT 0x20000u
+#define DDPF_ALPHAPIXELS 0x1u
+#define DDPF_FOURCC 0x4u
+#define DDPF_RGB 0x40u
+#define DDSCAPS2_CUBEMAP 0x200u
+#define DDSCAPS2_VOLUME 0x200000u
+
+const char *mmd_image_format_name(int format)
+{
+    switch (format) {
+    case MMD_IMAGE_RGBA8: return "RGBA8";
+    case MMD_IMAGE_DXT1: return "DXT1";
+    case MMD_IMAGE_DXT3: return "DXT3";
+    case MMD_IMAGE_DXT5: return "DXT5";
+    default: return "unknown";
+    }
+}
+
+void mmd_image_free(mmd_image *img)
+{
+    if (!img)
+        return;
+    free(img->data);
+    memset(img, 0, sizeof *img);
+}
+
+static int check_dims(long long w, long long h, char *msg, size_t n)
+{
+    if (w <= 0 || h <= 0)
+        return mmd_msgf(msg, n, MMD_E_BAD_HEADER, "image has no pixels (%lldx%lld)", w, h);
+    if (w > MMD_IMAGE_MAX_SIDE || h > MMD_IMAGE_MAX_SIDE ||
+        (unsigned long long)w * (unsigned long long)h > MMD_IMAGE_MAX_PIXELS)
+        return mmd_msgf(msg, n, MMD_E_LIMIT,
+                        "image is %lldx%lld; the limit is %d per side and %u Mpixel in total", w,
+                        h, MMD_IMAGE_MAX_SIDE, MMD_IMAGE_MAX_PIXELS >> 20);
+    return MMD_OK;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static bool rgba_has_alpha(const uint8_t *px, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (px[i * 4 + 3] != 255)
+            return true;
+    return false;
+}
+
+/* A DXT1 block in 3-colour mode (c0 <= c1) whose index 3 is used is transparent. */
+static bool dxt1_has_alpha(const uint8_t *b, size_t blocks)
+{
+    for (size_t i = 0; i < blocks; i++, b += 8) {
+        unsigned c0 = b[0] | b[1] << 8, c1 = b[2] | b[3] << 8;
+        if (c0 > c1)
+            continue;
+        for (int k = 4; k < 8; k++)
+            for (int s = 0; s < 8; s += 2)
+                if (((b[k] >> s) & 3) == 3)
+                    return true;
+    }
+    return false;
+}
+
+/* One channel of an uncompressed DDS pixel, scaled to 0..255. */
+static uint8_t mask_channel(uint32_t px, uint32_t mask)
+{
+    if (!mask)
+        return 0;
+    int shift = __builtin_ctz(mask);
+    uint32_t v = (px & mask) >> shift;
+    uint32_t m = mask >> shift;
+    int bits = 32 - __builtin_clz(m);
+    if (bits == 8)
+        return (uint8_t)v;
+    if (bits > 8)
+        return (uint8_t)(v >> (bits - 8));
+    return (uint8_t)((v * 255u + m / 2) / m);
+}
+
+static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, size_t n)
+{
+    if (size < 128)
+        return mmd_msgf(msg, n, MMD_E_TRUNCATED, "DDS: file is %zu bytes, the header needs 128",
+                        size);
+    if (rd32(d + 4) != 124 || rd32(d + 76) != 32)
+        return mmd_msgf(msg, n, MMD_E_BAD_HEADER,
+                        "DDS: header size %u / pixel-format size %u (expected 124 / 32)",
+                        rd32(d + 4), rd32(d + 76));
+    uint32_t flags = rd32(d + 8), h = rd32(d + 12), w = rd32(d + 16), mips = rd32(d + 28);
+    uint32_t pf_flags = rd32(d + 80), fourcc = rd32(d + 84), bpp = rd32(d + 88);
+    uint32_t caps2 = rd32(d + 112);
+    int st = check_dims(w, h, msg, n);
+    if (st != MMD_OK)
+        return st;
+    if (caps2 & (DDSCAPS2_CUBEMAP | DDSCAPS2_VOLUME))
+        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED, "DDS: cube maps and volume textures are not supported");
+    const uint8_t *px = d + 128;
+    size_t avail = size - 128;
+    mmd_image img;
+    memset(&img, 0, sizeof img);
+    img.width = (int)w;
+    img.height = (int)h;
+
+    if (pf_flags & DDPF_FOURCC) {
+        size_t block;
+        if (!memcmp(d + 84, "DXT1", 4)) {
+            img.format = MMD_IMAGE_DXT1;
+            block = 8;
+        } else if (!memcmp(d + 84, "DXT3", 4)) {
+            img.format = MMD_IMAGE_DXT3;
+            block = 16;
+        } else if (!memcmp(d + 84, "DXT5", 4)) {
+            img.format = MMD_IMAGE_DXT5;
+            block = 16;
+        } else {
+            char cc[5];
+            for (int i = 0; i < 4; i++) {
+                uint8_t c = (uint8_t)(fourcc >> (8 * i));
+                cc[i] = (c >= 32 && c < 127) ? (char)c : '?';
+            }
+            cc[4] = 0;
+            return mmd_msgf(msg, n, MMD_E_UNSUPPORTED,
+                            "DDS: compression '%s' is not supported (DXT1, DXT3, DXT5 are)", cc);
+        }
+        int want = (flags & DDSD_MIPMAPCOUNT) && mips > 1 ? (int)(mips > 16 ? 16 : mips) : 1;
+        size_t total = 0;
+        int levels = 0;
+        for (int l = 0; l < want; l++) {
+            uint32_t lw = w >> l ? w >> l : 1, lh = h >> l ? h >> l : 1;
+            size_t bytes = (size_t)((lw + 3) / 4) * ((lh + 3) / 4) * block;
+            if (bytes > avail - total)
+                break; /* a cut mip chain: keep the complete levels */
+            img.level_offset[l] = total;
+            img.level_size[l] = bytes;
+            total += bytes;
+            levels = l + 1;
+            if (lw == 1 && lh == 1)
+                break;
+        }
+        if (levels == 0)
+            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                            "DDS: %ux%u %s needs %zu bytes of blocks, the file has %zu", w, h,
+                            mmd_image_format_name(img.format),
+                            (size_t)((w + 3) / 4) * ((h + 3) / 4) * block, avail);
+        img.levels = levels;
+        img.data = malloc(total);
+        if (!img.data)
+            return mmd_msgf(msg, n, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", total);
+        memcpy(img.data, px, total);
+        img.size = total;
+        img.has_alpha = img.format != MMD_IMAGE_DXT1 ||
+                        dxt1_has_alpha(img.data, img.level_size[0] / 8);
+        *out = img;
+        return MMD_OK;
+    }
+
+    if (!(pf_flags & DDPF_RGB))
+        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED,
+                        "DDS: pixel format flags 0x%x are not supported (RGB or DXT1/3/5 only)",
+                        pf_flags);
+    if (bpp != 16 && bpp != 24 && bpp != 32)
+        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED, "DDS: %u bits per pixel is not supported", bpp);
+    uint32_t rm = rd32(d + 92), gm = rd32(d + 96), bm = rd32(d + 100);
+    uint32_t am = (pf_flags & DDPF_ALPHAPIXELS) ? rd32(d + 104) : 0;
+    size_t bytes_pp = bpp / 8;
+    size_t pixels = (size_t)w * h;
+    if (pixels > avail / bytes_pp)
+        return mmd_msgf(msg, n, MMD_E_TRUNCATED, "DDS: %ux%u at %u bpp needs %zu bytes, the file has %zu",
+                        w, h, bpp, pixels * bytes_pp, avail);
+    img.format = MMD_IMAGE_RGBA8;
+    img.levels = 1;
+    img.size = pixels * 4;
+    img.level_size[0] = img.size;
+    img.data = malloc(img.size);
+    if (!img.data)
+        return mmd_msgf(msg, n, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", img.size);
+    for (size_t i = 0; i < pixels; i++) {
+        const uint8_t *p = px + i * bytes_pp;
+        uint32_t v = p[0] | (uint32_t)p[1] << 8;
+        if (bytes_pp >= 3)
+            v |= (uint32_t)p[2] << 16;
+        if (bytes_pp == 4)
+            v |= (uint32_t)p[3] << 24;
+        uint8_t *o = img.data + i * 4;
+        o[0] = mask_channel(v, rm);
+        o[1] = mask_channel(v, gm);
+        o[2] = mask_channel(v, bm);
+        o[3] = am ? mask_channel(v, am) : 255;
+    }
+    img.has_alpha = am && rgba_has_alpha(img.data, pixels);
+    *out = img;
+    return MMD_OK;
+}
+
+static uint32_t rd32be(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* stb_image reallocs its IDAT buffer to a chunk's declared length before
+ * reading it (a 75-byte file can ask for 1.2 GB): walk the chunks first and
+ * refuse any length larger than the bytes left. stb reads a length and type
+ * even from a chunk header cut by the end of the file (8 bytes suffice for
+ * "IDAT" + a 1.2 GB length), and only decodes at IEND, so a file that ends
+ * before IEND is refused as truncated here. */
+static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
+{
+    size_t pos = 8;
+    while (pos < size) {
+        if (size - pos < 12)
+            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                            "PNG: offset 0x%zx, the file ends inside a chunk header (%zu of 12 "
+                            "bytes) before IEND",
+                            pos, size - pos);
+        uint32_t len = rd32be(d + pos);
+        if (len > size - pos - 12) {
+            char type[5];
+            for (int i = 0; i < 4; i++) {
+                uint8_t c = d[pos + 4 + i];
+                type[i] = (c >= 32 && c < 127) ? (char)c : '?';
+            }
+            type[4] = 0;
+            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                            "PNG: offset 0x%zx, chunk '%s' claims %u bytes, only %zu left", pos,
+                            type, len, size - pos - 12);
+        }
+        if (!memcmp(d + pos + 4, "IHDR", 4) && len >= 8) {
+            /* stb refuses sizes over its own cap as "unknown format": say why */
+            int st = check_dims(rd32be(d + pos + 8), rd32be(d + pos + 12), msg, n);
+            if (st != MMD_OK)
+                return st;
+        }
+        if (!memcmp(d + pos + 4, "IEND", 4))
+            return MMD_OK;
+        pos += 12 + (size_t)len;
+    }
+    return mmd_msgf(msg, n, MMD_E_TRUNCATED, "PNG: the file ends at offset 0x%zx without IEND",
+                    size);
+}
+
+static unsigned rd16(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
+
+/* stb decodes an uncompressed BMP or TGA whose pixel data stops early as if
+ * the missing bytes were zero (a black texture, no error). Called after
+ * stbi_info and check_dims accepted the image, so w and h are bounded and the
+ * products below fit in 64 bits. RLE and other compressions are left to stb. */
+static int check_bmp_size(const uint8_t *d, size_t size, char *msg, size_t n)
+{
+    if (size < 30)
+        return MMD_OK; /* stbi_info accepted it: nothing we can measure */
+    uint32_t data_at = rd32(d + 10), hsz = rd32(d + 14);
+    uint64_t w, h, bpp;
+    if (hsz == 12) { /* OS/2 BITMAPCOREHEADER: no compression field */
+        w = rd16(d + 18);
+        h = rd16(d + 20);
+        bpp = rd16(d + 24);
+    } else {
+        if (size < 34)
+            return MMD_OK;
+        uint32_t compression = rd32(d + 30);
+        if (compression != 0 && compression != 3) /* BI_RGB, BI_BITFIELDS */
+            return MMD_OK;
+        int32_t sw = (int32_t)rd32(d + 18), sh = (int32_t)rd32(d + 22);
+        w = (uint64_t)(sw < 0 ? -(int64_t)sw : sw);
+        h = (uint64_t)(sh < 0 ? -(int64_t)sh : sh); /* negative: top-down rows */
+        bpp = rd16(d + 28);
+    }
+    if (!w || !h || !bpp || bpp > 32)
+        return MMD_OK; /* stb says what is wrong with it */
+    uint64_t stride = (w * bpp + 31) / 32 * 4;
+    /* the last row's padding may be missing: every pixel byte is still there */
+    uint64_t need = (uint64_t)data_at + stride * (h - 1) + (w * bpp + 7) / 8;
+    if (need > size)
+        return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                        "BMP: %llux%llu at %llu bpp needs %llu bytes (pixel data at %u, %llu per row), "
+                        "the file has %zu",
+                        (unsigned long long)w, (unsigned long long)h, (unsigned long long)bpp,
+                        (unsigned long long)need, data_at, (unsigned long long)stride,
+                        size);
+    return MMD_OK;
+}
+
+/* TGA types 1 (colour-mapped), 2 (true colour), 3 (grey), all uncompressed:
+ * 18-byte header, id, colour map, then w x h pixels. */
+static int check_tga_size(const uint8_t *d, size_t size, int w, int h, char *msg, size_t n)
+{
+    if (size < 18 || d[1] > 1 || d[2] < 1 || d[2] > 3)
+        return MMD_OK;
+    if ((int)rd16(d + 12) != w || (int)rd16(d + 14) != h)
+        return MMD_OK; /* not the header stb read: some other format */
+    uint64_t cmap = d[1] ? (uint64_t)rd16(d + 5) * ((d[7] + 7u) / 8u) : 0;
+    uint64_t pixel = (d[16] + 7u) / 8u;
+    uint64_t need = 18 + (uint64_t)d[0] + cmap + (uint64_t)w * (uint64_t)h * pixel;
+    if (need > size)
+        return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+                        "TGA: %dx%d at %u bpp needs %llu bytes (header, id %u, colour map %llu), the "
+                        "file has %zu",
+                        w, h, d[16], (unsigned long long)need, d[0], (unsigned long long)cmap, size);
+    return MMD_OK;
+}
+
+/* Formats stb tries before TGA (which has no magic). */
+static bool has_other_magic(const uint8_t *d, size_t size)
+{
+    static const char *const magic[] = {"BM", "\x89PNG", "\xff\xd8", "GIF8", "8BPS", "P5", "P6",
+                                        "#?RADIANCE", "\x53\x80\xf6\x34"};
+    for (size_t i = 0; i < sizeof magic / sizeof *magic; i++) {
+        size_t l = strlen(magic[i]);
+        if (size >= l && !memcmp(d, magic[i], l))
+            return true;
+    }
+    return false;
+}
+
+int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
+                          size_t msg_size)
+{
+    const uint8_t *d = data;
+    if (!d || size == 0)
+        return mmd_msgf(msg, msg_size, MMD_E_TRUNCATED, "image is empty");
+    if (size >= 4 && !memcmp(d, "DDS ", 4))
+        return load_dds(d, size, out, msg, msg_size);
+    if (size > INT_MAX)
+        return mmd_msgf(msg, msg_size, MMD_E_LIMIT, "image file is %zu bytes, too large", size);
+    if (size >= 8 && !memcmp(d, "\x89PNG\r\n\x1a\n", 8)) {
+        int st = check_png_chunks(d, size, msg, msg_size);
+        if (st != MMD_OK)
+            return st;
+    }
+    int w = 0, h = 0, comp = 0;
+    if (!stbi_info_from_memory(d, (int)size, &w, &h, &comp)) {
+        const char *why = stbi_failure_reason();
+        return mmd_msgf(msg, msg_size, MMD_E_BAD_MAGIC,
+                        "not a supported image (BMP, PNG, TGA, JPEG, GIF, DDS): %s",
+                        why ? why : "unknown format");
+    }
+    bool bmp = size >= 2 && d[0] == 'B' && d[1] == 'M';
+    if (bmp && h < 0 && h != INT_MIN)
+        h = -h; /* stbi_info gives a top-down BMP's stored negative height; stbi_load its size */
+    int st = check_dims(w, h, msg, msg_size);
+    if (st != MMD_OK)
+        return st;
+    if (bmp)
+        st = check_bmp_size(d, size, msg, msg_size);
+    else if (!has_other_magic(d, size))
+        st = check_tga_size(d, size, w, h, msg, msg_size);
+    if (st != MMD_OK)
+        return st;
+    int w2 = 0, h2 = 0;
+    uint8_t *px = stbi_load_from_memory(d, (int)size, &w2, &h2, &comp, 4);
+    if (!px) {
+        const char *why = stbi_failure_reason();
+        return mmd_msgf(msg, msg_size, MMD_E_BAD_STRUCTURE, "cannot decode image: %s",
+                        why ? why : "corrupt data");
+    }
+    if (w2 != w || h2 != h) { /* stb disagreeing with itself: treat as corrupt */
+        stbi_image_free(px);
+        return mmd_msgf(msg, msg_size, MMD_E_BAD_STRUCTURE, "image size changed while decoding");
+    }
+    size_t bytes = (size_t)w * (size_t)h * 4;
+    mmd_image img;
+    memset(&img, 0, sizeof img);
+    img.data = malloc(bytes); /* ours, so callers free() it like DDS data */
+    if (!img.data) {
+        stbi_image_free(px);
+        return mmd_msgf(msg, msg_size, MMD_E_NOMEM, "cannot allocate %zu bytes", bytes);
+    }
+    memcpy(img.data, px, bytes);
+    stbi_image_free(px);
+    img.width = w;
+    img.height = h;
+    img.format = MMD_IMAGE_RGBA8;
+    img.size = bytes;
+    img.levels = 1;
+    img.level_size[0] = bytes;
+    img.has_alpha = rgba_has_alpha(img.data, (size_t)w * h);
+    *out = img;
+    return MMD_OK;
+}
+
+int mmd_image_load_file(const char *path, mmd_image *out, char *msg, size_t msg_size)
+{
+    void *data = NULL;
+    size_t size = 0;
+    mmd_error err;
+    mmd_status st = mmd_file_read(path, &data, &size, &err);
+    if (st != MMD_OK)
+        return mmd_msgf(msg, msg_size, st, "%s: %s", path, err.msg);
+    char inner[200];
+    int r = mmd_image_load_memory(data, size, out, inner, sizeof inner);
+    free(data);
+    if (r != MMD_OK)
+        return mmd_msgf(msg, msg_size, r, "%s: %s", path, inner);
+    return MMD_OK;
+}

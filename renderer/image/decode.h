@@ -1,0 +1,59 @@
+/* renderer/image/decode.h - decode texture files into CPU memory (no GL here).
+ *
+ *   mmd_image_load_file(path, &img, msg, n)        read and decode a file
+ *   mmd_image_load_memory(data, size, &img, msg, n) decode bytes (borrowed for the call)
+ *   mmd_image_free(&img)                            release img->data (NULL/zeroed ok)
+ *
+ * The format is detected from the content, never the extension (.sph/.spa
+ * sphere maps are ordinary BMP/PNG/...; MMD files often carry a wrong suffix).
+ * BMP (incl. 32-bit; an all-zero alpha channel means opaque, as in MMD),
+ * PNG, TGA, JPEG, GIF (first frame) go through stb_image and come out RGBA8.
+ * DDS is parsed here: DXT1/DXT3/DXT5 keep their compressed blocks (every mip
+ * level present in the file, for glCompressedTexImage2D); uncompressed 16/24/
+ * 32-bit RGB(A) DDS (A8R8G8B8, X8R8G8B8, ...) becomes RGBA8 (level 0 only).
+ * Rows are top row first in every format (DDS stores them that way too), so
+ * a texture uploaded as is must be sampled with MMD's v (0 = top) unflipped.
+ *
+ * Both loaders return MMD_OK (0) or an mmd_status (core/status.h) with a
+ * sentence in msg; *out is written only on success. Corrupt input never
+ * crashes; sizes above MMD_IMAGE_MAX_SIDE per side or MMD_IMAGE_MAX_PIXELS in
+ * total are refused (MMD_E_LIMIT) before anything is allocated.
+ */
+#ifndef MMD_RENDERER_IMAGE_H
+#define MMD_RENDERER_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MMD_IMAGE_MAX_SIDE 16384
+#define MMD_IMAGE_MAX_PIXELS (64u * 1024u * 1024u)
+#define MMD_IMAGE_MAX_LEVELS 16
+
+enum {
+    MMD_IMAGE_RGBA8 = 0, /* 4 bytes per pixel, straight alpha */
+    MMD_IMAGE_DXT1 = 1,  /* 8-byte blocks (GL_COMPRESSED_RGBA_S3TC_DXT1_EXT: 1-bit alpha) */
+    MMD_IMAGE_DXT3 = 2,  /* 16-byte blocks */
+    MMD_IMAGE_DXT5 = 3,  /* 16-byte blocks */
+};
+
+typedef struct mmd_image {
+    int width, height;   /* level 0 */
+    int format;          /* MMD_IMAGE_* */
+    uint8_t *data;       /* malloc'd; all levels back to back */
+    size_t size;         /* bytes in data */
+    int levels;          /* >= 1; level i is max(1, w >> i) x max(1, h >> i) */
+    size_t level_offset[MMD_IMAGE_MAX_LEVELS]; /* byte offset of each level in data */
+    size_t level_size[MMD_IMAGE_MAX_LEVELS];   /* bytes of each level */
+    bool has_alpha;      /* some texel is not fully opaque (DXT3/5: always true) */
+} mmd_image;
+
+int mmd_image_load_file(const char *path, mmd_image *out, char *msg, size_t msg_size);
+int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
+                          size_t msg_size);
+void mmd_image_free(mmd_image *img);
+
+/* Short name of a format ("RGBA8", "DXT1", ...). */
+const char *mmd_image_format_name(int format);
+
+#endif

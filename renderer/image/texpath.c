@@ -1,0 +1,218 @@
+/* renderer/image/texpath.c - texture path resolution (see texpath.h). */
+#include "renderer/image/texpath.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <iconv.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "renderer/base/msg.h"
+
+static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+/* ASCII letters case-insensitive, all other bytes exact (UTF-8 continuation
+ * bytes are never ASCII, so this is safe byte by byte). */
+static bool eq_ascii_ci(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (fold((unsigned char)*a) != fold((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static bool sjis_lead(unsigned c) { return (c >= 0x81 && c <= 0x9f) || (c >= 0xe0 && c <= 0xfc); }
+
+/* Shift-JIS aware: double-byte characters compare exactly (their trail byte
+ * may be an ASCII letter), single bytes fold ASCII case. */
+static bool eq_sjis_ci(const char *a, const char *b)
+{
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    while (*x && *y) {
+        if (sjis_lead(*x)) {
+            if (*x != *y || !x[1] || x[1] != y[1])
+                return false;
+            x += 2;
+            y += 2;
+            continue;
+        }
+        if (fold(*x) != fold(*y))
+            return false;
+        x++;
+        y++;
+    }
+    return *x == *y;
+}
+
+static bool has_high_bytes(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return true;
+    return false;
+}
+
+/* UTF-8 component to CP932 bytes; false when it has no CP932 form. */
+static bool to_cp932(const char *utf8, char *out, size_t cap)
+{
+    iconv_t cd = iconv_open("CP932", "UTF-8");
+    if (cd == (iconv_t)-1)
+        return false;
+    char *in = (char *)utf8, *o = out;
+    size_t inl = strlen(utf8), outl = cap - 1;
+    size_t r = iconv(cd, &in, &inl, &o, &outl);
+    iconv_close(cd);
+    if (r == (size_t)-1 || inl != 0)
+        return false;
+    *o = 0;
+    return true;
+}
+
+static bool exists(const char *path, struct stat *st)
+{
+    return stat(path, st) == 0;
+}
+
+/* Join dir + "/" + name into buf; false when it does not fit. */
+static bool join(char *buf, size_t cap, const char *dir, const char *name)
+{
+    int k = snprintf(buf, cap, "%s%s%s", dir, (*dir && dir[strlen(dir) - 1] != '/') ? "/" : "", name);
+    return k >= 0 && (size_t)k < cap;
+}
+
+/* Find the on-disk entry of dir matching comp; writes its name to found. */
+static bool match_in_dir(const char *dir, const char *comp, char *found, size_t cap)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    if (join(path, sizeof path, dir, comp) && exists(path, &st)) {
+        snprintf(found, cap, "%s", comp);
+        return true;
+    }
+    char sjis[NAME_MAX + 1];
+    bool try_sjis = has_high_bytes(comp) && to_cp932(comp, sjis, sizeof sjis);
+    if (try_sjis && join(path, sizeof path, dir, sjis) && exists(path, &st)) {
+        snprintf(found, cap, "%s", sjis);
+        return true;
+    }
+    DIR *d = opendir(*dir ? dir : ".");
+    if (!d)
+        return false;
+    bool ok = false;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *nm = e->d_name;
+        if (!strcmp(nm, ".") || !strcmp(nm, ".."))
+            continue;
+        if (eq_ascii_ci(nm, comp) || (try_sjis && eq_sjis_ci(nm, sjis))) {
+            if (!ok || strcmp(nm, found) < 0) {
+                snprintf(found, cap, "%s", nm);
+                ok = true;
+            }
+        }
+    }
+    closedir(d);
+    return ok;
+}
+
+/* Is path (resolved) inside base (resolved)? */
+static bool inside(const char *base_real, const char *path_real)
+{
+    size_t n = strlen(base_real);
+    if (strncmp(base_real, path_real, n) != 0)
+        return false;
+    if (n == 1 && base_real[0] == '/')
+        return true;
+    return path_real[n] == '/' || path_real[n] == 0;
+}
+
+int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
+                        size_t out_size, char *msg, size_t msg_size)
+{
+    if (!model_dir || !stored || !out || out_size == 0)
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path: bad arguments");
+    size_t len = strlen(stored);
+    if (len == 0)
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path is empty");
+    if (len >= PATH_MAX)
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path is %zu bytes, too long", len);
+
+    char norm[PATH_MAX];
+    for (size_t i = 0; i <= len; i++)
+        norm[i] = stored[i] == '\\' ? '/' : stored[i];
+
+    bool drive = ((norm[0] | 32) >= 'a' && (norm[0] | 32) <= 'z' && norm[1] == ':');
+    bool absolute = norm[0] == '/' || drive;
+    if (absolute && !allow_outside)
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+                        "texture '%s' is an absolute path, outside the model folder: refused", stored);
+    if (drive)
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING,
+                        "texture '%s' is a Windows drive path: not found", stored);
+
+    /* Split into components (skipping "" and "."), checking "..". */
+    char *comps[PATH_MAX / 2];
+    int nc = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(norm, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+        if (!strcmp(tok, "."))
+            continue;
+        if (!strcmp(tok, "..") && !allow_outside)
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+                            "texture '%s' climbs out of the model folder with '..': refused", stored);
+        comps[nc++] = tok;
+    }
+    if (nc == 0)
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path '%s' names no file", stored);
+
+    char cur[PATH_MAX];
+    if (absolute)
+        snprintf(cur, sizeof cur, "/");
+    else if (snprintf(cur, sizeof cur, "%s", *model_dir ? model_dir : ".") >= (int)sizeof cur)
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "model folder path is too long");
+
+    for (int i = 0; i < nc; i++) {
+        char found[NAME_MAX + 1];
+        const char *c = comps[i];
+        if (!strcmp(c, "..")) {
+            snprintf(found, sizeof found, "..");
+        } else if (!match_in_dir(cur, c, found, sizeof found)) {
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING,
+                            "texture '%s' not found: no '%s' in '%s' (also tried other letter case "
+                            "and Shift-JIS names)",
+                            stored, c, cur);
+        }
+        char next[PATH_MAX];
+        if (!join(next, sizeof next, cur, found))
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path '%s' is too long", stored);
+        memcpy(cur, next, sizeof cur);
+    }
+
+    struct stat st;
+    if (stat(cur, &st) != 0 || !S_ISREG(st.st_mode))
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING, "texture '%s': '%s' is not a regular file",
+                        stored, cur);
+
+    if (!allow_outside) {
+        char base_real[PATH_MAX], file_real[PATH_MAX];
+        if (!realpath(*model_dir ? model_dir : ".", base_real) || !realpath(cur, file_real))
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING, "texture '%s': cannot resolve '%s': %s",
+                            stored, cur, strerror(errno));
+        if (!inside(base_real, file_real))
+            return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+                            "texture '%s' resolves to '%s', outside the model folder: refused", stored,
+                            file_real);
+    }
+
+    size_t n = strlen(cur);
+    if (n >= out_size)
+        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "resolved path needs %zu bytes, buffer has %zu",
+                        n + 1, out_size);
+    memcpy(out, cur, n + 1);
+    if (msg && msg_size)
+        msg[0] = 0;
+    return MMD_TEXPATH_FOUND;
+}

@@ -1,0 +1,39 @@
+/* renderer/image/texpath.h - find a model's texture file on disk.
+ *
+ *   int mmd_texpath_resolve(model_dir, stored, allow_outside, out, out_size, msg, n)
+ *
+ * stored is the path as the model names it (UTF-8 after conversion from
+ * Shift-JIS/UTF-16), relative to the model's folder, with '\' or '/'
+ * separators. Models come from Windows, so the file on disk often differs in
+ * case, and archives extracted on Linux keep Shift-JIS byte names. Each
+ * component is tried: exactly; then against the directory listing comparing
+ * ASCII letters case-insensitively (other bytes exactly); then as its CP932
+ * bytes (exact, then case-insensitive on the single-byte characters only).
+ * Among several case-insensitive matches the smallest name (strcmp) wins, so
+ * the result does not depend on readdir order.
+ *
+ * Unless allow_outside, paths that would leave model_dir are refused: absolute
+ * paths (/x, C:\x, \\server), ".." components, and files whose realpath (after
+ * symlinks) is not inside realpath(model_dir). With allow_outside, ".." and
+ * absolute POSIX paths are followed (a Windows drive path is never found).
+ *
+ * On MMD_TEXPATH_FOUND, out holds model_dir joined with the on-disk names.
+ * Otherwise msg says what failed. Thread-safe (no shared state).
+ */
+#ifndef MMD_RENDERER_TEXPATH_H
+#define MMD_RENDERER_TEXPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum {
+    MMD_TEXPATH_FOUND = 0,
+    MMD_TEXPATH_MISSING = 1, /* no such file (or it is not a regular file) */
+    MMD_TEXPATH_REFUSED = 2, /* escapes model_dir and !allow_outside */
+    MMD_TEXPATH_ERROR = 3,   /* empty name, path too long for out, bad arguments */
+};
+
+int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
+                        size_t out_size, char *msg, size_t msg_size);
+
+#endif

@@ -1,0 +1,510 @@
+/* renderer/output/audio.c - one audio track into an output file: decode -> resample
+ * -> fifo -> AAC/Opus encoder, or packet copy (see audio.h). */
+#include "renderer/output/audio.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/mathematics.h>
+#include <libswresample/swresample.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "renderer/cli/commands.h"
+#include "renderer/base/msg.h"
+
+static const AVRational k_sample_tb = {1, MMD_AUDIO_RATE};
+
+struct mmd_audio {
+    AVFormatContext *oc; /* borrowed */
+    AVFormatContext *ic;
+    AVStream *ist, *ost;
+    int stream;
+    char *path;
+    bool copy;
+    bool has_end;
+    bool done;       /* everything up to the end is written (and flushed) */
+    AVPacket *pkt;   /* input packets; copy: the next one to write when have_pkt */
+    bool have_pkt;
+    /* copy */
+    int64_t copy_zero; /* input ts that maps to output time 0 (ist tb) */
+    int64_t copy_end;  /* input ts where the track ends (ist tb) */
+    /* encode */
+    AVCodecContext *dec, *enc;
+    SwrContext *swr;
+    AVAudioFifo *fifo;
+    AVFrame *frame, *eframe;
+    AVPacket *opkt;
+    bool in_eof;
+    int64_t skip, pad; /* output samples to drop from the file's start / silence first */
+    int64_t sent;      /* samples sent to the encoder = output time in samples */
+    int64_t end;       /* samples */
+};
+
+static const char *averr(int e, char *buf, size_t n)
+{
+    av_strerror(e, buf, n);
+    return buf;
+}
+
+static bool is_pcm(enum AVCodecID id)
+{
+    return id >= AV_CODEC_ID_FIRST_AUDIO && id < AV_CODEC_ID_ADPCM_IMA_QT;
+}
+
+/* Codecs copied per container: what its players take, not all that libavformat
+ * can store (it says yes to Opus in MOV, then refuses to write the header), and
+ * only codecs with short packets (20-26 ms), because a copied track can only be
+ * cut at a packet: FLAC's 4096-sample packets would run 90 ms past the video. */
+static bool copy_fits(const char *muxer, enum AVCodecID id)
+{
+    if (!strcmp(muxer, "mp4") || !strcmp(muxer, "mov"))
+        return id == AV_CODEC_ID_AAC || id == AV_CODEC_ID_MP3;
+    if (!strcmp(muxer, "webm"))
+        return id == AV_CODEC_ID_OPUS || id == AV_CODEC_ID_VORBIS;
+    if (!strcmp(muxer, "matroska"))
+        return id == AV_CODEC_ID_AAC || id == AV_CODEC_ID_MP3 || id == AV_CODEC_ID_OPUS ||
+               id == AV_CODEC_ID_VORBIS;
+    return false;
+}
+
+bool mmd_audio_can_copy(const AVOutputFormat *fmt, enum AVCodecID id, double offset)
+{
+    return offset == 0 && !is_pcm(id) && copy_fits(fmt->name, id) &&
+           avformat_query_codec(fmt, id, FF_COMPLIANCE_NORMAL) == 1;
+}
+
+void mmd_audio_free(mmd_audio *a)
+{
+    if (!a)
+        return;
+    swr_free(&a->swr);
+    if (a->fifo)
+        av_audio_fifo_free(a->fifo);
+    avcodec_free_context(&a->dec);
+    avcodec_free_context(&a->enc);
+    avformat_close_input(&a->ic);
+    av_packet_free(&a->pkt);
+    av_packet_free(&a->opkt);
+    av_frame_free(&a->frame);
+    av_frame_free(&a->eframe);
+    free(a->path);
+    free(a);
+}
+
+/* ---- open ---------------------------------------------------------------- */
+
+static int open_encoder(mmd_audio *a, char *msg, size_t n)
+{
+    char eb[128];
+    bool webm = !strcmp(a->oc->oformat->name, "webm");
+    const AVCodec *c = webm ? avcodec_find_encoder_by_name("libopus") : avcodec_find_encoder(AV_CODEC_ID_AAC);
+    if (!c)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
+    AVCodecContext *e = a->enc = avcodec_alloc_context3(c);
+    if (!e)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+    e->sample_fmt = c->sample_fmts ? c->sample_fmts[0] : AV_SAMPLE_FMT_FLTP;
+    for (const enum AVSampleFormat *p = c->sample_fmts; p && *p != AV_SAMPLE_FMT_NONE; p++)
+        if (*p == AV_SAMPLE_FMT_FLTP || *p == AV_SAMPLE_FMT_FLT) {
+            e->sample_fmt = *p;
+            break;
+        }
+    e->sample_rate = MMD_AUDIO_RATE;
+    av_channel_layout_default(&e->ch_layout, 2);
+    e->bit_rate = webm ? 128000 : 192000;
+    e->time_base = k_sample_tb;
+    if (a->oc->oformat->flags & AVFMT_GLOBALHEADER)
+        e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int r = avcodec_open2(e, c, NULL);
+    if (r < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "cannot open the audio encoder: %s", averr(r, eb, sizeof eb));
+    if (avcodec_parameters_from_context(a->ost->codecpar, e) < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+    a->ost->time_base = e->time_base;
+    return MMD_EXIT_OK;
+}
+
+static int open_decoder(mmd_audio *a, const AVCodec *dc, char *msg, size_t n)
+{
+    if (!dc)
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: no decoder for its audio (%s)", a->path,
+                        avcodec_get_name(a->ist->codecpar->codec_id));
+    a->dec = avcodec_alloc_context3(dc);
+    if (!a->dec || avcodec_parameters_to_context(a->dec, a->ist->codecpar) < 0 ||
+        avcodec_open2(a->dec, dc, NULL) < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot open the audio decoder", a->path);
+    if (a->dec->sample_rate <= 0 || a->dec->ch_layout.nb_channels <= 0)
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio has no sample rate or channels", a->path);
+    return MMD_EXIT_OK;
+}
+
+/* Resampler from the decoder's format to the encoder's, and the fifo. */
+static int open_resampler(mmd_audio *a, char *msg, size_t n)
+{
+    AVChannelLayout in_layout;
+    if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
+        av_channel_layout_default(&in_layout, a->dec->ch_layout.nb_channels);
+    else if (av_channel_layout_copy(&in_layout, &a->dec->ch_layout) < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+    int e = swr_alloc_set_opts2(&a->swr, &a->enc->ch_layout, a->enc->sample_fmt, MMD_AUDIO_RATE, &in_layout,
+                                a->dec->sample_fmt, a->dec->sample_rate, 0, NULL);
+    av_channel_layout_uninit(&in_layout);
+    if (e < 0 || swr_init(a->swr) < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot resample this audio", a->path);
+    a->fifo = av_audio_fifo_alloc(a->enc->sample_fmt, a->enc->ch_layout.nb_channels, 4096);
+    a->frame = av_frame_alloc();
+    a->eframe = av_frame_alloc();
+    a->opkt = av_packet_alloc();
+    if (!a->fifo || !a->frame || !a->eframe || !a->opkt)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+    return MMD_EXIT_OK;
+}
+
+/* The longest packet a copyable codec has, seconds: its frame size, or for
+ * Vorbis (variable) the 1024 new samples of the usual long block. */
+static double packet_seconds(const AVCodecParameters *p)
+{
+    int samples = p->frame_size > 0 ? p->frame_size : p->codec_id == AV_CODEC_ID_VORBIS ? 1024 : 0;
+    if (samples <= 0 || p->sample_rate <= 0)
+        return 1e9; /* unknown: never copied under a limit */
+    return (double)samples / p->sample_rate;
+}
+
+static int open_all(mmd_audio *a, const mmd_audio_options *o, char *msg, size_t n)
+{
+    char eb[128];
+    int e = avformat_open_input(&a->ic, a->path, NULL, NULL);
+    if (e < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot open audio: %s", a->path, averr(e, eb, sizeof eb));
+    if ((e = avformat_find_stream_info(a->ic, NULL)) < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot read audio: %s", a->path, averr(e, eb, sizeof eb));
+    const AVCodec *dc = NULL;
+    a->stream = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dc, 0);
+    if (a->stream < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: no audio stream", a->path);
+    a->ist = a->ic->streams[a->stream];
+    a->copy = o->allow_copy && mmd_audio_can_copy(a->oc->oformat, a->ist->codecpar->codec_id, o->offset) &&
+              (o->max_packet_s <= 0 || packet_seconds(a->ist->codecpar) <= o->max_packet_s);
+    if (!a->copy && (e = open_decoder(a, dc, msg, n)))
+        return e;
+    a->pkt = av_packet_alloc();
+    a->ost = avformat_new_stream(a->oc, NULL);
+    if (!a->pkt || !a->ost)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+    if (a->copy) {
+        if (avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar) < 0)
+            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        a->ost->codecpar->codec_tag = 0;
+        a->ost->time_base = a->ist->time_base;
+        a->copy_zero = a->ist->start_time != AV_NOPTS_VALUE ? a->ist->start_time : 0;
+        a->copy_end = INT64_MAX;
+        return MMD_EXIT_OK;
+    }
+    if ((e = open_encoder(a, msg, n)) || (e = open_resampler(a, msg, n)))
+        return e;
+    double file_t0 = -o->offset; /* audio-file time at output time 0 */
+    if (file_t0 >= 0)
+        a->skip = llround(file_t0 * MMD_AUDIO_RATE);
+    else
+        a->pad = llround(-file_t0 * MMD_AUDIO_RATE);
+    return MMD_EXIT_OK;
+}
+
+int mmd_audio_open(mmd_audio **out, AVFormatContext *oc, const mmd_audio_options *o, char *msg, size_t n)
+{
+    mmd_audio *a = calloc(1, sizeof *a);
+    if (!a || !(a->path = strdup(o->path))) {
+        free(a);
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+    }
+    a->oc = oc;
+    int rc = open_all(a, o, msg, n);
+    if (rc) {
+        mmd_audio_free(a);
+        return rc;
+    }
+    *out = a;
+    return MMD_EXIT_OK;
+}
+
+void mmd_audio_set_end(mmd_audio *a, int64_t t, AVRational tb)
+{
+    a->has_end = true;
+    if (a->copy)
+        a->copy_end = a->copy_zero + av_rescale_q(t, tb, a->ist->time_base);
+    else
+        a->end = av_rescale_q(t, tb, k_sample_tb);
+}
+
+bool mmd_audio_is_copy(const mmd_audio *a) { return a->copy; }
+
+const char *mmd_audio_codec_name(const mmd_audio *a)
+{
+    return a->copy ? avcodec_get_name(a->ist->codecpar->codec_id) : a->enc->codec->name;
+}
+
+/* ---- decode -> resample -> fifo ------------------------------------------ */
+
+/* Resampled samples into the fifo, dropping the first `skip`. */
+static int fifo_push(mmd_audio *a, uint8_t **data, int count)
+{
+    if (count <= 0)
+        return 0;
+    if (a->skip >= count) {
+        a->skip -= count;
+        return 0;
+    }
+    if (av_audio_fifo_write(a->fifo, (void **)data, count) < count)
+        return -1;
+    if (a->skip > 0) {
+        av_audio_fifo_drain(a->fifo, (int)a->skip);
+        a->skip = 0;
+    }
+    return 0;
+}
+
+/* f NULL flushes the resampler. */
+static int convert_push(mmd_audio *a, const AVFrame *f)
+{
+    int out_max = swr_get_out_samples(a->swr, f ? f->nb_samples : 0);
+    if (out_max <= 0)
+        return 0;
+    uint8_t **buf = NULL;
+    if (av_samples_alloc_array_and_samples(&buf, NULL, a->enc->ch_layout.nb_channels, out_max,
+                                           a->enc->sample_fmt, 0) < 0)
+        return -1;
+    int got = swr_convert(a->swr, buf, out_max, f ? (const uint8_t **)f->extended_data : NULL,
+                          f ? f->nb_samples : 0);
+    int rc = got < 0 ? -1 : fifo_push(a, buf, got);
+    av_freep(&buf[0]);
+    av_freep(&buf);
+    return rc;
+}
+
+/* Decode until the fifo holds `want` samples or the file ends. */
+static int decode_more(mmd_audio *a, int want)
+{
+    while (!a->in_eof && av_audio_fifo_size(a->fifo) < want) {
+        int e = av_read_frame(a->ic, a->pkt);
+        if (e < 0) {
+            avcodec_send_packet(a->dec, NULL);
+        } else if (a->pkt->stream_index != a->stream) {
+            av_packet_unref(a->pkt);
+            continue;
+        } else {
+            e = avcodec_send_packet(a->dec, a->pkt);
+            av_packet_unref(a->pkt);
+            if (e < 0 && e != AVERROR(EAGAIN) && e != AVERROR_INVALIDDATA)
+                return -1;
+        }
+        for (;;) {
+            int r = avcodec_receive_frame(a->dec, a->frame);
+            if (r == AVERROR(EAGAIN))
+                break;
+            if (r == AVERROR_EOF) {
+                if (convert_push(a, NULL) < 0)
+                    return -1;
+                a->in_eof = true;
+                break;
+            }
+            if (r < 0)
+                return -1;
+            int c = convert_push(a, a->frame);
+            av_frame_unref(a->frame);
+            if (c < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- encode ---------------------------------------------------------------- */
+
+/* Encoded packets into the muxer. */
+static int drain(mmd_audio *a, char *msg, size_t n)
+{
+    char eb[128];
+    for (;;) {
+        int e = avcodec_receive_packet(a->enc, a->opkt);
+        if (e == AVERROR(EAGAIN) || e == AVERROR_EOF)
+            return MMD_EXIT_OK;
+        if (e < 0)
+            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
+        av_packet_rescale_ts(a->opkt, a->enc->time_base, a->ost->time_base);
+        a->opkt->stream_index = a->ost->index;
+        if ((e = av_interleaved_write_frame(a->oc, a->opkt)) < 0)
+            return mmd_msgf(msg, n, MMD_EXIT_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
+    }
+}
+
+/* Encode one frame of nb samples at output time `sent`: silence while pad
+ * lasts, then the fifo (silence once the file has ended). */
+static int encode_frame(mmd_audio *a, int nb, char *msg, size_t n)
+{
+    char eb[128];
+    AVCodecContext *en = a->enc;
+    AVFrame *f = a->eframe;
+    av_frame_unref(f);
+    f->nb_samples = nb;
+    f->format = en->sample_fmt;
+    f->sample_rate = en->sample_rate;
+    if (av_channel_layout_copy(&f->ch_layout, &en->ch_layout) < 0 || av_frame_get_buffer(f, 0) < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+    av_samples_set_silence(f->extended_data, 0, nb, en->ch_layout.nb_channels, en->sample_fmt);
+    int pos = 0;
+    if (a->pad > 0) {
+        int p = a->pad < nb ? (int)a->pad : nb;
+        a->pad -= p;
+        pos = p;
+    }
+    if (pos < nb) {
+        if (decode_more(a, nb - pos) < 0)
+            return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio decoding failed", a->path);
+        int avail = av_audio_fifo_size(a->fifo);
+        int take = avail < nb - pos ? avail : nb - pos;
+        if (take > 0) {
+            void *dst[AV_NUM_DATA_POINTERS];
+            int planar = av_sample_fmt_is_planar(en->sample_fmt);
+            int bps = av_get_bytes_per_sample(en->sample_fmt);
+            int ch = en->ch_layout.nb_channels;
+            for (int c = 0; c < (planar ? ch : 1); c++)
+                dst[c] = f->extended_data[c] + (size_t)pos * (size_t)bps * (size_t)(planar ? 1 : ch);
+            if (av_audio_fifo_read(a->fifo, dst, take) < take)
+                return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio fifo read failed");
+        }
+    }
+    f->pts = a->sent;
+    a->sent += nb;
+    int e = avcodec_send_frame(en, f);
+    if (e < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
+    return drain(a, msg, n);
+}
+
+static int frame_size(const mmd_audio *a)
+{
+    return a->enc->frame_size > 0 ? a->enc->frame_size : 1024;
+}
+
+/* One frame towards the end (the last one short if the encoder allows), or
+ * the flush once the end is reached. */
+static int encode_next(mmd_audio *a, char *msg, size_t n)
+{
+    char eb[128];
+    int64_t left = a->end - a->sent;
+    if (left <= 0) {
+        int e = avcodec_send_frame(a->enc, NULL);
+        if (e < 0 && e != AVERROR_EOF)
+            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder flush: %s", averr(e, eb, sizeof eb));
+        a->done = true;
+        return drain(a, msg, n);
+    }
+    int fs = frame_size(a);
+    int nb = left < fs ? (int)left : fs;
+    if (nb < fs && !(a->enc->codec->capabilities & (AV_CODEC_CAP_SMALL_LAST_FRAME | AV_CODEC_CAP_VARIABLE_FRAME_SIZE)))
+        nb = fs;
+    return encode_frame(a, nb, msg, n);
+}
+
+/* ---- copy ------------------------------------------------------------------ */
+
+/* Make sure pkt holds the next packet to copy, or set done. */
+static int copy_peek(mmd_audio *a, char *msg, size_t n)
+{
+    char eb[128];
+    while (!a->have_pkt && !a->done) {
+        int e = av_read_frame(a->ic, a->pkt);
+        if (e == AVERROR_EOF) {
+            a->done = true;
+            break;
+        }
+        if (e < 0)
+            return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio read error: %s", a->path, averr(e, eb, sizeof eb));
+        if (a->pkt->stream_index != a->stream || a->pkt->pts == AV_NOPTS_VALUE) {
+            av_packet_unref(a->pkt);
+            continue;
+        }
+        if (a->pkt->pts >= a->copy_end) { /* past the end */
+            av_packet_unref(a->pkt);
+            a->done = true;
+            break;
+        }
+        a->have_pkt = true;
+    }
+    return MMD_EXIT_OK;
+}
+
+static int copy_write(mmd_audio *a, char *msg, size_t n)
+{
+    char eb[128];
+    AVPacket *p = a->pkt;
+    p->pts -= a->copy_zero;
+    if (p->dts != AV_NOPTS_VALUE)
+        p->dts -= a->copy_zero;
+    av_packet_rescale_ts(p, a->ist->time_base, a->ost->time_base);
+    p->stream_index = a->ost->index;
+    p->pos = -1;
+    a->have_pkt = false;
+    int e = av_interleaved_write_frame(a->oc, p);
+    if (e < 0)
+        return mmd_msgf(msg, n, MMD_EXIT_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
+    return MMD_EXIT_OK;
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+int mmd_audio_next_time(mmd_audio *a, int64_t *t_us, char *msg, size_t n)
+{
+    int rc = a->copy ? copy_peek(a, msg, n) : MMD_EXIT_OK;
+    if (rc)
+        return rc;
+    if (a->done)
+        *t_us = INT64_MAX;
+    else if (a->copy)
+        *t_us = av_rescale_q(a->pkt->pts - a->copy_zero, a->ist->time_base, AV_TIME_BASE_Q);
+    else
+        *t_us = av_rescale_q(a->sent, k_sample_tb, AV_TIME_BASE_Q);
+    return MMD_EXIT_OK;
+}
+
+int mmd_audio_write_next(mmd_audio *a, char *msg, size_t n)
+{
+    if (!a->copy)
+        return a->done ? MMD_EXIT_OK : encode_next(a, msg, n);
+    int rc = copy_peek(a, msg, n);
+    return rc || a->done ? rc : copy_write(a, msg, n);
+}
+
+int mmd_audio_write_to(mmd_audio *a, int64_t t, AVRational tb, char *msg, size_t n)
+{
+    int rc = MMD_EXIT_OK;
+    if (a->copy) {
+        int64_t lim = a->copy_zero + av_rescale_q(t, tb, a->ist->time_base);
+        for (;;) {
+            if ((rc = copy_peek(a, msg, n)) || !a->have_pkt)
+                return rc;
+            if (a->pkt->pts + (a->pkt->duration > 0 ? a->pkt->duration : 0) > lim)
+                return MMD_EXIT_OK;
+            if ((rc = copy_write(a, msg, n)))
+                return rc;
+        }
+    }
+    int64_t upto = av_rescale_q(t, tb, k_sample_tb);
+    if (a->has_end && upto > a->end)
+        upto = a->end;
+    int fs = frame_size(a);
+    while (!rc && !a->done && a->sent + fs <= upto)
+        rc = encode_frame(a, fs, msg, n);
+    return rc;
+}
+
+int mmd_audio_finish(mmd_audio *a, char *msg, size_t n)
+{
+    int rc = MMD_EXIT_OK;
+    while (!rc && !a->done)
+        rc = mmd_audio_write_next(a, msg, n);
+    return rc;
+}

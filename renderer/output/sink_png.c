@@ -1,0 +1,391 @@
+/* renderer/output/sink_png.c - PNG sequence sink with a bounded encode queue (see sink_png.h). */
+#include "renderer/output/sink_png.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "renderer/cli/commands.h"
+#include "renderer/base/msg.h"
+#include "renderer/image/png.h"
+
+#define MAX_THREADS 16
+
+/* A target split around its frame number: prefix, width, zero pad, suffix. */
+typedef struct pattern {
+    char prefix[PATH_MAX];
+    char suffix[256];
+    int width;
+    bool zero;
+    char dir[PATH_MAX]; /* directory to create ("" when none) */
+} pattern;
+
+static bool ends_with_png(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 4 && s[n - 4] == '.' && (s[n - 3] | 32) == 'p' && (s[n - 2] | 32) == 'n' &&
+           (s[n - 1] | 32) == 'g';
+}
+
+/* Copy src[0..n) into dst, turning "%%" into "%"; false on a lone '%'. */
+static bool unescape(char *dst, size_t cap, const char *src, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (src[i] == '%') {
+            if (i + 1 >= n || src[i + 1] != '%')
+                return false;
+            i++;
+        }
+        if (o + 1 >= cap)
+            return false;
+        dst[o++] = src[i];
+    }
+    dst[o] = 0;
+    return true;
+}
+
+static int parse_target(const char *target, pattern *p, char *msg, size_t n)
+{
+    memset(p, 0, sizeof *p);
+    size_t len = target ? strlen(target) : 0;
+    if (len == 0)
+        return mmd_msgf(msg, n, -1, "PNG output: empty target");
+    if (len >= PATH_MAX - 32)
+        return mmd_msgf(msg, n, -1, "PNG output: target path is too long");
+    const char *conv = NULL;
+    for (const char *c = target; *c; c++) {
+        if (*c != '%')
+            continue;
+        if (c[1] == '%') {
+            c++;
+            continue;
+        }
+        if (conv)
+            return mmd_msgf(msg, n, -1, "PNG output '%s': more than one %% conversion", target);
+        conv = c;
+    }
+    if (!conv) {
+        if (ends_with_png(target))
+            return mmd_msgf(msg, n, -1,
+                            "PNG output '%s': a file name needs a frame number pattern such as "
+                            "f_%%06d.png (or give a directory)",
+                            target);
+        if (!unescape(p->dir, sizeof p->dir, target, len))
+            return mmd_msgf(msg, n, -1, "PNG output '%s': bad %% in the directory name", target);
+        size_t dl = strlen(p->dir);
+        while (dl > 1 && p->dir[dl - 1] == '/')
+            p->dir[--dl] = 0;
+        int k = snprintf(p->prefix, sizeof p->prefix, "%s%sframe_", p->dir,
+                         p->dir[dl - 1] == '/' ? "" : "/");
+        if (k < 0 || (size_t)k >= sizeof p->prefix)
+            return mmd_msgf(msg, n, -1, "PNG output: target path is too long");
+        snprintf(p->suffix, sizeof p->suffix, ".png");
+        p->width = 6;
+        p->zero = true;
+        return 0;
+    }
+    const char *q = conv + 1;
+    if (*q == '0') {
+        p->zero = true;
+        q++;
+    }
+    int w = 0;
+    while (*q >= '0' && *q <= '9' && w < 100)
+        w = w * 10 + (*q++ - '0');
+    if (*q != 'd' || w > 18)
+        return mmd_msgf(msg, n, -1,
+                        "PNG output '%s': the frame number must be written %%d or %%0Nd (N <= 18)",
+                        target);
+    p->width = w;
+    const char *after = q + 1;
+    if (strchr(after, '/'))
+        return mmd_msgf(msg, n, -1, "PNG output '%s': the frame number must be in the file name",
+                        target);
+    if (!unescape(p->prefix, sizeof p->prefix, target, (size_t)(conv - target)) ||
+        !unescape(p->suffix, sizeof p->suffix, after, strlen(after)))
+        return mmd_msgf(msg, n, -1, "PNG output '%s': bad %% (write %%%% for a literal %%)", target);
+    const char *slash = strrchr(p->prefix, '/');
+    if (slash)
+        snprintf(p->dir, sizeof p->dir, "%.*s", (int)(slash - p->prefix), p->prefix);
+    if (p->dir[0] == 0 && slash)
+        snprintf(p->dir, sizeof p->dir, "/");
+    return 0;
+}
+
+static int format_path(const pattern *p, int64_t frame, char *out, size_t cap)
+{
+    int k = p->zero ? snprintf(out, cap, "%s%0*lld%s", p->prefix, p->width, (long long)frame, p->suffix)
+                    : snprintf(out, cap, "%s%*lld%s", p->prefix, p->width, (long long)frame, p->suffix);
+    return k > 0 && (size_t)k < cap ? 0 : -1;
+}
+
+int mmd_sink_png_path(const char *target, int64_t frame_index, char *out, size_t out_size,
+                      char *msg, size_t msg_size)
+{
+    pattern p;
+    if (parse_target(target, &p, msg, msg_size) != 0)
+        return -1;
+    if (format_path(&p, frame_index, out, out_size) != 0)
+        return mmd_msgf(msg, msg_size, -1, "PNG output '%s': file name too long", target);
+    return 0;
+}
+
+bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index)
+{
+    char path[PATH_MAX];
+    if (mmd_sink_png_path(target, frame_index, path, sizeof path, NULL, 0) != 0)
+        return false;
+    return mmd_png_file_complete(path);
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir, char *msg, size_t n)
+{
+    if (!dir[0])
+        return 0;
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", dir);
+    for (char *c = buf + 1;; c++) {
+        if (*c == '/' || *c == 0) {
+            char keep = *c;
+            *c = 0;
+            struct stat st;
+            if (stat(buf, &st) != 0) {
+                if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                    return mmd_msgf(msg, n, -1, "PNG output: cannot create directory '%s': %s", buf,
+                                    strerror(errno));
+            } else if (!S_ISDIR(st.st_mode)) {
+                return mmd_msgf(msg, n, -1, "PNG output: '%s' exists and is not a directory", buf);
+            }
+            *c = keep;
+            if (!keep)
+                break;
+        }
+    }
+    return 0;
+}
+
+/* ---- the sink ---- */
+
+typedef struct job {
+    int64_t frame;
+    int w, h;
+    uint8_t *px;
+    size_t cap;
+} job;
+
+typedef struct png_sink {
+    mmd_sink base; /* first: the mmd_sink * we hand out points here */
+    pattern pat;
+    bool alpha;
+    int level;
+    pthread_mutex_t mu, cb_mu;
+    pthread_cond_t cv_work, cv_space;
+    job *jobs;
+    int slots;
+    int *queue, q_head, q_count; /* ring of slot indices, FIFO */
+    int *free_list, free_count;
+    bool closing, aborting;
+    int err;
+    char err_msg[512];
+    pthread_t threads[MAX_THREADS];
+    int nthreads;
+} png_sink;
+
+static void *worker(void *arg)
+{
+    png_sink *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (s->q_count == 0 && !s->closing && !s->aborting)
+            pthread_cond_wait(&s->cv_work, &s->mu);
+        if (s->aborting || s->q_count == 0)
+            break;
+        int slot = s->queue[s->q_head];
+        s->q_head = (s->q_head + 1) % s->slots;
+        s->q_count--;
+        bool skip = s->err != 0;
+        pthread_mutex_unlock(&s->mu);
+
+        job *j = &s->jobs[slot];
+        int r = 0;
+        char msg[512] = "";
+        if (!skip) {
+            char path[PATH_MAX];
+            if (format_path(&s->pat, j->frame, path, sizeof path) != 0)
+                r = mmd_msgf(msg, sizeof msg, -1, "PNG output: file name for frame %lld too long",
+                             (long long)j->frame);
+            else
+                r = mmd_png_write_file(path, j->px, j->w, j->h, (size_t)j->w * 4, s->alpha,
+                                       s->level, msg, sizeof msg);
+            if (r == 0 && s->base.on_done) {
+                pthread_mutex_lock(&s->cb_mu);
+                s->base.on_done(s->base.user, j->frame);
+                pthread_mutex_unlock(&s->cb_mu);
+            }
+        }
+
+        pthread_mutex_lock(&s->mu);
+        if (r != 0 && !s->err) {
+            s->err = -MMD_EXIT_OUTPUT;
+            snprintf(s->err_msg, sizeof s->err_msg, "%s", msg);
+        }
+        s->free_list[s->free_count++] = slot;
+        pthread_cond_signal(&s->cv_space);
+        if (s->err)
+            pthread_cond_broadcast(&s->cv_space); /* wake a producer to see the error */
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+static int png_write_frame(mmd_sink *base, const uint8_t *rgba, int w, int h, size_t stride,
+                           int64_t frame, char *msg, size_t n)
+{
+    png_sink *s = (png_sink *)base;
+    if (!rgba || w <= 0 || h <= 0 || stride < (size_t)w * 4)
+        return mmd_msgf(msg, n, -MMD_EXIT_OUTPUT, "PNG output: bad frame %dx%d stride %zu", w, h, stride);
+    pthread_mutex_lock(&s->mu);
+    while (s->free_count == 0 && !s->err)
+        pthread_cond_wait(&s->cv_space, &s->mu);
+    if (s->err) {
+        int e = s->err;
+        mmd_msgf(msg, n, e, "%s", s->err_msg);
+        pthread_mutex_unlock(&s->mu);
+        return e;
+    }
+    int slot = s->free_list[--s->free_count];
+    pthread_mutex_unlock(&s->mu);
+
+    job *j = &s->jobs[slot];
+    size_t need = (size_t)w * h * 4;
+    if (j->cap < need) {
+        uint8_t *p = realloc(j->px, need);
+        if (!p) {
+            pthread_mutex_lock(&s->mu);
+            s->free_list[s->free_count++] = slot;
+            pthread_mutex_unlock(&s->mu);
+            return mmd_msgf(msg, n, -MMD_EXIT_OUTPUT, "PNG output: cannot allocate %zu bytes", need);
+        }
+        j->px = p;
+        j->cap = need;
+    }
+    if (stride == (size_t)w * 4) {
+        memcpy(j->px, rgba, need);
+    } else {
+        for (int y = 0; y < h; y++)
+            memcpy(j->px + (size_t)y * w * 4, rgba + (size_t)y * stride, (size_t)w * 4);
+    }
+    j->w = w;
+    j->h = h;
+    j->frame = frame;
+
+    pthread_mutex_lock(&s->mu);
+    s->queue[(s->q_head + s->q_count) % s->slots] = slot;
+    s->q_count++;
+    pthread_cond_signal(&s->cv_work);
+    pthread_mutex_unlock(&s->mu);
+    return 0;
+}
+
+static void destroy(png_sink *s)
+{
+    for (int i = 0; i < s->slots; i++)
+        free(s->jobs[i].px);
+    free(s->jobs);
+    free(s->queue);
+    free(s->free_list);
+    pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->cb_mu);
+    pthread_cond_destroy(&s->cv_work);
+    pthread_cond_destroy(&s->cv_space);
+    free(s);
+}
+
+static void stop_and_join(png_sink *s, bool abort_now)
+{
+    pthread_mutex_lock(&s->mu);
+    if (abort_now)
+        s->aborting = true;
+    s->closing = true;
+    pthread_cond_broadcast(&s->cv_work);
+    pthread_mutex_unlock(&s->mu);
+    for (int i = 0; i < s->nthreads; i++)
+        pthread_join(s->threads[i], NULL);
+    s->nthreads = 0;
+}
+
+static int png_close(mmd_sink *base, char *msg, size_t n)
+{
+    png_sink *s = (png_sink *)base;
+    stop_and_join(s, false);
+    int e = s->err;
+    if (e)
+        mmd_msgf(msg, n, e, "%s", s->err_msg);
+    destroy(s);
+    return e;
+}
+
+static void png_abort(mmd_sink *base)
+{
+    png_sink *s = (png_sink *)base;
+    stop_and_join(s, true);
+    destroy(s);
+}
+
+static const mmd_sink_vtable png_vt = {png_write_frame, png_close, png_abort};
+
+mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, char *msg,
+                            size_t msg_size)
+{
+    png_sink *s = calloc(1, sizeof *s);
+    if (!s) {
+        mmd_msgf(msg, msg_size, -1, "PNG output: out of memory");
+        return NULL;
+    }
+    if (parse_target(target, &s->pat, msg, msg_size) != 0 ||
+        make_dirs(s->pat.dir, msg, msg_size) != 0) {
+        free(s);
+        return NULL;
+    }
+    if (threads <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = c > 0 ? (int)c : 1;
+    }
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    s->base.vt = &png_vt;
+    s->alpha = alpha;
+    s->level = MMD_PNG_LEVEL_DEFAULT;
+    s->slots = 2 * threads;
+    s->jobs = calloc((size_t)s->slots, sizeof *s->jobs);
+    s->queue = calloc((size_t)s->slots, sizeof *s->queue);
+    s->free_list = calloc((size_t)s->slots, sizeof *s->free_list);
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->cb_mu, NULL);
+    pthread_cond_init(&s->cv_work, NULL);
+    pthread_cond_init(&s->cv_space, NULL);
+    if (!s->jobs || !s->queue || !s->free_list) {
+        destroy(s);
+        mmd_msgf(msg, msg_size, -1, "PNG output: out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < s->slots; i++)
+        s->free_list[s->free_count++] = s->slots - 1 - i;
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&s->threads[i], NULL, worker, s) != 0) {
+            stop_and_join(s, true);
+            destroy(s);
+            mmd_msgf(msg, msg_size, -1, "PNG output: cannot start encoder threads");
+            return NULL;
+        }
+        s->nthreads++;
+    }
+    return &s->base;
+}

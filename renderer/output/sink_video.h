@@ -1,0 +1,75 @@
+/* renderer/output/sink_video.h - a video file sink (libavcodec/libavformat), with audio.
+ *
+ *     mmd_video_options o; mmd_video_options_default(&o);
+ *     o.path = "out.mp4"; o.width = 1920; o.height = 1080; o.fps_num = 30; o.fps_den = 1;
+ *     mmd_sink *s = mmd_sink_video_open(&o, msg, sizeof msg);
+ *     mmd_sink_write(s, rgba, w, h, stride, frame, msg, n) ... mmd_sink_close(s, msg, n);
+ *
+ * Codecs by container (codec NULL picks the first):
+ *   .mp4  h264 (libx264 yuv420p, CRF 18, preset veryfast), x264rgb (lossless RGB, qp 0)
+ *         (preset: any x264 preset, ultrafast .. placebo)
+ *   .mov  h264, x264rgb, qtrle (RGB, or ARGB when alpha)
+ *   .mkv  h264, x264rgb, ffv1 (lossless RGB/RGBA), vp9
+ *   .webm vp9 (libvpx-vp9 yuv420p, or yuva420p when alpha)
+ * With alpha the default is vp9 (webm), qtrle (mov), ffv1 (mkv); mp4 has none.
+ * YUV output is BT.709, limited range, and tagged so. The frame rate is the
+ * exact rational fps_num/fps_den.
+ *
+ * Audio (audio_path): copied when mmd_audio_can_copy says so (offset 0 and a
+ * codec the container's players take), else decoded, resampled to 48 kHz
+ * stereo and re-encoded (AAC; Opus in WebM). Scene time s plays audio-file time s - audio_offset
+ * (offset > 0: silence first; < 0: the file's start is trimmed). The first
+ * video frame is at scene time start_time. Audio ends with the video.
+ *
+ * Frames go into a bounded queue (converted to YUV 4:2:0 by write_frame for
+ * h264 and vp9, copied as RGBA for the RGB codecs) and are encoded on a
+ * thread; write_frame blocks only while the queue is full. The file is written as
+ * DIR/.NAME.part-PID and renamed on a successful close; abort deletes it.
+ * close after an interrupt finalises what was queued (a playable file).
+ * chunk: video only with closed GOPs starting on a keyframe (for concat).
+ */
+#ifndef MMD_RENDERER_SINK_VIDEO_H
+#define MMD_RENDERER_SINK_VIDEO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "renderer/output/sink.h"
+
+typedef struct mmd_video_options {
+    const char *path;       /* .mp4 .mkv .mov .webm (decides the container) */
+    int width, height;
+    int fps_num, fps_den;   /* default 30/1 */
+    const char *codec;      /* NULL: default for the container (see above) */
+    int crf;                /* < 0: default (h264 18, vp9 24); ignored by lossless codecs */
+    const char *preset;     /* x264 preset for h264/x264rgb, NULL: veryfast */
+    bool alpha;             /* keep the alpha channel (transparent background) */
+    int threads;            /* encoder threads, 0 = auto (h264/x264rgb: 0 = one thread) */
+    const char *audio_path; /* NULL: no audio */
+    double audio_offset;    /* seconds */
+    double start_time;      /* scene time of the first frame, seconds */
+    bool chunk;             /* farm chunk: no audio, closed GOPs */
+    int queue_frames;       /* queue depth, default 6 */
+} mmd_video_options;
+
+/* Time spent, for benchmarks (seconds) and the frame count. */
+typedef struct mmd_video_stats {
+    double writer_wait_s; /* write_frame blocked on a full queue */
+    double encode_s;      /* encoder thread busy (convert + encode + mux) */
+    int64_t frames;
+} mmd_video_stats;
+
+void mmd_video_options_default(mmd_video_options *o);
+/* true when the path ends in .mp4 .mkv .mov or .webm (case-insensitive). */
+bool mmd_sink_video_is_video_path(const char *path);
+/* NULL on failure with a message. */
+mmd_sink *mmd_sink_video_open(const mmd_video_options *o, char *msg, size_t msg_size);
+/* The same; *exit_code gets MMD_EXIT_USAGE (codec/container), MMD_EXIT_INPUT
+ * (audio unreadable), MMD_EXIT_OUTPUT (cannot create the file) or MMD_EXIT_ENCODER. */
+mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, char *msg,
+                                 size_t msg_size);
+/* s must come from mmd_sink_video_open; valid until close/abort. */
+void mmd_sink_video_stats(const mmd_sink *s, mmd_video_stats *out);
+
+#endif
