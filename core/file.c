@@ -1,21 +1,94 @@
-/* core/file.c - whole-file reads (see file.h). */
+/* core/file.c - regular-file opens and whole-file reads (see file.h). */
 #include "core/file.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+static const char *kind_of(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISCHR(m))
+        return "a character device";
+    if (S_ISBLK(m))
+        return "a block device";
+    return "not a plain file";
+}
+
+int mmd_file_open_regular(const char *path, mmd_error *err)
+{
+    if (!path || !*path) {
+        mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot open: empty path");
+        return -1;
+    }
+    /* O_NONBLOCK: open() of a FIFO with no writer returns at once instead of waiting. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot stat: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "%s, not a regular file", kind_of(st.st_mode));
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot open: %s", strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+FILE *mmd_file_fopen_regular(const char *path, mmd_error *err)
+{
+    int fd = mmd_file_open_regular(path, err);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot open: %s", strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
+mmd_status mmd_file_check_regular(const char *path, mmd_error *err)
+{
+    int fd = mmd_file_open_regular(path, err);
+    if (fd < 0)
+        return err ? err->status : MMD_E_IO;
+    close(fd);
+    return MMD_OK;
+}
 
 mmd_status mmd_file_read(const char *path, void **data, size_t *size, mmd_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    mmd_error local;
+    if (!err)
+        err = &local;
+    FILE *f = mmd_file_fopen_regular(path, err);
     if (!f)
-        return mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot open: %s", strerror(errno));
+        return err->status;
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fileno(f), &st) != 0) {
         fclose(f);
-        return mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "not a regular file");
+        return mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot stat: %s", strerror(errno));
     }
     if ((unsigned long long)st.st_size > MMD_MAX_FILE_BYTES) {
         fclose(f);

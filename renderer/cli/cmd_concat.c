@@ -31,6 +31,7 @@
 #include "renderer/output/audio.h"
 #include "renderer/cli/commands.h"
 #include "renderer/base/fs.h"
+#include "core/file.h"
 
 #define MAX_LIST_LINE 4096
 
@@ -103,9 +104,10 @@ static int add_input(concat_opts *o, char *path)
 /* Read a list file (one path per line, blank lines and '#' comments skipped). */
 static int read_list(concat_opts *o, const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    mmd_error err;
+    FILE *f = mmd_file_fopen_regular(path, &err);
     if (!f) {
-        errf("%s: %s", path, strerror(errno));
+        errf("%s: %s", path, err.msg);
         return MMD_EXIT_INPUT;
     }
     char line[MAX_LIST_LINE];
@@ -235,6 +237,11 @@ static int parse_args(int argc, char **argv, concat_opts *o)
 static int open_video(const char *path, AVFormatContext **ic, int *stream)
 {
     char eb[128];
+    mmd_error err;
+    if (mmd_file_check_regular(path, &err) != MMD_OK) { /* a FIFO would block libavformat */
+        errf("%s: %s", path, err.msg);
+        return MMD_EXIT_INPUT;
+    }
     int e = avformat_open_input(ic, path, NULL, NULL);
     if (e < 0) {
         errf("%s: cannot open: %s", path, averr(e, eb, sizeof eb));

@@ -296,8 +296,9 @@ static char *resolve(parse_state *st, const char *v, const char *what)
         memcpy(out, v, vl + 1);
     else
         snprintf(out, dl + vl + 2, "%s/%s", st->s->dir, v);
-    if (st->check_files && access(out, R_OK) != 0) {
-        fail_at(st, st->line, "cannot read %s file '%s' (%s)", what, out, strerror(errno));
+    mmd_error err;
+    if (st->check_files && mmd_file_check_regular(out, &err) != MMD_OK) {
+        fail_at(st, st->line, "cannot read %s file '%s' (%s)", what, out, err.msg);
         return NULL;
     }
     return out;

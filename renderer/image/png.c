@@ -12,6 +12,7 @@
 
 #include <png.h>
 
+#include "core/file.h"
 #include "renderer/base/fs.h"
 #include "renderer/image/decode.h"
 #include "renderer/base/msg.h"
@@ -142,9 +143,10 @@ int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int hei
 int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height, char *msg,
                       size_t msg_size)
 {
-    FILE *f = fopen(path, "rb");
+    mmd_error err;
+    FILE *f = mmd_file_fopen_regular(path, &err);
     if (!f)
-        return mmd_msgf(msg, msg_size, -1, "%s: cannot open: %s", path, strerror(errno));
+        return mmd_msgf(msg, msg_size, -1, "%s: %s", path, err.msg);
     uint8_t sig[8];
     if (fread(sig, 1, 8, f) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
         fclose(f);
@@ -211,7 +213,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
 bool mmd_png_file_complete(const char *path)
 {
     static const uint8_t iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
-    FILE *f = fopen(path, "rb");
+    FILE *f = mmd_file_fopen_regular(path, NULL);
     if (!f)
         return false;
     struct stat st;

@@ -14,6 +14,7 @@
 
 #include "renderer/cli/commands.h"
 #include "renderer/base/msg.h"
+#include "core/file.h"
 
 static const AVRational k_sample_tb = {1, MMD_AUDIO_RATE};
 
@@ -144,7 +145,7 @@ static int open_decoder(mmd_audio *a, const AVCodec *dc, char *msg, size_t n)
 /* Resampler from the decoder's format to the encoder's, and the fifo. */
 static int open_resampler(mmd_audio *a, char *msg, size_t n)
 {
-    AVChannelLayout in_layout;
+    AVChannelLayout in_layout = {0}; /* av_channel_layout_copy uninits its destination first */
     if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
         av_channel_layout_default(&in_layout, a->dec->ch_layout.nb_channels);
     else if (av_channel_layout_copy(&in_layout, &a->dec->ch_layout) < 0)
@@ -176,6 +177,9 @@ static double packet_seconds(const AVCodecParameters *p)
 static int open_all(mmd_audio *a, const mmd_audio_options *o, char *msg, size_t n)
 {
     char eb[128];
+    mmd_error err;
+    if (mmd_file_check_regular(a->path, &err) != MMD_OK) /* a FIFO would block libavformat */
+        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot open audio: %s", a->path, err.msg);
     int e = avformat_open_input(&a->ic, a->path, NULL, NULL);
     if (e < 0)
         return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot open audio: %s", a->path, averr(e, eb, sizeof eb));

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# tests/cli/hostile.sh BUILD - hostile inputs, round 2 (issue 14): small generated
+# files that would hang a worker, grow memory or write where they must not.
+# Every case asserts a cap (exit code, bytes, file untouched), not a timing; the
+# `timeout` around each run only turns a regression into a failure instead of a
+# hung suite. Assets are the fuzz seeds from our own writers (tests/fuzz/corpus/).
+. tests/util/cli_lib.sh
+
+model=tests/fuzz/corpus/pmx/v20_utf16.pmx motion=tests/fuzz/corpus/vmd/full.vmd
+if [ ! -x "$MMD" ] || [ ! -f "$model" ] || [ ! -f "$motion" ]; then
+    t_skip "hostile inputs" "skipped: no $MMD or fuzz seeds"; t_done; exit
+fi
+mkdir -p "$TMP/m"
+cp "$model" "$TMP/m/fixture.pmx"
+cp "$motion" "$TMP/full.vmd"
+S=$TMP/scene.ini
+scene() { # FILE MODEL MOTION [extra lines]
+    printf '[output]\nwidth = 32\nheight = 24\nfps = 30\nantialias = 1\n[model]\nfile = %s\nmotion = %s\nphysics = off\n%s' \
+        "$2" "$3" "${4:-}" >"$1"
+}
+scene "$S" m/fixture.pmx full.vmd
+Q=(--progress none -q)
+# t_within NAME RC SECONDS CMD... : t_expect under a watchdog (124 = it hung)
+t_within() { local n=$1 rc=$2 s=$3; shift 3; t_expect "$n" "$rc" timeout -k 2 "$s" "$@"; }
+
+# --- FIFOs and devices are refused before anything blocks --------------------
+mkfifo "$TMP/fifo.pmx" "$TMP/fifo.vmd" "$TMP/fifo.ini" "$TMP/fifo.wav" "$TMP/fifo.png" "$TMP/fifo.mp4"
+t_within "FIFO as scene: exit 2" 2 10 "$MMD" "$TMP/fifo.ini" -o "$TMP/o1/" "${Q[@]}"
+t_grep "FIFO as scene: named as a FIFO" 'fifo\.ini.*FIFO'
+scene "$TMP/s_model.ini" fifo.pmx full.vmd
+t_within "FIFO as model: exit 2" 2 10 "$MMD" "$TMP/s_model.ini" -o "$TMP/o2/" "${Q[@]}"
+t_grep "FIFO as model: line and reason" 's_model\.ini:[0-9]+.*FIFO'
+scene "$TMP/s_motion.ini" m/fixture.pmx fifo.vmd
+t_within "FIFO as motion: exit 2" 2 10 "$MMD" "$TMP/s_motion.ini" -o "$TMP/o3/" "${Q[@]}"
+scene "$TMP/s_cam.ini" m/fixture.pmx full.vmd $'[camera]\nmotion = fifo.vmd\n'
+t_within "FIFO as camera: exit 2" 2 10 "$MMD" "$TMP/s_cam.ini" -o "$TMP/o4/" "${Q[@]}"
+scene "$TMP/s_audio.ini" m/fixture.pmx full.vmd $'[audio]\nfile = fifo.wav\n'
+t_within "FIFO as audio: exit 2" 2 10 "$MMD" "$TMP/s_audio.ini" -o "$TMP/o5.mp4" "${Q[@]}" --frames 0-1
+t_within "/dev/zero as model (info): exit 2" 2 10 "$MMD" info /dev/zero
+t_grep "/dev/zero: a character device" 'character device'
+t_within "FIFO as info input: exit 2" 2 10 "$MMD" info "$TMP/fifo.pmx"
+t_within "FIFO as pose model: exit 2" 2 10 "$MMD" pose "$TMP/fifo.pmx" --motion "$TMP/full.vmd" --frames 0 --json
+t_within "FIFO as pose motion: exit 2" 2 10 "$MMD" pose "$TMP/m/fixture.pmx" --motion "$TMP/fifo.vmd" --frames 0 --json
+"$MMD" "$S" -o "$TMP/d/" "${Q[@]}" --frames 0 >/dev/null 2>&1
+t_within "FIFO as diff input: exit 2" 2 10 "$MMD" diff "$TMP/fifo.png" "$TMP/d/frame_000000.png"
+t_within "FIFO as concat chunk: exit 2" 2 10 "$MMD" concat "$TMP/fifo.mp4" -o "$TMP/cat.mp4"
+mkdir -p "$TMP/skip"
+"$MMD" "$S" -o "$TMP/skip/" "${Q[@]}" --frames 0 >/dev/null 2>&1
+mkfifo "$TMP/skip/frame_000001.png"
+t_within "FIFO where --skip-existing looks for a PNG: no hang" 0 20 "$MMD" "$S" -o "$TMP/skip/" "${Q[@]}" --frames 0-1 --skip-existing
+[ -f "$TMP/skip/frame_000001.png" ] && [ ! -p "$TMP/skip/frame_000001.png" ] \
+    && t_pass "the FIFO counted as not done: frame 1 rendered over it" || t_fail "frame 1 rendered over the FIFO"
+
+t_done
