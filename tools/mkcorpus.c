@@ -123,6 +123,33 @@ static void put_dds(const char *name, int w, int h, int mips, const char *fourcc
     free(d);
 }
 
+/* The formats stb_image decodes besides ours (HDR, PSD, PIC, PNM) and a
+ * colour-mapped and a grey TGA: the sniffer in renderer/image/decode.c must
+ * refuse the first four by their bytes whatever follows, and pass TGA on. */
+static void make_refused_textures(void)
+{
+    static const char hdr[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 16\n"
+                              "\x02\x02\x00\x10\x82\x40\x82\x40\x82\x40\x82\x80";
+    put("texture", "rle16x2.hdr", hdr, sizeof hdr - 1);
+    static const char ppm[] = "P6\n2 2\n255\n\xff\x00\x00\x00\xff\x00\x00\x00\xff\xff\xff\xff";
+    put("texture", "rgb2x2.ppm", ppm, sizeof ppm - 1);
+    static const char pgm[] = "P5 3 1 255 \x10\x80\xf0";
+    put("texture", "grey3x1.pgm", pgm, sizeof pgm - 1);
+    uint8_t psd[26 + 4 * 4 + 2 + 3 * 4] = {'8', 'B', 'P', 'S', 0, 1};
+    psd[13] = 3, psd[17] = 2, psd[21] = 2, psd[23] = 8, psd[25] = 3; /* 3 channels, 2x2, 8 bit, RGB */
+    put("texture", "rgb2x2.psd", psd, sizeof psd);
+    uint8_t pic[104] = {0x53, 0x80, 0xf6, 0x34};
+    memcpy(pic + 88, "PICT", 4);
+    pic[92] = 0, pic[93] = 2, pic[94] = 0, pic[95] = 2; /* 2x2 */
+    put("texture", "rgb2x2.pic", pic, sizeof pic);
+    /* TGA type 1 (colour-mapped, 2 entries of 24 bit) and type 3 (grey), 2x1 */
+    static const uint8_t tga_map[] = {0, 1, 1, 0, 0, 2, 0, 24, 0, 0, 0, 0, 2, 0, 1, 0, 8, 0,
+                                      0, 0, 255, 255, 255, 255, 0, 1};
+    put("texture", "map2x1.tga", tga_map, sizeof tga_map);
+    static const uint8_t tga_grey[] = {0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0, 8, 0, 40, 200};
+    put("texture", "grey2x1.tga", tga_grey, sizeof tga_grey);
+}
+
 static void make_textures(void)
 {
     uint8_t px[16 * 16 * 4];
@@ -162,6 +189,7 @@ static void make_textures(void)
     put_dds("dxt3_4x4.dds", 4, 4, 1, "DXT3");
     put_dds("dxt5_6x10_mips.dds", 6, 10, 4, "DXT5");
     put_dds("argb_4x2.dds", 4, 2, 1, NULL);
+    make_refused_textures();
 }
 
 /* ---- models and motions (our writers) -------------------------------------------------- */

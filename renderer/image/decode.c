@@ -14,9 +14,13 @@
 #include "renderer/image/decode.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <stb_image.h>
 
@@ -328,30 +332,169 @@ static int check_tga_size(const uint8_t *d, size_t size, int w, int h, char *msg
     return MMD_OK;
 }
 
-/* Formats stb tries before TGA (which has no magic). */
-static bool has_other_magic(const uint8_t *d, size_t size)
+/* ---- which format, by signature ------------------------------------------
+ * stb_image also decodes PSD, PIC, PNM and Radiance HDR, and guesses the format
+ * by trying each loader in turn (JPEG, PNG, BMP, GIF, PSD, PIC, PNM, HDR, TGA).
+ * Those extra loaders are not formats MMD uses, and at least one of them loops
+ * forever on a 53-byte file (an HDR scanline with a zero-length run). So the
+ * format is decided here, from the first bytes, before stb sees anything:
+ * the five documented signatures, or a TGA header that passes the same checks
+ * as stb's own TGA probe. A TGA header can never start like another stb format
+ * (its second byte, the colour-map type, is 0 or 1), so once this says TGA or
+ * one of the signatures, no other stb loader can claim the bytes. */
+typedef enum { FMT_NONE, FMT_PNG, FMT_BMP, FMT_JPEG, FMT_GIF, FMT_DDS, FMT_TGA } img_fmt;
+
+static bool tga_header_ok(const uint8_t *d, size_t size)
 {
-    static const char *const magic[] = {"BM", "\x89PNG", "\xff\xd8", "GIF8", "8BPS", "P5", "P6",
-                                        "#?RADIANCE", "\x53\x80\xf6\x34"};
-    for (size_t i = 0; i < sizeof magic / sizeof *magic; i++) {
-        size_t l = strlen(magic[i]);
-        if (size >= l && !memcmp(d, magic[i], l))
-            return true;
+    if (size < 18 || d[1] > 1)
+        return false;
+    unsigned type = d[2], bpp = d[16];
+    if (d[1] == 1) { /* colour-mapped: types 1 and 9, 8/16-bit indices */
+        unsigned entry = d[7];
+        if ((type != 1 && type != 9) || (bpp != 8 && bpp != 16))
+            return false;
+        if (entry != 8 && entry != 15 && entry != 16 && entry != 24 && entry != 32)
+            return false;
+    } else {
+        if (type != 2 && type != 3 && type != 10 && type != 11)
+            return false;
+        if (bpp != 8 && bpp != 15 && bpp != 16 && bpp != 24 && bpp != 32)
+            return false;
     }
-    return false;
+    return rd16(d + 12) >= 1 && rd16(d + 14) >= 1;
 }
 
-int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
-                          size_t msg_size)
+static img_fmt sniff(const uint8_t *d, size_t size)
 {
-    const uint8_t *d = data;
+    if (size >= 8 && !memcmp(d, "\x89PNG\r\n\x1a\n", 8))
+        return FMT_PNG;
+    if (size >= 4 && !memcmp(d, "DDS ", 4))
+        return FMT_DDS;
+    if (size >= 2 && d[0] == 'B' && d[1] == 'M')
+        return FMT_BMP;
+    if (size >= 3 && d[0] == 0xff && d[1] == 0xd8 && d[2] == 0xff)
+        return FMT_JPEG;
+    if (size >= 6 && (!memcmp(d, "GIF87a", 6) || !memcmp(d, "GIF89a", 6)))
+        return FMT_GIF;
+    if (tga_header_ok(d, size))
+        return FMT_TGA;
+    return FMT_NONE;
+}
+
+/* Name the formats stb would have tried, so the refusal says what the file is. */
+static const char *other_format_name(const uint8_t *d, size_t size)
+{
+    if (size >= 2 && d[0] == '#' && d[1] == '?')
+        return "Radiance HDR";
+    if (size >= 4 && !memcmp(d, "8BPS", 4))
+        return "Photoshop PSD";
+    if (size >= 4 && !memcmp(d, "\x53\x80\xf6\x34", 4))
+        return "Softimage PIC";
+    if (size >= 2 && d[0] == 'P' && d[1] >= '1' && d[1] <= '7')
+        return "PNM (PBM/PGM/PPM/PAM)";
+    return NULL;
+}
+
+/* ---- the decode, in-process or in a child under a wall-clock limit -------- */
+
+typedef struct decode_result {
+    int status; /* MMD_OK or an mmd_status */
+    int w, h;
+    char why[96];
+} decode_result;
+
+/* stb into px (w*h*4 bytes, sized from stbi_info). */
+static void stb_decode(const uint8_t *d, size_t size, int w, int h, uint8_t *px, decode_result *r)
+{
+    int w2 = 0, h2 = 0, comp = 0;
+    uint8_t *got = stbi_load_from_memory(d, (int)size, &w2, &h2, &comp, 4);
+    r->w = w2;
+    r->h = h2;
+    if (!got) {
+        const char *why = stbi_failure_reason();
+        r->status = MMD_E_BAD_STRUCTURE;
+        snprintf(r->why, sizeof r->why, "cannot decode image: %s", why ? why : "corrupt data");
+        return;
+    }
+    if (w2 != w || h2 != h) { /* stb disagreeing with itself: treat as corrupt */
+        r->status = MMD_E_BAD_STRUCTURE;
+        snprintf(r->why, sizeof r->why, "image size changed while decoding");
+    } else {
+        memcpy(px, got, (size_t)w * (size_t)h * 4);
+        r->status = MMD_OK;
+    }
+    stbi_image_free(got);
+}
+
+/* The same in a forked child writing into shared memory; the parent waits at
+ * most limit_ms and kills it after that. This is the time budget: whatever a
+ * decoder bug does (the HDR loop above, or one not known yet), a worker is
+ * back within the limit with an error instead of hanging. The child touches
+ * only stb, malloc and the shared block, then _exit()s. */
+static void stb_decode_timed(const uint8_t *d, size_t size, int w, int h, uint8_t *px, int limit_ms,
+                             decode_result *r)
+{
+    size_t bytes = (size_t)w * (size_t)h * 4;
+    void *shm = mmap(NULL, sizeof *r + bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shm == MAP_FAILED) {
+        r->status = MMD_E_NOMEM;
+        snprintf(r->why, sizeof r->why, "cannot map %zu bytes for decoding", bytes);
+        return;
+    }
+    decode_result *sr = shm;
+    sr->status = MMD_E_BAD_STRUCTURE;
+    snprintf(sr->why, sizeof sr->why, "the decoder crashed");
+    pid_t pid = fork();
+    if (pid == 0) {
+        stb_decode(d, size, w, h, (uint8_t *)shm + sizeof *r, sr);
+        _exit(0);
+    }
+    if (pid < 0) {
+        munmap(shm, sizeof *r + bytes);
+        stb_decode(d, size, w, h, px, r); /* no process to spare: decode here */
+        return;
+    }
+    int status = 0, waited_us = 0;
+    pid_t done;
+    while ((done = waitpid(pid, &status, WNOHANG)) == 0 && waited_us < limit_ms * 1000) {
+        int step = waited_us < 20000 ? 200 : 5000;
+        usleep((useconds_t)step);
+        waited_us += step;
+    }
+    if (done == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        r->status = MMD_E_LIMIT;
+        snprintf(r->why, sizeof r->why, "decoding took longer than the %d ms budget (stopped)", limit_ms);
+    } else {
+        *r = *sr;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            r->status = MMD_E_BAD_STRUCTURE;
+            snprintf(r->why, sizeof r->why, "the decoder crashed");
+        } else if (r->status == MMD_OK) {
+            memcpy(px, (uint8_t *)shm + sizeof *r, bytes);
+        }
+    }
+    munmap(shm, sizeof *r + bytes);
+}
+
+static int load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_image *out, char *msg,
+                       size_t msg_size)
+{
     if (!d || size == 0)
         return mmd_msgf(msg, msg_size, MMD_E_TRUNCATED, "image is empty");
-    if (size >= 4 && !memcmp(d, "DDS ", 4))
+    img_fmt fmt = sniff(d, size);
+    if (fmt == FMT_DDS)
         return load_dds(d, size, out, msg, msg_size);
+    if (fmt == FMT_NONE) {
+        const char *other = other_format_name(d, size);
+        return mmd_msgf(msg, msg_size, other ? MMD_E_UNSUPPORTED : MMD_E_BAD_MAGIC,
+                        "%s%snot a supported image (BMP, PNG, TGA, JPEG, GIF, DDS): refused by its "
+                        "first bytes", other ? other : "", other ? " is " : "");
+    }
     if (size > INT_MAX)
         return mmd_msgf(msg, msg_size, MMD_E_LIMIT, "image file is %zu bytes, too large", size);
-    if (size >= 8 && !memcmp(d, "\x89PNG\r\n\x1a\n", 8)) {
+    if (fmt == FMT_PNG) {
         int st = check_png_chunks(d, size, msg, msg_size);
         if (st != MMD_OK)
             return st;
@@ -363,39 +506,33 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
                         "not a supported image (BMP, PNG, TGA, JPEG, GIF, DDS): %s",
                         why ? why : "unknown format");
     }
-    bool bmp = size >= 2 && d[0] == 'B' && d[1] == 'M';
-    if (bmp && h < 0 && h != INT_MIN)
+    if (fmt == FMT_BMP && h < 0 && h != INT_MIN)
         h = -h; /* stbi_info gives a top-down BMP's stored negative height; stbi_load its size */
     int st = check_dims(w, h, msg, msg_size);
     if (st != MMD_OK)
         return st;
-    if (bmp)
+    if (fmt == FMT_BMP)
         st = check_bmp_size(d, size, msg, msg_size);
-    else if (!has_other_magic(d, size))
+    else if (fmt == FMT_TGA)
         st = check_tga_size(d, size, w, h, msg, msg_size);
     if (st != MMD_OK)
         return st;
-    int w2 = 0, h2 = 0;
-    uint8_t *px = stbi_load_from_memory(d, (int)size, &w2, &h2, &comp, 4);
-    if (!px) {
-        const char *why = stbi_failure_reason();
-        return mmd_msgf(msg, msg_size, MMD_E_BAD_STRUCTURE, "cannot decode image: %s",
-                        why ? why : "corrupt data");
-    }
-    if (w2 != w || h2 != h) { /* stb disagreeing with itself: treat as corrupt */
-        stbi_image_free(px);
-        return mmd_msgf(msg, msg_size, MMD_E_BAD_STRUCTURE, "image size changed while decoding");
-    }
     size_t bytes = (size_t)w * (size_t)h * 4;
     mmd_image img;
     memset(&img, 0, sizeof img);
     img.data = malloc(bytes); /* ours, so callers free() it like DDS data */
-    if (!img.data) {
-        stbi_image_free(px);
+    if (!img.data)
         return mmd_msgf(msg, msg_size, MMD_E_NOMEM, "cannot allocate %zu bytes", bytes);
+    decode_result r;
+    memset(&r, 0, sizeof r);
+    if (limit_ms > 0)
+        stb_decode_timed(d, size, w, h, img.data, limit_ms, &r);
+    else
+        stb_decode(d, size, w, h, img.data, &r);
+    if (r.status != MMD_OK) {
+        free(img.data);
+        return mmd_msgf(msg, msg_size, r.status, "%s", r.why);
     }
-    memcpy(img.data, px, bytes);
-    stbi_image_free(px);
     img.width = w;
     img.height = h;
     img.format = MMD_IMAGE_RGBA8;
@@ -407,6 +544,18 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
     return MMD_OK;
 }
 
+int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
+                          size_t msg_size)
+{
+    return load_memory(data, size, 0, out, msg, msg_size);
+}
+
+int mmd_image_load_memory_timed(const void *data, size_t size, int limit_ms, mmd_image *out, char *msg,
+                                size_t msg_size)
+{
+    return load_memory(data, size, limit_ms, out, msg, msg_size);
+}
+
 int mmd_image_load_file(const char *path, mmd_image *out, char *msg, size_t msg_size)
 {
     void *data = NULL;
@@ -416,7 +565,7 @@ int mmd_image_load_file(const char *path, mmd_image *out, char *msg, size_t msg_
     if (st != MMD_OK)
         return mmd_msgf(msg, msg_size, st, "%s: %s", path, err.msg);
     char inner[200];
-    int r = mmd_image_load_memory(data, size, out, inner, sizeof inner);
+    int r = load_memory(data, size, MMD_IMAGE_DECODE_MS, out, inner, sizeof inner);
     free(data);
     if (r != MMD_OK)
         return mmd_msgf(msg, msg_size, r, "%s: %s", path, inner);

@@ -14,7 +14,17 @@
  * Rows are top row first in every format (DDS stores them that way too), so
  * a texture uploaded as is must be sampled with MMD's v (0 = top) unflipped.
  *
- * Both loaders return MMD_OK (0) or an mmd_status (core/status.h) with a
+ * The format is decided by the first bytes before any decoder runs: the
+ * signatures of PNG, BMP, JPEG, GIF and DDS, or a valid TGA header. Everything
+ * else (stb's other formats too: Radiance HDR, PSD, PIC, PNM) is refused with
+ * MMD_E_UNSUPPORTED, naming the format when it is one of those.
+ *
+ * mmd_image_load_file decodes under a time budget (MMD_IMAGE_DECODE_MS of wall
+ * time, in a child process that is killed after it: MMD_E_LIMIT), so that a
+ * decoder bug cannot hang a worker; mmd_image_load_memory_timed takes the
+ * budget as an argument, mmd_image_load_memory decodes in-process (fuzzing).
+ *
+ * All loaders return MMD_OK (0) or an mmd_status (core/status.h) with a
  * sentence in msg; *out is written only on success. Corrupt input never
  * crashes; sizes above MMD_IMAGE_MAX_SIDE per side or MMD_IMAGE_MAX_PIXELS in
  * total are refused (MMD_E_LIMIT) before anything is allocated.
@@ -29,6 +39,7 @@
 #define MMD_IMAGE_MAX_SIDE 16384
 #define MMD_IMAGE_MAX_PIXELS (64u * 1024u * 1024u)
 #define MMD_IMAGE_MAX_LEVELS 16
+#define MMD_IMAGE_DECODE_MS 20000 /* wall-clock budget of one texture decode */
 
 enum {
     MMD_IMAGE_RGBA8 = 0, /* 4 bytes per pixel, straight alpha */
@@ -51,6 +62,8 @@ typedef struct mmd_image {
 int mmd_image_load_file(const char *path, mmd_image *out, char *msg, size_t msg_size);
 int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
                           size_t msg_size);
+int mmd_image_load_memory_timed(const void *data, size_t size, int limit_ms, mmd_image *out,
+                                char *msg, size_t msg_size);
 void mmd_image_free(mmd_image *img);
 
 /* Short name of a format ("RGBA8", "DXT1", ...). */

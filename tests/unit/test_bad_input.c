@@ -1019,6 +1019,66 @@ TEST(forged_counts_fail_fast_without_allocating)
 }
 #endif
 
+#ifdef HAVE_IMAGE
+/* stb also decodes HDR, PSD, PIC and PNM; they are refused by their first
+ * bytes before stb runs. The HDR case is a 53-byte file whose RLE scanline has
+ * a zero-length run: stb_image loops on it forever (alarm() turns a regression
+ * into a failure). The PPM claims 16384x16384 in 30 bytes (1 GiB decoded). */
+TEST(image_undocumented_formats_refused_by_signature)
+{
+    uint8_t hdr[53];
+    memset(hdr, 0, sizeof hdr);
+    const char *head = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 16\n";
+    size_t hl = strlen(head);
+    REQUIRE(hl + 4 <= sizeof hdr);
+    memcpy(hdr, head, hl);
+    hdr[hl] = 2, hdr[hl + 1] = 2, hdr[hl + 2] = 0, hdr[hl + 3] = 16; /* RLE scanline, width 16; runs of 0 */
+    alarm(20);
+    expect_image_refused("Radiance HDR, zero-length run", hdr, sizeof hdr, MMD_E_UNSUPPORTED, MMD_E_UNSUPPORTED,
+                         "Radiance HDR");
+    const char ppm[] = "P6\n16384 16384\n255\n\0\0\0\0\0\0\0\0\0\0";
+    expect_image_refused("PPM 16384x16384 in 30 bytes", (const uint8_t *)ppm, 30, MMD_E_UNSUPPORTED,
+                         MMD_E_UNSUPPORTED, "PNM");
+    uint8_t psd[64] = "8BPS\0\1";
+    expect_image_refused("PSD", psd, sizeof psd, MMD_E_UNSUPPORTED, MMD_E_UNSUPPORTED, "PSD");
+    uint8_t pic[128] = "\x53\x80\xf6\x34";
+    memcpy(pic + 88, "PICT", 4);
+    expect_image_refused("Softimage PIC", pic, sizeof pic, MMD_E_UNSUPPORTED, MMD_E_UNSUPPORTED, "PIC");
+    /* a TGA header that fails stb's own probe (image type 7) never reaches stb */
+    membuf tga = encode(2);
+    tga.p[2] = 7;
+    expect_image_refused("TGA with image type 7", tga.p, tga.n, MMD_E_BAD_MAGIC, MMD_E_BAD_MAGIC, NULL);
+    free(tga.p);
+    alarm(0);
+}
+
+/* The file loader's time budget: a decode that runs past it is stopped in its
+ * child process and reported as MMD_E_LIMIT; within the budget the pixels are
+ * the in-process decode's. A 4096x2048 BMP (24 MiB) cannot decode in 1 ms. */
+TEST(image_decode_time_budget)
+{
+    int w = 4096, h = 2048;
+    uint8_t *px = malloc((size_t)w * h * 3);
+    REQUIRE(px);
+    for (size_t i = 0; i < (size_t)w * h * 3; i++)
+        px[i] = (uint8_t)(i * 13 >> 3);
+    membuf b = {0};
+    stbi_write_bmp_to_func(mem_write, &b, w, h, 3, px);
+    free(px);
+    mmd_image a, c;
+    char msg[256] = "";
+    CHECK_EQ_INT(mmd_image_load_memory_timed(b.p, b.n, 1, &a, msg, sizeof msg), MMD_E_LIMIT);
+    printf("#   1 ms budget: %s\n", msg);
+    CHECK(strstr(msg, "budget") != NULL);
+    REQUIRE(mmd_image_load_memory_timed(b.p, b.n, 60000, &a, msg, sizeof msg) == 0);
+    REQUIRE(mmd_image_load_memory(b.p, b.n, &c, msg, sizeof msg) == 0);
+    CHECK(a.size == c.size && !memcmp(a.data, c.data, a.size));
+    mmd_image_free(&a);
+    mmd_image_free(&c);
+    free(b.p);
+}
+#endif
+
 int main(void)
 {
 #ifdef HAVE_PMX
@@ -1045,6 +1105,8 @@ int main(void)
     RUN(image_wrong_magic_and_truncation);
     RUN(image_png_chunk_length_beyond_file);
     RUN(image_png_cut_inside_chunk_header);
+    RUN(image_undocumented_formats_refused_by_signature);
+    RUN(image_decode_time_budget);
 #endif
     return test_finish();
 }
