@@ -466,6 +466,16 @@ void mmd_anim_free(mmd_anim *a)
 }
 
 size_t mmd_anim_unbound_count(const mmd_anim *a) { return a->unbound_count; }
+uint32_t mmd_anim_ik_capped(const mmd_anim *a, uint64_t *wanted, uint64_t *kept)
+{
+    if (wanted)
+        *wanted = a->ik_work_wanted;
+    if (kept)
+        *kept = a->ik_work;
+    return a->ik_capped;
+}
+void mmd_anim_set_cancel(mmd_anim *a, const volatile sig_atomic_t *flag) { a->cancel = flag; }
+bool mmd_anim_cancelled(const mmd_anim *a) { return a->cancel && *a->cancel; }
 const char *mmd_anim_unbound_name(const mmd_anim *a, size_t i)
 {
     return i < a->unbound_count ? a->unbound[i] : NULL;

@@ -16,6 +16,7 @@
 #ifndef MMD_CORE_ANIM_H
 #define MMD_CORE_ANIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,5 +90,21 @@ void mmd_anim_refresh_from(mmd_anim *a, int32_t bone);
  * latest VMD key turns physics off for it (DESIGN A.2). */
 bool mmd_anim_bone_physics_off(const mmd_anim *a, int32_t bone);
 const mmd_model *mmd_anim_model(const mmd_anim *a);
+
+/* IK work bound: a frame's IK costs at most MMD_IK_MAX_WORK bone updates
+ * (sum over chains of loops x links x bones re-evaluated per link step).
+ * Chains that would exceed it (a 1,024-link chain with 256 loops, or many of
+ * them) get fewer loops, decided once at create; no real model comes near
+ * (Gene's 6 chains use ~1,500). Returns how many chains were reduced (0 when
+ * none: the render warns otherwise) and the per-frame work before and after. */
+#define MMD_IK_MAX_WORK (1u << 21)
+uint32_t mmd_anim_ik_capped(const mmd_anim *a, uint64_t *wanted, uint64_t *kept);
+
+/* Cancellation: while *flag is non-zero, evaluate stops its long loops (IK
+ * iterations, physics steps) early, so a frame being interrupted ends within
+ * milliseconds; the pose of that frame is then unspecified (not drawn).
+ * flag may be NULL (the default); it is read, never written. */
+void mmd_anim_set_cancel(mmd_anim *a, const volatile sig_atomic_t *flag);
+bool mmd_anim_cancelled(const mmd_anim *a);
 
 #endif

@@ -88,6 +88,9 @@ struct mmd_anim {
 
     /* IK (ik.c) */
     struct anim_ik *ik;         /* per IK slot */
+    uint64_t ik_work, ik_work_wanted; /* bone updates per frame at most: after / before the cap */
+    uint32_t ik_capped;         /* chains whose loop count the cap reduced */
+    const volatile sig_atomic_t *cancel; /* mmd_anim_set_cancel */
 
     /* physics hook */
     mmd_anim_physics_fn phys_fn;

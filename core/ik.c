@@ -22,7 +22,51 @@ typedef struct anim_ik {
     uint32_t link_count;
     int32_t *path;           /* root-most link .. target, parent order */
     uint32_t path_count;
+    int32_t *offchain;       /* links not on path (malformed chains), updated after it */
+    uint32_t offchain_count;
 } anim_ik;
+
+/* Bone updates one iteration of chain k costs: each link step re-evaluates
+ * the path and the off-chain links. */
+static uint64_t iteration_work(const anim_ik *k)
+{
+    return (uint64_t)k->link_count * ((uint64_t)k->path_count + k->offchain_count);
+}
+
+/* The work bound (links x loops x chains, counted in bone updates): when the
+ * model's chains would exceed MMD_IK_MAX_WORK per frame, every chain's loop
+ * count is scaled down by the same factor (at least one loop while budget is
+ * left, none after it), in chain order so the result is deterministic. Real
+ * models use a few thousand updates a frame; a 1,024-link chain with 256
+ * loops asks for 2^28. */
+static void cap_ik_work(mmd_anim *a)
+{
+    uint64_t total = 0;
+    for (uint32_t s = 0; s < a->ik_count; s++)
+        total += (uint64_t)a->ik[s].iterations * iteration_work(&a->ik[s]);
+    a->ik_work_wanted = total;
+    if (total <= MMD_IK_MAX_WORK) {
+        a->ik_work = total;
+        return;
+    }
+    uint64_t left = MMD_IK_MAX_WORK;
+    for (uint32_t s = 0; s < a->ik_count; s++) {
+        anim_ik *k = &a->ik[s];
+        uint64_t w = iteration_work(k);
+        if (!k->iterations || !w)
+            continue;
+        uint64_t want = (uint64_t)((double)k->iterations * MMD_IK_MAX_WORK / (double)total);
+        if (want < 1)
+            want = 1;
+        if (want * w > left)
+            want = left / w;
+        if (want < (uint64_t)k->iterations)
+            a->ik_capped++;
+        k->iterations = (int32_t)want;
+        left -= want * w;
+    }
+    a->ik_work = MMD_IK_MAX_WORK - left;
+}
 
 mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
 {
@@ -76,7 +120,20 @@ mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
             k->path[n - 1 - i] = t;
         }
         k->path_count = n;
+        /* links off the target's parent chain, found once (not per link step) */
+        memset(a->refresh_mark, 0, a->nb * sizeof *a->refresh_mark);
+        for (uint32_t i = 0; i < n; i++)
+            a->refresh_mark[k->path[i]] = true;
+        if (!ALLOC(k->offchain, k->link_count))
+            return mmd_error_set(err, MMD_E_NOMEM, "anim.ik", -1, -1, "no memory");
+        for (uint32_t j = 0; j < k->link_count; j++)
+            if (!a->refresh_mark[k->links[j].bone]) {
+                a->refresh_mark[k->links[j].bone] = true;
+                k->offchain[k->offchain_count++] = k->links[j].bone;
+            }
     }
+    memset(a->refresh_mark, 0, a->nb * sizeof *a->refresh_mark);
+    cap_ik_work(a);
     return MMD_OK;
 }
 
@@ -141,14 +198,8 @@ static void update_path(mmd_anim *a, const anim_ik *k)
 {
     for (uint32_t i = 0; i < k->path_count; i++)
         mmd_anim_update_bone(a, k->path[i]);
-    /* links off the target's parent chain (malformed chains) */
-    for (uint32_t j = 0; j < k->link_count; j++) {
-        bool on = false;
-        for (uint32_t i = 0; i < k->path_count && !on; i++)
-            on = k->path[i] == k->links[j].bone;
-        if (!on)
-            mmd_anim_update_bone(a, k->links[j].bone);
-    }
+    for (uint32_t j = 0; j < k->offchain_count; j++)
+        mmd_anim_update_bone(a, k->offchain[j]);
 }
 
 static void solve_link(mmd_anim *a, const anim_ik *k, uint32_t j, const double ip[3], double tp[3], bool use_axis)
@@ -269,7 +320,7 @@ void mmd_anim_solve_ik(mmd_anim *a, int32_t ik_bone)
     if (dist2(ip, tp) < 1e-8)
         return;
     int32_t half = k->iterations >> 1;
-    for (int32_t i = 0; i < k->iterations; i++) {
+    for (int32_t i = 0; i < k->iterations && !mmd_anim_cancelled(a); i++) {
         for (uint32_t j = 0; j < k->link_count; j++)
             if (k->links[j].axis != AX_FIXED || !k->links[j].limited)
                 solve_link(a, k, j, ip, tp, i < half);

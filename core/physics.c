@@ -117,7 +117,7 @@ void mmd_physics_preroll(mmd_physics *p, mmd_anim *a, double t0, double seconds)
     if (seconds > 3600)
         seconds = 3600; /* a bound, not a use case */
     long frames = lround(seconds * FPS);
-    for (long i = 0; i < frames; i++) {
+    for (long i = 0; i < frames && !mmd_anim_cancelled(a); i++) {
         c->forced_dt = 1.0 / FPS;
         mmd_anim_evaluate(a, t0);
     }

@@ -57,6 +57,13 @@ typedef struct mmd_physics mmd_physics;
 
 #define MMD_PHYSICS_STEP_HZ 120     /* internal fixed step 1/120 s */
 #define MMD_PHYSICS_MAX_SUBSTEPS 1200 /* per call (10 s); the rest is dropped */
+/* Colliding pairs allowed at rest: every pair of overlapping bodies that may
+ * collide costs narrowphase and solver work each step, so a pile of n bodies
+ * is O(n^2) a frame (4,096 overlapping bodies: 137 s a frame). Real models
+ * keep touching bodies out of each other's masks and have a few hundred such
+ * pairs at most; above this mmd_physics_create refuses with MMD_E_LIMIT and
+ * the renderer draws the model without physics (bones as animated), warning. */
+#define MMD_PHYSICS_MAX_REST_PAIRS 4096u
 
 /* Build the world for model m (borrowed; must outlive the physics). Bodies
  * start at their rest pose. MMD_E_BAD_VALUE for a non-finite body/joint

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <algorithm>
 #include <vector>
 
 #include <btBulletDynamicsCommon.h>
@@ -407,12 +408,70 @@ void place_kinematic(Body &b, const btTransform &t)
 
 extern "C" {
 
+namespace {
+
+struct Bound {
+    float x0, x1, c[3], r;
+    int group, mask;
+    bool dynamic;
+    uint32_t index;
+};
+
+/* Colliding pairs at rest: bodies whose bounding spheres overlap, at least one
+ * of them dynamic, accepted by both group/mask filters. Sort and sweep on x,
+ * stopping once `cap` is passed, so the count costs O(n log n + cap) and not
+ * the O(n^2) a pile of bodies would. */
+uint64_t rest_pairs(const mmd_model *m, uint64_t cap)
+{
+    std::vector<Bound> v;
+    v.reserve(m->rigid_body_count);
+    for (uint32_t i = 0; i < m->rigid_body_count; i++) {
+        const mmd_rigid_body *rb = &m->rigid_bodies[i];
+        float sx = std::fabs(rb->size[0]), sy = std::fabs(rb->size[1]), sz = std::fabs(rb->size[2]);
+        float r = rb->shape == MMD_SHAPE_SPHERE ? sx
+                  : rb->shape == MMD_SHAPE_BOX  ? std::sqrt(sx * sx + sy * sy + sz * sz)
+                                                : sx + 0.5f * sy;
+        if (!std::isfinite(r) || !finite3(rb->position))
+            continue; /* build_bodies refuses it */
+        Bound b{rb->position[0] - r, rb->position[0] + r, {rb->position[0], rb->position[1], rb->position[2]},
+                r, 1 << (rb->group & 15), (int)rb->no_collide_mask,
+                rb->mode != MMD_BODY_FOLLOW_BONE && rb->mass > 0, i};
+        v.push_back(b);
+    }
+    std::sort(v.begin(), v.end(), [](const Bound &a, const Bound &b) {
+        return a.x0 < b.x0 || (a.x0 == b.x0 && a.index < b.index);
+    });
+    uint64_t pairs = 0;
+    for (size_t i = 0; i < v.size() && pairs <= cap; i++)
+        for (size_t j = i + 1; j < v.size() && v[j].x0 <= v[i].x1 && pairs <= cap; j++) {
+            const Bound &a = v[i], &b = v[j];
+            if (!(a.dynamic || b.dynamic) || !(a.group & b.mask) || !(b.group & a.mask))
+                continue;
+            float dx = a.c[0] - b.c[0], dy = a.c[1] - b.c[1], dz = a.c[2] - b.c[2];
+            if (dx * dx + dy * dy + dz * dz < (a.r + b.r) * (a.r + b.r))
+                pairs++;
+        }
+    return pairs;
+}
+
+} /* namespace */
+
 mmd_status mmd_physics_create(const mmd_model *m, mmd_physics **out, mmd_error *err)
 {
     if (!m || !out)
         return mmd_error_set(err, MMD_E_BAD_VALUE, "physics", -1, -1, "NULL argument");
     if (m->rigid_body_count > MMD_MAX_RIGID_BODIES || m->joint_count > MMD_MAX_JOINTS)
         return mmd_error_set(err, MMD_E_LIMIT, "physics", -1, -1, "too many bodies or joints");
+    try {
+        uint64_t pairs = rest_pairs(m, MMD_PHYSICS_MAX_REST_PAIRS);
+        if (pairs > MMD_PHYSICS_MAX_REST_PAIRS)
+            return mmd_error_set(err, MMD_E_LIMIT, "physics", -1, -1,
+                                 "%u rigid bodies overlap in more than %u colliding pairs at rest "
+                                 "(cap MMD_PHYSICS_MAX_REST_PAIRS)",
+                                 m->rigid_body_count, (unsigned)MMD_PHYSICS_MAX_REST_PAIRS);
+    } catch (const std::bad_alloc &) {
+        return mmd_error_set(err, MMD_E_NOMEM, "physics", -1, -1, "out of memory");
+    }
     mmd_physics *p = nullptr;
     try {
         p = new mmd_physics(m);

@@ -353,10 +353,22 @@ static int load_inputs(render_job *j, const render_args *a)
                 fprintf(stderr, "%s %s", u ? "," : "", mmd_anim_unbound_name(j->anims[i], u));
             fprintf(stderr, "%s\n", unbound > 8 ? ", ..." : "");
         }
+        uint64_t ik_wanted, ik_kept;
+        uint32_t ik_capped = mmd_anim_ik_capped(j->anims[i], &ik_wanted, &ik_kept);
+        if (ik_capped && !a->quiet)
+            fprintf(stderr, "mmdrender: warning: %s: IK would cost %llu bone updates a frame (cap %u): "
+                    "%u chain(s) get fewer loops\n", sm->file, (unsigned long long)ik_wanted,
+                    (unsigned)MMD_IK_MAX_WORK, (unsigned)ik_capped);
+        mmd_anim_set_cancel(j->anims[i], &g_stop);
 #ifdef HAVE_PHYSICS
         if (sm->physics && !a->no_physics && j->models[i]->rigid_body_count > 0) {
-            if (mmd_physics_create(j->models[i], &j->physics[i], &err) != MMD_OK ||
-                mmd_physics_attach(j->physics[i], j->anims[i]) != MMD_OK) {
+            mmd_status ps = mmd_physics_create(j->models[i], &j->physics[i], &err);
+            if (ps == MMD_E_LIMIT) { /* a pile of bodies: bounded by drawing it without physics */
+                if (!a->quiet)
+                    fprintf(stderr, "mmdrender: warning: %s: %s: drawn without physics\n", sm->file, err.msg);
+                continue;
+            }
+            if (ps != MMD_OK || mmd_physics_attach(j->physics[i], j->anims[i]) != MMD_OK) {
                 mmd_error_format(&err, sm->file, buf, sizeof buf);
                 fprintf(stderr, "mmdrender: physics: %s\n", buf);
                 return MMD_EXIT_INPUT;

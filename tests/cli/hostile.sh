@@ -51,4 +51,18 @@ t_within "FIFO where --skip-existing looks for a PNG: no hang" 0 20 "$MMD" "$S" 
 [ -f "$TMP/skip/frame_000001.png" ] && [ ! -p "$TMP/skip/frame_000001.png" ] \
     && t_pass "the FIFO counted as not done: frame 1 rendered over it" || t_fail "frame 1 rendered over the FIFO"
 
+# --- IK and physics bombs: bounded work, a warning, the frame is drawn -------
+BOMB=$BUILD/tools/mkbomb
+if [ -x "$BOMB" ]; then
+    "$BOMB" ik 16 1024 65536 "$TMP/ik.pmx" && "$BOMB" physics 4096 "$TMP/ph.pmx"
+    printf '[output]\nsize = 64x64\nantialias = 1\nframes = 0-1\n[model]\nfile = ik.pmx\n' >"$TMP/ik.ini"
+    printf '[output]\nsize = 64x64\nantialias = 1\nframes = 0-1\n[model]\nfile = ph.pmx\n' >"$TMP/ph.ini"
+    t_within "IK bomb (16 chains x 1024 links x 65536 loops): 2 frames" 0 60 "$MMD" "$TMP/ik.ini" -o "$TMP/ik/" --progress none
+    t_grep "IK bomb: warned with the cap" 'IK would cost 4299161600 bone updates a frame \(cap 2097152\)'
+    t_within "physics bomb (4096 overlapping bodies): 2 frames" 0 60 "$MMD" "$TMP/ph.ini" -o "$TMP/ph/" --progress none
+    t_grep "physics bomb: drawn without physics, warned" 'more than 4096 colliding pairs.*without physics'
+else
+    t_skip "IK and physics bombs" "skipped: no $BOMB"
+fi
+
 t_done

@@ -41,6 +41,9 @@
 #define HAVE_PMD 1
 #include "tests/util/pmd_writer.h"
 #endif
+#include "core/anim.h"
+#include "core/physics.h"
+#include "tests/util/bombs.h"
 
 TEST_STATE_DEFINE
 
@@ -1079,6 +1082,79 @@ TEST(image_decode_time_budget)
 }
 #endif
 
+/* ================================================================ bombs */
+/* IK bomb: 16 chains of 1,024 links with 65,536 loops and an unreachable
+ * target (1.1 MB) asked for 4.3e9 bone updates a frame (108 s per chain on
+ * main). The work is capped at create: asserted as the count, and one frame
+ * must finish under an alarm. */
+TEST(ik_bomb_work_is_capped)
+{
+    size_t n = 0;
+    uint8_t *d = mmd_bomb_ik(16, 1024, 65536, &n);
+    REQUIRE(d);
+    mmd_model *m = NULL;
+    mmd_error err;
+    REQUIRE(mmd_model_load(d, n, &m, &err) == MMD_OK);
+    free(d);
+    mmd_anim *a = NULL;
+    REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK);
+    uint64_t wanted = 0, kept = 0;
+    uint32_t capped = mmd_anim_ik_capped(a, &wanted, &kept);
+    printf("#   16 x 1024 links x 65536 loops: %llu bone updates wanted, %llu kept, %u chains capped\n",
+           (unsigned long long)wanted, (unsigned long long)kept, capped);
+    CHECK(capped == 16);
+    CHECK(wanted > (uint64_t)1 << 32);
+    CHECK(kept <= MMD_IK_MAX_WORK);
+    alarm(30);
+    mmd_anim_evaluate(a, 0);
+    mmd_anim_evaluate(a, 1);
+    alarm(0);
+    /* a cancelled anim skips the IK loops (the render's signal flag) */
+    volatile sig_atomic_t stop = 1;
+    mmd_anim_set_cancel(a, &stop);
+    CHECK(mmd_anim_cancelled(a));
+    mmd_anim_evaluate(a, 2);
+    mmd_anim_free(a);
+    mmd_model_free(m);
+    /* the fixture's leg IK (a real chain) is not touched */
+    d = mmd_bomb_ik(1, 3, 40, &n);
+    REQUIRE(d && mmd_model_load(d, n, &m, &err) == MMD_OK);
+    free(d);
+    REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK);
+    CHECK_EQ_INT((int)mmd_anim_ik_capped(a, &wanted, &kept), 0);
+    CHECK(wanted == kept && kept == 40 * 3 * 4);
+    mmd_anim_free(a);
+    mmd_model_free(m);
+}
+
+/* Physics bomb: 1,024 and 4,096 dynamic spheres in one place (8 s and 137 s
+ * a frame on main) are refused by the rest-pair cap, so the renderer draws
+ * them without physics; a few separate bodies still simulate. */
+TEST(physics_bomb_is_refused_by_pair_cap)
+{
+    static const uint32_t counts[] = {1024, 4096, 8};
+    for (int i = 0; i < 3; i++) {
+        size_t n = 0;
+        uint8_t *d = mmd_bomb_physics(counts[i], &n);
+        REQUIRE(d);
+        mmd_model *m = NULL;
+        mmd_error err;
+        REQUIRE(mmd_model_load(d, n, &m, &err) == MMD_OK);
+        free(d);
+        if (i == 2) /* 8 bodies far apart: 0 pairs */
+            for (uint32_t k = 0; k < m->rigid_body_count; k++)
+                m->rigid_bodies[k].position[0] = 10.0f * (float)k;
+        mmd_physics *p = NULL;
+        mmd_status st = mmd_physics_create(m, &p, &err);
+        printf("#   %u overlapping bodies -> %s %s\n", counts[i], mmd_status_str(st), st ? err.msg : "");
+        CHECK_EQ_INT(st, i < 2 ? MMD_E_LIMIT : MMD_OK);
+        if (st != MMD_OK)
+            CHECK(strstr(err.msg, "colliding pairs") != NULL);
+        mmd_physics_free(p);
+        mmd_model_free(m);
+    }
+}
+
 int main(void)
 {
 #ifdef HAVE_PMX
@@ -1108,5 +1184,7 @@ int main(void)
     RUN(image_undocumented_formats_refused_by_signature);
     RUN(image_decode_time_budget);
 #endif
+    RUN(ik_bomb_work_is_capped);
+    RUN(physics_bomb_is_refused_by_pair_cap);
     return test_finish();
 }

@@ -1,0 +1,105 @@
+/* tests/util/bombs.c - generated hostile files (see bombs.h). */
+#include "tests/util/bombs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/model.h"
+#include "core/pmx_write.h"
+#include "core/vmd_write.h"
+
+static uint8_t *finish(mmd_model *m, size_t *size)
+{
+    uint8_t *out = NULL;
+    mmd_error err;
+    if (mmd_pmx_write(m, &out, size, &err) != MMD_OK)
+        out = NULL;
+    mmd_model_free(m);
+    return out;
+}
+
+static void bone(mmd_model *m, mmd_bone *b, const char *name, float x, float y, float z, int32_t parent)
+{
+    b->name = mmd_model_str(m, name);
+    b->name_en = b->name;
+    b->position[0] = x, b->position[1] = y, b->position[2] = z;
+    b->parent = parent;
+    b->flags |= MMD_BONE_MOVABLE;
+    b->tail_offset[1] = 1;
+}
+
+uint8_t *mmd_bomb_ik(uint32_t chains, uint32_t links, int32_t loops, size_t *size)
+{
+    mmd_model *m = mmd_model_new();
+    if (!m || !links)
+        return mmd_model_free(m), NULL;
+    m->name = m->name_en = mmd_model_str(m, "ik bomb");
+    /* per chain: links + 1 bones (root .. effector), then the IK bone */
+    uint32_t per = links + 2;
+    mmd_bone *b = mmd_model_add_bones(m, chains * per);
+    if (!b)
+        return mmd_model_free(m), NULL;
+    char name[32];
+    for (uint32_t c = 0; c < chains; c++) {
+        uint32_t base = c * per;
+        for (uint32_t i = 0; i <= links; i++) {
+            snprintf(name, sizeof name, "c%u_%u", c, i);
+            bone(m, &b[base + i], name, (float)c, 0.01f * (float)i, 0, i ? (int32_t)(base + i - 1) : -1);
+        }
+        mmd_bone *ik = &b[base + links + 1];
+        snprintf(name, sizeof name, "c%u_ik", c);
+        bone(m, ik, name, (float)c, 10000.0f, 0, -1); /* out of reach */
+        ik->flags |= MMD_BONE_IK;
+        ik->ik_target = (int32_t)(base + links);
+        ik->ik_loop = loops;
+        ik->ik_limit_angle = 0.01f;
+        ik->ik_link_count = links;
+        ik->ik_links = mmd_model_alloc(m, links, sizeof *ik->ik_links);
+        if (!ik->ik_links)
+            return mmd_model_free(m), NULL;
+        for (uint32_t j = 0; j < links; j++) /* the effector's parent first */
+            ik->ik_links[j] = (mmd_ik_link){.bone = (int32_t)(base + links - 1 - j)};
+    }
+    return finish(m, size);
+}
+
+uint8_t *mmd_bomb_physics(uint32_t bodies, size_t *size)
+{
+    mmd_model *m = mmd_model_new();
+    if (!m)
+        return NULL;
+    m->name = m->name_en = mmd_model_str(m, "physics bomb");
+    mmd_bone *b = mmd_model_add_bones(m, 1);
+    mmd_rigid_body *rb = mmd_model_add_rigid_bodies(m, bodies);
+    if (!b || (bodies && !rb))
+        return mmd_model_free(m), NULL;
+    bone(m, b, "root", 0, 10, 0, -1);
+    for (uint32_t i = 0; i < bodies; i++) {
+        rb[i].name = rb[i].name_en = mmd_model_str(m, "ball");
+        rb[i].bone = 0;
+        rb[i].shape = MMD_SHAPE_SPHERE;
+        rb[i].size[0] = 1;
+        rb[i].position[1] = 10;
+        rb[i].mass = 1;
+        rb[i].mode = MMD_BODY_PHYSICS;
+        rb[i].no_collide_mask = 0xffff;
+        rb[i].friction = 0.5f;
+    }
+    return finish(m, size);
+}
+
+uint8_t *mmd_bomb_far_vmd(uint32_t frame, bool camera, size_t *size)
+{
+    mmd_motion *m = mmd_motion_new(camera ? "カメラ・照明" : "bomb");
+    if (!m)
+        return NULL;
+    const float pos[3] = {0, 0, 0}, rot[4] = {0, 0, 0, 1};
+    bool ok = camera ? mmd_motion_add_camera_key(m, frame) != NULL
+                     : mmd_motion_add_bone_key(m, "c0_0", frame, pos, rot) != NULL;
+    uint8_t *out = NULL;
+    mmd_error err;
+    if (!ok || mmd_vmd_write(m, &out, size, &err) != MMD_OK)
+        out = NULL;
+    mmd_motion_free(m);
+    return out;
+}

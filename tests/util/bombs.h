@@ -1,0 +1,26 @@
+/* tests/util/bombs.h - small generated files that cost a naive renderer
+ * minutes or gigabytes (issue 14), for test_bad_input, tests/cli/hostile.sh
+ * (through tools/mkbomb) and benchmarks. Every byte comes from our writers.
+ *
+ *   mmd_bomb_ik(chains, links, loops, &size)   PMX: `chains` IK chains of
+ *       `links` links each, `loops` iterations, target unreachable (the IK
+ *       bone is 10,000 units away), so CCD never stops early.
+ *   mmd_bomb_physics(bodies, &size)            PMX: `bodies` dynamic spheres
+ *       on one bone, all at the same place, every group colliding.
+ *   mmd_bomb_far_vmd(frame, camera, &size)     VMD with one bone key (or
+ *       camera key when camera) at `frame` (e.g. 0xFFFFFFFF).
+ *
+ * All return malloc'd bytes (free()) or NULL when out of memory.
+ */
+#ifndef MMD_TEST_BOMBS_H
+#define MMD_TEST_BOMBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+uint8_t *mmd_bomb_ik(uint32_t chains, uint32_t links, int32_t loops, size_t *size);
+uint8_t *mmd_bomb_physics(uint32_t bodies, size_t *size);
+uint8_t *mmd_bomb_far_vmd(uint32_t frame, bool camera, size_t *size);
+
+#endif
