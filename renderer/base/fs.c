@@ -1,25 +1,66 @@
-/* renderer/base/fs.c - file-system helpers (see fsutil.h). */
+/* renderer/base/fs.c - file-system helpers (see fs.h). */
 #include "renderer/base/fs.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-bool mmd_temp_path(const char *path, const char *tag, char *out, size_t cap)
+int mmd_temp_create(const char *path, const char *tag, char **tmp)
 {
-    const char *slash = strrchr(path, '/');
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    const char *slash = path ? strrchr(path, '/') : NULL;
     const char *name = slash ? slash + 1 : path;
+    if (!path || !*name || !tag) {
+        errno = EINVAL;
+        return -1;
+    }
     int dir_len = slash ? (int)(slash - path + 1) : 0;
-    int k = snprintf(out, cap, "%.*s.%s.%s-%ld", dir_len, path, name, tag, (long)getpid());
-    return *name && k > 0 && (size_t)k < cap;
+    size_t cap = strlen(path) + strlen(tag) + 48;
+    char *t = malloc(cap);
+    if (!t)
+        return -1;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned char rnd[6];
+        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+            unsigned long x = (unsigned long)getpid() * 2654435761u + (unsigned long)attempt * 40503u;
+            for (int i = 0; i < 6; i++)
+                rnd[i] = (unsigned char)(x >> (i * 5));
+        }
+        char suffix[7];
+        for (int i = 0; i < 6; i++)
+            suffix[i] = alphabet[rnd[i] % (sizeof alphabet - 1)];
+        suffix[6] = 0;
+        snprintf(t, cap, "%.*s.%s.%s-%ld-%s", dir_len, path, name, tag, (long)getpid(), suffix);
+        int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            *tmp = t;
+            return fd;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    int e = errno;
+    free(t);
+    errno = e;
+    return -1;
 }
 
-char *mmd_temp_path_dup(const char *path, const char *tag)
+int mmd_temp_commit(const char *tmp, const char *path)
 {
-    size_t n = strlen(path) + strlen(tag) + 32; /* ".", ".", "-", a pid, NUL */
-    char *t = malloc(n);
-    if (t)
-        mmd_temp_path(path, tag, t, n);
-    return t;
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        errno = ELOOP;
+        return -1;
+    }
+    return rename(tmp, path);
+}
+
+void mmd_fd_path(int fd, char *out, size_t cap)
+{
+    snprintf(out, cap, "/proc/self/fd/%d", fd);
 }

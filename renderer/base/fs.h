@@ -1,14 +1,21 @@
 /* renderer/base/fs.h - file-system helpers shared by the output writers.
  *
- *   mmd_temp_path(path, tag, out, cap)
- *   mmd_temp_path_dup(path, tag)
+ *   fd = mmd_temp_create(path, tag, &tmp)   new hidden temporary next to path
+ *   mmd_temp_commit(tmp, path)              rename it onto path when complete
  *
- * Writers that must not leave a partial file write "<dir>/.<name>.<tag>-<pid>"
- * next to path "<dir>/<name>" (same folder, so the final rename is atomic;
- * hidden; one per process) and rename it onto path when complete.
- * mmd_temp_path writes that name into out (cap bytes) and returns true when
- * the name is not empty and the result fits. mmd_temp_path_dup returns it in
- * a malloc'ed string (the caller frees it), NULL when out of memory.
+ * Writers that must not leave a partial file write a temporary in the
+ * destination's folder (so the final rename is atomic) and rename it onto
+ * path when complete. The temporary is "<dir>/.<name>.<tag>-<pid>-<6 random
+ * characters>", created with O_CREAT|O_EXCL|O_NOFOLLOW (mkstemp-style, retried
+ * on a clash, mode 0666 less the umask): a file or symlink planted at a
+ * predictable name is never opened or followed. mmd_temp_create returns the
+ * O_CLOEXEC write fd and sets *tmp (malloc'd; the caller frees it), or -1
+ * with errno. Libraries that open by name (libavformat) are given
+ * mmd_fd_path(fd), the /proc/self/fd link to the very file created here.
+ *
+ * mmd_temp_commit refuses (-1, errno ELOOP) to rename over a final name that
+ * is a symbolic link, so a link planted at the output name is reported
+ * instead of replaced; otherwise it is rename(2) (-1 with errno).
  * Thread-safe: no shared state.
  */
 #ifndef MMD_RENDERER_FSUTIL_H
@@ -17,7 +24,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-bool mmd_temp_path(const char *path, const char *tag, char *out, size_t cap);
-char *mmd_temp_path_dup(const char *path, const char *tag);
+int mmd_temp_create(const char *path, const char *tag, char **tmp);
+int mmd_temp_commit(const char *tmp, const char *path);
+/* "/proc/self/fd/N" for fd into out (cap >= 32). */
+void mmd_fd_path(int fd, char *out, size_t cap);
 
 #endif

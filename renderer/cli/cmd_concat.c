@@ -15,6 +15,7 @@
  * and is renamed when complete; removed on failure.
  */
 #include <errno.h>
+#include <signal.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/mathematics.h>
@@ -52,6 +53,39 @@ typedef struct concat_opts {
     int input_count, input_cap;
     char *list_buf; /* storage for --list names */
 } concat_opts;
+
+/* CLI-only globals: the temporary being written, removed by the signal
+ * handler (unlink and _exit are async-signal-safe), so SIGINT/SIGTERM during
+ * a join leave no .part file; the exit code is 130 as for render. */
+static char g_tmp[4096];
+static volatile sig_atomic_t g_tmp_armed;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (g_tmp_armed)
+        unlink(g_tmp);
+    _exit(MMD_EXIT_INTERRUPTED);
+}
+
+static void arm_cleanup(const char *tmp)
+{
+    snprintf(g_tmp, sizeof g_tmp, "%s", tmp);
+    g_tmp_armed = strlen(tmp) < sizeof g_tmp;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static void disarm_cleanup(void)
+{
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    g_tmp_armed = 0;
+}
 
 static void errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void errf(const char *fmt, ...)
@@ -501,7 +535,8 @@ static int concat_run(const concat_opts *o)
     AVCodecParameters *par = avcodec_parameters_alloc();
     AVFormatContext *oc = NULL;
     char *tmp = NULL;
-    bool file_open = false;
+    int tmp_fd = -1;
+    bool file_open = false, committed = false;
     mmd_audio *a = NULL;
     mmd_error err;
     mmd_status st;
@@ -544,8 +579,14 @@ static int concat_run(const concat_opts *o)
         rc = MMD_EXIT_USAGE;
         goto done;
     }
-    tmp = mmd_temp_path_dup(o->out, "part");
-    if (!tmp || avformat_alloc_output_context2(&oc, fmt, NULL, tmp) < 0 || !oc) {
+    tmp_fd = mmd_temp_create(o->out, "part", &tmp);
+    if (tmp_fd < 0) {
+        errf("%s: cannot create: %s", o->out, strerror(errno));
+        rc = MMD_EXIT_OUTPUT;
+        goto done;
+    }
+    arm_cleanup(tmp);
+    if (avformat_alloc_output_context2(&oc, fmt, NULL, tmp) < 0 || !oc) {
         errf("out of memory");
         rc = MMD_EXIT_OUTPUT;
         goto done;
@@ -574,7 +615,9 @@ static int concat_run(const concat_opts *o)
         }
         mmd_audio_set_end(a, total0, tb0); /* cut to the video */
     }
-    int e = avio_open(&oc->pb, tmp, AVIO_FLAG_WRITE);
+    char fdpath[32];
+    mmd_fd_path(tmp_fd, fdpath, sizeof fdpath); /* the file created above, whatever its name is now */
+    int e = avio_open(&oc->pb, fdpath, AVIO_FLAG_WRITE);
     if (e < 0) {
         errf("%s: cannot create: %s", o->out, averr(e, eb, sizeof eb));
         rc = MMD_EXIT_OUTPUT;
@@ -634,15 +677,15 @@ static int concat_run(const concat_opts *o)
     if ((e = avio_closep(&oc->pb)) < 0) {
         errf("%s: cannot close: %s", o->out, averr(e, eb, sizeof eb));
         rc = MMD_EXIT_OUTPUT;
-        unlink(tmp);
         goto done;
     }
-    if (rename(tmp, o->out) != 0) {
-        errf("%s: cannot rename %s into place: %s", o->out, tmp, strerror(errno));
+    if (mmd_temp_commit(tmp, o->out) != 0) {
+        errf("%s: cannot rename %s into place: %s", o->out, tmp,
+             errno == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(errno));
         rc = MMD_EXIT_OUTPUT;
-        unlink(tmp);
         goto done;
     }
+    committed = true;
     if (!o->quiet) {
         printf("%s: %d chunks, %lld frames, %.3f s", o->out, n, (long long)total_frames, video_s);
         if (a)
@@ -650,10 +693,13 @@ static int concat_run(const concat_opts *o)
         printf("\n");
     }
 done:
-    if (oc && file_open) {
+    if (oc && file_open)
         avio_closep(&oc->pb);
+    disarm_cleanup();
+    if (tmp && !committed)
         unlink(tmp);
-    }
+    if (tmp_fd >= 0)
+        close(tmp_fd);
     av_packet_free(&v.pkt);
     avformat_close_input(&v.ic);
     mmd_audio_free(a);

@@ -32,13 +32,22 @@
 #include "renderer/cli/scene.h"
 #include "renderer/output/sink.h"
 
-/* CLI-only global: set by SIGINT/SIGTERM, polled between frames. */
+/* CLI-only globals: g_stop is set by SIGINT/SIGTERM and polled between frames
+ * (and inside IK/physics through mmd_anim_set_cancel); g_temp is the output's
+ * temporary (the video's .part), which a second signal removes before ending
+ * the process at once (unlink and _exit are async-signal-safe). */
 static volatile sig_atomic_t g_stop;
+static char g_temp[4096];
+static volatile sig_atomic_t g_temp_armed;
 
 static void on_signal(int sig)
 {
+    if (g_stop) { /* the second signal: end now, even while finalising */
+        if (g_temp_armed)
+            unlink(g_temp);
+        _exit(MMD_EXIT_INTERRUPTED);
+    }
     g_stop = sig;
-    signal(sig, SIG_DFL); /* a second Ctrl-C ends the process at once */
 }
 
 static const char k_usage[] =
@@ -554,8 +563,13 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
     return g_stop ? MMD_EXIT_INTERRUPTED : MMD_EXIT_OK;
 }
 
-static void install_signals(void)
+static void install_signals(const mmd_sink *sink)
 {
+    g_temp_armed = 0;
+    if (sink && sink->temp_path && strlen(sink->temp_path) < sizeof g_temp) {
+        memcpy(g_temp, sink->temp_path, strlen(sink->temp_path) + 1);
+        g_temp_armed = 1;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -584,10 +598,10 @@ static int finish_run(render_job *j, const render_args *a, const mmd_output_kind
     }
     /* Default handlers only once the output is closed: a signal while the
      * encoder drains must not kill the process before the trailer is written
-     * (the handler itself restores the default, so a second signal still ends
-     * the process at once). */
+     * (a second signal still ends the process at once, removing the .part). */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    g_temp_armed = 0;
     double wall = now_s() - t_start;
     long long n = (long long)st->rendered;
     if (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)
@@ -639,7 +653,7 @@ int mmd_cmd_render(int argc, char **argv)
     }
     if ((rc = open_renderer(&j, &a)) != 0 || (rc = open_output(&j, &a, kind, &plan, chunk_count > 1)) != 0)
         goto out;
-    install_signals();
+    install_signals(j.sink);
     double t_start = now_s();
     run_stats st = {0};
     rc = run_frames(&j, &a, kind, &plan, &st);

@@ -106,17 +106,19 @@ int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t
 int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int height,
                        size_t stride, bool alpha, int level, char *msg, size_t msg_size)
 {
-    char tmp[PATH_MAX];
-    if (!path || !mmd_temp_path(path, "tmp", tmp, sizeof tmp))
-        return mmd_msgf(msg, msg_size, -1, "%s: bad output file name", path ? path : "(null)");
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    char *tmp = NULL;
+    if (!path)
+        return mmd_msgf(msg, msg_size, -1, "(null): bad output file name");
+    int fd = mmd_temp_create(path, "tmp", &tmp);
     if (fd < 0)
-        return mmd_msgf(msg, msg_size, -1, "%s: cannot create: %s", path, strerror(errno));
+        return mmd_msgf(msg, msg_size, -1, "%s: cannot create: %s", path,
+                        errno == EINVAL ? "bad output file name" : strerror(errno));
     FILE *f = fdopen(fd, "wb");
     if (!f) {
         int e = errno;
         close(fd);
         unlink(tmp);
+        free(tmp);
         return mmd_msgf(msg, msg_size, -1, "%s: %s", path, strerror(e));
     }
     char inner[200];
@@ -127,17 +129,16 @@ int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int hei
         r = -1;
         snprintf(inner, sizeof inner, "close failed: %s", strerror(e));
     }
-    if (r != 0) {
-        unlink(tmp);
-        return mmd_msgf(msg, msg_size, -1, "%s: %s", path, inner);
-    }
-    if (rename(tmp, path) != 0) {
+    if (r == 0 && mmd_temp_commit(tmp, path) != 0) {
         e = errno;
-        unlink(tmp);
-        return mmd_msgf(msg, msg_size, -1, "%s: cannot rename the finished file into place: %s", path,
-                        strerror(e));
+        r = -1;
+        snprintf(inner, sizeof inner, "cannot rename the finished file into place: %s",
+                 e == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(e));
     }
-    return 0;
+    if (r != 0)
+        unlink(tmp);
+    free(tmp);
+    return r != 0 ? mmd_msgf(msg, msg_size, -1, "%s: %s", path, inner) : 0;
 }
 
 int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height, char *msg,

@@ -13,7 +13,7 @@
  * input's 4th byte is dropped), true writes 8-bit RGBA with straight alpha.
  * Input is RGBA8, top row first, rows stride bytes apart.
  *
- * mmd_png_write_file is atomic: it writes "<dir>/.<name>.tmp-<pid>", checks
+ * mmd_png_write_file is atomic: it writes a temporary from mmd_temp_create, checks
  * every write, flush and close (ENOSPC, EFBIG, EIO...), then renames onto
  * path. On failure nothing is left behind: no temp file, no partial path.
  * Thread-safe: no shared state.

@@ -30,6 +30,10 @@ struct mmd_sink {
      * or in the encoder: progress reporting. May be NULL. */
     void (*on_done)(void *user, int64_t frame_index);
     void *user;
+    /* The temporary file being written, renamed onto the output at close
+     * (a video's .part), or NULL: what a CLI signal handler removes when it
+     * has to end the process before close. Set by the sink. */
+    const char *temp_path;
 };
 
 static inline mmd_status mmd_sink_write(mmd_sink *s, const uint8_t *rgba, int w, int h, size_t stride,

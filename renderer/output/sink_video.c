@@ -27,6 +27,7 @@ typedef struct video_sink {
     mmd_sink base; /* first: mmd_sink * <-> video_sink * */
     mmd_video_options o;
     char *final_path, *tmp_path, *audio_path;
+    int tmp_fd; /* the temporary, created exclusively (renderer/base/fs.h); -1 none */
     AVFormatContext *oc;
     AVCodecContext *venc;
     AVStream *vst;
@@ -197,6 +198,16 @@ static int drain(video_sink *v, AVCodecContext *enc, AVStream *st)
 
 static void set_failed_text(video_sink *v, mmd_status code, const char *text);
 
+/* A write to the file that failed (disk full, file too large, I/O error) is
+ * an output error (exit 5), whatever stage noticed it; else the encoder's. */
+static mmd_status failure_status(const video_sink *v, int e)
+{
+    if ((v->oc && v->oc->pb && v->oc->pb->error < 0) || e == AVERROR(ENOSPC) || e == AVERROR(EFBIG) ||
+        e == AVERROR(EIO) || e == AVERROR(EDQUOT))
+        return MMD_E_OUTPUT;
+    return MMD_E_ENCODER;
+}
+
 /* The audio track's time base for a frame count: 1 / fps. */
 static AVRational frame_tb(const video_sink *v) { return (AVRational){v->o.fps_den, v->o.fps_num}; }
 
@@ -208,7 +219,7 @@ static int write_audio(video_sink *v)
     if (mmd_audio_write_to(v->audio, v->vpts, frame_tb(v), &ae) == MMD_OK)
         return 0;
     snprintf(text, sizeof text, "%s: %s", v->final_path, ae.msg);
-    set_failed_text(v, MMD_E_ENCODER, text); /* first: the caller's set_failed keeps it */
+    set_failed_text(v, failure_status(v, 0), text); /* first: the caller's set_failed keeps it */
     return AVERROR_EXTERNAL;
 }
 
@@ -279,7 +290,7 @@ static void *encoder_main(void *arg)
             int e = encode_video(v, idx);
             v->encode_s += now_s() - t0;
             if (e < 0)
-                set_failed(v, MMD_E_ENCODER, "encoding", e);
+                set_failed(v, failure_status(v, e), "encoding", e);
             else {
                 v->frames++;
                 if (v->base.on_done)
@@ -371,6 +382,8 @@ static void destroy(video_sink *v)
     if (v->tmp_path)
         unlink(v->tmp_path);
     free(v->tmp_path);
+    if (v->tmp_fd >= 0)
+        close(v->tmp_fd);
     free(v->final_path);
     free(v->audio_path);
     pthread_mutex_destroy(&v->mu);
@@ -386,22 +399,23 @@ static mmd_status finish(video_sink *v, mmd_error *err)
     if (e >= 0)
         e = drain(v, v->venc, v->vst);
     if (e < 0)
-        return mmd_fail(err, MMD_E_ENCODER, "%s: flushing the video encoder failed: %s", v->final_path,
+        return mmd_fail(err, failure_status(v, e), "%s: flushing the video encoder failed: %s", v->final_path,
                         averr(e, eb, sizeof eb));
     if (v->audio) {
         mmd_error ae;
         mmd_audio_set_end(v->audio, v->vpts, frame_tb(v)); /* audio ends with the video */
         if (mmd_audio_finish(v->audio, &ae) != MMD_OK)
-            return mmd_fail(err, MMD_E_ENCODER, "%s: %s", v->final_path, ae.msg);
+            return mmd_fail(err, failure_status(v, 0), "%s: %s", v->final_path, ae.msg);
     }
     if ((e = av_write_trailer(v->oc)) < 0 || (e = avio_closep(&v->oc->pb)) < 0)
         return mmd_fail(err, MMD_E_OUTPUT, "%s: finishing the file failed: %s", v->final_path,
                         averr(e, eb, sizeof eb));
-    if (rename(v->tmp_path, v->final_path) != 0)
+    if (mmd_temp_commit(v->tmp_path, v->final_path) != 0)
         return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot rename from %s: %s", v->final_path, v->tmp_path,
-                        strerror(errno));
+                        errno == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(errno));
     free(v->tmp_path);
     v->tmp_path = NULL; /* done: destroy must not unlink */
+    v->base.temp_path = NULL;
     return MMD_OK;
 }
 
@@ -617,13 +631,20 @@ mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
         mmd_fail(err, MMD_E_ENCODER, "out of memory");
         return NULL;
     }
+    v->tmp_fd = -1;
     pthread_mutex_init(&v->mu, NULL);
     pthread_cond_init(&v->can_put, NULL);
     pthread_cond_init(&v->can_get, NULL);
     v->o = *o;
     v->base.vt = &k_video_vt;
     v->final_path = strdup(o->path);
-    v->tmp_path = mmd_temp_path_dup(o->path, "part");
+    v->tmp_fd = mmd_temp_create(o->path, "part", &v->tmp_path);
+    if (v->tmp_fd < 0) {
+        mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create the video file: %s", o->path, strerror(errno));
+        v->tmp_path = NULL;
+        goto fail;
+    }
+    v->base.temp_path = v->tmp_path;
     v->audio_path = o->audio_path && !o->chunk ? strdup(o->audio_path) : NULL;
     v->o.path = v->final_path;
     v->o.codec = NULL;
@@ -654,12 +675,12 @@ mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
             goto fail; /* the audio's status: unreadable input or the encoder */
     }
     char eb[128];
-    int e = avio_open(&v->oc->pb, v->tmp_path, AVIO_FLAG_WRITE);
+    char fdpath[32];
+    mmd_fd_path(v->tmp_fd, fdpath, sizeof fdpath); /* the file created above, whatever its name is now */
+    int e = avio_open(&v->oc->pb, fdpath, AVIO_FLAG_WRITE);
     if (e < 0) {
         mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create the video file: %s", v->final_path,
                  averr(e, eb, sizeof eb));
-        free(v->tmp_path); /* nothing to delete */
-        v->tmp_path = NULL;
         goto fail;
     }
     if ((e = avformat_write_header(v->oc, NULL)) < 0) {

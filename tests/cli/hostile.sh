@@ -51,6 +51,35 @@ t_within "FIFO where --skip-existing looks for a PNG: no hang" 0 20 "$MMD" "$S" 
 [ -f "$TMP/skip/frame_000001.png" ] && [ ! -p "$TMP/skip/frame_000001.png" ] \
     && t_pass "the FIFO counted as not done: frame 1 rendered over it" || t_fail "frame 1 rendered over the FIFO"
 
+# --- temporaries: exclusive, random names; symlinks never followed ----------
+mkdir -p "$TMP/sl"
+echo precious >"$TMP/victim"
+# every name the old scheme could pick for this process and the next few
+for p in $(seq $$ $(( $$ + 400 ))); do
+    ln -sf "$TMP/victim" "$TMP/sl/.frame_000000.png.tmp-$p"; ln -sf "$TMP/victim" "$TMP/sl/.v.mp4.part-$p"
+done
+t_within "PNG next to planted temp-name symlinks: exit 0" 0 30 "$MMD" "$S" -o "$TMP/sl/" "${Q[@]}" --frames 0
+t_within "video next to planted temp-name symlinks: exit 0" 0 30 "$MMD" "$S" -o "$TMP/sl/v.mp4" "${Q[@]}" --frames 0-1
+[ "$(cat "$TMP/victim")" = precious ] && t_pass "the symlinks' target is untouched" || t_fail "symlink target untouched"
+ln -s "$TMP/victim" "$TMP/sl/frame_000001.png"
+ln -s "$TMP/victim" "$TMP/sl/w.mp4"
+t_within "PNG output name is a symlink: exit 5, not replaced" 5 30 "$MMD" "$S" -o "$TMP/sl/" "${Q[@]}" --frames 1
+t_grep "symlink named" 'symbolic link'
+t_within "video output name is a symlink: exit 5" 5 30 "$MMD" "$S" -o "$TMP/sl/w.mp4" "${Q[@]}" --frames 0
+[ "$(cat "$TMP/victim")" = precious ] && [ -L "$TMP/sl/w.mp4" ] && [ -L "$TMP/sl/frame_000001.png" ] \
+    && t_pass "symlinked outputs left as they were" || t_fail "symlinked outputs left as they were"
+[ -z "$(find "$TMP/sl" -name '.*' -type f)" ] && t_pass "no temporary left" || t_fail "no temporary left" "$(find "$TMP/sl" -name '.*' -type f)"
+
+# --- a second signal while finalising still removes the .part ----------------
+mkdir -p "$TMP/sig2"
+"$MMD" "$S" -o "$TMP/sig2/v.mp4" --size 320x240 --frames 0-30000 --threads 1 --progress plain >"$TMP/sig2.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q '^frame [0-9]' "$TMP/sig2.log" 2>/dev/null && break; sleep 0.1; done
+kill -INT $pid; kill -INT $pid; wait $pid; rc=$?
+[ $rc -eq 130 ] && t_pass "two quick SIGINTs: exit 130" || t_fail "two quick SIGINTs: exit 130" "exit $rc"
+[ -z "$(find "$TMP/sig2" -name '.*part*')" ] && t_pass "two quick SIGINTs: no .part left" \
+    || t_fail "two quick SIGINTs: no .part left" "$(ls -A "$TMP/sig2")"
+
 # --- IK and physics bombs: bounded work, a warning, the frame is drawn -------
 BOMB=$BUILD/tools/mkbomb
 if [ -x "$BOMB" ]; then
