@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "renderer/output/audio.h"
+#include "renderer/output/sink_video.h"
 #include "renderer/cli/commands.h"
 #include "renderer/base/fs.h"
 #include "core/file.h"
@@ -257,6 +258,10 @@ static int parse_args(int argc, char **argv, concat_opts *o)
     }
     if (!o->out) {
         errf("no output: -o OUT is required");
+        return MMD_EXIT_USAGE;
+    }
+    if (!mmd_sink_video_is_video_path(o->out)) {
+        errf("%s: unknown container (use .mp4 .mkv .mov .webm)", o->out);
         return MMD_EXIT_USAGE;
     }
     if (!o->input_count) {

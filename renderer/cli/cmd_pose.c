@@ -83,11 +83,24 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A JSON number, or null when v is not finite (3e38 camera keys overflow to
+ * inf in the maths; "inf" and "nan" are not JSON). */
+static void json_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
 static void json_vec(FILE *f, const float *v, int n)
 {
     fputc('[', f);
-    for (int i = 0; i < n; i++)
-        fprintf(f, "%s%.9g", i ? "," : "", (double)v[i]);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        json_num(f, (double)v[i]);
+    }
     fputc(']', f);
 }
 
@@ -198,7 +211,8 @@ int mmd_cmd_pose(int argc, char **argv)
             if (m)
                 fputc(',', f);
             json_string(f, model->morphs[m].name);
-            fprintf(f, ":%.9g", (double)mw[m]);
+            fputc(':', f);
+            json_num(f, (double)mw[m]);
         }
         fputc('}', f);
         if (ct) {
@@ -210,9 +224,13 @@ int mmd_cmd_pose(int argc, char **argv)
             json_vec(f, s.target, 3);
             fputs(",\"up\":", f);
             json_vec(f, s.up, 3);
-            fprintf(f, ",\"rotation\":[%.9g,%.9g,%.9g],\"fov\":%.9g,\"distance\":%.9g,\"ortho\":%s}",
-                    (double)s.rotation[0], (double)s.rotation[1], (double)s.rotation[2], (double)s.fov,
-                    (double)s.distance, s.ortho ? "true" : "false");
+            fputs(",\"rotation\":", f);
+            json_vec(f, s.rotation, 3);
+            fputs(",\"fov\":", f);
+            json_num(f, (double)s.fov);
+            fputs(",\"distance\":", f);
+            json_num(f, (double)s.distance);
+            fprintf(f, ",\"ortho\":%s}", s.ortho ? "true" : "false");
         }
         fputc('}', f);
     }

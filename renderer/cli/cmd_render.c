@@ -486,10 +486,10 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
                        const mmd_render_plan *p, bool chunked)
 {
     const mmd_scene *s = j->scene;
-    int64_t to_render = 0;
-    for (int64_t f = p->begin; f <= p->end; f += p->step)
-        if (!a->skip_existing || !kind->frame_exists(a->out, f))
-            to_render++;
+    int64_t to_render = p->frames; /* O(1): a range may be 100 million frames long */
+    if (a->skip_existing)
+        for (int64_t f = p->begin; f <= p->end; f += p->step)
+            to_render -= kind->frame_exists(a->out, f, s->width, s->height);
     j->progress = mmd_progress_create(a->quiet ? MMD_PROGRESS_NONE : (mmd_progress_mode)a->progress, stderr,
                                       to_render);
     if (!kind->open)
@@ -534,7 +534,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
             mmd_anim_evaluate(j->anims[i], t);
         if (g_stop)
             break; /* evaluation was cut short: this frame is not drawn */
-        if (!wanted || (a->skip_existing && kind->frame_exists(a->out, f)))
+        if (!wanted || (a->skip_existing && kind->frame_exists(a->out, f, s->width, s->height)))
             continue;
         mmd_camera_state cam;
         mmd_light_state light;

@@ -35,7 +35,7 @@ typedef struct mmd_output_kind {
     /* the sink, or NULL with err; a NULL function: frames go nowhere */
     mmd_sink *(*open)(const mmd_output_request *r, mmd_error *err);
     /* a complete frame is already there (--skip-existing); NULL: not supported */
-    bool (*frame_exists)(const char *target, int64_t frame);
+    bool (*frame_exists)(const char *target, int64_t frame, int width, int height);
     /* encoder timings for --stats; NULL: none (zeros) */
     void (*stats)(const mmd_sink *s, mmd_video_stats *out);
     bool encodes;     /* --codec and --preset apply */

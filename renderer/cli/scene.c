@@ -620,6 +620,8 @@ int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_sc
     s->dir = slash ? mmd_arena_strndup(arena, path, slash == path ? 1 : (size_t)(slash - path))
                    : mmd_arena_strdup(arena, ".");
     char dummy[8];
+    if (text && !strncmp(text, "\xEF\xBB\xBF", 3))
+        text += 3; /* a UTF-8 byte order mark (Windows editors write one) */
     parse_state st = {.s = s, .arena = arena, .text = text, .path = path, .check_files = check_files,
                       .msg = msg ? msg : dummy, .msg_size = msg ? msg_size : sizeof dummy};
     if (!s->path || !s->dir)

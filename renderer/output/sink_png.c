@@ -2,11 +2,13 @@
 #include "renderer/output/sink_png.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,9 +56,9 @@ static mmd_status parse_target(const char *target, pattern *p, mmd_error *err)
     memset(p, 0, sizeof *p);
     size_t len = target ? strlen(target) : 0;
     if (len == 0)
-        return mmd_fail(err, MMD_E_OUTPUT, "PNG output: empty target");
+        return mmd_fail(err, MMD_E_USAGE, "PNG output: empty target");
     if (len >= PATH_MAX - 32)
-        return mmd_fail(err, MMD_E_OUTPUT, "PNG output: target path is too long");
+        return mmd_fail(err, MMD_E_USAGE, "PNG output: target path is too long");
     const char *conv = NULL;
     for (const char *c = target; *c; c++) {
         if (*c != '%')
@@ -66,24 +68,24 @@ static mmd_status parse_target(const char *target, pattern *p, mmd_error *err)
             continue;
         }
         if (conv)
-            return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': more than one %% conversion", target);
+            return mmd_fail(err, MMD_E_USAGE, "PNG output '%s': more than one %% conversion", target);
         conv = c;
     }
     if (!conv) {
         if (ends_with_png(target))
-            return mmd_fail(err, MMD_E_OUTPUT,
+            return mmd_fail(err, MMD_E_USAGE,
                             "PNG output '%s': a file name needs a frame number pattern such as "
                             "f_%%06d.png (or give a directory)",
                             target);
         if (!unescape(p->dir, sizeof p->dir, target, len))
-            return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': bad %% in the directory name", target);
+            return mmd_fail(err, MMD_E_USAGE, "PNG output '%s': bad %% in the directory name", target);
         size_t dl = strlen(p->dir);
         while (dl > 1 && p->dir[dl - 1] == '/')
             p->dir[--dl] = 0;
         int k = snprintf(p->prefix, sizeof p->prefix, "%s%sframe_", p->dir,
                          p->dir[dl - 1] == '/' ? "" : "/");
         if (k < 0 || (size_t)k >= sizeof p->prefix)
-            return mmd_fail(err, MMD_E_OUTPUT, "PNG output: target path is too long");
+            return mmd_fail(err, MMD_E_USAGE, "PNG output: target path is too long");
         snprintf(p->suffix, sizeof p->suffix, ".png");
         p->width = 6;
         p->zero = true;
@@ -98,17 +100,17 @@ static mmd_status parse_target(const char *target, pattern *p, mmd_error *err)
     while (*q >= '0' && *q <= '9' && w < 100)
         w = w * 10 + (*q++ - '0');
     if (*q != 'd' || w > 18)
-        return mmd_fail(err, MMD_E_OUTPUT,
+        return mmd_fail(err, MMD_E_USAGE,
                         "PNG output '%s': the frame number must be written %%d or %%0Nd (N <= 18)",
                         target);
     p->width = w;
     const char *after = q + 1;
     if (strchr(after, '/'))
-        return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': the frame number must be in the file name",
+        return mmd_fail(err, MMD_E_USAGE, "PNG output '%s': the frame number must be in the file name",
                         target);
     if (!unescape(p->prefix, sizeof p->prefix, target, (size_t)(conv - target)) ||
         !unescape(p->suffix, sizeof p->suffix, after, strlen(after)))
-        return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': bad %% (write %%%% for a literal %%)", target);
+        return mmd_fail(err, MMD_E_USAGE, "PNG output '%s': bad %% (write %%%% for a literal %%)", target);
     const char *slash = strrchr(p->prefix, '/');
     if (slash)
         snprintf(p->dir, sizeof p->dir, "%.*s", (int)(slash - p->prefix), p->prefix);
@@ -136,12 +138,49 @@ mmd_status mmd_sink_png_path(const char *target, int64_t frame_index, char *out,
     return MMD_OK;
 }
 
-bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index)
+bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index, int width, int height)
+{
+    char path[PATH_MAX], msg[256];
+    if (mmd_sink_png_path(target, frame_index, path, sizeof path, NULL) != MMD_OK ||
+        !mmd_png_file_complete(path))
+        return false;
+    /* signature + IEND is not enough (a file cut and patched, or another size):
+     * the frame counts only if it decodes completely at the expected size */
+    uint8_t *px = NULL;
+    int w = 0, h = 0;
+    if (mmd_png_read_file(path, &px, &w, &h, msg, sizeof msg) != 0)
+        return false;
+    free(px);
+    return (width <= 0 || w == width) && (height <= 0 || h == height);
+}
+
+/* Two renders writing into one folder would interleave their frames
+ * silently: the first takes an advisory lock (flock) on "<dir>/.mmdrender.lock",
+ * held until the sink is closed or the process ends (the kernel releases it
+ * even on a crash), and a second is refused. The file itself stays (removing
+ * it while another process waits on it would let two writers in). */
+static int lock_folder(const char *dir, mmd_error *err)
 {
     char path[PATH_MAX];
-    if (mmd_sink_png_path(target, frame_index, path, sizeof path, NULL) != MMD_OK)
-        return false;
-    return mmd_png_file_complete(path);
+    int k = snprintf(path, sizeof path, "%s%s" MMD_PNG_LOCK_NAME, dir[0] ? dir : ".",
+                     dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/");
+    if (k < 0 || (size_t)k >= sizeof path) {
+        mmd_fail(err, MMD_E_OUTPUT, "PNG output: folder name too long");
+        return -1;
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        mmd_fail(err, MMD_E_OUTPUT, "PNG output: cannot create the lock file '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        mmd_fail(err, MMD_E_OUTPUT, "PNG output: folder '%s' is being written by another mmdrender (%s: %s)",
+                 dir[0] ? dir : ".", path, e == EWOULDBLOCK ? "locked" : strerror(e));
+        return -1;
+    }
+    return fd;
 }
 
 /* mkdir -p */
@@ -196,6 +235,7 @@ typedef struct png_sink {
     char err_msg[512];
     pthread_t threads[MAX_THREADS];
     int nthreads;
+    int lock_fd; /* the folder's lock file, flock'ed while the sink lives; -1 none */
 } png_sink;
 
 static void *worker(void *arg)
@@ -295,6 +335,8 @@ static mmd_status png_write_frame(mmd_sink *base, const uint8_t *rgba, int w, in
 
 static void destroy(png_sink *s)
 {
+    if (s->lock_fd >= 0)
+        close(s->lock_fd); /* releases the flock */
     for (int i = 0; i < s->slots; i++)
         free(s->jobs[i].px);
     free(s->jobs);
@@ -347,7 +389,9 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_err
         mmd_fail(err, MMD_E_OUTPUT, "PNG output: out of memory");
         return NULL;
     }
-    if (parse_target(target, &s->pat, err) != MMD_OK || make_dirs(s->pat.dir, err) != MMD_OK) {
+    s->lock_fd = -1;
+    if (parse_target(target, &s->pat, err) != MMD_OK || make_dirs(s->pat.dir, err) != MMD_OK ||
+        (s->lock_fd = lock_folder(s->pat.dir, err)) < 0) {
         free(s);
         return NULL;
     }

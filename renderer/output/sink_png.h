@@ -20,6 +20,11 @@
  * and returns the first error (MMD_E_OUTPUT, err) or MMD_OK; abort drops
  * queued frames, waits for the frames being encoded (whose temp files are
  * removed or completed), and frees. Frames must be RGBA8, top row first.
+ *
+ * The output folder is locked while the sink is open (flock on
+ * MMD_PNG_LOCK_NAME in it, released on close/abort or when the process ends):
+ * a second sink on the same folder, in this or another process, is refused
+ * with MMD_E_OUTPUT. A bad target (pattern) is MMD_E_USAGE.
  */
 #ifndef MMD_RENDERER_SINK_PNG_H
 #define MMD_RENDERER_SINK_PNG_H
@@ -30,7 +35,10 @@
 
 #include "renderer/output/sink.h"
 
-/* Every failure is MMD_E_OUTPUT (a bad pattern, a directory that cannot be made). */
+#define MMD_PNG_LOCK_NAME ".mmdrender.lock"
+
+/* MMD_E_USAGE for a bad target, MMD_E_OUTPUT otherwise (a directory that
+ * cannot be made, the folder locked by another writer). */
 mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_error *err);
 
 /* MMD_OK, or MMD_E_OUTPUT (err) when the target is not a valid directory/pattern
@@ -38,6 +46,9 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_err
 mmd_status mmd_sink_png_path(const char *target, int64_t frame_index, char *out, size_t out_size,
                              mmd_error *err);
 
-bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index);
+/* True when the frame's PNG exists, is a regular file, and decodes completely
+ * (every chunk CRC, the image data to the end) at width x height (a size <= 0
+ * is not checked): what --skip-existing trusts. */
+bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index, int width, int height);
 
 #endif

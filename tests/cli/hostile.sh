@@ -20,6 +20,7 @@ scene() { # FILE MODEL MOTION [extra lines]
 }
 scene "$S" m/fixture.pmx full.vmd
 Q=(--progress none -q)
+BOMB=$BUILD/tools/mkbomb
 # t_within NAME RC SECONDS CMD... : t_expect under a watchdog (124 = it hung)
 t_within() { local n=$1 rc=$2 s=$3; shift 3; t_expect "$n" "$rc" timeout -k 2 "$s" "$@"; }
 
@@ -68,7 +69,8 @@ t_grep "symlink named" 'symbolic link'
 t_within "video output name is a symlink: exit 5" 5 30 "$MMD" "$S" -o "$TMP/sl/w.mp4" "${Q[@]}" --frames 0
 [ "$(cat "$TMP/victim")" = precious ] && [ -L "$TMP/sl/w.mp4" ] && [ -L "$TMP/sl/frame_000001.png" ] \
     && t_pass "symlinked outputs left as they were" || t_fail "symlinked outputs left as they were"
-[ -z "$(find "$TMP/sl" -name '.*' -type f)" ] && t_pass "no temporary left" || t_fail "no temporary left" "$(find "$TMP/sl" -name '.*' -type f)"
+[ -z "$(find "$TMP/sl" -name '.*' -type f ! -name .mmdrender.lock)" ] && t_pass "no temporary left" \
+    || t_fail "no temporary left" "$(find "$TMP/sl" -name '.*' -type f)"
 
 # --- a second signal while finalising still removes the .part ----------------
 mkdir -p "$TMP/sig2"
@@ -80,8 +82,69 @@ kill -INT $pid; kill -INT $pid; wait $pid; rc=$?
 [ -z "$(find "$TMP/sig2" -name '.*part*')" ] && t_pass "two quick SIGINTs: no .part left" \
     || t_fail "two quick SIGINTs: no .part left" "$(ls -A "$TMP/sig2")"
 
+# --- one writer per PNG folder -------------------------------------------------
+mkdir -p "$TMP/lk"
+if command -v flock >/dev/null; then
+    flock -n "$TMP/lk/.mmdrender.lock" sleep 3 & holder=$!
+    sleep 0.3
+    t_within "second writer into a locked PNG folder: exit 5" 5 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 0
+    t_grep "the lock is named" 'being written by another mmdrender'
+    [ -z "$(ls "$TMP/lk")" ] && t_pass "nothing written while locked" || t_fail "nothing written while locked" "$(ls "$TMP/lk")"
+    wait $holder 2>/dev/null   # the holder (flock and its sleep) ends
+    t_within "the lock is released with its holder: exit 0" 0 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 0
+else
+    t_skip "PNG folder lock" "skipped: no flock(1)"
+fi
+
+# --- --skip-existing trusts only PNGs that decode at the expected size ------
+mkdir -p "$TMP/se"
+"$MMD" "$S" -o "$TMP/se/" "${Q[@]}" --frames 0-2 >/dev/null 2>&1
+python3 - "$TMP/se/frame_000001.png" <<'PY'
+import sys
+p = sys.argv[1]; d = bytearray(open(p, 'rb').read())
+mid = len(d) // 2
+for i in range(mid, mid + 16): d[i] ^= 0x5a          # damage the image data, keep signature + IEND
+open(p, 'wb').write(d)
+PY
+"$MMD" "$S" -o "$TMP/se2/" "${Q[@]}" --frames 2 --size 16x16 >/dev/null 2>&1
+cp "$TMP/se2/frame_000002.png" "$TMP/se/frame_000002.png"  # complete, but 16x16
+before0=$(stat -c %Y.%i "$TMP/se/frame_000000.png")
+t_within "--skip-existing over damaged and wrong-size frames: exit 0" 0 30 "$MMD" "$S" -o "$TMP/se/" --frames 0-2 --skip-existing --progress plain
+t_grep "only the 2 bad frames are rendered" 'frame 2/2'
+[ "$(stat -c %Y.%i "$TMP/se/frame_000000.png")" = "$before0" ] && t_pass "the good frame was kept" || t_fail "the good frame was kept"
+"$MMD" diff "$TMP/se/frame_000001.png" "$TMP/d/frame_000000.png" >/dev/null 2>&1; rc=$?
+python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(); sys.exit(0 if struct.unpack('>II', d[16:24]) == (32, 24) else 1)" "$TMP/se/frame_000002.png" \
+    && t_pass "the wrong-size frame was re-rendered at 32x24" || t_fail "the wrong-size frame was re-rendered"
+
+# --- exit codes ------------------------------------------------------------------
+for pat in 'f_%n.png' 'f_%s.png' 'f_%d_%d.png' 'x.png'; do
+    t_within "PNG pattern '$pat': exit 1" 1 20 "$MMD" "$S" -o "$TMP/pat/$pat" "${Q[@]}" --frames 0
+done
+"$MMD" "$S" -o "$TMP/c0.mp4" "${Q[@]}" --frames 0-1 >/dev/null 2>&1
+t_within "concat -o out.avi: exit 1" 1 20 "$MMD" concat "$TMP/c0.mp4" -o "$TMP/out.avi"
+[ ! -e "$TMP/out.avi" ] && t_pass "no out.avi written" || t_fail "no out.avi written"
+
+# --- pose --json stays JSON with a 3e38 camera key --------------------------------
+if [ -x "$BOMB" ]; then
+    "$BOMB" far-camera 0 "$TMP/cam.vmd"
+    python3 - "$TMP/cam.vmd" <<'PY'
+import struct, sys
+p = sys.argv[1]; d = bytearray(open(p, 'rb').read())
+off = 30 + 20 + 4 + 4 + 4                        # header, name, empty bone and morph sections, camera count
+struct.pack_into('<f', d, off + 4, 3e38)          # distance
+struct.pack_into('<3f', d, off + 8, 3e38, -3e38, 3e38)   # target
+open(p, 'wb').write(d)
+PY
+    t_within "pose with a 3e38 camera key: exit 0" 0 20 "$MMD" pose "$TMP/m/fixture.pmx" --camera "$TMP/cam.vmd" --frames 0 --json
+    python3 -c "import json,sys; json.loads(sys.stdin.read(), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))" <<<"$OUT" 2>/dev/null \
+        && t_pass "pose --json output is strict JSON (no inf/nan)" || t_fail "pose --json is strict JSON" "$(grep -o '.\{20\}inf.\{10\}' <<<"$OUT" | head -n 2)"
+fi
+
+# --- a scene with a UTF-8 BOM -----------------------------------------------------
+{ printf '\xef\xbb\xbf'; cat "$S"; } >"$TMP/bom.ini"
+t_within "scene starting with a UTF-8 BOM: exit 0" 0 20 "$MMD" "$TMP/bom.ini" -o "$TMP/bom/" "${Q[@]}" --frames 0
+
 # --- IK and physics bombs: bounded work, a warning, the frame is drawn -------
-BOMB=$BUILD/tools/mkbomb
 if [ -x "$BOMB" ]; then
     "$BOMB" ik 16 1024 65536 "$TMP/ik.pmx" && "$BOMB" physics 4096 "$TMP/ph.pmx"
     printf '[output]\nsize = 64x64\nantialias = 1\nframes = 0-1\n[model]\nfile = ik.pmx\n' >"$TMP/ik.ini"

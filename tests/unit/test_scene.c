@@ -155,6 +155,19 @@ TEST(defaults)
     mmd_scene_free(s);
 }
 
+/* A UTF-8 byte order mark before the first section (Notepad writes one). */
+TEST(utf8_bom)
+{
+    mmd_scene *s;
+    char msg[512] = "";
+    int rc = parse("\xEF\xBB\xBF[output]\nwidth = 640\n[model]\nfile = a.pmx\n", &s, msg, sizeof msg);
+    printf("#   %s\n", rc ? msg : "accepted");
+    REQUIRE(rc == 0);
+    CHECK_EQ_INT(s->width, 640);
+    CHECK_EQ_INT(s->model_count, 1);
+    mmd_scene_free(s);
+}
+
 TEST(comments_and_transparent)
 {
     mmd_scene *s;
@@ -297,6 +310,7 @@ int main(void)
     RUN(load_file);
     RUN(value_parsers);
     RUN(long_line);
+    RUN(utf8_bom);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     if (system(cmd) != 0)

@@ -47,8 +47,8 @@ static int count_entries(const char *dir, const char *prefix)
     struct dirent *e;
     while ((e = readdir(d)))
         if (e->d_name[0] != '.' || (prefix && !strncmp(e->d_name, prefix, strlen(prefix))))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-                n++;
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, MMD_PNG_LOCK_NAME))
+                n++; /* the folder's lock file is the sink's own, documented */
     closedir(d);
     return n;
 }
@@ -314,13 +314,14 @@ TEST(sink_directory_threads)
             bad += memcmp(back + i * 4, tight + i * 4, 3) != 0 || back[i * 4 + 3] != 255;
         CHECK_EQ_INT(bad, 0);
         free(back);
-        CHECK(mmd_sink_png_frame_exists(dir, f));
+        CHECK(mmd_sink_png_frame_exists(dir, f, w, h));
     }
-    CHECK(!mmd_sink_png_frame_exists(dir, 4));
-    CHECK(!mmd_sink_png_frame_exists(dir, 25));
+    CHECK(!mmd_sink_png_frame_exists(dir, 4, 0, 0));
+    CHECK(!mmd_sink_png_frame_exists(dir, 25, 0, 0));
     path_of(dir, "seq/sub");
     CHECK_EQ_INT(count_entries(dir, "."), 20);
-    CHECK(mmd_sink_png_frame_exists(dir, 5)); /* same files without the trailing slash */
+    CHECK(mmd_sink_png_frame_exists(dir, 5, w, h)); /* same files without the trailing slash */
+    CHECK(!mmd_sink_png_frame_exists(dir, 5, w + 1, h)); /* another size: not this render's frame */
     free(px);
     free(tight);
 }
@@ -342,7 +343,7 @@ TEST(sink_pattern_and_alpha)
     REQUIRE(mmd_png_read_file(p, &back, &w, &h, msg, sizeof msg) == 0);
     CHECK(memcmp(back, px, sizeof px) == 0); /* alpha 200 kept */
     free(back);
-    CHECK(mmd_sink_png_frame_exists(pat, 7));
+    CHECK(mmd_sink_png_frame_exists(pat, 7, 4, 4));
     CHECK_EQ_INT(mmd_sink_png_path("o/x_%d.png", 12, p, sizeof p, &err), 0);
     CHECK_STR(p, "o/x_12.png");
     CHECK_EQ_INT(mmd_sink_png_path("o", 3, p, sizeof p, &err), 0);
@@ -353,7 +354,7 @@ TEST(sink_pattern_and_alpha)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err.msg[0] = 0;
         CHECK(mmd_sink_png_open(bad[i], 1, false, &err) == NULL);
-        CHECK(err.msg[0] != 0 && err.status == MMD_E_OUTPUT);
+        CHECK(err.msg[0] != 0 && err.status == MMD_E_USAGE); /* a bad pattern is the command line's fault */
     }
     char file[PATH_MAX];
     path_of(file, "afile");
@@ -362,6 +363,30 @@ TEST(sink_pattern_and_alpha)
     path_of(pat, "afile/sub");
     CHECK(mmd_sink_png_open(pat, 1, false, &err) == NULL);
     CHECK(strstr(err.msg, "not a directory") != NULL);
+}
+
+/* One writer per folder: a second sink on it is refused while the first is
+ * open (also through another spelling of the folder), and allowed after. */
+TEST(sink_folder_lock)
+{
+    char dir[PATH_MAX], dir2[PATH_MAX + 8];
+    mmd_error err;
+    path_of(dir, "locked");
+    mmd_sink *a = mmd_sink_png_open(dir, 1, false, &err);
+    REQUIRE(a);
+    snprintf(dir2, sizeof dir2, "%s//", dir);
+    mmd_sink *b = mmd_sink_png_open(dir2, 1, false, &err);
+    CHECK(b == NULL);
+    CHECK_EQ_INT(err.status, MMD_E_OUTPUT);
+    CHECK(strstr(err.msg, "another mmdrender") != NULL);
+    printf("# second writer: %s\n", err.msg);
+    if (b)
+        mmd_sink_abort(b);
+    CHECK_EQ_INT(mmd_sink_close(a, &err), 0);
+    b = mmd_sink_png_open(dir, 1, false, &err);
+    CHECK(b != NULL);
+    if (b)
+        mmd_sink_abort(b);
 }
 
 TEST(sink_error_and_abort)
@@ -399,7 +424,7 @@ TEST(sink_error_and_abort)
     struct dirent *e;
     int files = 0;
     while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, MMD_PNG_LOCK_NAME))
             continue;
         CHECK(e->d_name[0] != '.');
         char p[PATH_MAX + 256];
@@ -425,6 +450,7 @@ int main(void)
     RUN(sink_directory_threads);
     RUN(sink_pattern_and_alpha);
     RUN(sink_error_and_abort);
+    RUN(sink_folder_lock);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "chmod -R u+w '%s'; rm -rf '%s'", root, root);
     if (system(cmd) != 0)
