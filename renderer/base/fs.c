@@ -60,6 +60,14 @@ int mmd_temp_commit(const char *tmp, const char *path)
     return rename(tmp, path);
 }
 
+bool mmd_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return !strcmp(a, b);
+}
+
 void mmd_fd_path(int fd, char *out, size_t cap)
 {
     snprintf(out, cap, "/proc/self/fd/%d", fd);

@@ -26,6 +26,11 @@
 
 int mmd_temp_create(const char *path, const char *tag, char **tmp);
 int mmd_temp_commit(const char *tmp, const char *path);
+/* True when a and b name the same file (same device and inode, through any
+ * link or spelling); when either does not exist, when their paths are equal.
+ * Every command checks its outputs against its inputs with this. */
+bool mmd_same_file(const char *a, const char *b);
+
 /* "/proc/self/fd/N" for fd into out (cap >= 32). */
 void mmd_fd_path(int fd, char *out, size_t cap);
 

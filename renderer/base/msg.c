@@ -2,7 +2,31 @@
 #include "renderer/base/msg.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+
+const char *mmd_printable(const char *s, char *buf, size_t n)
+{
+    if (!buf || !n)
+        return "";
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p && o + 1 < n; p++) {
+        unsigned c = *p;
+        bool c1 = c == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+        if (c < 0x20 || c == 0x7f || c1) {
+            unsigned v = c1 ? p[1] : c;
+            if (o + 5 > n)
+                break;
+            snprintf(buf + o, n - o, "\\x%02x", v);
+            o += 4;
+            p += c1;
+        } else {
+            buf[o++] = (char)c;
+        }
+    }
+    buf[o] = 0;
+    return buf;
+}
 
 int mmd_msgf(char *msg, size_t n, int ret, const char *fmt, ...)
 {

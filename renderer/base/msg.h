@@ -14,4 +14,12 @@
 
 int mmd_msgf(char *msg, size_t n, int ret, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Text from a file (model, bone, morph, texture names...) made safe to print
+ * to a terminal: control characters (C0 bytes, DEL, and the UTF-8 encoded C1
+ * range U+0080..U+009F, which terminals also obey) become \xNN, so a name
+ * cannot carry escape sequences. Writes into buf (n bytes, truncated, always
+ * NUL-terminated) and returns buf; s NULL gives "". For human-readable
+ * output; JSON has its own escaping. */
+const char *mmd_printable(const char *s, char *buf, size_t n);
+
 #endif

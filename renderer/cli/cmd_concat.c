@@ -263,6 +263,13 @@ static int parse_args(int argc, char **argv, concat_opts *o)
         errf("%s: unknown container (use .mp4 .mkv .mov .webm)", o->out);
         return MMD_EXIT_USAGE;
     }
+    for (int i = 0; i <= o->input_count; i++) {
+        const char *in = i < o->input_count ? o->inputs[i] : o->audio;
+        if (in && mmd_same_file(in, o->out)) {
+            errf("the output '%s' is also an input ('%s')", o->out, in);
+            return MMD_EXIT_USAGE;
+        }
+    }
     if (!o->input_count) {
         errf("no chunk videos given");
         return MMD_EXIT_USAGE;

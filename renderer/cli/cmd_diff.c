@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "renderer/base/fs.h"
 #include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
 #include "renderer/image/diff.h"
@@ -284,6 +285,10 @@ int mmd_cmd_diff(int argc, char **argv)
         return DIFF_BAD;
     }
 
+    if (o.heatmap && (mmd_same_file(o.heatmap, paths[0]) || mmd_same_file(o.heatmap, paths[1]))) {
+        fprintf(stderr, "mmdrender diff: the heatmap '%s' is one of the inputs\n", o.heatmap);
+        return DIFF_BAD;
+    }
     bool da = is_dir(paths[0]), db = is_dir(paths[1]);
     if (da != db) {
         fprintf(stderr, "mmdrender diff: '%s' and '%s' must both be PNG files or both directories\n",

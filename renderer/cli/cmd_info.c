@@ -16,6 +16,7 @@
 #include "core/file.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/image/texpath.h"
 
@@ -136,9 +137,10 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
     printf("file:           %s\n", path);
     printf("format:         %s %.1f (%s)\n", m->format == MMD_FORMAT_PMD ? "PMD" : "PMX", (double)m->version,
            encoding_name(m->encoding));
-    printf("name:           %s\n", m->name);
+    char pb[1024];
+    printf("name:           %s\n", mmd_printable(m->name, pb, sizeof pb));
     if (m->name_en[0])
-        printf("english name:   %s\n", m->name_en);
+        printf("english name:   %s\n", mmd_printable(m->name_en, pb, sizeof pb));
     printf("vertices:       %u (", m->vertex_count);
     for (int i = 0, first = 1; i < 5; i++)
         if (wt[i]) {
@@ -171,7 +173,7 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
     for (uint32_t i = 0; i < m->texture_count; i++) {
         resolve_texture(path, m->textures[i], allow_outside, &ts);
         char shown[4096];
-        snprintf(shown, sizeof shown, "%s", m->textures[i]);
+        mmd_printable(m->textures[i], shown, sizeof shown);
         for (char *p = shown; *p; p++)
             if (*p == '\\')
                 *p = '/';
@@ -206,7 +208,8 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
         printf("format:         VPD pose\n");
     else
         printf("format:         VMD v%d\n", m->version);
-    printf("model name:     %s\n", m->model_name);
+    char pb[1024];
+    printf("model name:     %s\n", mmd_printable(m->model_name, pb, sizeof pb));
     printf("bone keys:      %u\n", m->bone_key_count);
     printf("morph keys:     %u\n", m->morph_key_count);
     printf("camera keys:    %u\n", m->camera_key_count);

@@ -12,6 +12,7 @@
 #include "core/camera.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 
 #define POSE_MAX_MOTIONS 64
@@ -184,9 +185,10 @@ int mmd_cmd_pose(int argc, char **argv)
         load_error(model_path, &e);
         goto cleanup;
     }
+    char pb[256];
     for (size_t i = 0; i < mmd_anim_unbound_count(anim); i++)
         fprintf(stderr, "mmdrender pose: note: motion track '%s' matches nothing in the model\n",
-                mmd_anim_unbound_name(anim, i));
+                mmd_printable(mmd_anim_unbound_name(anim, i), pb, sizeof pb));
 
     FILE *f = stdout;
     fputs("{\"bones\":[", f);

@@ -23,6 +23,8 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/physics.h"
+#include "renderer/base/fs.h"
+#include "renderer/base/msg.h"
 #include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/outputs.h"
@@ -83,6 +85,8 @@ static const char k_usage[] =
     "  --progress MODE         bar (terminal default), plain, json or none\n"
     "  -q, --quiet             no progress, warnings or summary\n"
     "  --stats                 print a JSON timing summary at the end (benchmarks)\n"
+    "  --texture-memory MIB    decoded textures of all models together (default 2048);\n"
+    "                          larger textures are scaled down, then dropped (white)\n"
     "  -h, --help              this text;  --version  the version\n"
     "\n"
     "exit codes: 0 ok, 1 usage, 2 bad input (scene, model, motion, audio), 3 GL,\n"
@@ -90,7 +94,7 @@ static const char k_usage[] =
 
 typedef struct render_args {
     const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
-    int crf, threads;
+    int crf, threads, texture_mib;
     bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats;
     int progress;
     mmd_gl_backend gl;
@@ -111,13 +115,14 @@ static int usage_error(const char *fmt, const char *arg)
 static int parse_args(int argc, char **argv, render_args *a)
 {
     enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
-           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET };
+           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET, O_TEXMEM };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, O_FRAMES},
         {"size", required_argument, NULL, O_SIZE}, {"fps", required_argument, NULL, O_FPS},
         {"aa", required_argument, NULL, O_AA}, {"background", required_argument, NULL, O_BG},
         {"codec", required_argument, NULL, O_CODEC}, {"crf", required_argument, NULL, O_CRF},
         {"preset", required_argument, NULL, O_PRESET},
+        {"texture-memory", required_argument, NULL, O_TEXMEM},
         {"threads", required_argument, NULL, O_THREADS}, {"quiet", no_argument, NULL, 'q'},
         {"progress", required_argument, NULL, O_PROGRESS}, {"gl", required_argument, NULL, O_GL},
         {"allow-outside-assets", no_argument, NULL, O_OUTSIDE},
@@ -145,6 +150,10 @@ static int parse_args(int argc, char **argv, render_args *a)
         case O_CRF:
             if (!mmd_parse_int(optarg, 0, 63, &a->crf))
                 return usage_error("--crf: expected 0..63, got '%s'", optarg);
+            break;
+        case O_TEXMEM:
+            if (!mmd_parse_int(optarg, 1, 1 << 20, &a->texture_mib))
+                return usage_error("--texture-memory: expected MiB 1..1048576, got '%s'", optarg);
             break;
         case O_THREADS:
             if (!mmd_parse_int(optarg, 0, 256, &a->threads))
@@ -186,15 +195,6 @@ static int parse_args(int argc, char **argv, render_args *a)
     if (!a->out)
         return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm file, a folder/ or frames/%05d.png)");
     return 0;
-}
-
-/* True when a and b name the same file (b may not exist yet). */
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    return !strcmp(a, b);
 }
 
 /* "I/N" or "auto/N" -> 0-based index and count. */
@@ -300,8 +300,10 @@ static int load_inputs(render_job *j, const render_args *a)
         size_t unbound = mmd_anim_unbound_count(j->anims[i]);
         if (unbound && !a->quiet) {
             fprintf(stderr, "mmdrender: warning: %zu motion track(s) match nothing in %s:", unbound, sm->file);
+            char pb[256];
             for (size_t u = 0; u < unbound && u < 8; u++)
-                fprintf(stderr, "%s %s", u ? "," : "", mmd_anim_unbound_name(j->anims[i], u));
+                fprintf(stderr, "%s %s", u ? "," : "",
+                        mmd_printable(mmd_anim_unbound_name(j->anims[i], u), pb, sizeof pb));
             fprintf(stderr, "%s\n", unbound > 8 ? ", ..." : "");
         }
         uint64_t ik_wanted, ik_kept;
@@ -383,21 +385,52 @@ static int apply_options(mmd_scene *s, const render_args *a, int *step, char *ms
     return 0;
 }
 
-/* True when out names one of the scene's input files. */
-static bool output_is_input(const mmd_scene *s, const char *scene_path, const char *out)
+/* True (msg set) when writing the output would replace the input file `in`
+ * in a frame this run renders. */
+static bool clashes(const mmd_output_kind *k, const render_args *a, const mmd_render_plan *p, const char *in,
+                    char *msg, size_t n)
 {
-    bool clash = same_file(scene_path, out) || (s->audio_file && same_file(s->audio_file, out)) ||
-                 (s->camera_motion && same_file(s->camera_motion, out));
-    for (int i = 0; i < s->model_count && !clash; i++) {
-        clash = same_file(s->models[i].file, out);
-        for (int k = 0; k < s->models[i].motion_count && !clash; k++)
-            clash = same_file(s->models[i].motions[k], out);
+    int64_t f = -1;
+    if (!in || !k->writes || !k->writes(a->out, in, &f) || (f >= 0 && !mmd_plan_renders(p, f)))
+        return false;
+    if (f >= 0)
+        snprintf(msg, n, "the output '%s' would overwrite the input '%s' (frame %lld)", a->out, in, (long long)f);
+    else
+        snprintf(msg, n, "the output '%s' is also an input of the scene ('%s')", a->out, in);
+    return true;
+}
+
+/* Every file the run reads (scene, models, motions, camera, audio and the
+ * textures the renderer will open, resolved as it resolves them) against
+ * what the output writes, by inode. True with msg on a clash. */
+static bool output_is_input(const render_job *j, const render_args *a, const mmd_output_kind *k,
+                            const mmd_render_plan *p, char *msg, size_t n)
+{
+    const mmd_scene *s = j->scene;
+    if (clashes(k, a, p, a->scene, msg, n) || clashes(k, a, p, s->audio_file, msg, n) ||
+        clashes(k, a, p, s->camera_motion, msg, n))
+        return true;
+    for (int i = 0; i < s->model_count; i++) {
+        if (clashes(k, a, p, s->models[i].file, msg, n))
+            return true;
+        for (int m = 0; m < s->models[i].motion_count; m++)
+            if (clashes(k, a, p, s->models[i].motions[m], msg, n))
+                return true;
+        char dir[4096], path[4096], why[256];
+        if (mmd_texpath_model_dir(s->models[i].file, dir, sizeof dir) != 0)
+            continue;
+        const mmd_model *mo = j->models[i];
+        for (uint32_t t = 0; mo && t < mo->texture_count; t++)
+            if (mmd_texpath_resolve(dir, mo->textures[t], a->allow_outside, path, sizeof path, why, sizeof why) ==
+                    MMD_TEXPATH_FOUND &&
+                clashes(k, a, p, path, msg, n))
+                return true;
     }
-    return clash;
+    return false;
 }
 
 /* The output's kind (outputs.h), checked against the options; NULL with msg. */
-static const mmd_output_kind *check_output(const render_args *a, const mmd_scene *s, char *msg, size_t n)
+static const mmd_output_kind *check_output(const render_args *a, char *msg, size_t n)
 {
     const mmd_output_kind *k = mmd_output_kind_for(a->out);
     if (!k)
@@ -407,8 +440,6 @@ static const mmd_output_kind *check_output(const render_args *a, const mmd_scene
         snprintf(msg, n, "--skip-existing works with PNG output only");
     else if ((a->codec || a->preset) && !k->encodes)
         snprintf(msg, n, "--%s needs a video output", a->codec ? "codec" : "preset");
-    else if (k->single_file && output_is_input(s, a->scene, a->out))
-        snprintf(msg, n, "the output '%s' is also an input of the scene", a->out);
     else
         return k;
     return NULL;
@@ -448,6 +479,8 @@ static int open_renderer(render_job *j, const render_args *a)
     ro.backend = a->gl;
     ro.threads = a->threads;
     ro.allow_outside_assets = a->allow_outside;
+    if (a->texture_mib > 0)
+        ro.texture_budget = (size_t)a->texture_mib << 20;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
         return mmd_exit_code(err.status);
@@ -489,7 +522,8 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
                             .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
                             .preset = a->preset, .crf = a->crf, .threads = a->threads,
                             .audio_path = s->audio_file, .audio_offset = s->audio_offset,
-                            .start_time = p->start_time, .chunk = chunked};
+                            .start_time = p->start_time, .chunk = chunked,
+                            .first_frame = p->begin, .last_frame = p->end};
     mmd_error err;
     j->sink = kind->open(&r, &err);
     if (!j->sink) {
@@ -628,14 +662,24 @@ int mmd_cmd_render(int argc, char **argv)
         goto usage;
     if (a.chunk && (rc = parse_chunk(a.chunk, &chunk_index, &chunk_count)) != 0)
         goto out;
-    if (!(kind = check_output(&a, j.scene, msg, sizeof msg)))
+    if (!(kind = check_output(&a, msg, sizeof msg)))
         goto usage;
     av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
     if ((rc = load_inputs(&j, &a)) != 0)
         goto out;
     mmd_plan_input in = plan_input(&j, step, chunk_index, chunk_count);
     mmd_render_plan plan;
-    if (!mmd_render_plan_make(&in, &plan)) {
+    bool nonempty = mmd_render_plan_make(&in, &plan);
+    if (plan.over_cap) {
+        fprintf(stderr, "mmdrender: the motions' last key (VMD frame %lu) is output frame %lld, past the frame "
+                "cap %lld: give --frames A-B\n", (unsigned long)in.last_key, (long long)plan.last,
+                (long long)MMD_PLAN_MAX_FRAME);
+        rc = MMD_EXIT_INPUT;
+        goto out;
+    }
+    if (nonempty && output_is_input(&j, &a, kind, &plan, msg, sizeof msg))
+        goto usage;
+    if (!nonempty) {
         if (!a.quiet)
             fprintf(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
                     chunk_count, (long long)plan.total);

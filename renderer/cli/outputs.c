@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "renderer/base/fs.h"
 #include "renderer/output/sink_png.h"
 
 static bool is_null(const char *target)
@@ -45,14 +46,22 @@ static mmd_sink *open_video(const mmd_output_request *r, mmd_error *err)
 
 static mmd_sink *open_png(const mmd_output_request *r, mmd_error *err)
 {
-    return mmd_sink_png_open(r->target, r->threads, r->alpha, err);
+    return mmd_sink_png_open_range(r->target, r->threads, r->alpha, r->first_frame, r->last_frame, err);
+}
+
+/* One file: it replaces path when they are the same file (by inode). */
+static bool writes_file(const char *target, const char *path, int64_t *frame)
+{
+    *frame = -1;
+    return mmd_same_file(target, path);
 }
 
 static const mmd_output_kind k_kinds[] = {
     {.name = "null", .recognises = is_null},
     {.name = "video", .recognises = mmd_sink_video_is_video_path, .open = open_video,
-     .stats = mmd_sink_video_stats, .encodes = true, .single_file = true},
-    {.name = "png", .recognises = is_png, .open = open_png, .frame_exists = mmd_sink_png_frame_exists},
+     .stats = mmd_sink_video_stats, .writes = writes_file, .encodes = true},
+    {.name = "png", .recognises = is_png, .open = open_png, .frame_exists = mmd_sink_png_frame_exists,
+     .writes = mmd_sink_png_writes},
 };
 
 const mmd_output_kind *mmd_output_kind_for(const char *target)

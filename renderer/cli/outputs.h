@@ -26,6 +26,7 @@ typedef struct mmd_output_request {
     const char *audio_path;          /* NULL: none */
     double audio_offset, start_time; /* seconds */
     bool chunk;                      /* one farm chunk of several */
+    int64_t first_frame, last_frame; /* the frames this run writes (PNG folder lock) */
 } mmd_output_request;
 
 typedef struct mmd_output_kind {
@@ -38,8 +39,10 @@ typedef struct mmd_output_kind {
     bool (*frame_exists)(const char *target, int64_t frame, int width, int height);
     /* encoder timings for --stats; NULL: none (zeros) */
     void (*stats)(const mmd_sink *s, mmd_video_stats *out);
+    /* true when writing to target would replace the file `path`, with *frame
+     * the frame that writes it (-1: any; one-file outputs); NULL: writes nothing */
+    bool (*writes)(const char *target, const char *path, int64_t *frame);
     bool encodes;     /* --codec and --preset apply */
-    bool single_file; /* one file, which must not be an input of the scene */
 } mmd_output_kind;
 
 /* The row for target, or NULL when no kind recognises it. */

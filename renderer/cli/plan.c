@@ -10,6 +10,11 @@ bool mmd_render_plan_make(const mmd_plan_input *in, mmd_render_plan *out)
     /* last key at VMD frame `last_key` -> output frame ceil(last_key * fps / 30) */
     p.last = in->has_frames ? in->frame_last
                             : ((int64_t)in->last_key * in->fps_num + 30LL * in->fps_den - 1) / (30LL * in->fps_den);
+    if (!in->has_frames && p.last > MMD_PLAN_MAX_FRAME) {
+        p.over_cap = true;
+        *out = p;
+        return false;
+    }
     p.total = (p.last - p.first) / p.step + 1;
     p.k0 = p.total * in->chunk_index / in->chunk_count;
     p.k1 = p.total * (in->chunk_index + 1) / in->chunk_count;

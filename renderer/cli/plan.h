@@ -25,6 +25,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The last output frame a range may have, from --frames, [output] frames or
+ * the motions' last key alike (100 million: 38 days at 30 fps). */
+#define MMD_PLAN_MAX_FRAME 100000000LL
+
 typedef struct mmd_plan_input {
     bool has_frames;             /* a range was given (scene [output] frames or --frames) */
     int64_t frame_first, frame_last; /* that range, output frames, inclusive */
@@ -47,9 +51,12 @@ typedef struct mmd_render_plan {
     double start_time;    /* seconds: scene time of `begin` (video start, audio alignment) */
     double preroll_time;  /* motion time the physics pre-roll leads up to: first * t_per_frame */
     bool physics;
+    bool over_cap;        /* no range was given and the last key's frame is past MMD_PLAN_MAX_FRAME */
 } mmd_render_plan;
 
-/* Fills *out; false when this chunk is empty (more chunks than frames). */
+/* Fills *out; false when this chunk is empty (more chunks than frames) or the
+ * default range is over the cap (over_cap; nothing else is filled then).
+ * O(1) whatever the range's length. */
 bool mmd_render_plan_make(const mmd_plan_input *in, mmd_render_plan *out);
 /* The motion time (VMD frames) output frame f shows. */
 double mmd_plan_time(const mmd_render_plan *p, int64_t f);

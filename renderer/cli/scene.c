@@ -14,6 +14,7 @@
 #include "core/arena.h"
 #include "core/file.h"
 #include "renderer/base/msg.h"
+#include "renderer/cli/plan.h"
 #include "renderer/base/parse.h"
 
 #define MAX_SCENE_BYTES (1u << 20)
@@ -154,7 +155,7 @@ int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n)
 int mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *step, char *msg,
                            size_t n)
 {
-    const int64_t max = 100000000; /* ~38 days at 30 fps */
+    const int64_t max = MMD_PLAN_MAX_FRAME; /* ~38 days at 30 fps */
     const char *p;
     int64_t a, b, s = 1;
     const char *want = step ? "A-B[:STEP] (inclusive frame numbers, e.g. 0-299 or 0-299:10)"

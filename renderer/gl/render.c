@@ -34,6 +34,7 @@ void mmd_render_options_default(mmd_render_options *o)
     o->backend = mmd_gl_default_backend();
     o->edges = o->ground_shadow = o->self_shadow = true;
     o->shadow_map_size = 2048;
+    o->texture_budget = MMD_TEXTURE_BUDGET_DEFAULT;
 }
 
 static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, size_t msg_size)
@@ -120,13 +121,7 @@ static void free_model(const mmd_gl *gl, gpu_model *g)
     GLuint bufs[6] = {g->vbo_pos, g->vbo_nrm, g->vbo_uv, g->vbo_add, g->vbo_edge, g->ebo};
     gl->DeleteBuffers(6, bufs);
     gl->DeleteVertexArrays(1, &g->vao);
-    for (uint32_t i = 0; i < g->m->texture_count; i++) {
-        if (g->tex_repeat && g->tex_repeat[i])
-            gl->DeleteTextures(1, &g->tex_repeat[i]);
-        if (g->tex_clamp && g->tex_clamp[i])
-            gl->DeleteTextures(1, &g->tex_clamp[i]);
-    }
-    free(g->tex_repeat);
+    free(g->tex_repeat); /* the names belong to the renderer's texture cache */
     free(g->tex_clamp);
     free(g->tex_tried_r);
     free(g->tex_tried_c);
@@ -146,6 +141,9 @@ void mmd_renderer_free(mmd_renderer *r)
         const mmd_gl *gl = r->gl;
         for (size_t i = 0; i < r->model_count; i++)
             free_model(gl, &r->models[i]);
+        for (size_t i = 0; i < r->tex_count; i++)
+            if (r->tex_cache[i].tex)
+                gl->DeleteTextures(1, &r->tex_cache[i].tex);
         GLuint fbos[3] = {r->fbo_ms, r->fbo_res, r->fbo_shadow};
         GLuint rbs[4] = {r->rb_ms_color, r->rb_ms_depth, r->rb_res_color, r->rb_res_depth};
         GLuint texs[2] = {r->tex_shadow, r->tex_white};
@@ -162,6 +160,7 @@ void mmd_renderer_free(mmd_renderer *r)
         mmd_gl_context_free(r->ctx);
     }
     free(r->models);
+    free(r->tex_cache);
     free(r);
 }
 

@@ -23,6 +23,8 @@
 #include "core/camera.h"
 #include "core/model.h"
 
+#define MMD_TEXTURE_BUDGET_DEFAULT ((size_t)2 << 30) /* 2 GiB */
+
 typedef enum mmd_gl_backend { MMD_GL_OSMESA = 0, MMD_GL_EGL = 1 } mmd_gl_backend;
 /* OSMesa, or EGL when this build has no OSMesa (`make GL=egl`; Mesa >= 25.1). */
 mmd_gl_backend mmd_gl_default_backend(void);
@@ -37,6 +39,9 @@ typedef struct mmd_render_options {
     bool allow_outside_assets; /* texture paths may leave the model's folder */
     bool edges, ground_shadow, self_shadow; /* passes (default on) */
     int shadow_map_size;       /* default 2048 */
+    size_t texture_budget;     /* decoded texture bytes incl. mip levels, all models together
+                                  (default MMD_TEXTURE_BUDGET_DEFAULT); a texture that does not fit
+                                  is halved until it does, else drawn white, with a warning */
 } mmd_render_options;
 
 typedef struct mmd_renderer mmd_renderer;

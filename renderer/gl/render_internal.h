@@ -61,8 +61,21 @@ typedef struct worker_arg {
     int index;
 } worker_arg;
 
+/* One decoded-and-uploaded texture file, shared by every model and material
+ * that names it (textures.c): keyed by the resolved file's device and inode
+ * and the wrap mode (GL keeps wrap and mip levels in the texture object). */
+typedef struct tex_entry {
+    unsigned long long dev, ino;
+    bool repeat;
+    GLuint tex;      /* 0: failed or dropped (drawn white) */
+    size_t bytes;    /* counted against the budget */
+} tex_entry;
+
 struct mmd_renderer {
     mmd_render_options o;
+    tex_entry *tex_cache;
+    size_t tex_count, tex_cap;
+    size_t tex_bytes; /* decoded texture bytes of this renderer (incl. mip levels) */
     mmd_gl_context *ctx;
     const mmd_gl *gl;
     GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;

@@ -1,9 +1,15 @@
 /* renderer/gl/textures.c - texture upload (RGBA8 or DXT as decoded) and the
- * per-model cache: each texture is resolved (image/texpath) and decoded
- * (image/decode) on first use per wrap mode; failures draw white and warn once. */
+ * renderer's cache: each texture is resolved (image/texpath) and decoded
+ * (image/decode) on first use per wrap mode, once per file however many
+ * models and materials name it (keyed by device and inode), within the
+ * decoded-bytes budget (mmd_render_options.texture_budget: textures that do
+ * not fit are halved until they do, or drawn white); failures draw white and
+ * warn once. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
+#include "renderer/base/msg.h"
 #include "renderer/gl/render_internal.h"
 #include "renderer/image/decode.h"
 #include "renderer/image/texpath.h"
@@ -56,6 +62,77 @@ static GLuint upload_image(mmd_renderer *r, const mmd_image *img, bool repeat, b
     return t;
 }
 
+/* Bytes a texture costs: its levels (RGBA8 with generated mips: 4/3). */
+static size_t image_cost(const mmd_image *img, bool mip)
+{
+    if (img->format == MMD_IMAGE_RGBA8)
+        return mip ? img->size + img->size / 3 : img->size;
+    return mip ? img->size : img->level_size[0];
+}
+
+/* Fit img into what is left of the budget: halve it (RGBA8) or drop its top
+ * mip level (DXT) until it fits. False when it cannot (drawn white). */
+static bool fit_budget(mmd_renderer *r, mmd_image *img, bool mip, int *halvings)
+{
+    size_t budget = r->o.texture_budget;
+    *halvings = 0;
+    while (r->tex_bytes + image_cost(img, mip) > budget) {
+        if (!mmd_image_halve(img))
+            return false;
+        ++*halvings;
+    }
+    return true;
+}
+
+/* The cache entry for (file, wrap), decoding and uploading on first use. */
+static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, const char *name, const char *model,
+                             char *why, size_t why_size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return snprintf(why, why_size, "cannot stat %.300s", path), 0;
+    for (size_t i = 0; i < r->tex_count; i++) {
+        const tex_entry *e = &r->tex_cache[i];
+        if (e->dev == (unsigned long long)st.st_dev && e->ino == (unsigned long long)st.st_ino && e->repeat == repeat) {
+            if (!e->tex)
+                snprintf(why, why_size, "%.200s: see the first warning for this file", path);
+            return e->tex; /* the same file named again: decoded once */
+        }
+    }
+    if (r->tex_count == r->tex_cap) {
+        size_t cap = r->tex_cap ? r->tex_cap * 2 : 16;
+        tex_entry *n = realloc(r->tex_cache, cap * sizeof *n);
+        if (!n)
+            return snprintf(why, why_size, "out of memory"), 0;
+        r->tex_cache = n;
+        r->tex_cap = cap;
+    }
+    tex_entry *e = &r->tex_cache[r->tex_count++];
+    *e = (tex_entry){.dev = (unsigned long long)st.st_dev, .ino = (unsigned long long)st.st_ino, .repeat = repeat};
+    mmd_image img;
+    if (mmd_image_load_file(path, &img, why, why_size) != 0)
+        return 0;
+    int halvings = 0;
+    if (!fit_budget(r, &img, repeat, &halvings)) {
+        snprintf(why, why_size, "over the texture memory budget (%zu MiB used of %zu MiB; --texture-memory)",
+                 r->tex_bytes >> 20, r->o.texture_budget >> 20);
+        mmd_image_free(&img);
+        return 0;
+    }
+    if (halvings) {
+        char pn[512], pm[512];
+        fprintf(stderr, "warning: texture \"%s\" of model \"%s\": scaled down %dx to %dx%d to stay within the "
+                "texture memory budget (%zu MiB; --texture-memory)\n", mmd_printable(name, pn, sizeof pn),
+                mmd_printable(model, pm, sizeof pm), 1 << halvings, img.width, img.height,
+                r->o.texture_budget >> 20);
+    }
+    e->tex = upload_image(r, &img, repeat, repeat);
+    e->bytes = image_cost(&img, repeat);
+    r->tex_bytes += e->bytes;
+    mmd_image_free(&img);
+    return e->tex;
+}
+
 GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat)
 {
     if (idx < 0 || (uint32_t)idx >= g->m->texture_count)
@@ -70,14 +147,13 @@ GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32
     const char *dir = model_dir && *model_dir ? model_dir : ".";
     int rc = mmd_texpath_resolve(dir, g->m->textures[idx], r->o.allow_outside_assets, path, sizeof path,
                                  why, sizeof why);
-    mmd_image img;
-    if (rc == MMD_TEXPATH_FOUND && mmd_image_load_file(path, &img, why, sizeof why) == 0) {
-        *slot = upload_image(r, &img, repeat, repeat);
-        mmd_image_free(&img);
+    if (rc == MMD_TEXPATH_FOUND &&
+        (*slot = cached_texture(r, path, repeat, g->m->textures[idx], g->m->name, why, sizeof why)) != 0)
         return *slot;
-    }
+    char pn[512], pm[512], pw[1024];
     if (!warned)
-        fprintf(stderr, "warning: texture \"%s\" of model \"%s\": %s (drawn white)\n", g->m->textures[idx],
-                g->m->name, why);
+        fprintf(stderr, "warning: texture \"%s\" of model \"%s\": %s (drawn white)\n",
+                mmd_printable(g->m->textures[idx], pn, sizeof pn), mmd_printable(g->m->name, pm, sizeof pm),
+                mmd_printable(why, pw, sizeof pw));
     return 0;
 }

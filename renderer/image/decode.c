@@ -54,6 +54,49 @@ void mmd_image_free(mmd_image *img)
     memset(img, 0, sizeof *img);
 }
 
+bool mmd_image_halve(mmd_image *img)
+{
+    if (!img || !img->data)
+        return false;
+    if (img->format != MMD_IMAGE_RGBA8) {
+        if (img->levels < 2)
+            return false;
+        size_t off = img->level_offset[1];
+        memmove(img->data, img->data + off, img->size - off);
+        for (int i = 1; i < img->levels; i++) {
+            img->level_offset[i - 1] = img->level_offset[i] - off;
+            img->level_size[i - 1] = img->level_size[i];
+        }
+        img->levels--;
+        img->size -= off;
+        img->width = img->width > 1 ? img->width >> 1 : 1;
+        img->height = img->height > 1 ? img->height >> 1 : 1;
+        return true;
+    }
+    int w = img->width, h = img->height;
+    if (w <= 1 && h <= 1)
+        return false;
+    int nw = (w + 1) / 2, nh = (h + 1) / 2;
+    uint8_t *out = malloc((size_t)nw * (size_t)nh * 4);
+    if (!out)
+        return false;
+    for (int y = 0; y < nh; y++)
+        for (int x = 0; x < nw; x++) {
+            int x0 = 2 * x, y0 = 2 * y, x1 = x0 + 1 < w ? x0 + 1 : x0, y1 = y0 + 1 < h ? y0 + 1 : y0;
+            const uint8_t *p[4] = {img->data + ((size_t)y0 * w + x0) * 4, img->data + ((size_t)y0 * w + x1) * 4,
+                                   img->data + ((size_t)y1 * w + x0) * 4, img->data + ((size_t)y1 * w + x1) * 4};
+            for (int c = 0; c < 4; c++)
+                out[((size_t)y * nw + x) * 4 + c] = (uint8_t)((p[0][c] + p[1][c] + p[2][c] + p[3][c] + 2) / 4);
+        }
+    free(img->data);
+    img->data = out;
+    img->width = nw;
+    img->height = nh;
+    img->size = (size_t)nw * (size_t)nh * 4;
+    img->level_size[0] = img->size;
+    return true;
+}
+
 static int check_dims(long long w, long long h, char *msg, size_t n)
 {
     if (w <= 0 || h <= 0)

@@ -65,6 +65,11 @@ int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *m
 int mmd_image_load_memory_timed(const void *data, size_t size, int limit_ms, mmd_image *out,
                                 char *msg, size_t msg_size);
 void mmd_image_free(mmd_image *img);
+/* Halve img in place to fit a memory budget: RGBA8 is box-filtered to
+ * ceil(w/2) x ceil(h/2); DXT drops its top mip level when it has another.
+ * False (img unchanged) when it cannot get smaller (1x1, a DXT with one
+ * level, or out of memory). */
+bool mmd_image_halve(mmd_image *img);
 
 /* Short name of a format ("RGBA8", "DXT1", ...). */
 const char *mmd_image_format_name(int format);

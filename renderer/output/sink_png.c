@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -138,6 +137,45 @@ mmd_status mmd_sink_png_path(const char *target, int64_t frame_index, char *out,
     return MMD_OK;
 }
 
+bool mmd_sink_png_writes(const char *target, const char *path, int64_t *frame)
+{
+    pattern p;
+    if (!path || parse_target(target, &p, NULL) != MMD_OK)
+        return false;
+    const char *pname = strrchr(p.prefix, '/'), *name = strrchr(path, '/');
+    pname = pname ? pname + 1 : p.prefix;
+    name = name ? name + 1 : path;
+    size_t lp = strlen(pname), ls = strlen(p.suffix), ln = strlen(name);
+    if (ln <= lp + ls || strncmp(name, pname, lp) || strcmp(name + ln - ls, p.suffix))
+        return false;
+    int64_t f = 0;
+    size_t i = lp;
+    while (i < ln - ls && name[i] == ' ')
+        i++;
+    if (i == ln - ls)
+        return false;
+    for (; i < ln - ls; i++) {
+        if (name[i] < '0' || name[i] > '9' || f > INT64_MAX / 10 - 10)
+            return false;
+        f = f * 10 + (name[i] - '0');
+    }
+    char want[PATH_MAX];
+    if (format_path(&p, f, want, sizeof want) != 0)
+        return false;
+    const char *wname = strrchr(want, '/');
+    if (strcmp(wname ? wname + 1 : want, name))
+        return false; /* e.g. 7 digits where the pattern writes 6 */
+    /* the same folder, by inode */
+    char pdir[PATH_MAX];
+    snprintf(pdir, sizeof pdir, "%.*s", (int)(name - path), path);
+    struct stat a, b;
+    if (stat(pdir[0] ? pdir : ".", &a) != 0 || stat(p.dir[0] ? p.dir : ".", &b) != 0 ||
+        a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return false;
+    *frame = f;
+    return true;
+}
+
 bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index, int width, int height)
 {
     char path[PATH_MAX], msg[256];
@@ -155,11 +193,14 @@ bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index, int widt
 }
 
 /* Two renders writing into one folder would interleave their frames
- * silently: the first takes an advisory lock (flock) on "<dir>/.mmdrender.lock",
- * held until the sink is closed or the process ends (the kernel releases it
- * even on a crash), and a second is refused. The file itself stays (removing
- * it while another process waits on it would let two writers in). */
-static int lock_folder(const char *dir, mmd_error *err)
+ * silently: each takes an advisory lock on "<dir>/.mmdrender.lock" over the
+ * byte range [first, last] - its frame numbers as offsets (an open file
+ * description lock, F_OFD_SETLK) - held until the sink is closed or the
+ * process ends (the kernel releases it even on a crash). A second writer of
+ * any of those frames is refused; farm chunks, whose ranges are disjoint,
+ * share the folder. The file itself stays (removing it while another process
+ * holds it would let two writers in). */
+static int lock_folder(const char *dir, int64_t first, int64_t last, mmd_error *err)
 {
     char path[PATH_MAX];
     int k = snprintf(path, sizeof path, "%s%s" MMD_PNG_LOCK_NAME, dir[0] ? dir : ".",
@@ -173,11 +214,18 @@ static int lock_folder(const char *dir, mmd_error *err)
         mmd_fail(err, MMD_E_OUTPUT, "PNG output: cannot create the lock file '%s': %s", path, strerror(errno));
         return -1;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (first >= 0 && last >= first) {
+        fl.l_start = (off_t)first;
+        fl.l_len = (off_t)(last - first + 1);
+    } /* else l_len 0: every frame */
+    if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
         int e = errno;
         close(fd);
-        mmd_fail(err, MMD_E_OUTPUT, "PNG output: folder '%s' is being written by another mmdrender (%s: %s)",
-                 dir[0] ? dir : ".", path, e == EWOULDBLOCK ? "locked" : strerror(e));
+        mmd_fail(err, MMD_E_OUTPUT,
+                 "PNG output: folder '%s' is being written by another mmdrender (frames %lld-%lld locked in %s%s%s)",
+                 dir[0] ? dir : ".", (long long)first, (long long)last, path,
+                 e == EAGAIN || e == EACCES ? "" : ": ", e == EAGAIN || e == EACCES ? "" : strerror(e));
         return -1;
     }
     return fd;
@@ -384,6 +432,12 @@ static const mmd_sink_vtable png_vt = {png_write_frame, png_close, png_abort};
 
 mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_error *err)
 {
+    return mmd_sink_png_open_range(target, threads, alpha, -1, -1, err);
+}
+
+mmd_sink *mmd_sink_png_open_range(const char *target, int threads, bool alpha, int64_t first, int64_t last,
+                                  mmd_error *err)
+{
     png_sink *s = calloc(1, sizeof *s);
     if (!s) {
         mmd_fail(err, MMD_E_OUTPUT, "PNG output: out of memory");
@@ -391,7 +445,7 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_err
     }
     s->lock_fd = -1;
     if (parse_target(target, &s->pat, err) != MMD_OK || make_dirs(s->pat.dir, err) != MMD_OK ||
-        (s->lock_fd = lock_folder(s->pat.dir, err)) < 0) {
+        (s->lock_fd = lock_folder(s->pat.dir, first, last, err)) < 0) {
         free(s);
         return NULL;
     }

@@ -21,10 +21,12 @@
  * queued frames, waits for the frames being encoded (whose temp files are
  * removed or completed), and frees. Frames must be RGBA8, top row first.
  *
- * The output folder is locked while the sink is open (flock on
- * MMD_PNG_LOCK_NAME in it, released on close/abort or when the process ends):
- * a second sink on the same folder, in this or another process, is refused
- * with MMD_E_OUTPUT. A bad target (pattern) is MMD_E_USAGE.
+ * The frames a sink will write are locked while it is open (an advisory
+ * lock on MMD_PNG_LOCK_NAME in the folder, frame numbers as byte offsets,
+ * released on close/abort or when the process ends): a second sink on the
+ * same folder with an overlapping range, in this or another process, is
+ * refused with MMD_E_OUTPUT; disjoint ranges (farm chunks) share the folder.
+ * mmd_sink_png_open locks every frame. A bad target (pattern) is MMD_E_USAGE.
  */
 #ifndef MMD_RENDERER_SINK_PNG_H
 #define MMD_RENDERER_SINK_PNG_H
@@ -40,11 +42,20 @@
 /* MMD_E_USAGE for a bad target, MMD_E_OUTPUT otherwise (a directory that
  * cannot be made, the folder locked by another writer). */
 mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_error *err);
+/* The same, locking only frames first..last (inclusive; first < 0: all). */
+mmd_sink *mmd_sink_png_open_range(const char *target, int threads, bool alpha, int64_t first, int64_t last,
+                                  mmd_error *err);
 
 /* MMD_OK, or MMD_E_OUTPUT (err) when the target is not a valid directory/pattern
  * or the name does not fit in out. */
 mmd_status mmd_sink_png_path(const char *target, int64_t frame_index, char *out, size_t out_size,
                              mmd_error *err);
+
+/* True when writing frames to target would replace the file `path` (its
+ * folder is the target's, by inode, and its name is the target's name for
+ * some frame number, written to *frame): the check that no output frame
+ * overwrites an input. */
+bool mmd_sink_png_writes(const char *target, const char *path, int64_t *frame);
 
 /* True when the frame's PNG exists, is a regular file, and decodes completely
  * (every chunk CRC, the image data to the end) at width x height (a size <= 0

@@ -85,13 +85,15 @@ kill -INT $pid; kill -INT $pid; wait $pid; rc=$?
 # --- one writer per PNG folder -------------------------------------------------
 mkdir -p "$TMP/lk"
 if command -v flock >/dev/null; then
-    flock -n "$TMP/lk/.mmdrender.lock" sleep 3 & holder=$!
-    sleep 0.3
-    t_within "second writer into a locked PNG folder: exit 5" 5 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 0
+    # a render holding frames 0-3000 (slow enough to still be running), then a second writer
+    "$MMD" "$S" -o "$TMP/lk/" --frames 0-3000 --threads 1 --progress plain >"$TMP/lk.log" 2>&1 & holder=$!
+    for _ in $(seq 100); do grep -q '^frame [0-9]' "$TMP/lk.log" 2>/dev/null && break; sleep 0.1; done
+    t_within "second writer of overlapping frames into a PNG folder: exit 5" 5 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 2990-3005
     t_grep "the lock is named" 'being written by another mmdrender'
-    [ -z "$(ls "$TMP/lk")" ] && t_pass "nothing written while locked" || t_fail "nothing written while locked" "$(ls "$TMP/lk")"
-    wait $holder 2>/dev/null   # the holder (flock and its sleep) ends
-    t_within "the lock is released with its holder: exit 0" 0 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 0
+    [ ! -e "$TMP/lk/frame_003005.png" ] && t_pass "nothing written by the refused writer" || t_fail "nothing written by the refused writer"
+    t_within "a disjoint range (a farm chunk) shares the folder: exit 0" 0 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 3001-3002
+    kill -TERM $holder; wait $holder 2>/dev/null
+    t_within "the lock is released with its holder: exit 0" 0 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 2999-3000
 else
     t_skip "PNG folder lock" "skipped: no flock(1)"
 fi
@@ -143,6 +145,56 @@ fi
 # --- a scene with a UTF-8 BOM -----------------------------------------------------
 { printf '\xef\xbb\xbf'; cat "$S"; } >"$TMP/bom.ini"
 t_within "scene starting with a UTF-8 BOM: exit 0" 0 20 "$MMD" "$TMP/bom.ini" -o "$TMP/bom/" "${Q[@]}" --frames 0
+
+# --- an output never replaces an input (by inode, every command) ---------------
+mkdir -p "$TMP/oi"
+cp "$TMP/m/fixture.pmx" "$TMP/oi/tri0.pmx"
+printf '[output]\nwidth = 32\nheight = 24\nantialias = 1\n[model]\nfile = tri0.pmx\nphysics = off\n' >"$TMP/oi/scene0.ini"
+sum0=$(md5sum "$TMP/oi/tri0.pmx" "$TMP/oi/scene0.ini")
+t_within "-o 'tri%d.pmx' over the model: exit 1" 1 20 "$MMD" "$TMP/oi/scene0.ini" -o "$TMP/oi/tri%d.pmx" "${Q[@]}" --frames 0
+t_grep "the clash is named" "would overwrite the input .*tri0\.pmx"
+t_within "-o 'scene%d.ini' over the scene: exit 1" 1 20 "$MMD" "$TMP/oi/scene0.ini" -o "$TMP/oi/scene%d.ini" "${Q[@]}" --frames 0
+t_within "a frame outside the range may share a name: exit 0" 0 20 "$MMD" "$TMP/oi/scene0.ini" -o "$TMP/oi/o/tri%d.pmx" "${Q[@]}" --frames 1
+[ "$(md5sum "$TMP/oi/tri0.pmx" "$TMP/oi/scene0.ini")" = "$sum0" ] && t_pass "model and scene untouched" || t_fail "model and scene untouched"
+mkdir -p "$TMP/oi/t/tex"
+# the fixture's texture 'tex\body.png' renamed to 'frame_000000.png' (same length, UTF-16LE)
+python3 - "$TMP/m/fixture.pmx" "$TMP/oi/t/fixture.pmx" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+a, b = 'tex\\body.png'.encode('utf-16-le'), 'f_000000.png'.encode('utf-16-le')
+assert a in d and len(a) == len(b)
+open(sys.argv[2], 'wb').write(d.replace(a, b, 1))
+PY
+"$MMD" "$S" -o "$TMP/oi/png/" "${Q[@]}" --frames 0 >/dev/null 2>&1
+cp "$TMP/oi/png/frame_000000.png" "$TMP/oi/t/f_000000.png"
+printf '[output]\nwidth = 32\nheight = 24\nantialias = 1\n[model]\nfile = t/fixture.pmx\nphysics = off\n' >"$TMP/oi/t.ini"
+t_within "-o writing a texture's name (f_%06d.png in the model folder): exit 1" 1 20 "$MMD" "$TMP/oi/t.ini" -o "$TMP/oi/t/f_%06d.png" "${Q[@]}" --frames 0
+t_grep "texture clash named" 'f_000000\.png'
+python3 - "$TMP/oi/t/fixture.pmx" <<'PY'
+import sys
+p = sys.argv[1]; d = open(p, 'rb').read()
+a, b = 'f_000000.png'.encode('utf-16-le'), 'f_000000.PNG'.encode('utf-16-le')
+open(p, 'wb').write(d.replace(a, b, 1))
+PY
+t_within "-o the model folder/ holding a texture found by case (F_000000.PNG): still refused" 1 20 "$MMD" "$TMP/oi/t.ini" -o "$TMP/oi/t/f_%06d.png" "${Q[@]}" --frames 0
+"$MMD" "$S" -o "$TMP/oi/c1.mp4" "${Q[@]}" --frames 0-1 --chunk 0/2 >/dev/null 2>&1
+"$MMD" "$S" -o "$TMP/oi/c2.mp4" "${Q[@]}" --frames 0-1 --chunk 1/2 >/dev/null 2>&1
+c1=$(md5sum <"$TMP/oi/c1.mp4")
+t_within "concat -o a chunk: exit 1" 1 20 "$MMD" concat "$TMP/oi/c1.mp4" "$TMP/oi/c2.mp4" -o "$TMP/oi/c1.mp4"
+[ "$(md5sum <"$TMP/oi/c1.mp4")" = "$c1" ] && t_pass "the chunk is untouched" || t_fail "the chunk is untouched"
+p0=$(md5sum <"$TMP/oi/png/frame_000000.png")
+t_within "diff A B --heatmap A: refused (2)" 2 20 "$MMD" diff "$TMP/oi/png/frame_000000.png" "$TMP/oi/t/tex/body.png" --heatmap "$TMP/oi/png/frame_000000.png"
+[ "$(md5sum <"$TMP/oi/png/frame_000000.png")" = "$p0" ] && t_pass "diff's input is untouched" || t_fail "diff's input is untouched"
+
+# --- the default range obeys the --frames cap ---------------------------------------
+if [ -x "$BOMB" ]; then
+    "$BOMB" far-vmd 0xFFFFFFFF "$TMP/far.vmd"
+    scene "$TMP/far.ini" m/fixture.pmx far.vmd
+    t_within "a key at frame 0xFFFFFFFF without --frames: exit 2" 2 20 "$MMD" "$TMP/far.ini" -o "$TMP/far/" "${Q[@]}"
+    t_grep "the cap is named" 'past the frame cap 100000000'
+    [ ! -e "$TMP/far" ] && t_pass "no frame written" || t_fail "no frame written" "$(ls "$TMP/far" | head -n 3)"
+    t_within "the same with --frames: exit 0" 0 20 "$MMD" "$TMP/far.ini" -o "$TMP/far/" "${Q[@]}" --frames 0
+fi
 
 # --- IK and physics bombs: bounded work, a warning, the frame is drawn -------
 if [ -x "$BOMB" ]; then

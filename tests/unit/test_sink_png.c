@@ -387,6 +387,17 @@ TEST(sink_folder_lock)
     CHECK(b != NULL);
     if (b)
         mmd_sink_abort(b);
+    /* farm chunks: disjoint ranges share the folder, an overlapping one is refused */
+    a = mmd_sink_png_open_range(dir, 1, false, 0, 9, &err);
+    b = mmd_sink_png_open_range(dir, 1, false, 10, 19, &err);
+    mmd_sink *c = mmd_sink_png_open_range(dir, 1, false, 9, 10, &err);
+    CHECK(a && b && !c);
+    if (a)
+        mmd_sink_abort(a);
+    if (b)
+        mmd_sink_abort(b);
+    if (c)
+        mmd_sink_abort(c);
 }
 
 TEST(sink_error_and_abort)

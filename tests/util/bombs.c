@@ -95,7 +95,7 @@ uint8_t *mmd_bomb_far_vmd(uint32_t frame, bool camera, size_t *size)
         return NULL;
     const float pos[3] = {0, 0, 0}, rot[4] = {0, 0, 0, 1};
     bool ok = camera ? mmd_motion_add_camera_key(m, frame) != NULL
-                     : mmd_motion_add_bone_key(m, "c0_0", frame, pos, rot) != NULL;
+                     : mmd_motion_add_bone_key(m, "center", frame, pos, rot) != NULL;
     uint8_t *out = NULL;
     mmd_error err;
     if (!ok || mmd_vmd_write(m, &out, size, &err) != MMD_OK)

@@ -7,7 +7,7 @@
  *       bone is 10,000 units away), so CCD never stops early.
  *   mmd_bomb_physics(bodies, &size)            PMX: `bodies` dynamic spheres
  *       on one bone, all at the same place, every group colliding.
- *   mmd_bomb_far_vmd(frame, camera, &size)     VMD with one bone key (or
+ *   mmd_bomb_far_vmd(frame, camera, &size)     VMD with one key of bone "center" (or
  *       camera key when camera) at `frame` (e.g. 0xFFFFFFFF).
  *
  * All return malloc'd bytes (free()) or NULL when out of memory.
