@@ -6,9 +6,9 @@
  * NAME:
  *   textures    PMX naming "TEX\Face.PNG", "missing.png" and "..\outside.png"
  *               (the test lays out tex/face.png and ../outside.png on disk)
- *   oddities    PMX with appearance-only fields out of range (sphere mode 255
- *               with no sphere, unknown draw-flag bits, toon index 200): loads
- *               with one warning line per kind
+ *   oddities    PMX 2.0 with appearance-only fields out of range (sphere mode
+ *               255 and 7 with no sphere, a 2.1 draw flag, material morph
+ *               operation 3): loads with one warning line per kind
  *   vmd-tail    VMD: complete bone + morph sections, then a garbage camera count
  */
 #include <stdint.h>
@@ -89,10 +89,16 @@ static int fx_oddities(const char *out)
     mmd_model *m = tiny_model(3);
     if (!m)
         return 1;
-    m->materials[0].sphere_mode = 255; /* no sphere texture */
+    m->materials[0].sphere_mode = 255; /* no sphere texture (seen in real files) */
     m->materials[1].sphere_mode = 7;
-    m->materials[2].toon_shared = true;
-    m->materials[2].toon = 200;
+    m->materials[2].flags = MMD_MAT_DOUBLE_SIDED | MMD_MAT_POINTS; /* a 2.1 flag in a 2.0 file */
+    mmd_morph *mo = mmd_model_add_morphs(m, 1);
+    mo->name = mmd_model_str(m, "odd");
+    mo->type = MMD_MORPH_MATERIAL;
+    mo->offset_count = 1;
+    mo->u.material = mmd_model_alloc(m, 1, sizeof *mo->u.material);
+    mo->u.material[0].material = 0;
+    mo->u.material[0].op = 3; /* no such operation */
     int rc = write_model(m, out);
     mmd_model_free(m);
     return rc;
