@@ -10,6 +10,8 @@
  *               255 and 7 with no sphere, a 2.1 draw flag, material morph
  *               operation 3): loads with one warning line per kind
  *   vmd-tail    VMD: complete bone + morph sections, then a garbage camera count
+ *   skirt       PMX: a leg and a skirt flap with physics (tests/util/skirt_fixture.h)
+ *   leg         VMD: the leg swings 60 degrees forward through the flap by frame 60
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include "core/motion.h"
 #include "core/pmx_write.h"
 #include "core/vmd_write.h"
+#include "tests/util/skirt_fixture.h"
 
 static int save(const char *out, const uint8_t *buf, size_t n)
 {
@@ -137,6 +140,30 @@ static int fx_vmd_tail(const char *out)
     return rc;
 }
 
+static int fx_skirt(const char *out)
+{
+    mmd_model *m = mmd_test_skirt_model();
+    if (!m)
+        return 1;
+    int rc = write_model(m, out);
+    mmd_model_free(m);
+    return rc;
+}
+
+static int fx_leg(const char *out)
+{
+    mmd_motion *mo = mmd_test_leg_motion(60.0f, 60);
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    int rc = 1;
+    if (mo && mmd_vmd_write(mo, &buf, &n, &err) == MMD_OK)
+        rc = save(out, buf, n);
+    free(buf);
+    mmd_motion_free(mo);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -146,6 +173,8 @@ int main(int argc, char **argv)
         {"textures", fx_textures},
         {"oddities", fx_oddities},
         {"vmd-tail", fx_vmd_tail},
+        {"skirt", fx_skirt},
+        {"leg", fx_leg},
     };
     if (argc != 3) {
         fprintf(stderr, "usage: mkfixture NAME OUT\n");
