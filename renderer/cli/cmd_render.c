@@ -25,6 +25,7 @@
 #include "renderer/cli/commands.h"
 #include "renderer/cli/progress.h"
 #include "renderer/gl/render.h"
+#include "renderer/image/texpath.h"
 #include "renderer/cli/scene.h"
 #include "renderer/output/sink.h"
 #include "renderer/output/sink_video.h"
@@ -275,16 +276,6 @@ static void on_frame_done(void *user, int64_t frame)
     mmd_progress_frame(user, frame);
 }
 
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    return strndup(path, (size_t)(slash - path));
-}
-
 typedef struct render_job {
     mmd_scene *scene;
     mmd_model *models[MMD_SCENE_MAX_MODELS];
@@ -515,9 +506,12 @@ int mmd_cmd_render(int argc, char **argv)
         goto out;
     }
     for (int i = 0; i < s->model_count; i++) {
-        char *dir = dir_of(s->models[i].file);
-        int slot = dir ? mmd_renderer_add_model(j.renderer, j.models[i], dir, msg, sizeof msg) : -1;
-        free(dir);
+        char dir[4096];
+        int slot = -1;
+        if (mmd_texpath_model_dir(s->models[i].file, dir, sizeof dir) == 0)
+            slot = mmd_renderer_add_model(j.renderer, j.models[i], dir, msg, sizeof msg);
+        else
+            snprintf(msg, sizeof msg, "model path is too long");
         if (slot < 0) {
             fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, msg);
             rc = MMD_EXIT_GL;
