@@ -22,24 +22,15 @@
 #include "core/camera.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "core/physics.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/progress.h"
 #include "renderer/gl/render.h"
 #include "renderer/image/texpath.h"
 #include "renderer/cli/scene.h"
 #include "renderer/output/sink.h"
-#include "renderer/output/sink_video.h"
-
-#if defined(__has_include)
-#if __has_include("renderer/output/sink_png.h")
 #include "renderer/output/sink_png.h"
-#define HAVE_SINK_PNG 1
-#endif
-#if __has_include("core/physics.h")
-#include "core/physics.h"
-#define HAVE_PHYSICS 1
-#endif
-#endif
+#include "renderer/output/sink_video.h"
 
 /* CLI-only global: set by SIGINT/SIGTERM, polled between frames. */
 static volatile sig_atomic_t g_stop;
@@ -255,13 +246,7 @@ static int parse_chunk(const char *s, int *index, int *count)
 
 static bool png_exists(const char *target, int64_t frame)
 {
-#ifdef HAVE_SINK_PNG
     return mmd_sink_png_frame_exists(target, frame);
-#else
-    (void)target;
-    (void)frame;
-    return false;
-#endif
 }
 
 static double now_s(void)
@@ -281,9 +266,7 @@ typedef struct render_job {
     mmd_model *models[MMD_SCENE_MAX_MODELS];
     mmd_motion *motions[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
     mmd_anim *anims[MMD_SCENE_MAX_MODELS];
-#ifdef HAVE_PHYSICS
     mmd_physics *physics[MMD_SCENE_MAX_MODELS];
-#endif
     mmd_motion *camera_motion;
     mmd_camera_track *camera;
     mmd_renderer *renderer;
@@ -302,9 +285,7 @@ static void job_free(render_job *j)
     mmd_camera_track_free(j->camera);
     mmd_motion_free(j->camera_motion);
     for (int i = 0; j->scene && i < j->scene->model_count; i++) {
-#ifdef HAVE_PHYSICS
         mmd_physics_free(j->physics[i]);
-#endif
         mmd_anim_free(j->anims[i]);
         for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
             mmd_motion_free(j->motions[i][k]);
@@ -346,7 +327,6 @@ static int load_inputs(render_job *j, const render_args *a)
                 fprintf(stderr, "%s %s", u ? "," : "", mmd_anim_unbound_name(j->anims[i], u));
             fprintf(stderr, "%s\n", unbound > 8 ? ", ..." : "");
         }
-#ifdef HAVE_PHYSICS
         if (sm->physics && !a->no_physics && j->models[i]->rigid_body_count > 0) {
             if (mmd_physics_create(j->models[i], &j->physics[i], &err) != MMD_OK ||
                 mmd_physics_attach(j->physics[i], j->anims[i]) != MMD_OK) {
@@ -355,7 +335,6 @@ static int load_inputs(render_job *j, const render_args *a)
                 return MMD_EXIT_INPUT;
             }
         }
-#endif
     }
     if (s->camera_motion &&
         mmd_motion_load_file(s->camera_motion, &j->camera_motion, &err) != MMD_OK) {
@@ -559,11 +538,7 @@ int mmd_cmd_render(int argc, char **argv)
             goto out;
         }
     } else if (kind == OUT_PNG) {
-#ifdef HAVE_SINK_PNG
         j.sink = mmd_sink_png_open(a.out, a.threads, s->transparent, msg, sizeof msg);
-#else
-        snprintf(msg, sizeof msg, "PNG output is not built in");
-#endif
         if (!j.sink) {
             fprintf(stderr, "mmdrender: %s\n", msg);
             rc = MMD_EXIT_OUTPUT;
@@ -585,13 +560,11 @@ int mmd_cmd_render(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     bool physics = false;
-#ifdef HAVE_PHYSICS
     for (int i = 0; i < s->model_count; i++)
         if (j.physics[i]) {
             mmd_physics_preroll(j.physics[i], j.anims[i], s->frame_first * t_per_frame, 2.0);
             physics = true;
         }
-#endif
     double t_start = now_s(), render_s = 0, write_s = 0;
     int64_t rendered = 0;
     /* with physics every frame from the scene's first one is simulated (chunks agree with whole runs) */
