@@ -530,18 +530,19 @@ int mmd_cmd_render(int argc, char **argv)
         vo.audio_offset = s->audio_offset;
         vo.start_time = (double)(s->frame_first + k0 * step) * s->fps_den / s->fps_num;
         vo.chunk = chunk_count > 1;
-        int code;
-        j.sink = mmd_sink_video_open_ex(&vo, &code, msg, sizeof msg);
+        mmd_error err;
+        j.sink = mmd_sink_video_open(&vo, &err);
         if (!j.sink) {
-            fprintf(stderr, "mmdrender: %s\n", msg);
-            rc = code;
+            fprintf(stderr, "mmdrender: %s\n", err.msg);
+            rc = mmd_exit_code(err.status);
             goto out;
         }
     } else if (kind == OUT_PNG) {
-        j.sink = mmd_sink_png_open(a.out, a.threads, s->transparent, msg, sizeof msg);
+        mmd_error err;
+        j.sink = mmd_sink_png_open(a.out, a.threads, s->transparent, &err);
         if (!j.sink) {
-            fprintf(stderr, "mmdrender: %s\n", msg);
-            rc = MMD_EXIT_OUTPUT;
+            fprintf(stderr, "mmdrender: %s\n", err.msg);
+            rc = mmd_exit_code(err.status);
             goto out;
         }
     }
@@ -595,10 +596,10 @@ int mmd_cmd_render(int argc, char **argv)
         double t1 = now_s();
         render_s += t1 - t0;
         if (j.sink) {
-            int w = mmd_sink_write(j.sink, j.rgba, s->width, s->height, (size_t)s->width * 4, f, msg, sizeof msg);
-            if (w) {
-                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, msg);
-                rc = -w;
+            mmd_error err;
+            if (mmd_sink_write(j.sink, j.rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
+                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
+                rc = mmd_exit_code(err.status);
                 break;
             }
         } else {
@@ -616,10 +617,10 @@ int mmd_cmd_render(int argc, char **argv)
         /* clean shutdown also on interrupt: the video gets its trailer, PNGs are complete */
         mmd_sink *sink = j.sink;
         j.sink = NULL;
-        int c = mmd_sink_close(sink, msg, sizeof msg);
-        if (c) {
-            fprintf(stderr, "mmdrender: %s\n", msg);
-            rc = -c;
+        mmd_error err;
+        if (mmd_sink_close(sink, &err) != MMD_OK) {
+            fprintf(stderr, "mmdrender: %s\n", err.msg);
+            rc = mmd_exit_code(err.status);
         }
     }
     /* Default handlers only once the output is closed: a signal while the

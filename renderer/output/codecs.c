@@ -5,7 +5,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "renderer/base/msg.h"
 
 #define NONE AV_PIX_FMT_NONE
 #define X264 (MMD_CODEC_YUV | MMD_CODEC_PRESET | MMD_CODEC_ONE_THREAD)
@@ -79,42 +78,43 @@ static const char *path_ext(const char *path)
     return dot ? dot + 1 : "";
 }
 
-const mmd_codec *mmd_codec_pick(const char *path, const char *name, bool alpha, const char *preset, char *msg,
-                                size_t n)
+/* mmd_fail for functions that return a row. */
+#define FAIL(...) (mmd_fail(err, MMD_E_USAGE, __VA_ARGS__), (const mmd_codec *)NULL)
+
+const mmd_codec *mmd_codec_pick(const char *path, const char *name, bool alpha, const char *preset, mmd_error *err)
 {
     static const char alpha_help[] = "vp9 (.webm/.mkv), qtrle (.mov), ffv1 (.mkv), utvideo (.avi/.mkv) or "
                                      "prores (.mov/.mkv)";
     const char *ext = path_ext(path);
     int ci = container_index(ext);
     if (ci < 0)
-        return mmd_msgf(msg, n, 0, "%s: unknown video container '.%s' (expected %s)", path, ext,
-                        mmd_codec_container_list()), NULL;
+        return FAIL("%s: unknown video container '.%s' (expected %s)", path, ext,
+                        mmd_codec_container_list());
     if (name && !*name)
         name = NULL;
     if (!name && alpha && !k_containers[ci].alpha)
-        return mmd_msgf(msg, n, 0, "%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle), .mkv "
-                        "(ffv1) or .avi (utvideo)", path), NULL;
+        return FAIL("%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle), .mkv "
+                        "(ffv1) or .avi (utvideo)", path);
     if (!name)
         name = alpha ? k_containers[ci].alpha : k_containers[ci].codec;
     const mmd_codec *c = mmd_codec_find(name);
     if (!c)
-        return mmd_msgf(msg, n, 0, "unknown codec '%s'", name), NULL;
+        return FAIL("unknown codec '%s'", name);
     if (!word_in(c->containers, k_containers[ci].ext)) {
         char allowed[128] = "";
         for (size_t i = 0; i < N_CODECS; i++)
             if (word_in(k_codecs[i].containers, k_containers[ci].ext))
                 snprintf(allowed + strlen(allowed), sizeof allowed - strlen(allowed), "%s%s", *allowed ? " " : "",
                          k_codecs[i].name);
-        return mmd_msgf(msg, n, 0, "codec '%s' does not go in .%s (expected one of: %s)", c->name, ext, allowed),
-               NULL;
+        return FAIL("codec '%s' does not go in .%s (expected one of: %s)", c->name, ext, allowed);
     }
     if (preset && !(c->flags & MMD_CODEC_PRESET))
-        return mmd_msgf(msg, n, 0, "a preset applies to the x264/x265 codecs only (h264, h264-10, h264-444, "
-                        "x264rgb, hevc), not to '%s'", c->name), NULL;
+        return FAIL("a preset applies to the x264/x265 codecs only (h264, h264-10, h264-444, "
+                        "x264rgb, hevc), not to '%s'", c->name);
     if (preset && !word_in(k_presets, preset))
-        return mmd_msgf(msg, n, 0, "unknown x264 preset '%s' (expected one of: %s)", preset, k_presets), NULL;
+        return FAIL("unknown x264 preset '%s' (expected one of: %s)", preset, k_presets);
     if (alpha && c->pix_alpha[0] == NONE)
-        return mmd_msgf(msg, n, 0, "codec '%s' has no alpha: use %s", c->name, alpha_help), NULL;
+        return FAIL("codec '%s' has no alpha: use %s", c->name, alpha_help);
     return c;
 }
 

@@ -1,6 +1,6 @@
 /* renderer/output/codecs.h - the video codecs that `--codec NAME` picks: one table row each.
  *
- *     const mmd_codec *c = mmd_codec_pick("out.avi", NULL, alpha, NULL, msg, n);  // utvideo
+ *     const mmd_codec *c = mmd_codec_pick("out.avi", NULL, alpha, NULL, &err);  // utvideo
  *     enum AVPixelFormat pf = mmd_codec_pix_fmt(c, avcodec, alpha);
  *     mmd_codec_options(c, &args, &dict);   // CRF, preset, profile, x264/x265 params
  *
@@ -26,6 +26,8 @@
 #include <libavutil/dict.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "core/status.h"
 
 enum {
     MMD_CODEC_YUV = 1,        /* YUV output: BT.709 matrix, limited range, tagged so */
@@ -54,11 +56,11 @@ typedef struct mmd_codec {
 /* NULL when unknown ("libx264" is h264). */
 const mmd_codec *mmd_codec_find(const char *name);
 /* The codec for a video path, --codec name (NULL: the container's default)
- * and alpha; NULL with a message when the container is unknown, the codec
- * does not go in it, has no alpha, or preset is set for a codec without
- * presets or is not a preset name. */
+ * and alpha; NULL with err (NULL allowed) set to MMD_E_USAGE when the
+ * container is unknown, the codec does not go in it, has no alpha, or preset
+ * is set for a codec without presets or is not a preset name. */
 const mmd_codec *mmd_codec_pick(const char *path, const char *name, bool alpha, const char *preset,
-                                char *msg, size_t msg_size);
+                                mmd_error *err);
 /* The pixel format to encode in: the first of the row's list the encoder
  * supports; AV_PIX_FMT_NONE when none. */
 enum AVPixelFormat mmd_codec_pix_fmt(const mmd_codec *c, const AVCodec *enc, bool alpha);

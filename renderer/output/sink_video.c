@@ -12,16 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "renderer/output/audio.h"
 #include "renderer/output/codecs.h"
-#include "renderer/cli/commands.h"
 #include "renderer/base/fs.h"
-#include "renderer/base/msg.h"
 #include "renderer/output/yuv.h"
 
 #define ENCODER_NICE 10 /* the encoder thread's nice value (see encoder_main) */
@@ -50,8 +47,7 @@ typedef struct video_sink {
     int64_t *slot_frame;
     int nslots, head, count;
     bool closing, aborting, failed;
-    int fail_code;
-    char fail_msg[256];
+    mmd_error fail; /* the first failure (failed set), sticky */
     double wait_s, encode_s;
     int64_t frames;
 } video_sink;
@@ -108,7 +104,7 @@ static int drain(video_sink *v, AVCodecContext *enc, AVStream *st)
     }
 }
 
-static void set_failed_text(video_sink *v, int code, const char *text);
+static void set_failed_text(video_sink *v, mmd_status code, const char *text);
 
 /* The audio track's time base for a frame count: 1 / fps. */
 static AVRational frame_tb(const video_sink *v) { return (AVRational){v->o.fps_den, v->o.fps_num}; }
@@ -116,11 +112,12 @@ static AVRational frame_tb(const video_sink *v) { return (AVRational){v->o.fps_d
 /* Audio in whole encoder frames up to the video's time (encoder thread). */
 static int write_audio(video_sink *v)
 {
-    char am[200], text[256];
-    if (!mmd_audio_write_to(v->audio, v->vpts, frame_tb(v), am, sizeof am))
+    mmd_error ae;
+    char text[sizeof v->fail.msg + sizeof ae.msg];
+    if (mmd_audio_write_to(v->audio, v->vpts, frame_tb(v), &ae) == MMD_OK)
         return 0;
-    snprintf(text, sizeof text, "%s: %s", v->final_path, am);
-    set_failed_text(v, MMD_EXIT_ENCODER, text); /* first: the caller's set_failed keeps it */
+    snprintf(text, sizeof text, "%s: %s", v->final_path, ae.msg);
+    set_failed_text(v, MMD_E_ENCODER, text); /* first: the caller's set_failed keeps it */
     return AVERROR_EXTERNAL;
 }
 
@@ -149,19 +146,18 @@ static int encode_video(video_sink *v, int idx)
 }
 
 /* Records the first failure only. */
-static void set_failed_text(video_sink *v, int code, const char *text)
+static void set_failed_text(video_sink *v, mmd_status code, const char *text)
 {
     pthread_mutex_lock(&v->mu);
     if (!v->failed) {
         v->failed = true;
-        v->fail_code = code;
-        snprintf(v->fail_msg, sizeof v->fail_msg, "%s", text);
+        mmd_fail(&v->fail, code, "%s", text);
     }
     pthread_cond_broadcast(&v->can_put);
     pthread_mutex_unlock(&v->mu);
 }
 
-static void set_failed(video_sink *v, int code, const char *what, int e)
+static void set_failed(video_sink *v, mmd_status code, const char *what, int e)
 {
     char eb[128], text[256];
     snprintf(text, sizeof text, "%s: %s failed: %s", v->final_path, what, averr(e, eb, sizeof eb));
@@ -192,7 +188,7 @@ static void *encoder_main(void *arg)
             int e = encode_video(v, idx);
             v->encode_s += now_s() - t0;
             if (e < 0)
-                set_failed(v, MMD_EXIT_ENCODER, "encoding", e);
+                set_failed(v, MMD_E_ENCODER, "encoding", e);
             else {
                 v->frames++;
                 if (v->base.on_done)
@@ -210,24 +206,22 @@ static void *encoder_main(void *arg)
 
 /* ---- sink vtable -------------------------------------------------------- */
 
-static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, size_t stride,
-                    int64_t frame_index, char *msg, size_t n)
+static mmd_status vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, size_t stride,
+                           int64_t frame_index, mmd_error *err)
 {
     video_sink *v = (video_sink *)s;
-    if (width != v->o.width || height != v->o.height) {
-        mmd_msgf(msg, n, 0, "frame is %dx%d, the video is %dx%d", width, height, v->o.width, v->o.height);
-        return -MMD_EXIT_ENCODER;
-    }
+    if (width != v->o.width || height != v->o.height)
+        return mmd_fail(err, MMD_E_ENCODER, "frame is %dx%d, the video is %dx%d", width, height, v->o.width,
+                        v->o.height);
     double t0 = now_s();
     pthread_mutex_lock(&v->mu);
     while (v->count == v->nslots && !v->failed)
         pthread_cond_wait(&v->can_put, &v->mu);
     v->wait_s += now_s() - t0;
     if (v->failed) {
-        mmd_msgf(msg, n, 0, "%s", v->fail_msg);
-        int code = v->fail_code;
+        mmd_status code = mmd_fail(err, v->fail.status, "%s", v->fail.msg);
         pthread_mutex_unlock(&v->mu);
-        return -code;
+        return code;
     }
     int idx = (v->head + v->count) % v->nslots;
     pthread_mutex_unlock(&v->mu);
@@ -237,8 +231,7 @@ static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, siz
         int e = av_frame_make_writable(f);
         if (e < 0) {
             char eb[128];
-            mmd_msgf(msg, n, 0, "%s: no frame buffer: %s", v->final_path, averr(e, eb, sizeof eb));
-            return -MMD_EXIT_ENCODER;
+            return mmd_fail(err, MMD_E_ENCODER, "%s: no frame buffer: %s", v->final_path, averr(e, eb, sizeof eb));
         }
         mmd_rgba_to_yuv420_bt709(rgba, stride, width, height, f->data, f->linesize);
     } else {
@@ -251,7 +244,7 @@ static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, siz
     v->count++;
     pthread_cond_signal(&v->can_get);
     pthread_mutex_unlock(&v->mu);
-    return 0;
+    return MMD_OK;
 }
 
 static void stop_thread(video_sink *v, bool abort)
@@ -295,48 +288,41 @@ static void destroy(video_sink *v)
     free(v);
 }
 
-static int finish(video_sink *v, char *msg, size_t n)
+static mmd_status finish(video_sink *v, mmd_error *err)
 {
     char eb[128];
     int e = avcodec_send_frame(v->venc, NULL);
     if (e >= 0)
         e = drain(v, v->venc, v->vst);
-    if (e < 0) {
-        mmd_msgf(msg, n, 0, "%s: flushing the video encoder failed: %s", v->final_path, averr(e, eb, sizeof eb));
-        return -MMD_EXIT_ENCODER;
-    }
+    if (e < 0)
+        return mmd_fail(err, MMD_E_ENCODER, "%s: flushing the video encoder failed: %s", v->final_path,
+                        averr(e, eb, sizeof eb));
     if (v->audio) {
-        char am[200];
+        mmd_error ae;
         mmd_audio_set_end(v->audio, v->vpts, frame_tb(v)); /* audio ends with the video */
-        if (mmd_audio_finish(v->audio, am, sizeof am)) {
-            mmd_msgf(msg, n, 0, "%s: %s", v->final_path, am);
-            return -MMD_EXIT_ENCODER;
-        }
+        if (mmd_audio_finish(v->audio, &ae) != MMD_OK)
+            return mmd_fail(err, MMD_E_ENCODER, "%s: %s", v->final_path, ae.msg);
     }
-    if ((e = av_write_trailer(v->oc)) < 0 || (e = avio_closep(&v->oc->pb)) < 0) {
-        mmd_msgf(msg, n, 0, "%s: finishing the file failed: %s", v->final_path, averr(e, eb, sizeof eb));
-        return -MMD_EXIT_OUTPUT;
-    }
-    if (rename(v->tmp_path, v->final_path) != 0) {
-        mmd_msgf(msg, n, 0, "%s: cannot rename from %s: %s", v->final_path, v->tmp_path, strerror(errno));
-        return -MMD_EXIT_OUTPUT;
-    }
+    if ((e = av_write_trailer(v->oc)) < 0 || (e = avio_closep(&v->oc->pb)) < 0)
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: finishing the file failed: %s", v->final_path,
+                        averr(e, eb, sizeof eb));
+    if (rename(v->tmp_path, v->final_path) != 0)
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot rename from %s: %s", v->final_path, v->tmp_path,
+                        strerror(errno));
     free(v->tmp_path);
     v->tmp_path = NULL; /* done: destroy must not unlink */
-    return 0;
+    return MMD_OK;
 }
 
-static int vs_close(mmd_sink *s, char *msg, size_t n)
+static mmd_status vs_close(mmd_sink *s, mmd_error *err)
 {
     video_sink *v = (video_sink *)s;
     stop_thread(v, false);
-    int rc;
-    if (v->failed) {
-        mmd_msgf(msg, n, 0, "%s", v->fail_msg);
-        rc = -v->fail_code;
-    } else {
-        rc = finish(v, msg, n);
-    }
+    mmd_status rc;
+    if (v->failed)
+        rc = mmd_fail(err, v->fail.status, "%s", v->fail.msg);
+    else
+        rc = finish(v, err);
     destroy(v);
     return rc;
 }
@@ -442,44 +428,36 @@ static bool size_fits(enum AVPixelFormat pf, int w, int h)
     return !d || (!(d->log2_chroma_w && (w & 1)) && !(d->log2_chroma_h && (h & 1)));
 }
 
-static int open_video_encoder(video_sink *v, const mmd_codec *k, char *msg, size_t n)
+static mmd_status open_video_encoder(video_sink *v, const mmd_codec *k, mmd_error *err)
 {
     const mmd_video_options *o = &v->o;
     const AVCodec *c = avcodec_find_encoder_by_name(k->encoder);
-    if (!c) {
-        mmd_msgf(msg, n, 0, "encoder %s is not available in this libavcodec", k->encoder);
-        return -1;
-    }
+    if (!c)
+        return mmd_fail(err, MMD_E_ENCODER, "encoder %s is not available in this libavcodec", k->encoder);
     enum AVPixelFormat pf = mmd_codec_pix_fmt(k, c, o->alpha);
-    if (pf == AV_PIX_FMT_NONE) {
-        mmd_msgf(msg, n, 0, "encoder %s has no suitable pixel format", k->encoder);
-        return -1;
-    }
-    if (!size_fits(pf, o->width, o->height)) {
-        mmd_msgf(msg, n, 0, "%s (%s) needs an even width and height for its subsampled chroma, got %dx%d", k->name,
-                 av_get_pix_fmt_name(pf), o->width, o->height);
-        return -1;
-    }
+    if (pf == AV_PIX_FMT_NONE)
+        return mmd_fail(err, MMD_E_ENCODER, "encoder %s has no suitable pixel format", k->encoder);
+    if (!size_fits(pf, o->width, o->height))
+        return mmd_fail(err, MMD_E_ENCODER, "%s (%s) needs an even width and height for its subsampled chroma, "
+                        "got %dx%d", k->name, av_get_pix_fmt_name(pf), o->width, o->height);
     AVCodecContext *e = v->venc = encoder_context(v, k, c, pf);
     if (!e)
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     AVDictionary *opts = NULL;
     mmd_codec_args args = {.crf = o->crf, .preset = o->preset, .alpha = o->alpha, .threads = o->threads};
     if (mmd_codec_options(k, &args, &opts)) {
         av_dict_free(&opts);
-        mmd_msgf(msg, n, 0, "out of memory");
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     }
     int r = avcodec_open2(e, c, &opts);
     av_dict_free(&opts);
     if (r < 0) {
         char eb[128];
-        mmd_msgf(msg, n, 0, "cannot open encoder %s: %s", k->encoder, averr(r, eb, sizeof eb));
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "cannot open encoder %s: %s", k->encoder, averr(r, eb, sizeof eb));
     }
     v->vst = avformat_new_stream(v->oc, NULL);
     if (!v->vst || avcodec_parameters_from_context(v->vst->codecpar, e) < 0)
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     v->vst->time_base = e->time_base;
     v->vst->avg_frame_rate = e->framerate;
     v->vst->r_frame_rate = e->framerate;
@@ -494,8 +472,7 @@ static int open_video_encoder(video_sink *v, const mmd_codec *k, char *msg, size
     v->sws = sws_getContext(o->width, o->height, AV_PIX_FMT_RGBA, o->width, o->height, pf,
                             SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
     if (!v->sws) {
-        mmd_msgf(msg, n, 0, "cannot convert RGBA to %s", av_get_pix_fmt_name(pf));
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "cannot convert RGBA to %s", av_get_pix_fmt_name(pf));
     }
     if (k->flags & MMD_CODEC_YUV) {
         const int *k709 = sws_getCoefficients(SWS_CS_ITU709);
@@ -503,28 +480,23 @@ static int open_video_encoder(video_sink *v, const mmd_codec *k, char *msg, size
     }
 slots:
     if ((!direct && !(v->vframe = new_frame(v->venc))) || alloc_slots(v, direct)) {
-        mmd_msgf(msg, n, 0, "out of memory for the frame queue");
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory for the frame queue");
     }
-    return 0;
+    return MMD_OK;
 }
 
-mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, char *msg, size_t n)
+mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
 {
-    int dummy;
-    if (!exit_code)
-        exit_code = &dummy;
-    *exit_code = MMD_EXIT_USAGE;
     if (!o || !o->path || o->width <= 0 || o->height <= 0 || o->fps_num <= 0 || o->fps_den <= 0) {
-        mmd_msgf(msg, n, 0, "video: bad options (path, size and frame rate are required)");
+        mmd_fail(err, MMD_E_USAGE, "video: bad options (path, size and frame rate are required)");
         return NULL;
     }
-    const mmd_codec *kind = mmd_codec_pick(o->path, o->codec, o->alpha, o->preset, msg, n);
+    const mmd_codec *kind = mmd_codec_pick(o->path, o->codec, o->alpha, o->preset, err);
     if (!kind)
         return NULL;
     video_sink *v = calloc(1, sizeof *v);
     if (!v) {
-        mmd_msgf(msg, n, 0, "out of memory");
+        mmd_fail(err, MMD_E_ENCODER, "out of memory");
         return NULL;
     }
     pthread_mutex_init(&v->mu, NULL);
@@ -541,19 +513,18 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     v->nslots = o->queue_frames > 0 ? o->queue_frames : 6;
     v->slot_frame = calloc((size_t)v->nslots, sizeof *v->slot_frame);
     v->pkt = av_packet_alloc();
-    *exit_code = MMD_EXIT_ENCODER;
     if (!v->final_path || !v->tmp_path || (o->audio_path && !o->chunk && !v->audio_path) || !v->slot_frame ||
         !v->pkt)
         goto oom;
     const AVOutputFormat *fmt = av_guess_format(NULL, v->final_path, NULL);
     if (!fmt || avformat_alloc_output_context2(&v->oc, fmt, NULL, v->tmp_path) < 0 || !v->oc) {
-        mmd_msgf(msg, n, 0, "%s: no muxer for this file name", v->final_path);
+        mmd_fail(err, MMD_E_ENCODER, "%s: no muxer for this file name", v->final_path);
         goto fail;
     }
     /* no random Matroska segment UID, no date, no library version: the same
      * frames give the same file bytes on every run and machine */
     v->oc->flags |= AVFMT_FLAG_BITEXACT;
-    if (open_video_encoder(v, kind, msg, n))
+    if (open_video_encoder(v, kind, err) != MMD_OK)
         goto fail;
     v->o.preset = NULL; /* the caller's string: not kept past open */
     if (v->audio_path) {
@@ -567,41 +538,32 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
         mmd_audio_options ao = {.path = v->audio_path, .offset = o->audio_offset - o->start_time,
                                 .allow_copy = !pcm, .max_packet_s = (double)o->fps_den / o->fps_num,
                                 .pcm = pcm};
-        int rc = mmd_audio_open(&v->audio, v->oc, &ao, msg, n);
-        if (rc) {
-            *exit_code = rc;
-            goto fail;
-        }
+        if (mmd_audio_open(&v->audio, v->oc, &ao, err) != MMD_OK)
+            goto fail; /* the audio's status: unreadable input or the encoder */
     }
     char eb[128];
     int e = avio_open(&v->oc->pb, v->tmp_path, AVIO_FLAG_WRITE);
     if (e < 0) {
-        mmd_msgf(msg, n, 0, "%s: cannot create the video file: %s", v->final_path, averr(e, eb, sizeof eb));
+        mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create the video file: %s", v->final_path,
+                 averr(e, eb, sizeof eb));
         free(v->tmp_path); /* nothing to delete */
         v->tmp_path = NULL;
-        *exit_code = MMD_EXIT_OUTPUT;
         goto fail;
     }
     if ((e = avformat_write_header(v->oc, NULL)) < 0) {
-        mmd_msgf(msg, n, 0, "%s: cannot write the header: %s", v->final_path, averr(e, eb, sizeof eb));
+        mmd_fail(err, MMD_E_ENCODER, "%s: cannot write the header: %s", v->final_path, averr(e, eb, sizeof eb));
         goto fail;
     }
     v->header_written = true;
     if (pthread_create(&v->thread, NULL, encoder_main, v) != 0) {
-        mmd_msgf(msg, n, 0, "cannot start the encoder thread");
+        mmd_fail(err, MMD_E_ENCODER, "cannot start the encoder thread");
         goto fail;
     }
     v->thread_started = true;
-    *exit_code = MMD_EXIT_OK;
     return &v->base;
 oom:
-    mmd_msgf(msg, n, 0, "out of memory");
+    mmd_fail(err, MMD_E_ENCODER, "out of memory");
 fail:
     destroy(v);
     return NULL;
-}
-
-mmd_sink *mmd_sink_video_open(const mmd_video_options *o, char *msg, size_t msg_size)
-{
-    return mmd_sink_video_open_ex(o, NULL, msg, msg_size);
 }
