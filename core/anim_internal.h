@@ -93,6 +93,7 @@ struct mmd_anim {
     const volatile sig_atomic_t *cancel; /* mmd_anim_set_cancel */
 
     /* physics hook */
+    float pose_weight;          /* mmd_anim_set_pose_weight: 1 = the motion as sampled */
     mmd_anim_physics_fn phys_fn;
     void *phys_user;
     bool *phys_written, *refresh_mark;
