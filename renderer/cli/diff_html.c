@@ -221,16 +221,21 @@ int mmd_diff_html_write(const char *dir, const mmd_diff_html_info *info, mmd_dif
     if (!path)
         return mmd_msgf(msg, msg_size, -1, "out of memory");
     snprintf(path, len, "%s/index.html", dir);
-    char *tmp = mmd_temp_path_dup(path, "tmp");
-    FILE *f = tmp ? fopen(tmp, "w") : NULL;
+    char *tmp = NULL;
+    int fd = mmd_temp_create(path, "tmp", &tmp); /* exclusive: a planted symlink is never followed */
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        int rc = mmd_msgf(msg, msg_size, -1, "%s: cannot write: %s", path, tmp ? strerror(errno) : "out of memory");
+        int rc = mmd_msgf(msg, msg_size, -1, "%s: cannot write: %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
         free(tmp);
         free(path);
         return rc;
     }
     int rc = write_page(f, info, rows, n);
-    if (fclose(f) != 0 || rc != 0 || rename(tmp, path) != 0) {
+    if (fclose(f) != 0 || rc != 0 || mmd_temp_commit(tmp, path) != 0) {
         rc = mmd_msgf(msg, msg_size, -1, "%s: cannot write: %s", path, strerror(errno));
         unlink(tmp);
     }
