@@ -32,6 +32,7 @@
 #include "renderer/output/audio.h"
 #include "renderer/output/sink_video.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/outputs.h"
 #include "renderer/base/fs.h"
 #include "core/file.h"
 #include "renderer/base/parse.h"
@@ -44,6 +45,11 @@ typedef struct chunk {
     int64_t start, end; /* first presented time, end of the last frame (tb) */
     int64_t lead;       /* start - first decode time (B-frame reorder delay, tb) */
     int64_t packets;
+    /* the chunk metadata written at render time (MMD_CHUNK_TAG_FORMAT) */
+    bool tagged;
+    int index, count, step, fps_num, fps_den;
+    long long first, last, range_first, range_last;
+    char format[64]; /* the demuxer's name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm") */
 } chunk;
 
 typedef struct concat_opts {
@@ -385,6 +391,10 @@ static int scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_
     }
     AVStream *st = ic->streams[s];
     AVRational rate = stream_rate(st);
+    snprintf(c->format, sizeof c->format, "%s", ic->iformat ? ic->iformat->name : "");
+    const AVDictionaryEntry *tag = av_dict_get(ic->metadata, "comment", NULL, 0);
+    c->tagged = tag && sscanf(tag->value, MMD_CHUNK_TAG_FORMAT, &c->index, &c->count, &c->first, &c->last,
+                              &c->range_first, &c->range_last, &c->step, &c->fps_num, &c->fps_den) == 9;
     if (rate.num <= 0 || rate.den <= 0) {
         errf("%s: the video stream has no frame rate", c->path);
         rc = MMD_EXIT_INPUT;
@@ -463,6 +473,73 @@ done:
     av_packet_free(&pkt);
     avformat_close_input(&ic);
     return rc;
+}
+
+/* True when the comma-separated list has the name. */
+static bool has_name(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+            return true;
+    return false;
+}
+
+/* The chunks, in the order given, must come from one container kind that the
+ * output's muxer also is (MKV chunks in an MP4 gave non-monotonic timestamps)
+ * and, when they carry the metadata render writes, form one contiguous
+ * range: the same range, step, rate and chunk count, each chunk starting one
+ * step after the previous one ended, the first at the range's start and the
+ * last at its end, each complete (as many frames as it says). An exit code. */
+static int check_sequence(const chunk *c, int n, const char *out)
+{
+    const AVOutputFormat *of = av_guess_format(NULL, out, NULL);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(c[i].format, c[0].format)) {
+            errf("%s: a %s file among %s chunks: join chunks of one container", c[i].path, c[i].format, c[0].format);
+            return MMD_EXIT_INPUT;
+        }
+        if (c[i].tagged != c[0].tagged) {
+            errf("%s: %s chunk metadata, unlike %s (chunks of different renders?)", c[i].path,
+                 c[i].tagged ? "has" : "has no", c[0].path);
+            return MMD_EXIT_INPUT;
+        }
+    }
+    if (of && !has_name(c[0].format, of->name)) {
+        errf("%s: a %s output cannot take %s chunks without re-encoding: use the chunks' container", out,
+             of->name, c[0].format);
+        return MMD_EXIT_USAGE;
+    }
+    if (!c[0].tagged)
+        return MMD_EXIT_OK; /* chunks from elsewhere: nothing to check the order against */
+    for (int i = 0; i < n; i++) {
+        const chunk *k = &c[i], *p = i ? &c[i - 1] : NULL;
+        long long want = (k->last - k->first) / (k->step > 0 ? k->step : 1) + 1;
+        if (k->range_first != c[0].range_first || k->range_last != c[0].range_last || k->step != c[0].step ||
+            k->count != c[0].count || k->fps_num != c[0].fps_num || k->fps_den != c[0].fps_den) {
+            errf("%s: chunk of another render (range %lld-%lld step %d, %d chunks) than %s", k->path,
+                 k->range_first, k->range_last, k->step, k->count, c[0].path);
+            return MMD_EXIT_INPUT;
+        }
+        if (k->packets != want) {
+            errf("%s: chunk %d/%d holds %lld of its %lld frames (interrupted?)", k->path, k->index, k->count,
+                 (long long)k->packets, want);
+            return MMD_EXIT_INPUT;
+        }
+        long long expect = p ? p->last + k->step : k->range_first;
+        if (k->first != expect) {
+            errf("%s: chunk %d/%d starts at frame %lld, expected %lld: %s", k->path, k->index, k->count, k->first,
+                 expect, !p ? "the range's first chunk is missing" : k->first < expect ? "it overlaps the previous chunk"
+                                                                                     : "a chunk is missing before it");
+            return MMD_EXIT_INPUT;
+        }
+    }
+    if (c[n - 1].last != c[0].range_last) {
+        errf("%s: the chunks end at frame %lld, the range at %lld: a chunk is missing at the end", c[n - 1].path,
+             c[n - 1].last, c[0].range_last);
+        return MMD_EXIT_INPUT;
+    }
+    return MMD_EXIT_OK;
 }
 
 /* ---- pass 2: the copy ---------------------------------------------------- */
@@ -568,6 +645,8 @@ static int concat_run(const concat_opts *o)
             goto done;
         total_frames += chunks[i].packets;
     }
+    if ((rc = check_sequence(chunks, n, o->out)))
+        goto done;
     AVRational tb0 = chunks[0].tb;
     int64_t total0 = 0; /* tb0 */
     int64_t lead0 = 0;

@@ -247,6 +247,11 @@ typedef struct render_job {
     mmd_anim *anims[MMD_SCENE_MAX_MODELS];
     mmd_physics *physics[MMD_SCENE_MAX_MODELS];
     mmd_motion *camera_motion;
+    /* a file named several times (by inode) is loaded once: the later names
+     * borrow the first one's data and are not freed through their slot */
+    bool model_borrowed[MMD_SCENE_MAX_MODELS], motion_borrowed[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
+    bool camera_borrowed;
+    int files_loaded;
     mmd_camera_track *camera;
     mmd_renderer *renderer;
     mmd_sink *sink;
@@ -262,15 +267,37 @@ static void job_free(render_job *j)
     mmd_progress_free(j->progress);
     mmd_renderer_free(j->renderer);
     mmd_camera_track_free(j->camera);
-    mmd_motion_free(j->camera_motion);
+    if (!j->camera_borrowed)
+        mmd_motion_free(j->camera_motion);
     for (int i = 0; j->scene && i < j->scene->model_count; i++) {
         mmd_physics_free(j->physics[i]);
         mmd_anim_free(j->anims[i]);
         for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
-            mmd_motion_free(j->motions[i][k]);
-        mmd_model_free(j->models[i]);
+            if (!j->motion_borrowed[i][k])
+                mmd_motion_free(j->motions[i][k]);
+        if (!j->model_borrowed[i])
+            mmd_model_free(j->models[i]);
     }
     mmd_scene_free(j->scene);
+}
+
+/* The model already loaded from the same file as model slot `upto`, or NULL. */
+static mmd_model *loaded_model(const render_job *j, int upto)
+{
+    for (int i = 0; i < upto; i++)
+        if (!j->model_borrowed[i] && mmd_same_file(j->scene->models[i].file, j->scene->models[upto].file))
+            return j->models[i];
+    return NULL;
+}
+
+/* The motion already loaded from path (models' motions before slot (mi, mk)), or NULL. */
+static mmd_motion *loaded_motion(const render_job *j, int mi, int mk, const char *path)
+{
+    for (int i = 0; i <= mi && i < j->scene->model_count; i++)
+        for (int k = 0; k < j->scene->models[i].motion_count && (i < mi || k < mk); k++)
+            if (j->motions[i][k] && !j->motion_borrowed[i][k] && mmd_same_file(j->scene->models[i].motions[k], path))
+                return j->motions[i][k];
+    return NULL;
 }
 
 static int load_inputs(render_job *j, const render_args *a)
@@ -280,22 +307,30 @@ static int load_inputs(render_job *j, const render_args *a)
     mmd_error err;
     for (int i = 0; i < s->model_count; i++) {
         mmd_scene_model *sm = &s->models[i];
-        if (mmd_model_load_file(sm->file, &j->models[i], &err) != MMD_OK) {
+        if ((j->models[i] = loaded_model(j, i)) != NULL) {
+            j->model_borrowed[i] = true;
+        } else if (mmd_model_load_file(sm->file, &j->models[i], &err) != MMD_OK) {
             mmd_error_format(&err, sm->file, buf, sizeof buf);
             fprintf(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
+        } else {
+            j->files_loaded++;
+            if (!a->quiet)
+                mmd_msg_warnings(stderr, "mmdrender: ", sm->file, &j->models[i]->warning_list);
         }
-        if (!a->quiet)
-            mmd_msg_warnings(stderr, "mmdrender: ", sm->file, &j->models[i]->warning_list);
         const mmd_motion *ms[MMD_SCENE_MAX_MOTIONS];
         for (int k = 0; k < sm->motion_count; k++) {
-            if (mmd_motion_load_file(sm->motions[k], &j->motions[i][k], &err) != MMD_OK) {
+            if ((j->motions[i][k] = loaded_motion(j, i, k, sm->motions[k])) != NULL) {
+                j->motion_borrowed[i][k] = true;
+            } else if (mmd_motion_load_file(sm->motions[k], &j->motions[i][k], &err) != MMD_OK) {
                 mmd_error_format(&err, sm->motions[k], buf, sizeof buf);
                 fprintf(stderr, "mmdrender: %s\n", buf);
                 return MMD_EXIT_INPUT;
+            } else {
+                j->files_loaded++;
+                if (!a->quiet)
+                    mmd_msg_warnings(stderr, "mmdrender: ", sm->motions[k], &j->motions[i][k]->warning_list);
             }
-            if (!a->quiet)
-                mmd_msg_warnings(stderr, "mmdrender: ", sm->motions[k], &j->motions[i][k]->warning_list);
             ms[k] = j->motions[i][k];
         }
         if (mmd_anim_create(j->models[i], ms, (size_t)sm->motion_count, &j->anims[i], &err) != MMD_OK) {
@@ -333,14 +368,20 @@ static int load_inputs(render_job *j, const render_args *a)
             }
         }
     }
-    if (s->camera_motion &&
-        mmd_motion_load_file(s->camera_motion, &j->camera_motion, &err) != MMD_OK) {
-        mmd_error_format(&err, s->camera_motion, buf, sizeof buf);
-        fprintf(stderr, "mmdrender: %s\n", buf);
-        return MMD_EXIT_INPUT;
+    if (s->camera_motion) {
+        j->camera_motion = loaded_motion(j, s->model_count, 0, s->camera_motion);
+        j->camera_borrowed = j->camera_motion != NULL;
+        if (!j->camera_motion && mmd_motion_load_file(s->camera_motion, &j->camera_motion, &err) != MMD_OK) {
+            mmd_error_format(&err, s->camera_motion, buf, sizeof buf);
+            fprintf(stderr, "mmdrender: %s\n", buf);
+            return MMD_EXIT_INPUT;
+        }
+        if (!j->camera_borrowed) {
+            j->files_loaded++;
+            if (!a->quiet)
+                mmd_msg_warnings(stderr, "mmdrender: ", s->camera_motion, &j->camera_motion->warning_list);
+        }
     }
-    if (j->camera_motion && !a->quiet)
-        mmd_msg_warnings(stderr, "mmdrender: ", s->camera_motion, &j->camera_motion->warning_list);
     if (mmd_camera_track_create(j->camera_motion, &j->camera, &err) != MMD_OK) {
         mmd_error_format(&err, s->camera_motion ? s->camera_motion : s->path, buf, sizeof buf);
         fprintf(stderr, "mmdrender: %s\n", buf);
@@ -470,6 +511,8 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
 }
 
 /* GL context, models and the frame buffer. An exit code, 0 on success. */
+/* The GL context and targets, before any input is loaded: a size or MSAA
+ * level the GL cannot hold is refused up front (exit 1). An exit code. */
 static int open_renderer(render_job *j, const render_args *a)
 {
     const mmd_scene *s = j->scene;
@@ -493,6 +536,14 @@ static int open_renderer(render_job *j, const render_args *a)
         fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
+    return 0;
+}
+
+/* The loaded models into the renderer, and the frame buffer. An exit code. */
+static int add_models(render_job *j)
+{
+    const mmd_scene *s = j->scene;
+    mmd_error err;
     for (int i = 0; i < s->model_count; i++) {
         char dir[4096];
         mmd_status st = MMD_E_GL;
@@ -513,10 +564,26 @@ static int open_renderer(render_job *j, const render_args *a)
     return 0;
 }
 
+/* The output's own limits for the scene's size and codec (an odd size for
+ * 4:2:0, a frame libavcodec refuses), before any input is loaded. An exit code. */
+static int check_sizes(const render_job *j, const render_args *a, const mmd_output_kind *kind)
+{
+    const mmd_scene *s = j->scene;
+    mmd_output_request r = {.target = a->out, .width = s->width, .height = s->height, .fps_num = s->fps_num,
+                            .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
+                            .preset = a->preset, .crf = a->crf, .threads = a->threads};
+    mmd_error err;
+    if (kind->check(&r, &err) == MMD_OK)
+        return 0;
+    fprintf(stderr, "mmdrender: %s\n", err.msg);
+    return mmd_exit_code(err.status);
+}
+
 /* Progress over the frames still to render, then the output's sink. */
 static int open_output(render_job *j, const render_args *a, const mmd_output_kind *kind,
-                       const mmd_render_plan *p, bool chunked)
+                       const mmd_render_plan *p, int chunk_index, int chunk_count)
 {
+    bool chunked = chunk_count > 1;
     const mmd_scene *s = j->scene;
     int64_t to_render = p->frames; /* O(1): a range may be 100 million frames long */
     if (a->skip_existing)
@@ -526,12 +593,15 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
                                       to_render);
     if (!kind->open)
         return 0;
+    char tag[200];
+    snprintf(tag, sizeof tag, MMD_CHUNK_TAG_FORMAT, chunk_index, chunk_count, (long long)p->begin,
+             (long long)p->end, (long long)p->first, (long long)p->last, p->step, s->fps_num, s->fps_den);
     mmd_output_request r = {.target = a->out, .width = s->width, .height = s->height, .fps_num = s->fps_num,
                             .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
                             .preset = a->preset, .crf = a->crf, .threads = a->threads,
                             .audio_path = s->audio_file, .audio_offset = s->audio_offset,
                             .start_time = p->start_time, .chunk = chunked,
-                            .first_frame = p->begin, .last_frame = p->end};
+                            .first_frame = p->begin, .last_frame = p->end, .chunk_tag = tag};
     mmd_error err;
     j->sink = kind->open(&r, &err);
     if (!j->sink) {
@@ -645,9 +715,10 @@ static int finish_run(render_job *j, const render_args *a, const mmd_output_kind
                 wall > 0 ? (double)n / wall : 0.0, a->out);
     if (a->stats)
         printf("{\"frames\":%lld,\"wall_s\":%.4f,\"render_s\":%.4f,\"write_s\":%.4f,\"queue_wait_s\":%.4f,"
-               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f}\n",
+               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f,\"files_loaded\":%d}\n",
                n, wall, st->render_s, st->write_s, vstats.writer_wait_s, vstats.encode_s,
-               wall > 0 ? (double)n / wall : 0.0, st->render_s > 0 ? (double)n / st->render_s : 0.0);
+               wall > 0 ? (double)n / wall : 0.0, st->render_s > 0 ? (double)n / st->render_s : 0.0,
+               j->files_loaded);
     return rc;
 }
 
@@ -673,7 +744,9 @@ int mmd_cmd_render(int argc, char **argv)
     if (!(kind = check_output(&a, msg, sizeof msg)))
         goto usage;
     av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
-    if ((rc = load_inputs(&j, &a)) != 0)
+    /* sizes the encoder or the GL cannot take are refused before loading anything */
+    if ((kind->check && (rc = check_sizes(&j, &a, kind)) != 0) || (rc = open_renderer(&j, &a)) != 0 ||
+        (rc = load_inputs(&j, &a)) != 0)
         goto out;
     mmd_plan_input in = plan_input(&j, step, chunk_index, chunk_count);
     mmd_render_plan plan;
@@ -693,7 +766,7 @@ int mmd_cmd_render(int argc, char **argv)
                     chunk_count, (long long)plan.total);
         goto out;
     }
-    if ((rc = open_renderer(&j, &a)) != 0 || (rc = open_output(&j, &a, kind, &plan, chunk_count > 1)) != 0)
+    if ((rc = add_models(&j)) != 0 || (rc = open_output(&j, &a, kind, &plan, chunk_index, chunk_count)) != 0)
         goto out;
     install_signals(j.sink);
     double t_start = now_s();

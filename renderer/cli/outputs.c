@@ -23,7 +23,7 @@ static bool is_png(const char *target)
            (stat(target, &st) == 0 && S_ISDIR(st.st_mode)) || (n > 4 && !strcasecmp(target + n - 4, ".png"));
 }
 
-static mmd_sink *open_video(const mmd_output_request *r, mmd_error *err)
+static void video_options(const mmd_output_request *r, mmd_video_options *out)
 {
     mmd_video_options vo;
     mmd_video_options_default(&vo);
@@ -41,7 +41,22 @@ static mmd_sink *open_video(const mmd_output_request *r, mmd_error *err)
     vo.audio_offset = r->audio_offset;
     vo.start_time = r->start_time;
     vo.chunk = r->chunk;
+    vo.chunk_tag = r->chunk_tag;
+    *out = vo;
+}
+
+static mmd_sink *open_video(const mmd_output_request *r, mmd_error *err)
+{
+    mmd_video_options vo;
+    video_options(r, &vo);
     return mmd_sink_video_open(&vo, err);
+}
+
+static mmd_status check_video(const mmd_output_request *r, mmd_error *err)
+{
+    mmd_video_options vo;
+    video_options(r, &vo);
+    return mmd_sink_video_check(&vo, err);
 }
 
 static mmd_sink *open_png(const mmd_output_request *r, mmd_error *err)
@@ -59,7 +74,7 @@ static bool writes_file(const char *target, const char *path, int64_t *frame)
 static const mmd_output_kind k_kinds[] = {
     {.name = "null", .recognises = is_null},
     {.name = "video", .recognises = mmd_sink_video_is_video_path, .open = open_video,
-     .stats = mmd_sink_video_stats, .writes = writes_file, .encodes = true},
+     .stats = mmd_sink_video_stats, .check = check_video, .writes = writes_file, .encodes = true},
     {.name = "png", .recognises = is_png, .open = open_png, .frame_exists = mmd_sink_png_frame_exists,
      .writes = mmd_sink_png_writes},
 };

@@ -27,6 +27,7 @@ typedef struct mmd_output_request {
     double audio_offset, start_time; /* seconds */
     bool chunk;                      /* one farm chunk of several */
     int64_t first_frame, last_frame; /* the frames this run writes (PNG folder lock) */
+    const char *chunk_tag;           /* chunk videos: the metadata concat checks */
 } mmd_output_request;
 
 typedef struct mmd_output_kind {
@@ -37,6 +38,9 @@ typedef struct mmd_output_kind {
     mmd_sink *(*open)(const mmd_output_request *r, mmd_error *err);
     /* a complete frame is already there (--skip-existing); NULL: not supported */
     bool (*frame_exists)(const char *target, int64_t frame, int width, int height);
+    /* what open would refuse for the request alone (size, codec), checked
+     * before any input is loaded; NULL: nothing to check */
+    mmd_status (*check)(const mmd_output_request *r, mmd_error *err);
     /* encoder timings for --stats; NULL: none (zeros) */
     void (*stats)(const mmd_sink *s, mmd_video_stats *out);
     /* true when writing to target would replace the file `path`, with *frame
@@ -44,6 +48,12 @@ typedef struct mmd_output_kind {
     bool (*writes)(const char *target, const char *path, int64_t *frame);
     bool encodes;     /* --codec and --preset apply */
 } mmd_output_kind;
+
+/* The metadata a chunk video carries (its "comment" tag), written at render
+ * time and checked by `mmdrender concat`: chunk I of N, the output frames it
+ * holds (first..last), the whole range it is part of with its step, and the
+ * frame rate. printf/scanf format; the arguments in that order. */
+#define MMD_CHUNK_TAG_FORMAT "mmdrender chunk %d/%d frames %lld-%lld of %lld-%lld step %d fps %d/%d"
 
 /* The row for target, or NULL when no kind recognises it. */
 const mmd_output_kind *mmd_output_kind_for(const char *target);

@@ -68,10 +68,10 @@ static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, si
     const char *pos_only = "#define POSITION_ONLY 1\n";
     r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, msg_size) : 0;
     r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, msg_size) : 0;
-    if (!r->prog_ground || mmd_targets_create(r, msg, msg_size) ||
-        (o->self_shadow && mmd_shadow_target_create(r, msg, msg_size))) {
+    int tr = r->prog_ground ? mmd_targets_create(r, msg, msg_size) : -1;
+    if (tr || (o->self_shadow && mmd_shadow_target_create(r, msg, msg_size))) {
         mmd_renderer_free(r);
-        return -1;
+        return tr == MMD_TARGETS_TOO_LARGE ? MMD_TARGETS_TOO_LARGE : -1;
     }
     static const char *const flat_names[4] = {"u_world", "u_viewproj", "u_edge_offset", "u_color"};
     for (int i = 0; i < 4; i++) {
@@ -113,7 +113,10 @@ static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, si
 mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err)
 {
     char msg[sizeof err->msg] = "";
-    return create(o, out, msg, sizeof msg) ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
+    int rc = create(o, out, msg, sizeof msg);
+    return rc == MMD_TARGETS_TOO_LARGE ? mmd_fail(err, MMD_E_USAGE, "%s", msg)
+           : rc                        ? mmd_fail(err, MMD_E_GL, "%s", msg)
+                                       : MMD_OK;
 }
 
 static void free_model(const mmd_gl *gl, gpu_model *g)

@@ -53,7 +53,10 @@ typedef struct mmd_render_timings {
 
 void mmd_render_options_default(mmd_render_options *o);
 /* Every function that can fail returns MMD_OK or MMD_E_GL with err (NULL
- * allowed) saying why: no GL context, bad options, a GL error. */
+ * allowed) saying why: no GL context, bad options, a GL error; create
+ * returns MMD_E_USAGE when the size or MSAA level is more than this GL can
+ * hold (its largest render target, its sample count, or a target it cannot
+ * allocate), so a caller can refuse it before loading anything. */
 mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err);
 void mmd_renderer_free(mmd_renderer *r); /* NULL is a no-op */
 /* Upload a model; textures resolve relative to model_dir. Missing textures warn
@@ -66,6 +69,9 @@ mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t c
                                const mmd_camera_state *cam, const mmd_light_state *light,
                                const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err);
 const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
+/* Decoded texture bytes this renderer holds (mip levels included): what
+ * texture_budget bounds. Distinct texture files and wrap modes uploaded: count. */
+size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count);
 
 /* Lower level, used by mmd_renderer_render after skinning and by tests/tools
  * that have posed geometry but no mmd_anim. */

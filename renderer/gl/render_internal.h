@@ -129,6 +129,9 @@ GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32
 
 /* targets.c: the colour target (MSAA when samples > 1), the shadow map, the
  * frame's clear, and the resolve + readback into rgba (straight alpha). */
+/* 0, -1 on a GL failure, or MMD_TARGETS_TOO_LARGE when the size or MSAA
+ * level is more than this GL can hold (a usage error: exit 1). */
+#define MMD_TARGETS_TOO_LARGE 1
 int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size);
 int mmd_shadow_target_create(mmd_renderer *r, char *msg, size_t msg_size);
 void mmd_target_begin(mmd_renderer *r);

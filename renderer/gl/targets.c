@@ -9,6 +9,17 @@ int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
     int w = r->o.width, h = r->o.height;
+    GLint max_rb = 0, max_samples = 0;
+    gl->GetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
+    gl->GetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    if (max_rb > 0 && (w > max_rb || h > max_rb)) {
+        snprintf(msg, msg_size, "%dx%d is larger than this GL's largest render target (%d a side)", w, h, max_rb);
+        return MMD_TARGETS_TOO_LARGE;
+    }
+    if (r->o.samples > 1 && max_samples > 0 && r->o.samples > max_samples) {
+        snprintf(msg, msg_size, "MSAA %d is more than this GL offers (%d)", r->o.samples, max_samples);
+        return MMD_TARGETS_TOO_LARGE;
+    }
     gl->GenFramebuffers(1, &r->fbo_res);
     gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_res);
     gl->GenRenderbuffers(1, &r->rb_res_color);
@@ -23,8 +34,9 @@ int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
                                     r->rb_res_depth);
     }
     if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        snprintf(msg, msg_size, "GL: resolve framebuffer %dx%d incomplete", w, h);
-        return -1;
+        snprintf(msg, msg_size, "a %dx%d render target cannot be created (framebuffer incomplete): use a "
+                 "smaller --size", w, h);
+        return MMD_TARGETS_TOO_LARGE;
     }
     if (r->o.samples > 1) {
         gl->GenFramebuffers(1, &r->fbo_ms);
@@ -39,8 +51,10 @@ int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
         gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
                                     r->rb_ms_depth);
         if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-            snprintf(msg, msg_size, "GL: %dx MSAA framebuffer %dx%d incomplete", r->o.samples, w, h);
-            return -1;
+            snprintf(msg, msg_size, "a %dx%d render target with MSAA %d cannot be created (framebuffer "
+                     "incomplete, %.1f GiB): use a smaller --size or --aa", w, h, r->o.samples,
+                     (double)w * h * r->o.samples * 8 / (1 << 30));
+            return MMD_TARGETS_TOO_LARGE;
         }
     }
     return 0;

@@ -114,23 +114,33 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
         return 0;
     int halvings = 0;
     if (!fit_budget(r, &img, repeat, &halvings)) {
-        snprintf(why, why_size, "over the texture memory budget (%zu MiB used of %zu MiB; --texture-memory)",
-                 r->tex_bytes >> 20, r->o.texture_budget >> 20);
+        snprintf(why, why_size, "over the texture memory budget (%.1f MiB used of %.1f MiB; --texture-memory)",
+                 (double)r->tex_bytes / (1 << 20), (double)r->o.texture_budget / (1 << 20));
         mmd_image_free(&img);
         return 0;
     }
     if (halvings) {
         char pn[512], pm[512];
         fprintf(stderr, "warning: texture \"%s\" of model \"%s\": scaled down %dx to %dx%d to stay within the "
-                "texture memory budget (%zu MiB; --texture-memory)\n", mmd_printable(name, pn, sizeof pn),
+                "texture memory budget (%.1f MiB; --texture-memory)\n", mmd_printable(name, pn, sizeof pn),
                 mmd_printable(model, pm, sizeof pm), 1 << halvings, img.width, img.height,
-                r->o.texture_budget >> 20);
+                (double)r->o.texture_budget / (1 << 20));
     }
     e->tex = upload_image(r, &img, repeat, repeat);
     e->bytes = image_cost(&img, repeat);
     r->tex_bytes += e->bytes;
     mmd_image_free(&img);
     return e->tex;
+}
+
+size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count)
+{
+    if (count) {
+        *count = 0;
+        for (size_t i = 0; i < r->tex_count; i++)
+            *count += r->tex_cache[i].tex != 0;
+    }
+    return r->tex_bytes;
 }
 
 GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat)

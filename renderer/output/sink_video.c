@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -442,6 +444,27 @@ static bool size_fits(enum AVPixelFormat pf, int w, int h)
     return !d || (!(d->log2_chroma_w && (w & 1)) && !(d->log2_chroma_h && (h & 1)));
 }
 
+mmd_status mmd_sink_video_check(const mmd_video_options *o, mmd_error *err)
+{
+    const mmd_codec *k = mmd_codec_pick(o->path, o->codec, o->alpha, o->preset, err);
+    if (!k)
+        return MMD_E_USAGE;
+    const AVCodec *c = avcodec_find_encoder_by_name(k->encoder);
+    if (!c)
+        return mmd_fail(err, MMD_E_ENCODER, "encoder %s is not available in this libavcodec", k->encoder);
+    enum AVPixelFormat pf = mmd_codec_pix_fmt(k, c, o->alpha);
+    if (pf != AV_PIX_FMT_NONE && !size_fits(pf, o->width, o->height))
+        return mmd_fail(err, MMD_E_USAGE, "%s (%s) needs an even width and height for its subsampled chroma, "
+                        "got %dx%d", k->name, av_get_pix_fmt_name(pf), o->width, o->height);
+    /* libavutil's own frame size rule ((w + 128) * (h + 128) < INT_MAX / 8: 16384x16384 is past it), which
+     * every encoder and frame allocation applies at open, after the scene is loaded: say so now */
+    if (av_image_check_size((unsigned)o->width, (unsigned)o->height, 0, NULL) < 0)
+        return mmd_fail(err, MMD_E_USAGE, "%dx%d is larger than libavcodec takes for a video frame "
+                        "((w + 128) x (h + 128) must stay under %d): use a smaller --size or PNG output",
+                        o->width, o->height, INT_MAX / 8);
+    return MMD_OK;
+}
+
 static mmd_status open_video_encoder(video_sink *v, const mmd_codec *k, mmd_error *err)
 {
     const mmd_video_options *o = &v->o;
@@ -569,6 +592,10 @@ mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
     if (e < 0) {
         mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create the video file: %s", v->final_path,
                  averr(e, eb, sizeof eb));
+        goto fail;
+    }
+    if (o->chunk && o->chunk_tag && av_dict_set(&v->oc->metadata, "comment", o->chunk_tag, 0) < 0) {
+        mmd_fail(err, MMD_E_ENCODER, "out of memory");
         goto fail;
     }
     if ((e = avformat_write_header(v->oc, NULL)) < 0) {

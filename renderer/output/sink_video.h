@@ -49,6 +49,8 @@ typedef struct mmd_video_options {
     double audio_offset;    /* seconds */
     double start_time;      /* scene time of the first frame, seconds */
     bool chunk;             /* farm chunk: no audio, closed GOPs */
+    const char *chunk_tag;  /* chunk: what concat checks (MMD_CHUNK_TAG_FORMAT), written as the
+                               file's "comment" metadata; NULL none */
     int queue_frames;       /* queue depth, default 6 */
 } mmd_video_options;
 
@@ -66,6 +68,11 @@ bool mmd_sink_video_is_video_path(const char *path);
  * container, preset), MMD_E_IO / MMD_E_UNSUPPORTED / MMD_E_BAD_* (the audio file),
  * MMD_E_OUTPUT (cannot create the file) or MMD_E_ENCODER. */
 mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err);
+/* What open would refuse for the options alone, checked before any input is
+ * loaded: MMD_E_USAGE (container/codec/alpha/preset, an odd size for a 4:2:0
+ * or 4:2:2 codec, a frame larger than libavcodec takes), MMD_E_ENCODER when
+ * the encoder is missing. Nothing is created. */
+mmd_status mmd_sink_video_check(const mmd_video_options *o, mmd_error *err);
 /* s must come from mmd_sink_video_open; valid until close/abort. */
 void mmd_sink_video_stats(const mmd_sink *s, mmd_video_stats *out);
 

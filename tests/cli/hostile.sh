@@ -86,14 +86,14 @@ kill -INT $pid; kill -INT $pid; wait $pid; rc=$?
 mkdir -p "$TMP/lk"
 if command -v flock >/dev/null; then
     # a render holding frames 0-3000 (slow enough to still be running), then a second writer
-    "$MMD" "$S" -o "$TMP/lk/" --frames 0-3000 --threads 1 --progress plain >"$TMP/lk.log" 2>&1 & holder=$!
+    "$MMD" "$S" -o "$TMP/lk/" --size 320x240 --frames 0-300000 --threads 1 --progress plain >"$TMP/lk.log" 2>&1 & holder=$!
     for _ in $(seq 100); do grep -q '^frame [0-9]' "$TMP/lk.log" 2>/dev/null && break; sleep 0.1; done
-    t_within "second writer of overlapping frames into a PNG folder: exit 5" 5 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 2990-3005
+    t_within "second writer of overlapping frames into a PNG folder: exit 5" 5 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 299990-300005
     t_grep "the lock is named" 'being written by another mmdrender'
-    [ ! -e "$TMP/lk/frame_003005.png" ] && t_pass "nothing written by the refused writer" || t_fail "nothing written by the refused writer"
-    t_within "a disjoint range (a farm chunk) shares the folder: exit 0" 0 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 3001-3002
+    [ ! -e "$TMP/lk/frame_300005.png" ] && t_pass "nothing written by the refused writer" || t_fail "nothing written by the refused writer"
+    t_within "a disjoint range (a farm chunk) shares the folder: exit 0" 0 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 300001-300002
     kill -TERM $holder; wait $holder 2>/dev/null
-    t_within "the lock is released with its holder: exit 0" 0 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 2999-3000
+    t_within "the lock is released with its holder: exit 0" 0 20 "$MMD" "$S" -o "$TMP/lk/" "${Q[@]}" --frames 299999-300000
 else
     t_skip "PNG folder lock" "skipped: no flock(1)"
 fi
@@ -195,6 +195,62 @@ if [ -x "$BOMB" ]; then
     [ ! -e "$TMP/far" ] && t_pass "no frame written" || t_fail "no frame written" "$(ls "$TMP/far" | head -n 3)"
     t_within "the same with --frames: exit 0" 0 20 "$MMD" "$TMP/far.ini" -o "$TMP/far/" "${Q[@]}" --frames 0
 fi
+
+# --- concat: chunks must be one contiguous render; signals clean up ---------------
+mkdir -p "$TMP/cc"
+for i in 0 1 2; do "$MMD" "$S" -o "$TMP/cc/c$i.mp4" "${Q[@]}" --frames 0-8 --chunk $i/3 >/dev/null 2>&1; done
+t_within "concat of the 3 chunks in order: exit 0" 0 30 "$MMD" concat "$TMP/cc/c0.mp4" "$TMP/cc/c1.mp4" "$TMP/cc/c2.mp4" -o "$TMP/cc/all.mp4"
+t_within "a chunk missing in the middle: exit 2" 2 30 "$MMD" concat "$TMP/cc/c0.mp4" "$TMP/cc/c2.mp4" -o "$TMP/cc/x.mp4"
+t_grep "gap named" 'a chunk is missing before it'
+t_within "a chunk twice: exit 2" 2 30 "$MMD" concat "$TMP/cc/c0.mp4" "$TMP/cc/c1.mp4" "$TMP/cc/c1.mp4" "$TMP/cc/c2.mp4" -o "$TMP/cc/x.mp4"
+t_grep "overlap named" 'overlaps the previous chunk'
+t_within "chunks reordered: exit 2" 2 30 "$MMD" concat "$TMP/cc/c1.mp4" "$TMP/cc/c0.mp4" "$TMP/cc/c2.mp4" -o "$TMP/cc/x.mp4"
+t_within "the last chunk missing: exit 2" 2 30 "$MMD" concat "$TMP/cc/c0.mp4" "$TMP/cc/c1.mp4" -o "$TMP/cc/x.mp4"
+"$MMD" "$S" -o "$TMP/cc/other.mp4" "${Q[@]}" --frames 0-9 --chunk 1/3 >/dev/null 2>&1
+t_within "a chunk of another render: exit 2" 2 30 "$MMD" concat "$TMP/cc/c0.mp4" "$TMP/cc/other.mp4" "$TMP/cc/c2.mp4" -o "$TMP/cc/x.mp4"
+"$MMD" "$S" -o "$TMP/cc/k1.mkv" "${Q[@]}" --frames 0-8 --chunk 1/3 >/dev/null 2>&1
+t_within "an MKV chunk among MP4 chunks: exit 2" 2 30 "$MMD" concat "$TMP/cc/c0.mp4" "$TMP/cc/k1.mkv" "$TMP/cc/c2.mp4" -o "$TMP/cc/x.mp4"
+t_within "MP4 chunks into an MKV: exit 1" 1 30 "$MMD" concat "$TMP/cc/c0.mp4" "$TMP/cc/c1.mp4" "$TMP/cc/c2.mp4" -o "$TMP/cc/x.mkv"
+# an interrupted chunk: its video has fewer frames than its metadata says
+"$MMD" "$S" -o "$TMP/cc/long.mp4" --size 320x240 --frames 0-30000 --chunk 1/2 --threads 1 --progress plain >"$TMP/cc/long.log" 2>&1 & pid=$!
+for _ in $(seq 100); do grep -q '^frame [0-9]' "$TMP/cc/long.log" 2>/dev/null && break; sleep 0.1; done
+kill -TERM $pid; wait $pid
+"$MMD" "$S" -o "$TMP/cc/long0.mp4" "${Q[@]}" --size 320x240 --frames 0-30000 --chunk 0/2 --threads 1 >/dev/null 2>&1 &
+pid0=$!; sleep 1; kill -TERM $pid0; wait $pid0
+t_within "an interrupted chunk: exit 2" 2 30 "$MMD" concat "$TMP/cc/long0.mp4" "$TMP/cc/long.mp4" -o "$TMP/cc/x.mp4"
+t_grep "interrupted named" 'interrupted'
+[ -z "$(ls -A "$TMP/cc" | grep -e '^\.' -e '^x\.')" ] && t_pass "refused joins leave nothing" || t_fail "refused joins leave nothing" "$(ls -A "$TMP/cc")"
+
+# --- sizes the encoder or GL cannot take: exit 1 before loading anything ------------
+cp "$TMP/m/fixture.pmx" "$TMP/broken.pmx"; printf 'PMX junk' | dd of="$TMP/broken.pmx" conv=notrunc 2>/dev/null
+scene "$TMP/broken.ini" broken.pmx full.vmd
+t_within "odd size for h264 (yuv420p): exit 1 before the (broken) model is read" 1 20 "$MMD" "$TMP/broken.ini" -o "$TMP/odd.mp4" "${Q[@]}" --size 33x24 --frames 0
+t_grep "the reason" 'even width and height'
+t_within "16384x16384 video: exit 1 before loading" 1 20 "$MMD" "$TMP/broken.ini" -o "$TMP/big.mp4" "${Q[@]}" --size 16384x16384 --aa 1 --frames 0
+t_grep "libavcodec's frame size named" 'larger than libavcodec takes'
+t_within "a size GL cannot hold with MSAA: exit 1 before loading" 1 60 "$MMD" "$TMP/broken.ini" -o "$TMP/big/" "${Q[@]}" --size 16384x16384 --aa 4 --frames 0
+t_grep "GL's reason" 'render target|MSAA'
+
+# --- the same file named several times is loaded once -------------------------------
+printf '[output]\nwidth = 32\nheight = 24\nantialias = 1\n[camera]\nmotion = full.vmd\n' >"$TMP/dup.ini"
+for n in a b c; do printf '[model:%s]\nfile = m/fixture.pmx\nmotion = full.vmd\nmotion = full.vmd\nphysics = off\n' $n >>"$TMP/dup.ini"; done
+t_within "3 models x (1 model + 2 motions) of the same 2 files: exit 0" 0 30 "$MMD" "$TMP/dup.ini" -o null --progress none -q --stats --frames 0
+t_grep "each file read once" '"files_loaded":2[,}]'
+
+# --- names from files are printed with control characters escaped -----------------
+python3 - "$TMP/m/fixture.pmx" "$TMP/esc.pmx" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+a, b = 'fixture'.encode('utf-16-le'), '\x1b[31mX\x07'.encode('utf-16-le')
+assert a in d and len(a) == len(b)
+open(sys.argv[2], 'wb').write(d.replace(a, b, 1))
+PY
+t_within "info on a model named with escape sequences: exit 0" 0 20 "$MMD" info "$TMP/esc.pmx"
+if grep -q $'\x1b' <<<"$OUT"; then t_fail "no raw ESC in info's output"; else t_pass "no raw ESC in info's output"; fi
+t_grep "escaped as \\xNN" '\\x1b\[31mX\\x07'
+scene "$TMP/esc.ini" esc.pmx full.vmd
+OUT=$("$MMD" "$TMP/esc.ini" -o null --progress none --frames 0 2>&1)
+if grep -q $'\x1b' <<<"$OUT"; then t_fail "no raw ESC in render's warnings"; else t_pass "no raw ESC in render's warnings"; fi
 
 # --- IK and physics bombs: bounded work, a warning, the frame is drawn -------
 if [ -x "$BOMB" ]; then

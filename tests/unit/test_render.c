@@ -413,6 +413,47 @@ TEST(texture_is_upright)
     mmd_renderer_free(r);
 }
 
+/* One 64x64 file named by four texture entries of two models (and as a
+ * clamp-wrapped sphere map) is decoded once per wrap mode: the renderer holds
+ * its bytes twice (repeat with mips, clamp without), not four times. A 4 KiB
+ * budget halves it until it fits (64x64 RGBA with mips is 21,844 bytes). */
+TEST(texture_cache_and_budget)
+{
+    cube_model c;
+    cube_build(&c, false);
+    for (int i = 0; i < 4; i++)
+        add_texture(&c, "quads.png");
+    c.mat[0].texture = 3;
+    c.mat[0].sphere_texture = 1;
+    c.mat[0].sphere_mode = 1;
+    mmd_renderer *r = make_renderer(1, mmd_gl_default_backend(), false);
+    REQUIRE(r);
+    mmd_error err;
+    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, &err) == MMD_OK);
+    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, &err) == MMD_OK);
+    size_t n = 0, bytes = mmd_renderer_texture_bytes(r, &n);
+    printf("#   2 models x 4 entries of quads.png: %zu textures, %zu bytes\n", n, bytes);
+    CHECK_EQ_INT((int)n, 2);
+    CHECK(bytes == 64 * 64 * 4 + 64 * 64 * 4 / 3 + 64 * 64 * 4);
+    mmd_renderer_free(r);
+
+    mmd_render_options o;
+    mmd_render_options_default(&o);
+    o.width = W;
+    o.height = H;
+    o.samples = 1;
+    o.shadow_map_size = 1024;
+    o.texture_budget = 4096;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    c.mat[0].sphere_texture = -1;
+    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, &err) == MMD_OK);
+    bytes = mmd_renderer_texture_bytes(r, &n);
+    printf("#   4 KiB budget: %zu textures, %zu bytes\n", n, bytes);
+    CHECK_EQ_INT((int)n, 1);
+    CHECK(bytes <= 4096 && bytes == 16 * 16 * 4 + 16 * 16 * 4 / 3); /* halved twice */
+    mmd_renderer_free(r);
+}
+
 TEST(deterministic_and_msaa_options)
 {
     cube_model c;
@@ -937,6 +978,7 @@ int main(int argc, char **argv)
     golden_init(argv[0]);
     write_assets();
     RUN(texture_is_upright);
+    RUN(texture_cache_and_budget);
     RUN(golden_plain);
     RUN(golden_texture);
     RUN(golden_toon);
