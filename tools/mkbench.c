@@ -27,19 +27,10 @@
 #include "core/model.h"
 #include "core/pmx_write.h"
 #include "renderer/image/png.h"
+#include "tests/util/hash.h"
 #include "tests/util/pmd_writer.h"
 
 #define PI 3.14159265358979323846
-
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
 
 static int save_png(const char *dir, const char *name, const uint8_t *px, int w, int h, bool alpha)
 {
@@ -71,18 +62,18 @@ enum { TX_PLANKS, TX_PLASTER, TX_STRIPES, TX_TILES, TX_NOISE, TX_WEAVE, TX_PAINT
 
 static void texel(int kind, const uint8_t base[3], int x, int y, int n, uint8_t out[4])
 {
-    uint32_t h = hash32((uint32_t)(y * n + x) * 2654435761u + (uint32_t)kind);
+    uint32_t h = mmd_hash32((uint32_t)(y * n + x) * 2654435761u + (uint32_t)kind);
     int v = (int)(h % 17) - 8, a = 255;
     switch (kind) {
     case TX_PLANKS: { /* boards 1/8 wide, staggered joints, grain along y */
-        int board = x / (n / 8), off = (int)(hash32((uint32_t)board) % (uint32_t)n);
+        int board = x / (n / 8), off = (int)(mmd_hash32((uint32_t)board) % (uint32_t)n);
         bool joint = x % (n / 8) < 2 || (y + off) % (n / 2) < 2;
-        v += (int)(hash32((uint32_t)board * 977u) % 30) - 15 + (int)(8 * sin((double)x * 0.9 + board));
+        v += (int)(mmd_hash32((uint32_t)board * 977u) % 30) - 15 + (int)(8 * sin((double)x * 0.9 + board));
         if (joint)
             v -= 60;
         break;
     }
-    case TX_PLASTER: v += (int)(hash32((uint32_t)(x / 4 + (y / 4) * n)) % 9); break;
+    case TX_PLASTER: v += (int)(mmd_hash32((uint32_t)(x / 4 + (y / 4) * n)) % 9); break;
     case TX_STRIPES: v += (x / (n / 16)) % 2 ? 18 : -6; break;
     case TX_TILES: v += (x % (n / 8) < 3 || y % (n / 8) < 3) ? -50 : ((x / (n / 8) + y / (n / 8)) % 2) * 20; break;
     case TX_NOISE: v += (int)(20 * sin(x * 0.05 + 3 * sin(y * 0.03))); break;
@@ -107,7 +98,7 @@ static void texel(int kind, const uint8_t base[3], int x, int y, int n, uint8_t 
         break;
     }
     case TX_CARD: { /* hair strands: alpha fades to the tip (v = y) and between strands */
-        int strand = (int)(hash32((uint32_t)x / 3u) % 60);
+        int strand = (int)(mmd_hash32((uint32_t)x / 3u) % 60);
         a = (int)(255.0 * (1.0 - pow((double)y / n, 3))) - strand;
         a = a < 0 ? 0 : a;
         v -= strand / 3;
@@ -412,7 +403,7 @@ static void chain_cards(grow_state *g, int c, int s, int32_t first_bone)
         for (int e = 0; e < 2; e++) {
             mmd_vertex *v = &g->v[g->nv++];
             memset(v, 0, sizeof *v);
-            float w = ofs + (e ? 0.25f : -0.25f);
+            float w = ofs + (e ? 1.0f : -1.0f) * (1.6f / STRIPS); /* neighbours overlap twice, as hair cards do */
             float outw = 0.05f * (float)((s % 5) - 2);
             for (int i = 0; i < 3; i++)
                 v->position[i] = p[i] + tan[i] * w;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -268,6 +269,14 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU seconds of the whole process, all threads (--stats; steadier than wall time on a shared machine) */
+static double cpu_s(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 static void on_frame_done(void *user, int64_t frame)
 {
     mmd_progress_frame(user, frame);
@@ -412,6 +421,7 @@ int mmd_cmd_render(int argc, char **argv)
     char msg[600];
     render_job j;
     memset(&j, 0, sizeof j);
+    double t_begin = now_s(), first_frame_s = 0, first_frame_cpu_s = 0;
 
     /* scene + overrides */
     if (mmd_scene_load_file(a.scene, &j.scene, msg, sizeof msg)) {
@@ -625,6 +635,10 @@ int mmd_cmd_render(int argc, char **argv)
         }
         double t1 = now_s();
         render_s += t1 - t0;
+        if (rendered == 0) {
+            first_frame_s = t1 - t_begin;
+            first_frame_cpu_s = cpu_s();
+        }
         if (j.sink) {
             int w = mmd_sink_write(j.sink, j.rgba, s->width, s->height, (size_t)s->width * 4, f, msg, sizeof msg);
             if (w) {
@@ -670,9 +684,11 @@ int mmd_cmd_render(int argc, char **argv)
                 wall > 0 ? (double)rendered / wall : 0.0, a.out);
     if (a.stats)
         printf("{\"frames\":%lld,\"wall_s\":%.4f,\"render_s\":%.4f,\"write_s\":%.4f,\"queue_wait_s\":%.4f,"
-               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f}\n",
+               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f,\"load_s\":%.4f,\"first_frame_s\":%.4f,"
+               "\"first_frame_cpu_s\":%.4f,\"cpu_s\":%.4f}\n",
                (long long)rendered, wall, render_s, write_s, vstats.writer_wait_s, vstats.encode_s,
-               wall > 0 ? (double)rendered / wall : 0.0, render_s > 0 ? (double)rendered / render_s : 0.0);
+               wall > 0 ? (double)rendered / wall : 0.0, render_s > 0 ? (double)rendered / render_s : 0.0,
+               t_start - t_begin, first_frame_s, first_frame_cpu_s, cpu_s());
     goto out;
 usage:
     fprintf(stderr, "mmdrender: %s\n(mmdrender --help for the options)\n", msg);
