@@ -168,17 +168,17 @@ static int bench_render(bench *b, int w, int h, int samples, int threads, int fi
     memcpy(o.background, b->s->background, sizeof b->s->background);
     uint8_t *rgba = malloc((size_t)w * (size_t)h * 4);
     mmd_renderer *r[2] = {NULL, NULL};
-    char msg[600];
+    mmd_error err = {0};
     int rc = rgba ? 0 : -1;
     for (int p = 0; p < 2 && rc == 0; p++) {
         o.profile = p == 0;
-        rc = mmd_renderer_create(&o, &r[p], msg, sizeof msg);
+        rc = mmd_renderer_create(&o, &r[p], &err) != MMD_OK;
         for (int i = 0; i < b->n && rc == 0; i++) {
             char dir[1024];
             snprintf(dir, sizeof dir, "%s", b->s->models[i].file);
             char *slash = strrchr(dir, '/');
             snprintf(slash ? slash : dir, sizeof dir - (size_t)(slash ? slash - dir : 0), "%s", slash ? "" : ".");
-            rc = mmd_renderer_add_model(r[p], b->model[i], dir, msg, sizeof msg) < 0;
+            rc = mmd_renderer_add_model(r[p], b->model[i], dir, &err) != MMD_OK;
         }
     }
     double sum[2][MMD_PASS_COUNT] = {{0}}, cpu_plain = 0, wall_plain = 0, main_plain = 0;
@@ -195,7 +195,7 @@ static int bench_render(bench *b, int w, int h, int samples, int threads, int fi
             mmd_light_state light;
             mmd_shadow_state sh;
             sample(b, t, &cam, &light, &sh);
-            rc = mmd_renderer_render(r[p], b->anim, (size_t)b->n, &cam, &light, &sh, rgba, msg, sizeof msg);
+            rc = mmd_renderer_render(r[p], b->anim, (size_t)b->n, &cam, &light, &sh, rgba, &err) != MMD_OK;
             if (p == 0 && k >= WARM) {
                 const mmd_render_profile *pr = mmd_renderer_profile(r[0]);
                 for (int q = 0; q < MMD_PASS_COUNT; q++)
@@ -210,7 +210,7 @@ static int bench_render(bench *b, int w, int h, int samples, int threads, int fi
             main_plain = (thread_ms() - m0) / frames;
     }
     if (rc) {
-        fprintf(stderr, "bench_scene: %s\n", msg);
+        fprintf(stderr, "bench_scene: %s\n", rgba ? err.msg : "out of memory");
     } else {
         double tc = 0, tw = 0;
         printf("%dx%d MSAA %d, %d threads, frames %d-%d, per pass (each finished before the next; process CPU "

@@ -466,8 +466,8 @@ TEST(profile_keeps_pixels)
     mmd_render_options o;
     mmd_render_options_default(&o);
     o.width = W, o.height = H, o.threads = 2, o.shadow_map_size = 1024, o.profile = true;
-    char msg[256];
-    REQUIRE(mmd_renderer_create(&o, &r, msg, sizeof msg) == 0);
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
     REQUIRE(render_cube(r, &c, &v, &sh, b) == 0);
     CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
     const mmd_render_profile *p = mmd_renderer_profile(r);
