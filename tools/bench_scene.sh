@@ -91,3 +91,15 @@ sizes=("360p bench.ini 640x360 4" "720p bench.ini 1280x720 4" "1080p bench.ini 1
 scale "resolution, MSAA 4:" "${sizes[@]}"
 scale "MSAA, 1080p:" "1 bench.ini 1920x1080 1" "2 bench.ini 1920x1080 2" "4 bench.ini 1920x1080 4"
 scale "dancers, 1080p MSAA 4:" "1 bench.ini 1920x1080 4" "2 bench2.ini 1920x1080 4" "4 bench4.ini 1920x1080 4"
+
+echo
+echo "4. a GPU (--gl egl-gpu, EGL device platform), render-only, wall-clock fps"
+if probe=$("$build/mmdrender" "$dir/bench.ini" -o null --frames "$first-$first" --size 64x36 --gl egl-gpu -q 2>&1); then
+    for size in 1920x1080 3840x2160; do
+        r=$(run bench.ini null "$size" 4 --gl egl-gpu)
+        awk -v s="$size" -v w="$(col 2 "$r")" -v c="$(col 1 "$r")" \
+            'BEGIN { printf "  %-10s MSAA 4: %7.1f fps (%.1f ms wall, %.1f ms CPU a frame)\n", s, (w > 0 ? 1000 / w : 0), w, c }'
+    done
+else
+    echo "  none here: ${probe##*: }"
+fi

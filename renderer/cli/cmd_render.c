@@ -70,7 +70,8 @@ static const char k_usage[] =
     "  --skip-existing         PNG: do not render frames whose PNG is complete\n"
     "  --no-physics            turn physics off for every model\n"
     "  --no-audio              ignore the scene's [audio]\n"
-    "  --gl osmesa|egl         GL backend (default osmesa; egl in a build without OSMesa)\n"
+    "  --gl osmesa|egl|egl-gpu GL backend (default osmesa; egl in a build without OSMesa;\n"
+    "                          egl-gpu: a hardware EGL device, an error without one)\n"
     "  --allow-outside-assets  let texture paths leave the model's folder\n"
     "  --progress MODE         bar (terminal default), plain, json or none\n"
     "  -q, --quiet             no progress, warnings or summary\n"
@@ -153,8 +154,10 @@ static int parse_args(int argc, char **argv, render_args *a)
                 a->gl = MMD_GL_OSMESA;
             else if (!strcmp(optarg, "egl"))
                 a->gl = MMD_GL_EGL;
+            else if (!strcmp(optarg, "egl-gpu"))
+                a->gl = MMD_GL_EGL_GPU;
             else
-                return usage_error("--gl: expected osmesa or egl, got '%s'", optarg);
+                return usage_error("--gl: expected osmesa, egl or egl-gpu, got '%s'", optarg);
             break;
         case O_OUTSIDE: a->allow_outside = true; break;
         case O_NOPHYS: a->no_physics = true; break;

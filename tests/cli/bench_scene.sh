@@ -25,4 +25,11 @@ t_expect "bench_scene profile" 0 "$BUILD/tools/bench_scene" "$d/bench.ini" 96x54
 t_grep "one-core table names the dancer" 'dancer1 +25958 '
 t_grep "colour pass figure" 'colour +[0-9]+\.[0-9]+ \|'
 t_grep "costliest materials listed" 'stage +#[0-9]+'
+# a GPU backend: renders where a hardware EGL device exists, else exit 3 naming what is missing
+OUT=$("$MMD" "$d/bench.ini" -o null --size 64x36 --frames 60-60 --gl egl-gpu -q 2>&1); rc=$?
+if [ $rc -eq 0 ]; then t_pass "egl-gpu renders on this machine's GPU"
+elif [ $rc -eq 3 ] && grep -q 'no GPU device' <<<"$OUT"; then t_pass "egl-gpu without a GPU: exit 3, says so"
+else t_fail "egl-gpu" "exit $rc: $OUT"; fi
+t_expect "bad --gl value" 1 "$MMD" "$d/bench.ini" -o null --gl vulkan
+t_grep "bad --gl names the choices" 'expected osmesa, egl or egl-gpu'
 t_done
