@@ -33,6 +33,7 @@
 #include "core/anim.h"
 #include "core/physics.h"
 #include "tests/util/bombs.h"
+#include "tests/util/worst_shapes.h"
 
 TEST_STATE_DEFINE
 
@@ -1141,6 +1142,30 @@ TEST(physics_bomb_is_refused_by_pair_cap)
     }
 }
 
+/* Worst-case legal shapes (issue 13): deep chains, long IK lists, many morph
+ * offsets on one vertex, a group morph over 65,535 groups. Each loads; the
+ * loader is O(n log n) in every count, so each takes milliseconds (the times
+ * are printed here and measured in make bench, not asserted). */
+TEST(worst_case_shapes_load)
+{
+    for (int s = 0; s < MMD_WORST_COUNT; s++) {
+        size_t n = 0;
+        uint8_t *d = mmd_test_worst(s, &n);
+        REQUIRE(d);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        mmd_model *m = NULL;
+        mmd_error err;
+        mmd_status st = mmd_model_load(d, n, &m, &err);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+        printf("#   %-32s %9zu bytes: %s in %.1f ms CPU\n", mmd_test_worst_name(s), n, mmd_status_str(st),
+               (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+        CHECK_EQ_INT(st, MMD_OK);
+        mmd_model_free(m);
+        free(d);
+    }
+}
+
 int main(void)
 {
     RUN(pmx_fixtures_are_valid);
@@ -1160,5 +1185,6 @@ int main(void)
     RUN(image_decode_time_budget);
     RUN(ik_bomb_work_is_capped);
     RUN(physics_bomb_is_refused_by_pair_cap);
+    RUN(worst_case_shapes_load);
     return test_finish();
 }
