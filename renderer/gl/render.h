@@ -41,8 +41,9 @@ typedef struct mmd_render_options {
     bool allow_outside_assets; /* texture paths may leave the model's folder */
     bool edges, ground_shadow, self_shadow; /* passes (default on) */
     int shadow_map_size;       /* default 2048 */
-#define MMD_TEXTURE_BUDGET_DEFAULT ((size_t)2 << 30) /* 2 GiB */
-
+    size_t texture_budget;     /* decoded texture bytes incl. mip levels, all models together
+                                  (default MMD_TEXTURE_BUDGET_DEFAULT); a texture that does not fit
+                                  is halved until it does, else drawn white, with a warning */
     bool profile;              /* benchmarks: finish and time every pass (mmd_renderer_profile) */
 } mmd_render_options;
 
