@@ -733,11 +733,11 @@ static int finish_run(render_job *j, const render_args *a, const mmd_output_kind
                 wall > 0 ? (double)n / wall : 0.0, a->out);
     if (a->stats)
         printf("{\"frames\":%lld,\"wall_s\":%.4f,\"render_s\":%.4f,\"write_s\":%.4f,\"queue_wait_s\":%.4f,"
-               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f,\"load_s\":%.4f,\"first_frame_s\":%.4f,"
-               "\"first_frame_cpu_s\":%.4f,\"cpu_s\":%.4f,\"files_loaded\":%d}\n",
+               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f,\"files_loaded\":%d,\"load_s\":%.4f,"
+               "\"first_frame_s\":%.4f,\"first_frame_cpu_s\":%.4f,\"cpu_s\":%.4f}\n",
                n, wall, st->render_s, st->write_s, vstats.writer_wait_s, vstats.encode_s,
-               wall > 0 ? (double)n / wall : 0.0, st->render_s > 0 ? (double)n / st->render_s : 0.0, st->load_s,
-               st->first_frame_s, st->first_frame_cpu_s, cpu_s(), j->files_loaded);
+               wall > 0 ? (double)n / wall : 0.0, st->render_s > 0 ? (double)n / st->render_s : 0.0,
+               j->files_loaded, st->load_s, st->first_frame_s, st->first_frame_cpu_s, cpu_s());
     return rc;
 }
 
