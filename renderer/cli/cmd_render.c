@@ -64,6 +64,12 @@ static const char k_usage[] =
     "  --fps N                 output rate: 30, 60, 29.97 or 30000/1001\n"
     "  --aa N                  MSAA samples: 1, 2 or 4\n"
     "  --background C          #rrggbb or transparent\n"
+    "  --glow                  AutoLuminous-style glow of AL-marked materials\n"
+    "  --soft-shadow           soft self-shadow edges (PCF); --soft-shadow=contact:\n"
+    "                          contact-hardening (sharp where the shadow touches)\n"
+    "  --diffusion             soft bloom of the whole frame (Diffusion style)\n"
+    "  --ssaa N                supersampling: render N times larger (2, 3 or 4), filter down\n"
+    "  --fxaa                  post-process edge anti-aliasing (cheap)\n"
     "  --codec NAME            h264 (default), x264rgb, ffv1, vp9, qtrle\n"
     "  --crf N                 quality for h264 (default 18) and vp9 (default 24)\n"
     "  --preset NAME           x264 speed for h264/x264rgb: ultrafast, superfast,\n"
@@ -88,7 +94,9 @@ static const char k_usage[] =
 
 typedef struct render_args {
     const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
+    const char *ssaa, *soft_shadow;
     int crf, threads;
+    bool glow, diffusion, fxaa;
     bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats;
     int progress;
     mmd_gl_backend gl;
@@ -122,7 +130,8 @@ static bool parse_int(const char *s, long lo, long hi, int *out)
 static int parse_args(int argc, char **argv, render_args *a)
 {
     enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
-           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET };
+           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET, O_GLOW,
+           O_SOFT_SHADOW, O_DIFFUSION, O_SSAA, O_FXAA };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, O_FRAMES},
         {"size", required_argument, NULL, O_SIZE}, {"fps", required_argument, NULL, O_FPS},
@@ -135,6 +144,9 @@ static int parse_args(int argc, char **argv, render_args *a)
         {"no-physics", no_argument, NULL, O_NOPHYS}, {"no-audio", no_argument, NULL, O_NOAUDIO},
         {"chunk", required_argument, NULL, O_CHUNK}, {"skip-existing", no_argument, NULL, O_SKIP},
         {"stats", no_argument, NULL, O_STATS}, {"help", no_argument, NULL, 'h'},
+        {"glow", no_argument, NULL, O_GLOW}, {"soft-shadow", optional_argument, NULL, O_SOFT_SHADOW},
+        {"diffusion", no_argument, NULL, O_DIFFUSION}, {"ssaa", required_argument, NULL, O_SSAA},
+        {"fxaa", no_argument, NULL, O_FXAA},
         {"version", no_argument, NULL, O_VERSION}, {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->crf = -1;
@@ -180,6 +192,15 @@ static int parse_args(int argc, char **argv, render_args *a)
         case O_CHUNK: a->chunk = optarg; break;
         case O_SKIP: a->skip_existing = true; break;
         case O_STATS: a->stats = true; break;
+        case O_GLOW: a->glow = true; break;
+        case O_SOFT_SHADOW:
+            a->soft_shadow = optarg ? optarg : "on";
+            if (strcmp(a->soft_shadow, "on") && strcmp(a->soft_shadow, "contact"))
+                return usage_error("--soft-shadow: expected no value or =contact, got '%s'", optarg);
+            break;
+        case O_DIFFUSION: a->diffusion = true; break;
+        case O_SSAA: a->ssaa = optarg; break;
+        case O_FXAA: a->fxaa = true; break;
         case 'h': fputs(k_usage, stdout); return -1;
         case O_VERSION: printf("mmdrender %s\n", MMD_VERSION); return -1;
         case ':': return usage_error("option %s needs a value", argv[optind - 1]);
@@ -429,6 +450,15 @@ int mmd_cmd_render(int argc, char **argv)
         goto usage;
     if (a.background && mmd_scene_parse_background(a.background, s->background, &s->transparent, msg, sizeof msg))
         goto usage;
+    if (a.ssaa && mmd_scene_parse_ssaa(a.ssaa, &s->effects.ssaa, msg, sizeof msg))
+        goto usage;
+    s->effects.glow |= a.glow;
+    s->effects.diffusion |= a.diffusion;
+    s->effects.fxaa |= a.fxaa;
+    if (a.soft_shadow) {
+        s->effects.soft_shadow = true;
+        s->effects.soft_shadow_mode = strcmp(a.soft_shadow, "contact") ? MMD_SOFT_SHADOW_PCF : MMD_SOFT_SHADOW_CONTACT;
+    }
     if (a.frames) {
         if (mmd_scene_parse_frames(a.frames, &s->frame_first, &s->frame_last, &step, msg, sizeof msg))
             goto usage;
