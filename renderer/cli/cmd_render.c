@@ -459,6 +459,11 @@ int mmd_cmd_render(int argc, char **argv)
         s->effects.soft_shadow = true;
         s->effects.soft_shadow_mode = strcmp(a.soft_shadow, "contact") ? MMD_SOFT_SHADOW_PCF : MMD_SOFT_SHADOW_CONTACT;
     }
+    if ((long)s->width * s->effects.ssaa > MMD_SCENE_MAX_SIZE || (long)s->height * s->effects.ssaa > MMD_SCENE_MAX_SIZE) {
+        snprintf(msg, sizeof msg, "ssaa %d at %dx%d renders over %d pixels a side", s->effects.ssaa, s->width,
+                 s->height, MMD_SCENE_MAX_SIZE);
+        goto usage;
+    }
     if (a.frames) {
         if (mmd_scene_parse_frames(a.frames, &s->frame_first, &s->frame_last, &step, msg, sizeof msg))
             goto usage;
@@ -537,6 +542,7 @@ int mmd_cmd_render(int argc, char **argv)
     ro.backend = a.gl;
     ro.threads = a.threads;
     ro.allow_outside_assets = a.allow_outside;
+    ro.effects = s->effects;
     if (mmd_renderer_create(&ro, &j.renderer, msg, sizeof msg)) {
         fprintf(stderr, "mmdrender: GL: %s\n", msg);
         rc = MMD_EXIT_GL;
@@ -647,6 +653,7 @@ int mmd_cmd_render(int argc, char **argv)
         mmd_light_state light;
         mmd_shadow_state shadow;
         sample_view(&j, t, &cam, &light, &shadow);
+        mmd_renderer_set_time(j.renderer, t / 30.0); /* VMD frames -> seconds (LightBlink) */
         if (mmd_renderer_render(j.renderer, j.anims, (size_t)s->model_count, &cam, &light, &shadow, j.rgba,
                                 msg, sizeof msg)) {
             fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, msg);

@@ -22,6 +22,7 @@
 #include "core/anim.h"
 #include "core/camera.h"
 #include "core/model.h"
+#include "renderer/gl/effects.h"
 
 typedef enum mmd_gl_backend { MMD_GL_OSMESA = 0, MMD_GL_EGL = 1 } mmd_gl_backend;
 
@@ -35,6 +36,7 @@ typedef struct mmd_render_options {
     bool allow_outside_assets; /* texture paths may leave the model's folder */
     bool edges, ground_shadow, self_shadow; /* passes (default on) */
     int shadow_map_size;       /* default 2048 */
+    mmd_effects effects;       /* glow, soft shadow, diffusion, SSAA, FXAA (default all off) */
 } mmd_render_options;
 
 typedef struct mmd_renderer mmd_renderer;
@@ -58,6 +60,8 @@ int mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
                         const mmd_camera_state *cam, const mmd_light_state *light,
                         const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size);
 const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
+/* Scene time in seconds of the next frame (AutoLuminous' LightBlink; default 0). */
+void mmd_renderer_set_time(mmd_renderer *r, double seconds);
 
 /* Lower level, used by mmd_renderer_render after skinning and by tests/tools
  * that have posed geometry but no mmd_anim. */
@@ -73,6 +77,7 @@ typedef struct mmd_render_instance {
     const float *add_uv1;                /* vertex_count x 4, NULL = the model's */
     const mmd_material_state *materials; /* material_count, NULL = the model's own values */
     float edge_origin[3];                /* LH world position of bone #1 (edge width rule) */
+    const float *morph_weights;          /* morph_count, NULL = all 0 (glow's LightUp/LightOff/LightBlink) */
     bool hidden;
 } mmd_render_instance;
 

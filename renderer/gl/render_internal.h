@@ -18,7 +18,9 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "core/luminous.h"
 #include "renderer/gl/context.h"
+#include "renderer/gl/pass_post.h"
 #include "renderer/gl/render.h"
 
 #define MAX_THREADS 16
@@ -41,6 +43,8 @@ typedef struct gpu_model {
     gpu_material *mats;
     mmd_material_state *base; /* the model's own material values */
     float *skin_pos, *skin_nrm;
+    GLuint vbo_glow;          /* per-vertex AL glow (effects.glow and some marked vertex), else 0 */
+    mmd_luminous_morphs lum;  /* LightUp / LightOff / LightBlink */
 } gpu_model;
 
 typedef struct pool {
@@ -69,6 +73,14 @@ struct mmd_renderer {
     GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4], u_ground[4];
     GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
+    /* effects (issue 18): render size rw x rh = output x ssaa; with post passes
+     * the resolve target's colour is tex_res (read by pass_post.c), and glow
+     * adds a float emission attachment (rb_ms_glow / tex_res_glow) */
+    int rw, rh;
+    bool post;
+    GLuint tex_res, rb_ms_glow, tex_res_glow, smp_shadow_cmp;
+    mmd_post *postfx;
+    double time_s;
     GLuint fbo_shadow, tex_shadow;
     int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
     GLuint tex_white, toon_shared[10];
@@ -84,7 +96,7 @@ struct mmd_renderer {
 enum {
     U_WORLD, U_VIEW, U_PROJ, U_SHADOW_VP, U_DIFFUSE, U_AMBIENT, U_SPECULAR, U_POWER, U_LIGHT_COLOR,
     U_LIGHT_DIR, U_EYE, U_TEX, U_SPHERE, U_TOON, U_SHADOW_MAP, U_SHADOW_MODE, U_TEX_MUL, U_TEX_ADD, U_SPH_MUL, U_SPH_ADD, U_TOON_MUL,
-    U_TOON_ADD, U_MAIN_COUNT
+    U_TOON_ADD, U_GLOW_COLOR, U_GLOW_K, U_SHADOW_CMP, U_SOFT, U_MAIN_COUNT
 };
 enum { F_WORLD, F_VIEWPROJ, F_EDGE, F_COLOR };
 
