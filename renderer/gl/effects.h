@@ -20,7 +20,7 @@ typedef struct mmd_effects {
      * float target, bloomed through a blur chain at reduced resolution */
     bool glow;
     float glow_strength;       /* 0..10, default 1 */
-    float glow_radius;         /* 0.25..4, default 1 (halo ~ 4% of the frame height) */
+    float glow_radius;         /* 0.25..4, default 1 (halo ~ 8% of the frame height) */
     /* soft self-shadow: PCF of MMD's shadow map */
     bool soft_shadow;
     float soft_shadow_radius;  /* shadow-map texels, 0.5..8, default 2 */

@@ -56,12 +56,12 @@ GLuint mmd_post_texture_target(const mmd_gl *gl, GLenum format, int w, int h, GL
     return t;
 }
 
-/* Levels of a chain for a halo of about radius * 4% of the frame height: the
+/* Levels of a chain for a halo of about radius * 8% of the frame height: the
  * level whose texel is that wide is the last (at least 1, at most 8, and no
  * level smaller than 2 px). */
 static int chain_levels(int w, int h, float radius)
 {
-    double px = (double)h * 0.04 * radius;
+    double px = (double)h * 0.08 * radius;
     int n = (int)lround(log2(px > 2.0 ? px : 2.0));
     n = n < 1 ? 1 : (n > MAX_LEVELS ? MAX_LEVELS : n);
     while (n > 1 && ((w >> n) < 2 || (h >> n) < 2))
