@@ -6,8 +6,7 @@
 // (power > 0 and a non-black specular colour), TINT 0/1 (some texture / sphere /
 // toon factor of a material morph is not at identity: 0 skips that arithmetic).
 // Effects (issue 18; absent = 0, and 0 leaves the shading above untouched):
-// GLOW 1 writes AutoLuminous emission to a second, float target; SOFT_SHADOW
-// 1 filters the self-shadow map (PCF), 2 with contact hardening.
+// SOFT_SHADOW 1 filters the self-shadow map (PCF), 2 with contact hardening.
 in vec3 v_pos;
 in vec3 v_normal;
 in vec3 v_normal_view;
@@ -29,15 +28,7 @@ uniform sampler2D u_shadow_map;
 uniform int u_shadow_mode;  // 1/2: MMD self-shadow mode (SELF_SHADOW only)
 uniform vec4 u_tex_mul, u_tex_add, u_sph_mul, u_sph_add, u_toon_mul, u_toon_add;
 
-#if GLOW
-layout(location = 0) out vec4 o_color;
-layout(location = 1) out vec4 o_glow;
-in vec4 v_glow;             // per vertex: rgb added, a = weight of the material's glow colour
-uniform vec3 u_glow_color;  // the material's AL colour (core/luminous.h)
-uniform vec2 u_glow_k;      // x: material strength x model factor, y: model factor
-#else
 out vec4 o_color;
-#endif
 #if SOFT_SHADOW
 uniform sampler2DShadow u_shadow_cmp; // the same map with a LINEAR compare sampler (unit 4)
 uniform vec3 u_soft; // x: filter radius (texels), y: 1 / map size, z: penumbra texels per unit of depth gap
@@ -59,18 +50,24 @@ vec2 depth_slope(vec3 s)
     return clamp(g, vec2(-lim), vec2(lim));
 }
 
-// 4x4 hardware-compare taps (each a bilinear 2x2 PCF) spread over +-radius texels.
+float tap(vec3 s, vec2 g, vec2 o, float bias)
+{
+    return texture(u_shadow_cmp, vec3(s.xy + o, s.z + dot(g, o) - bias));
+}
+
+// SOFT_TAPS x SOFT_TAPS hardware-compare taps (each a bilinear 2x2 PCF)
+// spread over +-radius texels. SOFT_TAPS (2..4) follows the radius, fixed for
+// a run: each tap costs about 3% of a 1080p frame on llvmpipe, and its
+// branches do not skip work, so there is no early out.
 float pcf(vec3 s, vec2 g, float radius)
 {
-    float stp = max(radius * 0.5, 0.5) * u_soft.y;
+    float stp = 2.0 * max(radius, 0.5) / float(SOFT_TAPS) * u_soft.y;
     float bias = 6e-5 + (abs(g.x) + abs(g.y)) * u_soft.y;
     float sum = 0.0;
-    for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 4; i++) {
-            vec2 o = (vec2(float(i), float(j)) - 1.5) * stp;
-            sum += texture(u_shadow_cmp, vec3(s.xy + o, s.z + dot(g, o) - bias));
-        }
-    return sum * (1.0 / 16.0);
+    for (int j = 0; j < SOFT_TAPS; j++)
+        for (int i = 0; i < SOFT_TAPS; i++)
+            sum += tap(s, g, (vec2(float(i), float(j)) - 0.5 * float(SOFT_TAPS - 1)) * stp, bias);
+    return sum / float(SOFT_TAPS * SOFT_TAPS);
 }
 
 float soft_shadow(vec3 s, vec2 g)
@@ -78,12 +75,12 @@ float soft_shadow(vec3 s, vec2 g)
 #if SOFT_SHADOW == 2
     // contact hardening: the mean depth of the blockers near this texel sets
     // the penumbra (wide far from the caster, sharp where they touch)
-    float stp = u_soft.x * 0.5 * u_soft.y;
+    float stp = 2.0 * u_soft.x / float(SOFT_TAPS) * u_soft.y;
     float bias = 1e-4 + (abs(g.x) + abs(g.y)) * u_soft.y;
     float bsum = 0.0, bn = 0.0;
-    for (int j = 0; j < 4; j++)
-        for (int i = 0; i < 4; i++) {
-            vec2 o = (vec2(float(i), float(j)) - 1.5) * stp;
+    for (int j = 0; j < SOFT_TAPS; j++)
+        for (int i = 0; i < SOFT_TAPS; i++) {
+            vec2 o = (vec2(float(i), float(j)) - 0.5 * float(SOFT_TAPS - 1)) * stp;
             float d = texture(u_shadow_map, s.xy + o).r;
             if (d < s.z + dot(g, o) - bias) {
                 bsum += d;
@@ -118,14 +115,9 @@ void main()
 #if VERTEX_COLOR
     color *= v_add_uv1;
 #endif
-#if GLOW
-    vec3 glow_tex = vec3(1.0);
-#endif
 #if HAS_TEX
     vec4 t = texture(u_tex, v_uv);
-#if GLOW
-    glow_tex = t.rgb;
-#endif
+
     color.rgb *= tint(t.rgb, u_tex_mul, u_tex_add);
     color.a *= t.a;
 #endif
@@ -157,10 +149,6 @@ void main()
     color.rgb *= tint(toon.rgb, u_toon_mul, u_toon_add);
     color.rgb += spec;
     o_color = clamp(color, 0.0, 1.0);
-#if GLOW
-    vec3 ge = u_glow_color * glow_tex;
-    o_glow = vec4(ge * u_glow_k.x + (v_glow.rgb + v_glow.a * ge) * u_glow_k.y, o_color.a);
-#endif
 #else
     // Self-shadow receiver: shadow colour = colour x toon's darkest row.
     // texture(u_toon, vec2(0, 1)) reads exactly texel (0, height - 1) (clamped,
@@ -186,9 +174,5 @@ void main()
     }
     comp = min(clamp(ndl * 3.0, 0.0, 1.0), comp);
     o_color = clamp(mix(shadow_color, color, comp), 0.0, 1.0);
-#if GLOW
-    vec3 ge = u_glow_color * glow_tex;
-    o_glow = vec4(ge * u_glow_k.x + (v_glow.rgb + v_glow.a * ge) * u_glow_k.y, o_color.a);
-#endif
 #endif
 }

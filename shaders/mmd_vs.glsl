@@ -17,10 +17,6 @@ out vec3 v_normal_view;   // view space (x right, y up)
 out vec2 v_uv;
 out vec4 v_add_uv1;
 out vec4 v_shadow;
-#if GLOW
-in vec4 a_glow;           // per-vertex AutoLuminous glow (MMD_ATTR_GLOW)
-out vec4 v_glow;
-#endif
 
 void main()
 {
@@ -32,7 +28,4 @@ void main()
     v_uv = a_uv;
     v_add_uv1 = a_add_uv1;
     v_shadow = u_shadow_vp * vec4(a_position, 1.0);
-#if GLOW
-    v_glow = a_glow;
-#endif
 }

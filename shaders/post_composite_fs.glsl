@@ -1,11 +1,11 @@
 // shaders/post_composite_fs.glsl - the frame with its glows: Diffusion's
 // bloom screen-blended (1 - (1 - c)(1 - d)), then AutoLuminous glow added:
-// the emitters themselves (u_glow_src, full size) and their halo (the chain's
-// half-size sum). Colour is premultiplied when the background is
+// the emitters themselves (half size) and their halo (the chain's sum from
+// quarter size down). Colour is premultiplied when the background is
 // transparent, so added light also raises alpha.
 uniform sampler2D u_scene;
-uniform sampler2D u_glow_src;
-uniform sampler2D u_glow;
+uniform sampler2D u_glow_src; // the emission, half size
+uniform sampler2D u_glow;     // its halo: the chain's sum, quarter size
 uniform sampler2D u_diff;
 uniform vec2 u_glow_k;  // x: emitter weight, y: halo weight (strength / levels)
 uniform float u_diff_k; // diffusion strength / levels
@@ -24,7 +24,7 @@ void main()
     a = max(a, max(d.r, max(d.g, d.b)));
 #endif
 #if GLOW
-    vec3 g = texelFetch(u_glow_src, p, 0).rgb * u_glow_k.x + texture(u_glow, v_uv).rgb * u_glow_k.y;
+    vec3 g = texture(u_glow_src, v_uv).rgb * u_glow_k.x + texture(u_glow, v_uv).rgb * u_glow_k.y;
     rgb += g;
     a = max(a, clamp(max(g.r, max(g.g, g.b)), 0.0, 1.0));
 #endif

@@ -10,7 +10,7 @@ static const char *const mmd_main_uniforms[U_MAIN_COUNT] = {
     "u_world", "u_view", "u_proj", "u_shadow_vp", "u_diffuse", "u_ambient", "u_specular", "u_power",
     "u_light_color", "u_light_dir", "u_eye", "u_tex", "u_sphere", "u_toon", "u_shadow_map",
     "u_shadow_mode", "u_tex_mul", "u_tex_add",
-    "u_sph_mul", "u_sph_add", "u_toon_mul", "u_toon_add", "u_glow_color", "u_glow_k", "u_shadow_cmp", "u_soft"};
+    "u_sph_mul", "u_sph_add", "u_toon_mul", "u_toon_add", "u_shadow_cmp", "u_soft"};
 
 GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
 {
@@ -25,11 +25,10 @@ GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
     /* effects are the same for every variant of a run; off adds nothing, so
      * the programs are the very ones drawn without effects */
     const mmd_effects *e = &r->o.effects;
-    if (e->glow)
-        n += snprintf(defs + n, sizeof defs - (size_t)n, "#define GLOW 1\n");
-    if (e->soft_shadow)
-        snprintf(defs + n, sizeof defs - (size_t)n, "#define SOFT_SHADOW %d\n",
-                 e->soft_shadow_mode == MMD_SOFT_SHADOW_CONTACT ? 2 : 1);
+    if (e->soft_shadow) /* taps per side grow with the radius (in output pixels' texels) */
+        snprintf(defs + n, sizeof defs - (size_t)n, "#define SOFT_SHADOW %d\n#define SOFT_TAPS %d\n",
+                 e->soft_shadow_mode == MMD_SOFT_SHADOW_CONTACT ? 2 : 1,
+                 e->soft_shadow_radius <= 2.0f ? 2 : e->soft_shadow_radius <= 4.0f ? 3 : 4);
     GLuint p = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, msg, msg_size);
     if (!p)
         return 0;
@@ -80,11 +79,10 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         /* contact hardening: a light ~3 degrees wide (tan 0.05) over window
          * depth 0.075 d per unit (pass_shadow_map.c's projection) and size * d
          * texels per unit: penumbra texels = gap * 0.05 * size / 0.075 */
-        soft[0] = e->soft_shadow_radius * (float)e->ssaa;
+        soft[0] = e->soft_shadow_radius;
         soft[1] = 1.0f / size;
         soft[2] = 0.05f * size / 0.075f;
     }
-    float glow_factor = e->glow ? mmd_luminous_model_factor(&g->lum, in->morph_weights, r->time_s) : 0.0f;
     gl->BindVertexArray(g->vao);
     size_t off = 0;
     for (uint32_t k = 0; k < g->m->material_count; k++) {
@@ -131,12 +129,6 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         bind_tex(gl, 0, gm->tex ? gm->tex : r->tex_white);
         bind_tex(gl, 1, gm->sphere ? gm->sphere : r->tex_white);
         bind_tex(gl, 2, gm->toon ? gm->toon : r->tex_white);
-        if (e->glow) {
-            float gc[3];
-            mmd_luminous_color(s, gc);
-            gl->Uniform3fv(u[U_GLOW_COLOR], 1, gc);
-            gl->Uniform2f(u[U_GLOW_K], mmd_luminous_strength(s) * glow_factor, glow_factor);
-        }
         if (shadow && r->smp_shadow_cmp)
             gl->Uniform3fv(u[U_SOFT], 1, soft);
         gl->DrawElements(prim_of(mt->flags), (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));

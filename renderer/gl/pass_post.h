@@ -11,10 +11,17 @@
 #ifndef MMD_RENDERER_GL_PASS_POST_H
 #define MMD_RENDERER_GL_PASS_POST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "renderer/gl/context.h"
 #include "renderer/gl/effects.h"
+
+/* The float format of emission and bloom targets: packed 11/11/10-bit floats
+ * (HDR up to 65000, 4 bytes a texel; alpha is not stored, blending takes the
+ * fragment's). Half of RGBA16F's memory traffic, which dominates the glow's
+ * cost on llvmpipe with MSAA 4. */
+#define MMD_POST_HDR GL_R11F_G11F_B10F
 
 typedef struct mmd_post mmd_post;
 
@@ -22,9 +29,13 @@ typedef struct mmd_post mmd_post;
 int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out, char *msg,
                     size_t msg_size);
 void mmd_post_free(mmd_post *p); /* NULL is a no-op */
-/* scene: RGBA8 texture, glow: RGBA16F emission (0 without glow), both
- * (width * ssaa) x (height * ssaa). Leaves the frame in the output FBO. */
+/* scene: RGBA8 texture of (width * ssaa) x (height * ssaa); glow: the
+ * MMD_POST_HDR emission at half the output size (pass_glow.c), 0 when nothing
+ * glowed. Leaves the frame in the output FBO. */
 void mmd_post_run(mmd_post *p, GLuint scene, GLuint glow);
+/* Whether mmd_post_run has work with this glow input; when not, the caller
+ * reads the scene itself (glow on but nothing glowed, no other effect). */
+bool mmd_post_needed(const mmd_post *p, GLuint glow);
 GLuint mmd_post_output_fbo(const mmd_post *p);
 /* A texture + FBO of the given format and size (linear, clamped), for the
  * colour target and here. Returns the texture, 0 on failure. */

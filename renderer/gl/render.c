@@ -61,17 +61,14 @@ static int check_effects(const mmd_render_options *o, char *msg, size_t msg_size
 }
 
 /* The flat programs (edges, ground shadow, depth) and, with soft shadows, the
- * shadow map's compare sampler. GLOW makes edges and ground shadows write an
- * emission of 0 so they hide glow behind them. */
+ * shadow map's compare sampler. */
 static int build_flat(mmd_renderer *r, char *msg, size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
-    bool glow = r->o.effects.glow;
-    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", glow ? "#define GLOW 1\n" : NULL, msg, msg_size);
+    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size);
     /* position-only vertex stage for the passes without an edge offset (fewer attributes fetched per vertex) */
-    const char *pos_only = glow ? "#define POSITION_ONLY 1\n#define GLOW 1\n" : "#define POSITION_ONLY 1\n";
-    r->prog_depth =
-        r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", "#define POSITION_ONLY 1\n", msg, msg_size) : 0;
+    const char *pos_only = "#define POSITION_ONLY 1\n";
+    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, msg_size) : 0;
     r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, msg_size) : 0;
     if (r->o.effects.soft_shadow && r->o.self_shadow) {
         gl->GenSamplers(1, &r->smp_shadow_cmp);
@@ -82,8 +79,6 @@ static int build_flat(mmd_renderer *r, char *msg, size_t msg_size)
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
     }
-    if (glow) /* models without marked vertices read the constant: no per-vertex glow */
-        gl->VertexAttrib4f(MMD_ATTR_GLOW, 0, 0, 0, 0);
     return r->prog_ground ? 0 : -1;
 }
 
@@ -119,6 +114,7 @@ int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *m
     r->gl = mmd_gl_context_api(r->ctx);
     const mmd_gl *gl = r->gl;
     if (build_flat(r, msg, msg_size) || mmd_targets_create(r, msg, msg_size) ||
+        (o->effects.glow && mmd_glow_target_create(r, msg, msg_size)) ||
         (o->self_shadow && mmd_shadow_target_create(r, msg, msg_size))) {
         mmd_renderer_free(r);
         return -1;
@@ -191,11 +187,14 @@ void mmd_renderer_free(mmd_renderer *r)
             free_model(gl, &r->models[i]);
         GLuint fbos[3] = {r->fbo_ms, r->fbo_res, r->fbo_shadow};
         GLuint rbs[4] = {r->rb_ms_color, r->rb_ms_depth, r->rb_res_color, r->rb_res_depth};
-        GLuint texs[4] = {r->tex_shadow, r->tex_white, r->tex_res, r->tex_res_glow};
+        GLuint texs[4] = {r->tex_shadow, r->tex_white, r->tex_res, r->tex_glow};
         gl->DeleteFramebuffers(3, fbos);
+        gl->DeleteFramebuffers(1, &r->fbo_glow);
         gl->DeleteRenderbuffers(4, rbs);
-        gl->DeleteRenderbuffers(1, &r->rb_ms_glow);
+        gl->DeleteRenderbuffers(1, &r->rb_glow_depth);
         gl->DeleteTextures(4, texs);
+        if (r->prog_glow)
+            gl->DeleteProgram(r->prog_glow);
         if (r->smp_shadow_cmp)
             gl->DeleteSamplers(1, &r->smp_shadow_cmp);
         mmd_post_free(r->postfx);
@@ -453,6 +452,7 @@ int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *ins, size_t co
     gl->Flush(); /* the same for the edges while the ground shadow is binned */
     if (r->o.ground_shadow)
         mmd_pass_ground_shadows(r, ins, count, &f);
+    r->glow_drawn = r->o.effects.glow && mmd_pass_glow(r, ins, count, &f);
     gl->BindVertexArray(0);
     gl->Finish();
     double t2 = mmd_render_now_ms();

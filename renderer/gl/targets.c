@@ -2,33 +2,11 @@
  * resolved into a single-sample one when samples > 1), the self-shadow depth
  * map, the clear that starts a frame and the resolve + readback that ends it.
  * With post effects (effects.h) the target is ssaa times the output size, its
- * resolved colour is a texture, glow adds a float emission attachment, and the
- * frame is read back from pass_post.c's output instead. */
+ * resolved colour is a texture, and the frame is read back from pass_post.c's
+ * output instead. */
 #include <stdio.h>
 
 #include "renderer/gl/render_internal.h"
-
-static const GLenum k_both[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
-
-/* Emission attachment (glow): RGBA16F, multisampled like the colour. */
-static void glow_attachment(mmd_renderer *r, bool ms)
-{
-    const mmd_gl *gl = r->gl;
-    if (ms) {
-        gl->GenRenderbuffers(1, &r->rb_ms_glow);
-        gl->BindRenderbuffer(GL_RENDERBUFFER, r->rb_ms_glow);
-        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, r->o.samples, GL_RGBA16F, r->rw, r->rh);
-        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER, r->rb_ms_glow);
-    } else {
-        GLuint fbo, cur = r->fbo_res;
-        r->tex_res_glow = mmd_post_texture_target(gl, GL_RGBA16F, r->rw, r->rh, &fbo);
-        gl->DeleteFramebuffers(1, &fbo);
-        gl->BindFramebuffer(GL_FRAMEBUFFER, cur);
-        gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, r->tex_res_glow, 0);
-    }
-    gl->DrawBuffers(2, k_both);
-}
-
 
 int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
 {
@@ -40,8 +18,6 @@ int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
             snprintf(msg, msg_size, "GL: effect target %dx%d incomplete", w, h);
             return -1;
         }
-        if (r->o.effects.glow)
-            glow_attachment(r, false);
     } else {
         gl->GenFramebuffers(1, &r->fbo_res);
         gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_res);
@@ -73,8 +49,6 @@ int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
         gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, r->o.samples, GL_DEPTH24_STENCIL8, w, h);
         gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
                                     r->rb_ms_depth);
-        if (r->o.effects.glow)
-            glow_attachment(r, true);
         if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
             snprintf(msg, msg_size, "GL: %dx MSAA framebuffer %dx%d incomplete", r->o.samples, w, h);
             return -1;
@@ -126,38 +100,24 @@ void mmd_target_begin(mmd_renderer *r)
     gl->StencilMask(0xff);
     gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-    if (r->o.effects.glow) { /* no emission where nothing glows */
-        const float zero[4] = {0, 0, 0, 0};
-        gl->ClearBufferfv(GL_COLOR, 1, zero);
-    }
 }
 
-/* Resolve one colour attachment of the MSAA target into the resolve target. */
-static void resolve(const mmd_gl *gl, int att, int w, int h)
-{
-    GLenum only[2] = {att == 0 ? GL_COLOR_ATTACHMENT0 : GL_NONE, att == 1 ? GL_COLOR_ATTACHMENT1 : GL_NONE};
-    gl->ReadBuffer(GL_COLOR_ATTACHMENT0 + (GLenum)att);
-    gl->DrawBuffers(2, only);
-    gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-}
-
-/* Post effects: resolve both attachments, run pass_post.c, leave its output
- * bound for reading. */
+/* Post effects: resolve, run pass_post.c (with this frame's emission when
+ * something glowed), leave its output bound for reading. */
 static void finish_post(mmd_renderer *r)
 {
     const mmd_gl *gl = r->gl;
     if (r->o.samples > 1) {
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
-        if (r->o.effects.glow) {
-            resolve(gl, 0, r->rw, r->rh);
-            resolve(gl, 1, r->rw, r->rh);
-            gl->DrawBuffers(2, k_both);
-        } else {
-            gl->BlitFramebuffer(0, 0, r->rw, r->rh, 0, 0, r->rw, r->rh, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-        }
+        gl->BlitFramebuffer(0, 0, r->rw, r->rh, 0, 0, r->rw, r->rh, GL_COLOR_BUFFER_BIT, GL_NEAREST);
     }
-    mmd_post_run(r->postfx, r->tex_res, r->o.effects.glow ? r->tex_res_glow : 0);
+    GLuint glow = r->glow_drawn ? r->tex_glow : 0;
+    if (!mmd_post_needed(r->postfx, glow)) { /* nothing glowed this frame: the frame as drawn */
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
+        return;
+    }
+    mmd_post_run(r->postfx, r->tex_res, glow);
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, mmd_post_output_fbo(r->postfx));
 }
 
