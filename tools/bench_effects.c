@@ -45,14 +45,13 @@ static double frame_cpu(const mmd_model *m, const char *dir, const mmd_effects *
     o.threads = threads;
     o.effects = *e;
     mmd_renderer *r = NULL;
-    char msg[512];
-    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
-        fprintf(stderr, "bench_effects: %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_create(&o, &r, &err) != MMD_OK) {
+        fprintf(stderr, "bench_effects: %s\n", err.msg);
         return -1;
     }
     mmd_anim *a = NULL;
-    mmd_error err;
-    if (mmd_renderer_add_model(r, m, dir, msg, sizeof msg) < 0 || mmd_anim_create(m, NULL, 0, &a, &err)) {
+    if (mmd_renderer_add_model(r, m, dir, &err) != MMD_OK || mmd_anim_create(m, NULL, 0, &a, &err)) {
         fprintf(stderr, "bench_effects: cannot set up the model\n");
         mmd_renderer_free(r);
         return -1;
@@ -72,11 +71,11 @@ static double frame_cpu(const mmd_model *m, const char *dir, const mmd_effects *
             c0 = cpu_ms();
         mmd_anim_evaluate(a, (double)i);
         mmd_renderer_set_time(r, i / 30.0);
-        rc = mmd_renderer_render(r, &a, 1, &cam, &light, &sh, rgba, msg, sizeof msg);
+        rc = mmd_renderer_render(r, &a, 1, &cam, &light, &sh, rgba, &err) != MMD_OK;
     }
     double per = (cpu_ms() - c0) / frames;
     if (rc)
-        fprintf(stderr, "bench_effects: %s\n", msg);
+        fprintf(stderr, "bench_effects: %s\n", err.msg);
     free(rgba);
     mmd_anim_free(a);
     mmd_renderer_free(r);

@@ -23,14 +23,15 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/physics.h"
+#include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/outputs.h"
+#include "renderer/cli/plan.h"
 #include "renderer/cli/progress.h"
 #include "renderer/gl/render.h"
 #include "renderer/image/texpath.h"
 #include "renderer/cli/scene.h"
 #include "renderer/output/sink.h"
-#include "renderer/output/sink_png.h"
-#include "renderer/output/sink_video.h"
 
 /* CLI-only global: set by SIGINT/SIGTERM, polled between frames. */
 static volatile sig_atomic_t g_stop;
@@ -45,7 +46,7 @@ static const char k_usage[] =
     "usage: mmdrender SCENE.ini -o OUT [options]\n"
     "       mmdrender info FILE [--json] | pose ... | diff ... | concat ...\n"
     "\n"
-    "OUT is a video (.mp4 .mkv .mov .webm), a PNG folder (ending in /) or a PNG\n"
+    "OUT is a video (.mp4 .mkv .mov .webm .avi), a PNG folder (ending in /) or a PNG\n"
     "pattern with %0Nd (frames/%05d.png); 'null' renders without writing.\n"
     "\n"
     "options (override the scene file):\n"
@@ -62,19 +63,21 @@ static const char k_usage[] =
     "  --diffusion             soft bloom of the whole frame (Diffusion style)\n"
     "  --ssaa N                supersampling: render N times larger (2, 3 or 4), filter down\n"
     "  --fxaa                  post-process edge anti-aliasing (cheap)\n"
-    "  --codec NAME            h264 (default), x264rgb, ffv1, vp9, qtrle\n"
-    "  --crf N                 quality for h264 (default 18) and vp9 (default 24)\n"
-    "  --preset NAME           x264 speed for h264/x264rgb: ultrafast, superfast,\n"
-    "                          veryfast (default), faster, fast, medium, slow, ...\n"
-    "  --threads N             render and encoder threads (0 = all cores; h264 and\n"
-    "                          x264rgb then encode on one thread: same bytes anywhere)\n"
+    "  --codec NAME            h264 (default), h264-10, h264-444, x264rgb, hevc, ffv1,\n"
+    "                          vp9, qtrle, utvideo (.avi default), prores (4444 with\n"
+    "                          alpha, else 422 HQ)\n"
+    "  --crf N                 quality for h264* (default 18), hevc (22), vp9 (24)\n"
+    "  --preset NAME           x264/x265 speed for h264*, x264rgb, hevc: ultrafast,\n"
+    "                          superfast, veryfast (default), faster, fast, medium, ...\n"
+    "  --threads N             render and encoder threads (0 = all cores; x264 and\n"
+    "                          x265 then encode on one thread: same bytes anywhere)\n"
     "  --chunk I/N             render only chunk I of N (0-based, contiguous) of the\n"
     "                          frame range; auto/N takes I from SLURM_ARRAY_TASK_ID,\n"
     "                          JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX\n"
     "  --skip-existing         PNG: do not render frames whose PNG is complete\n"
     "  --no-physics            turn physics off for every model\n"
     "  --no-audio              ignore the scene's [audio]\n"
-    "  --gl osmesa|egl         GL backend (default osmesa)\n"
+    "  --gl osmesa|egl         GL backend (default osmesa; egl in a build without OSMesa)\n"
     "  --allow-outside-assets  let texture paths leave the model's folder\n"
     "  --progress MODE         bar (terminal default), plain, json or none\n"
     "  -q, --quiet             no progress, warnings or summary\n"
@@ -94,8 +97,6 @@ typedef struct render_args {
     mmd_gl_backend gl;
 } render_args;
 
-typedef enum { OUT_VIDEO, OUT_PNG, OUT_NULL } out_kind;
-
 static int usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -106,17 +107,6 @@ static int usage_error(const char *fmt, const char *arg)
 #pragma GCC diagnostic pop
     fprintf(stderr, "\n(mmdrender --help for the options)\n");
     return MMD_EXIT_USAGE;
-}
-
-static bool parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
 }
 
 static int parse_args(int argc, char **argv, render_args *a)
@@ -130,19 +120,20 @@ static int parse_args(int argc, char **argv, render_args *a)
         {"aa", required_argument, NULL, O_AA}, {"background", required_argument, NULL, O_BG},
         {"codec", required_argument, NULL, O_CODEC}, {"crf", required_argument, NULL, O_CRF},
         {"preset", required_argument, NULL, O_PRESET},
+        {"glow", no_argument, NULL, O_GLOW}, {"soft-shadow", optional_argument, NULL, O_SOFT_SHADOW},
+        {"diffusion", no_argument, NULL, O_DIFFUSION}, {"ssaa", required_argument, NULL, O_SSAA},
+        {"fxaa", no_argument, NULL, O_FXAA},
         {"threads", required_argument, NULL, O_THREADS}, {"quiet", no_argument, NULL, 'q'},
         {"progress", required_argument, NULL, O_PROGRESS}, {"gl", required_argument, NULL, O_GL},
         {"allow-outside-assets", no_argument, NULL, O_OUTSIDE},
         {"no-physics", no_argument, NULL, O_NOPHYS}, {"no-audio", no_argument, NULL, O_NOAUDIO},
         {"chunk", required_argument, NULL, O_CHUNK}, {"skip-existing", no_argument, NULL, O_SKIP},
         {"stats", no_argument, NULL, O_STATS}, {"help", no_argument, NULL, 'h'},
-        {"glow", no_argument, NULL, O_GLOW}, {"soft-shadow", optional_argument, NULL, O_SOFT_SHADOW},
-        {"diffusion", no_argument, NULL, O_DIFFUSION}, {"ssaa", required_argument, NULL, O_SSAA},
-        {"fxaa", no_argument, NULL, O_FXAA},
         {"version", no_argument, NULL, O_VERSION}, {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->progress = MMD_PROGRESS_AUTO;
+    a->gl = mmd_gl_default_backend();
     opterr = 0;
     optind = 1;
     int c;
@@ -157,11 +148,11 @@ static int parse_args(int argc, char **argv, render_args *a)
         case O_CODEC: a->codec = optarg; break;
         case O_PRESET: a->preset = optarg; break;
         case O_CRF:
-            if (!parse_int(optarg, 0, 63, &a->crf))
+            if (!mmd_parse_int(optarg, 0, 63, &a->crf))
                 return usage_error("--crf: expected 0..63, got '%s'", optarg);
             break;
         case O_THREADS:
-            if (!parse_int(optarg, 0, 256, &a->threads))
+            if (!mmd_parse_int(optarg, 0, 256, &a->threads))
                 return usage_error("--threads: expected 0..256, got '%s'", optarg);
             break;
         case 'q': a->quiet = true; break;
@@ -207,22 +198,8 @@ static int parse_args(int argc, char **argv, render_args *a)
     if (!a->scene)
         return usage_error("%s", "missing SCENE.ini");
     if (!a->out)
-        return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm file, a folder/ or frames/%05d.png)");
+        return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
     return 0;
-}
-
-static out_kind classify_output(const char *out)
-{
-    if (!strcmp(out, "null"))
-        return OUT_NULL;
-    if (mmd_sink_video_is_video_path(out))
-        return OUT_VIDEO;
-    size_t n = strlen(out);
-    struct stat st;
-    if ((n && out[n - 1] == '/') || strchr(out, '%') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) ||
-        (n > 4 && !strcasecmp(out + n - 4, ".png")))
-        return OUT_PNG;
-    return (out_kind)-1;
 }
 
 /* True when a and b name the same file (b may not exist yet). */
@@ -243,7 +220,7 @@ static int parse_chunk(const char *s, int *index, int *count)
         return usage_error("--chunk: expected I/N or auto/N, got '%s'", s);
     memcpy(idx, s, (size_t)(slash - s));
     idx[slash - s] = 0;
-    if (!parse_int(slash + 1, 1, 1000000, count))
+    if (!mmd_parse_int(slash + 1, 1, 1000000, count))
         return usage_error("--chunk: expected N >= 1 after '/', got '%s'", s);
     const char *src = idx;
     if (!strcmp(idx, "auto")) {
@@ -256,16 +233,11 @@ static int parse_chunk(const char *s, int *index, int *count)
             return usage_error("--chunk %s: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, "
                                "AWS_BATCH_JOB_ARRAY_INDEX is set", s);
     }
-    if (!parse_int(src, 0, *count - 1, index)) {
+    if (!mmd_parse_int(src, 0, *count - 1, index)) {
         fprintf(stderr, "mmdrender: --chunk %s: index '%s' is not in 0..%d\n", s, src, *count - 1);
         return MMD_EXIT_USAGE;
     }
     return 0;
-}
-
-static bool png_exists(const char *target, int64_t frame)
-{
-    return mmd_sink_png_frame_exists(target, frame);
 }
 
 static double now_s(void)
@@ -394,111 +366,99 @@ static void sample_view(render_job *j, double t, mmd_camera_state *cam, mmd_ligh
     mmd_shadow_sample(j->camera, t, shadow);
 }
 
-int mmd_cmd_render(int argc, char **argv)
+/* --glow, --soft-shadow, --diffusion, --fxaa switch effects on over the
+ * scene's [effects]; --ssaa N sets the factor. MMD_EXIT_USAGE with msg. */
+static int apply_effects(mmd_scene *s, const render_args *a, char *msg, size_t n)
 {
-    render_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? MMD_EXIT_OK : rc;
-    char msg[600];
-    render_job j;
-    memset(&j, 0, sizeof j);
+    mmd_effects *e = &s->effects;
+    if (a->ssaa && mmd_scene_parse_ssaa(a->ssaa, &e->ssaa, msg, n))
+        return MMD_EXIT_USAGE;
+    e->glow |= a->glow;
+    e->diffusion |= a->diffusion;
+    e->fxaa |= a->fxaa;
+    if (a->soft_shadow) {
+        e->soft_shadow = true;
+        e->soft_shadow_mode = strcmp(a->soft_shadow, "contact") ? MMD_SOFT_SHADOW_PCF : MMD_SOFT_SHADOW_CONTACT;
+    }
+    if ((long)s->width * e->ssaa > MMD_SCENE_MAX_SIZE || (long)s->height * e->ssaa > MMD_SCENE_MAX_SIZE) {
+        snprintf(msg, n, "ssaa %d at %dx%d renders over %d pixels a side", e->ssaa, s->width, s->height,
+                 MMD_SCENE_MAX_SIZE);
+        return MMD_EXIT_USAGE;
+    }
+    return 0;
+}
 
-    /* scene + overrides */
-    if (mmd_scene_load_file(a.scene, &j.scene, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: %s\n", msg);
-        return MMD_EXIT_INPUT;
-    }
-    mmd_scene *s = j.scene;
-    int step = 1;
-    rc = MMD_EXIT_USAGE;
-    if (a.size && mmd_scene_parse_size(a.size, &s->width, &s->height, msg, sizeof msg))
-        goto usage;
-    if (a.fps && mmd_scene_parse_fps(a.fps, &s->fps_num, &s->fps_den, msg, sizeof msg))
-        goto usage;
-    if (a.aa && mmd_scene_parse_antialias(a.aa, &s->antialias, msg, sizeof msg))
-        goto usage;
-    if (a.background && mmd_scene_parse_background(a.background, s->background, &s->transparent, msg, sizeof msg))
-        goto usage;
-    if (a.ssaa && mmd_scene_parse_ssaa(a.ssaa, &s->effects.ssaa, msg, sizeof msg))
-        goto usage;
-    s->effects.glow |= a.glow;
-    s->effects.diffusion |= a.diffusion;
-    s->effects.fxaa |= a.fxaa;
-    if (a.soft_shadow) {
-        s->effects.soft_shadow = true;
-        s->effects.soft_shadow_mode = strcmp(a.soft_shadow, "contact") ? MMD_SOFT_SHADOW_PCF : MMD_SOFT_SHADOW_CONTACT;
-    }
-    if ((long)s->width * s->effects.ssaa > MMD_SCENE_MAX_SIZE || (long)s->height * s->effects.ssaa > MMD_SCENE_MAX_SIZE) {
-        snprintf(msg, sizeof msg, "ssaa %d at %dx%d renders over %d pixels a side", s->effects.ssaa, s->width,
-                 s->height, MMD_SCENE_MAX_SIZE);
-        goto usage;
-    }
-    if (a.frames) {
-        if (mmd_scene_parse_frames(a.frames, &s->frame_first, &s->frame_last, &step, msg, sizeof msg))
-            goto usage;
+/* Command-line values over the scene's keys. MMD_EXIT_USAGE with msg. */
+static int apply_options(mmd_scene *s, const render_args *a, int *step, char *msg, size_t n)
+{
+    *step = 1;
+    if ((a->size && mmd_scene_parse_size(a->size, &s->width, &s->height, msg, n)) ||
+        (a->fps && mmd_scene_parse_fps(a->fps, &s->fps_num, &s->fps_den, msg, n)) ||
+        (a->aa && mmd_scene_parse_antialias(a->aa, &s->antialias, msg, n)) ||
+        (a->background && mmd_scene_parse_background(a->background, s->background, &s->transparent, msg, n)))
+        return MMD_EXIT_USAGE;
+    if (a->frames) {
+        if (mmd_scene_parse_frames(a->frames, &s->frame_first, &s->frame_last, step, msg, n))
+            return MMD_EXIT_USAGE;
         s->has_frames = true;
     }
-    if (a.no_audio)
+    if (a->no_audio)
         s->audio_file = NULL;
-    int chunk_index = 0, chunk_count = 1;
-    if (a.chunk && (rc = parse_chunk(a.chunk, &chunk_index, &chunk_count)) != 0)
-        goto out;
-    out_kind kind = classify_output(a.out);
-    if ((int)kind < 0) {
-        snprintf(msg, sizeof msg, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm file, a folder/ "
-                 "or a pattern like frames/%%05d.png", a.out);
-        goto usage;
-    }
-    if (a.skip_existing && kind != OUT_PNG) {
-        snprintf(msg, sizeof msg, "--skip-existing works with PNG output only");
-        goto usage;
-    }
-    if ((a.codec || a.preset) && kind != OUT_VIDEO) {
-        snprintf(msg, sizeof msg, "--%s needs a video output", a.codec ? "codec" : "preset");
-        goto usage;
-    }
-    if (kind == OUT_VIDEO) {
-        bool clash = same_file(a.scene, a.out) || (s->audio_file && same_file(s->audio_file, a.out)) ||
-                     (s->camera_motion && same_file(s->camera_motion, a.out));
-        for (int i = 0; i < s->model_count && !clash; i++) {
-            clash = same_file(s->models[i].file, a.out);
-            for (int k = 0; k < s->models[i].motion_count && !clash; k++)
-                clash = same_file(s->models[i].motions[k], a.out);
-        }
-        if (clash) {
-            snprintf(msg, sizeof msg, "the output '%s' is also an input of the scene", a.out);
-            goto usage;
-        }
-    }
-    av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
+    return apply_effects(s, a, msg, n);
+}
 
-    /* inputs */
-    if ((rc = load_inputs(&j, &a)) != 0)
-        goto out;
-
-    /* frame range, in output frames */
-    if (!s->has_frames) {
-        uint32_t last = mmd_camera_track_last_frame(j.camera);
-        for (int i = 0; i < s->model_count; i++) {
-            uint32_t l = mmd_anim_last_frame(j.anims[i]);
-            last = l > last ? l : last;
-        }
-        s->frame_first = 0; /* last key at VMD frame `last` -> output frame ceil(last*fps/30) */
-        s->frame_last = ((int64_t)last * s->fps_num + 30LL * s->fps_den - 1) / (30LL * s->fps_den);
+/* True when out names one of the scene's input files. */
+static bool output_is_input(const mmd_scene *s, const char *scene_path, const char *out)
+{
+    bool clash = same_file(scene_path, out) || (s->audio_file && same_file(s->audio_file, out)) ||
+                 (s->camera_motion && same_file(s->camera_motion, out));
+    for (int i = 0; i < s->model_count && !clash; i++) {
+        clash = same_file(s->models[i].file, out);
+        for (int k = 0; k < s->models[i].motion_count && !clash; k++)
+            clash = same_file(s->models[i].motions[k], out);
     }
-    int64_t total = (s->frame_last - s->frame_first) / step + 1;
-    int64_t k0 = total * chunk_index / chunk_count, k1 = total * (chunk_index + 1) / chunk_count;
-    if (k1 <= k0) {
-        if (!a.quiet)
-            fprintf(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
-                    chunk_count, (long long)total);
-        rc = MMD_EXIT_OK;
-        goto out;
-    }
-    const double t_per_frame = 30.0 * s->fps_den / s->fps_num;
+    return clash;
+}
 
-    /* renderer */
+/* The output's kind (outputs.h), checked against the options; NULL with msg. */
+static const mmd_output_kind *check_output(const render_args *a, const mmd_scene *s, char *msg, size_t n)
+{
+    const mmd_output_kind *k = mmd_output_kind_for(a->out);
+    if (!k)
+        snprintf(msg, n, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm/.avi file, a folder/ "
+                 "or a pattern like frames/%%05d.png", a->out);
+    else if (a->skip_existing && !k->frame_exists)
+        snprintf(msg, n, "--skip-existing works with PNG output only");
+    else if ((a->codec || a->preset) && !k->encodes)
+        snprintf(msg, n, "--%s needs a video output", a->codec ? "codec" : "preset");
+    else if (k->single_file && output_is_input(s, a->scene, a->out))
+        snprintf(msg, n, "the output '%s' is also an input of the scene", a->out);
+    else
+        return k;
+    return NULL;
+}
+
+/* The plan's input: the scene's range and rate, the chunk, the last key. */
+static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index, int chunk_count)
+{
+    const mmd_scene *s = j->scene;
+    mmd_plan_input in = {.has_frames = s->has_frames, .frame_first = s->frame_first,
+                         .frame_last = s->frame_last, .step = step, .fps_num = s->fps_num,
+                         .fps_den = s->fps_den, .chunk_index = chunk_index, .chunk_count = chunk_count};
+    in.last_key = mmd_camera_track_last_frame(j->camera);
+    for (int i = 0; i < s->model_count; i++) {
+        uint32_t l = mmd_anim_last_frame(j->anims[i]);
+        in.last_key = l > in.last_key ? l : in.last_key;
+        in.physics = in.physics || j->physics[i];
+    }
+    return in;
+}
+
+/* GL context, models and the frame buffer. An exit code, 0 on success. */
+static int open_renderer(render_job *j, const render_args *a)
+{
+    const mmd_scene *s = j->scene;
+    mmd_error err;
     mmd_render_options ro;
     mmd_render_options_default(&ro);
     ro.width = s->width;
@@ -509,83 +469,116 @@ int mmd_cmd_render(int argc, char **argv)
     ro.background[2] = s->background[2];
     ro.background[3] = s->transparent ? 0.0f : 1.0f;
     ro.transparent = s->transparent;
-    ro.backend = a.gl;
-    ro.threads = a.threads;
-    ro.allow_outside_assets = a.allow_outside;
+    ro.backend = a->gl;
+    ro.threads = a->threads;
+    ro.allow_outside_assets = a->allow_outside;
     ro.effects = s->effects;
-    if (mmd_renderer_create(&ro, &j.renderer, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: GL: %s\n", msg);
-        rc = MMD_EXIT_GL;
-        goto out;
+    if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
     for (int i = 0; i < s->model_count; i++) {
         char dir[4096];
-        int slot = -1;
+        mmd_status st = MMD_E_GL;
         if (mmd_texpath_model_dir(s->models[i].file, dir, sizeof dir) == 0)
-            slot = mmd_renderer_add_model(j.renderer, j.models[i], dir, msg, sizeof msg);
+            st = mmd_renderer_add_model(j->renderer, j->models[i], dir, &err);
         else
-            snprintf(msg, sizeof msg, "model path is too long");
-        if (slot < 0) {
-            fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, msg);
-            rc = MMD_EXIT_GL;
-            goto out;
+            mmd_fail(&err, st, "model path is too long");
+        if (st != MMD_OK) {
+            fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
+            return mmd_exit_code(st);
         }
     }
-    j.rgba = malloc((size_t)s->width * (size_t)s->height * 4);
-    if (!j.rgba) {
+    j->rgba = malloc((size_t)s->width * (size_t)s->height * 4);
+    if (!j->rgba) {
         fprintf(stderr, "mmdrender: out of memory\n");
-        rc = MMD_EXIT_GL;
-        goto out;
+        return MMD_EXIT_GL;
     }
+    return 0;
+}
 
-    /* frames to render (for progress), skipping complete PNGs */
+/* Progress over the frames still to render, then the output's sink. */
+static int open_output(render_job *j, const render_args *a, const mmd_output_kind *kind,
+                       const mmd_render_plan *p, bool chunked)
+{
+    const mmd_scene *s = j->scene;
     int64_t to_render = 0;
-    for (int64_t k = k0; k < k1; k++)
-        if (!a.skip_existing || !png_exists(a.out, s->frame_first + k * step))
+    for (int64_t f = p->begin; f <= p->end; f += p->step)
+        if (!a->skip_existing || !kind->frame_exists(a->out, f))
             to_render++;
-    j.progress = mmd_progress_create(a.quiet ? MMD_PROGRESS_NONE : (mmd_progress_mode)a.progress, stderr,
-                                     to_render);
-
-    /* sink */
-    if (kind == OUT_VIDEO) {
-        mmd_video_options vo;
-        mmd_video_options_default(&vo);
-        vo.path = a.out;
-        vo.width = s->width;
-        vo.height = s->height;
-        vo.fps_num = s->fps_num;
-        vo.fps_den = s->fps_den;
-        vo.codec = a.codec;
-        vo.crf = a.crf;
-        vo.preset = a.preset;
-        vo.alpha = s->transparent;
-        vo.threads = a.threads;
-        vo.audio_path = s->audio_file;
-        vo.audio_offset = s->audio_offset;
-        vo.start_time = (double)(s->frame_first + k0 * step) * s->fps_den / s->fps_num;
-        vo.chunk = chunk_count > 1;
-        mmd_error err;
-        j.sink = mmd_sink_video_open(&vo, &err);
-        if (!j.sink) {
-            fprintf(stderr, "mmdrender: %s\n", err.msg);
-            rc = mmd_exit_code(err.status);
-            goto out;
-        }
-    } else if (kind == OUT_PNG) {
-        mmd_error err;
-        j.sink = mmd_sink_png_open(a.out, a.threads, s->transparent, &err);
-        if (!j.sink) {
-            fprintf(stderr, "mmdrender: %s\n", err.msg);
-            rc = mmd_exit_code(err.status);
-            goto out;
-        }
+    j->progress = mmd_progress_create(a->quiet ? MMD_PROGRESS_NONE : (mmd_progress_mode)a->progress, stderr,
+                                      to_render);
+    if (!kind->open)
+        return 0;
+    mmd_output_request r = {.target = a->out, .width = s->width, .height = s->height, .fps_num = s->fps_num,
+                            .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
+                            .preset = a->preset, .crf = a->crf, .threads = a->threads,
+                            .audio_path = s->audio_file, .audio_offset = s->audio_offset,
+                            .start_time = p->start_time, .chunk = chunked};
+    mmd_error err;
+    j->sink = kind->open(&r, &err);
+    if (!j->sink) {
+        fprintf(stderr, "mmdrender: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
-    if (j.sink) {
-        j.sink->on_done = on_frame_done;
-        j.sink->user = j.progress;
-    }
+    j->sink->on_done = on_frame_done;
+    j->sink->user = j->progress;
+    return 0;
+}
 
-    /* the loop */
+typedef struct run_stats {
+    double render_s, write_s;
+    int64_t rendered;
+} run_stats;
+
+/* Executes the plan: evaluates from sim_begin (physics pre-rolled), renders and
+ * writes the chunk's frames. An exit code; stops early on a signal. */
+static int run_frames(render_job *j, const render_args *a, const mmd_output_kind *kind,
+                      const mmd_render_plan *p, run_stats *st)
+{
+    const mmd_scene *s = j->scene;
+    for (int i = 0; i < s->model_count; i++)
+        if (j->physics[i])
+            mmd_physics_preroll(j->physics[i], j->anims[i], p->preroll_time, 2.0);
+    for (int64_t f = p->sim_begin; f <= p->end && !g_stop; f++) {
+        bool wanted = mmd_plan_renders(p, f);
+        if (!wanted && !p->physics)
+            continue;
+        double t = mmd_plan_time(p, f);
+        double t0 = now_s();
+        for (int i = 0; i < s->model_count; i++)
+            mmd_anim_evaluate(j->anims[i], t);
+        if (!wanted || (a->skip_existing && kind->frame_exists(a->out, f)))
+            continue;
+        mmd_camera_state cam;
+        mmd_light_state light;
+        mmd_shadow_state shadow;
+        mmd_error err;
+        sample_view(j, t, &cam, &light, &shadow);
+        mmd_renderer_set_time(j->renderer, t / 30.0); /* VMD frames -> seconds (LightBlink) */
+        if (mmd_renderer_render(j->renderer, j->anims, (size_t)s->model_count, &cam, &light, &shadow, j->rgba,
+                                &err) != MMD_OK) {
+            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, err.msg);
+            return mmd_exit_code(err.status);
+        }
+        double t1 = now_s();
+        st->render_s += t1 - t0;
+        if (j->sink) {
+            if (mmd_sink_write(j->sink, j->rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
+                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
+                return mmd_exit_code(err.status);
+            }
+        } else {
+            mmd_progress_frame(j->progress, f);
+        }
+        st->write_s += now_s() - t1;
+        st->rendered++;
+    }
+    return g_stop ? MMD_EXIT_INTERRUPTED : MMD_EXIT_OK;
+}
+
+static void install_signals(void)
+{
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -593,65 +586,19 @@ int mmd_cmd_render(int argc, char **argv)
     g_stop = 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
 
-    bool physics = false;
-    for (int i = 0; i < s->model_count; i++)
-        if (j.physics[i]) {
-            mmd_physics_preroll(j.physics[i], j.anims[i], s->frame_first * t_per_frame, 2.0);
-            physics = true;
-        }
-    double t_start = now_s(), render_s = 0, write_s = 0;
-    int64_t rendered = 0;
-    /* with physics every frame from the scene's first one is simulated (chunks agree with whole runs) */
-    int64_t f_begin = physics ? s->frame_first : s->frame_first + k0 * step;
-    int64_t f_end = s->frame_first + (k1 - 1) * step;
-    rc = MMD_EXIT_OK;
-    for (int64_t f = f_begin; f <= f_end && !g_stop; f++) {
-        int64_t rel = f - s->frame_first;
-        bool wanted = rel % step == 0 && rel / step >= k0;
-        if (!wanted && !physics)
-            continue;
-        double t = (double)f * t_per_frame;
-        double t0 = now_s();
-        for (int i = 0; i < s->model_count; i++)
-            mmd_anim_evaluate(j.anims[i], t);
-        if (!wanted || (a.skip_existing && png_exists(a.out, f)))
-            continue;
-        mmd_camera_state cam;
-        mmd_light_state light;
-        mmd_shadow_state shadow;
-        sample_view(&j, t, &cam, &light, &shadow);
-        mmd_renderer_set_time(j.renderer, t / 30.0); /* VMD frames -> seconds (LightBlink) */
-        if (mmd_renderer_render(j.renderer, j.anims, (size_t)s->model_count, &cam, &light, &shadow, j.rgba,
-                                msg, sizeof msg)) {
-            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, msg);
-            rc = MMD_EXIT_GL;
-            break;
-        }
-        double t1 = now_s();
-        render_s += t1 - t0;
-        if (j.sink) {
-            mmd_error err;
-            if (mmd_sink_write(j.sink, j.rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
-                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
-                rc = mmd_exit_code(err.status);
-                break;
-            }
-        } else {
-            mmd_progress_frame(j.progress, f);
-        }
-        write_s += now_s() - t1;
-        rendered++;
-    }
-    if (rc == MMD_EXIT_OK && g_stop)
-        rc = MMD_EXIT_INTERRUPTED;
+/* Closes the sink (also after an interrupt: the video gets its trailer, PNGs
+ * are complete) and reports. Returns the final exit code. */
+static int finish_run(render_job *j, const render_args *a, const mmd_output_kind *kind, int rc,
+                      const run_stats *st, double t_start)
+{
     mmd_video_stats vstats = {0};
-    if (j.sink && kind == OUT_VIDEO)
-        mmd_sink_video_stats(j.sink, &vstats);
-    if (j.sink && (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)) {
-        /* clean shutdown also on interrupt: the video gets its trailer, PNGs are complete */
-        mmd_sink *sink = j.sink;
-        j.sink = NULL;
+    if (j->sink && kind->stats)
+        kind->stats(j->sink, &vstats);
+    if (j->sink && (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)) {
+        mmd_sink *sink = j->sink;
+        j->sink = NULL;
         mmd_error err;
         if (mmd_sink_close(sink, &err) != MMD_OK) {
             fprintf(stderr, "mmdrender: %s\n", err.msg);
@@ -665,19 +612,61 @@ int mmd_cmd_render(int argc, char **argv)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     double wall = now_s() - t_start;
+    long long n = (long long)st->rendered;
     if (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)
-        mmd_progress_finish(j.progress);
-    if (rc == MMD_EXIT_INTERRUPTED && !a.quiet)
-        fprintf(stderr, "mmdrender: interrupted after %lld frame(s); %s was finalised\n", (long long)rendered,
-                a.out);
-    else if (rc == MMD_EXIT_OK && !a.quiet)
-        fprintf(stderr, "mmdrender: %lld frame(s) in %.2f s (%.2f fps) -> %s\n", (long long)rendered, wall,
-                wall > 0 ? (double)rendered / wall : 0.0, a.out);
-    if (a.stats)
+        mmd_progress_finish(j->progress);
+    if (rc == MMD_EXIT_INTERRUPTED && !a->quiet)
+        fprintf(stderr, "mmdrender: interrupted after %lld frame(s); %s was finalised\n", n, a->out);
+    else if (rc == MMD_EXIT_OK && !a->quiet)
+        fprintf(stderr, "mmdrender: %lld frame(s) in %.2f s (%.2f fps) -> %s\n", n, wall,
+                wall > 0 ? (double)n / wall : 0.0, a->out);
+    if (a->stats)
         printf("{\"frames\":%lld,\"wall_s\":%.4f,\"render_s\":%.4f,\"write_s\":%.4f,\"queue_wait_s\":%.4f,"
                "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f}\n",
-               (long long)rendered, wall, render_s, write_s, vstats.writer_wait_s, vstats.encode_s,
-               wall > 0 ? (double)rendered / wall : 0.0, render_s > 0 ? (double)rendered / render_s : 0.0);
+               n, wall, st->render_s, st->write_s, vstats.writer_wait_s, vstats.encode_s,
+               wall > 0 ? (double)n / wall : 0.0, st->render_s > 0 ? (double)n / st->render_s : 0.0);
+    return rc;
+}
+
+int mmd_cmd_render(int argc, char **argv)
+{
+    render_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? MMD_EXIT_OK : rc;
+    char msg[600];
+    render_job j;
+    memset(&j, 0, sizeof j);
+    if (mmd_scene_load_file(a.scene, &j.scene, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: %s\n", msg);
+        return MMD_EXIT_INPUT;
+    }
+    int step, chunk_index = 0, chunk_count = 1;
+    const mmd_output_kind *kind = NULL;
+    if (apply_options(j.scene, &a, &step, msg, sizeof msg))
+        goto usage;
+    if (a.chunk && (rc = parse_chunk(a.chunk, &chunk_index, &chunk_count)) != 0)
+        goto out;
+    if (!(kind = check_output(&a, j.scene, msg, sizeof msg)))
+        goto usage;
+    av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
+    if ((rc = load_inputs(&j, &a)) != 0)
+        goto out;
+    mmd_plan_input in = plan_input(&j, step, chunk_index, chunk_count);
+    mmd_render_plan plan;
+    if (!mmd_render_plan_make(&in, &plan)) {
+        if (!a.quiet)
+            fprintf(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
+                    chunk_count, (long long)plan.total);
+        goto out;
+    }
+    if ((rc = open_renderer(&j, &a)) != 0 || (rc = open_output(&j, &a, kind, &plan, chunk_count > 1)) != 0)
+        goto out;
+    install_signals();
+    double t_start = now_s();
+    run_stats st = {0};
+    rc = run_frames(&j, &a, kind, &plan, &st);
+    rc = finish_run(&j, &a, kind, rc, &st, t_start);
     goto out;
 usage:
     fprintf(stderr, "mmdrender: %s\n(mmdrender --help for the options)\n", msg);

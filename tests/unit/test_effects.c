@@ -184,14 +184,14 @@ static uint8_t *render(const shot *sh, const mmd_effects *e, char *ver, size_t v
     if (e)
         o.effects = *e;
     mmd_renderer *r = NULL;
-    char msg[512];
-    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
-        printf("#   renderer: %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_create(&o, &r, &err) != MMD_OK) {
+        printf("#   renderer: %s\n", err.msg);
         return NULL;
     }
     uint8_t *rgba = malloc((size_t)sh->w * (size_t)sh->h * 4);
     float *pos = malloc(sh->s->nv * 12), *nrm = malloc(sh->s->nv * 12);
-    int rc = mmd_renderer_add_model(r, &sh->s->m, ".", msg, sizeof msg) < 0 ? -1 : 0;
+    int rc = mmd_renderer_add_model(r, &sh->s->m, ".", &err) != MMD_OK ? -1 : 0;
     if (!rc) {
         for (uint32_t i = 0; i < sh->s->nv; i++) {
             memcpy(pos + i * 3, sh->s->v[i].position, 12);
@@ -205,10 +205,10 @@ static uint8_t *render(const shot *sh, const mmd_effects *e, char *ver, size_t v
         mmd_render_view v;
         view_make(&v, sh->eye, sh->target, sh->fov ? sh->fov : 30, (float)sh->w / (float)sh->h);
         mmd_renderer_set_time(r, sh->time_s);
-        rc = mmd_renderer_draw(r, &in, 1, &v, NULL, sh->shadow, rgba, msg, sizeof msg);
+        rc = mmd_renderer_draw(r, &in, 1, &v, NULL, sh->shadow, rgba, &err) != MMD_OK ? -1 : 0;
     }
     if (rc)
-        printf("#   draw: %s\n", msg);
+        printf("#   draw: %s\n", err.msg);
     if (ver)
         snprintf(ver, ver_size, "%s", mmd_renderer_gl_version(r));
     free(pos);
@@ -634,15 +634,15 @@ TEST(bad_effect_options)
     o.height = 64;
     o.effects.ssaa = 3;
     mmd_renderer *r = NULL;
-    char msg[256] = "";
-    CHECK(mmd_renderer_create(&o, &r, msg, sizeof msg) == -1);
-    CHECK(strstr(msg, "ssaa") != NULL);
+    mmd_error err;
+    CHECK(mmd_renderer_create(&o, &r, &err) != MMD_OK);
+    CHECK(strstr(err.msg, "ssaa") != NULL);
     o.width = 64;
     o.effects.ssaa = 5;
-    CHECK(mmd_renderer_create(&o, &r, msg, sizeof msg) == -1);
+    CHECK(mmd_renderer_create(&o, &r, &err) != MMD_OK);
     o.effects.ssaa = 1;
     o.effects.glow_radius = NAN;
-    CHECK(mmd_renderer_create(&o, &r, msg, sizeof msg) == -1);
+    CHECK(mmd_renderer_create(&o, &r, &err) != MMD_OK);
     CHECK(r == NULL);
 }
 
