@@ -654,6 +654,7 @@ TEST(ssaa_and_fxaa_approach_the_reference)
     sh.h = H * 4;
     uint8_t *ref = render(&sh, &e, NULL, 0);
     REQUIRE(aliased && fxaa && ss2 && ss4 && ref);
+    golden_check("fx_aa_off", aliased, W, H, ver);
     golden_check("fx_ssaa2", ss2, W, H, ver);
     golden_check("fx_fxaa", fxaa, W, H, ver);
     long ea = error_vs_reference(aliased, ref), ef = error_vs_reference(fxaa, ref),
