@@ -132,6 +132,8 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         if (shadow && r->smp_shadow_cmp)
             gl->Uniform3fv(u[U_SOFT], 1, soft);
         gl->DrawElements(prim_of(mt->flags), (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
+        if (g->prof_mat)
+            g->prof_mat[k] += mmd_prof_mark(r, MMD_PASS_COLOUR);
     }
     if (r->smp_shadow_cmp)
         gl->BindSampler(4, 0);
