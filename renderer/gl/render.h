@@ -22,6 +22,7 @@
 #include "core/anim.h"
 #include "core/camera.h"
 #include "core/model.h"
+#include "renderer/gl/effects.h"
 
 #define MMD_TEXTURE_BUDGET_DEFAULT ((size_t)2 << 30) /* 2 GiB */
 
@@ -44,6 +45,7 @@ typedef struct mmd_render_options {
     size_t texture_budget;     /* decoded texture bytes incl. mip levels, all models together
                                   (default MMD_TEXTURE_BUDGET_DEFAULT); a texture that does not fit
                                   is halved until it does, else drawn white, with a warning */
+    mmd_effects effects;       /* glow, soft shadow, diffusion, SSAA, FXAA (default all off) */
     bool profile;              /* benchmarks: finish and time every pass (mmd_renderer_profile) */
 } mmd_render_options;
 
@@ -75,6 +77,8 @@ const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
 /* Decoded texture bytes this renderer holds (mip levels included): what
  * texture_budget bounds. Distinct texture files and wrap modes uploaded: count. */
 size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count);
+/* Scene time in seconds of the next frame (AutoLuminous' LightBlink; default 0). */
+void mmd_renderer_set_time(mmd_renderer *r, double seconds);
 
 /* Per-pass cost of the last frame when options.profile is set (benchmarks
  * only, pixels unchanged): every pass is finished (glFinish) before the next
@@ -106,6 +110,7 @@ typedef struct mmd_render_instance {
     const float *add_uv1;                /* vertex_count x 4, NULL = the model's */
     const mmd_material_state *materials; /* material_count, NULL = the model's own values */
     float edge_origin[3];                /* LH world position of bone #1 (edge width rule) */
+    const float *morph_weights;          /* morph_count, NULL = all 0 (glow's LightUp/LightOff/LightBlink) */
     bool hidden;
 } mmd_render_instance;
 
