@@ -373,15 +373,12 @@ static void parse_materials(pmd_ctx *c)
 }
 
 /* Bones and IK together: IK records may add bones. */
-static void parse_bones_and_ik(pmd_ctx *c)
+/* The file's bone records into tmp (names, parent, position) and raw (type,
+ * tail, source), each index checked. */
+static void read_bones(pmd_ctx *c, uint32_t nb, pmd_bone_raw *raw, mmd_bone *tmp)
 {
     mmd_reader *r = &c->r;
     mmd_model *m = c->m;
-    r->section = "pmd.bone";
-    uint32_t nb = read_count(c, 2, BONE_REC, MMD_MAX_BONES, "bones");
-    size_t bone_start = r->pos;
-    pmd_bone_raw *raw = alloc_array(c, nb, sizeof *raw);
-    mmd_bone *tmp = alloc_array(c, nb, sizeof *tmp);
     for (uint32_t i = 0; i < nb && ok(c); i++) {
         r->item = i;
         mmd_bone *b = &tmp[i];
@@ -417,14 +414,13 @@ static void parse_bones_and_ik(pmd_ctx *c)
             mmd_rd_fail(r, MMD_E_NOMEM, "bone name");
     }
     r->item = -1;
-    if (!ok(c))
-        return;
+}
 
-    /* IK records */
-    r->section = "pmd.ik";
-    uint32_t nik = read_count(c, 2, IK_MIN, 65535, "IK records");
-    pmd_ik *iks = alloc_array(c, nik, sizeof *iks);
-    uint32_t *ik_of_bone = alloc_array(c, nb, sizeof *ik_of_bone); /* IK records per bone */
+/* The IK records, indices checked; ik_of_bone counts the records per bone.
+ * Returns how many records are a bone's second or later (each becomes a bone). */
+static uint32_t read_iks(pmd_ctx *c, uint32_t nb, pmd_ik *iks, uint32_t nik, uint32_t *ik_of_bone)
+{
+    mmd_reader *r = &c->r;
     uint32_t extra = 0;
     for (uint32_t i = 0; i < nik && ok(c); i++) {
         r->item = i;
@@ -454,74 +450,67 @@ static void parse_bones_and_ik(pmd_ctx *c)
             extra++;
     }
     r->item = -1;
-    if (!ok(c))
-        return;
+    return extra;
+}
 
-    /* Final bones: file bones + one extra per additional IK record on a bone. */
-    uint32_t total = nb + extra;
-    if (total > MMD_MAX_BONES) {
-        mmd_rd_fail(r, MMD_E_LIMIT, "%u bones exceed the limit", total);
-        return;
-    }
-    m->bones = alloc_array(c, total, sizeof *m->bones);
-    uint32_t *boffs = offset_table(c, total);
-    if (!ok(c))
-        return;
-    if (boffs)
-        for (uint32_t i = 0; i < nb; i++)
-            boffs[i] = off32(bone_start + (size_t)i * BONE_REC);
-    memcpy(m->bones, tmp, (size_t)nb * sizeof *tmp);
-    for (uint32_t i = 0; i < nb; i++) {
-        mmd_bone *b = &m->bones[i];
-        const pmd_bone_raw *rb = &raw[i];
-        b->flags = MMD_BONE_ROTATABLE | MMD_BONE_VISIBLE | MMD_BONE_OPERABLE | MMD_BONE_TAIL_IS_BONE;
-        b->tail_bone = (rb->tail == 0 || rb->tail == 0xFFFF) ? -1 : rb->tail;
-        b->append_parent = -1;
-        b->ik_target = -1;
-        b->external_key = -1;
-        switch (rb->type) {
-        case 1:
-            b->flags |= MMD_BONE_MOVABLE;
-            break;
-        case 2:
-            b->flags |= MMD_BONE_MOVABLE | MMD_BONE_IK;
-            b->layer = 1;
-            break;
-        case 5:
-            b->flags |= MMD_BONE_APPEND_ROTATE;
-            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
-            b->append_parent = rb->source;
-            b->append_ratio = 1.0f;
-            break;
-        case 6:
-        case 7:
-            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
-            break;
-        case 8: {
-            float axis[3];
-            const mmd_bone *tb = &tmp[b->tail_bone >= 0 ? b->tail_bone : 0];
-            vec_sub(axis, tb->position, b->position);
-            float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-            if (len > 1e-6f && isfinite(len)) {
-                b->flags |= MMD_BONE_FIXED_AXIS;
-                for (int k = 0; k < 3; k++)
-                    b->fixed_axis[k] = axis[k] / len;
-            } else {
-                m->warnings++; /* twist bone without a usable axis */
-            }
-            break;
+/* A PMD bone type (0..9) as PMX flags, append and fixed axis (DESIGN I.1). */
+static void convert_bone(pmd_ctx *c, mmd_bone *b, const pmd_bone_raw *rb, const mmd_bone *tmp)
+{
+    b->flags = MMD_BONE_ROTATABLE | MMD_BONE_VISIBLE | MMD_BONE_OPERABLE | MMD_BONE_TAIL_IS_BONE;
+    b->tail_bone = (rb->tail == 0 || rb->tail == 0xFFFF) ? -1 : rb->tail;
+    b->append_parent = -1;
+    b->ik_target = -1;
+    b->external_key = -1;
+    switch (rb->type) {
+    case 1:
+        b->flags |= MMD_BONE_MOVABLE;
+        break;
+    case 2:
+        b->flags |= MMD_BONE_MOVABLE | MMD_BONE_IK;
+        b->layer = 1;
+        break;
+    case 5:
+        b->flags |= MMD_BONE_APPEND_ROTATE;
+        b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+        b->append_parent = rb->source;
+        b->append_ratio = 1.0f;
+        break;
+    case 6:
+    case 7:
+        b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+        break;
+    case 8: {
+        float axis[3];
+        const mmd_bone *tb = &tmp[b->tail_bone >= 0 ? b->tail_bone : 0];
+        vec_sub(axis, tb->position, b->position);
+        float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+        if (len > 1e-6f && isfinite(len)) {
+            b->flags |= MMD_BONE_FIXED_AXIS;
+            for (int k = 0; k < 3; k++)
+                b->fixed_axis[k] = axis[k] / len;
+        } else {
+            c->m->warnings++; /* twist bone without a usable axis */
         }
-        case 9:
-            b->flags |= MMD_BONE_APPEND_ROTATE;
-            b->append_parent = rb->source;
-            b->append_ratio = (float)rb->tail * 0.01f;
-            b->tail_bone = -1;
-            break;
-        default:
-            break;
-        }
+        break;
     }
-    /* IK records -> bones */
+    case 9:
+        b->flags |= MMD_BONE_APPEND_ROTATE;
+        b->append_parent = rb->source;
+        b->append_ratio = (float)rb->tail * 0.01f;
+        b->tail_bone = -1;
+        break;
+    default:
+        break;
+    }
+}
+
+/* The IK records onto the bones: the first record of a bone makes it an IK
+ * bone, each further one a new bone "<name>+" after the file's (nb onwards). */
+static void attach_iks(pmd_ctx *c, const pmd_ik *iks, uint32_t nik, uint32_t nb, uint32_t *ik_of_bone,
+                       uint32_t *boffs)
+{
+    mmd_reader *r = &c->r;
+    mmd_model *m = c->m;
     uint32_t next_extra = nb;
     for (uint32_t i = 0; i < nb; i++)
         ik_of_bone[i] = 0;
@@ -569,6 +558,47 @@ static void parse_bones_and_ik(pmd_ctx *c)
             }
         }
     }
+}
+
+static void parse_bones_and_ik(pmd_ctx *c)
+{
+    mmd_reader *r = &c->r;
+    mmd_model *m = c->m;
+    r->section = "pmd.bone";
+    uint32_t nb = read_count(c, 2, BONE_REC, MMD_MAX_BONES, "bones");
+    size_t bone_start = r->pos;
+    pmd_bone_raw *raw = alloc_array(c, nb, sizeof *raw);
+    mmd_bone *tmp = alloc_array(c, nb, sizeof *tmp);
+    read_bones(c, nb, raw, tmp);
+    if (!ok(c))
+        return;
+    r->section = "pmd.ik";
+    uint32_t nik = read_count(c, 2, IK_MIN, 65535, "IK records");
+    pmd_ik *iks = alloc_array(c, nik, sizeof *iks);
+    uint32_t *ik_of_bone = alloc_array(c, nb, sizeof *ik_of_bone); /* IK records per bone */
+    uint32_t extra = read_iks(c, nb, iks, nik, ik_of_bone);
+    if (!ok(c))
+        return;
+
+    /* Final bones: file bones + one extra per additional IK record on a bone. */
+    uint32_t total = nb + extra;
+    if (total > MMD_MAX_BONES) {
+        mmd_rd_fail(r, MMD_E_LIMIT, "%u bones exceed the limit", total);
+        return;
+    }
+    m->bones = alloc_array(c, total, sizeof *m->bones);
+    uint32_t *boffs = offset_table(c, total);
+    if (!ok(c))
+        return;
+    if (boffs)
+        for (uint32_t i = 0; i < nb; i++)
+            boffs[i] = off32(bone_start + (size_t)i * BONE_REC);
+    memcpy(m->bones, tmp, (size_t)nb * sizeof *tmp);
+    for (uint32_t i = 0; i < nb; i++)
+        convert_bone(c, &m->bones[i], &raw[i], tmp);
+    attach_iks(c, iks, nik, nb, ik_of_bone, boffs);
+    if (!ok(c))
+        return;
     /* IK layer reaches the descendants (a child is never evaluated before its parent). */
     for (uint32_t i = 0; i < total; i++) {
         int32_t p = m->bones[i].parent;
