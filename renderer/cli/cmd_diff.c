@@ -224,10 +224,9 @@ static const char *base_name(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
-int mmd_cmd_diff(int argc, char **argv)
+/* Options and the two paths; -1 to go on, else the exit code (help, bad usage). */
+static int parse_diff_args(int argc, char **argv, diff_opts *o, const char *paths[2])
 {
-    diff_opts o = {0, 0.0, false, NULL};
-    const char *paths[2] = {NULL, NULL};
     int np = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -253,21 +252,21 @@ int mmd_cmd_diff(int argc, char **argv)
             usage(stdout);
             return MMD_EXIT_OK;
         } else if (!strcmp(opt, "--json")) {
-            o.json = true;
+            o->json = true;
         } else if (!strcmp(opt, "--threshold")) {
             long t;
             if (!mmd_parse_long(val, 0, 255, &t)) {
                 fprintf(stderr, "mmdrender diff: --threshold wants an integer 0..255, got '%s'\n", val);
                 return DIFF_BAD;
             }
-            o.threshold = (int)t;
+            o->threshold = (int)t;
         } else if (!strcmp(opt, "--max-fraction")) {
-            if (!mmd_parse_double(val, 0.0, 1.0, &o.max_fraction)) {
+            if (!mmd_parse_double(val, 0.0, 1.0, &o->max_fraction)) {
                 fprintf(stderr, "mmdrender diff: --max-fraction wants a number 0..1, got '%s'\n", val);
                 return DIFF_BAD;
             }
         } else if (!strcmp(opt, "--heatmap")) {
-            o.heatmap = val;
+            o->heatmap = val;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "mmdrender diff: unknown option '%s'\n", a);
             usage(stderr);
@@ -283,89 +282,108 @@ int mmd_cmd_diff(int argc, char **argv)
         usage(stderr);
         return DIFF_BAD;
     }
+    return -1;
+}
 
+typedef struct diff_tally {
+    int worst, total, pass, fail, bad;
+} diff_tally;
+
+static void tally_add(diff_tally *t, int rc)
+{
+    t->total++;
+    t->pass += rc == DIFF_PASS;
+    t->fail += rc == DIFF_FAIL;
+    t->bad += rc == DIFF_BAD;
+    if (rc > t->worst)
+        t->worst = rc;
+}
+
+/* Two folders: PNGs matched by name (a name in one only is unusable). */
+static void diff_dirs(const char *paths[2], const diff_opts *o, diff_result *r, bool *first, diff_tally *t)
+{
+    char **la = NULL, **lb = NULL;
+    size_t na = 0, nb = 0;
+    if (list_pngs(paths[0], &la, &na) != 0 || list_pngs(paths[1], &lb, &nb) != 0) {
+        fprintf(stderr, "mmdrender diff: cannot list directories: %s\n", strerror(errno));
+        free_list(la, na);
+        t->worst = DIFF_BAD;
+        return;
+    }
+    if (o->heatmap && mkdir(o->heatmap, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "mmdrender diff: cannot create heatmap directory '%s': %s\n", o->heatmap,
+                strerror(errno));
+        free_list(la, na);
+        free_list(lb, nb);
+        t->worst = DIFF_BAD;
+        return;
+    }
+    size_t i = 0, j = 0;
+    while (i < na || j < nb) {
+        int c = i >= na ? 1 : j >= nb ? -1 : strcmp(la[i], lb[j]);
+        const char *name = c <= 0 ? la[i] : lb[j];
+        int rc;
+        if (c != 0) {
+            memset(r, 0, sizeof *r);
+            snprintf(r->error, sizeof r->error, "only in %s", c < 0 ? paths[0] : paths[1]);
+            rc = DIFF_BAD;
+        } else {
+            char pa[PATH_MAX], pb[PATH_MAX], ph[PATH_MAX];
+            snprintf(pa, sizeof pa, "%s/%s", paths[0], name);
+            snprintf(pb, sizeof pb, "%s/%s", paths[1], name);
+            if (o->heatmap)
+                snprintf(ph, sizeof ph, "%s/%s", o->heatmap, name);
+            rc = diff_files(pa, pb, o, o->heatmap ? ph : NULL, false, r);
+        }
+        report(name, r, o, first);
+        tally_add(t, rc);
+        if (c <= 0)
+            i++;
+        if (c >= 0)
+            j++;
+    }
+    if (t->total == 0) {
+        if (!o->json)
+            fprintf(stderr, "mmdrender diff: no PNG files in '%s' or '%s'\n", paths[0], paths[1]);
+        t->worst = DIFF_BAD;
+    }
+    free_list(la, na);
+    free_list(lb, nb);
+}
+
+int mmd_cmd_diff(int argc, char **argv)
+{
+    diff_opts o = {0, 0.0, false, NULL};
+    const char *paths[2] = {NULL, NULL};
+    int rc = parse_diff_args(argc, argv, &o, paths);
+    if (rc >= 0)
+        return rc;
     bool da = is_dir(paths[0]), db = is_dir(paths[1]);
     if (da != db) {
         fprintf(stderr, "mmdrender diff: '%s' and '%s' must both be PNG files or both directories\n",
                 paths[0], paths[1]);
         return DIFF_BAD;
     }
-    int worst = DIFF_PASS;
-    int n_total = 0, n_pass = 0, n_fail = 0, n_bad = 0;
+    diff_tally t = {DIFF_PASS, 0, 0, 0, 0};
     bool first = true;
     if (o.json)
         printf("{\"threshold\": %d, \"max_fraction\": %g, \"images\": [", o.threshold, o.max_fraction);
     diff_result *r = malloc(sizeof *r);
     if (!r)
         return DIFF_BAD;
-
     if (!da) {
-        int rc = diff_files(paths[0], paths[1], &o, o.heatmap, true, r);
+        rc = diff_files(paths[0], paths[1], &o, o.heatmap, true, r);
         report(base_name(paths[0]), r, &o, &first);
-        worst = rc;
-        n_total = 1;
-        n_pass = rc == DIFF_PASS;
-        n_fail = rc == DIFF_FAIL;
-        n_bad = rc == DIFF_BAD;
+        tally_add(&t, rc);
+        t.worst = rc;
     } else {
-        char **la = NULL, **lb = NULL;
-        size_t na = 0, nb = 0;
-        if (list_pngs(paths[0], &la, &na) != 0 || list_pngs(paths[1], &lb, &nb) != 0) {
-            fprintf(stderr, "mmdrender diff: cannot list directories: %s\n", strerror(errno));
-            free_list(la, na);
-            free(r);
-            return DIFF_BAD;
-        }
-        if (o.heatmap && mkdir(o.heatmap, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "mmdrender diff: cannot create heatmap directory '%s': %s\n", o.heatmap,
-                    strerror(errno));
-            free_list(la, na);
-            free_list(lb, nb);
-            free(r);
-            return DIFF_BAD;
-        }
-        size_t i = 0, j = 0;
-        while (i < na || j < nb) {
-            int c = i >= na ? 1 : j >= nb ? -1 : strcmp(la[i], lb[j]);
-            const char *name = c <= 0 ? la[i] : lb[j];
-            int rc;
-            if (c != 0) {
-                memset(r, 0, sizeof *r);
-                snprintf(r->error, sizeof r->error, "only in %s", c < 0 ? paths[0] : paths[1]);
-                rc = DIFF_BAD;
-            } else {
-                char pa[PATH_MAX], pb[PATH_MAX], ph[PATH_MAX];
-                snprintf(pa, sizeof pa, "%s/%s", paths[0], name);
-                snprintf(pb, sizeof pb, "%s/%s", paths[1], name);
-                if (o.heatmap)
-                    snprintf(ph, sizeof ph, "%s/%s", o.heatmap, name);
-                rc = diff_files(pa, pb, &o, o.heatmap ? ph : NULL, false, r);
-            }
-            report(name, r, &o, &first);
-            n_total++;
-            n_pass += rc == DIFF_PASS;
-            n_fail += rc == DIFF_FAIL;
-            n_bad += rc == DIFF_BAD;
-            if (rc > worst)
-                worst = rc;
-            if (c <= 0)
-                i++;
-            if (c >= 0)
-                j++;
-        }
-        if (n_total == 0) {
-            if (!o.json)
-                fprintf(stderr, "mmdrender diff: no PNG files in '%s' or '%s'\n", paths[0], paths[1]);
-            worst = DIFF_BAD;
-        }
-        free_list(la, na);
-        free_list(lb, nb);
+        diff_dirs(paths, &o, r, &first, &t);
     }
     free(r);
     if (o.json)
-        printf("%s], \"pass\": %s}\n", first ? "" : "\n  ", worst == DIFF_PASS ? "true" : "false");
-    else if (n_total > 1)
-        printf("%d images: %d ok, %d differ, %d unusable\n", n_total, n_pass, n_fail, n_bad);
+        printf("%s], \"pass\": %s}\n", first ? "" : "\n  ", t.worst == DIFF_PASS ? "true" : "false");
+    else if (t.total > 1)
+        printf("%d images: %d ok, %d differ, %d unusable\n", t.total, t.pass, t.fail, t.bad);
     fflush(stdout);
-    return worst;
+    return t.worst;
 }

@@ -474,35 +474,72 @@ static int alloc_slots(video_sink *v, bool direct)
     return 0;
 }
 
+/* The encoder's input format for a codec (*yuv: 4:2:0, BT.709 tagged). */
+static enum AVPixelFormat codec_pixel_format(const AVCodec *c, codec_kind kind, bool alpha, bool *yuv)
+{
+    *yuv = kind == C_H264 || kind == C_VP9;
+    switch (kind) {
+    case C_H264: return AV_PIX_FMT_YUV420P;
+    case C_X264RGB: {
+        const enum AVPixelFormat w[] = {AV_PIX_FMT_BGR0, AV_PIX_FMT_RGB24, AV_PIX_FMT_BGR24};
+        return pick_pix(c, w, 3);
+    }
+    case C_FFV1: {
+        const enum AVPixelFormat wa[] = {AV_PIX_FMT_RGB32, AV_PIX_FMT_GBRAP};
+        const enum AVPixelFormat wo[] = {AV_PIX_FMT_0RGB32, AV_PIX_FMT_GBRP};
+        return alpha ? pick_pix(c, wa, 2) : pick_pix(c, wo, 2);
+    }
+    case C_VP9: return alpha ? AV_PIX_FMT_YUVA420P : AV_PIX_FMT_YUV420P;
+    case C_QTRLE: {
+        const enum AVPixelFormat wa[] = {AV_PIX_FMT_ARGB};
+        const enum AVPixelFormat wo[] = {AV_PIX_FMT_RGB24};
+        return alpha ? pick_pix(c, wa, 1) : pick_pix(c, wo, 1);
+    }
+    }
+    return AV_PIX_FMT_NONE;
+}
+
+/* The codec's private options: quality, preset, closed GOPs. */
+static void codec_options(codec_kind kind, const mmd_video_options *o, AVDictionary **opts)
+{
+    char num[32];
+    switch (kind) {
+    case C_H264:
+        snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 18);
+        av_dict_set(opts, "crf", num, 0);
+        av_dict_set(opts, "preset", o->preset ? o->preset : "veryfast", 0);
+        av_dict_set(opts, "x264-params", "open-gop=0", 0);
+        break;
+    case C_X264RGB:
+        av_dict_set(opts, "qp", "0", 0);
+        av_dict_set(opts, "preset", o->preset ? o->preset : "veryfast", 0);
+        av_dict_set(opts, "x264-params", "open-gop=0", 0);
+        break;
+    case C_VP9:
+        snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 24);
+        av_dict_set(opts, "crf", num, 0);
+        av_dict_set(opts, "b", "0", 0);
+        av_dict_set(opts, "deadline", "realtime", 0);
+        av_dict_set(opts, "cpu-used", "8", 0);
+        av_dict_set(opts, "row-mt", "1", 0);
+        break;
+    case C_FFV1:
+        av_dict_set(opts, "level", "3", 0);
+        av_dict_set(opts, "g", "1", 0);
+        break;
+    case C_QTRLE:
+        break;
+    }
+}
+
 static mmd_status open_video_encoder(video_sink *v, codec_kind kind, mmd_error *err)
 {
     const mmd_video_options *o = &v->o;
     const AVCodec *c = avcodec_find_encoder_by_name(k_encoder_names[kind]);
     if (!c)
         return mmd_fail(err, MMD_E_ENCODER, "encoder %s is not available in this libavcodec", k_encoder_names[kind]);
-    enum AVPixelFormat pf = AV_PIX_FMT_NONE;
     bool yuv = false;
-    switch (kind) {
-    case C_H264: pf = AV_PIX_FMT_YUV420P; yuv = true; break;
-    case C_X264RGB: {
-        const enum AVPixelFormat w[] = {AV_PIX_FMT_BGR0, AV_PIX_FMT_RGB24, AV_PIX_FMT_BGR24};
-        pf = pick_pix(c, w, 3);
-        break;
-    }
-    case C_FFV1: {
-        const enum AVPixelFormat wa[] = {AV_PIX_FMT_RGB32, AV_PIX_FMT_GBRAP};
-        const enum AVPixelFormat wo[] = {AV_PIX_FMT_0RGB32, AV_PIX_FMT_GBRP};
-        pf = o->alpha ? pick_pix(c, wa, 2) : pick_pix(c, wo, 2);
-        break;
-    }
-    case C_VP9: pf = o->alpha ? AV_PIX_FMT_YUVA420P : AV_PIX_FMT_YUV420P; yuv = true; break;
-    case C_QTRLE: {
-        const enum AVPixelFormat wa[] = {AV_PIX_FMT_ARGB};
-        const enum AVPixelFormat wo[] = {AV_PIX_FMT_RGB24};
-        pf = o->alpha ? pick_pix(c, wa, 1) : pick_pix(c, wo, 1);
-        break;
-    }
-    }
+    enum AVPixelFormat pf = codec_pixel_format(c, kind, o->alpha, &yuv);
     if (pf == AV_PIX_FMT_NONE) {
         return mmd_fail(err, MMD_E_ENCODER, "encoder %s has no suitable pixel format", k_encoder_names[kind]);
     }
@@ -540,34 +577,7 @@ static mmd_status open_video_encoder(video_sink *v, codec_kind kind, mmd_error *
     if (v->oc->oformat->flags & AVFMT_GLOBALHEADER)
         e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     AVDictionary *opts = NULL;
-    char num[32];
-    switch (kind) {
-    case C_H264:
-        snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 18);
-        av_dict_set(&opts, "crf", num, 0);
-        av_dict_set(&opts, "preset", o->preset ? o->preset : "veryfast", 0);
-        av_dict_set(&opts, "x264-params", "open-gop=0", 0);
-        break;
-    case C_X264RGB:
-        av_dict_set(&opts, "qp", "0", 0);
-        av_dict_set(&opts, "preset", o->preset ? o->preset : "veryfast", 0);
-        av_dict_set(&opts, "x264-params", "open-gop=0", 0);
-        break;
-    case C_VP9:
-        snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 24);
-        av_dict_set(&opts, "crf", num, 0);
-        av_dict_set(&opts, "b", "0", 0);
-        av_dict_set(&opts, "deadline", "realtime", 0);
-        av_dict_set(&opts, "cpu-used", "8", 0);
-        av_dict_set(&opts, "row-mt", "1", 0);
-        break;
-    case C_FFV1:
-        av_dict_set(&opts, "level", "3", 0);
-        av_dict_set(&opts, "g", "1", 0);
-        break;
-    case C_QTRLE:
-        break;
-    }
+    codec_options(kind, o, &opts);
     if (o->chunk)
         e->flags |= AV_CODEC_FLAG_CLOSED_GOP;
     int r = avcodec_open2(e, c, &opts);
