@@ -22,10 +22,8 @@
 #include "core/anim.h"
 #include "core/camera.h"
 #include "core/model.h"
+#include "renderer/gl/backend.h"
 
-typedef enum mmd_gl_backend { MMD_GL_OSMESA = 0, MMD_GL_EGL = 1 } mmd_gl_backend;
-/* OSMesa, or EGL when this build has no OSMesa (`make GL=egl`; Mesa >= 25.1). */
-mmd_gl_backend mmd_gl_default_backend(void);
 
 typedef struct mmd_render_options {
     int width, height;         /* pixels */
