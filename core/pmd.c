@@ -29,8 +29,8 @@
  *  - bone types: 1 movable; 2 (and any bone an IK record names) IK + movable,
  *    layer 1, propagated to descendants (PMD evaluates IK after the FK pass);
  *    5 (rotation-influenced) -> append rotate from the IK/source field, ratio 1,
- *    hidden; 9 (rotation-follow) -> append rotate from the source field, ratio
- *    = tail field / 100, no tail; 8 (twist) -> fixed axis towards the tail;
+ *    hidden; 9 (rotation link) -> append rotate from the tail bone, ratio =
+ *    (signed) IK field / 100, hidden; 8 (twist) -> fixed axis towards the tail;
  *    6 (IK tip) and 7 (hidden) -> not visible. Tail 0 means none.
  *  - a second IK record on the same bone becomes an extra bone "<name>+"
  *    (child of it, same position) appended after the file's bones.
@@ -112,6 +112,18 @@ static uint32_t read_count(pmd_ctx *c, int width, size_t rec, uint32_t max, cons
         return 0;
     }
     return n;
+}
+
+/* A repair (docs/compat.md) in the current section and element. */
+static void warn(pmd_ctx *c, size_t offset, const char *what)
+{
+    mmd_rd_warn(&c->r, &c->m->warning_list, &c->m->warnings, (int64_t)offset, what);
+}
+
+/* A repair found while converting bone i after the IK records were read. */
+static void warn_bone(pmd_ctx *c, uint32_t i, size_t offset, const char *what)
+{
+    mmd_warn(&c->m->warning_list, &c->m->warnings, "pmd.bone", i, (int64_t)offset, what);
 }
 
 static void *alloc_array(pmd_ctx *c, size_t n, size_t size)
@@ -326,7 +338,7 @@ static void parse_materials(pmd_ctx *c)
         if (toon != 0xFF && toon >= 10) {
             /* no such toon slot (some converters write 10..254): no toon, warning */
             toon = 0xFF;
-            m->warnings++;
+            warn(c, r->pos - MATERIAL_REC + 44, "toon index 10..254 (no such toon): no toon");
         }
         c->toon_raw[i] = toon;
         mt->toon_shared = toon != 0xFF;
@@ -372,13 +384,48 @@ static void parse_materials(pmd_ctx *c)
     }
 }
 
+/* Each bone's layer becomes the largest layer on its way to the root, in
+ * O(n): a bone is settled once; an unsettled ancestry is walked up to the
+ * first settled (or root) bone, then written back down. A parent loop stops
+ * the walk (mmd_model_validate refuses it later). */
+static bool propagate_layers(pmd_ctx *c, mmd_bone *bones, uint32_t n)
+{
+    if (n == 0)
+        return true;
+    uint8_t *done = alloc_array(c, n, 1);
+    uint32_t *path = alloc_array(c, n, sizeof *path);
+    if (!ok(c))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t len = 0;
+        int32_t b = (int32_t)i;
+        while (b >= 0 && !done[b] && len < n) {
+            done[b] = 2; /* on the current path */
+            path[len++] = (uint32_t)b;
+            b = bones[b].parent;
+        }
+        int32_t layer = (b >= 0 && done[b] == 1) ? bones[b].layer : INT32_MIN;
+        while (len > 0) {
+            mmd_bone *x = &bones[path[--len]];
+            if (x->layer < layer)
+                x->layer = layer;
+            layer = x->layer;
+            done[path[len]] = 1;
+        }
+    }
+    return true;
+}
+
 /* Bones and IK together: IK records may add bones. */
-/* The file's bone records into tmp (names, parent, position) and raw (type,
- * tail, source), each index checked. */
-static void read_bones(pmd_ctx *c, uint32_t nb, pmd_bone_raw *raw, mmd_bone *tmp)
+static void parse_bones_and_ik(pmd_ctx *c)
 {
     mmd_reader *r = &c->r;
     mmd_model *m = c->m;
+    r->section = "pmd.bone";
+    uint32_t nb = read_count(c, 2, BONE_REC, MMD_MAX_BONES, "bones");
+    size_t bone_start = r->pos;
+    pmd_bone_raw *raw = alloc_array(c, nb, sizeof *raw);
+    mmd_bone *tmp = alloc_array(c, nb, sizeof *tmp);
     for (uint32_t i = 0; i < nb && ok(c); i++) {
         r->item = i;
         mmd_bone *b = &tmp[i];
@@ -396,17 +443,17 @@ static void read_bones(pmd_ctx *c, uint32_t nb, pmd_bone_raw *raw, mmd_bone *tmp
             mmd_rd_fail_at(r, at, MMD_E_BAD_INDEX, "parent %u out of range (%u bones)", parent, nb);
             break;
         }
-        if (raw[i].type != 9 && raw[i].tail != 0xFFFF && raw[i].tail >= nb) {
+        if (raw[i].tail != 0xFFFF && raw[i].tail >= nb) {
             mmd_rd_fail_at(r, at + 2, MMD_E_BAD_INDEX, "tail %u out of range (%u bones)", raw[i].tail, nb);
             break;
         }
-        if ((raw[i].type == 5 || raw[i].type == 9) && raw[i].source >= nb) {
+        if (raw[i].type == 5 && raw[i].source >= nb) {
             mmd_rd_fail_at(r, at + 5, MMD_E_BAD_INDEX, "rotation source %u out of range (%u bones)",
                            raw[i].source, nb);
             break;
         }
         if (raw[i].type > 9) {
-            m->warnings++; /* unknown type: plain rotatable bone */
+            warn(c, at + 4, "unknown bone type (> 9): plain rotatable bone");
             raw[i].type = 0;
         }
         b->parent = parent == 0xFFFF ? -1 : parent;
@@ -414,13 +461,14 @@ static void read_bones(pmd_ctx *c, uint32_t nb, pmd_bone_raw *raw, mmd_bone *tmp
             mmd_rd_fail(r, MMD_E_NOMEM, "bone name");
     }
     r->item = -1;
-}
+    if (!ok(c))
+        return;
 
-/* The IK records, indices checked; ik_of_bone counts the records per bone.
- * Returns how many records are a bone's second or later (each becomes a bone). */
-static uint32_t read_iks(pmd_ctx *c, uint32_t nb, pmd_ik *iks, uint32_t nik, uint32_t *ik_of_bone)
-{
-    mmd_reader *r = &c->r;
+    /* IK records */
+    r->section = "pmd.ik";
+    uint32_t nik = read_count(c, 2, IK_MIN, 65535, "IK records");
+    pmd_ik *iks = alloc_array(c, nik, sizeof *iks);
+    uint32_t *ik_of_bone = alloc_array(c, nb, sizeof *ik_of_bone); /* IK records per bone */
     uint32_t extra = 0;
     for (uint32_t i = 0; i < nik && ok(c); i++) {
         r->item = i;
@@ -450,67 +498,84 @@ static uint32_t read_iks(pmd_ctx *c, uint32_t nb, pmd_ik *iks, uint32_t nik, uin
             extra++;
     }
     r->item = -1;
-    return extra;
-}
+    if (!ok(c))
+        return;
 
-/* A PMD bone type (0..9) as PMX flags, append and fixed axis (DESIGN I.1). */
-static void convert_bone(pmd_ctx *c, mmd_bone *b, const pmd_bone_raw *rb, const mmd_bone *tmp)
-{
-    b->flags = MMD_BONE_ROTATABLE | MMD_BONE_VISIBLE | MMD_BONE_OPERABLE | MMD_BONE_TAIL_IS_BONE;
-    b->tail_bone = (rb->tail == 0 || rb->tail == 0xFFFF) ? -1 : rb->tail;
-    b->append_parent = -1;
-    b->ik_target = -1;
-    b->external_key = -1;
-    switch (rb->type) {
-    case 1:
-        b->flags |= MMD_BONE_MOVABLE;
-        break;
-    case 2:
-        b->flags |= MMD_BONE_MOVABLE | MMD_BONE_IK;
-        b->layer = 1;
-        break;
-    case 5:
-        b->flags |= MMD_BONE_APPEND_ROTATE;
-        b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
-        b->append_parent = rb->source;
-        b->append_ratio = 1.0f;
-        break;
-    case 6:
-    case 7:
-        b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
-        break;
-    case 8: {
-        float axis[3];
-        const mmd_bone *tb = &tmp[b->tail_bone >= 0 ? b->tail_bone : 0];
-        vec_sub(axis, tb->position, b->position);
-        float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-        if (len > 1e-6f && isfinite(len)) {
-            b->flags |= MMD_BONE_FIXED_AXIS;
-            for (int k = 0; k < 3; k++)
-                b->fixed_axis[k] = axis[k] / len;
-        } else {
-            c->m->warnings++; /* twist bone without a usable axis */
+    /* Final bones: file bones + one extra per additional IK record on a bone. */
+    uint32_t total = nb + extra;
+    if (total > MMD_MAX_BONES) {
+        mmd_rd_fail(r, MMD_E_LIMIT, "%u bones exceed the limit", total);
+        return;
+    }
+    m->bones = alloc_array(c, total, sizeof *m->bones);
+    uint32_t *boffs = offset_table(c, total);
+    if (!ok(c))
+        return;
+    if (boffs)
+        for (uint32_t i = 0; i < nb; i++)
+            boffs[i] = off32(bone_start + (size_t)i * BONE_REC);
+    memcpy(m->bones, tmp, (size_t)nb * sizeof *tmp);
+    for (uint32_t i = 0; i < nb; i++) {
+        mmd_bone *b = &m->bones[i];
+        const pmd_bone_raw *rb = &raw[i];
+        b->flags = MMD_BONE_ROTATABLE | MMD_BONE_VISIBLE | MMD_BONE_OPERABLE | MMD_BONE_TAIL_IS_BONE;
+        b->tail_bone = (rb->tail == 0 || rb->tail == 0xFFFF) ? -1 : rb->tail;
+        b->append_parent = -1;
+        b->ik_target = -1;
+        b->external_key = -1;
+        switch (rb->type) {
+        case 1:
+            b->flags |= MMD_BONE_MOVABLE;
+            break;
+        case 2:
+            b->flags |= MMD_BONE_MOVABLE | MMD_BONE_IK;
+            b->layer = 1;
+            break;
+        case 5:
+            b->flags |= MMD_BONE_APPEND_ROTATE;
+            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+            b->append_parent = rb->source;
+            b->append_ratio = 1.0f;
+            break;
+        case 6:
+        case 7:
+            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+            break;
+        case 8: {
+            float axis[3];
+            const mmd_bone *tb = &tmp[b->tail_bone >= 0 ? b->tail_bone : 0];
+            vec_sub(axis, tb->position, b->position);
+            float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+            if (len > 1e-6f && isfinite(len)) {
+                b->flags |= MMD_BONE_FIXED_AXIS;
+                for (int k = 0; k < 3; k++)
+                    b->fixed_axis[k] = axis[k] / len;
+            } else {
+                warn_bone(c, i, bone_start + (size_t)i * BONE_REC, "twist bone (type 8) without a usable axis: free rotation");
+            }
+            break;
         }
-        break;
+        case 9:
+            /* rotation link (回転連動, MMDAgent PMDBone FOLLOW_ROTATE, nanoem): the
+             * source is the tail (child) bone, the IK field a signed ratio in
+             * percent; negative = the inverse rotation, which slerp(I, q, -r)
+             * gives. Tail 0 is bone 0 here (both peers follow it); 0xFFFF or
+             * the bone itself is no source: a plain bone, warning. */
+            if (rb->tail == 0xFFFF || rb->tail == i) {
+                warn_bone(c, i, bone_start + (size_t)i * BONE_REC + 22,
+                          "rotation link bone (type 9) without a tail bone: plain bone");
+                break;
+            }
+            b->flags |= MMD_BONE_APPEND_ROTATE;
+            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+            b->append_parent = rb->tail;
+            b->append_ratio = (float)(int16_t)rb->source * 0.01f;
+            break;
+        default:
+            break;
+        }
     }
-    case 9:
-        b->flags |= MMD_BONE_APPEND_ROTATE;
-        b->append_parent = rb->source;
-        b->append_ratio = (float)rb->tail * 0.01f;
-        b->tail_bone = -1;
-        break;
-    default:
-        break;
-    }
-}
-
-/* The IK records onto the bones: the first record of a bone makes it an IK
- * bone, each further one a new bone "<name>+" after the file's (nb onwards). */
-static void attach_iks(pmd_ctx *c, const pmd_ik *iks, uint32_t nik, uint32_t nb, uint32_t *ik_of_bone,
-                       uint32_t *boffs)
-{
-    mmd_reader *r = &c->r;
-    mmd_model *m = c->m;
+    /* IK records -> bones */
     uint32_t next_extra = nb;
     for (uint32_t i = 0; i < nb; i++)
         ik_of_bone[i] = 0;
@@ -558,58 +623,9 @@ static void attach_iks(pmd_ctx *c, const pmd_ik *iks, uint32_t nik, uint32_t nb,
             }
         }
     }
-}
-
-static void parse_bones_and_ik(pmd_ctx *c)
-{
-    mmd_reader *r = &c->r;
-    mmd_model *m = c->m;
-    r->section = "pmd.bone";
-    uint32_t nb = read_count(c, 2, BONE_REC, MMD_MAX_BONES, "bones");
-    size_t bone_start = r->pos;
-    pmd_bone_raw *raw = alloc_array(c, nb, sizeof *raw);
-    mmd_bone *tmp = alloc_array(c, nb, sizeof *tmp);
-    read_bones(c, nb, raw, tmp);
-    if (!ok(c))
-        return;
-    r->section = "pmd.ik";
-    uint32_t nik = read_count(c, 2, IK_MIN, 65535, "IK records");
-    pmd_ik *iks = alloc_array(c, nik, sizeof *iks);
-    uint32_t *ik_of_bone = alloc_array(c, nb, sizeof *ik_of_bone); /* IK records per bone */
-    uint32_t extra = read_iks(c, nb, iks, nik, ik_of_bone);
-    if (!ok(c))
-        return;
-
-    /* Final bones: file bones + one extra per additional IK record on a bone. */
-    uint32_t total = nb + extra;
-    if (total > MMD_MAX_BONES) {
-        mmd_rd_fail(r, MMD_E_LIMIT, "%u bones exceed the limit", total);
-        return;
-    }
-    m->bones = alloc_array(c, total, sizeof *m->bones);
-    uint32_t *boffs = offset_table(c, total);
-    if (!ok(c))
-        return;
-    if (boffs)
-        for (uint32_t i = 0; i < nb; i++)
-            boffs[i] = off32(bone_start + (size_t)i * BONE_REC);
-    memcpy(m->bones, tmp, (size_t)nb * sizeof *tmp);
-    for (uint32_t i = 0; i < nb; i++)
-        convert_bone(c, &m->bones[i], &raw[i], tmp);
-    attach_iks(c, iks, nik, nb, ik_of_bone, boffs);
-    if (!ok(c))
-        return;
     /* IK layer reaches the descendants (a child is never evaluated before its parent). */
-    for (uint32_t i = 0; i < total; i++) {
-        int32_t p = m->bones[i].parent;
-        int32_t layer = m->bones[i].layer;
-        for (uint32_t steps = 0; p >= 0 && steps < total; steps++) {
-            if (m->bones[p].layer > layer)
-                layer = m->bones[p].layer;
-            p = m->bones[p].parent;
-        }
-        m->bones[i].layer = layer;
-    }
+    if (!propagate_layers(c, m->bones, total))
+        return;
     m->bone_count = total;
     set_table(boffs, total, &m->file_offsets.bone, &m->file_offsets.bone_count);
     c->file_bones = nb;
@@ -678,7 +694,7 @@ static void parse_skins(pmd_ctx *c)
             continue;
         }
         if (type == 0 || type > 4) {
-            m->warnings++; /* misplaced base or unknown panel: file it under "other" */
+            warn(c, type_at, "misplaced base skin or unknown panel: filed under \"other\"");
             type = 4;
         }
         mmd_morph *mo = &m->morphs[i - 1];
@@ -925,7 +941,7 @@ static void parse_rigid_bodies(pmd_ctx *c)
         if (bone != 0xFFFF && bone >= c->file_bones) {
             /* as PMX (docs/compat.md): the body loses its bone, the model still loads */
             bone = 0xFFFF;
-            m->warnings++;
+            warn(c, group_at - 2, "rigid body bone out of range: body placed in model space");
         }
         if (b->group > 15) {
             mmd_rd_fail_at(r, group_at, MMD_E_BAD_VALUE, "collision group %u > 15", b->group);
@@ -982,7 +998,7 @@ static void parse_joints(pmd_ctx *c)
         /* a body out of range (0xFFFFFFFF in some files) disables the joint:
          * physics skips joints with a -1 body (docs/compat.md) */
         if (a >= m->rigid_body_count || b >= m->rigid_body_count)
-            m->warnings++;
+            warn(c, r->pos - JOINT_REC + 20, "joint body out of range: joint disabled");
         j->body_a = a < m->rigid_body_count ? (int32_t)a : -1;
         j->body_b = b < m->rigid_body_count ? (int32_t)b : -1;
     }
@@ -1045,11 +1061,17 @@ mmd_status mmd_pmd_parse(const uint8_t *data, size_t size, mmd_model *m, mmd_tex
     if (ok(&c) && mmd_rd_left(&c.r) > 0) parse_toons(&c);
     if (ok(&c) && mmd_rd_left(&c.r) > 0) parse_rigid_bodies(&c);
     if (ok(&c) && mmd_rd_left(&c.r) > 0) parse_joints(&c);
-    if (ok(&c) && mmd_rd_left(&c.r) > 0)
-        m->warnings++; /* trailing bytes */
+    if (ok(&c) && mmd_rd_left(&c.r) > 0) {
+        c.r.section = "pmd";
+        c.r.item = -1;
+        warn(&c, c.r.pos, "bytes after the last section: ignored");
+    }
     if (ok(&c))
         fill_empty_strings(&c);
-    if (ok(&c) && c.bad)
-        m->warnings++;
+    if (ok(&c) && c.bad) {
+        c.r.section = "pmd";
+        c.r.item = -1;
+        mmd_rd_warn(&c.r, &m->warning_list, &m->warnings, -1, "text that is not valid Shift-JIS: characters replaced");
+    }
     return c.r.err->status;
 }

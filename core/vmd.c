@@ -112,113 +112,45 @@ static void note_frame(mmd_motion *m, uint32_t f)
         m->last_frame = f;
 }
 
-/* A bone key: name, frame, position, rotation (non-finite values reset), curves. */
-static void read_bone_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_bone_key *k, unsigned *bad)
+/* A section after the bone keys whose records do not fit in the file (a
+ * garbage count, records cut short) when complete sections with keys precede it: those
+ * are kept, this section and the ones after it are dropped with one warning at
+ * the section's offset (docs/compat.md). False when nothing usable precedes it
+ * (the error stands). last_frame goes back to what the kept sections set. */
+static bool salvage(mmd_reader *r, mmd_motion *m, size_t sec_at, uint32_t last_frame)
 {
-    mmd_arena *a = m->arena;
-    const uint8_t *nm = mmd_rd_bytes(r, 15);
-    if (!nm)
-        return;
-    memcpy(k->raw_name, nm, 15);
-    k->name = sjis_name(r, t, a, nm, 15, bad);
-    k->frame = mmd_rd_u32(r);
-    mmd_rd_f32v(r, k->position, 3, false);
-    mmd_rd_f32v(r, k->rotation, 4, false);
-    bool fixed = fix_key_floats(k->position, 3, 0);
-    if (fix_key_floats(k->rotation, 4, 0)) {
-        k->rotation[0] = k->rotation[1] = k->rotation[2] = 0;
-        k->rotation[3] = 1;
-        fixed = true;
-    }
-    m->warnings += fixed;
-    const uint8_t *ip = mmd_rd_bytes(r, 64);
-    if (ip)
-        memcpy(k->interp, ip, 64);
-    note_frame(m, k->frame);
+    mmd_status st = r->err->status;
+    if (st != MMD_E_TRUNCATED && st != MMD_E_BAD_COUNT && st != MMD_E_LIMIT)
+        return false; /* a bad value (NaN camera) in complete records stays an error */
+    if (m->bone_key_count + m->morph_key_count + m->camera_key_count + m->light_key_count +
+            m->shadow_key_count == 0)
+        return false;
+    mmd_error_set(r->err, MMD_OK, NULL, -1, -1, "ok");
+    r->item = -1;
+    mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)sec_at,
+                "optional section cut short or with a garbage count: "
+                "it and the sections after it are ignored");
+    m->last_frame = last_frame;
+    return true;
 }
 
-/* A morph key: name, frame, weight. */
-static void read_morph_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_morph_key *k, unsigned *bad)
-{
-    mmd_arena *a = m->arena;
-    const uint8_t *nm = mmd_rd_bytes(r, 15);
-    if (!nm)
-        return;
-    memcpy(k->raw_name, nm, 15);
-    k->name = sjis_name(r, t, a, nm, 15, bad);
-    k->frame = mmd_rd_u32(r);
-    mmd_rd_f32v(r, &k->weight, 1, false);
-    m->warnings += fix_key_floats(&k->weight, 1, 0);
-    note_frame(m, k->frame);
-}
-
-/* A camera key: frame, distance, target, rotation, curves, fov, perspective. */
-static void read_camera_key(mmd_reader *r, mmd_motion *m, mmd_camera_key *k)
-{
-    k->frame = mmd_rd_u32(r);
-    mmd_rd_f32v(r, &k->distance, 1, true);
-    mmd_rd_f32v(r, k->target, 3, true);
-    mmd_rd_f32v(r, k->rotation, 3, true);
-    const uint8_t *ip = mmd_rd_bytes(r, 24);
-    if (ip)
-        memcpy(k->interp, ip, 24);
-    k->fov = mmd_rd_u32(r);
-    k->perspective = mmd_rd_u8(r);
-    note_frame(m, k->frame);
-}
-
-/* A light key: frame, colour, direction. */
-static void read_light_key(mmd_reader *r, mmd_motion *m, mmd_light_key *k)
-{
-    k->frame = mmd_rd_u32(r);
-    mmd_rd_f32v(r, k->color, 3, true);
-    mmd_rd_f32v(r, k->direction, 3, true);
-    note_frame(m, k->frame);
-}
-
-/* A self-shadow key: frame, mode, distance. */
-static void read_shadow_key(mmd_reader *r, mmd_motion *m, mmd_shadow_key *k)
-{
-    k->frame = mmd_rd_u32(r);
-    k->mode = mmd_rd_u8(r);
-    mmd_rd_f32v(r, &k->distance, 1, true);
-    note_frame(m, k->frame);
-}
-
-/* A property key: frame, visible, and its IK states (count bounded by the bytes left). */
-static void read_property_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_property_key *k, unsigned *bad)
-{
-    mmd_arena *a = m->arena;
-    k->frame = mmd_rd_u32(r);
-    k->visible = mmd_rd_u8(r) != 0;
-    size_t at = r->pos;
-    uint32_t c = mmd_rd_u32(r);
-    if (!mmd_rd_ok(r))
-        return;
-    if ((size_t)c > mmd_rd_left(r) / 21) {
-        mmd_rd_fail_at(r, at, MMD_E_TRUNCATED, "%u IK states need %zu bytes, %zu left", c,
-                       (size_t)c * 21, mmd_rd_left(r));
-        return;
-    }
-    k->ik = mmd_arena_array(a, c, sizeof *k->ik);
-    if (!k->ik) {
-        mmd_rd_fail(r, MMD_E_NOMEM, "IK states");
-        return;
-    }
-    for (uint32_t j = 0; j < c && mmd_rd_ok(r); j++) {
-        const uint8_t *nm = mmd_rd_bytes(r, 20);
-        if (!nm)
-            break;
-        memcpy(k->ik[j].raw_name, nm, 20);
-        k->ik[j].name = sjis_name(r, t, a, nm, 20, bad);
-        k->ik[j].enabled = mmd_rd_u8(r) != 0;
-    }
-    k->ik_count = c;
-    note_frame(m, k->frame);
-}
+/* Ends an optional section: on failure either salvage (goto done) or fail. */
+#define END_OPTIONAL(count_field)                               \
+    do {                                                        \
+        if (!section_end(r)) {                                  \
+            if (!salvage(r, m, sec_at, frame_before))           \
+                return r->err->status;                          \
+            salvaged = true;                                    \
+            goto done;                                          \
+        }                                                       \
+        m->count_field = n;                                     \
+    } while (0)
 
 static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
 {
+    size_t sec_at = 0;
+    uint32_t frame_before = 0;
+    bool salvaged = false;
     mmd_arena *a = m->arena;
     unsigned bad = 0;
     bool absent = false;
@@ -249,82 +181,160 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        read_bone_key(r, m, t, &m->bone_keys[i], &bad);
+        mmd_bone_key *k = &m->bone_keys[i];
+        const uint8_t *nm = mmd_rd_bytes(r, 15);
+        if (!nm)
+            break;
+        memcpy(k->raw_name, nm, 15);
+        k->name = sjis_name(r, t, a, nm, 15, &bad);
+        k->frame = mmd_rd_u32(r);
+        mmd_rd_f32v(r, k->position, 3, false);
+        mmd_rd_f32v(r, k->rotation, 4, false);
+        bool fixed = fix_key_floats(k->position, 3, 0);
+        if (fix_key_floats(k->rotation, 4, 0)) {
+            k->rotation[0] = k->rotation[1] = k->rotation[2] = 0;
+            k->rotation[3] = 1;
+            fixed = true;
+        }
+        if (fixed)
+            mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 47),
+                        "non-finite bone key values: position 0, rotation identity");
+        const uint8_t *ip = mmd_rd_bytes(r, 64);
+        if (ip)
+            memcpy(k->interp, ip, 64);
+        note_frame(m, k->frame);
     }
     if (!section_end(r))
         return r->err->status;
     m->bone_key_count = n;
 
     /* morphs */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->morph_keys = section_begin(r, a, "vmd.morph", MORPH_REC, sizeof *m->morph_keys, "morph keys", &n, &absent);
     if (absent)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        read_morph_key(r, m, t, &m->morph_keys[i], &bad);
+        mmd_morph_key *k = &m->morph_keys[i];
+        const uint8_t *nm = mmd_rd_bytes(r, 15);
+        if (!nm)
+            break;
+        memcpy(k->raw_name, nm, 15);
+        k->name = sjis_name(r, t, a, nm, 15, &bad);
+        k->frame = mmd_rd_u32(r);
+        mmd_rd_f32v(r, &k->weight, 1, false);
+        if (fix_key_floats(&k->weight, 1, 0))
+            mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 4), "non-finite morph weight: 0");
+        note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->morph_key_count = n;
+    END_OPTIONAL(morph_key_count);
 
     /* camera */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->camera_keys = section_begin(r, a, "vmd.camera", CAMERA_REC, sizeof *m->camera_keys, "camera keys", &n, &absent);
     if (absent)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        read_camera_key(r, m, &m->camera_keys[i]);
+        mmd_camera_key *k = &m->camera_keys[i];
+        k->frame = mmd_rd_u32(r);
+        mmd_rd_f32v(r, &k->distance, 1, true);
+        mmd_rd_f32v(r, k->target, 3, true);
+        mmd_rd_f32v(r, k->rotation, 3, true);
+        const uint8_t *ip = mmd_rd_bytes(r, 24);
+        if (ip)
+            memcpy(k->interp, ip, 24);
+        k->fov = mmd_rd_u32(r);
+        k->perspective = mmd_rd_u8(r);
+        note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->camera_key_count = n;
+    END_OPTIONAL(camera_key_count);
 
     /* light */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->light_keys = section_begin(r, a, "vmd.light", LIGHT_REC, sizeof *m->light_keys, "light keys", &n, &absent);
     if (absent)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        read_light_key(r, m, &m->light_keys[i]);
+        mmd_light_key *k = &m->light_keys[i];
+        k->frame = mmd_rd_u32(r);
+        mmd_rd_f32v(r, k->color, 3, true);
+        mmd_rd_f32v(r, k->direction, 3, true);
+        note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->light_key_count = n;
+    END_OPTIONAL(light_key_count);
 
     /* self-shadow */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->shadow_keys = section_begin(r, a, "vmd.self_shadow", SHADOW_REC, sizeof *m->shadow_keys, "self-shadow keys",
                                    &n, &absent);
     if (absent)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        read_shadow_key(r, m, &m->shadow_keys[i]);
+        mmd_shadow_key *k = &m->shadow_keys[i];
+        k->frame = mmd_rd_u32(r);
+        k->mode = mmd_rd_u8(r);
+        mmd_rd_f32v(r, &k->distance, 1, true);
+        note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->shadow_key_count = n;
+    END_OPTIONAL(shadow_key_count);
 
     /* property (visible + IK states) */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->property_keys = section_begin(r, a, "vmd.property", PROPERTY_MIN, sizeof *m->property_keys, "property keys",
                                      &n, &absent);
     if (absent)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        read_property_key(r, m, t, &m->property_keys[i], &bad);
+        mmd_property_key *k = &m->property_keys[i];
+        k->frame = mmd_rd_u32(r);
+        k->visible = mmd_rd_u8(r) != 0;
+        size_t at = r->pos;
+        uint32_t c = mmd_rd_u32(r);
+        if (!mmd_rd_ok(r))
+            break;
+        if ((size_t)c > mmd_rd_left(r) / 21) {
+            mmd_rd_fail_at(r, at, MMD_E_TRUNCATED, "%u IK states need %zu bytes, %zu left", c,
+                           (size_t)c * 21, mmd_rd_left(r));
+            break;
+        }
+        k->ik = mmd_arena_array(a, c, sizeof *k->ik);
+        if (!k->ik) {
+            mmd_rd_fail(r, MMD_E_NOMEM, "IK states");
+            break;
+        }
+        for (uint32_t j = 0; j < c && mmd_rd_ok(r); j++) {
+            const uint8_t *nm = mmd_rd_bytes(r, 20);
+            if (!nm)
+                break;
+            memcpy(k->ik[j].raw_name, nm, 20);
+            k->ik[j].name = sjis_name(r, t, a, nm, 20, &bad);
+            k->ik[j].enabled = mmd_rd_u8(r) != 0;
+        }
+        k->ik_count = c;
+        note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->property_key_count = n;
+    END_OPTIONAL(property_key_count);
 
 done:
     if (!mmd_rd_ok(r))
         return r->err->status;
     if (!m->model_name)
         return mmd_error_set(r->err, MMD_E_NOMEM, "vmd", -1, -1, "out of memory");
-    m->warnings += bad ? 1u : 0u;
-    if (mmd_rd_left(r) > 0)
-        m->warnings++; /* trailing bytes after the property section */
+    r->section = "vmd";
+    r->item = -1;
+    if (bad)
+        mmd_rd_warn(r, &m->warning_list, &m->warnings, -1, "names that are not valid Shift-JIS: characters replaced");
+    if (!salvaged && mmd_rd_left(r) > 0)
+        mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)r->pos, "bytes after the last section: ignored");
     return MMD_OK;
 }
 
@@ -515,9 +525,9 @@ static mmd_status vpd_parse(const uint8_t *data, size_t size, mmd_motion *m, mmd
             return vpd_fail(err, &l, "expected \"}\"");
     }
     if ((float)m->bone_key_count != declared)
-        m->warnings++;
+        mmd_warn(&m->warning_list, &m->warnings, "vpd", -1, -1, "declared bone count differs from the bones listed");
     if (bad)
-        m->warnings++;
+        mmd_warn(&m->warning_list, &m->warnings, "vpd", -1, -1, "names that are not valid Shift-JIS: characters replaced");
     return MMD_OK;
 }
 
