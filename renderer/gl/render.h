@@ -24,7 +24,6 @@
 #include "core/model.h"
 #include "renderer/gl/backend.h"
 
-
 typedef struct mmd_render_options {
     int width, height;         /* pixels */
     int samples;               /* MSAA: 1, 2 or 4 (default 4) */
