@@ -147,15 +147,23 @@ static bool salvage(mmd_reader *r, mmd_motion *m, size_t sec_at, uint32_t last_f
     } while (0)
 
 /* A bone key: name, frame, position, rotation (non-finite values reset), curves. */
-static void read_bone_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_bone_key *k, unsigned *bad)
+/* A bone or morph key's 15-byte name (raw and UTF-8) and frame; false when cut short. */
+static bool read_key_head(mmd_reader *r, mmd_motion *m, mmd_text *t, uint8_t raw[16], char **name,
+                          uint32_t *frame, unsigned *bad)
 {
-    mmd_arena *a = m->arena;
     const uint8_t *nm = mmd_rd_bytes(r, 15);
     if (!nm)
+        return false;
+    memcpy(raw, nm, 15);
+    *name = sjis_name(r, t, m->arena, nm, 15, bad);
+    *frame = mmd_rd_u32(r);
+    return true;
+}
+
+static void read_bone_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_bone_key *k, unsigned *bad)
+{
+    if (!read_key_head(r, m, t, k->raw_name, &k->name, &k->frame, bad))
         return;
-    memcpy(k->raw_name, nm, 15);
-    k->name = sjis_name(r, t, a, nm, 15, bad);
-    k->frame = mmd_rd_u32(r);
     mmd_rd_f32v(r, k->position, 3, false);
     mmd_rd_f32v(r, k->rotation, 4, false);
     bool fixed = fix_key_floats(k->position, 3, 0);
@@ -176,13 +184,8 @@ static void read_bone_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_bone_ke
 /* A morph key: name, frame, weight. */
 static void read_morph_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_morph_key *k, unsigned *bad)
 {
-    mmd_arena *a = m->arena;
-    const uint8_t *nm = mmd_rd_bytes(r, 15);
-    if (!nm)
+    if (!read_key_head(r, m, t, k->raw_name, &k->name, &k->frame, bad))
         return;
-    memcpy(k->raw_name, nm, 15);
-    k->name = sjis_name(r, t, a, nm, 15, bad);
-    k->frame = mmd_rd_u32(r);
     mmd_rd_f32v(r, &k->weight, 1, false);
     if (fix_key_floats(&k->weight, 1, 0))
         mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 4), "non-finite morph weight: 0");
