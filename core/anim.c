@@ -374,6 +374,7 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
         !ALLOC(a->local_rot, nb * 4) || !ALLOC(a->base_rot, nb * 4) || !ALLOC(a->local_pos, nb * 3) || !ALLOC(a->world, nb * 16) || !ALLOC(a->skinning, nb * 16) || !ALLOC(a->skin34, nb * 12) ||
         !ALLOC(a->rest_offset, nb * 3) || !ALLOC(a->ik_enabled, nb) || !ALLOC(a->phys_off, nb) ||
         !ALLOC(a->is_ik_link, nb) || !ALLOC(a->append_link, nb) || !ALLOC(a->phys_written, nb) || !ALLOC(a->refresh_mark, nb) ||
+        !ALLOC(a->op_world, nb * 16) || !ALLOC(a->op_set, nb) ||
         !ALLOC(a->raw_weights, a->nm) || !ALLOC(a->weights, a->nm)) {
         st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %u bones", nb);
         goto fail;
@@ -562,6 +563,15 @@ void mmd_anim_set_physics_hook(mmd_anim *a, mmd_anim_physics_fn fn, void *user)
 }
 
 float *mmd_anim_world_mut(mmd_anim *a) { return a->world; }
+
+void mmd_anim_set_outside_parent(mmd_anim *a, int32_t bone, const float parent[16])
+{
+    if (bone < 0 || (uint32_t)bone >= a->nb)
+        return;
+    a->op_set[bone] = parent != NULL;
+    if (parent)
+        memcpy(a->op_world + 16 * bone, parent, 16 * sizeof *parent);
+}
 
 bool mmd_anim_bone_physics_off(const mmd_anim *a, int32_t bone)
 {

@@ -90,4 +90,9 @@ void mmd_anim_refresh_from(mmd_anim *a, int32_t bone);
 bool mmd_anim_bone_physics_off(const mmd_anim *a, int32_t bone);
 const mmd_model *mmd_anim_model(const mmd_anim *a);
 
+/* Outside parent (core/world.h sets these): from the next evaluate on, the
+ * bone's world = parent (16 floats, column-major, copied) x the bone's world
+ * within this model; descendants, IK and physics follow. NULL removes it. */
+void mmd_anim_set_outside_parent(mmd_anim *a, int32_t bone, const float parent[16]);
+
 #endif

@@ -17,6 +17,7 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/json_out.h"
 #include "renderer/image/texpath.h"
 
 static void usage(FILE *f)
@@ -31,21 +32,6 @@ static void usage(FILE *f)
             "  Textures are looked up exactly as a render does (letter case, '\\',\n"
             "  Shift-JIS names, confined to the model's folder).\n"
             "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n");
-}
-
-/* JSON string with escapes; UTF-8 passes through. */
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7F)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
 }
 
 static const char *encoding_name(uint8_t e)
@@ -100,11 +86,11 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
     if (json) {
         FILE *f = stdout;
         fputs("{\"file\":", f);
-        json_str(f, path);
+        mmd_json_str(f, path);
         fprintf(f, ",\"format\":\"%s\",\"version\":%.1f,\"name\":", fmt, (double)m->version);
-        json_str(f, m->name);
+        mmd_json_str(f, m->name);
         fputs(",\"name_en\":", f);
-        json_str(f, m->name_en);
+        mmd_json_str(f, m->name_en);
         fprintf(f, ",\"encoding\":\"%s\"", encoding_name(m->encoding));
         fprintf(f,
                 ",\"counts\":{\"vertices\":%u,\"faces\":%u,\"textures\":%u,\"materials\":%u,\"bones\":%u,"
@@ -121,12 +107,12 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
         for (uint32_t i = 0; i < m->texture_count; i++) {
             resolve_texture(path, m->textures[i], allow_outside, &ts);
             fputs(i ? ",{\"path\":" : "{\"path\":", f);
-            json_str(f, m->textures[i]);
+            mmd_json_str(f, m->textures[i]);
             fprintf(f, ",\"exists\":%s,\"status\":\"%s\"", ts.rc == MMD_TEXPATH_FOUND ? "true" : "false",
                     tex_status_names[ts.rc]);
             if (ts.rc == MMD_TEXPATH_FOUND) {
                 fputs(",\"resolved\":", f);
-                json_str(f, ts.resolved);
+                mmd_json_str(f, ts.resolved);
             }
             fputc('}', f);
         }
@@ -191,9 +177,9 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
     if (json) {
         FILE *f = stdout;
         fputs("{\"file\":", f);
-        json_str(f, path);
+        mmd_json_str(f, path);
         fprintf(f, ",\"format\":\"%s\",\"version\":%d,\"model_name\":", fmt, m->version);
-        json_str(f, m->model_name);
+        mmd_json_str(f, m->model_name);
         fprintf(f,
                 ",\"counts\":{\"bone\":%u,\"morph\":%u,\"camera\":%u,\"light\":%u,\"self_shadow\":%u,"
                 "\"property\":%u,\"property_ik_states\":%u},\"last_frame\":%u,\"warnings\":%u}\n",
@@ -228,6 +214,8 @@ static int input_error(const char *path, const mmd_error *err)
 
 int mmd_cmd_info(int argc, char **argv)
 {
+    if (mmd_project_arg(argc, argv) > 0)
+        return mmd_cmd_info_project(argc, argv); /* cmd_info_project.c */
     const char *path = NULL;
     bool json = false, allow_outside = false;
     for (int i = 1; i < argc; i++) {

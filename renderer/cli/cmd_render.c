@@ -24,6 +24,7 @@
 #include "core/motion.h"
 #include "core/physics.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/links.h"
 #include "renderer/cli/outputs.h"
 #include "renderer/cli/plan.h"
 #include "renderer/cli/progress.h"
@@ -246,6 +247,7 @@ typedef struct render_job {
     mmd_physics *physics[MMD_SCENE_MAX_MODELS];
     mmd_motion *camera_motion;
     mmd_camera_track *camera;
+    mmd_links *links;          /* outside parents, camera follow (links.h) */
     mmd_renderer *renderer;
     mmd_sink *sink;
     mmd_progress *progress;
@@ -260,6 +262,7 @@ static void job_free(render_job *j)
     mmd_progress_free(j->progress);
     mmd_renderer_free(j->renderer);
     mmd_camera_track_free(j->camera);
+    mmd_links_free(j->links);
     mmd_motion_free(j->camera_motion);
     for (int i = 0; j->scene && i < j->scene->model_count; i++) {
         mmd_physics_free(j->physics[i]);
@@ -324,6 +327,10 @@ static int load_inputs(render_job *j, const render_args *a)
         fprintf(stderr, "mmdrender: %s\n", buf);
         return MMD_EXIT_INPUT;
     }
+    if (mmd_links_create(s, j->anims, &j->links, buf, sizeof buf)) {
+        fprintf(stderr, "mmdrender: %s\n", buf);
+        return MMD_EXIT_INPUT;
+    }
     return 0;
 }
 
@@ -350,6 +357,7 @@ static void sample_view(render_job *j, double t, mmd_camera_state *cam, mmd_ligh
             memcpy(light->direction, s->light_direction, sizeof light->direction);
     }
     mmd_shadow_sample(j->camera, t, shadow);
+    mmd_links_follow(j->links, t, cam);
 }
 
 /* Command-line values over the scene's keys. MMD_EXIT_USAGE with msg. */
@@ -509,8 +517,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
             continue;
         double t = mmd_plan_time(p, f);
         double t0 = now_s();
-        for (int i = 0; i < s->model_count; i++)
-            mmd_anim_evaluate(j->anims[i], t);
+        mmd_links_evaluate(j->links, t); /* every model, outside parents first */
         if (!wanted || (a->skip_existing && kind->frame_exists(a->out, f)))
             continue;
         mmd_camera_state cam;
