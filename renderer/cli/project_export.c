@@ -69,7 +69,10 @@ static void scene_path(const char *dir_real, const char *file, char *out, size_t
         if (*q == '/' && q[1])
             rn += (size_t)snprintf(rel + rn, sizeof rel - rn, "../");
     snprintf(rel + rn, sizeof rel - rn, "%s", real + last + 1);
-    snprintf(out, cap, "%s", real[0] == '/' && strlen(rel) < strlen(real) ? rel : real);
+    const char *pick = real[0] == '/' && strlen(rel) < strlen(real) ? rel : real;
+    size_t len = strlen(pick) < cap ? strlen(pick) : cap - 1;
+    memcpy(out, pick, len);
+    out[len] = 0;
 }
 
 static int write_file(const char *path, const void *data, size_t size, char *msg, size_t n)
