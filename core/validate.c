@@ -676,6 +676,13 @@ static void merge_sort(const mmd_model *m, int32_t *v, int32_t *tmp, uint32_t n)
     memcpy(v, tmp, (size_t)n * sizeof *v);
 }
 
+void mmd_model_bone_order(const mmd_model *m, int32_t *order, int32_t *scratch)
+{
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        order[i] = (int32_t)i;
+    merge_sort(m, order, scratch, m->bone_count);
+}
+
 mmd_status mmd_model_validate(mmd_model *m, mmd_error *err)
 {
     if (!m)
@@ -708,9 +715,7 @@ mmd_status mmd_model_validate(mmd_model *m, mmd_error *err)
         st = mmd_error_set(err, MMD_E_NOMEM, "model", -1, -1, "out of memory");
         goto done;
     }
-    for (uint32_t i = 0; i < m->bone_count; i++)
-        order[i] = (int32_t)i;
-    merge_sort(m, order, next, m->bone_count);
+    mmd_model_bone_order(m, order, next);
     m->eval_order = order;
 done:
     free(state);

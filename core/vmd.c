@@ -411,15 +411,6 @@ static bool vpd_floats(const vpd_line *l, float *out, int n)
     return *p == 0;
 }
 
-static void linear_bone_interp(uint8_t interp[64])
-{
-    static const uint8_t row0[16] = {20, 20, 20, 20, 20, 20, 20, 20, 107, 107, 107, 107, 107, 107, 107, 107};
-    memset(interp, 0, 64);
-    for (int row = 0; row < 4; row++)
-        for (int k = 0; k + row < 16; k++)
-            interp[row * 16 + k] = row0[k + row];
-}
-
 static mmd_status vpd_parse(const uint8_t *data, size_t size, mmd_motion *m, mmd_text *t, mmd_error *err)
 {
     mmd_arena *a = m->arena;
@@ -477,7 +468,7 @@ static mmd_status vpd_parse(const uint8_t *data, size_t size, mmd_motion *m, mmd
                 return vpd_fail(err, &l, "expected the bone position \"x,y,z;\"");
             if (!vpd_expect(&c, &l) || !vpd_floats(&l, k->rotation, 4))
                 return vpd_fail(err, &l, "expected the bone rotation \"qx,qy,qz,qw;\"");
-            linear_bone_interp(k->interp);
+            mmd_vmd_linear_bone_interp(k->interp);
             m->bone_key_count++;
         } else {
             mmd_morph_key *k = &m->morph_keys[m->morph_key_count];

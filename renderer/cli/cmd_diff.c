@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
 #include "renderer/image/diff.h"
 #include "renderer/image/png.h"
@@ -223,28 +224,6 @@ static const char *base_name(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_double(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= lo && v <= hi))
-        return false;
-    *out = v;
-    return true;
-}
-
 int mmd_cmd_diff(int argc, char **argv)
 {
     diff_opts o = {0, 0.0, false, NULL};
@@ -277,13 +256,13 @@ int mmd_cmd_diff(int argc, char **argv)
             o.json = true;
         } else if (!strcmp(opt, "--threshold")) {
             long t;
-            if (!parse_int(val, 0, 255, &t)) {
+            if (!mmd_parse_long(val, 0, 255, &t)) {
                 fprintf(stderr, "mmdrender diff: --threshold wants an integer 0..255, got '%s'\n", val);
                 return DIFF_BAD;
             }
             o.threshold = (int)t;
         } else if (!strcmp(opt, "--max-fraction")) {
-            if (!parse_double(val, 0.0, 1.0, &o.max_fraction)) {
+            if (!mmd_parse_double(val, 0.0, 1.0, &o.max_fraction)) {
                 fprintf(stderr, "mmdrender diff: --max-fraction wants a number 0..1, got '%s'\n", val);
                 return DIFF_BAD;
             }

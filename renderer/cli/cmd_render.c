@@ -23,6 +23,7 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/physics.h"
+#include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/links.h"
 #include "renderer/cli/outputs.h"
@@ -69,7 +70,7 @@ static const char k_usage[] =
     "  --skip-existing         PNG: do not render frames whose PNG is complete\n"
     "  --no-physics            turn physics off for every model\n"
     "  --no-audio              ignore the scene's [audio]\n"
-    "  --gl osmesa|egl         GL backend (default osmesa)\n"
+    "  --gl osmesa|egl         GL backend (default osmesa; egl in a build without OSMesa)\n"
     "  --allow-outside-assets  let texture paths leave the model's folder\n"
     "  --progress MODE         bar (terminal default), plain, json or none\n"
     "  -q, --quiet             no progress, warnings or summary\n"
@@ -99,17 +100,6 @@ static int usage_error(const char *fmt, const char *arg)
     return MMD_EXIT_USAGE;
 }
 
-static bool parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 static int parse_args(int argc, char **argv, render_args *a)
 {
     enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
@@ -130,6 +120,7 @@ static int parse_args(int argc, char **argv, render_args *a)
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->progress = MMD_PROGRESS_AUTO;
+    a->gl = mmd_gl_default_backend();
     opterr = 0;
     optind = 1;
     int c;
@@ -144,11 +135,11 @@ static int parse_args(int argc, char **argv, render_args *a)
         case O_CODEC: a->codec = optarg; break;
         case O_PRESET: a->preset = optarg; break;
         case O_CRF:
-            if (!parse_int(optarg, 0, 63, &a->crf))
+            if (!mmd_parse_int(optarg, 0, 63, &a->crf))
                 return usage_error("--crf: expected 0..63, got '%s'", optarg);
             break;
         case O_THREADS:
-            if (!parse_int(optarg, 0, 256, &a->threads))
+            if (!mmd_parse_int(optarg, 0, 256, &a->threads))
                 return usage_error("--threads: expected 0..256, got '%s'", optarg);
             break;
         case 'q': a->quiet = true; break;
@@ -207,7 +198,7 @@ static int parse_chunk(const char *s, int *index, int *count)
         return usage_error("--chunk: expected I/N or auto/N, got '%s'", s);
     memcpy(idx, s, (size_t)(slash - s));
     idx[slash - s] = 0;
-    if (!parse_int(slash + 1, 1, 1000000, count))
+    if (!mmd_parse_int(slash + 1, 1, 1000000, count))
         return usage_error("--chunk: expected N >= 1 after '/', got '%s'", s);
     const char *src = idx;
     if (!strcmp(idx, "auto")) {
@@ -220,7 +211,7 @@ static int parse_chunk(const char *s, int *index, int *count)
             return usage_error("--chunk %s: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, "
                                "AWS_BATCH_JOB_ARRAY_INDEX is set", s);
     }
-    if (!parse_int(src, 0, *count - 1, index)) {
+    if (!mmd_parse_int(src, 0, *count - 1, index)) {
         fprintf(stderr, "mmdrender: --chunk %s: index '%s' is not in 0..%d\n", s, src, *count - 1);
         return MMD_EXIT_USAGE;
     }
@@ -430,7 +421,7 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
 static int open_renderer(render_job *j, const render_args *a)
 {
     const mmd_scene *s = j->scene;
-    char msg[600];
+    mmd_error err;
     mmd_render_options ro;
     mmd_render_options_default(&ro);
     ro.width = s->width;
@@ -444,20 +435,20 @@ static int open_renderer(render_job *j, const render_args *a)
     ro.backend = a->gl;
     ro.threads = a->threads;
     ro.allow_outside_assets = a->allow_outside;
-    if (mmd_renderer_create(&ro, &j->renderer, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: GL: %s\n", msg);
-        return MMD_EXIT_GL;
+    if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
     for (int i = 0; i < s->model_count; i++) {
         char dir[4096];
-        int slot = -1;
+        mmd_status st = MMD_E_GL;
         if (mmd_texpath_model_dir(s->models[i].file, dir, sizeof dir) == 0)
-            slot = mmd_renderer_add_model(j->renderer, j->models[i], dir, msg, sizeof msg);
+            st = mmd_renderer_add_model(j->renderer, j->models[i], dir, &err);
         else
-            snprintf(msg, sizeof msg, "model path is too long");
-        if (slot < 0) {
-            fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, msg);
-            return MMD_EXIT_GL;
+            mmd_fail(&err, st, "model path is too long");
+        if (st != MMD_OK) {
+            fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
+            return mmd_exit_code(st);
         }
     }
     j->rgba = malloc((size_t)s->width * (size_t)s->height * 4);
@@ -523,17 +514,16 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         mmd_camera_state cam;
         mmd_light_state light;
         mmd_shadow_state shadow;
-        char msg[600];
+        mmd_error err;
         sample_view(j, t, &cam, &light, &shadow);
         if (mmd_renderer_render(j->renderer, j->anims, (size_t)s->model_count, &cam, &light, &shadow, j->rgba,
-                                msg, sizeof msg)) {
-            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, msg);
-            return MMD_EXIT_GL;
+                                &err) != MMD_OK) {
+            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, err.msg);
+            return mmd_exit_code(err.status);
         }
         double t1 = now_s();
         st->render_s += t1 - t0;
         if (j->sink) {
-            mmd_error err;
             if (mmd_sink_write(j->sink, j->rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
                 fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
                 return mmd_exit_code(err.status);
