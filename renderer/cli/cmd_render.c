@@ -47,7 +47,7 @@ static const char k_usage[] =
     "usage: mmdrender SCENE.ini -o OUT [options]\n"
     "       mmdrender info FILE [--json] | pose ... | diff ... | concat ...\n"
     "\n"
-    "OUT is a video (.mp4 .mkv .mov .webm), a PNG folder (ending in /) or a PNG\n"
+    "OUT is a video (.mp4 .mkv .mov .webm .avi), a PNG folder (ending in /) or a PNG\n"
     "pattern with %0Nd (frames/%05d.png); 'null' renders without writing.\n"
     "\n"
     "options (override the scene file):\n"
@@ -58,12 +58,14 @@ static const char k_usage[] =
     "  --fps N                 output rate: 30, 60, 29.97 or 30000/1001\n"
     "  --aa N                  MSAA samples: 1, 2 or 4\n"
     "  --background C          #rrggbb or transparent\n"
-    "  --codec NAME            h264 (default), x264rgb, ffv1, vp9, qtrle\n"
-    "  --crf N                 quality for h264 (default 18) and vp9 (default 24)\n"
-    "  --preset NAME           x264 speed for h264/x264rgb: ultrafast, superfast,\n"
-    "                          veryfast (default), faster, fast, medium, slow, ...\n"
-    "  --threads N             render and encoder threads (0 = all cores; h264 and\n"
-    "                          x264rgb then encode on one thread: same bytes anywhere)\n"
+    "  --codec NAME            h264 (default), h264-10, h264-444, x264rgb, hevc, ffv1,\n"
+    "                          vp9, qtrle, utvideo (.avi default), prores (4444 with\n"
+    "                          alpha, else 422 HQ)\n"
+    "  --crf N                 quality for h264* (default 18), hevc (22), vp9 (24)\n"
+    "  --preset NAME           x264/x265 speed for h264*, x264rgb, hevc: ultrafast,\n"
+    "                          superfast, veryfast (default), faster, fast, medium, ...\n"
+    "  --threads N             render and encoder threads (0 = all cores; x264 and\n"
+    "                          x265 then encode on one thread: same bytes anywhere)\n"
     "  --chunk I/N             render only chunk I of N (0-based, contiguous) of the\n"
     "                          frame range; auto/N takes I from SLURM_ARRAY_TASK_ID,\n"
     "                          JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX\n"
@@ -176,7 +178,7 @@ static int parse_args(int argc, char **argv, render_args *a)
     if (!a->scene)
         return usage_error("%s", "missing SCENE.ini");
     if (!a->out)
-        return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm file, a folder/ or frames/%05d.png)");
+        return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
     return 0;
 }
 
@@ -388,7 +390,7 @@ static const mmd_output_kind *check_output(const render_args *a, const mmd_scene
 {
     const mmd_output_kind *k = mmd_output_kind_for(a->out);
     if (!k)
-        snprintf(msg, n, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm file, a folder/ "
+        snprintf(msg, n, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm/.avi file, a folder/ "
                  "or a pattern like frames/%%05d.png", a->out);
     else if (a->skip_existing && !k->frame_exists)
         snprintf(msg, n, "--skip-existing works with PNG output only");
