@@ -358,6 +358,7 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
     a->nb = model->bone_count, a->nm = model->morph_count;
     a->nv = model->vertex_count, a->nmat = model->material_count;
     a->visible = true;
+    a->pose_weight = 1.0f;
     uint32_t nb = a->nb;
     /* The per-bone and per-morph arrays: one row each (field, element count). */
 #define ANIM_ARRAYS(X)                                                                              \
@@ -507,6 +508,28 @@ static float sample_linear(anim_track *tr, double t)
     return (float)(w[i] + (w[i + 1] - w[i]) * s);
 }
 
+/* mmd_anim_set_pose_weight: the sampled motion scaled toward rest. */
+static void weigh_pose(mmd_anim *a)
+{
+    float w = a->pose_weight;
+    static const float id[4] = {0, 0, 0, 1};
+    for (uint32_t b = 0; b < a->nb; b++) {
+        if (!a->bone_tracks[b].n)
+            continue;
+        float *q = a->anim_rot + 4 * b;
+        mmd_quat_slerp(id, q, w, q);
+        for (int c = 0; c < 3; c++)
+            a->anim_pos[3 * b + c] *= w;
+    }
+    for (uint32_t m = 0; m < a->nm; m++)
+        a->raw_weights[m] *= w;
+}
+
+void mmd_anim_set_pose_weight(mmd_anim *a, float w)
+{
+    a->pose_weight = w >= 0.0f && w <= 1.0f ? w : (w > 1.0f ? 1.0f : 0.0f);
+}
+
 void mmd_anim_sample_tracks(mmd_anim *a, double t)
 {
     for (uint32_t b = 0; b < a->nb; b++) {
@@ -518,6 +541,8 @@ void mmd_anim_sample_tracks(mmd_anim *a, double t)
         anim_track *tr = &a->morph_tracks[m];
         a->raw_weights[m] = tr->n ? sample_linear(tr, t) : 0.0f;
     }
+    if (a->pose_weight != 1.0f)
+        weigh_pose(a);
     if (a->prop_track.n) {
         int32_t i = mmd_key_find(a->prop_track.frames, a->prop_track.n, t, &a->prop_track.cursor);
         const anim_prop_key *p = &((const anim_prop_key *)a->prop_track.keys)[i < 0 ? 0 : i];

@@ -292,6 +292,7 @@ typedef struct mmd_model {
     /* Filled by mmd_model_validate: bones sorted by (after-physics, layer, index). */
     int32_t *eval_order;
     unsigned warnings;      /* repaired oddities (bad text, weights, NaN values...: docs/compat.md) */
+    mmd_warning_list warning_list; /* the same repairs, one entry per kind with where it first happened */
     mmd_arena *arena;
     mmd_model_offsets file_offsets; /* byte offsets of elements (loaded models only) */
 } mmd_model;

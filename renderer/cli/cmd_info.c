@@ -5,8 +5,9 @@
  * Data", "Vocaloid Pose Data file"). JSON keys are a contract (README):
  * models  {"file","format","version","name","name_en","encoding","counts":{...},
  *          "morph_types":{...},"weight_types":{...},
- *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],"warnings"}
- * motions {"file","format","version","model_name","counts":{...},"last_frame","warnings"}
+ *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],
+ *          "warnings":[{"section","item","offset","what","count"}],"warning_count"}
+ * motions {"file","format","version","model_name","counts":{...},"last_frame","warnings":[...],"warning_count"}
  * Bad input: "file: offset 0x.., section #i: what" on stderr, exit MMD_EXIT_INPUT.
  */
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "core/file.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/image/texpath.h"
@@ -32,6 +34,21 @@ static void usage(FILE *f)
             "  Textures are looked up exactly as a render does (letter case, '\\',\n"
             "  Shift-JIS names, confined to the model's folder).\n"
             "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n");
+}
+
+/* "warnings":[{"section","item","offset","what","count"}...],"warning_count":N */
+static void json_warnings(FILE *f, const mmd_warning_list *w, unsigned total)
+{
+    fputs(",\"warnings\":[", f);
+    for (uint32_t i = 0; i < w->kind_count; i++) {
+        const mmd_warning *k = &w->kinds[i];
+        fputs(i ? ",{\"section\":" : "{\"section\":", f);
+        mmd_json_str(f, k->section);
+        fprintf(f, ",\"item\":%lld,\"offset\":%lld,\"what\":", (long long)k->item, (long long)k->offset);
+        mmd_json_str(f, k->what);
+        fprintf(f, ",\"count\":%u}", k->count);
+    }
+    fprintf(f, "],\"warning_count\":%u", total);
 }
 
 static const char *encoding_name(uint8_t e)
@@ -116,7 +133,9 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
             }
             fputc('}', f);
         }
-        fprintf(f, "],\"warnings\":%u}\n", m->warnings);
+        fputc(']', f);
+        json_warnings(f, &m->warning_list, m->warnings);
+        fputs("}\n", f);
         return;
     }
     printf("file:           %s\n", path);
@@ -151,8 +170,10 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
     printf("joints:         %u\n", m->joint_count);
     if (m->soft_body_count)
         printf("soft bodies:    %u\n", m->soft_body_count);
-    if (m->warnings)
+    if (m->warnings) {
         printf("warnings:       %u (repaired oddities)\n", m->warnings);
+        mmd_msg_warnings(stdout, "  ", path, &m->warning_list);
+    }
     printf("textures:       %u\n", m->texture_count);
     for (uint32_t i = 0; i < m->texture_count; i++) {
         resolve_texture(path, m->textures[i], allow_outside, &ts);
@@ -182,9 +203,11 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
         mmd_json_str(f, m->model_name);
         fprintf(f,
                 ",\"counts\":{\"bone\":%u,\"morph\":%u,\"camera\":%u,\"light\":%u,\"self_shadow\":%u,"
-                "\"property\":%u,\"property_ik_states\":%u},\"last_frame\":%u,\"warnings\":%u}\n",
+                "\"property\":%u,\"property_ik_states\":%u},\"last_frame\":%u",
                 m->bone_key_count, m->morph_key_count, m->camera_key_count, m->light_key_count,
-                m->shadow_key_count, m->property_key_count, ik, m->last_frame, m->warnings);
+                m->shadow_key_count, m->property_key_count, ik, m->last_frame);
+        json_warnings(f, &m->warning_list, m->warnings);
+        fputs("}\n", f);
         return;
     }
     printf("file:           %s\n", path);
@@ -200,8 +223,10 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
     printf("shadow keys:    %u\n", m->shadow_key_count);
     printf("property keys:  %u (%u IK states)\n", m->property_key_count, ik);
     printf("last frame:     %u (%.2f s at 30 fps)\n", m->last_frame, m->last_frame / 30.0);
-    if (m->warnings)
+    if (m->warnings) {
         printf("warnings:       %u\n", m->warnings);
+        mmd_msg_warnings(stdout, "  ", path, &m->warning_list);
+    }
 }
 
 static int input_error(const char *path, const mmd_error *err)

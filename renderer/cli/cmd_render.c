@@ -23,6 +23,7 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/physics.h"
+#include "renderer/base/msg.h"
 #include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/links.h"
@@ -279,6 +280,8 @@ static int load_inputs(render_job *j, const render_args *a)
             fprintf(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
         }
+        if (!a->quiet)
+            mmd_msg_warnings(stderr, "mmdrender: ", sm->file, &j->models[i]->warning_list);
         const mmd_motion *ms[MMD_SCENE_MAX_MOTIONS];
         for (int k = 0; k < sm->motion_count; k++) {
             if (mmd_motion_load_file(sm->motions[k], &j->motions[i][k], &err) != MMD_OK) {
@@ -286,6 +289,8 @@ static int load_inputs(render_job *j, const render_args *a)
                 fprintf(stderr, "mmdrender: %s\n", buf);
                 return MMD_EXIT_INPUT;
             }
+            if (!a->quiet)
+                mmd_msg_warnings(stderr, "mmdrender: ", sm->motions[k], &j->motions[i][k]->warning_list);
             ms[k] = j->motions[i][k];
         }
         if (mmd_anim_create(j->models[i], ms, (size_t)sm->motion_count, &j->anims[i], &err) != MMD_OK) {
@@ -315,6 +320,8 @@ static int load_inputs(render_job *j, const render_args *a)
         fprintf(stderr, "mmdrender: %s\n", buf);
         return MMD_EXIT_INPUT;
     }
+    if (j->camera_motion && !a->quiet)
+        mmd_msg_warnings(stderr, "mmdrender: ", s->camera_motion, &j->camera_motion->warning_list);
     if (mmd_camera_track_create(j->camera_motion, &j->camera, &err) != MMD_OK) {
         mmd_error_format(&err, s->camera_motion ? s->camera_motion : s->path, buf, sizeof buf);
         fprintf(stderr, "mmdrender: %s\n", buf);
