@@ -8,7 +8,8 @@
  * DIR/assets/Model/Fan.pmx      bone センター with a flat fan (two triangles)
  * DIR/proj/song.pmm             v2: dancer as "C:\MMD\UserFile\Model\dancer.pmx",
  *                                the fan as "UserFile\model\fan.pmx" (other case),
- *                                a missing accessory, begin/end 0-40, black background;
+ *                                a missing accessory, begin/end 0-40, black background,
+ *                                no ground shadow;
  *                                dancer: センター moves, 右腕 swings (0..40);
  *                                fan: センター's outside parent is dancer 右手首 from
  *                                frame 0; camera follows dancer センター from frame 20
@@ -92,6 +93,7 @@ static mmd_pmm *project(int version, bool cycle)
     p->begin_enabled = p->end_enabled = true;
     p->end_frame = 40;
     p->black_background = true;
+    p->ground_shadow = false;
     uint32_t ops = version > 1 ? 2 : 0;
     mmd_pmm_model *d = mmd_pmm_add_model(p, "dancer", "C:\\MMD\\UserFile\\Model\\dancer.pmx", DANCER_BONES, 3,
                                          NULL, 0, NULL, 0, op, ops);

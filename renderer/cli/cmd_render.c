@@ -444,6 +444,7 @@ static int open_renderer(render_job *j, const render_args *a)
     ro.backend = a->gl;
     ro.threads = a->threads;
     ro.allow_outside_assets = a->allow_outside;
+    ro.ground_shadow = s->ground_shadow;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
         return mmd_exit_code(err.status);

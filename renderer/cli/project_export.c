@@ -192,7 +192,10 @@ static void output_section(sbuf *b, const mmd_project *p)
         mmd_project_range(p, &first, &last);
         sb_printf(b, "frames = %lld-%lld\n", (long long)(first * fps / 30), (long long)(last * fps / 30));
     }
-    sb_printf(b, "background = %s\n\n", m->black_background ? "#000000" : "#ffffff");
+    sb_printf(b, "background = %s\n", m->black_background ? "#000000" : "#ffffff");
+    if (!m->ground_shadow)
+        sb_printf(b, "ground_shadow = off\n");
+    sb_printf(b, "\n");
     sb_printf(b, "[camera]\nmotion = camera.vmd\n");
     camera_follows(b, p);
     sb_printf(b, "\n");

@@ -417,9 +417,13 @@ static void key_output(parse_state *st, const char *k, const char *v)
     } else if (!strcmp(k, "background")) {
         if (once(st, 6, k) && mmd_scene_parse_background(v, s->background, &s->transparent, m, sizeof m))
             fail_at(st, st->line, "background: %s", m);
+    } else if (!strcmp(k, "ground_shadow")) {
+        if (once(st, 7, k) && !parse_bool(v, &s->ground_shadow))
+            fail_at(st, st->line, "expected ground_shadow = on or off, got '%s'", v);
     } else {
         fail_at(st, st->line,
-                "unknown key '%s' in [output] (expected width, height, size, fps, frames, antialias, background)",
+                "unknown key '%s' in [output] (expected width, height, size, fps, frames, antialias, background, "
+                "ground_shadow)",
                 k);
     }
 }
@@ -649,6 +653,7 @@ static void set_defaults(mmd_scene *s)
     s->fps_num = 30;
     s->fps_den = 1;
     s->antialias = 4;
+    s->ground_shadow = true;
     s->background[0] = s->background[1] = s->background[2] = 1.0f;
     s->cam_target[1] = 10.0f;
     s->cam_distance = -45.0f;

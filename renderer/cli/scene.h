@@ -54,6 +54,7 @@ typedef struct mmd_scene {
     bool has_frames;           /* false: 0 .. last key of any motion */
     int64_t frame_first, frame_last; /* inclusive, output-fps frame numbers */
     int antialias;             /* 1, 2 or 4 (default 4) */
+    bool ground_shadow;        /* MMD's planar ground shadow (default on) */
     float background[3];       /* 0..1, default white */
     bool transparent;
     /* [camera] */

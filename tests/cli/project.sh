@@ -47,6 +47,7 @@ OUT=$(cat "$TMP/exp/scene.ini" 2>/dev/null)
 t_grep "export: the fan's outside parent is the dancer's right wrist" "^outside_parent = センター -> dancer:右手首 @0$"
 t_grep "export: the camera follows the dancer from frame 20" "^follow = dancer:センター @20$"
 t_grep "export: the project's range" "^frames = 0-40$"
+t_grep "export: the ground shadow is off" "^ground_shadow = off$"
 t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.vmd" -a -s "$TMP/exp/model_2.vmd" -a -s "$TMP/exp/camera.vmd"
 
 t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
@@ -115,4 +116,7 @@ t_grep "with its line" "bad1.ini:3: no model named 'b'"
 printf '[model:a]\nfile = %s\noutside_parent = 腰 -> a:センター\n' "$A/Model/Fan.pmx" > "$TMP/bad2.ini"
 t_expect "outside_parent naming no bone is an input error" 2 "$MMD" "$TMP/bad2.ini" -o "$TMP/x/" -q
 t_grep "naming the bone and line" "bad2.ini:3: model 'a' has no bone '腰'"
+printf '[output]\nground_shadow = maybe\n[model]\nfile = %s\n' "$A/Model/Fan.pmx" > "$TMP/bad3.ini"
+t_expect "ground_shadow takes on or off" 2 "$MMD" "$TMP/bad3.ini" -o "$TMP/x/" -q
+t_grep "and says so with the line" "bad3.ini:2: expected ground_shadow = on or off"
 t_done
