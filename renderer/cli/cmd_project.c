@@ -80,7 +80,7 @@ int mmd_project_arg(int argc, char **argv)
 {
     static const char *const with_value[] = {"-o", "--output", "--frames", "--size", "--fps", "--aa",
                                              "--background", "--codec", "--crf", "--preset", "--threads",
-                                             "--progress", "--gl", "--chunk", "--asset-root"};
+                                             "--progress", "--gl", "--chunk", "--ssaa", "--asset-root"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--"))
