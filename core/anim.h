@@ -36,6 +36,10 @@ typedef struct mmd_material_state {
     float toon_mul[4], toon_add[4];
 } mmd_material_state;
 
+/* A material's own values with neutral tints (mul 1, add 0): the state with no
+ * material morph (the renderer's default when it draws without an mmd_anim). */
+void mmd_material_state_base(const mmd_material *m, mmd_material_state *out);
+
 /* motions may be NULL/0 (rest pose). Several motions merge: for the same
  * bone/morph, keys of later motions are added to the track (duplicate frames:
  * the later motion wins). Names bind through Shift-JIS cut at 15 bytes. */

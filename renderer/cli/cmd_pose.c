@@ -96,6 +96,43 @@ static int load_error(const char *path, const mmd_error *e)
     return MMD_EXIT_INPUT;
 }
 
+/* One frame's object: world matrices, morph weights, camera (with --camera). */
+static void write_frame_json(FILE *f, const mmd_model *model, mmd_anim *anim, mmd_camera_track *ct,
+                             double t, bool first)
+{
+    mmd_anim_evaluate(anim, t);
+    const float *w = mmd_anim_world(anim);
+    const float *mw = mmd_anim_morph_weights_raw(anim);
+    fprintf(f, "%s{\"frame\":%.9g,\"world\":[", first ? "\n" : ",\n", t);
+    for (uint32_t b = 0; b < model->bone_count; b++) {
+        if (b)
+            fputc(',', f);
+        json_vec(f, w + 16 * b, 16);
+    }
+    fputs("],\"morphs\":{", f);
+    for (uint32_t m = 0; m < model->morph_count; m++) {
+        if (m)
+            fputc(',', f);
+        mmd_json_str(f, model->morphs[m].name);
+        fprintf(f, ":%.9g", (double)mw[m]);
+    }
+    fputc('}', f);
+    if (ct) {
+        mmd_camera_state s;
+        mmd_camera_sample(ct, t, &s);
+        fputs(",\"camera\":{\"eye\":", f);
+        json_vec(f, s.eye, 3);
+        fputs(",\"target\":", f);
+        json_vec(f, s.target, 3);
+        fputs(",\"up\":", f);
+        json_vec(f, s.up, 3);
+        fprintf(f, ",\"rotation\":[%.9g,%.9g,%.9g],\"fov\":%.9g,\"distance\":%.9g,\"ortho\":%s}",
+                (double)s.rotation[0], (double)s.rotation[1], (double)s.rotation[2], (double)s.fov,
+                (double)s.distance, s.ortho ? "true" : "false");
+    }
+    fputc('}', f);
+}
+
 int mmd_cmd_pose(int argc, char **argv)
 {
     const char *model_path = NULL, *camera_path = NULL, *scene_path = NULL, *motion_paths[POSE_MAX_MOTIONS];
@@ -207,37 +244,7 @@ int mmd_cmd_pose(int argc, char **argv)
         /* a render steps through every frame between the listed ones */
         for (double g = k ? floor(frames[k - 1]) + 1 : frames[k]; phys && k && g < frames[k]; g++)
             mmd_anim_evaluate(anim, g);
-        mmd_anim_evaluate(anim, frames[k]);
-        const float *w = mmd_anim_world(anim);
-        const float *mw = mmd_anim_morph_weights_raw(anim);
-        fprintf(f, "%s{\"frame\":%.9g,\"world\":[", k ? ",\n" : "\n", frames[k]);
-        for (uint32_t b = 0; b < model->bone_count; b++) {
-            if (b)
-                fputc(',', f);
-            json_vec(f, w + 16 * b, 16);
-        }
-        fputs("],\"morphs\":{", f);
-        for (uint32_t m = 0; m < model->morph_count; m++) {
-            if (m)
-                fputc(',', f);
-            mmd_json_str(f, model->morphs[m].name);
-            fprintf(f, ":%.9g", (double)mw[m]);
-        }
-        fputc('}', f);
-        if (ct) {
-            mmd_camera_state s;
-            mmd_camera_sample(ct, frames[k], &s);
-            fputs(",\"camera\":{\"eye\":", f);
-            json_vec(f, s.eye, 3);
-            fputs(",\"target\":", f);
-            json_vec(f, s.target, 3);
-            fputs(",\"up\":", f);
-            json_vec(f, s.up, 3);
-            fprintf(f, ",\"rotation\":[%.9g,%.9g,%.9g],\"fov\":%.9g,\"distance\":%.9g,\"ortho\":%s}",
-                    (double)s.rotation[0], (double)s.rotation[1], (double)s.rotation[2], (double)s.fov,
-                    (double)s.distance, s.ortho ? "true" : "false");
-        }
-        fputc('}', f);
+        write_frame_json(f, model, anim, ct, frames[k], k == 0);
     }
     fputs("\n]}\n", f);
     rc = (fflush(f) == 0 && !ferror(f)) ? MMD_EXIT_OK : MMD_EXIT_OUTPUT;
