@@ -116,4 +116,9 @@ uint32_t mmd_anim_ik_capped(const mmd_anim *a, uint64_t *wanted, uint64_t *kept)
 void mmd_anim_set_cancel(mmd_anim *a, const volatile sig_atomic_t *flag);
 bool mmd_anim_cancelled(const mmd_anim *a);
 
+/* Outside parent (core/world.h sets these): from the next evaluate on, the
+ * bone's world = parent (16 floats, column-major, copied) x the bone's world
+ * within this model; descendants, IK and physics follow. NULL removes it. */
+void mmd_anim_set_outside_parent(mmd_anim *a, int32_t bone, const float parent[16]);
+
 #endif

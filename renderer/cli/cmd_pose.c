@@ -19,6 +19,7 @@
 #include "renderer/base/msg.h"
 #include "core/physics.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/json_out.h"
 
 #define POSE_MAX_MOTIONS 64
 #define POSE_MAX_FRAMES 1000000
@@ -26,10 +27,13 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mmdrender pose MODEL [--motion VMD]... [--camera VMD] [--physics] --frames LIST [--json]\n"
+               "       mmdrender pose --scene SCENE.ini --frames LIST [--json]\n"
                "  LIST: comma-separated frames (30 fps, fractional allowed) or ranges A:B[:STEP]\n"
                "  --physics  simulate rigid bodies as a render of these frames would (warm-up at\n"
                "             the first listed frame, every frame in between); LIST must ascend\n"
-               "  prints JSON {bones, frames:[{frame, world, morphs[, camera]}]}\n");
+               "  prints JSON {bones, frames:[{frame, world, morphs[, camera]}]}; with --scene\n"
+               "  {models:[{name, file, bones}], frames:[{frame, models:[{name, world}]}]}\n"
+               "  (every model of the scene, outside parents applied)\n");
 }
 
 /* Append frames from LIST to *out; returns false on a syntax error. */
@@ -75,20 +79,6 @@ static bool parse_frames(const char *list, double **out, size_t *n, size_t *cap)
         }
     }
     return *n > 0;
-}
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
 }
 
 /* A JSON number, or null when v is not finite (3e38 camera keys overflow to
@@ -137,7 +127,7 @@ static void write_frame_json(FILE *f, const mmd_model *model, mmd_anim *anim, mm
     for (uint32_t m = 0; m < model->morph_count; m++) {
         if (m)
             fputc(',', f);
-        json_string(f, model->morphs[m].name);
+        mmd_json_str(f, model->morphs[m].name);
         fputc(':', f);
         json_num(f, (double)mw[m]);
     }
@@ -164,7 +154,7 @@ static void write_frame_json(FILE *f, const mmd_model *model, mmd_anim *anim, mm
 
 int mmd_cmd_pose(int argc, char **argv)
 {
-    const char *model_path = NULL, *camera_path = NULL, *motion_paths[POSE_MAX_MOTIONS];
+    const char *model_path = NULL, *camera_path = NULL, *scene_path = NULL, *motion_paths[POSE_MAX_MOTIONS];
     size_t nmotion = 0, nframes = 0, fcap = 0;
     double *frames = NULL;
     bool physics = false;
@@ -187,6 +177,8 @@ int mmd_cmd_pose(int argc, char **argv)
             motion_paths[nmotion++] = argv[++i];
         } else if (!strcmp(a, "--camera") && i + 1 < argc) {
             camera_path = argv[++i];
+        } else if (!strcmp(a, "--scene") && i + 1 < argc) {
+            scene_path = argv[++i];
         } else if (!strcmp(a, "--frames") && i + 1 < argc) {
             if (!parse_frames(argv[++i], &frames, &nframes, &fcap)) {
                 fprintf(stderr, "mmdrender pose: bad --frames '%s'\n", argv[i]);
@@ -203,7 +195,11 @@ int mmd_cmd_pose(int argc, char **argv)
             goto out;
         }
     }
-    if (!model_path || nframes == 0) {
+    if (scene_path && !model_path && nframes > 0 && nmotion == 0 && !camera_path) {
+        rc = mmd_pose_scene(scene_path, frames, nframes);
+        goto out;
+    }
+    if (!model_path || nframes == 0 || scene_path) {
         usage(stderr);
         goto out;
     }
@@ -266,7 +262,7 @@ int mmd_cmd_pose(int argc, char **argv)
     for (uint32_t b = 0; b < model->bone_count; b++) {
         if (b)
             fputc(',', f);
-        json_string(f, model->bones[b].name);
+        mmd_json_str(f, model->bones[b].name);
     }
     fputs(physics ? "],\"physics\":true,\"frames\":[" : "],\"frames\":[", f);
     for (size_t k = 0; k < nframes; k++) {
