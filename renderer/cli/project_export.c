@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,14 +78,20 @@ static void scene_path(const char *dir_real, const char *file, char *out, size_t
 
 static int write_file(const char *path, const void *data, size_t size, char *msg, size_t n)
 {
-    char *tmp = mmd_temp_path_dup(path, "export");
-    FILE *f = tmp ? fopen(tmp, "wb") : NULL;
-    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0 || rename(tmp, path) != 0) {
+    char *tmp = NULL;
+    int fd = mmd_temp_create(path, "export", &tmp); /* exclusive: a planted symlink is never followed */
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!f && fd >= 0)
+        close(fd);
+    bool ok = f && fwrite(data, 1, size, f) == size;
+    ok = (f && fclose(f) == 0) && ok;
+    if (!ok || mmd_temp_commit(tmp, path) != 0) {
         int e = errno;
         if (tmp)
             unlink(tmp);
         free(tmp);
-        return mmd_msgf(msg, n, -1, "cannot write %s (%s)", path, strerror(e));
+        return mmd_msgf(msg, n, -1, "cannot write %s (%s)", path,
+                        e == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(e));
     }
     free(tmp);
     return 0;
