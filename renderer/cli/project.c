@@ -298,7 +298,7 @@ void mmd_project_free(mmd_project *p)
 
 bool mmd_project_is_pmm(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = mmd_file_fopen_regular(path, NULL); /* a FIFO must not block the sniff */
     char sig[20];
     bool yes = f && fread(sig, 1, sizeof sig, f) == sizeof sig && !memcmp(sig, "Polygon Movie maker ", 20);
     if (f)
