@@ -99,4 +99,9 @@ const mmd_model *mmd_anim_model(const mmd_anim *a);
  * default) is the motion as sampled. */
 void mmd_anim_set_pose_weight(mmd_anim *a, float w);
 
+/* Outside parent (core/world.h sets these): from the next evaluate on, the
+ * bone's world = parent (16 floats, column-major, copied) x the bone's world
+ * within this model; descendants, IK and physics follow. NULL removes it. */
+void mmd_anim_set_outside_parent(mmd_anim *a, int32_t bone, const float parent[16]);
+
 #endif

@@ -62,6 +62,8 @@ struct mmd_anim {
     float *base_rot;            /* local rotation before IK (anim/morph/append) */
     float *local_rot, *local_pos; /* final local transform */
     float *world, *skinning;    /* nb x 16 */
+    float *op_world;            /* nb x 16: outside parent of a bone (world.c), when op_set */
+    bool *op_set;
     float *skin34;              /* nb x 12: skinning columns x, y, z, t (CPU skinning) */
     float *rest_offset;         /* nb x 3: position - parent position */
     bool *ik_enabled, *phys_off, *is_ik_link;
