@@ -24,7 +24,7 @@ CC ?= cc
 CXX ?= c++
 PKG_CONFIG ?= pkg-config
 
-PKGS_CORE := cglm
+PKGS_CORE := cglm zlib
 PKGS_PHYS := bullet
 PKGS_RENDER := osmesa egl gl libpng libavcodec libavformat libavutil libswscale libswresample inih stb
 
@@ -168,13 +168,14 @@ clean:
 # $(BUILD)/fuzz/replay_<t>; tests/cli/fuzz_replay.sh replays corpus/ + regressions/.
 # `make fuzz` builds them with clang -fsanitize=fuzzer,address,undefined into
 # build-fuzz/ and runs each for FUZZ_SECONDS (FUZZ_TARGETS="pmx vmd" picks some).
-FUZZ_ALL := pmx pmd vmd vpd scene texture
+FUZZ_ALL := pmx pmd vmd vpd scene texture x
 FUZZ_NEED_pmx := core/pmx.c core/anim.c
 FUZZ_NEED_pmd := core/pmx.c core/vmd_write.h core/anim.c
 FUZZ_NEED_vmd := core/vmd_write.h core/anim.c
 FUZZ_NEED_vpd := core/vmd_write.h core/anim.c
 FUZZ_NEED_scene := renderer/cli/scene.c
 FUZZ_NEED_texture := renderer/image/decode.c
+FUZZ_NEED_x := core/xfile.c
 fuzz_ready = $(if $(filter $(words $(FUZZ_NEED_$(1))),$(words $(wildcard $(FUZZ_NEED_$(1))))),$(1))
 FUZZ_TARGETS ?= $(foreach t,$(FUZZ_ALL),$(call fuzz_ready,$(t)))
 FUZZ_SECONDS ?= 30
