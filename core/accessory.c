@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/text.h"
+#include "core/xfile_internal.h"
 
 #define VAC_MAX_BYTES (64u * 1024u)
 
@@ -21,7 +22,7 @@ void mmd_accessory_place_default(mmd_accessory_place *p)
     p->shadow = true;
 }
 
-static void mul(const float *a, const float *b, float *out)
+void mmd_x_mat4_mul(const float *a, const float *b, float *out)
 {
     float r[16];
     for (int c = 0; c < 4; c++)
@@ -54,15 +55,15 @@ void mmd_accessory_world(const mmd_accessory_place *p, const float *parent, floa
     if (parent)
         memcpy(m, parent, sizeof m);
     float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, p->position[0], p->position[1], p->position[2], 1};
-    mul(m, t, m);
+    mmd_x_mat4_mul(m, t, m);
     for (int axis = 2; axis >= 0; axis--) {
         float r[16];
         rot(axis, p->rotation[axis], r);
-        mul(m, r, m);
+        mmd_x_mat4_mul(m, r, m);
     }
     float s = (p->scale > 0 ? p->scale : 0) * 10.0f;
     float sc[16] = {s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1};
-    mul(m, sc, out);
+    mmd_x_mat4_mul(m, sc, out);
 }
 
 /* ---- .vac ------------------------------------------------------------- */

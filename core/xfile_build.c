@@ -85,17 +85,8 @@ static void world_of(const xframe *f, float m[16])
 {
     for (int i = 0; i < 16; i++)
         m[i] = i % 5 == 0 ? 1.0f : 0.0f;
-    for (; f; f = f->parent) { /* m = parent * m */
-        float r[16];
-        for (int c = 0; c < 4; c++)
-            for (int row = 0; row < 4; row++) {
-                float s = 0;
-                for (int k = 0; k < 4; k++)
-                    s += f->local[k * 4 + row] * m[c * 4 + k];
-                r[c * 4 + row] = s;
-            }
-        memcpy(m, r, sizeof r);
-    }
+    for (; f; f = f->parent)
+        mmd_x_mat4_mul(f->local, m, m);
 }
 
 /* Inverse transpose of the upper 3x3 (for normals); the 3x3 itself when singular. */
