@@ -41,6 +41,16 @@ endif
 
 CPPFLAGS_COMMON := -I. -I$(BUILD)/gen -D_GNU_SOURCE -MMD -MP
 CFLAGS_COMMON := -std=c11 $(WARN) $(OPT) $(SANFLAGS) -pthread
+# A package pkg-config cannot find stops the build here, with its name (goals
+# that install or need no packages are exempt; `make test` re-enters make after deps).
+PKG_EXEMPT_GOALS := deps clean test check bench demo fuzz check-layering
+ifeq ($(filter-out $(PKG_EXEMPT_GOALS),$(or $(MAKECMDGOALS),all)),$(or $(MAKECMDGOALS),all))
+PKG_MISSING := $(shell for p in $(PKGS_CORE) $(PKGS_PHYS) $(PKGS_RENDER); do \
+                 $(PKG_CONFIG) --exists $$p || echo $$p; done)
+ifneq ($(strip $(PKG_MISSING)),)
+$(error pkg-config cannot find: $(strip $(PKG_MISSING)). Run `make deps` (tools/deps.sh) or set PKG_CONFIG_PATH)
+endif
+endif
 CORE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_CORE) 2>/dev/null)
 PHYS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_PHYS) 2>/dev/null)
 RENDER_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_CORE) $(PKGS_RENDER) 2>/dev/null)
@@ -133,6 +143,9 @@ $(BUILD)/tools/%: $(BUILD)/obj/tools/%.o $(TEST_UTIL_OBJ) $(LIB_RENDER) $(LIB_CO
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS_COMMON) $^ $(LIBS_ALL) -o $@
 
+# Objects of test and tool programs are kept: a second `make test` links nothing.
+.SECONDARY: $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(TOOL_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_UTIL_OBJ)
+
 tools: $(TOOL_BIN)
 tests: $(TEST_BIN) $(BIN) $(TOOL_BIN)
 
@@ -158,7 +171,7 @@ demo: deps
 	@bash tools/demo.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf $(BUILD) build build-san build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
@@ -168,35 +181,34 @@ clean:
 # $(BUILD)/fuzz/replay_<t>; tests/cli/fuzz_replay.sh replays corpus/ + regressions/.
 # `make fuzz` builds them with clang -fsanitize=fuzzer,address,undefined into
 # build-fuzz/ and runs each for FUZZ_SECONDS (FUZZ_TARGETS="pmx vmd" picks some).
+# Every target is built (a missing source is a build error). pmx and pmd share one
+# driver (fuzz_model.c: mmd_model_load tells the formats apart); each keeps its own
+# corpus, dictionary and replay program.
 FUZZ_ALL := pmx pmd vmd vpd scene texture x
-FUZZ_NEED_pmx := core/pmx.c core/anim.c
-FUZZ_NEED_pmd := core/pmx.c core/vmd_write.h core/anim.c
-FUZZ_NEED_vmd := core/vmd_write.h core/anim.c
-FUZZ_NEED_vpd := core/vmd_write.h core/anim.c
-FUZZ_NEED_scene := renderer/cli/scene.c
-FUZZ_NEED_texture := renderer/image/decode.c
-FUZZ_NEED_x := core/xfile.c
-fuzz_ready = $(if $(filter $(words $(FUZZ_NEED_$(1))),$(words $(wildcard $(FUZZ_NEED_$(1))))),$(1))
-FUZZ_TARGETS ?= $(foreach t,$(FUZZ_ALL),$(call fuzz_ready,$(t)))
+FUZZ_SRC_pmx := model
+FUZZ_SRC_pmd := model
+fuzz_obj = $(BUILD)/obj/tests/fuzz/fuzz_$(or $(FUZZ_SRC_$(1)),$(1)).o
+FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_SECONDS ?= 30
-FUZZ_DEFS := $(if $(wildcard core/camera.c),-DMMD_FUZZ_CAMERA)
 FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-$(BUILD)/obj/tests/fuzz/%.o: CPPFLAGS_COMMON += $(FUZZ_DEFS)
-.SECONDARY: $(FUZZ_ALL:%=$(BUILD)/obj/tests/fuzz/fuzz_%.o) $(BUILD)/obj/tests/fuzz/replay.o
+.SECONDARY: $(foreach t,$(FUZZ_ALL),$(call fuzz_obj,$(t))) $(BUILD)/obj/tests/fuzz/replay.o
 
-$(BUILD)/fuzz/replay_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/replay.o $(LIB_RENDER) $(LIB_CORE)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS_COMMON) $^ $(LIBS_ALL) -o $@
+define FUZZ_RULES
+$(BUILD)/fuzz/replay_$(1): $(call fuzz_obj,$(1)) $(BUILD)/obj/tests/fuzz/replay.o $(LIB_RENDER) $(LIB_CORE)
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CC) $$(CFLAGS_COMMON) $$^ $$(LIBS_ALL) -o $$@
 
 # Linked by clang++ so UBSan's C++ runtime is there for the Bullet bridge.
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(LIB_RENDER) $(LIB_CORE)
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CXX) $(SANFLAGS) -fsanitize=fuzzer -pthread $^ $(LIBS_ALL) -o $@
+$(BUILD)/fuzz/fuzz_$(1): $(call fuzz_obj,$(1)) $(LIB_RENDER) $(LIB_CORE)
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CXX) $$(SANFLAGS) -fsanitize=fuzzer -pthread $$^ $$(LIBS_ALL) -o $$@
+endef
+$(foreach t,$(FUZZ_ALL),$(eval $(call FUZZ_RULES,$(t))))
 
 tests: $(FUZZ_REPLAY_BIN)
 

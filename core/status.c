@@ -33,6 +33,21 @@ mmd_status mmd_error_set(mmd_error *err, mmd_status status, const char *section,
     return status;
 }
 
+mmd_status mmd_fail(mmd_error *err, mmd_status status, const char *fmt, ...)
+{
+    if (!err)
+        return status;
+    err->status = status;
+    err->section = NULL;
+    err->item = -1;
+    err->offset = -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 void mmd_error_format(const mmd_error *err, const char *file, char *buf, size_t size)
 {
     if (!size)

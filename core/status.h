@@ -4,6 +4,11 @@
  * mmd_status and, when given a non-NULL mmd_error, describes where it failed:
  * section ("pmx.bone"), item index (-1 when not per element), byte offset
  * (-1 when not meaningful) and a human sentence.
+ *
+ * The renderer speaks the same vocabulary: the statuses after
+ * MMD_E_BAD_STRUCTURE name the stage that failed outside the input files
+ * (command line, GL, encoder, output file); the CLI maps every status to its
+ * exit code in one table (renderer/cli/exit.c).
  */
 #ifndef MMD_CORE_STATUS_H
 #define MMD_CORE_STATUS_H
@@ -25,7 +30,12 @@
     X(MMD_E_BAD_INDEX, "index out of range")                \
     X(MMD_E_BAD_STRING, "bad string")                       \
     X(MMD_E_BAD_VALUE, "bad value")                         \
-    X(MMD_E_BAD_STRUCTURE, "bad structure")
+    X(MMD_E_BAD_STRUCTURE, "bad structure")                 \
+    X(MMD_E_USAGE, "bad usage")                             \
+    X(MMD_E_GL, "GL failure")                               \
+    X(MMD_E_ENCODER, "encoder failure")                     \
+    X(MMD_E_OUTPUT, "output not writable")                  \
+    X(MMD_E_INTERRUPTED, "interrupted")
 
 typedef enum mmd_status {
 #define MMD_X_ENUM(id, str) id,
@@ -39,7 +49,7 @@ typedef struct mmd_error {
     int64_t offset;      /* byte offset in the input, -1 when none */
     const char *section; /* static string, e.g. "pmx.bone"; NULL when none */
     int64_t item;        /* element index within section, -1 when none */
-    char msg[160];
+    char msg[512];       /* room for two paths: renderer messages name files */
 } mmd_error;
 
 /* Human name of a status ("truncated"). Never NULL. */
@@ -49,6 +59,11 @@ const char *mmd_status_str(mmd_status s);
 mmd_status mmd_error_set(mmd_error *err, mmd_status status, const char *section,
                          int64_t item, int64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/* mmd_error_set without a place (no section, item or offset): the renderer's
+ * errors, which are about files and stages, not bytes of an input. */
+mmd_status mmd_fail(mmd_error *err, mmd_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Format "file: offset 0x1a2b, pmx.bone #57: message" into buf. */
 void mmd_error_format(const mmd_error *err, const char *file, char *buf, size_t size);

@@ -69,10 +69,10 @@ int main(int argc, char **argv)
         o.fps_num <= 0 || o.fps_den <= 0)
         goto usage;
     o.start_time = (double)a * o.fps_den / o.fps_num;
-    char msg[256];
-    mmd_sink *sink = mmd_sink_video_open(&o, msg, sizeof msg);
+    mmd_error err;
+    mmd_sink *sink = mmd_sink_video_open(&o, &err);
     if (!sink) {
-        fprintf(stderr, "mkchunk: %s\n", msg);
+        fprintf(stderr, "mkchunk: %s\n", err.msg);
         return 1;
     }
     uint8_t *px = malloc((size_t)o.width * (size_t)o.height * 4);
@@ -82,16 +82,16 @@ int main(int argc, char **argv)
     }
     for (long long f = a; f <= b; f++) {
         pattern(px, o.width, o.height, f);
-        if (mmd_sink_write(sink, px, o.width, o.height, (size_t)o.width * 4, f, msg, sizeof msg)) {
-            fprintf(stderr, "mkchunk: frame %lld: %s\n", f, msg);
+        if (mmd_sink_write(sink, px, o.width, o.height, (size_t)o.width * 4, f, &err) != MMD_OK) {
+            fprintf(stderr, "mkchunk: frame %lld: %s\n", f, err.msg);
             mmd_sink_abort(sink);
             free(px);
             return 1;
         }
     }
     free(px);
-    if (mmd_sink_close(sink, msg, sizeof msg)) {
-        fprintf(stderr, "mkchunk: %s\n", msg);
+    if (mmd_sink_close(sink, &err) != MMD_OK) {
+        fprintf(stderr, "mkchunk: %s\n", err.msg);
         return 1;
     }
     return 0;

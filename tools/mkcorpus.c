@@ -15,6 +15,10 @@
 
 #include <stb_image_write.h>
 
+#include "core/model.h"
+#include "tests/fuzz/fixtures.h"
+#include "tests/util/pmd_writer.h"
+
 static const char *g_root;
 static int g_count;
 
@@ -166,9 +170,6 @@ static void make_textures(void)
 
 /* ---- models and motions (our writers) -------------------------------------------------- */
 
-#if __has_include("core/pmx_write.h")
-#include "core/model.h"
-#include "tests/fuzz/fixtures.h"
 
 /* Write m as PMX, check it loads back (a seed must be valid), store it. */
 static void put_pmx(const char *name, mmd_model *m)
@@ -202,12 +203,7 @@ static void make_pmx(void)
     mmd_model *m = mmd_model_new(); /* the smallest valid file: no sections */
     put_pmx("empty.pmx", m);
 }
-#else
-static void make_pmx(void) {}
-#endif
 
-#if __has_include("tests/util/pmd_writer.h")
-#include "tests/util/pmd_writer.h"
 static void make_pmd(void)
 {
     static const char *const names[5] = {"core.pmd", "english.pmd", "toon.pmd", "bodies.pmd", "full.pmd"};
@@ -222,11 +218,7 @@ static void make_pmd(void)
         free(d);
     }
 }
-#else
-static void make_pmd(void) {}
-#endif
 
-#ifdef FX_HAVE_VMD
 static void make_vmd(void)
 {
     mmd_motion *mo = fx_motion();
@@ -262,9 +254,6 @@ static void make_vmd(void)
     memcpy(v1 + 30, "fixture", 7);
     put("vmd", "v1_empty.vmd", v1, sizeof v1);
 }
-#else
-static void make_vmd(void) {}
-#endif
 
 static void make_vpd(void)
 {

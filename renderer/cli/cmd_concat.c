@@ -496,7 +496,8 @@ static int concat_run(const concat_opts *o)
     char *tmp = NULL;
     bool file_open = false;
     mmd_audio *a = NULL;
-    char msg[256];
+    mmd_error err;
+    mmd_status st;
     video_copy v = {0};
     AVRational rate = {0, 1};
     int rc = MMD_EXIT_OK;
@@ -559,8 +560,9 @@ static int concat_run(const concat_opts *o)
         mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time,
                                 .allow_copy = o->audio_offset == 0 && o->start_time == 0,
                                 .max_packet_s = rate.num > 0 ? av_q2d(av_inv_q(rate)) : 0};
-        if ((rc = mmd_audio_open(&a, oc, &ao, msg, sizeof msg))) {
-            errf("%s", msg);
+        if ((st = mmd_audio_open(&a, oc, &ao, &err)) != MMD_OK) {
+            rc = mmd_exit_code(st);
+            errf("%s", err.msg);
             goto done;
         }
         mmd_audio_set_end(a, total0, tb0); /* cut to the video */
@@ -595,8 +597,9 @@ static int concat_run(const concat_opts *o)
         if ((rc = video_peek(&v)))
             goto done;
         int64_t at = INT64_MAX; /* the next audio packet's time; INT64_MAX: none left */
-        if (a && (rc = mmd_audio_next_time(a, &at, msg, sizeof msg))) {
-            errf("%s", msg);
+        if (a && (st = mmd_audio_next_time(a, &at, &err)) != MMD_OK) {
+            rc = mmd_exit_code(st);
+            errf("%s", err.msg);
             goto done;
         }
         if (v.done && at == INT64_MAX)
@@ -609,8 +612,9 @@ static int concat_run(const concat_opts *o)
                 rc = MMD_EXIT_OUTPUT;
                 goto done;
             }
-        } else if ((rc = mmd_audio_write_next(a, msg, sizeof msg))) {
-            errf("%s", msg);
+        } else if ((st = mmd_audio_write_next(a, &err)) != MMD_OK) {
+            rc = mmd_exit_code(st);
+            errf("%s", err.msg);
             goto done;
         }
     }

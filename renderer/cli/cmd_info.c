@@ -4,34 +4,38 @@
  * The format is detected from the content ("PMX ", "Pmd", "Vocaloid Motion
  * Data", "Vocaloid Pose Data file", "xof "). JSON keys are a contract (README):
  * models  {"file","format","version","name","name_en","encoding","counts":{...},
- *          "morph_types":{...},"weight_types":{...},"textures":[{"path","exists"}],"warnings"}
+ *          "morph_types":{...},"weight_types":{...},
+ *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],"warnings"}
  * motions {"file","format","version","model_name","counts":{...},"last_frame","warnings"}
  * .x      {"file","format":"x","version","encoding","float_bits","counts":{meshes,frames,vertices,
  *          faces,triangles,materials},"normals","uvs","colors",
- *          "textures":[{"path","kind","exists"}],"warnings"}
+ *          "textures":[{"path","kind","exists","status"[,"resolved"]}],"warnings"}
  * Bad input: "file: offset 0x.., section #i: what" on stderr, exit MMD_EXIT_INPUT.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "core/accessory.h"
 #include "core/file.h"
 #include "core/model.h"
 #include "core/motion.h"
 #include "renderer/cli/commands.h"
+#include "renderer/image/texpath.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: mmdrender info FILE [--json]\n"
+            "usage: mmdrender info FILE [--json] [--allow-outside-assets]\n"
             "  Print what a model (.pmx, .pmd), motion (.vmd, .vpd) or accessory (.x)\n"
             "  contains: counts per section, morph and weight types, texture files and\n"
             "  whether they exist (models, accessories), key counts and the last frame\n"
             "  (motions).\n"
             "  --json   one JSON object on stdout instead of text\n"
+            "  --allow-outside-assets  let texture paths leave the model's folder (as render)\n"
+            "  Textures are looked up exactly as a render does (letter case, '\\',\n"
+            "  Shift-JIS names, confined to the model's folder).\n"
             "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n");
 }
 
@@ -59,25 +63,32 @@ static const char *encoding_name(uint8_t e)
     }
 }
 
-/* Texture path relative to the model's folder, '\' -> '/', into out (the
- * stored part starts at *rel); true when the file exists. */
-static bool texture_exists(const char *model_path, const char *tex, char *out, size_t cap, size_t *rel)
+/* One texture through the renderer's resolver (renderer/image/texpath.h):
+ * what `info` reports is what a render loads. */
+typedef struct tex_state {
+    int rc;              /* MMD_TEXPATH_* */
+    char resolved[4096]; /* on-disk path when found */
+    char why[512];
+} tex_state;
+
+static const char *const tex_status_names[] = {"found", "missing", "refused", "error"};
+
+static void resolve_texture(const char *model_path, const char *tex, bool allow_outside, tex_state *ts)
 {
-    const char *slash = strrchr(model_path, '/');
-    size_t dir = slash ? (size_t)(slash - model_path) + 1 : 0;
-    int n = snprintf(out, cap, "%.*s%s", (int)dir, model_path, tex);
-    *rel = 0;
-    if (n < 0 || (size_t)n >= cap)
-        return false;
-    *rel = dir;
-    for (char *p = out + dir; *p; p++)
-        if (*p == '\\')
-            *p = '/';
-    struct stat st;
-    return stat(out, &st) == 0 && S_ISREG(st.st_mode);
+    char dir[4096];
+    ts->resolved[0] = ts->why[0] = 0;
+    if (mmd_texpath_model_dir(model_path, dir, sizeof dir) != 0) {
+        ts->rc = MMD_TEXPATH_ERROR;
+        snprintf(ts->why, sizeof ts->why, "model path is too long");
+        return;
+    }
+    ts->rc = mmd_texpath_resolve(dir, tex, allow_outside, ts->resolved, sizeof ts->resolved, ts->why,
+                                 sizeof ts->why);
+    if (ts->rc < MMD_TEXPATH_FOUND || ts->rc > MMD_TEXPATH_ERROR)
+        ts->rc = MMD_TEXPATH_ERROR;
 }
 
-static void print_model(const char *path, const mmd_model *m, bool json)
+static void print_model(const char *path, const mmd_model *m, bool json, bool allow_outside)
 {
     uint32_t mt[MMD_MORPH_TYPE_COUNT] = {0}, wt[5] = {0};
     for (uint32_t i = 0; i < m->morph_count; i++)
@@ -91,7 +102,7 @@ static void print_model(const char *path, const mmd_model *m, bool json)
         "additional_uv4", "material", "flip", "impulse"};
     static const char *const weight_names[5] = {"bdef1", "bdef2", "bdef4", "sdef", "qdef"};
     const char *fmt = m->format == MMD_FORMAT_PMD ? "pmd" : "pmx";
-    char full[4096];
+    tex_state ts;
     if (json) {
         FILE *f = stdout;
         fputs("{\"file\":", f);
@@ -114,11 +125,16 @@ static void print_model(const char *path, const mmd_model *m, bool json)
             fprintf(f, "%s\"%s\":%u", i ? "," : "", weight_names[i], wt[i]);
         fputs("},\"textures\":[", f);
         for (uint32_t i = 0; i < m->texture_count; i++) {
-            size_t rel;
-            bool ex = texture_exists(path, m->textures[i], full, sizeof full, &rel);
+            resolve_texture(path, m->textures[i], allow_outside, &ts);
             fputs(i ? ",{\"path\":" : "{\"path\":", f);
             json_str(f, m->textures[i]);
-            fprintf(f, ",\"exists\":%s}", ex ? "true" : "false");
+            fprintf(f, ",\"exists\":%s,\"status\":\"%s\"", ts.rc == MMD_TEXPATH_FOUND ? "true" : "false",
+                    tex_status_names[ts.rc]);
+            if (ts.rc == MMD_TEXPATH_FOUND) {
+                fputs(",\"resolved\":", f);
+                json_str(f, ts.resolved);
+            }
+            fputc('}', f);
         }
         fprintf(f, "],\"warnings\":%u}\n", m->warnings);
         return;
@@ -159,9 +175,16 @@ static void print_model(const char *path, const mmd_model *m, bool json)
         printf("warnings:       %u (repaired oddities)\n", m->warnings);
     printf("textures:       %u\n", m->texture_count);
     for (uint32_t i = 0; i < m->texture_count; i++) {
-        size_t rel;
-        bool ex = texture_exists(path, m->textures[i], full, sizeof full, &rel);
-        printf("  %-40s %s\n", full + rel, ex ? "ok" : "MISSING");
+        resolve_texture(path, m->textures[i], allow_outside, &ts);
+        char shown[4096];
+        snprintf(shown, sizeof shown, "%s", m->textures[i]);
+        for (char *p = shown; *p; p++)
+            if (*p == '\\')
+                *p = '/';
+        if (ts.rc == MMD_TEXPATH_FOUND)
+            printf("  %-40s ok (%s)\n", shown, ts.resolved);
+        else
+            printf("  %-40s %s: %s\n", shown, ts.rc == MMD_TEXPATH_REFUSED ? "REFUSED" : "MISSING", ts.why);
     }
 }
 
@@ -201,26 +224,38 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
         printf("warnings:       %u\n", m->warnings);
 }
 
-/* One texture of an accessory: path, kind, existence (screen.bmp is MMD's live screen). */
-static void x_texture(const char *path, const char *tex, const char *kind, bool json, bool first)
+/* One texture of an accessory through the renderer's resolver; screen.bmp is
+ * MMD's live screen (always there). */
+static void x_texture(const char *path, const char *tex, const char *kind, bool json, bool allow_outside,
+                      bool first)
 {
-    char full[4096];
-    size_t rel;
     const char *base = strrchr(tex, '\\') ? strrchr(tex, '\\') + 1 : strrchr(tex, '/') ? strrchr(tex, '/') + 1 : tex;
-    bool screen = !strcasecmp(base, "screen.bmp");
-    bool ex = screen || texture_exists(path, tex, full, sizeof full, &rel);
-    if (screen)
+    tex_state ts;
+    if (!strcasecmp(base, "screen.bmp")) {
         kind = "screen";
+        ts.rc = MMD_TEXPATH_FOUND;
+        snprintf(ts.resolved, sizeof ts.resolved, "(previous frame)");
+    } else {
+        resolve_texture(path, tex, allow_outside, &ts);
+    }
     if (json) {
         fputs(first ? "{\"path\":" : ",{\"path\":", stdout);
         json_str(stdout, tex);
-        printf(",\"kind\":\"%s\",\"exists\":%s}", kind, ex ? "true" : "false");
+        printf(",\"kind\":\"%s\",\"exists\":%s,\"status\":\"%s\"", kind,
+               ts.rc == MMD_TEXPATH_FOUND ? "true" : "false", tex_status_names[ts.rc]);
+        if (ts.rc == MMD_TEXPATH_FOUND) {
+            fputs(",\"resolved\":", stdout);
+            json_str(stdout, ts.resolved);
+        }
+        fputc('}', stdout);
+    } else if (ts.rc == MMD_TEXPATH_FOUND) {
+        printf("  %-40s %-10s ok (%s)\n", tex, kind, ts.resolved);
     } else {
-        printf("  %-40s %-10s %s\n", tex, kind, ex ? "ok" : "MISSING");
+        printf("  %-40s %-10s %s: %s\n", tex, kind, ts.rc == MMD_TEXPATH_REFUSED ? "REFUSED" : "MISSING", ts.why);
     }
 }
 
-static void print_x(const char *path, const mmd_xmesh *x, bool json)
+static void print_x(const char *path, const mmd_xmesh *x, bool json, bool allow_outside)
 {
     static const char *const enc[] = {"text", "binary", "tzip", "bzip"};
     uint32_t ntex = 0;
@@ -252,11 +287,11 @@ static void print_x(const char *path, const mmd_xmesh *x, bool json)
     for (uint32_t i = 0; i < x->material_count; i++) {
         const mmd_x_material *m = &x->materials[i];
         if (m->texture[0]) {
-            x_texture(path, m->texture, "texture", json, first);
+            x_texture(path, m->texture, "texture", json, allow_outside, first);
             first = false;
         }
         if (m->sphere[0]) {
-            x_texture(path, m->sphere, m->sphere_mode == 2 ? "sphere_add" : "sphere_mul", json, first);
+            x_texture(path, m->sphere, m->sphere_mode == 2 ? "sphere_add" : "sphere_mul", json, allow_outside, first);
             first = false;
         }
     }
@@ -275,11 +310,13 @@ static int input_error(const char *path, const mmd_error *err)
 int mmd_cmd_info(int argc, char **argv)
 {
     const char *path = NULL;
-    bool json = false;
+    bool json = false, allow_outside = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) {
             json = true;
+        } else if (!strcmp(a, "--allow-outside-assets")) {
+            allow_outside = true;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return MMD_EXIT_OK;
@@ -317,7 +354,7 @@ int mmd_cmd_info(int argc, char **argv)
         if (mmd_model_load(data, size, &m, &err) != MMD_OK) {
             rc = input_error(path, &err);
         } else {
-            print_model(path, m, json);
+            print_model(path, m, json, allow_outside);
             mmd_model_free(m);
         }
     } else if (is_motion) {
@@ -333,7 +370,7 @@ int mmd_cmd_info(int argc, char **argv)
         if (mmd_x_load(data, size, &x, &err) != MMD_OK) {
             rc = input_error(path, &err);
         } else {
-            print_x(path, x, json);
+            print_x(path, x, json, allow_outside);
             mmd_x_free(x);
         }
     } else {

@@ -22,23 +22,15 @@
 #include "core/camera.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "core/physics.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/progress.h"
 #include "renderer/gl/render.h"
+#include "renderer/image/texpath.h"
 #include "renderer/cli/scene.h"
 #include "renderer/output/sink.h"
-#include "renderer/output/sink_video.h"
-
-#if defined(__has_include)
-#if __has_include("renderer/output/sink_png.h")
 #include "renderer/output/sink_png.h"
-#define HAVE_SINK_PNG 1
-#endif
-#if __has_include("core/physics.h")
-#include "core/physics.h"
-#define HAVE_PHYSICS 1
-#endif
-#endif
+#include "renderer/output/sink_video.h"
 
 /* CLI-only global: set by SIGINT/SIGTERM, polled between frames. */
 static volatile sig_atomic_t g_stop;
@@ -252,13 +244,7 @@ static int parse_chunk(const char *s, int *index, int *count)
 
 static bool png_exists(const char *target, int64_t frame)
 {
-#ifdef HAVE_SINK_PNG
     return mmd_sink_png_frame_exists(target, frame);
-#else
-    (void)target;
-    (void)frame;
-    return false;
-#endif
 }
 
 static double now_s(void)
@@ -273,24 +259,12 @@ static void on_frame_done(void *user, int64_t frame)
     mmd_progress_frame(user, frame);
 }
 
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return strdup(".");
-    if (slash == path)
-        return strdup("/");
-    return strndup(path, (size_t)(slash - path));
-}
-
 typedef struct render_job {
     mmd_scene *scene;
     mmd_model *models[MMD_SCENE_MAX_MODELS];
     mmd_motion *motions[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
     mmd_anim *anims[MMD_SCENE_MAX_MODELS];
-#ifdef HAVE_PHYSICS
     mmd_physics *physics[MMD_SCENE_MAX_MODELS];
-#endif
     mmd_motion *camera_motion;
     mmd_camera_track *camera;
     mmd_renderer *renderer;
@@ -309,9 +283,7 @@ static void job_free(render_job *j)
     mmd_camera_track_free(j->camera);
     mmd_motion_free(j->camera_motion);
     for (int i = 0; j->scene && i < j->scene->model_count; i++) {
-#ifdef HAVE_PHYSICS
         mmd_physics_free(j->physics[i]);
-#endif
         mmd_anim_free(j->anims[i]);
         for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
             mmd_motion_free(j->motions[i][k]);
@@ -353,7 +325,6 @@ static int load_inputs(render_job *j, const render_args *a)
                 fprintf(stderr, "%s %s", u ? "," : "", mmd_anim_unbound_name(j->anims[i], u));
             fprintf(stderr, "%s\n", unbound > 8 ? ", ..." : "");
         }
-#ifdef HAVE_PHYSICS
         if (sm->physics && !a->no_physics && j->models[i]->rigid_body_count > 0) {
             if (mmd_physics_create(j->models[i], &j->physics[i], &err) != MMD_OK ||
                 mmd_physics_attach(j->physics[i], j->anims[i]) != MMD_OK) {
@@ -362,7 +333,6 @@ static int load_inputs(render_job *j, const render_args *a)
                 return MMD_EXIT_INPUT;
             }
         }
-#endif
     }
     if (s->camera_motion &&
         mmd_motion_load_file(s->camera_motion, &j->camera_motion, &err) != MMD_OK) {
@@ -513,9 +483,12 @@ int mmd_cmd_render(int argc, char **argv)
         goto out;
     }
     for (int i = 0; i < s->model_count; i++) {
-        char *dir = dir_of(s->models[i].file);
-        int slot = dir ? mmd_renderer_add_model(j.renderer, j.models[i], dir, msg, sizeof msg) : -1;
-        free(dir);
+        char dir[4096];
+        int slot = -1;
+        if (mmd_texpath_model_dir(s->models[i].file, dir, sizeof dir) == 0)
+            slot = mmd_renderer_add_model(j.renderer, j.models[i], dir, msg, sizeof msg);
+        else
+            snprintf(msg, sizeof msg, "model path is too long");
         if (slot < 0) {
             fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, msg);
             rc = MMD_EXIT_GL;
@@ -555,22 +528,19 @@ int mmd_cmd_render(int argc, char **argv)
         vo.audio_offset = s->audio_offset;
         vo.start_time = (double)(s->frame_first + k0 * step) * s->fps_den / s->fps_num;
         vo.chunk = chunk_count > 1;
-        int code;
-        j.sink = mmd_sink_video_open_ex(&vo, &code, msg, sizeof msg);
+        mmd_error err;
+        j.sink = mmd_sink_video_open(&vo, &err);
         if (!j.sink) {
-            fprintf(stderr, "mmdrender: %s\n", msg);
-            rc = code;
+            fprintf(stderr, "mmdrender: %s\n", err.msg);
+            rc = mmd_exit_code(err.status);
             goto out;
         }
     } else if (kind == OUT_PNG) {
-#ifdef HAVE_SINK_PNG
-        j.sink = mmd_sink_png_open(a.out, a.threads, s->transparent, msg, sizeof msg);
-#else
-        snprintf(msg, sizeof msg, "PNG output is not built in");
-#endif
+        mmd_error err;
+        j.sink = mmd_sink_png_open(a.out, a.threads, s->transparent, &err);
         if (!j.sink) {
-            fprintf(stderr, "mmdrender: %s\n", msg);
-            rc = MMD_EXIT_OUTPUT;
+            fprintf(stderr, "mmdrender: %s\n", err.msg);
+            rc = mmd_exit_code(err.status);
             goto out;
         }
     }
@@ -589,13 +559,11 @@ int mmd_cmd_render(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     bool physics = false;
-#ifdef HAVE_PHYSICS
     for (int i = 0; i < s->model_count; i++)
         if (j.physics[i]) {
             mmd_physics_preroll(j.physics[i], j.anims[i], s->frame_first * t_per_frame, 2.0);
             physics = true;
         }
-#endif
     double t_start = now_s(), render_s = 0, write_s = 0;
     int64_t rendered = 0;
     /* with physics every frame from the scene's first one is simulated (chunks agree with whole runs) */
@@ -626,10 +594,10 @@ int mmd_cmd_render(int argc, char **argv)
         double t1 = now_s();
         render_s += t1 - t0;
         if (j.sink) {
-            int w = mmd_sink_write(j.sink, j.rgba, s->width, s->height, (size_t)s->width * 4, f, msg, sizeof msg);
-            if (w) {
-                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, msg);
-                rc = -w;
+            mmd_error err;
+            if (mmd_sink_write(j.sink, j.rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
+                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
+                rc = mmd_exit_code(err.status);
                 break;
             }
         } else {
@@ -647,10 +615,10 @@ int mmd_cmd_render(int argc, char **argv)
         /* clean shutdown also on interrupt: the video gets its trailer, PNGs are complete */
         mmd_sink *sink = j.sink;
         j.sink = NULL;
-        int c = mmd_sink_close(sink, msg, sizeof msg);
-        if (c) {
-            fprintf(stderr, "mmdrender: %s\n", msg);
-            rc = -c;
+        mmd_error err;
+        if (mmd_sink_close(sink, &err) != MMD_OK) {
+            fprintf(stderr, "mmdrender: %s\n", err.msg);
+            rc = mmd_exit_code(err.status);
         }
     }
     /* Default handlers only once the output is closed: a signal while the

@@ -1,10 +1,14 @@
 /* renderer/cli/commands.h - the CLI's subcommands and exit codes.
  *
  * main.c only dispatches; each subcommand lives in its own cmd_*.c and
- * parses its own options. Exit codes are a contract (README, --help).
+ * parses its own options. Exit codes are a contract (README, --help). The
+ * library below the CLI returns mmd_status (core/status.h); mmd_exit_code
+ * maps a status to its exit code from one table (exit.c).
  */
 #ifndef MMD_RENDERER_COMMANDS_H
 #define MMD_RENDERER_COMMANDS_H
+
+#include "core/status.h"
 
 enum {
     MMD_EXIT_OK = 0,
@@ -17,6 +21,11 @@ enum {
 };
 
 #define MMD_VERSION "0.1.0"
+
+/* The exit code for a status: MMD_OK 0, MMD_E_USAGE 1, input statuses
+ * (I/O, truncated, bad ...) 2, MMD_E_GL 3, MMD_E_ENCODER 4, MMD_E_OUTPUT 5,
+ * MMD_E_INTERRUPTED 130. */
+int mmd_exit_code(mmd_status s);
 
 /* argv[0] is the subcommand name ("info", ...); return an exit code. */
 int mmd_cmd_info(int argc, char **argv);

@@ -1,12 +1,100 @@
-/* renderer/gl/render_internal.h - what render_anim.c needs from render.c (not public). */
+/* renderer/gl/render_internal.h - the renderer's state, shared by the files of
+ * renderer/gl/ and by nothing outside it (not public).
+ *
+ *   render.c            lifecycle: options, create/free, models, the frame (mmd_renderer_draw)
+ *   pool.c              the fixed worker pool (mmd_renderer_parallel)
+ *   textures.c          texture upload and the per-model texture cache
+ *   targets.c           colour/MSAA/shadow framebuffers, clear at frame start, resolve + readback
+ *   pass_shadow_map.c   self-shadow light camera and depth pass
+ *   pass_colour.c       MMD's material pass (toon, sphere, texture, specular, self-shadow)
+ *   pass_edge.c         inverted-hull edges
+ *   pass_ground_shadow.c the projected ground shadow
+ *   render_anim.c       skinning mmd_anim instances across the pool, then the frame
+ */
 #ifndef MMD_RENDERER_RENDER_INTERNAL_H
 #define MMD_RENDERER_RENDER_INTERNAL_H
 
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "renderer/gl/context.h"
 #include "renderer/gl/render.h"
+
+#define MAX_THREADS 16
+/* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) | tint(1) */
+#define MAIN_VARIANTS 128
 
 /* fn(ctx, first, count) over [0, n) split into one fixed chunk per thread
  * (chunk bounds depend only on n and the thread count; results must not). */
 typedef void (*mmd_render_job)(void *ctx, uint32_t first, uint32_t count);
+
+typedef struct gpu_material {
+    GLuint tex, sphere, toon; /* 0 = none (white bound) */
+} gpu_material;
+
+typedef struct gpu_model {
+    const mmd_model *m;
+    GLuint vao, vbo_pos, vbo_nrm, vbo_uv, vbo_add, vbo_edge, ebo;
+    GLuint *tex_repeat, *tex_clamp; /* per model texture, lazily loaded; 0 = not tried */
+    bool *tex_tried_r, *tex_tried_c;
+    gpu_material *mats;
+    mmd_material_state *base; /* the model's own material values */
+    float *skin_pos, *skin_nrm;
+} gpu_model;
+
+typedef struct pool {
+    pthread_t th[MAX_THREADS];
+    int n; /* worker threads (the caller is one more) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv_go, cv_done;
+    unsigned gen;
+    int pending;
+    bool quit;
+    mmd_render_job fn;
+    void *ctx;
+    uint32_t total;
+} pool;
+
+typedef struct worker_arg {
+    pool *p;
+    int index;
+} worker_arg;
+
+struct mmd_renderer {
+    mmd_render_options o;
+    mmd_gl_context *ctx;
+    const mmd_gl *gl;
+    GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;
+    GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4], u_ground[4];
+    GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
+    GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
+    GLuint fbo_shadow, tex_shadow;
+    int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
+    GLuint tex_white, toon_shared[10];
+    gpu_model *models;
+    size_t model_count, model_cap;
+    mmd_render_timings timings;
+    pool pool;
+    worker_arg wargs[MAX_THREADS];
+    int threads;
+};
+
+/* uniform slots of the main program */
+enum {
+    U_WORLD, U_VIEW, U_PROJ, U_SHADOW_VP, U_DIFFUSE, U_AMBIENT, U_SPECULAR, U_POWER, U_LIGHT_COLOR,
+    U_LIGHT_DIR, U_EYE, U_TEX, U_SPHERE, U_TOON, U_SHADOW_MAP, U_SHADOW_MODE, U_TEX_MUL, U_TEX_ADD, U_SPH_MUL, U_SPH_ADD, U_TOON_MUL,
+    U_TOON_ADD, U_MAIN_COUNT
+};
+enum { F_WORLD, F_VIEWPROJ, F_EDGE, F_COLOR };
+
+/* What every pass of one frame shares. */
+typedef struct frame_ctx {
+    const mmd_render_view *v;
+    float proj_flip[16], viewproj[16], world[16], light_dir[3], light_color[3], shadow_vp[16];
+    int shadow_mode;
+} frame_ctx;
+
 void mmd_renderer_parallel(mmd_renderer *r, mmd_render_job fn, void *ctx, uint32_t n);
 size_t mmd_renderer_model_count(const mmd_renderer *r);
 const mmd_model *mmd_renderer_model(const mmd_renderer *r, size_t slot);
@@ -15,5 +103,84 @@ void mmd_renderer_scratch(mmd_renderer *r, size_t slot, float **pos, float **nrm
 mmd_render_timings *mmd_renderer_timings_mut(mmd_renderer *r);
 const mmd_render_options *mmd_renderer_options(const mmd_renderer *r);
 double mmd_render_now_ms(void);
+
+/* pool.c: start `threads` - 1 workers (the caller is the last one); stop joins them. */
+void mmd_pool_start(mmd_renderer *r, int threads);
+void mmd_pool_stop(pool *p);
+
+/* textures.c */
+GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, bool repeat, bool mip);
+/* Texture idx of model g with the given wrap, loaded on first use; 0 (drawn
+ * white, warned once per texture) when it cannot be found or decoded. */
+GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat);
+
+/* targets.c: the colour target (MSAA when samples > 1), the shadow map, the
+ * frame's clear, and the resolve + readback into rgba (straight alpha). */
+int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size);
+int mmd_shadow_target_create(mmd_renderer *r, char *msg, size_t msg_size);
+void mmd_target_begin(mmd_renderer *r);
+int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size);
+
+/* The passes, in frame order. */
+void mmd_shadow_matrix(const mmd_render_view *v, const float light_dir[3], int mode, float dist_param,
+                       float out[16]);
+bool mmd_shadow_any_receiver(const mmd_renderer *r, const mmd_render_instance *ins, size_t count);
+void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f);
+/* Colour-pass program for a variant key (built on first use). 0 on failure. */
+GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size);
+int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
+                    char *msg, size_t msg_size);
+void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f);
+void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t count,
+                             const frame_ctx *f);
+/* Draws, with the bound program and state, the triangle materials of every
+ * shown instance that have `flag` set and are not fully transparent. */
+void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t count, uint8_t flag);
+
+/* Small column-major maths shared by the passes. */
+static inline void mat_mul(const float a[16], const float b[16], float out[16])
+{
+    float t[16];
+    for (int c = 0; c < 4; c++)
+        for (int rr = 0; rr < 4; rr++) {
+            float s = 0;
+            for (int k = 0; k < 4; k++)
+                s += a[k * 4 + rr] * b[c * 4 + k];
+            t[c * 4 + rr] = s;
+        }
+    memcpy(out, t, sizeof t);
+}
+
+static inline void mat_identity(float m[16])
+{
+    memset(m, 0, 16 * sizeof(float));
+    m[0] = m[5] = m[10] = m[15] = 1;
+}
+
+static inline void vec_norm(float v[3])
+{
+    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (l > 1e-12f) {
+        v[0] /= l;
+        v[1] /= l;
+        v[2] /= l;
+    }
+}
+
+static inline void vec_cross(const float a[3], const float b[3], float o[3])
+{
+    float t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+    memcpy(o, t, sizeof t);
+}
+
+static inline float vec_dot(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static inline GLenum prim_of(uint8_t flags)
+{
+    if (flags & MMD_MAT_POINTS)
+        return GL_POINTS;
+    if (flags & MMD_MAT_LINES)
+        return GL_LINES;
+    return GL_TRIANGLES;
+}
 
 #endif

@@ -129,6 +129,24 @@ static bool inside(const char *base_real, const char *path_real)
     return path_real[n] == '/' || path_real[n] == 0;
 }
 
+int mmd_texpath_model_dir(const char *model_path, char *dir, size_t dir_size)
+{
+    const char *slash = strrchr(model_path, '/');
+    const char *d = ".";
+    size_t n = 1;
+    if (slash == model_path) {
+        d = "/";
+    } else if (slash) {
+        d = model_path;
+        n = (size_t)(slash - model_path);
+    }
+    if (n >= dir_size)
+        return -1;
+    memcpy(dir, d, n);
+    dir[n] = 0;
+    return 0;
+}
+
 int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
                         size_t out_size, char *msg, size_t msg_size)
 {

@@ -1,6 +1,11 @@
 /* renderer/image/texpath.h - find a model's texture file on disk.
  *
  *   int mmd_texpath_resolve(model_dir, stored, allow_outside, out, out_size, msg, n)
+ *   int mmd_texpath_model_dir(model_path, dir, dir_size)
+ *
+ * The one resolver: `info`, `info --json` and the renderer all call it, so
+ * what `info` reports as found is what a render loads (and refuses what a
+ * render refuses).
  *
  * stored is the path as the model names it (UTF-8 after conversion from
  * Shift-JIS/UTF-16), relative to the model's folder, with '\' or '/'
@@ -32,6 +37,11 @@ enum {
     MMD_TEXPATH_REFUSED = 2, /* escapes model_dir and !allow_outside */
     MMD_TEXPATH_ERROR = 3,   /* empty name, path too long for out, bad arguments */
 };
+
+/* The folder of a model file ("a/b/m.pmx" -> "a/b", "m.pmx" -> ".", "/m.pmx"
+ * -> "/"): the model_dir that textures are resolved against and confined to.
+ * Returns 0, or -1 when dir_size is too small. */
+int mmd_texpath_model_dir(const char *model_path, char *dir, size_t dir_size);
 
 int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
                         size_t out_size, char *msg, size_t msg_size);

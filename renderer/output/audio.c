@@ -12,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "renderer/cli/commands.h"
-#include "renderer/base/msg.h"
+#include "core/status.h"
 
 static const AVRational k_sample_tb = {1, MMD_AUDIO_RATE};
 
@@ -96,16 +95,16 @@ void mmd_audio_free(mmd_audio *a)
 
 /* ---- open ---------------------------------------------------------------- */
 
-static int open_encoder(mmd_audio *a, char *msg, size_t n)
+static mmd_status open_encoder(mmd_audio *a, mmd_error *err)
 {
     char eb[128];
     bool webm = !strcmp(a->oc->oformat->name, "webm");
     const AVCodec *c = webm ? avcodec_find_encoder_by_name("libopus") : avcodec_find_encoder(AV_CODEC_ID_AAC);
     if (!c)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
+        return mmd_fail(err, MMD_E_ENCODER, "no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
     AVCodecContext *e = a->enc = avcodec_alloc_context3(c);
     if (!e)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     e->sample_fmt = c->sample_fmts ? c->sample_fmts[0] : AV_SAMPLE_FMT_FLTP;
     for (const enum AVSampleFormat *p = c->sample_fmts; p && *p != AV_SAMPLE_FMT_NONE; p++)
         if (*p == AV_SAMPLE_FMT_FLTP || *p == AV_SAMPLE_FMT_FLT) {
@@ -120,47 +119,47 @@ static int open_encoder(mmd_audio *a, char *msg, size_t n)
         e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int r = avcodec_open2(e, c, NULL);
     if (r < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "cannot open the audio encoder: %s", averr(r, eb, sizeof eb));
+        return mmd_fail(err, MMD_E_ENCODER, "cannot open the audio encoder: %s", averr(r, eb, sizeof eb));
     if (avcodec_parameters_from_context(a->ost->codecpar, e) < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     a->ost->time_base = e->time_base;
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
-static int open_decoder(mmd_audio *a, const AVCodec *dc, char *msg, size_t n)
+static mmd_status open_decoder(mmd_audio *a, const AVCodec *dc, mmd_error *err)
 {
     if (!dc)
-        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: no decoder for its audio (%s)", a->path,
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "%s: no decoder for its audio (%s)", a->path,
                         avcodec_get_name(a->ist->codecpar->codec_id));
     a->dec = avcodec_alloc_context3(dc);
     if (!a->dec || avcodec_parameters_to_context(a->dec, a->ist->codecpar) < 0 ||
         avcodec_open2(a->dec, dc, NULL) < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot open the audio decoder", a->path);
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "%s: cannot open the audio decoder", a->path);
     if (a->dec->sample_rate <= 0 || a->dec->ch_layout.nb_channels <= 0)
-        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio has no sample rate or channels", a->path);
-    return MMD_EXIT_OK;
+        return mmd_fail(err, MMD_E_BAD_VALUE, "%s: audio has no sample rate or channels", a->path);
+    return MMD_OK;
 }
 
 /* Resampler from the decoder's format to the encoder's, and the fifo. */
-static int open_resampler(mmd_audio *a, char *msg, size_t n)
+static mmd_status open_resampler(mmd_audio *a, mmd_error *err)
 {
     AVChannelLayout in_layout;
     if (a->dec->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC)
         av_channel_layout_default(&in_layout, a->dec->ch_layout.nb_channels);
     else if (av_channel_layout_copy(&in_layout, &a->dec->ch_layout) < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     int e = swr_alloc_set_opts2(&a->swr, &a->enc->ch_layout, a->enc->sample_fmt, MMD_AUDIO_RATE, &in_layout,
                                 a->dec->sample_fmt, a->dec->sample_rate, 0, NULL);
     av_channel_layout_uninit(&in_layout);
     if (e < 0 || swr_init(a->swr) < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot resample this audio", a->path);
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "%s: cannot resample this audio", a->path);
     a->fifo = av_audio_fifo_alloc(a->enc->sample_fmt, a->enc->ch_layout.nb_channels, 4096);
     a->frame = av_frame_alloc();
     a->eframe = av_frame_alloc();
     a->opkt = av_packet_alloc();
     if (!a->fifo || !a->frame || !a->eframe || !a->opkt)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
-    return MMD_EXIT_OK;
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
+    return MMD_OK;
 }
 
 /* The longest packet a copyable codec has, seconds: its frame size, or for
@@ -173,61 +172,62 @@ static double packet_seconds(const AVCodecParameters *p)
     return (double)samples / p->sample_rate;
 }
 
-static int open_all(mmd_audio *a, const mmd_audio_options *o, char *msg, size_t n)
+static mmd_status open_all(mmd_audio *a, const mmd_audio_options *o, mmd_error *err)
 {
     char eb[128];
     int e = avformat_open_input(&a->ic, a->path, NULL, NULL);
     if (e < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot open audio: %s", a->path, averr(e, eb, sizeof eb));
+        return mmd_fail(err, MMD_E_IO, "%s: cannot open audio: %s", a->path, averr(e, eb, sizeof eb));
     if ((e = avformat_find_stream_info(a->ic, NULL)) < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: cannot read audio: %s", a->path, averr(e, eb, sizeof eb));
+        return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: cannot read audio: %s", a->path, averr(e, eb, sizeof eb));
     const AVCodec *dc = NULL;
     a->stream = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dc, 0);
     if (a->stream < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: no audio stream", a->path);
+        return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: no audio stream", a->path);
     a->ist = a->ic->streams[a->stream];
     a->copy = o->allow_copy && mmd_audio_can_copy(a->oc->oformat, a->ist->codecpar->codec_id, o->offset) &&
               (o->max_packet_s <= 0 || packet_seconds(a->ist->codecpar) <= o->max_packet_s);
-    if (!a->copy && (e = open_decoder(a, dc, msg, n)))
-        return e;
+    mmd_status st;
+    if (!a->copy && (st = open_decoder(a, dc, err)) != MMD_OK)
+        return st;
     a->pkt = av_packet_alloc();
     a->ost = avformat_new_stream(a->oc, NULL);
     if (!a->pkt || !a->ost)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     if (a->copy) {
         if (avcodec_parameters_copy(a->ost->codecpar, a->ist->codecpar) < 0)
-            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+            return mmd_fail(err, MMD_E_ENCODER, "out of memory");
         a->ost->codecpar->codec_tag = 0;
         a->ost->time_base = a->ist->time_base;
         a->copy_zero = a->ist->start_time != AV_NOPTS_VALUE ? a->ist->start_time : 0;
         a->copy_end = INT64_MAX;
-        return MMD_EXIT_OK;
+        return MMD_OK;
     }
-    if ((e = open_encoder(a, msg, n)) || (e = open_resampler(a, msg, n)))
-        return e;
+    if ((st = open_encoder(a, err)) != MMD_OK || (st = open_resampler(a, err)) != MMD_OK)
+        return st;
     double file_t0 = -o->offset; /* audio-file time at output time 0 */
     if (file_t0 >= 0)
         a->skip = llround(file_t0 * MMD_AUDIO_RATE);
     else
         a->pad = llround(-file_t0 * MMD_AUDIO_RATE);
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
-int mmd_audio_open(mmd_audio **out, AVFormatContext *oc, const mmd_audio_options *o, char *msg, size_t n)
+mmd_status mmd_audio_open(mmd_audio **out, AVFormatContext *oc, const mmd_audio_options *o, mmd_error *err)
 {
     mmd_audio *a = calloc(1, sizeof *a);
     if (!a || !(a->path = strdup(o->path))) {
         free(a);
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     }
     a->oc = oc;
-    int rc = open_all(a, o, msg, n);
+    mmd_status rc = open_all(a, o, err);
     if (rc) {
         mmd_audio_free(a);
         return rc;
     }
     *out = a;
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
 void mmd_audio_set_end(mmd_audio *a, int64_t t, AVRational tb)
@@ -278,7 +278,7 @@ static int convert_push(mmd_audio *a, const AVFrame *f)
         return -1;
     int got = swr_convert(a->swr, buf, out_max, f ? (const uint8_t **)f->extended_data : NULL,
                           f ? f->nb_samples : 0);
-    int rc = got < 0 ? -1 : fifo_push(a, buf, got);
+    mmd_status rc = got < 0 ? -1 : fifo_push(a, buf, got);
     av_freep(&buf[0]);
     av_freep(&buf);
     return rc;
@@ -324,25 +324,25 @@ static int decode_more(mmd_audio *a, int want)
 /* ---- encode ---------------------------------------------------------------- */
 
 /* Encoded packets into the muxer. */
-static int drain(mmd_audio *a, char *msg, size_t n)
+static mmd_status drain(mmd_audio *a, mmd_error *err)
 {
     char eb[128];
     for (;;) {
         int e = avcodec_receive_packet(a->enc, a->opkt);
         if (e == AVERROR(EAGAIN) || e == AVERROR_EOF)
-            return MMD_EXIT_OK;
+            return MMD_OK;
         if (e < 0)
-            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
+            return mmd_fail(err, MMD_E_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
         av_packet_rescale_ts(a->opkt, a->enc->time_base, a->ost->time_base);
         a->opkt->stream_index = a->ost->index;
         if ((e = av_interleaved_write_frame(a->oc, a->opkt)) < 0)
-            return mmd_msgf(msg, n, MMD_EXIT_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
+            return mmd_fail(err, MMD_E_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
     }
 }
 
 /* Encode one frame of nb samples at output time `sent`: silence while pad
  * lasts, then the fifo (silence once the file has ended). */
-static int encode_frame(mmd_audio *a, int nb, char *msg, size_t n)
+static mmd_status encode_frame(mmd_audio *a, int nb, mmd_error *err)
 {
     char eb[128];
     AVCodecContext *en = a->enc;
@@ -352,7 +352,7 @@ static int encode_frame(mmd_audio *a, int nb, char *msg, size_t n)
     f->format = en->sample_fmt;
     f->sample_rate = en->sample_rate;
     if (av_channel_layout_copy(&f->ch_layout, &en->ch_layout) < 0 || av_frame_get_buffer(f, 0) < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "out of memory");
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     av_samples_set_silence(f->extended_data, 0, nb, en->ch_layout.nb_channels, en->sample_fmt);
     int pos = 0;
     if (a->pad > 0) {
@@ -362,7 +362,7 @@ static int encode_frame(mmd_audio *a, int nb, char *msg, size_t n)
     }
     if (pos < nb) {
         if (decode_more(a, nb - pos) < 0)
-            return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio decoding failed", a->path);
+            return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: audio decoding failed", a->path);
         int avail = av_audio_fifo_size(a->fifo);
         int take = avail < nb - pos ? avail : nb - pos;
         if (take > 0) {
@@ -373,15 +373,15 @@ static int encode_frame(mmd_audio *a, int nb, char *msg, size_t n)
             for (int c = 0; c < (planar ? ch : 1); c++)
                 dst[c] = f->extended_data[c] + (size_t)pos * (size_t)bps * (size_t)(planar ? 1 : ch);
             if (av_audio_fifo_read(a->fifo, dst, take) < take)
-                return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio fifo read failed");
+                return mmd_fail(err, MMD_E_ENCODER, "audio fifo read failed");
         }
     }
     f->pts = a->sent;
     a->sent += nb;
     int e = avcodec_send_frame(en, f);
     if (e < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
-    return drain(a, msg, n);
+        return mmd_fail(err, MMD_E_ENCODER, "audio encoder: %s", averr(e, eb, sizeof eb));
+    return drain(a, err);
 }
 
 static int frame_size(const mmd_audio *a)
@@ -391,28 +391,28 @@ static int frame_size(const mmd_audio *a)
 
 /* One frame towards the end (the last one short if the encoder allows), or
  * the flush once the end is reached. */
-static int encode_next(mmd_audio *a, char *msg, size_t n)
+static mmd_status encode_next(mmd_audio *a, mmd_error *err)
 {
     char eb[128];
     int64_t left = a->end - a->sent;
     if (left <= 0) {
         int e = avcodec_send_frame(a->enc, NULL);
         if (e < 0 && e != AVERROR_EOF)
-            return mmd_msgf(msg, n, MMD_EXIT_ENCODER, "audio encoder flush: %s", averr(e, eb, sizeof eb));
+            return mmd_fail(err, MMD_E_ENCODER, "audio encoder flush: %s", averr(e, eb, sizeof eb));
         a->done = true;
-        return drain(a, msg, n);
+        return drain(a, err);
     }
     int fs = frame_size(a);
     int nb = left < fs ? (int)left : fs;
     if (nb < fs && !(a->enc->codec->capabilities & (AV_CODEC_CAP_SMALL_LAST_FRAME | AV_CODEC_CAP_VARIABLE_FRAME_SIZE)))
         nb = fs;
-    return encode_frame(a, nb, msg, n);
+    return encode_frame(a, nb, err);
 }
 
 /* ---- copy ------------------------------------------------------------------ */
 
 /* Make sure pkt holds the next packet to copy, or set done. */
-static int copy_peek(mmd_audio *a, char *msg, size_t n)
+static mmd_status copy_peek(mmd_audio *a, mmd_error *err)
 {
     char eb[128];
     while (!a->have_pkt && !a->done) {
@@ -422,7 +422,7 @@ static int copy_peek(mmd_audio *a, char *msg, size_t n)
             break;
         }
         if (e < 0)
-            return mmd_msgf(msg, n, MMD_EXIT_INPUT, "%s: audio read error: %s", a->path, averr(e, eb, sizeof eb));
+            return mmd_fail(err, MMD_E_IO, "%s: audio read error: %s", a->path, averr(e, eb, sizeof eb));
         if (a->pkt->stream_index != a->stream || a->pkt->pts == AV_NOPTS_VALUE) {
             av_packet_unref(a->pkt);
             continue;
@@ -434,10 +434,10 @@ static int copy_peek(mmd_audio *a, char *msg, size_t n)
         }
         a->have_pkt = true;
     }
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
-static int copy_write(mmd_audio *a, char *msg, size_t n)
+static mmd_status copy_write(mmd_audio *a, mmd_error *err)
 {
     char eb[128];
     AVPacket *p = a->pkt;
@@ -450,15 +450,15 @@ static int copy_write(mmd_audio *a, char *msg, size_t n)
     a->have_pkt = false;
     int e = av_interleaved_write_frame(a->oc, p);
     if (e < 0)
-        return mmd_msgf(msg, n, MMD_EXIT_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
-    return MMD_EXIT_OK;
+        return mmd_fail(err, MMD_E_OUTPUT, "cannot write audio: %s", averr(e, eb, sizeof eb));
+    return MMD_OK;
 }
 
 /* ---- writing ----------------------------------------------------------------- */
 
-int mmd_audio_next_time(mmd_audio *a, int64_t *t_us, char *msg, size_t n)
+mmd_status mmd_audio_next_time(mmd_audio *a, int64_t *t_us, mmd_error *err)
 {
-    int rc = a->copy ? copy_peek(a, msg, n) : MMD_EXIT_OK;
+    mmd_status rc = a->copy ? copy_peek(a, err) : MMD_OK;
     if (rc)
         return rc;
     if (a->done)
@@ -467,28 +467,28 @@ int mmd_audio_next_time(mmd_audio *a, int64_t *t_us, char *msg, size_t n)
         *t_us = av_rescale_q(a->pkt->pts - a->copy_zero, a->ist->time_base, AV_TIME_BASE_Q);
     else
         *t_us = av_rescale_q(a->sent, k_sample_tb, AV_TIME_BASE_Q);
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
-int mmd_audio_write_next(mmd_audio *a, char *msg, size_t n)
+mmd_status mmd_audio_write_next(mmd_audio *a, mmd_error *err)
 {
     if (!a->copy)
-        return a->done ? MMD_EXIT_OK : encode_next(a, msg, n);
-    int rc = copy_peek(a, msg, n);
-    return rc || a->done ? rc : copy_write(a, msg, n);
+        return a->done ? MMD_OK : encode_next(a, err);
+    mmd_status rc = copy_peek(a, err);
+    return rc || a->done ? rc : copy_write(a, err);
 }
 
-int mmd_audio_write_to(mmd_audio *a, int64_t t, AVRational tb, char *msg, size_t n)
+mmd_status mmd_audio_write_to(mmd_audio *a, int64_t t, AVRational tb, mmd_error *err)
 {
-    int rc = MMD_EXIT_OK;
+    mmd_status rc = MMD_OK;
     if (a->copy) {
         int64_t lim = a->copy_zero + av_rescale_q(t, tb, a->ist->time_base);
         for (;;) {
-            if ((rc = copy_peek(a, msg, n)) || !a->have_pkt)
+            if ((rc = copy_peek(a, err)) || !a->have_pkt)
                 return rc;
             if (a->pkt->pts + (a->pkt->duration > 0 ? a->pkt->duration : 0) > lim)
-                return MMD_EXIT_OK;
-            if ((rc = copy_write(a, msg, n)))
+                return MMD_OK;
+            if ((rc = copy_write(a, err)))
                 return rc;
         }
     }
@@ -497,14 +497,14 @@ int mmd_audio_write_to(mmd_audio *a, int64_t t, AVRational tb, char *msg, size_t
         upto = a->end;
     int fs = frame_size(a);
     while (!rc && !a->done && a->sent + fs <= upto)
-        rc = encode_frame(a, fs, msg, n);
+        rc = encode_frame(a, fs, err);
     return rc;
 }
 
-int mmd_audio_finish(mmd_audio *a, char *msg, size_t n)
+mmd_status mmd_audio_finish(mmd_audio *a, mmd_error *err)
 {
-    int rc = MMD_EXIT_OK;
+    mmd_status rc = MMD_OK;
     while (!rc && !a->done)
-        rc = mmd_audio_write_next(a, msg, n);
+        rc = mmd_audio_write_next(a, err);
     return rc;
 }

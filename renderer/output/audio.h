@@ -5,10 +5,10 @@
  *
  *     mmd_audio_options ao = {.path = "song.wav", .offset = 0.25};
  *     mmd_audio *a = NULL;
- *     rc = mmd_audio_open(&a, oc, &ao, msg, n);       // adds the stream: before avformat_write_header
- *     rc = mmd_audio_write_to(a, frames, fps_tb, msg, n); // as the video advances (optional)
+ *     rc = mmd_audio_open(&a, oc, &ao, &err);       // adds the stream: before avformat_write_header
+ *     rc = mmd_audio_write_to(a, frames, fps_tb, &err); // as the video advances (optional)
  *     mmd_audio_set_end(a, frames, fps_tb);            // the track's length
- *     rc = mmd_audio_finish(a, msg, n);                // the rest + encoder flush: before av_write_trailer
+ *     rc = mmd_audio_finish(a, &err);                // the rest + encoder flush: before av_write_trailer
  *     mmd_audio_free(a);
  *
  * Timing: output time t plays audio-file time t - offset, so offset > 0 puts
@@ -19,9 +19,9 @@
  * (AAC; Opus in WebM). Copy: with allow_copy, when mmd_audio_can_copy says
  * so, packets are copied unchanged up to the first one at or after the end.
  *
- * Every int function returns MMD_EXIT_OK or an exit code (renderer/cli/commands.h)
- * with a message in msg: MMD_EXIT_INPUT (audio unreadable or undecodable),
- * MMD_EXIT_ENCODER (encoder, memory), MMD_EXIT_OUTPUT (the muxer's write).
+ * Every mmd_status function returns MMD_OK or, with err filled (NULL allowed):
+ * MMD_E_IO / MMD_E_UNSUPPORTED / MMD_E_BAD_* (audio unreadable or undecodable),
+ * MMD_E_ENCODER (encoder, memory), MMD_E_OUTPUT (the muxer's write).
  * Times in (t, tb) pairs are output times in the rational time base tb.
  */
 #ifndef MMD_RENDERER_AUDIO_H
@@ -32,6 +32,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "core/status.h"
 
 #define MMD_AUDIO_RATE 48000 /* sample rate of encoded tracks */
 
@@ -53,21 +55,20 @@ bool mmd_audio_can_copy(const AVOutputFormat *fmt, enum AVCodecID id, double off
 
 /* Opens o->path and adds its stream to oc (not yet written: call before
  * avformat_write_header). *out is set on success only; oc must outlive it. */
-int mmd_audio_open(mmd_audio **out, AVFormatContext *oc, const mmd_audio_options *o, char *msg,
-                   size_t msg_size);
+mmd_status mmd_audio_open(mmd_audio **out, AVFormatContext *oc, const mmd_audio_options *o, mmd_error *err);
 /* The track ends at output time t (tb). Call once, before write_next/finish. */
 void mmd_audio_set_end(mmd_audio *a, int64_t t, AVRational tb);
 /* Writes every packet that ends by output time t: whole encoder frames, or
  * copied packets. Never past the end, if one is set. */
-int mmd_audio_write_to(mmd_audio *a, int64_t t, AVRational tb, char *msg, size_t msg_size);
+mmd_status mmd_audio_write_to(mmd_audio *a, int64_t t, AVRational tb, mmd_error *err);
 /* *t_us: output time (AV_TIME_BASE) of the next packet; INT64_MAX when all is
  * written. May read the input (copy). */
-int mmd_audio_next_time(mmd_audio *a, int64_t *t_us, char *msg, size_t msg_size);
+mmd_status mmd_audio_next_time(mmd_audio *a, int64_t *t_us, mmd_error *err);
 /* Writes the next packet: one encoder frame (the last may be short) or one
  * copied packet; at the end, flushes the encoder. Needs the end set. */
-int mmd_audio_write_next(mmd_audio *a, char *msg, size_t msg_size);
+mmd_status mmd_audio_write_next(mmd_audio *a, mmd_error *err);
 /* Writes everything left up to the end, then flushes. Needs the end set. */
-int mmd_audio_finish(mmd_audio *a, char *msg, size_t msg_size);
+mmd_status mmd_audio_finish(mmd_audio *a, mmd_error *err);
 /* true when packets are copied, false when encoded. */
 bool mmd_audio_is_copy(const mmd_audio *a);
 /* The encoder's name ("aac", "libopus") or the copied codec's ("aac", "mp3"). */

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "renderer/cli/commands.h"
 #include "renderer/base/msg.h"
 #include "renderer/image/png.h"
 
@@ -50,14 +49,14 @@ static bool unescape(char *dst, size_t cap, const char *src, size_t n)
     return true;
 }
 
-static int parse_target(const char *target, pattern *p, char *msg, size_t n)
+static mmd_status parse_target(const char *target, pattern *p, mmd_error *err)
 {
     memset(p, 0, sizeof *p);
     size_t len = target ? strlen(target) : 0;
     if (len == 0)
-        return mmd_msgf(msg, n, -1, "PNG output: empty target");
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG output: empty target");
     if (len >= PATH_MAX - 32)
-        return mmd_msgf(msg, n, -1, "PNG output: target path is too long");
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG output: target path is too long");
     const char *conv = NULL;
     for (const char *c = target; *c; c++) {
         if (*c != '%')
@@ -67,28 +66,28 @@ static int parse_target(const char *target, pattern *p, char *msg, size_t n)
             continue;
         }
         if (conv)
-            return mmd_msgf(msg, n, -1, "PNG output '%s': more than one %% conversion", target);
+            return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': more than one %% conversion", target);
         conv = c;
     }
     if (!conv) {
         if (ends_with_png(target))
-            return mmd_msgf(msg, n, -1,
+            return mmd_fail(err, MMD_E_OUTPUT,
                             "PNG output '%s': a file name needs a frame number pattern such as "
                             "f_%%06d.png (or give a directory)",
                             target);
         if (!unescape(p->dir, sizeof p->dir, target, len))
-            return mmd_msgf(msg, n, -1, "PNG output '%s': bad %% in the directory name", target);
+            return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': bad %% in the directory name", target);
         size_t dl = strlen(p->dir);
         while (dl > 1 && p->dir[dl - 1] == '/')
             p->dir[--dl] = 0;
         int k = snprintf(p->prefix, sizeof p->prefix, "%s%sframe_", p->dir,
                          p->dir[dl - 1] == '/' ? "" : "/");
         if (k < 0 || (size_t)k >= sizeof p->prefix)
-            return mmd_msgf(msg, n, -1, "PNG output: target path is too long");
+            return mmd_fail(err, MMD_E_OUTPUT, "PNG output: target path is too long");
         snprintf(p->suffix, sizeof p->suffix, ".png");
         p->width = 6;
         p->zero = true;
-        return 0;
+        return MMD_OK;
     }
     const char *q = conv + 1;
     if (*q == '0') {
@@ -99,23 +98,23 @@ static int parse_target(const char *target, pattern *p, char *msg, size_t n)
     while (*q >= '0' && *q <= '9' && w < 100)
         w = w * 10 + (*q++ - '0');
     if (*q != 'd' || w > 18)
-        return mmd_msgf(msg, n, -1,
+        return mmd_fail(err, MMD_E_OUTPUT,
                         "PNG output '%s': the frame number must be written %%d or %%0Nd (N <= 18)",
                         target);
     p->width = w;
     const char *after = q + 1;
     if (strchr(after, '/'))
-        return mmd_msgf(msg, n, -1, "PNG output '%s': the frame number must be in the file name",
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': the frame number must be in the file name",
                         target);
     if (!unescape(p->prefix, sizeof p->prefix, target, (size_t)(conv - target)) ||
         !unescape(p->suffix, sizeof p->suffix, after, strlen(after)))
-        return mmd_msgf(msg, n, -1, "PNG output '%s': bad %% (write %%%% for a literal %%)", target);
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': bad %% (write %%%% for a literal %%)", target);
     const char *slash = strrchr(p->prefix, '/');
     if (slash)
         snprintf(p->dir, sizeof p->dir, "%.*s", (int)(slash - p->prefix), p->prefix);
     if (p->dir[0] == 0 && slash)
         snprintf(p->dir, sizeof p->dir, "/");
-    return 0;
+    return MMD_OK;
 }
 
 static int format_path(const pattern *p, int64_t frame, char *out, size_t cap)
@@ -125,30 +124,31 @@ static int format_path(const pattern *p, int64_t frame, char *out, size_t cap)
     return k > 0 && (size_t)k < cap ? 0 : -1;
 }
 
-int mmd_sink_png_path(const char *target, int64_t frame_index, char *out, size_t out_size,
-                      char *msg, size_t msg_size)
+mmd_status mmd_sink_png_path(const char *target, int64_t frame_index, char *out, size_t out_size,
+                             mmd_error *err)
 {
     pattern p;
-    if (parse_target(target, &p, msg, msg_size) != 0)
-        return -1;
+    mmd_status st = parse_target(target, &p, err);
+    if (st != MMD_OK)
+        return st;
     if (format_path(&p, frame_index, out, out_size) != 0)
-        return mmd_msgf(msg, msg_size, -1, "PNG output '%s': file name too long", target);
-    return 0;
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG output '%s': file name too long", target);
+    return MMD_OK;
 }
 
 bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index)
 {
     char path[PATH_MAX];
-    if (mmd_sink_png_path(target, frame_index, path, sizeof path, NULL, 0) != 0)
+    if (mmd_sink_png_path(target, frame_index, path, sizeof path, NULL) != MMD_OK)
         return false;
     return mmd_png_file_complete(path);
 }
 
 /* mkdir -p */
-static int make_dirs(const char *dir, char *msg, size_t n)
+static mmd_status make_dirs(const char *dir, mmd_error *err)
 {
     if (!dir[0])
-        return 0;
+        return MMD_OK;
     char buf[PATH_MAX];
     snprintf(buf, sizeof buf, "%s", dir);
     for (char *c = buf + 1;; c++) {
@@ -158,17 +158,17 @@ static int make_dirs(const char *dir, char *msg, size_t n)
             struct stat st;
             if (stat(buf, &st) != 0) {
                 if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                    return mmd_msgf(msg, n, -1, "PNG output: cannot create directory '%s': %s", buf,
+                    return mmd_fail(err, MMD_E_OUTPUT, "PNG output: cannot create directory '%s': %s", buf,
                                     strerror(errno));
             } else if (!S_ISDIR(st.st_mode)) {
-                return mmd_msgf(msg, n, -1, "PNG output: '%s' exists and is not a directory", buf);
+                return mmd_fail(err, MMD_E_OUTPUT, "PNG output: '%s' exists and is not a directory", buf);
             }
             *c = keep;
             if (!keep)
                 break;
         }
     }
-    return 0;
+    return MMD_OK;
 }
 
 /* ---- the sink ---- */
@@ -192,7 +192,7 @@ typedef struct png_sink {
     int *queue, q_head, q_count; /* ring of slot indices, FIFO */
     int *free_list, free_count;
     bool closing, aborting;
-    int err;
+    mmd_status err; /* the first failed write, sticky; its sentence in err_msg */
     char err_msg[512];
     pthread_t threads[MAX_THREADS];
     int nthreads;
@@ -210,7 +210,7 @@ static void *worker(void *arg)
         int slot = s->queue[s->q_head];
         s->q_head = (s->q_head + 1) % s->slots;
         s->q_count--;
-        bool skip = s->err != 0;
+        bool skip = s->err != MMD_OK;
         pthread_mutex_unlock(&s->mu);
 
         job *j = &s->jobs[slot];
@@ -232,31 +232,30 @@ static void *worker(void *arg)
         }
 
         pthread_mutex_lock(&s->mu);
-        if (r != 0 && !s->err) {
-            s->err = -MMD_EXIT_OUTPUT;
+        if (r != 0 && s->err == MMD_OK) {
+            s->err = MMD_E_OUTPUT;
             snprintf(s->err_msg, sizeof s->err_msg, "%s", msg);
         }
         s->free_list[s->free_count++] = slot;
         pthread_cond_signal(&s->cv_space);
-        if (s->err)
+        if (s->err != MMD_OK)
             pthread_cond_broadcast(&s->cv_space); /* wake a producer to see the error */
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
 }
 
-static int png_write_frame(mmd_sink *base, const uint8_t *rgba, int w, int h, size_t stride,
-                           int64_t frame, char *msg, size_t n)
+static mmd_status png_write_frame(mmd_sink *base, const uint8_t *rgba, int w, int h, size_t stride,
+                                  int64_t frame, mmd_error *err)
 {
     png_sink *s = (png_sink *)base;
     if (!rgba || w <= 0 || h <= 0 || stride < (size_t)w * 4)
-        return mmd_msgf(msg, n, -MMD_EXIT_OUTPUT, "PNG output: bad frame %dx%d stride %zu", w, h, stride);
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG output: bad frame %dx%d stride %zu", w, h, stride);
     pthread_mutex_lock(&s->mu);
-    while (s->free_count == 0 && !s->err)
+    while (s->free_count == 0 && s->err == MMD_OK)
         pthread_cond_wait(&s->cv_space, &s->mu);
-    if (s->err) {
-        int e = s->err;
-        mmd_msgf(msg, n, e, "%s", s->err_msg);
+    if (s->err != MMD_OK) {
+        mmd_status e = mmd_fail(err, s->err, "%s", s->err_msg);
         pthread_mutex_unlock(&s->mu);
         return e;
     }
@@ -271,7 +270,7 @@ static int png_write_frame(mmd_sink *base, const uint8_t *rgba, int w, int h, si
             pthread_mutex_lock(&s->mu);
             s->free_list[s->free_count++] = slot;
             pthread_mutex_unlock(&s->mu);
-            return mmd_msgf(msg, n, -MMD_EXIT_OUTPUT, "PNG output: cannot allocate %zu bytes", need);
+            return mmd_fail(err, MMD_E_OUTPUT, "PNG output: cannot allocate %zu bytes", need);
         }
         j->px = p;
         j->cap = need;
@@ -291,7 +290,7 @@ static int png_write_frame(mmd_sink *base, const uint8_t *rgba, int w, int h, si
     s->q_count++;
     pthread_cond_signal(&s->cv_work);
     pthread_mutex_unlock(&s->mu);
-    return 0;
+    return MMD_OK;
 }
 
 static void destroy(png_sink *s)
@@ -321,13 +320,13 @@ static void stop_and_join(png_sink *s, bool abort_now)
     s->nthreads = 0;
 }
 
-static int png_close(mmd_sink *base, char *msg, size_t n)
+static mmd_status png_close(mmd_sink *base, mmd_error *err)
 {
     png_sink *s = (png_sink *)base;
     stop_and_join(s, false);
-    int e = s->err;
-    if (e)
-        mmd_msgf(msg, n, e, "%s", s->err_msg);
+    mmd_status e = s->err;
+    if (e != MMD_OK)
+        mmd_fail(err, e, "%s", s->err_msg);
     destroy(s);
     return e;
 }
@@ -341,16 +340,14 @@ static void png_abort(mmd_sink *base)
 
 static const mmd_sink_vtable png_vt = {png_write_frame, png_close, png_abort};
 
-mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, char *msg,
-                            size_t msg_size)
+mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_error *err)
 {
     png_sink *s = calloc(1, sizeof *s);
     if (!s) {
-        mmd_msgf(msg, msg_size, -1, "PNG output: out of memory");
+        mmd_fail(err, MMD_E_OUTPUT, "PNG output: out of memory");
         return NULL;
     }
-    if (parse_target(target, &s->pat, msg, msg_size) != 0 ||
-        make_dirs(s->pat.dir, msg, msg_size) != 0) {
+    if (parse_target(target, &s->pat, err) != MMD_OK || make_dirs(s->pat.dir, err) != MMD_OK) {
         free(s);
         return NULL;
     }
@@ -373,7 +370,7 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, char *m
     pthread_cond_init(&s->cv_space, NULL);
     if (!s->jobs || !s->queue || !s->free_list) {
         destroy(s);
-        mmd_msgf(msg, msg_size, -1, "PNG output: out of memory");
+        mmd_fail(err, MMD_E_OUTPUT, "PNG output: out of memory");
         return NULL;
     }
     for (int i = 0; i < s->slots; i++)
@@ -382,7 +379,7 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, char *m
         if (pthread_create(&s->threads[i], NULL, worker, s) != 0) {
             stop_and_join(s, true);
             destroy(s);
-            mmd_msgf(msg, msg_size, -1, "PNG output: cannot start encoder threads");
+            mmd_fail(err, MMD_E_OUTPUT, "PNG output: cannot start encoder threads");
             return NULL;
         }
         s->nthreads++;

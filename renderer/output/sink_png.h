@@ -1,6 +1,6 @@
 /* renderer/output/sink_png.h - the PNG-sequence sink (implements renderer/output/sink.h).
  *
- *   mmd_sink_png_open(target, threads, alpha, msg, n)   -> sink or NULL (msg says why)
+ *   mmd_sink_png_open(target, threads, alpha, err)      -> sink or NULL (err says why)
  *   mmd_sink_png_path(target, frame, out, n)            the file name a frame gets
  *   mmd_sink_png_frame_exists(target, frame)            a complete PNG is already there
  *
@@ -17,7 +17,7 @@
  * overlaps the rendering of the next frames. on_done runs on a worker thread,
  * serialised, once a frame's file is complete. After a write fails, further
  * write_frame calls fail at once with that error; close waits for the queue
- * and returns the first error (-MMD_EXIT_OUTPUT and msg) or 0; abort drops
+ * and returns the first error (MMD_E_OUTPUT, err) or MMD_OK; abort drops
  * queued frames, waits for the frames being encoded (whose temp files are
  * removed or completed), and frees. Frames must be RGBA8, top row first.
  */
@@ -30,13 +30,13 @@
 
 #include "renderer/output/sink.h"
 
-mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, char *msg,
-                            size_t msg_size);
+/* Every failure is MMD_E_OUTPUT (a bad pattern, a directory that cannot be made). */
+mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_error *err);
 
-/* 0, or -1 (msg) when the target is not a valid directory/pattern or the
- * name does not fit in out. */
-int mmd_sink_png_path(const char *target, int64_t frame_index, char *out, size_t out_size,
-                      char *msg, size_t msg_size);
+/* MMD_OK, or MMD_E_OUTPUT (err) when the target is not a valid directory/pattern
+ * or the name does not fit in out. */
+mmd_status mmd_sink_png_path(const char *target, int64_t frame_index, char *out, size_t out_size,
+                             mmd_error *err);
 
 bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index);
 

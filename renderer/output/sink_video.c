@@ -18,9 +18,7 @@
 #include <unistd.h>
 
 #include "renderer/output/audio.h"
-#include "renderer/cli/commands.h"
 #include "renderer/base/fs.h"
-#include "renderer/base/msg.h"
 #include "renderer/output/yuv.h"
 
 #define ENCODER_NICE 10 /* the encoder thread's nice value (see encoder_main) */
@@ -49,8 +47,7 @@ typedef struct video_sink {
     int64_t *slot_frame;
     int nslots, head, count;
     bool closing, aborting, failed;
-    int fail_code;
-    char fail_msg[256];
+    mmd_error fail; /* the first failure (failed set), sticky */
     double wait_s, encode_s;
     int64_t frames;
 } video_sink;
@@ -123,14 +120,13 @@ static bool word_in(const char *list, const char *w)
     return false;
 }
 
-static int pick_codec(const mmd_video_options *o, codec_kind *out, char *msg, size_t n)
+static mmd_status pick_codec(const mmd_video_options *o, codec_kind *out, mmd_error *err)
 {
     const char *ext = path_ext(o->path);
     const char *allowed = container_codecs(ext);
     const char *name = o->codec && *o->codec ? o->codec : NULL;
     if (!*allowed) {
-        mmd_msgf(msg, n, 0, "%s: unknown video container '.%s' (expected .mp4 .mkv .mov or .webm)", o->path, ext);
-        return -1;
+        return mmd_fail(err, MMD_E_USAGE, "%s: unknown video container '.%s' (expected .mp4 .mkv .mov or .webm)", o->path, ext);
     }
     if (!strcmp(name ? name : "", "libx264"))
         name = "h264";
@@ -142,36 +138,30 @@ static int pick_codec(const mmd_video_options *o, codec_kind *out, char *msg, si
         else if (!strcasecmp(ext, "mkv"))
             name = "ffv1";
         else {
-            mmd_msgf(msg, n, 0, "%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle) or .mkv (ffv1)",
+            return mmd_fail(err, MMD_E_USAGE, "%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle) or .mkv (ffv1)",
                      o->path);
-            return -1;
         }
     }
     if (!name)
         name = !strcasecmp(ext, "webm") ? "vp9" : "h264";
     if (!word_in(allowed, name)) {
-        mmd_msgf(msg, n, 0, "codec '%s' does not go in .%s (expected one of: %s)", name, ext, allowed);
-        return -1;
+        return mmd_fail(err, MMD_E_USAGE, "codec '%s' does not go in .%s (expected one of: %s)", name, ext, allowed);
     }
     for (int i = 0; i < 5; i++)
         if (!strcmp(name, k_codec_names[i])) {
             *out = (codec_kind)i;
             if (o->preset && i != C_H264 && i != C_X264RGB) {
-                mmd_msgf(msg, n, 0, "a preset applies to h264 and x264rgb only, not to '%s'", name);
-                return -1;
+                return mmd_fail(err, MMD_E_USAGE, "a preset applies to h264 and x264rgb only, not to '%s'", name);
             }
             if (o->preset && !word_in(k_x264_presets, o->preset)) {
-                mmd_msgf(msg, n, 0, "unknown x264 preset '%s' (expected one of: %s)", o->preset, k_x264_presets);
-                return -1;
+                return mmd_fail(err, MMD_E_USAGE, "unknown x264 preset '%s' (expected one of: %s)", o->preset, k_x264_presets);
             }
             if (o->alpha && (i == C_H264 || i == C_X264RGB)) {
-                mmd_msgf(msg, n, 0, "codec '%s' has no alpha: use vp9 (.webm/.mkv), qtrle (.mov) or ffv1 (.mkv)", name);
-                return -1;
+                return mmd_fail(err, MMD_E_USAGE, "codec '%s' has no alpha: use vp9 (.webm/.mkv), qtrle (.mov) or ffv1 (.mkv)", name);
             }
-            return 0;
+            return MMD_OK;
         }
-    mmd_msgf(msg, n, 0, "unknown codec '%s'", name);
-    return -1;
+    return mmd_fail(err, MMD_E_USAGE, "unknown codec '%s'", name);
 }
 
 /* First of want[] that the encoder supports. */
@@ -205,7 +195,7 @@ static int drain(video_sink *v, AVCodecContext *enc, AVStream *st)
     }
 }
 
-static void set_failed_text(video_sink *v, int code, const char *text);
+static void set_failed_text(video_sink *v, mmd_status code, const char *text);
 
 /* The audio track's time base for a frame count: 1 / fps. */
 static AVRational frame_tb(const video_sink *v) { return (AVRational){v->o.fps_den, v->o.fps_num}; }
@@ -213,11 +203,12 @@ static AVRational frame_tb(const video_sink *v) { return (AVRational){v->o.fps_d
 /* Audio in whole encoder frames up to the video's time (encoder thread). */
 static int write_audio(video_sink *v)
 {
-    char am[200], text[256];
-    if (!mmd_audio_write_to(v->audio, v->vpts, frame_tb(v), am, sizeof am))
+    mmd_error ae;
+    char text[sizeof v->fail.msg + sizeof ae.msg];
+    if (mmd_audio_write_to(v->audio, v->vpts, frame_tb(v), &ae) == MMD_OK)
         return 0;
-    snprintf(text, sizeof text, "%s: %s", v->final_path, am);
-    set_failed_text(v, MMD_EXIT_ENCODER, text); /* first: the caller's set_failed keeps it */
+    snprintf(text, sizeof text, "%s: %s", v->final_path, ae.msg);
+    set_failed_text(v, MMD_E_ENCODER, text); /* first: the caller's set_failed keeps it */
     return AVERROR_EXTERNAL;
 }
 
@@ -246,19 +237,18 @@ static int encode_video(video_sink *v, int idx)
 }
 
 /* Records the first failure only. */
-static void set_failed_text(video_sink *v, int code, const char *text)
+static void set_failed_text(video_sink *v, mmd_status code, const char *text)
 {
     pthread_mutex_lock(&v->mu);
     if (!v->failed) {
         v->failed = true;
-        v->fail_code = code;
-        snprintf(v->fail_msg, sizeof v->fail_msg, "%s", text);
+        mmd_fail(&v->fail, code, "%s", text);
     }
     pthread_cond_broadcast(&v->can_put);
     pthread_mutex_unlock(&v->mu);
 }
 
-static void set_failed(video_sink *v, int code, const char *what, int e)
+static void set_failed(video_sink *v, mmd_status code, const char *what, int e)
 {
     char eb[128], text[256];
     snprintf(text, sizeof text, "%s: %s failed: %s", v->final_path, what, averr(e, eb, sizeof eb));
@@ -289,7 +279,7 @@ static void *encoder_main(void *arg)
             int e = encode_video(v, idx);
             v->encode_s += now_s() - t0;
             if (e < 0)
-                set_failed(v, MMD_EXIT_ENCODER, "encoding", e);
+                set_failed(v, MMD_E_ENCODER, "encoding", e);
             else {
                 v->frames++;
                 if (v->base.on_done)
@@ -307,24 +297,22 @@ static void *encoder_main(void *arg)
 
 /* ---- sink vtable -------------------------------------------------------- */
 
-static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, size_t stride,
-                    int64_t frame_index, char *msg, size_t n)
+static mmd_status vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, size_t stride,
+                           int64_t frame_index, mmd_error *err)
 {
     video_sink *v = (video_sink *)s;
-    if (width != v->o.width || height != v->o.height) {
-        mmd_msgf(msg, n, 0, "frame is %dx%d, the video is %dx%d", width, height, v->o.width, v->o.height);
-        return -MMD_EXIT_ENCODER;
-    }
+    if (width != v->o.width || height != v->o.height)
+        return mmd_fail(err, MMD_E_ENCODER, "frame is %dx%d, the video is %dx%d", width, height, v->o.width,
+                        v->o.height);
     double t0 = now_s();
     pthread_mutex_lock(&v->mu);
     while (v->count == v->nslots && !v->failed)
         pthread_cond_wait(&v->can_put, &v->mu);
     v->wait_s += now_s() - t0;
     if (v->failed) {
-        mmd_msgf(msg, n, 0, "%s", v->fail_msg);
-        int code = v->fail_code;
+        mmd_status code = mmd_fail(err, v->fail.status, "%s", v->fail.msg);
         pthread_mutex_unlock(&v->mu);
-        return -code;
+        return code;
     }
     int idx = (v->head + v->count) % v->nslots;
     pthread_mutex_unlock(&v->mu);
@@ -334,8 +322,7 @@ static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, siz
         int e = av_frame_make_writable(f);
         if (e < 0) {
             char eb[128];
-            mmd_msgf(msg, n, 0, "%s: no frame buffer: %s", v->final_path, averr(e, eb, sizeof eb));
-            return -MMD_EXIT_ENCODER;
+            return mmd_fail(err, MMD_E_ENCODER, "%s: no frame buffer: %s", v->final_path, averr(e, eb, sizeof eb));
         }
         mmd_rgba_to_yuv420_bt709(rgba, stride, width, height, f->data, f->linesize);
     } else {
@@ -348,7 +335,7 @@ static int vs_write(mmd_sink *s, const uint8_t *rgba, int width, int height, siz
     v->count++;
     pthread_cond_signal(&v->can_get);
     pthread_mutex_unlock(&v->mu);
-    return 0;
+    return MMD_OK;
 }
 
 static void stop_thread(video_sink *v, bool abort)
@@ -392,48 +379,41 @@ static void destroy(video_sink *v)
     free(v);
 }
 
-static int finish(video_sink *v, char *msg, size_t n)
+static mmd_status finish(video_sink *v, mmd_error *err)
 {
     char eb[128];
     int e = avcodec_send_frame(v->venc, NULL);
     if (e >= 0)
         e = drain(v, v->venc, v->vst);
-    if (e < 0) {
-        mmd_msgf(msg, n, 0, "%s: flushing the video encoder failed: %s", v->final_path, averr(e, eb, sizeof eb));
-        return -MMD_EXIT_ENCODER;
-    }
+    if (e < 0)
+        return mmd_fail(err, MMD_E_ENCODER, "%s: flushing the video encoder failed: %s", v->final_path,
+                        averr(e, eb, sizeof eb));
     if (v->audio) {
-        char am[200];
+        mmd_error ae;
         mmd_audio_set_end(v->audio, v->vpts, frame_tb(v)); /* audio ends with the video */
-        if (mmd_audio_finish(v->audio, am, sizeof am)) {
-            mmd_msgf(msg, n, 0, "%s: %s", v->final_path, am);
-            return -MMD_EXIT_ENCODER;
-        }
+        if (mmd_audio_finish(v->audio, &ae) != MMD_OK)
+            return mmd_fail(err, MMD_E_ENCODER, "%s: %s", v->final_path, ae.msg);
     }
-    if ((e = av_write_trailer(v->oc)) < 0 || (e = avio_closep(&v->oc->pb)) < 0) {
-        mmd_msgf(msg, n, 0, "%s: finishing the file failed: %s", v->final_path, averr(e, eb, sizeof eb));
-        return -MMD_EXIT_OUTPUT;
-    }
-    if (rename(v->tmp_path, v->final_path) != 0) {
-        mmd_msgf(msg, n, 0, "%s: cannot rename from %s: %s", v->final_path, v->tmp_path, strerror(errno));
-        return -MMD_EXIT_OUTPUT;
-    }
+    if ((e = av_write_trailer(v->oc)) < 0 || (e = avio_closep(&v->oc->pb)) < 0)
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: finishing the file failed: %s", v->final_path,
+                        averr(e, eb, sizeof eb));
+    if (rename(v->tmp_path, v->final_path) != 0)
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot rename from %s: %s", v->final_path, v->tmp_path,
+                        strerror(errno));
     free(v->tmp_path);
     v->tmp_path = NULL; /* done: destroy must not unlink */
-    return 0;
+    return MMD_OK;
 }
 
-static int vs_close(mmd_sink *s, char *msg, size_t n)
+static mmd_status vs_close(mmd_sink *s, mmd_error *err)
 {
     video_sink *v = (video_sink *)s;
     stop_thread(v, false);
-    int rc;
-    if (v->failed) {
-        mmd_msgf(msg, n, 0, "%s", v->fail_msg);
-        rc = -v->fail_code;
-    } else {
-        rc = finish(v, msg, n);
-    }
+    mmd_status rc;
+    if (v->failed)
+        rc = mmd_fail(err, v->fail.status, "%s", v->fail.msg);
+    else
+        rc = finish(v, err);
     destroy(v);
     return rc;
 }
@@ -494,14 +474,12 @@ static int alloc_slots(video_sink *v, bool direct)
     return 0;
 }
 
-static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t n)
+static mmd_status open_video_encoder(video_sink *v, codec_kind kind, mmd_error *err)
 {
     const mmd_video_options *o = &v->o;
     const AVCodec *c = avcodec_find_encoder_by_name(k_encoder_names[kind]);
-    if (!c) {
-        mmd_msgf(msg, n, 0, "encoder %s is not available in this libavcodec", k_encoder_names[kind]);
-        return -1;
-    }
+    if (!c)
+        return mmd_fail(err, MMD_E_ENCODER, "encoder %s is not available in this libavcodec", k_encoder_names[kind]);
     enum AVPixelFormat pf = AV_PIX_FMT_NONE;
     bool yuv = false;
     switch (kind) {
@@ -526,17 +504,15 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     }
     }
     if (pf == AV_PIX_FMT_NONE) {
-        mmd_msgf(msg, n, 0, "encoder %s has no suitable pixel format", k_encoder_names[kind]);
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "encoder %s has no suitable pixel format", k_encoder_names[kind]);
     }
     if (yuv && ((o->width & 1) || (o->height & 1))) {
-        mmd_msgf(msg, n, 0, "%s needs an even width and height (4:2:0 chroma), got %dx%d", k_codec_names[kind],
+        return mmd_fail(err, MMD_E_ENCODER, "%s needs an even width and height (4:2:0 chroma), got %dx%d", k_codec_names[kind],
                  o->width, o->height);
-        return -1;
     }
     AVCodecContext *e = v->venc = avcodec_alloc_context3(c);
     if (!e)
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     e->width = o->width;
     e->height = o->height;
     e->pix_fmt = pf;
@@ -598,12 +574,11 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     av_dict_free(&opts);
     if (r < 0) {
         char eb[128];
-        mmd_msgf(msg, n, 0, "cannot open encoder %s: %s", k_encoder_names[kind], averr(r, eb, sizeof eb));
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "cannot open encoder %s: %s", k_encoder_names[kind], averr(r, eb, sizeof eb));
     }
     v->vst = avformat_new_stream(v->oc, NULL);
     if (!v->vst || avcodec_parameters_from_context(v->vst->codecpar, e) < 0)
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     v->vst->time_base = e->time_base;
     v->vst->avg_frame_rate = e->framerate;
     v->vst->r_frame_rate = e->framerate;
@@ -615,8 +590,7 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     v->sws = sws_getContext(o->width, o->height, AV_PIX_FMT_RGBA, o->width, o->height, pf,
                             SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
     if (!v->sws) {
-        mmd_msgf(msg, n, 0, "cannot convert RGBA to %s", av_get_pix_fmt_name(pf));
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "cannot convert RGBA to %s", av_get_pix_fmt_name(pf));
     }
     if (yuv) {
         const int *k709 = sws_getCoefficients(SWS_CS_ITU709);
@@ -624,28 +598,23 @@ static int open_video_encoder(video_sink *v, codec_kind kind, char *msg, size_t 
     }
 slots:
     if ((!direct && !(v->vframe = new_frame(v->venc))) || alloc_slots(v, direct)) {
-        mmd_msgf(msg, n, 0, "out of memory for the frame queue");
-        return -1;
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory for the frame queue");
     }
-    return 0;
+    return MMD_OK;
 }
 
-mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, char *msg, size_t n)
+mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
 {
-    int dummy;
-    if (!exit_code)
-        exit_code = &dummy;
-    *exit_code = MMD_EXIT_USAGE;
     if (!o || !o->path || o->width <= 0 || o->height <= 0 || o->fps_num <= 0 || o->fps_den <= 0) {
-        mmd_msgf(msg, n, 0, "video: bad options (path, size and frame rate are required)");
+        mmd_fail(err, MMD_E_USAGE, "video: bad options (path, size and frame rate are required)");
         return NULL;
     }
-    codec_kind kind;
-    if (pick_codec(o, &kind, msg, n))
+    codec_kind kind = C_H264;
+    if (pick_codec(o, &kind, err) != MMD_OK)
         return NULL;
     video_sink *v = calloc(1, sizeof *v);
     if (!v) {
-        mmd_msgf(msg, n, 0, "out of memory");
+        mmd_fail(err, MMD_E_ENCODER, "out of memory");
         return NULL;
     }
     pthread_mutex_init(&v->mu, NULL);
@@ -662,16 +631,15 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
     v->nslots = o->queue_frames > 0 ? o->queue_frames : 6;
     v->slot_frame = calloc((size_t)v->nslots, sizeof *v->slot_frame);
     v->pkt = av_packet_alloc();
-    *exit_code = MMD_EXIT_ENCODER;
     if (!v->final_path || !v->tmp_path || (o->audio_path && !o->chunk && !v->audio_path) || !v->slot_frame ||
         !v->pkt)
         goto oom;
     const AVOutputFormat *fmt = av_guess_format(NULL, v->final_path, NULL);
     if (!fmt || avformat_alloc_output_context2(&v->oc, fmt, NULL, v->tmp_path) < 0 || !v->oc) {
-        mmd_msgf(msg, n, 0, "%s: no muxer for this file name", v->final_path);
+        mmd_fail(err, MMD_E_ENCODER, "%s: no muxer for this file name", v->final_path);
         goto fail;
     }
-    if (open_video_encoder(v, kind, msg, n))
+    if (open_video_encoder(v, kind, err) != MMD_OK)
         goto fail;
     v->o.preset = NULL; /* the caller's string: not kept past open */
     if (v->audio_path) {
@@ -682,41 +650,32 @@ mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, cha
          * WAV and other PCM are always encoded. */
         mmd_audio_options ao = {.path = v->audio_path, .offset = o->audio_offset - o->start_time,
                                 .allow_copy = true, .max_packet_s = (double)o->fps_den / o->fps_num};
-        int rc = mmd_audio_open(&v->audio, v->oc, &ao, msg, n);
-        if (rc) {
-            *exit_code = rc;
-            goto fail;
-        }
+        if (mmd_audio_open(&v->audio, v->oc, &ao, err) != MMD_OK)
+            goto fail; /* the audio's status: unreadable input or the encoder */
     }
     char eb[128];
     int e = avio_open(&v->oc->pb, v->tmp_path, AVIO_FLAG_WRITE);
     if (e < 0) {
-        mmd_msgf(msg, n, 0, "%s: cannot create the video file: %s", v->final_path, averr(e, eb, sizeof eb));
+        mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create the video file: %s", v->final_path,
+                 averr(e, eb, sizeof eb));
         free(v->tmp_path); /* nothing to delete */
         v->tmp_path = NULL;
-        *exit_code = MMD_EXIT_OUTPUT;
         goto fail;
     }
     if ((e = avformat_write_header(v->oc, NULL)) < 0) {
-        mmd_msgf(msg, n, 0, "%s: cannot write the header: %s", v->final_path, averr(e, eb, sizeof eb));
+        mmd_fail(err, MMD_E_ENCODER, "%s: cannot write the header: %s", v->final_path, averr(e, eb, sizeof eb));
         goto fail;
     }
     v->header_written = true;
     if (pthread_create(&v->thread, NULL, encoder_main, v) != 0) {
-        mmd_msgf(msg, n, 0, "cannot start the encoder thread");
+        mmd_fail(err, MMD_E_ENCODER, "cannot start the encoder thread");
         goto fail;
     }
     v->thread_started = true;
-    *exit_code = MMD_EXIT_OK;
     return &v->base;
 oom:
-    mmd_msgf(msg, n, 0, "out of memory");
+    mmd_fail(err, MMD_E_ENCODER, "out of memory");
 fail:
     destroy(v);
     return NULL;
-}
-
-mmd_sink *mmd_sink_video_open(const mmd_video_options *o, char *msg, size_t msg_size)
-{
-    return mmd_sink_video_open_ex(o, NULL, msg, msg_size);
 }

@@ -2,8 +2,9 @@
  *
  *     mmd_video_options o; mmd_video_options_default(&o);
  *     o.path = "out.mp4"; o.width = 1920; o.height = 1080; o.fps_num = 30; o.fps_den = 1;
- *     mmd_sink *s = mmd_sink_video_open(&o, msg, sizeof msg);
- *     mmd_sink_write(s, rgba, w, h, stride, frame, msg, n) ... mmd_sink_close(s, msg, n);
+ *     mmd_error err;
+ *     mmd_sink *s = mmd_sink_video_open(&o, &err);
+ *     mmd_sink_write(s, rgba, w, h, stride, frame, &err) ... mmd_sink_close(s, &err);
  *
  * Codecs by container (codec NULL picks the first):
  *   .mp4  h264 (libx264 yuv420p, CRF 18, preset veryfast), x264rgb (lossless RGB, qp 0)
@@ -63,12 +64,10 @@ typedef struct mmd_video_stats {
 void mmd_video_options_default(mmd_video_options *o);
 /* true when the path ends in .mp4 .mkv .mov or .webm (case-insensitive). */
 bool mmd_sink_video_is_video_path(const char *path);
-/* NULL on failure with a message. */
-mmd_sink *mmd_sink_video_open(const mmd_video_options *o, char *msg, size_t msg_size);
-/* The same; *exit_code gets MMD_EXIT_USAGE (codec/container), MMD_EXIT_INPUT
- * (audio unreadable), MMD_EXIT_OUTPUT (cannot create the file) or MMD_EXIT_ENCODER. */
-mmd_sink *mmd_sink_video_open_ex(const mmd_video_options *o, int *exit_code, char *msg,
-                                 size_t msg_size);
+/* NULL on failure, with err (NULL allowed) saying why: MMD_E_USAGE (codec,
+ * container, preset), MMD_E_IO / MMD_E_UNSUPPORTED / MMD_E_BAD_* (the audio file),
+ * MMD_E_OUTPUT (cannot create the file) or MMD_E_ENCODER. */
+mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err);
 /* s must come from mmd_sink_video_open; valid until close/abort. */
 void mmd_sink_video_stats(const mmd_sink *s, mmd_video_stats *out);
 

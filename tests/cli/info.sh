@@ -38,6 +38,22 @@ t_grep "pmd json" '"format":"pmd","version":1.0,"name":"model","name_en":"","enc
 t_expect "info --json vpd" 0 "$MMD" info "$vpd" --json
 t_grep "vpd json" '"format":"vpd".*"counts":\{"bone":1,"morph":1'
 
+# --- textures: the renderer's resolver (letter case, '\', model-folder rule) ---
+MKFIX=$BUILD/tools/mkfixture
+mkdir -p "$TMP/tx/model/tex"
+"$MKFIX" textures "$TMP/tx/model/m.pmx"
+: >"$TMP/tx/model/tex/face.png"
+: >"$TMP/tx/outside.png"
+t_expect "info --json textures" 0 "$MMD" info --json "$TMP/tx/model/m.pmx"
+t_grep "case and backslash resolved" '\{"path":"TEX\\\\Face.PNG","exists":true,"status":"found","resolved":"[^"]*/model/tex/face.png"\}'
+t_grep "missing texture" '\{"path":"missing.png","exists":false,"status":"missing"\}'
+t_grep "outside texture refused" '\{"path":"..\\\\outside.png","exists":false,"status":"refused"\}'
+t_expect "info textures text" 0 "$MMD" info "$TMP/tx/model/m.pmx"
+t_grep "text: found under its case" 'TEX/Face.PNG +ok \(.*/model/tex/face.png\)'
+t_grep "text: refused" '\.\./outside.png +REFUSED: .*model folder'
+t_expect "info --allow-outside-assets" 0 "$MMD" info --json --allow-outside-assets "$TMP/tx/model/m.pmx"
+t_grep "outside texture allowed" '"path":"..\\\\outside.png","exists":true,"status":"found"'
+
 # --- bad input ---
 head -c 60 "$vmd" >"$TMP/cut.vmd"
 printf '\1\0\0\0' | dd of="$TMP/cut.vmd" bs=1 seek=50 conv=notrunc 2>/dev/null
@@ -61,9 +77,9 @@ for f in sample_txt sample_bin32 sample_tzip sample_bzip64; do
     t_grep "$f.x counts" '"counts":\{"meshes":1,"frames":[01],"vertices":7,"faces":3,"triangles":3,"materials":2\}'
 done
 t_grep "x encoding" '"encoding":"bzip","float_bits":64'
-t_grep "x textures" '"textures":\[\{"path":"テクスチャ.png","kind":"texture","exists":false\},\{"path":"env.spa","kind":"sphere_add","exists":false\}\]'
+t_grep "x textures" '"textures":\[\{"path":"テクスチャ.png","kind":"texture","exists":false,"status":"missing"\},\{"path":"env.spa","kind":"sphere_add","exists":false,"status":"missing"\}\]'
 t_expect "info quirks.x text" 0 "$MMD" info tests/fuzz/corpus/x/quirks.x
-t_grep "x text screen" 'screen\.bmp +screen +ok'
+t_grep "x text screen" 'screen\.bmp +screen +ok \(previous frame\)'
 t_grep "x text format" 'DirectX \.x 3\.03 \(text, 64-bit floats\)'
 head -c 200 tests/fuzz/corpus/x/sample_bin32.x >"$TMP/cut.x"
 t_expect "truncated .x exits 2" 2 "$MMD" info "$TMP/cut.x"
@@ -75,7 +91,7 @@ if [ -f "$gene" ]; then
     t_expect "info --json Gene_light.pmx" 0 "$MMD" info --json "$gene"
     t_grep "gene counts" '"counts":\{"vertices":28646,"faces":47106,"textures":10,"materials":13,"bones":224,"morphs":184,"display_frames":15,"rigid_bodies":87,"joints":92,"soft_bodies":0\}'
     t_grep "gene weights" '"weight_types":\{"bdef1":13552,"bdef2":10178,"bdef4":4916,"sdef":0,"qdef":0\}'
-    t_grep "gene textures exist" '\{"path":"light/arm.png","exists":true\}'
+    t_grep "gene textures exist" '\{"path":"light/arm.png","exists":true,"status":"found","resolved":"[^"]*/light/arm.png"\}'
     t_expect "info Gene_light.pmx text" 0 "$MMD" info "$gene"
     t_grep "gene text textures" 'light/arm.png +ok'
     t_expect "info --json stand.vmd" 0 "$MMD" info --json "$SHARED_ASSETS/gene/motion/stand.vmd"

@@ -19,6 +19,7 @@
 
 #include "core/model.h"
 #include "core/pmx_write.h"
+#include "core/vmd_write.h"
 
 enum { FX_V21 = 1, FX_UTF8 = 2, FX_WIDE = 4, FX_ADDUV = 8 };
 
@@ -237,9 +238,6 @@ static inline mmd_model *fx_model(int variant)
     return m;
 }
 
-#if __has_include("core/vmd_write.h")
-#include "core/vmd_write.h"
-#define FX_HAVE_VMD 1
 
 static inline mmd_motion *fx_motion(void)
 {
@@ -285,6 +283,5 @@ static inline mmd_motion *fx_motion(void)
     mmd_motion_add_property_key(mo, 35, false, ik, off, 1);
     return mo;
 }
-#endif
 
 #endif

@@ -1,7 +1,7 @@
 /* tests/fuzz/fuzz_vmd.c - libFuzzer target: VMD bytes -> mmd_vmd_load -> bind to
  * the fixture model (fuzz_common.h: IK leg, append, fixed axis, morphs) ->
  * evaluate at 0, 17.5, last+5 and skin -> camera/light/shadow tracks sampled
- * (when core/camera.c is built: MMD_FUZZ_CAMERA) -> free.
+ * -> free.
  * Seeds: corpus/vmd/ (tools/mkcorpus), dict: vmd.dict. */
 #include <stddef.h>
 #include <stdint.h>
@@ -20,7 +20,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const mmd_motion *list[1] = {mo};
     fuzz_drive_anim(fuzz_fixture_model(), list, 1);
-#ifdef MMD_FUZZ_CAMERA
     mmd_camera_track *ct = NULL;
     if (mmd_camera_track_create(mo, &ct, &err) == MMD_OK) {
         const double times[4] = {0.0, 1.5, 29.25, (double)mmd_camera_track_last_frame(ct) + 3.0};
@@ -40,7 +39,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)sink;
         mmd_camera_track_free(ct);
     }
-#endif
     mmd_motion_free(mo);
     return 0;
 }

@@ -110,10 +110,10 @@ done:
 }
 
 typedef struct mux_result {
-    int rc;
+    int rc; /* an mmd_status, or -1 for the test's own muxer */
     bool copied;
     char codec[32];
-    char msg[256];
+    char msg[sizeof ((mmd_error *)0)->msg];
 } mux_result;
 
 /* src -> dst (container from the name) through the module, an audio-only file
@@ -130,7 +130,8 @@ static mux_result mux(const char *src, const char *dst_name, double offset, bool
     }
     mmd_audio *a = NULL;
     mmd_audio_options ao = {.path = src, .offset = offset, .allow_copy = allow_copy};
-    r.rc = mmd_audio_open(&a, oc, &ao, r.msg, sizeof r.msg);
+    mmd_error err;
+    r.rc = mmd_audio_open(&a, oc, &ao, &err);
     if (!r.rc) {
         r.copied = mmd_audio_is_copy(a);
         snprintf(r.codec, sizeof r.codec, "%s", mmd_audio_codec_name(a));
@@ -138,13 +139,15 @@ static mux_result mux(const char *src, const char *dst_name, double offset, bool
             r.rc = -1;
         mmd_audio_set_end(a, end_ms, k_ms);
         if (!r.rc)
-            r.rc = mmd_audio_finish(a, r.msg, sizeof r.msg);
+            r.rc = mmd_audio_finish(a, &err);
         if (!r.rc && av_write_trailer(oc) < 0)
             r.rc = -1;
         avio_closep(&oc->pb);
     } else {
         CHECK(a == NULL); /* out-parameter untouched on failure */
     }
+    if (r.rc > 0)
+        snprintf(r.msg, sizeof r.msg, "%s", err.msg);
     mmd_audio_free(a);
     avformat_free_context(oc);
     return r;
@@ -178,16 +181,16 @@ TEST(copy_decision)
 
     /* a WAV is PCM: encoded even where copying is allowed */
     mux_result r = mux(g_wav, "pcm.mp4", 0.0, true, 500);
-    CHECK_EQ_INT(r.rc, MMD_EXIT_OK);
+    CHECK_EQ_INT(r.rc, MMD_OK);
     CHECK(!r.copied);
     CHECK_STR(r.codec, "aac");
     /* AAC into MP4: copied; with an offset, or not allowed: encoded */
     r = mux(g_wav, "src.m4a", 0.0, false, 3000);
-    REQUIRE(r.rc == MMD_EXIT_OK);
+    REQUIRE(r.rc == MMD_OK);
     char src[160];
     snprintf(src, sizeof src, "%s", in_dir("src.m4a"));
     r = mux(src, "copy.mp4", 0.0, true, 1500);
-    CHECK_EQ_INT(r.rc, MMD_EXIT_OK);
+    CHECK_EQ_INT(r.rc, MMD_OK);
     CHECK(r.copied);
     CHECK_STR(r.codec, "aac");
     track t;
@@ -196,7 +199,7 @@ TEST(copy_decision)
     CHECK_NEAR((double)t.samples / t.sample_rate, 1.5, 1024.0 / 48000); /* cut at the end */
     CHECK_NEAR(t.first_loud, 1.0, 1.0 / 30);                            /* timing kept */
     r = mux(src, "recode.mp4", 0.5, true, 2000);
-    CHECK_EQ_INT(r.rc, MMD_EXIT_OK);
+    CHECK_EQ_INT(r.rc, MMD_OK);
     CHECK(!r.copied);
     REQUIRE(read_track(in_dir("recode.mp4"), &t) == 0);
     CHECK_NEAR(t.first_loud, 1.5, 1.0 / 30);
@@ -204,7 +207,7 @@ TEST(copy_decision)
     CHECK(!r.copied);
     /* WebM: Opus */
     r = mux(g_wav, "o.webm", -0.25, true, 1500);
-    CHECK_EQ_INT(r.rc, MMD_EXIT_OK);
+    CHECK_EQ_INT(r.rc, MMD_OK);
     CHECK_STR(r.codec, "libopus");
     REQUIRE(read_track(in_dir("o.webm"), &t) == 0);
     CHECK_EQ_INT(t.codec, AV_CODEC_ID_OPUS);
@@ -222,7 +225,7 @@ TEST(offsets)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         mux_result r = mux(g_wav, cases[i].name, cases[i].offset, false, 1500);
-        CHECK_EQ_INT(r.rc, MMD_EXIT_OK);
+        CHECK_EQ_INT(r.rc, MMD_OK);
         track t;
         REQUIRE(read_track(in_dir(cases[i].name), &t) == 0);
         printf("#   %s: %lld samples, tone at %.4f s\n", cases[i].name, (long long)t.samples, t.first_loud);
@@ -243,7 +246,7 @@ TEST(cut_to_duration)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         mux_result r = mux(g_wav, cases[i].name, cases[i].offset, false, cases[i].end_ms);
-        CHECK_EQ_INT(r.rc, MMD_EXIT_OK);
+        CHECK_EQ_INT(r.rc, MMD_OK);
         track t;
         REQUIRE(read_track(in_dir(cases[i].name), &t) == 0);
         int64_t want = cases[i].end_ms * 48;
@@ -261,33 +264,33 @@ TEST(whole_frames_then_end)
     AVFormatContext *oc = NULL;
     REQUIRE(avformat_alloc_output_context2(&oc, NULL, NULL, dst) >= 0);
     mmd_audio *a = NULL;
-    char msg[256];
+    mmd_error err;
     mmd_audio_options ao = {.path = g_wav};
-    REQUIRE(mmd_audio_open(&a, oc, &ao, msg, sizeof msg) == MMD_EXIT_OK);
+    REQUIRE(mmd_audio_open(&a, oc, &ao, &err) == MMD_OK);
     REQUIRE(avio_open(&oc->pb, dst, AVIO_FLAG_WRITE) >= 0);
     REQUIRE(avformat_write_header(oc, NULL) >= 0);
     int64_t t = -1;
-    CHECK_EQ_INT(mmd_audio_next_time(a, &t, msg, sizeof msg), MMD_EXIT_OK);
+    CHECK_EQ_INT(mmd_audio_next_time(a, &t, &err), MMD_OK);
     CHECK_EQ_INT(t, 0);
     /* 3 video frames at 30 fps = 0.1 s = 4800 samples: 4 whole frames of 1024 */
-    CHECK_EQ_INT(mmd_audio_write_to(a, 3, (AVRational){1, 30}, msg, sizeof msg), MMD_EXIT_OK);
-    mmd_audio_next_time(a, &t, msg, sizeof msg);
+    CHECK_EQ_INT(mmd_audio_write_to(a, 3, (AVRational){1, 30}, &err), MMD_OK);
+    mmd_audio_next_time(a, &t, &err);
     CHECK_EQ_INT(t, 85333); /* 4096 / 48000 s in microseconds */
-    CHECK_EQ_INT(mmd_audio_write_to(a, 3, (AVRational){1, 30}, msg, sizeof msg), MMD_EXIT_OK);
-    mmd_audio_next_time(a, &t, msg, sizeof msg);
+    CHECK_EQ_INT(mmd_audio_write_to(a, 3, (AVRational){1, 30}, &err), MMD_OK);
+    mmd_audio_next_time(a, &t, &err);
     CHECK_EQ_INT(t, 85333); /* idempotent */
     /* end at 0.2 s = 9600 samples: frames at 4096 ... 8192, a short one of 384 at 9216
      * (the AAC encoder takes a small last frame), then the flush */
     mmd_audio_set_end(a, 200, k_ms);
     int steps = 0;
-    while (!mmd_audio_next_time(a, &t, msg, sizeof msg) && t != INT64_MAX && steps < 100) {
+    while (!mmd_audio_next_time(a, &t, &err) && t != INT64_MAX && steps < 100) {
         int64_t at = 4096 + 1024 * steps;
         CHECK_EQ_INT(t, av_rescale(at < 9600 ? at : 9600, 1000000, 48000));
-        CHECK_EQ_INT(mmd_audio_write_next(a, msg, sizeof msg), MMD_EXIT_OK);
+        CHECK_EQ_INT(mmd_audio_write_next(a, &err), MMD_OK);
         steps++;
     }
     CHECK_EQ_INT(steps, 7);
-    CHECK_EQ_INT(mmd_audio_finish(a, msg, sizeof msg), MMD_EXIT_OK); /* nothing left */
+    CHECK_EQ_INT(mmd_audio_finish(a, &err), MMD_OK); /* nothing left */
     CHECK(av_write_trailer(oc) >= 0);
     avio_closep(&oc->pb);
     mmd_audio_free(a);
@@ -311,17 +314,19 @@ static int write_text(const char *name, const char *text, char *out, size_t n)
 TEST(errors)
 {
     mux_result r = mux("/nonexistent/beat.wav", "x.mp4", 0.0, true, 1000);
-    CHECK_EQ_INT(r.rc, MMD_EXIT_INPUT);
+    CHECK_EQ_INT(r.rc, MMD_E_IO);
+    CHECK_EQ_INT(mmd_exit_code(r.rc), MMD_EXIT_INPUT);
     CHECK(strstr(r.msg, "/nonexistent/beat.wav: cannot open audio") != NULL);
     char path[160];
     REQUIRE(write_text("junk.wav", "not audio at all", path, sizeof path) == 0);
     r = mux(path, "y.mp4", 0.0, true, 1000);
-    CHECK_EQ_INT(r.rc, MMD_EXIT_INPUT);
+    CHECK_EQ_INT(mmd_exit_code(r.rc), MMD_EXIT_INPUT);
     CHECK(strstr(r.msg, "junk.wav") != NULL);
     /* readable, but no audio stream: an SRT subtitle file */
     REQUIRE(write_text("subs.srt", "1\n00:00:00,000 --> 00:00:01,000\nhello\n\n", path, sizeof path) == 0);
     r = mux(path, "z.mp4", 0.0, true, 1000);
-    CHECK_EQ_INT(r.rc, MMD_EXIT_INPUT);
+    CHECK_EQ_INT(r.rc, MMD_E_BAD_STRUCTURE);
+    CHECK_EQ_INT(mmd_exit_code(r.rc), MMD_EXIT_INPUT);
     CHECK(strstr(r.msg, "no audio stream") != NULL);
     mmd_audio_free(NULL);
 }

@@ -19,33 +19,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/accessory.h"
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/status.h"
 #include "tests/util/test.h"
 
-#if __has_include("core/pmx_write.h")
-#define HAVE_PMX 1
-#include "tests/fuzz/fixtures.h"
-#endif
-#if __has_include("renderer/cli/scene.h")
-#define HAVE_SCENE 1
-#include "renderer/cli/scene.h"
-#endif
-#if __has_include("renderer/image/decode.h")
-#define HAVE_IMAGE 1
 #include <stb_image_write.h>
+
+#include "renderer/cli/scene.h"
 #include "renderer/image/decode.h"
-#endif
-#if __has_include("core/accessory.h")
-#define HAVE_X 1
-#include "core/accessory.h"
-#include "tests/util/x_fixture.h"
-#endif
-#if __has_include("tests/util/pmd_writer.h")
-#define HAVE_PMD 1
+#include "tests/fuzz/fixtures.h"
 #include "tests/util/pmd_writer.h"
-#endif
+#include "tests/util/x_fixture.h"
 
 TEST_STATE_DEFINE
 
@@ -107,7 +93,6 @@ static inline void expect_rejected(const char *file, const char *what, mmd_statu
 }
 
 /* ======================================================================== PMX */
-#ifdef HAVE_PMX
 
 typedef struct model_case {
     const char *name;
@@ -471,10 +456,8 @@ TEST(pmx_truncated_at_every_offset)
         free(d);
     }
 }
-#endif /* HAVE_PMX */
 
 /* ======================================================================== PMD */
-#ifdef HAVE_PMD
 static mmd_status load_model_v2(const void *d, size_t n, void **out, mmd_error *err)
 {
     return mmd_model_load(d, n, (mmd_model **)out, err);
@@ -521,10 +504,8 @@ TEST(pmd_bad_input)
     }
     free(d);
 }
-#endif
 
 /* ======================================================================== VMD */
-#ifdef FX_HAVE_VMD
 static mmd_status load_vmd_v(const void *d, size_t n, void **out, mmd_error *err)
 {
     return mmd_vmd_load(d, n, (mmd_motion **)out, err);
@@ -693,10 +674,8 @@ TEST(vpd_bad_input)
     const sweep sw = {"pose.vpd", load_vpd_v, free_motion_v, ok, 3, true, vpd_warned};
     truncation_sweep(&sw, (const uint8_t *)full, n);
 }
-#endif /* FX_HAVE_VMD */
 
 /* ====================================================================== scene */
-#ifdef HAVE_SCENE
 static char g_dir[64];
 
 TEST(scene_bad_input)
@@ -753,10 +732,8 @@ TEST(scene_bad_input)
     CHECK_EQ_INT(mmd_scene_load_file("/nonexistent/dir/scene.ini", &s, msg, sizeof msg), -1);
     CHECK(strstr(msg, "/nonexistent/dir/scene.ini") != NULL);
 }
-#endif
 
 /* ====================================================================== image */
-#ifdef HAVE_IMAGE
 typedef struct membuf { uint8_t *p; size_t n, cap; } membuf;
 static void mem_write(void *ctx, void *data, int size)
 {
@@ -940,10 +917,8 @@ TEST(image_png_cut_inside_chunk_header)
     }
     free(png.p);
 }
-#endif
 
 /* ===================================================== forged counts, ulimit */
-#if defined(HAVE_PMX) && defined(FX_HAVE_VMD)
 #if defined(__SANITIZE_ADDRESS__)
 #define MMD_UNDER_ASAN 1
 #elif defined(__has_feature)
@@ -1022,10 +997,8 @@ TEST(forged_counts_fail_fast_without_allocating)
     free(vmd);
 #endif
 }
-#endif
 
 /* ========================================================================= .x / .vac */
-#ifdef HAVE_X
 typedef struct x_case {
     const char *what, *text;          /* a whole file (text encoding) */
     mmd_status want[MAXW];
@@ -1151,38 +1124,23 @@ TEST(vac_bad_input)
     mmd_error err;
     CHECK_EQ_INT(mmd_vac_load(big, sizeof big, &v, &err), MMD_E_LIMIT);
 }
-#endif
 
 int main(void)
 {
-#ifdef HAVE_PMX
     RUN(pmx_fixtures_are_valid);
     RUN(pmx_bad_input_table);
     RUN(pmx_truncated_at_every_offset);
-#endif
-#ifdef HAVE_PMD
     RUN(pmd_bad_input);
-#endif
-#ifdef FX_HAVE_VMD
     RUN(vmd_bad_input_table);
     RUN(vmd_truncated_at_every_offset);
     RUN(vpd_bad_input);
-#endif
-#if defined(HAVE_PMX) && defined(FX_HAVE_VMD)
     RUN(forged_counts_fail_fast_without_allocating);
-#endif
-#ifdef HAVE_SCENE
     RUN(scene_bad_input);
-#endif
-#ifdef HAVE_IMAGE
     RUN(image_absurd_dimensions);
     RUN(image_wrong_magic_and_truncation);
     RUN(image_png_chunk_length_beyond_file);
     RUN(image_png_cut_inside_chunk_header);
-#endif
-#ifdef HAVE_X
     RUN(x_bad_input_table);
     RUN(vac_bad_input);
-#endif
     return test_finish();
 }

@@ -277,8 +277,9 @@ static void fill(uint8_t *px, int w, int h, int frame)
 TEST(sink_directory_threads)
 {
     char dir[PATH_MAX], msg[512];
+    mmd_error err;
     path_of(dir, "seq/sub/");
-    mmd_sink *s = mmd_sink_png_open(dir, 3, false, msg, sizeof msg);
+    mmd_sink *s = mmd_sink_png_open(dir, 3, false, &err);
     REQUIRE(s);
     done_log log;
     memset(&log, 0, sizeof log);
@@ -292,10 +293,10 @@ TEST(sink_directory_threads)
         fill(tight, w, h, f);
         for (int y = 0; y < h; y++)
             memcpy(px + y * stride, tight + y * w * 4, (size_t)w * 4);
-        CHECK_EQ_INT(mmd_sink_write(s, px, w, h, stride, f + 5, msg, sizeof msg), 0);
+        CHECK_EQ_INT(mmd_sink_write(s, px, w, h, stride, f + 5, &err), 0);
         memset(px, 0xee, stride * h); /* the sink must have copied */
     }
-    CHECK_EQ_INT(mmd_sink_close(s, msg, sizeof msg), 0);
+    CHECK_EQ_INT(mmd_sink_close(s, &err), 0);
     CHECK_EQ_INT(log.count, 20);
     int once = 0;
     for (int f = 5; f < 25; f++)
@@ -327,13 +328,14 @@ TEST(sink_directory_threads)
 TEST(sink_pattern_and_alpha)
 {
     char pat[PATH_MAX], msg[512], p[PATH_MAX];
+    mmd_error err;
     path_of(pat, "pat/f_%04d_100%%.png");
-    mmd_sink *s = mmd_sink_png_open(pat, 1, true, msg, sizeof msg);
+    mmd_sink *s = mmd_sink_png_open(pat, 1, true, &err);
     REQUIRE(s);
     uint8_t px[4 * 4 * 4];
     fill(px, 4, 4, 7);
-    CHECK_EQ_INT(mmd_sink_write(s, px, 4, 4, 16, 7, msg, sizeof msg), 0);
-    CHECK_EQ_INT(mmd_sink_close(s, msg, sizeof msg), 0);
+    CHECK_EQ_INT(mmd_sink_write(s, px, 4, 4, 16, 7, &err), 0);
+    CHECK_EQ_INT(mmd_sink_close(s, &err), 0);
     path_of(p, "pat/f_0007_100%.png");
     uint8_t *back;
     int w, h;
@@ -341,32 +343,33 @@ TEST(sink_pattern_and_alpha)
     CHECK(memcmp(back, px, sizeof px) == 0); /* alpha 200 kept */
     free(back);
     CHECK(mmd_sink_png_frame_exists(pat, 7));
-    CHECK_EQ_INT(mmd_sink_png_path("o/x_%d.png", 12, p, sizeof p, msg, sizeof msg), 0);
+    CHECK_EQ_INT(mmd_sink_png_path("o/x_%d.png", 12, p, sizeof p, &err), 0);
     CHECK_STR(p, "o/x_12.png");
-    CHECK_EQ_INT(mmd_sink_png_path("o", 3, p, sizeof p, msg, sizeof msg), 0);
+    CHECK_EQ_INT(mmd_sink_png_path("o", 3, p, sizeof p, &err), 0);
     CHECK_STR(p, "o/frame_000003.png");
-    CHECK_EQ_INT(mmd_sink_png_path("o/", 1234567, p, sizeof p, msg, sizeof msg), 0);
+    CHECK_EQ_INT(mmd_sink_png_path("o/", 1234567, p, sizeof p, &err), 0);
     CHECK_STR(p, "o/frame_1234567.png");
     const char *bad[] = {"x.png", "a_%d_%d.png", "a_%s.png", "f%d/x.png", "a_%5.png", "50%.png", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        msg[0] = 0;
-        CHECK(mmd_sink_png_open(bad[i], 1, false, msg, sizeof msg) == NULL);
-        CHECK(msg[0] != 0);
+        err.msg[0] = 0;
+        CHECK(mmd_sink_png_open(bad[i], 1, false, &err) == NULL);
+        CHECK(err.msg[0] != 0 && err.status == MMD_E_OUTPUT);
     }
     char file[PATH_MAX];
     path_of(file, "afile");
     FILE *f = fopen(file, "w");
     fclose(f);
     path_of(pat, "afile/sub");
-    CHECK(mmd_sink_png_open(pat, 1, false, msg, sizeof msg) == NULL);
-    CHECK(strstr(msg, "not a directory") != NULL);
+    CHECK(mmd_sink_png_open(pat, 1, false, &err) == NULL);
+    CHECK(strstr(err.msg, "not a directory") != NULL);
 }
 
 TEST(sink_error_and_abort)
 {
-    char dir[PATH_MAX], msg[512];
+    char dir[PATH_MAX];
+    mmd_error err;
     path_of(dir, "err");
-    mmd_sink *s = mmd_sink_png_open(dir, 2, false, msg, sizeof msg);
+    mmd_sink *s = mmd_sink_png_open(dir, 2, false, &err);
     REQUIRE(s);
     uint8_t *px = noise(128, 128, 9);
     signal(SIGXFSZ, SIG_IGN);
@@ -377,19 +380,19 @@ TEST(sink_error_and_abort)
     setrlimit(RLIMIT_FSIZE, &lim);
     int first_err = 0;
     for (int f = 0; f < 40 && !first_err; f++)
-        first_err = mmd_sink_write(s, px, 128, 128, 512, f, msg, sizeof msg);
-    int rc = mmd_sink_close(s, msg, sizeof msg);
+        first_err = mmd_sink_write(s, px, 128, 128, 512, f, &err);
+    int rc = mmd_sink_close(s, &err);
     setrlimit(RLIMIT_FSIZE, &old);
-    CHECK_EQ_INT(rc, -MMD_EXIT_OUTPUT);
-    CHECK(strstr(msg, "frame_0000") != NULL);
-    printf("# sink error: %s (write_frame returned %d first)\n", msg, first_err);
+    CHECK_EQ_INT(rc, MMD_E_OUTPUT);
+    CHECK(strstr(err.msg, "frame_0000") != NULL);
+    printf("# sink error: %s (write_frame returned %d first)\n", err.msg, first_err);
     CHECK_EQ_INT(count_entries(dir, "."), 0);
 
     path_of(dir, "abort");
-    s = mmd_sink_png_open(dir, 2, false, msg, sizeof msg);
+    s = mmd_sink_png_open(dir, 2, false, &err);
     REQUIRE(s);
     for (int f = 0; f < 10; f++)
-        CHECK_EQ_INT(mmd_sink_write(s, px, 128, 128, 512, f, msg, sizeof msg), 0);
+        CHECK_EQ_INT(mmd_sink_write(s, px, 128, 128, 512, f, &err), 0);
     mmd_sink_abort(s);
     /* whatever is there is complete; no temp files */
     DIR *d = opendir(dir);

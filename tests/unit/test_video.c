@@ -71,17 +71,18 @@ static void count_done(void *user, int64_t frame)
     (*(int *)user)++;
 }
 
-/* Encode `frames` frames; returns the sink's close status (or 99 if open failed). */
+/* Encode `frames` frames; returns the sink's close status (or 99 if open
+ * failed, *open_code then holds the open's mmd_status). */
 static int encode(mmd_video_options *o, int frames, int *open_code, int *done)
 {
-    char msg[300];
-    int code = 0;
-    mmd_sink *s = mmd_sink_video_open_ex(o, &code, msg, sizeof msg);
+    mmd_error err;
+    err.status = MMD_OK;
+    mmd_sink *s = mmd_sink_video_open(o, &err);
     if (open_code)
-        *open_code = code;
+        *open_code = err.status;
     if (!s) {
         if (!open_code)
-            printf("#   open failed: %s\n", msg);
+            printf("#   open failed: %s\n", err.msg);
         return 99;
     }
     if (done) {
@@ -91,17 +92,17 @@ static int encode(mmd_video_options *o, int frames, int *open_code, int *done)
     uint8_t *px = malloc((size_t)o->width * o->height * 4);
     for (int i = 0; i < frames; i++) {
         fill_frame(px, o->width, o->height, i);
-        if (mmd_sink_write(s, px, o->width, o->height, (size_t)o->width * 4, 100 + i, msg, sizeof msg)) {
-            printf("#   write failed: %s\n", msg);
+        if (mmd_sink_write(s, px, o->width, o->height, (size_t)o->width * 4, 100 + i, &err) != MMD_OK) {
+            printf("#   write failed: %s\n", err.msg);
             mmd_sink_abort(s);
             free(px);
             return 98;
         }
     }
     free(px);
-    int rc = mmd_sink_close(s, msg, sizeof msg);
+    int rc = mmd_sink_close(s, &err);
     if (rc)
-        printf("#   close failed: %s\n", msg);
+        printf("#   close failed: %s\n", err.msg);
     return rc;
 }
 
@@ -416,28 +417,33 @@ TEST(errors)
     mmd_video_options o = opts("x.webm");
     o.codec = "h264";
     CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
-    CHECK_EQ_INT(code, MMD_EXIT_USAGE);
+    CHECK_EQ_INT(code, MMD_E_USAGE);
     o = opts("x.mp4");
     o.alpha = true;
     CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
-    CHECK_EQ_INT(code, MMD_EXIT_USAGE);
+    CHECK_EQ_INT(code, MMD_E_USAGE);
     o = opts("x.avi");
     CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
-    CHECK_EQ_INT(code, MMD_EXIT_USAGE);
+    CHECK_EQ_INT(code, MMD_E_USAGE);
     o = opts("x.mp4");
     o.width = 63;
     CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
-    CHECK_EQ_INT(code, MMD_EXIT_ENCODER);
+    CHECK_EQ_INT(code, MMD_E_ENCODER);
     o = opts("x.mp4");
     o.audio_path = "/nonexistent/beat.wav";
     CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
-    CHECK_EQ_INT(code, MMD_EXIT_INPUT);
+    CHECK_EQ_INT(code, MMD_E_IO);
     mmd_video_options_default(&o);
     o.path = "/nonexistent-dir/out.mp4";
     o.width = 64;
     o.height = 48;
     CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
-    CHECK_EQ_INT(code, MMD_EXIT_OUTPUT);
+    CHECK_EQ_INT(code, MMD_E_OUTPUT);
+    /* the CLI's table keeps the exit codes users see */
+    CHECK_EQ_INT(mmd_exit_code(MMD_E_USAGE), MMD_EXIT_USAGE);
+    CHECK_EQ_INT(mmd_exit_code(MMD_E_IO), MMD_EXIT_INPUT);
+    CHECK_EQ_INT(mmd_exit_code(MMD_E_ENCODER), MMD_EXIT_ENCODER);
+    CHECK_EQ_INT(mmd_exit_code(MMD_E_OUTPUT), MMD_EXIT_OUTPUT);
     CHECK(mmd_sink_video_is_video_path("a/b.MP4"));
     CHECK(!mmd_sink_video_is_video_path("a.mp4/b"));
     CHECK(!mmd_sink_video_is_video_path("frames/"));
@@ -448,28 +454,28 @@ TEST(abort_and_interrupt)
 {
     /* abort: nothing left behind */
     mmd_video_options o = opts("ab.mp4");
-    char msg[200];
-    mmd_sink *s = mmd_sink_video_open(&o, msg, sizeof msg);
+    mmd_error err;
+    mmd_sink *s = mmd_sink_video_open(&o, &err);
     REQUIRE(s);
     uint8_t *px = calloc(64 * 48, 4);
     for (int i = 0; i < 4; i++)
-        CHECK(mmd_sink_write(s, px, 64, 48, 64 * 4, i, msg, sizeof msg) == 0);
+        CHECK(mmd_sink_write(s, px, 64, 48, 64 * 4, i, &err) == MMD_OK);
     mmd_sink_abort(s);
     CHECK(access(o.path, F_OK) != 0);
     CHECK(no_leftovers());
     /* an "interrupted" render closes after whatever it wrote: every queued frame is in the file */
     o = opts("int.mp4");
     o.queue_frames = 3;
-    s = mmd_sink_video_open(&o, msg, sizeof msg);
+    s = mmd_sink_video_open(&o, &err);
     REQUIRE(s);
     for (int i = 0; i < 7; i++) {
         fill_frame(px, 64, 48, i);
-        CHECK(mmd_sink_write(s, px, 64, 48, 64 * 4, i, msg, sizeof msg) == 0);
+        CHECK(mmd_sink_write(s, px, 64, 48, 64 * 4, i, &err) == MMD_OK);
     }
     mmd_video_stats st;
     mmd_sink_video_stats(s, &st);
     CHECK(st.frames <= 7);
-    CHECK(mmd_sink_close(s, msg, sizeof msg) == 0);
+    CHECK(mmd_sink_close(s, &err) == MMD_OK);
     probe p;
     REQUIRE(probe_file(o.path, &p) == 0);
     CHECK_EQ_INT(p.vpackets, 7);

@@ -1,7 +1,9 @@
-/* tests/fuzz/fuzz_pmd.c - libFuzzer target: PMD bytes -> load (parse + validate)
- * -> rest pose and a keyed motion through anim (evaluate at 0, 17.5, last+5,
- * skin every vertex) -> free. Seeds: corpus/pmd/ (tools/mkcorpus), dict: pmd.dict.
- * Built with gcc against tests/fuzz/replay.c for `make test`. */
+/* tests/fuzz/fuzz_model.c - libFuzzer target for both model formats (targets pmx
+ * and pmd; mmd_model_load tells PMX from PMD by the magic): bytes -> load (parse +
+ * validate) -> rest pose and a keyed motion through anim (evaluate at 0, 17.5,
+ * last+5, skin every vertex) -> free. Seeds: corpus/pmx/ and corpus/pmd/
+ * (tools/mkcorpus), dicts: pmx.dict, pmd.dict. Built with gcc against
+ * tests/fuzz/replay.c for `make test`. */
 #include <stddef.h>
 #include <stdint.h>
 

@@ -1,0 +1,113 @@
+/* renderer/gl/pass_colour.c - MMD's material pass for one model: materials in
+ * file order, alpha-blended, each with the program variant its textures,
+ * sphere mode, self-shadow, vertex colour, specular and tint need. */
+#include <stdio.h>
+
+#include "renderer/gl/render_internal.h"
+#include "renderer/gl/shader.h"
+
+static const char *const mmd_main_uniforms[U_MAIN_COUNT] = {
+    "u_world", "u_view", "u_proj", "u_shadow_vp", "u_diffuse", "u_ambient", "u_specular", "u_power",
+    "u_light_color", "u_light_dir", "u_eye", "u_tex", "u_sphere", "u_toon", "u_shadow_map",
+    "u_shadow_mode", "u_tex_mul", "u_tex_add",
+    "u_sph_mul", "u_sph_add", "u_toon_mul", "u_toon_add"};
+
+GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
+{
+    if (r->prog_main[key])
+        return r->prog_main[key];
+    const mmd_gl *gl = r->gl;
+    char defs[256];
+    snprintf(defs, sizeof defs,
+             "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define VERTEX_COLOR %d\n"
+             "#define SPECULAR %d\n#define TINT %d\n",
+             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1, (key >> 6) & 1);
+    GLuint p = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, msg, msg_size);
+    if (!p)
+        return 0;
+    for (int i = 0; i < U_MAIN_COUNT; i++)
+        r->u_main[key][i] = gl->GetUniformLocation(p, mmd_main_uniforms[i]);
+    gl->UseProgram(p);
+    gl->Uniform1i(r->u_main[key][U_TEX], 0);
+    gl->Uniform1i(r->u_main[key][U_SPHERE], 1);
+    gl->Uniform1i(r->u_main[key][U_TOON], 2);
+    gl->Uniform1i(r->u_main[key][U_SHADOW_MAP], 3);
+    r->prog_main[key] = p;
+    return p;
+}
+
+static void bind_tex(const mmd_gl *gl, int unit, GLuint t)
+{
+    gl->ActiveTexture(GL_TEXTURE0 + (GLenum)unit);
+    gl->BindTexture(GL_TEXTURE_2D, t);
+}
+
+/* Whether a material morph moved any texture / sphere / toon factor off
+ * identity (mul 1, add 0); when none did, the TINT 0 program skips that maths. */
+static bool tinted(const mmd_material_state *s)
+{
+    const float *mul[3] = {s->texture_mul, s->sphere_mul, s->toon_mul};
+    const float *add[3] = {s->texture_add, s->sphere_add, s->toon_add};
+    for (int i = 0; i < 3; i++)
+        for (int c = 0; c < 4; c++)
+            if (mul[i][c] != 1.0f || add[i][c] != 0.0f)
+                return true;
+    return false;
+}
+
+int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
+                       char *msg, size_t msg_size)
+{
+    const mmd_gl *gl = r->gl;
+    const mmd_material_state *ms = in->materials ? in->materials : g->base;
+    bind_tex(gl, 3, f->shadow_mode ? r->tex_shadow : r->tex_white);
+    gl->BindVertexArray(g->vao);
+    size_t off = 0;
+    for (uint32_t k = 0; k < g->m->material_count; k++) {
+        const mmd_material *mt = &g->m->materials[k];
+        const mmd_material_state *s = &ms[k];
+        size_t n = mt->index_count;
+        size_t at = off;
+        off += n;
+        if (s->diffuse[3] <= 0.0f || n == 0)
+            continue; /* MMD hides materials whose alpha is 0 (material morphs) */
+        const gpu_material *gm = &g->mats[k];
+        int sphere_mode = gm->sphere && mt->sphere_mode <= MMD_SPHERE_SUB_TEXTURE ? mt->sphere_mode : 0;
+        bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode;
+        bool spec = s->specular_power > 0 && (s->specular[0] > 0 || s->specular[1] > 0 || s->specular[2] > 0);
+        int key = (gm->tex != 0) | sphere_mode << 1 | (int)shadow << 3 |
+                  (int)((mt->flags & MMD_MAT_VERTEX_COLOR) != 0) << 4 | (int)spec << 5 | (int)tinted(s) << 6;
+        GLuint prog = mmd_colour_program(r, key, msg, msg_size);
+        if (!prog)
+            return -1;
+        const GLint *u = r->u_main[key];
+        gl->UseProgram(prog);
+        gl->UniformMatrix4fv(u[U_WORLD], 1, GL_FALSE, f->world);
+        gl->UniformMatrix4fv(u[U_VIEW], 1, GL_FALSE, f->v->view);
+        gl->UniformMatrix4fv(u[U_PROJ], 1, GL_FALSE, f->proj_flip);
+        gl->UniformMatrix4fv(u[U_SHADOW_VP], 1, GL_FALSE, f->shadow_vp);
+        gl->Uniform3fv(u[U_LIGHT_COLOR], 1, f->light_color);
+        gl->Uniform3fv(u[U_LIGHT_DIR], 1, f->light_dir);
+        gl->Uniform3fv(u[U_EYE], 1, f->v->eye);
+        gl->Uniform1i(u[U_SHADOW_MODE], f->shadow_mode);
+        if (mt->flags & MMD_MAT_DOUBLE_SIDED)
+            gl->Disable(GL_CULL_FACE);
+        else
+            gl->Enable(GL_CULL_FACE);
+        gl->Uniform4fv(u[U_DIFFUSE], 1, s->diffuse);
+        gl->Uniform3fv(u[U_AMBIENT], 1, s->ambient);
+        gl->Uniform3fv(u[U_SPECULAR], 1, s->specular);
+        gl->Uniform1f(u[U_POWER], s->specular_power);
+        gl->Uniform4fv(u[U_TEX_MUL], 1, s->texture_mul);
+        gl->Uniform4fv(u[U_TEX_ADD], 1, s->texture_add);
+        gl->Uniform4fv(u[U_SPH_MUL], 1, s->sphere_mul);
+        gl->Uniform4fv(u[U_SPH_ADD], 1, s->sphere_add);
+        gl->Uniform4fv(u[U_TOON_MUL], 1, s->toon_mul);
+        gl->Uniform4fv(u[U_TOON_ADD], 1, s->toon_add);
+        bind_tex(gl, 0, gm->tex ? gm->tex : r->tex_white);
+        bind_tex(gl, 1, gm->sphere ? gm->sphere : r->tex_white);
+        bind_tex(gl, 2, gm->toon ? gm->toon : r->tex_white);
+        gl->DrawElements(prim_of(mt->flags), (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
+    }
+    return 0;
+}

@@ -1,0 +1,138 @@
+/* renderer/gl/targets.c - framebuffers: the colour target (a multisampled one
+ * resolved into a single-sample one when samples > 1), the self-shadow depth
+ * map, the clear that starts a frame and the resolve + readback that ends it. */
+#include <stdio.h>
+
+#include "renderer/gl/render_internal.h"
+
+int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
+{
+    const mmd_gl *gl = r->gl;
+    int w = r->o.width, h = r->o.height;
+    gl->GenFramebuffers(1, &r->fbo_res);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_res);
+    gl->GenRenderbuffers(1, &r->rb_res_color);
+    gl->BindRenderbuffer(GL_RENDERBUFFER, r->rb_res_color);
+    gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 0, GL_RGBA8, w, h);
+    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->rb_res_color);
+    if (r->o.samples <= 1) {
+        gl->GenRenderbuffers(1, &r->rb_res_depth);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, r->rb_res_depth);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 0, GL_DEPTH24_STENCIL8, w, h);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                                    r->rb_res_depth);
+    }
+    if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        snprintf(msg, msg_size, "GL: resolve framebuffer %dx%d incomplete", w, h);
+        return -1;
+    }
+    if (r->o.samples > 1) {
+        gl->GenFramebuffers(1, &r->fbo_ms);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_ms);
+        gl->GenRenderbuffers(1, &r->rb_ms_color);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, r->rb_ms_color);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, r->o.samples, GL_RGBA8, w, h);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->rb_ms_color);
+        gl->GenRenderbuffers(1, &r->rb_ms_depth);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, r->rb_ms_depth);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, r->o.samples, GL_DEPTH24_STENCIL8, w, h);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                                    r->rb_ms_depth);
+        if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+            snprintf(msg, msg_size, "GL: %dx MSAA framebuffer %dx%d incomplete", r->o.samples, w, h);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int mmd_shadow_target_create(mmd_renderer *r, char *msg, size_t msg_size)
+{
+    const mmd_gl *gl = r->gl;
+    int s = r->o.shadow_map_size;
+    gl->GenTextures(1, &r->tex_shadow);
+    gl->BindTexture(GL_TEXTURE_2D, r->tex_shadow);
+    gl->TexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT32F, s, s, 0, GL_DEPTH_COMPONENT, GL_FLOAT, NULL);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    gl->GenFramebuffers(1, &r->fbo_shadow);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_shadow);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->tex_shadow, 0);
+    gl->DrawBuffer(GL_NONE);
+    gl->ReadBuffer(GL_NONE);
+    if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        snprintf(msg, msg_size, "GL: shadow map %dx%d incomplete", s, s);
+        return -1;
+    }
+    r->shadow_dirty[0] = r->shadow_dirty[1] = 0; /* contents undefined: the first frame clears it all */
+    r->shadow_dirty[2] = r->shadow_dirty[3] = s;
+    return 0;
+}
+
+void mmd_target_begin(mmd_renderer *r)
+{
+    const mmd_gl *gl = r->gl;
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->o.samples > 1 ? r->fbo_ms : r->fbo_res);
+    gl->Viewport(0, 0, r->o.width, r->o.height);
+    const float *bg = r->o.background;
+    if (r->o.transparent)
+        gl->ClearColor(0, 0, 0, 0);
+    else
+        gl->ClearColor(bg[0], bg[1], bg[2], 1.0f);
+    gl->ClearDepth(1.0);
+    gl->ClearStencil(0);
+    gl->DepthMask(GL_TRUE);
+    gl->StencilMask(0xff);
+    gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+}
+
+int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size)
+{
+    const mmd_gl *gl = r->gl;
+    int w = r->o.width, h = r->o.height;
+    if (r->o.samples > 1) {
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
+        gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    }
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
+    gl->ReadBuffer(GL_COLOR_ATTACHMENT0);
+    gl->PixelStorei(GL_PACK_ALIGNMENT, 1);
+    gl->ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    GLenum e = gl->GetError();
+    if (e != GL_NO_ERROR) {
+        snprintf(msg, msg_size, "GL error 0x%x during the frame", (unsigned)e);
+        return -1;
+    }
+    if (r->o.transparent) { /* blending left premultiplied colour: make it straight */
+        size_t n = (size_t)w * (size_t)h;
+        for (size_t i = 0; i < n; i++) {
+            uint8_t *p = rgba + i * 4;
+            unsigned a = p[3];
+            if (a == 0) {
+                p[0] = p[1] = p[2] = 0;
+            } else if (a < 255) {
+                for (int c = 0; c < 3; c++) {
+                    unsigned v = (p[c] * 255u + a / 2) / a;
+                    p[c] = (uint8_t)(v > 255 ? 255 : v);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+int mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size)
+{
+    double t0 = mmd_render_now_ms();
+    mmd_target_begin(r);
+    r->gl->Finish();
+    double t1 = mmd_render_now_ms();
+    int rc = mmd_target_finish(r, rgba, msg, msg_size);
+    r->timings.draw_ms = t1 - t0;
+    r->timings.readback_ms = mmd_render_now_ms() - t1;
+    return rc;
+}

@@ -1,0 +1,153 @@
+/* tools/mkfixture.c - write the smallest files that show one real-file case,
+ * for the CLI tests (tests/cli/ scripts). Everything comes from our own writers.
+ *
+ *   mkfixture NAME OUT
+ *
+ * NAME:
+ *   textures    PMX naming "TEX\Face.PNG", "missing.png" and "..\outside.png"
+ *               (the test lays out tex/face.png and ../outside.png on disk)
+ *   oddities    PMX with appearance-only fields out of range (sphere mode 255
+ *               with no sphere, unknown draw-flag bits, toon index 200): loads
+ *               with one warning line per kind
+ *   vmd-tail    VMD: complete bone + morph sections, then a garbage camera count
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/model.h"
+#include "core/motion.h"
+#include "core/pmx_write.h"
+#include "core/vmd_write.h"
+
+static int save(const char *out, const uint8_t *buf, size_t n)
+{
+    FILE *f = fopen(out, "wb");
+    if (!f || fwrite(buf, 1, n, f) != n) {
+        perror(out);
+        if (f)
+            fclose(f);
+        return 1;
+    }
+    return fclose(f) ? 1 : 0;
+}
+
+/* One triangle on one bone with `mats` materials sharing it. */
+static mmd_model *tiny_model(uint32_t mats)
+{
+    mmd_model *m = mmd_model_new();
+    if (!m)
+        return NULL;
+    m->name = mmd_model_str(m, "fixture");
+    mmd_bone *b = mmd_model_add_bones(m, 1);
+    b[0].name = mmd_model_str(m, "センター");
+    mmd_vertex *v = mmd_model_add_vertices(m, 3);
+    v[1].position[0] = 1;
+    v[2].position[1] = 1;
+    uint32_t *ix = mmd_model_add_indices(m, 3 * mats);
+    for (uint32_t i = 0; i < 3 * mats; i++)
+        ix[i] = i % 3;
+    mmd_material *mt = mmd_model_add_materials(m, mats);
+    for (uint32_t i = 0; i < mats; i++)
+        mt[i].index_count = 3;
+    return m;
+}
+
+static int write_model(const mmd_model *m, const char *out)
+{
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    if (mmd_pmx_write(m, &buf, &n, &err) != MMD_OK) {
+        fprintf(stderr, "mkfixture: %s\n", err.msg);
+        return 1;
+    }
+    int rc = save(out, buf, n);
+    free(buf);
+    return rc;
+}
+
+static int fx_textures(const char *out)
+{
+    mmd_model *m = tiny_model(3);
+    if (!m)
+        return 1;
+    char **t = mmd_model_add_textures(m, 3);
+    t[0] = mmd_model_str(m, "TEX\\Face.PNG");
+    t[1] = mmd_model_str(m, "missing.png");
+    t[2] = mmd_model_str(m, "..\\outside.png");
+    for (uint32_t i = 0; i < 3; i++)
+        m->materials[i].texture = (int32_t)i;
+    int rc = write_model(m, out);
+    mmd_model_free(m);
+    return rc;
+}
+
+static int fx_oddities(const char *out)
+{
+    mmd_model *m = tiny_model(3);
+    if (!m)
+        return 1;
+    m->materials[0].sphere_mode = 255; /* no sphere texture */
+    m->materials[1].sphere_mode = 7;
+    m->materials[2].toon_shared = true;
+    m->materials[2].toon = 200;
+    int rc = write_model(m, out);
+    mmd_model_free(m);
+    return rc;
+}
+
+static int fx_vmd_tail(const char *out)
+{
+    mmd_motion *mo = mmd_motion_new("fixture");
+    if (!mo)
+        return 1;
+    const float pos[3] = {0, 2, 0}, rot[4] = {0, 0, 0, 1};
+    if (!mmd_motion_add_bone_key(mo, "センター", 10, pos, rot) || !mmd_motion_add_morph_key(mo, "a", 5, 1)) {
+        mmd_motion_free(mo);
+        return 1;
+    }
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    int rc = 1;
+    if (mmd_vmd_write(mo, &buf, &n, &err) == MMD_OK) {
+        /* The writer ends with 4 empty counts (camera, light, shadow, property):
+         * replace the camera count by garbage and drop the rest, as some tools do. */
+        n -= 16;
+        uint8_t garbage[4] = {0x78, 0x56, 0x34, 0x12};
+        uint8_t *grown = realloc(buf, n + 4);
+        if (grown) {
+            buf = grown;
+            memcpy(buf + n, garbage, 4);
+            rc = save(out, buf, n + 4);
+        }
+    } else {
+        fprintf(stderr, "mkfixture: %s\n", err.msg);
+    }
+    free(buf);
+    mmd_motion_free(mo);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(const char *out);
+    } fixtures[] = {
+        {"textures", fx_textures},
+        {"oddities", fx_oddities},
+        {"vmd-tail", fx_vmd_tail},
+    };
+    if (argc != 3) {
+        fprintf(stderr, "usage: mkfixture NAME OUT\n");
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof fixtures / sizeof fixtures[0]; i++)
+        if (!strcmp(argv[1], fixtures[i].name))
+            return fixtures[i].fn(argv[2]);
+    fprintf(stderr, "mkfixture: unknown fixture '%s'\n", argv[1]);
+    return 1;
+}
