@@ -234,7 +234,7 @@ static void x_texture(const char *path, const char *tex, const char *kind, bool 
     if (!strcasecmp(base, "screen.bmp")) {
         kind = "screen";
         ts.rc = MMD_TEXPATH_FOUND;
-        snprintf(ts.resolved, sizeof ts.resolved, "(previous frame)");
+        snprintf(ts.resolved, sizeof ts.resolved, "previous frame");
     } else {
         resolve_texture(path, tex, allow_outside, &ts);
     }
