@@ -348,6 +348,11 @@ static void make_scenes(void)
              "[model:stage]\nfile = sub/b.pmx\n"
              "[audio]\nfile = song.wav\noffset = -0.5\n");
     put_text("scene", "minimal.ini", "[model]\nfile = m.pmx\n");
+    put_text("scene", "accessory.ini",
+             "[model:miku]\nfile = m.pmx\n[accessory]\nfile = stage.x\n"
+             "[accessory:fan]\nfile = fan.vac\nposition = 1 2 -3\nrotation = 0 90 0\nscale = 0.5\n"
+             "opacity = 0.25\nparent = miku:head\nvisible = on\nshadow = off\nadd_blend = on\n"
+             "after_models = yes\n");
     put_text("scene", "transparent.ini",
              "[output]\nsize = 320x240\nfps = 60\nframes = 0-299\nbackground = transparent\n"
              "[camera]\northographic = on\n[model:a]\nfile = ../x/a.pmd\n[model:b]\n"
