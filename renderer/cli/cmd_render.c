@@ -24,13 +24,13 @@
 #include "core/motion.h"
 #include "core/physics.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/outputs.h"
+#include "renderer/cli/plan.h"
 #include "renderer/cli/progress.h"
 #include "renderer/gl/render.h"
 #include "renderer/image/texpath.h"
 #include "renderer/cli/scene.h"
 #include "renderer/output/sink.h"
-#include "renderer/output/sink_png.h"
-#include "renderer/output/sink_video.h"
 
 /* CLI-only global: set by SIGINT/SIGTERM, polled between frames. */
 static volatile sig_atomic_t g_stop;
@@ -85,8 +85,6 @@ typedef struct render_args {
     int progress;
     mmd_gl_backend gl;
 } render_args;
-
-typedef enum { OUT_VIDEO, OUT_PNG, OUT_NULL } out_kind;
 
 static int usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
 static int usage_error(const char *fmt, const char *arg)
@@ -190,20 +188,6 @@ static int parse_args(int argc, char **argv, render_args *a)
     return 0;
 }
 
-static out_kind classify_output(const char *out)
-{
-    if (!strcmp(out, "null"))
-        return OUT_NULL;
-    if (mmd_sink_video_is_video_path(out))
-        return OUT_VIDEO;
-    size_t n = strlen(out);
-    struct stat st;
-    if ((n && out[n - 1] == '/') || strchr(out, '%') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) ||
-        (n > 4 && !strcasecmp(out + n - 4, ".png")))
-        return OUT_PNG;
-    return (out_kind)-1;
-}
-
 /* True when a and b name the same file (b may not exist yet). */
 static bool same_file(const char *a, const char *b)
 {
@@ -240,11 +224,6 @@ static int parse_chunk(const char *s, int *index, int *count)
         return MMD_EXIT_USAGE;
     }
     return 0;
-}
-
-static bool png_exists(const char *target, int64_t frame)
-{
-    return mmd_sink_png_frame_exists(target, frame);
 }
 
 static double now_s(void)
@@ -373,97 +352,77 @@ static void sample_view(render_job *j, double t, mmd_camera_state *cam, mmd_ligh
     mmd_shadow_sample(j->camera, t, shadow);
 }
 
-int mmd_cmd_render(int argc, char **argv)
+/* Command-line values over the scene's keys. MMD_EXIT_USAGE with msg. */
+static int apply_options(mmd_scene *s, const render_args *a, int *step, char *msg, size_t n)
 {
-    render_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? MMD_EXIT_OK : rc;
-    char msg[600];
-    render_job j;
-    memset(&j, 0, sizeof j);
-
-    /* scene + overrides */
-    if (mmd_scene_load_file(a.scene, &j.scene, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: %s\n", msg);
-        return MMD_EXIT_INPUT;
-    }
-    mmd_scene *s = j.scene;
-    int step = 1;
-    rc = MMD_EXIT_USAGE;
-    if (a.size && mmd_scene_parse_size(a.size, &s->width, &s->height, msg, sizeof msg))
-        goto usage;
-    if (a.fps && mmd_scene_parse_fps(a.fps, &s->fps_num, &s->fps_den, msg, sizeof msg))
-        goto usage;
-    if (a.aa && mmd_scene_parse_antialias(a.aa, &s->antialias, msg, sizeof msg))
-        goto usage;
-    if (a.background && mmd_scene_parse_background(a.background, s->background, &s->transparent, msg, sizeof msg))
-        goto usage;
-    if (a.frames) {
-        if (mmd_scene_parse_frames(a.frames, &s->frame_first, &s->frame_last, &step, msg, sizeof msg))
-            goto usage;
+    *step = 1;
+    if ((a->size && mmd_scene_parse_size(a->size, &s->width, &s->height, msg, n)) ||
+        (a->fps && mmd_scene_parse_fps(a->fps, &s->fps_num, &s->fps_den, msg, n)) ||
+        (a->aa && mmd_scene_parse_antialias(a->aa, &s->antialias, msg, n)) ||
+        (a->background && mmd_scene_parse_background(a->background, s->background, &s->transparent, msg, n)))
+        return MMD_EXIT_USAGE;
+    if (a->frames) {
+        if (mmd_scene_parse_frames(a->frames, &s->frame_first, &s->frame_last, step, msg, n))
+            return MMD_EXIT_USAGE;
         s->has_frames = true;
     }
-    if (a.no_audio)
+    if (a->no_audio)
         s->audio_file = NULL;
-    int chunk_index = 0, chunk_count = 1;
-    if (a.chunk && (rc = parse_chunk(a.chunk, &chunk_index, &chunk_count)) != 0)
-        goto out;
-    out_kind kind = classify_output(a.out);
-    if ((int)kind < 0) {
-        snprintf(msg, sizeof msg, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm file, a folder/ "
-                 "or a pattern like frames/%%05d.png", a.out);
-        goto usage;
-    }
-    if (a.skip_existing && kind != OUT_PNG) {
-        snprintf(msg, sizeof msg, "--skip-existing works with PNG output only");
-        goto usage;
-    }
-    if ((a.codec || a.preset) && kind != OUT_VIDEO) {
-        snprintf(msg, sizeof msg, "--%s needs a video output", a.codec ? "codec" : "preset");
-        goto usage;
-    }
-    if (kind == OUT_VIDEO) {
-        bool clash = same_file(a.scene, a.out) || (s->audio_file && same_file(s->audio_file, a.out)) ||
-                     (s->camera_motion && same_file(s->camera_motion, a.out));
-        for (int i = 0; i < s->model_count && !clash; i++) {
-            clash = same_file(s->models[i].file, a.out);
-            for (int k = 0; k < s->models[i].motion_count && !clash; k++)
-                clash = same_file(s->models[i].motions[k], a.out);
-        }
-        if (clash) {
-            snprintf(msg, sizeof msg, "the output '%s' is also an input of the scene", a.out);
-            goto usage;
-        }
-    }
-    av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
+    return 0;
+}
 
-    /* inputs */
-    if ((rc = load_inputs(&j, &a)) != 0)
-        goto out;
-
-    /* frame range, in output frames */
-    if (!s->has_frames) {
-        uint32_t last = mmd_camera_track_last_frame(j.camera);
-        for (int i = 0; i < s->model_count; i++) {
-            uint32_t l = mmd_anim_last_frame(j.anims[i]);
-            last = l > last ? l : last;
-        }
-        s->frame_first = 0; /* last key at VMD frame `last` -> output frame ceil(last*fps/30) */
-        s->frame_last = ((int64_t)last * s->fps_num + 30LL * s->fps_den - 1) / (30LL * s->fps_den);
+/* True when out names one of the scene's input files. */
+static bool output_is_input(const mmd_scene *s, const char *scene_path, const char *out)
+{
+    bool clash = same_file(scene_path, out) || (s->audio_file && same_file(s->audio_file, out)) ||
+                 (s->camera_motion && same_file(s->camera_motion, out));
+    for (int i = 0; i < s->model_count && !clash; i++) {
+        clash = same_file(s->models[i].file, out);
+        for (int k = 0; k < s->models[i].motion_count && !clash; k++)
+            clash = same_file(s->models[i].motions[k], out);
     }
-    int64_t total = (s->frame_last - s->frame_first) / step + 1;
-    int64_t k0 = total * chunk_index / chunk_count, k1 = total * (chunk_index + 1) / chunk_count;
-    if (k1 <= k0) {
-        if (!a.quiet)
-            fprintf(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
-                    chunk_count, (long long)total);
-        rc = MMD_EXIT_OK;
-        goto out;
-    }
-    const double t_per_frame = 30.0 * s->fps_den / s->fps_num;
+    return clash;
+}
 
-    /* renderer */
+/* The output's kind (outputs.h), checked against the options; NULL with msg. */
+static const mmd_output_kind *check_output(const render_args *a, const mmd_scene *s, char *msg, size_t n)
+{
+    const mmd_output_kind *k = mmd_output_kind_for(a->out);
+    if (!k)
+        snprintf(msg, n, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm file, a folder/ "
+                 "or a pattern like frames/%%05d.png", a->out);
+    else if (a->skip_existing && !k->frame_exists)
+        snprintf(msg, n, "--skip-existing works with PNG output only");
+    else if ((a->codec || a->preset) && !k->encodes)
+        snprintf(msg, n, "--%s needs a video output", a->codec ? "codec" : "preset");
+    else if (k->single_file && output_is_input(s, a->scene, a->out))
+        snprintf(msg, n, "the output '%s' is also an input of the scene", a->out);
+    else
+        return k;
+    return NULL;
+}
+
+/* The plan's input: the scene's range and rate, the chunk, the last key. */
+static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index, int chunk_count)
+{
+    const mmd_scene *s = j->scene;
+    mmd_plan_input in = {.has_frames = s->has_frames, .frame_first = s->frame_first,
+                         .frame_last = s->frame_last, .step = step, .fps_num = s->fps_num,
+                         .fps_den = s->fps_den, .chunk_index = chunk_index, .chunk_count = chunk_count};
+    in.last_key = mmd_camera_track_last_frame(j->camera);
+    for (int i = 0; i < s->model_count; i++) {
+        uint32_t l = mmd_anim_last_frame(j->anims[i]);
+        in.last_key = l > in.last_key ? l : in.last_key;
+        in.physics = in.physics || j->physics[i];
+    }
+    return in;
+}
+
+/* GL context, models and the frame buffer. An exit code, 0 on success. */
+static int open_renderer(render_job *j, const render_args *a)
+{
+    const mmd_scene *s = j->scene;
+    char msg[600];
     mmd_render_options ro;
     mmd_render_options_default(&ro);
     ro.width = s->width;
@@ -474,82 +433,115 @@ int mmd_cmd_render(int argc, char **argv)
     ro.background[2] = s->background[2];
     ro.background[3] = s->transparent ? 0.0f : 1.0f;
     ro.transparent = s->transparent;
-    ro.backend = a.gl;
-    ro.threads = a.threads;
-    ro.allow_outside_assets = a.allow_outside;
-    if (mmd_renderer_create(&ro, &j.renderer, msg, sizeof msg)) {
+    ro.backend = a->gl;
+    ro.threads = a->threads;
+    ro.allow_outside_assets = a->allow_outside;
+    if (mmd_renderer_create(&ro, &j->renderer, msg, sizeof msg)) {
         fprintf(stderr, "mmdrender: GL: %s\n", msg);
-        rc = MMD_EXIT_GL;
-        goto out;
+        return MMD_EXIT_GL;
     }
     for (int i = 0; i < s->model_count; i++) {
         char dir[4096];
         int slot = -1;
         if (mmd_texpath_model_dir(s->models[i].file, dir, sizeof dir) == 0)
-            slot = mmd_renderer_add_model(j.renderer, j.models[i], dir, msg, sizeof msg);
+            slot = mmd_renderer_add_model(j->renderer, j->models[i], dir, msg, sizeof msg);
         else
             snprintf(msg, sizeof msg, "model path is too long");
         if (slot < 0) {
             fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, msg);
-            rc = MMD_EXIT_GL;
-            goto out;
+            return MMD_EXIT_GL;
         }
     }
-    j.rgba = malloc((size_t)s->width * (size_t)s->height * 4);
-    if (!j.rgba) {
+    j->rgba = malloc((size_t)s->width * (size_t)s->height * 4);
+    if (!j->rgba) {
         fprintf(stderr, "mmdrender: out of memory\n");
-        rc = MMD_EXIT_GL;
-        goto out;
+        return MMD_EXIT_GL;
     }
+    return 0;
+}
 
-    /* frames to render (for progress), skipping complete PNGs */
+/* Progress over the frames still to render, then the output's sink. */
+static int open_output(render_job *j, const render_args *a, const mmd_output_kind *kind,
+                       const mmd_render_plan *p, bool chunked)
+{
+    const mmd_scene *s = j->scene;
     int64_t to_render = 0;
-    for (int64_t k = k0; k < k1; k++)
-        if (!a.skip_existing || !png_exists(a.out, s->frame_first + k * step))
+    for (int64_t f = p->begin; f <= p->end; f += p->step)
+        if (!a->skip_existing || !kind->frame_exists(a->out, f))
             to_render++;
-    j.progress = mmd_progress_create(a.quiet ? MMD_PROGRESS_NONE : (mmd_progress_mode)a.progress, stderr,
-                                     to_render);
-
-    /* sink */
-    if (kind == OUT_VIDEO) {
-        mmd_video_options vo;
-        mmd_video_options_default(&vo);
-        vo.path = a.out;
-        vo.width = s->width;
-        vo.height = s->height;
-        vo.fps_num = s->fps_num;
-        vo.fps_den = s->fps_den;
-        vo.codec = a.codec;
-        vo.crf = a.crf;
-        vo.preset = a.preset;
-        vo.alpha = s->transparent;
-        vo.threads = a.threads;
-        vo.audio_path = s->audio_file;
-        vo.audio_offset = s->audio_offset;
-        vo.start_time = (double)(s->frame_first + k0 * step) * s->fps_den / s->fps_num;
-        vo.chunk = chunk_count > 1;
-        mmd_error err;
-        j.sink = mmd_sink_video_open(&vo, &err);
-        if (!j.sink) {
-            fprintf(stderr, "mmdrender: %s\n", err.msg);
-            rc = mmd_exit_code(err.status);
-            goto out;
-        }
-    } else if (kind == OUT_PNG) {
-        mmd_error err;
-        j.sink = mmd_sink_png_open(a.out, a.threads, s->transparent, &err);
-        if (!j.sink) {
-            fprintf(stderr, "mmdrender: %s\n", err.msg);
-            rc = mmd_exit_code(err.status);
-            goto out;
-        }
+    j->progress = mmd_progress_create(a->quiet ? MMD_PROGRESS_NONE : (mmd_progress_mode)a->progress, stderr,
+                                      to_render);
+    if (!kind->open)
+        return 0;
+    mmd_output_request r = {.target = a->out, .width = s->width, .height = s->height, .fps_num = s->fps_num,
+                            .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
+                            .preset = a->preset, .crf = a->crf, .threads = a->threads,
+                            .audio_path = s->audio_file, .audio_offset = s->audio_offset,
+                            .start_time = p->start_time, .chunk = chunked};
+    mmd_error err;
+    j->sink = kind->open(&r, &err);
+    if (!j->sink) {
+        fprintf(stderr, "mmdrender: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
-    if (j.sink) {
-        j.sink->on_done = on_frame_done;
-        j.sink->user = j.progress;
-    }
+    j->sink->on_done = on_frame_done;
+    j->sink->user = j->progress;
+    return 0;
+}
 
-    /* the loop */
+typedef struct run_stats {
+    double render_s, write_s;
+    int64_t rendered;
+} run_stats;
+
+/* Executes the plan: evaluates from sim_begin (physics pre-rolled), renders and
+ * writes the chunk's frames. An exit code; stops early on a signal. */
+static int run_frames(render_job *j, const render_args *a, const mmd_output_kind *kind,
+                      const mmd_render_plan *p, run_stats *st)
+{
+    const mmd_scene *s = j->scene;
+    for (int i = 0; i < s->model_count; i++)
+        if (j->physics[i])
+            mmd_physics_preroll(j->physics[i], j->anims[i], p->preroll_time, 2.0);
+    for (int64_t f = p->sim_begin; f <= p->end && !g_stop; f++) {
+        bool wanted = mmd_plan_renders(p, f);
+        if (!wanted && !p->physics)
+            continue;
+        double t = mmd_plan_time(p, f);
+        double t0 = now_s();
+        for (int i = 0; i < s->model_count; i++)
+            mmd_anim_evaluate(j->anims[i], t);
+        if (!wanted || (a->skip_existing && kind->frame_exists(a->out, f)))
+            continue;
+        mmd_camera_state cam;
+        mmd_light_state light;
+        mmd_shadow_state shadow;
+        char msg[600];
+        sample_view(j, t, &cam, &light, &shadow);
+        if (mmd_renderer_render(j->renderer, j->anims, (size_t)s->model_count, &cam, &light, &shadow, j->rgba,
+                                msg, sizeof msg)) {
+            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, msg);
+            return MMD_EXIT_GL;
+        }
+        double t1 = now_s();
+        st->render_s += t1 - t0;
+        if (j->sink) {
+            mmd_error err;
+            if (mmd_sink_write(j->sink, j->rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
+                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
+                return mmd_exit_code(err.status);
+            }
+        } else {
+            mmd_progress_frame(j->progress, f);
+        }
+        st->write_s += now_s() - t1;
+        st->rendered++;
+    }
+    return g_stop ? MMD_EXIT_INTERRUPTED : MMD_EXIT_OK;
+}
+
+static void install_signals(void)
+{
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -557,64 +549,19 @@ int mmd_cmd_render(int argc, char **argv)
     g_stop = 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
 
-    bool physics = false;
-    for (int i = 0; i < s->model_count; i++)
-        if (j.physics[i]) {
-            mmd_physics_preroll(j.physics[i], j.anims[i], s->frame_first * t_per_frame, 2.0);
-            physics = true;
-        }
-    double t_start = now_s(), render_s = 0, write_s = 0;
-    int64_t rendered = 0;
-    /* with physics every frame from the scene's first one is simulated (chunks agree with whole runs) */
-    int64_t f_begin = physics ? s->frame_first : s->frame_first + k0 * step;
-    int64_t f_end = s->frame_first + (k1 - 1) * step;
-    rc = MMD_EXIT_OK;
-    for (int64_t f = f_begin; f <= f_end && !g_stop; f++) {
-        int64_t rel = f - s->frame_first;
-        bool wanted = rel % step == 0 && rel / step >= k0;
-        if (!wanted && !physics)
-            continue;
-        double t = (double)f * t_per_frame;
-        double t0 = now_s();
-        for (int i = 0; i < s->model_count; i++)
-            mmd_anim_evaluate(j.anims[i], t);
-        if (!wanted || (a.skip_existing && png_exists(a.out, f)))
-            continue;
-        mmd_camera_state cam;
-        mmd_light_state light;
-        mmd_shadow_state shadow;
-        sample_view(&j, t, &cam, &light, &shadow);
-        if (mmd_renderer_render(j.renderer, j.anims, (size_t)s->model_count, &cam, &light, &shadow, j.rgba,
-                                msg, sizeof msg)) {
-            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, msg);
-            rc = MMD_EXIT_GL;
-            break;
-        }
-        double t1 = now_s();
-        render_s += t1 - t0;
-        if (j.sink) {
-            mmd_error err;
-            if (mmd_sink_write(j.sink, j.rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
-                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
-                rc = mmd_exit_code(err.status);
-                break;
-            }
-        } else {
-            mmd_progress_frame(j.progress, f);
-        }
-        write_s += now_s() - t1;
-        rendered++;
-    }
-    if (rc == MMD_EXIT_OK && g_stop)
-        rc = MMD_EXIT_INTERRUPTED;
+/* Closes the sink (also after an interrupt: the video gets its trailer, PNGs
+ * are complete) and reports. Returns the final exit code. */
+static int finish_run(render_job *j, const render_args *a, const mmd_output_kind *kind, int rc,
+                      const run_stats *st, double t_start)
+{
     mmd_video_stats vstats = {0};
-    if (j.sink && kind == OUT_VIDEO)
-        mmd_sink_video_stats(j.sink, &vstats);
-    if (j.sink && (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)) {
-        /* clean shutdown also on interrupt: the video gets its trailer, PNGs are complete */
-        mmd_sink *sink = j.sink;
-        j.sink = NULL;
+    if (j->sink && kind->stats)
+        kind->stats(j->sink, &vstats);
+    if (j->sink && (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)) {
+        mmd_sink *sink = j->sink;
+        j->sink = NULL;
         mmd_error err;
         if (mmd_sink_close(sink, &err) != MMD_OK) {
             fprintf(stderr, "mmdrender: %s\n", err.msg);
@@ -628,19 +575,61 @@ int mmd_cmd_render(int argc, char **argv)
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     double wall = now_s() - t_start;
+    long long n = (long long)st->rendered;
     if (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)
-        mmd_progress_finish(j.progress);
-    if (rc == MMD_EXIT_INTERRUPTED && !a.quiet)
-        fprintf(stderr, "mmdrender: interrupted after %lld frame(s); %s was finalised\n", (long long)rendered,
-                a.out);
-    else if (rc == MMD_EXIT_OK && !a.quiet)
-        fprintf(stderr, "mmdrender: %lld frame(s) in %.2f s (%.2f fps) -> %s\n", (long long)rendered, wall,
-                wall > 0 ? (double)rendered / wall : 0.0, a.out);
-    if (a.stats)
+        mmd_progress_finish(j->progress);
+    if (rc == MMD_EXIT_INTERRUPTED && !a->quiet)
+        fprintf(stderr, "mmdrender: interrupted after %lld frame(s); %s was finalised\n", n, a->out);
+    else if (rc == MMD_EXIT_OK && !a->quiet)
+        fprintf(stderr, "mmdrender: %lld frame(s) in %.2f s (%.2f fps) -> %s\n", n, wall,
+                wall > 0 ? (double)n / wall : 0.0, a->out);
+    if (a->stats)
         printf("{\"frames\":%lld,\"wall_s\":%.4f,\"render_s\":%.4f,\"write_s\":%.4f,\"queue_wait_s\":%.4f,"
                "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f}\n",
-               (long long)rendered, wall, render_s, write_s, vstats.writer_wait_s, vstats.encode_s,
-               wall > 0 ? (double)rendered / wall : 0.0, render_s > 0 ? (double)rendered / render_s : 0.0);
+               n, wall, st->render_s, st->write_s, vstats.writer_wait_s, vstats.encode_s,
+               wall > 0 ? (double)n / wall : 0.0, st->render_s > 0 ? (double)n / st->render_s : 0.0);
+    return rc;
+}
+
+int mmd_cmd_render(int argc, char **argv)
+{
+    render_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? MMD_EXIT_OK : rc;
+    char msg[600];
+    render_job j;
+    memset(&j, 0, sizeof j);
+    if (mmd_scene_load_file(a.scene, &j.scene, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: %s\n", msg);
+        return MMD_EXIT_INPUT;
+    }
+    int step, chunk_index = 0, chunk_count = 1;
+    const mmd_output_kind *kind = NULL;
+    if (apply_options(j.scene, &a, &step, msg, sizeof msg))
+        goto usage;
+    if (a.chunk && (rc = parse_chunk(a.chunk, &chunk_index, &chunk_count)) != 0)
+        goto out;
+    if (!(kind = check_output(&a, j.scene, msg, sizeof msg)))
+        goto usage;
+    av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
+    if ((rc = load_inputs(&j, &a)) != 0)
+        goto out;
+    mmd_plan_input in = plan_input(&j, step, chunk_index, chunk_count);
+    mmd_render_plan plan;
+    if (!mmd_render_plan_make(&in, &plan)) {
+        if (!a.quiet)
+            fprintf(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
+                    chunk_count, (long long)plan.total);
+        goto out;
+    }
+    if ((rc = open_renderer(&j, &a)) != 0 || (rc = open_output(&j, &a, kind, &plan, chunk_count > 1)) != 0)
+        goto out;
+    install_signals();
+    double t_start = now_s();
+    run_stats st = {0};
+    rc = run_frames(&j, &a, kind, &plan, &st);
+    rc = finish_run(&j, &a, kind, rc, &st, t_start);
     goto out;
 usage:
     fprintf(stderr, "mmdrender: %s\n(mmdrender --help for the options)\n", msg);

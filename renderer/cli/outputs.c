@@ -1,0 +1,64 @@
+/* renderer/cli/outputs.c - the output kinds' table (see outputs.h). */
+#include "renderer/cli/outputs.h"
+
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "renderer/output/sink_png.h"
+
+static bool is_null(const char *target)
+{
+    return !strcmp(target, "null");
+}
+
+/* A folder (trailing '/', or an existing directory), a %d pattern, or a name
+ * ending in .png (which sink_png then refuses with the reason). */
+static bool is_png(const char *target)
+{
+    size_t n = strlen(target);
+    struct stat st;
+    return (n && target[n - 1] == '/') || strchr(target, '%') ||
+           (stat(target, &st) == 0 && S_ISDIR(st.st_mode)) || (n > 4 && !strcasecmp(target + n - 4, ".png"));
+}
+
+static mmd_sink *open_video(const mmd_output_request *r, mmd_error *err)
+{
+    mmd_video_options vo;
+    mmd_video_options_default(&vo);
+    vo.path = r->target;
+    vo.width = r->width;
+    vo.height = r->height;
+    vo.fps_num = r->fps_num;
+    vo.fps_den = r->fps_den;
+    vo.codec = r->codec;
+    vo.crf = r->crf;
+    vo.preset = r->preset;
+    vo.alpha = r->alpha;
+    vo.threads = r->threads;
+    vo.audio_path = r->audio_path;
+    vo.audio_offset = r->audio_offset;
+    vo.start_time = r->start_time;
+    vo.chunk = r->chunk;
+    return mmd_sink_video_open(&vo, err);
+}
+
+static mmd_sink *open_png(const mmd_output_request *r, mmd_error *err)
+{
+    return mmd_sink_png_open(r->target, r->threads, r->alpha, err);
+}
+
+static const mmd_output_kind k_kinds[] = {
+    {.name = "null", .recognises = is_null},
+    {.name = "video", .recognises = mmd_sink_video_is_video_path, .open = open_video,
+     .stats = mmd_sink_video_stats, .encodes = true, .single_file = true},
+    {.name = "png", .recognises = is_png, .open = open_png, .frame_exists = mmd_sink_png_frame_exists},
+};
+
+const mmd_output_kind *mmd_output_kind_for(const char *target)
+{
+    for (size_t i = 0; i < sizeof k_kinds / sizeof *k_kinds; i++)
+        if (k_kinds[i].recognises(target))
+            return &k_kinds[i];
+    return NULL;
+}

@@ -1,0 +1,48 @@
+/* renderer/cli/outputs.h - the output kinds `mmdrender -o OUT` knows, as a table.
+ *
+ * One row per kind: how an OUT argument is recognised, how its sink is opened
+ * (renderer/output/), whether a finished frame can be found for
+ * --skip-existing, and its timing stats. The render command has no switch on
+ * the kind: a new output kind is one row in outputs.c plus its sink file in
+ * renderer/output/ (docs/architecture.md).
+ */
+#ifndef MMD_RENDERER_OUTPUTS_H
+#define MMD_RENDERER_OUTPUTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/status.h"
+#include "renderer/output/sink.h"
+#include "renderer/output/sink_video.h"
+
+/* Everything a sink may be opened with (the scene after the options). */
+typedef struct mmd_output_request {
+    const char *target;              /* the -o argument */
+    int width, height, fps_num, fps_den;
+    bool alpha;                      /* transparent background */
+    const char *codec, *preset;      /* NULL: the kind's default */
+    int crf, threads;
+    const char *audio_path;          /* NULL: none */
+    double audio_offset, start_time; /* seconds */
+    bool chunk;                      /* one farm chunk of several */
+} mmd_output_request;
+
+typedef struct mmd_output_kind {
+    const char *name; /* "null", "video", "png" */
+    /* true when target names this kind; rows are tried in order */
+    bool (*recognises)(const char *target);
+    /* the sink, or NULL with err; a NULL function: frames go nowhere */
+    mmd_sink *(*open)(const mmd_output_request *r, mmd_error *err);
+    /* a complete frame is already there (--skip-existing); NULL: not supported */
+    bool (*frame_exists)(const char *target, int64_t frame);
+    /* encoder timings for --stats; NULL: none (zeros) */
+    void (*stats)(const mmd_sink *s, mmd_video_stats *out);
+    bool encodes;     /* --codec and --preset apply */
+    bool single_file; /* one file, which must not be an input of the scene */
+} mmd_output_kind;
+
+/* The row for target, or NULL when no kind recognises it. */
+const mmd_output_kind *mmd_output_kind_for(const char *target);
+
+#endif
