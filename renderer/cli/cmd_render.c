@@ -23,6 +23,7 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/physics.h"
+#include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/outputs.h"
 #include "renderer/cli/plan.h"
@@ -244,6 +245,7 @@ typedef struct render_job {
     mmd_motion *motions[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
     mmd_anim *anims[MMD_SCENE_MAX_MODELS];
     mmd_physics *physics[MMD_SCENE_MAX_MODELS];
+    mmd_scene_accessories acc;
     mmd_motion *camera_motion;
     mmd_camera_track *camera;
     mmd_renderer *renderer;
@@ -259,6 +261,7 @@ static void job_free(render_job *j)
     free(j->rgba);
     mmd_progress_free(j->progress);
     mmd_renderer_free(j->renderer);
+    mmd_scene_accessories_free(&j->acc);
     mmd_camera_track_free(j->camera);
     mmd_motion_free(j->camera_motion);
     for (int i = 0; j->scene && i < j->scene->model_count; i++) {
@@ -312,6 +315,10 @@ static int load_inputs(render_job *j, const render_args *a)
                 return MMD_EXIT_INPUT;
             }
         }
+    }
+    if (mmd_scene_accessories_load(s, j->models, a->allow_outside, &j->acc, buf, sizeof buf)) {
+        fprintf(stderr, "mmdrender: %s\n", buf);
+        return MMD_EXIT_INPUT;
     }
     if (s->camera_motion &&
         mmd_motion_load_file(s->camera_motion, &j->camera_motion, &err) != MMD_OK) {
@@ -451,6 +458,10 @@ static int open_renderer(render_job *j, const render_args *a)
             fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, msg);
             return MMD_EXIT_GL;
         }
+    }
+    if (mmd_scene_accessories_attach(&j->acc, j->renderer, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: accessory: %s\n", msg);
+        return MMD_EXIT_GL;
     }
     j->rgba = malloc((size_t)s->width * (size_t)s->height * 4);
     if (!j->rgba) {

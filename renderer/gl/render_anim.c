@@ -65,6 +65,7 @@ int mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
     double t1 = mmd_render_now_ms();
     mmd_render_view v;
     mmd_render_view_from_camera(cam, (float)mmd_renderer_options(r)->width / (float)mmd_renderer_options(r)->height, &v);
+    mmd_accessories_update_worlds(r, anims, count);
     int rc = mmd_renderer_draw(r, ins, count, &v, light, shadow, rgba, msg, msg_size);
     mmd_renderer_timings_mut(r)->skin_ms = t1 - t0;
     return rc;
