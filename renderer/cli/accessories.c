@@ -131,3 +131,17 @@ void mmd_scene_accessories_free(mmd_scene_accessories *a)
     }
     memset(a, 0, sizeof *a);
 }
+
+bool mmd_scene_accessories_use_screen(const mmd_scene_accessories *a)
+{
+    for (int i = 0; i < a->count; i++)
+        for (uint32_t k = 0; a->meshes[i] && k < a->meshes[i]->material_count; k++) {
+            const char *t = a->meshes[i]->materials[k].texture, *b = t;
+            for (const char *q = t; *q; q++)
+                if (*q == '/' || *q == '\\')
+                    b = q + 1;
+            if (!strcasecmp(b, "screen.bmp"))
+                return true;
+        }
+    return false;
+}

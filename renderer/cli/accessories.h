@@ -31,5 +31,8 @@ int mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, boo
                                mmd_scene_accessories *out, char *msg, size_t msg_size);
 int mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, char *msg, size_t msg_size);
 void mmd_scene_accessories_free(mmd_scene_accessories *a);
+/* Some material shows screen.bmp (the previous frame): a chunk must render the
+ * frames before it, as a whole run does, to stay byte-identical. */
+bool mmd_scene_accessories_use_screen(const mmd_scene_accessories *a);
 
 #endif

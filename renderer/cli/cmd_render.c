@@ -422,6 +422,7 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
         in.last_key = l > in.last_key ? l : in.last_key;
         in.physics = in.physics || j->physics[i];
     }
+    in.physics = in.physics || mmd_scene_accessories_use_screen(&j->acc); /* evaluate from the range's first */
     return in;
 }
 
@@ -514,15 +515,20 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
     for (int i = 0; i < s->model_count; i++)
         if (j->physics[i])
             mmd_physics_preroll(j->physics[i], j->anims[i], p->preroll_time, 2.0);
+    bool screen = mmd_scene_accessories_use_screen(&j->acc);
     for (int64_t f = p->sim_begin; f <= p->end && !g_stop; f++) {
         bool wanted = mmd_plan_renders(p, f);
-        if (!wanted && !p->physics)
+        /* screen.bmp shows the previous frame: a chunk first renders (without
+         * writing) the frames a whole run renders before it */
+        bool pre = screen && f < p->begin && f >= p->first && (f - p->first) % p->step == 0;
+        if (!wanted && !pre && !p->physics)
             continue;
         double t = mmd_plan_time(p, f);
         double t0 = now_s();
         for (int i = 0; i < s->model_count; i++)
             mmd_anim_evaluate(j->anims[i], t);
-        if (!wanted || (a->skip_existing && kind->frame_exists(a->out, f)))
+        bool skip = wanted && a->skip_existing && kind->frame_exists(a->out, f);
+        if ((!wanted && !pre) || (skip && !screen))
             continue;
         mmd_camera_state cam;
         mmd_light_state light;
@@ -536,6 +542,8 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         }
         double t1 = now_s();
         st->render_s += t1 - t0;
+        if (!wanted || skip)
+            continue; /* rendered only for the next frame's screen */
         if (j->sink) {
             mmd_error err;
             if (mmd_sink_write(j->sink, j->rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {

@@ -14,6 +14,7 @@
 #include "core/model.h"
 #include "core/pmx_write.h"
 #include "renderer/gl/render.h"
+#include "renderer/image/diff.h"
 #include "tests/unit/render_golden.h"
 #include "tests/util/test.h"
 #include "tests/util/x_fixture.h"
@@ -57,6 +58,15 @@ static void write_assets(void)
             q[3] = 255;
         }
     char p[1200];
+    uint8_t chk[16 * 16 * 4]; /* 16x16 checker of 4x4 cells: cream and teal */
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) {
+            bool a = ((x / 4) + (y / 4)) & 1;
+            uint8_t *q = chk + (y * 16 + x) * 4;
+            q[0] = a ? 240 : 30, q[1] = a ? 230 : 150, q[2] = a ? 200 : 160, q[3] = 255;
+        }
+    snprintf(p, sizeof p, "%s/checker.png", g_assets);
+    golden_write(p, chk, 16, 16);
     snprintf(p, sizeof p, "%s/env.sph", g_assets);
     golden_write(p, img, 32, 32);
     snprintf(p, sizeof p, "%s/env.spa", g_assets);
@@ -157,8 +167,8 @@ static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *r
     memset(&in, 0, sizeof in);
     if (!rc && fo->model) {
         rc = mmd_renderer_add_model(r, fo->model, g_assets, msg, sizeof msg) < 0;
-        static float pos[4 * 3], nrm[4 * 3];
-        for (int i = 0; i < 4; i++) {
+        static float pos[64 * 3], nrm[64 * 3];
+        for (uint32_t i = 0; i < fo->model->vertex_count && i < 64; i++) {
             memcpy(pos + i * 3, fo->model->vertices[i].position, 12);
             memcpy(nrm + i * 3, fo->model->vertices[i].normal, 12);
         }
@@ -317,6 +327,66 @@ TEST(screen_shows_previous_frame)
     mmd_x_free(x);
 }
 
+/* The PMX twin of an accessory mesh: vertices x10, one material whose ambient
+ * is the accessory's emissive, no toon, edge or shadow flags. */
+static mmd_model *pmx_twin(const mmd_xmesh *x)
+{
+    mmd_model *m = mmd_model_new();
+    mmd_vertex *v = mmd_model_add_vertices(m, x->vertex_count);
+    for (uint32_t i = 0; i < x->vertex_count; i++) {
+        for (int k = 0; k < 3; k++) {
+            v[i].position[k] = x->vertices[i].position[k] * 10;
+            v[i].normal[k] = x->vertices[i].normal[k];
+        }
+        memcpy(v[i].uv, x->vertices[i].uv, sizeof v[i].uv);
+    }
+    memcpy(mmd_model_add_indices(m, x->index_count), x->indices, x->index_count * 4);
+    char **t = mmd_model_add_textures(m, 1);
+    t[0] = mmd_model_str(m, x->materials[0].texture);
+    mmd_material *mt = mmd_model_add_materials(m, 1);
+    memcpy(mt->diffuse, x->materials[0].diffuse, sizeof mt->diffuse);
+    memcpy(mt->ambient, x->materials[0].emissive, sizeof mt->ambient);
+    mt->specular_power = 0;
+    mt->texture = 0;
+    mt->toon = -1;
+    mt->index_count = x->index_count;
+    mmd_error err;
+    mmd_model_validate(m, &err);
+    return m;
+}
+
+/* Where the two shading models agree (diffuse black: the accessory's
+ * D x (light - 0.3) and D x N.L terms vanish and PMX's toon is white, so both
+ * give texture x emissive/ambient), a .x renders as its PMX twin. They differ
+ * whenever the diffuse colour is not black: MMD lights PMX materials with a
+ * flat diffuse x light + ambient and a toon ramp, accessories per vertex. */
+TEST(x_matches_its_pmx_twin_where_shading_agrees)
+{
+    mmd_xmesh *x = x_fixture_box(0, 0.5f, 0, 0.5f, 0.5f, 0.5f);
+    mmd_x_material *xm = &x->materials[0];
+    xm->diffuse[0] = xm->diffuse[1] = xm->diffuse[2] = 0;
+    xm->emissive[0] = 0.9f, xm->emissive[1] = 0.8f, xm->emissive[2] = 0.7f;
+    xm->texture = mmd_x_str(x, "checker.png");
+    mmd_model *m = pmx_twin(x);
+    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
+    acc_item it = item(x, 0, 0, 0, 1);
+    it.a.place.shadow = false;
+    frame_opts fo = {0};
+    REQUIRE(render(&it, 1, &fo, a) == 0);
+    frame_opts fm = {.model = m};
+    REQUIRE(render(NULL, 0, &fm, b) == 0);
+    mmd_imgdiff_result d;
+    mmd_imgdiff_compare(a, b, W, H, MMD_IMGDIFF_TOLERANT_THRESHOLD, &d);
+    printf("#   .x vs PMX twin: max error %d, %lld pixels over 4 (%.4f%%)\n", d.max_error, d.pixels_over,
+           d.fraction_over * 100);
+    CHECK(d.fraction_over <= MMD_IMGDIFF_TOLERANT_MAX_FRACTION);
+    golden_check("acc_pmx_twin", a, W, H, g_glver);
+    free(a);
+    free(b);
+    mmd_model_free(m);
+    mmd_x_free(x);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -328,5 +398,6 @@ int main(int argc, char **argv)
     RUN(after_models_order);
     RUN(shadow_flag);
     RUN(screen_shows_previous_frame);
+    RUN(x_matches_its_pmx_twin_where_shading_agrees);
     return test_finish();
 }

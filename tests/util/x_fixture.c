@@ -36,20 +36,16 @@ mmd_xmesh *x_fixture_sample(void)
     return x;
 }
 
-mmd_xmesh *x_fixture_box(float cx, float cy, float cz, float hx, float hy, float hz)
+static void put_box(mmd_xmesh *x, uint32_t vbase, uint32_t ibase, const float c[3], const float h[3])
 {
-    mmd_xmesh *x = mmd_x_new(24, 36, 1);
-    if (!x)
-        return NULL;
     /* per face: normal axis/sign, then the two in-plane axes */
     static const int axis[6] = {0, 0, 1, 1, 2, 2};
     static const float sign[6] = {1, -1, 1, -1, 1, -1};
-    const float c[3] = {cx, cy, cz}, h[3] = {hx, hy, hz};
     for (int f = 0; f < 6; f++) {
         int a = axis[f], u = (a + 1) % 3, v = (a + 2) % 3;
         static const float cu[4] = {-1, -1, 1, 1}, cv[4] = {-1, 1, 1, -1};
         for (int k = 0; k < 4; k++) {
-            mmd_x_vertex *p = &x->vertices[4 * f + k];
+            mmd_x_vertex *p = &x->vertices[vbase + 4 * (uint32_t)f + (uint32_t)k];
             p->position[a] = c[a] + sign[f] * h[a];
             p->position[u] = c[u] + cu[k] * h[u];
             p->position[v] = c[v] + cv[k] * h[v];
@@ -62,10 +58,26 @@ mmd_xmesh *x_fixture_box(float cx, float cy, float cz, float hx, float hy, float
         static const uint32_t pos_order[6] = {0, 2, 1, 0, 3, 2}, neg_order[6] = {0, 1, 2, 0, 2, 3};
         const uint32_t *o = sign[f] > 0 ? pos_order : neg_order;
         for (int k = 0; k < 6; k++)
-            x->indices[6 * f + k] = (uint32_t)(4 * f) + o[k];
+            x->indices[ibase + 6 * (uint32_t)f + (uint32_t)k] = vbase + (uint32_t)(4 * f) + o[k];
     }
-    x->materials[0].index_count = 36;
+}
+
+mmd_xmesh *x_fixture_boxes(const x_box *boxes, int n, int nmat)
+{
+    mmd_xmesh *x = mmd_x_new(24 * (uint32_t)n, 36 * (uint32_t)n, (uint32_t)nmat);
+    if (!x)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        put_box(x, 24 * (uint32_t)i, 36 * (uint32_t)i, boxes[i].c, boxes[i].h);
+        x->materials[boxes[i].material].index_count += 36;
+    }
     return x;
+}
+
+mmd_xmesh *x_fixture_box(float cx, float cy, float cz, float hx, float hy, float hz)
+{
+    x_box b = {{cx, cy, cz}, {hx, hy, hz}, 0};
+    return x_fixture_boxes(&b, 1, 1);
 }
 
 uint8_t *x_fixture_bytes(const mmd_xmesh *x, int encoding, int float_bits, bool normals, const float *frame,
