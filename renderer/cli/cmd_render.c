@@ -518,9 +518,10 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
     bool screen = mmd_scene_accessories_use_screen(&j->acc);
     for (int64_t f = p->sim_begin; f <= p->end && !g_stop; f++) {
         bool wanted = mmd_plan_renders(p, f);
-        /* screen.bmp shows the previous frame: a chunk first renders (without
-         * writing) the frames a whole run renders before it */
-        bool pre = screen && f < p->begin && f >= p->first && (f - p->first) % p->step == 0;
+        /* screen.bmp shows output frame f - 1 (black on the range's first): with
+         * it every frame from the range's first is rendered, those this run
+         * does not write included, so chunks and steps match a whole run */
+        bool pre = screen && f >= p->first;
         if (!wanted && !pre && !p->physics)
             continue;
         double t = mmd_plan_time(p, f);
