@@ -8,25 +8,45 @@
 #   make deps       install the Debian packages (idempotent)
 #   make fuzz       libFuzzer targets with clang (FUZZ_SECONDS=N each)
 #   make check-layering   the include arrows between folders (tools/check_layering.sh)
+#   make GL=egl     EGL alone, no OSMesa (Mesa >= 25.1 has none), in build-egl/
+
+CC ?= cc
+CXX ?= c++
+PKG_CONFIG ?= pkg-config
+
+# GL: osmesa = OSMesa and EGL (OSMesa the default backend); egl = EGL alone.
+# Unset, it is osmesa when pkg-config finds OSMesa, else egl (said once below).
+# An explicit GL=egl builds in its own folder (one folder per configuration).
+ifeq ($(origin GL),undefined)
+GL := $(shell $(PKG_CONFIG) --exists osmesa 2>/dev/null && echo osmesa || echo egl)
+ifeq ($(GL),egl)
+ifeq ($(MAKELEVEL),0)
+$(info mmdrender: pkg-config finds no OSMesa: building with EGL alone (GL=egl))
+endif
+endif
+BUILD_GL :=
+else
+BUILD_GL := $(if $(filter egl,$(GL)),-egl)
+endif
+ifeq ($(filter osmesa egl,$(GL)),)
+$(error GL=$(GL): expected osmesa or egl)
+endif
 
 SAN ?=
 ifeq ($(SAN),1)
-BUILD ?= build-san
+BUILD ?= build-san$(BUILD_GL)
 else
-BUILD ?= build
+BUILD ?= build$(BUILD_GL)
 endif
 SHARED_ASSETS ?= ../shared/assets
 SHARED_REFERENCE ?= $(SHARED_ASSETS)/../reference
 WERROR ?= 1
 V ?= 0
 
-CC ?= cc
-CXX ?= c++
-PKG_CONFIG ?= pkg-config
-
 PKGS_CORE := cglm zlib
 PKGS_PHYS := bullet
-PKGS_RENDER := osmesa egl gl libpng libavcodec libavformat libavutil libswscale libswresample inih stb
+PKGS_RENDER := $(if $(filter osmesa,$(GL)),osmesa) egl gl libpng libavcodec libavformat libavutil libswscale \
+               libswresample inih stb
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
 ifeq ($(WERROR),1)
@@ -39,7 +59,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 OPT := -O1 -g
 endif
 
-CPPFLAGS_COMMON := -I. -I$(BUILD)/gen -D_GNU_SOURCE -MMD -MP
+CPPFLAGS_COMMON := -I. -I$(BUILD)/gen -D_GNU_SOURCE -MMD -MP $(if $(filter egl,$(GL)),-DMMD_NO_OSMESA)
 CFLAGS_COMMON := -std=c11 $(WARN) $(OPT) $(SANFLAGS) -pthread
 # A package pkg-config cannot find stops the build here, with its name (goals
 # that install or need no packages are exempt; `make test` re-enters make after deps).
@@ -171,7 +191,7 @@ demo: deps
 	@bash tools/demo.sh $(BUILD)
 
 clean:
-	rm -rf $(BUILD) build build-san build-fuzz
+	rm -rf $(BUILD) build build-san build-egl build-san-egl build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
@@ -184,7 +204,7 @@ clean:
 # Every target is built (a missing source is a build error). pmx and pmd share one
 # driver (fuzz_model.c: mmd_model_load tells the formats apart); each keeps its own
 # corpus, dictionary and replay program.
-FUZZ_ALL := pmx pmd vmd vpd scene texture x
+FUZZ_ALL := pmx pmd vmd vpd scene texture pmm x
 FUZZ_SRC_pmx := model
 FUZZ_SRC_pmd := model
 fuzz_obj = $(BUILD)/obj/tests/fuzz/fuzz_$(or $(FUZZ_SRC_$(1)),$(1)).o

@@ -125,20 +125,12 @@ static int32_t *compute_order(mmd_anim *a)
         memcpy(o, m->eval_order, a->nb * sizeof *o);
         return o;
     }
-    /* insertion sort by (after-physics, layer, index): stable, small n */
-    for (uint32_t i = 0; i < a->nb; i++) {
-        int32_t b = (int32_t)i;
-        uint32_t j = i;
-        while (j > 0) {
-            const mmd_bone *x = &m->bones[o[j - 1]], *y = &m->bones[b];
-            int ax = !!(x->flags & MMD_BONE_AFTER_PHYSICS), ay = !!(y->flags & MMD_BONE_AFTER_PHYSICS);
-            if (ax < ay || (ax == ay && x->layer <= y->layer))
-                break;
-            o[j] = o[j - 1];
-            j--;
-        }
-        o[j] = b;
-    }
+    /* a model that did not go through validate (built in memory) */
+    int32_t *scratch = malloc((a->nb ? a->nb : 1) * sizeof *scratch);
+    if (!scratch)
+        return NULL;
+    mmd_model_bone_order(m, o, scratch);
+    free(scratch);
     return o;
 }
 
@@ -366,15 +358,21 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
     a->nb = model->bone_count, a->nm = model->morph_count;
     a->nv = model->vertex_count, a->nmat = model->material_count;
     a->visible = true;
+    a->pose_weight = 1.0f;
     uint32_t nb = a->nb;
-    if (!(a->order = compute_order(a)) || !ALLOC(a->bone_tracks, nb) || !ALLOC(a->morph_tracks, a->nm) ||
-        !ALLOC(a->ik_slot, nb) || !ALLOC(a->ik_bones, nb) || !ALLOC(a->anim_pos, nb * 3) ||
-        !ALLOC(a->anim_rot, nb * 4) || !ALLOC(a->morph_pos, nb * 3) || !ALLOC(a->morph_rot, nb * 4) ||
-        !ALLOC(a->append_pos, nb * 3) || !ALLOC(a->append_rot, nb * 4) || !ALLOC(a->ik_rot, nb * 4) ||
-        !ALLOC(a->local_rot, nb * 4) || !ALLOC(a->base_rot, nb * 4) || !ALLOC(a->local_pos, nb * 3) || !ALLOC(a->world, nb * 16) || !ALLOC(a->skinning, nb * 16) || !ALLOC(a->skin34, nb * 12) ||
-        !ALLOC(a->rest_offset, nb * 3) || !ALLOC(a->ik_enabled, nb) || !ALLOC(a->phys_off, nb) ||
-        !ALLOC(a->is_ik_link, nb) || !ALLOC(a->append_link, nb) || !ALLOC(a->phys_written, nb) || !ALLOC(a->refresh_mark, nb) ||
-        !ALLOC(a->raw_weights, a->nm) || !ALLOC(a->weights, a->nm)) {
+    /* The per-bone and per-morph arrays: one row each (field, element count). */
+#define ANIM_ARRAYS(X)                                                                              \
+    X(bone_tracks, nb) X(morph_tracks, a->nm) X(ik_slot, nb) X(ik_bones, nb) X(anim_pos, nb * 3)      \
+    X(anim_rot, nb * 4) X(morph_pos, nb * 3) X(morph_rot, nb * 4) X(append_pos, nb * 3)               \
+    X(append_rot, nb * 4) X(ik_rot, nb * 4) X(local_rot, nb * 4) X(base_rot, nb * 4)                  \
+    X(local_pos, nb * 3) X(world, nb * 16) X(skinning, nb * 16) X(skin34, nb * 12)                    \
+    X(rest_offset, nb * 3) X(ik_enabled, nb) X(phys_off, nb) X(is_ik_link, nb) X(append_link, nb)     \
+    X(phys_written, nb) X(refresh_mark, nb) X(raw_weights, a->nm) X(weights, a->nm)
+#define ANIM_ALLOC_ROW(field, n) &&ALLOC(a->field, (size_t)(n))
+    bool arrays = (a->order = compute_order(a)) != NULL ANIM_ARRAYS(ANIM_ALLOC_ROW);
+#undef ANIM_ALLOC_ROW
+#undef ANIM_ARRAYS
+    if (!arrays) {
         st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %u bones", nb);
         goto fail;
     }
@@ -509,6 +507,28 @@ static float sample_linear(anim_track *tr, double t)
     return (float)(w[i] + (w[i + 1] - w[i]) * s);
 }
 
+/* mmd_anim_set_pose_weight: the sampled motion scaled toward rest. */
+static void weigh_pose(mmd_anim *a)
+{
+    float w = a->pose_weight;
+    static const float id[4] = {0, 0, 0, 1};
+    for (uint32_t b = 0; b < a->nb; b++) {
+        if (!a->bone_tracks[b].n)
+            continue;
+        float *q = a->anim_rot + 4 * b;
+        mmd_quat_slerp(id, q, w, q);
+        for (int c = 0; c < 3; c++)
+            a->anim_pos[3 * b + c] *= w;
+    }
+    for (uint32_t m = 0; m < a->nm; m++)
+        a->raw_weights[m] *= w;
+}
+
+void mmd_anim_set_pose_weight(mmd_anim *a, float w)
+{
+    a->pose_weight = w >= 0.0f && w <= 1.0f ? w : (w > 1.0f ? 1.0f : 0.0f);
+}
+
 void mmd_anim_sample_tracks(mmd_anim *a, double t)
 {
     for (uint32_t b = 0; b < a->nb; b++) {
@@ -520,6 +540,8 @@ void mmd_anim_sample_tracks(mmd_anim *a, double t)
         anim_track *tr = &a->morph_tracks[m];
         a->raw_weights[m] = tr->n ? sample_linear(tr, t) : 0.0f;
     }
+    if (a->pose_weight != 1.0f)
+        weigh_pose(a);
     if (a->prop_track.n) {
         int32_t i = mmd_key_find(a->prop_track.frames, a->prop_track.n, t, &a->prop_track.cursor);
         const anim_prop_key *p = &((const anim_prop_key *)a->prop_track.keys)[i < 0 ? 0 : i];

@@ -89,5 +89,10 @@ void mmd_anim_refresh_from(mmd_anim *a, int32_t bone);
  * latest VMD key turns physics off for it (DESIGN A.2). */
 bool mmd_anim_bone_physics_off(const mmd_anim *a, int32_t bone);
 const mmd_model *mmd_anim_model(const mmd_anim *a);
+/* Physics warm-up (core/physics.c): scale every bone's sampled motion and
+ * every morph weight toward rest by w in [0, 1] (rotation slerp(I, q, w),
+ * translation and weights times w) on the following evaluations; 1 (the
+ * default) is the motion as sampled. */
+void mmd_anim_set_pose_weight(mmd_anim *a, float w);
 
 #endif

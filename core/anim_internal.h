@@ -90,6 +90,7 @@ struct mmd_anim {
     struct anim_ik *ik;         /* per IK slot */
 
     /* physics hook */
+    float pose_weight;          /* mmd_anim_set_pose_weight: 1 = the motion as sampled */
     mmd_anim_physics_fn phys_fn;
     void *phys_user;
     bool *phys_written, *refresh_mark;

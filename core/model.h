@@ -292,6 +292,7 @@ typedef struct mmd_model {
     /* Filled by mmd_model_validate: bones sorted by (after-physics, layer, index). */
     int32_t *eval_order;
     unsigned warnings;      /* repaired oddities (bad text, weights, NaN values...: docs/compat.md) */
+    mmd_warning_list warning_list; /* the same repairs, one entry per kind with where it first happened */
     mmd_arena *arena;
     mmd_model_offsets file_offsets; /* byte offsets of elements (loaded models only) */
 } mmd_model;
@@ -303,6 +304,9 @@ mmd_status mmd_model_load(const void *data, size_t size, mmd_model **out, mmd_er
 mmd_status mmd_model_load_file(const char *path, mmd_model **out, mmd_error *err);
 void mmd_model_free(mmd_model *m); /* NULL is a no-op */
 
+/* The bones' evaluation order (after-physics, layer, index; O(n log n), stable)
+ * into order[bone_count], with scratch[bone_count]; validate keeps it in eval_order. */
+void mmd_model_bone_order(const mmd_model *m, int32_t *order, int32_t *scratch);
 /* Semantic checks (see invariants above); fills eval_order. Called by the loaders. */
 mmd_status mmd_model_validate(mmd_model *m, mmd_error *err);
 

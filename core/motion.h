@@ -83,6 +83,7 @@ typedef struct mmd_motion {
     mmd_property_key *property_keys; uint32_t property_key_count;
     uint32_t last_frame;    /* largest frame of any key, 0 when empty */
     unsigned warnings;
+    mmd_warning_list warning_list; /* the same repairs, one entry per kind (core/status.h) */
     mmd_arena *arena;
 } mmd_motion;
 

@@ -105,13 +105,33 @@ void mmd_physics_detach(mmd_physics *p)
         detach(p);
 }
 
+/* Frames of the blend from the rest pose into the pose at t0 (1 s). */
+#define BLEND_FRAMES 30
+
+/* Start-up (DESIGN F, issue 13): a range may start where the pose is far
+ * from rest (legs crossed in a skirt). Resetting the bodies straight to that
+ * pose puts cloth inside the legs and the solver pushes it out on either side
+ * (a flipped skirt). Instead the bodies start at the rest pose, where the
+ * model's own layout keeps them apart, the motion is blended in from rest over
+ * BLEND_FRAMES (smoothstep weights; saba's SyncPhysics blends the same way over
+ * 30 steps), so legs move into place and push cloth the way the dance does,
+ * then the pose at t0 is held `seconds` to settle. Deterministic: it depends
+ * on t0 and seconds only. */
 void mmd_physics_preroll(mmd_physics *p, mmd_anim *a, double t0, double seconds)
 {
     mmd_physics_clock *c = mmd_physics_clock_of(p);
     if (c->anim != a && mmd_physics_attach(p, a) != MMD_OK)
         return;
     c->started = false;
-    mmd_anim_evaluate(a, t0); /* poses t0 and resets the bodies to it */
+    mmd_anim_set_pose_weight(a, 0.0f);
+    mmd_anim_evaluate(a, t0); /* the rest pose: the bodies reset to it */
+    for (int i = 1; i <= BLEND_FRAMES; i++) {
+        double s = (double)i / BLEND_FRAMES;
+        mmd_anim_set_pose_weight(a, (float)(s * s * (3.0 - 2.0 * s)));
+        c->forced_dt = 1.0 / FPS;
+        mmd_anim_evaluate(a, t0);
+    }
+    mmd_anim_set_pose_weight(a, 1.0f);
     if (!(seconds > 0))
         seconds = 0;
     if (seconds > 3600)
@@ -120,5 +140,9 @@ void mmd_physics_preroll(mmd_physics *p, mmd_anim *a, double t0, double seconds)
     for (long i = 0; i < frames; i++) {
         c->forced_dt = 1.0 / FPS;
         mmd_anim_evaluate(a, t0);
+    }
+    if (frames == 0) {
+        c->forced_dt = 0;
+        mmd_anim_evaluate(a, t0); /* leave a posed at t0 at full weight */
     }
 }

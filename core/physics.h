@@ -35,7 +35,7 @@
  *
  *     mmd_physics *p; mmd_physics_create(model, &p, &err);
  *     mmd_physics_attach(p, anim);               // hook between the bone passes
- *     mmd_physics_preroll(p, anim, first, 2.0);  // pose first frame, settle 2 s
+ *     mmd_physics_preroll(p, anim, first, 2.0);  // blend in the first frame, settle 2 s
  *     for (f = first; f <= last; f++) mmd_anim_evaluate(anim, f);
  *     mmd_physics_free(p);                       // after the anim, or detach first
  */
@@ -101,9 +101,11 @@ void mmd_physics_body_offset(const mmd_physics *p, uint32_t body, float out[16])
  * freeing a. Attaching to another anim detaches from the first. */
 mmd_status mmd_physics_attach(mmd_physics *p, mmd_anim *a);
 void mmd_physics_detach(mmd_physics *p);
-/* Start-up: pose a at t0, reset the bodies to it, then simulate `seconds`
- * (in 1/30 s frames) with the pose held at t0. Leaves a evaluated at t0 and
- * the clock at t0, so the next mmd_anim_evaluate(a, t0 + 1) steps 1/30 s. */
+/* Start-up (warm-up): reset the bodies to the rest pose, blend the pose at t0
+ * in from rest over 1 s (30 frames of 1/30 s), then simulate `seconds` more
+ * with the pose held at t0, so a range that starts far from rest (legs
+ * crossed) does not start with cloth inside the legs. Leaves a evaluated at
+ * t0 and the clock at t0, so the next mmd_anim_evaluate(a, t0 + 1) steps 1/30 s. */
 void mmd_physics_preroll(mmd_physics *p, mmd_anim *a, double t0, double seconds);
 
 #ifdef __cplusplus

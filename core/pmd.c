@@ -29,8 +29,8 @@
  *  - bone types: 1 movable; 2 (and any bone an IK record names) IK + movable,
  *    layer 1, propagated to descendants (PMD evaluates IK after the FK pass);
  *    5 (rotation-influenced) -> append rotate from the IK/source field, ratio 1,
- *    hidden; 9 (rotation-follow) -> append rotate from the source field, ratio
- *    = tail field / 100, no tail; 8 (twist) -> fixed axis towards the tail;
+ *    hidden; 9 (rotation link) -> append rotate from the tail bone, ratio =
+ *    (signed) IK field / 100, hidden; 8 (twist) -> fixed axis towards the tail;
  *    6 (IK tip) and 7 (hidden) -> not visible. Tail 0 means none.
  *  - a second IK record on the same bone becomes an extra bone "<name>+"
  *    (child of it, same position) appended after the file's bones.
@@ -112,6 +112,18 @@ static uint32_t read_count(pmd_ctx *c, int width, size_t rec, uint32_t max, cons
         return 0;
     }
     return n;
+}
+
+/* A repair (docs/compat.md) in the current section and element. */
+static void warn(pmd_ctx *c, size_t offset, const char *what)
+{
+    mmd_rd_warn(&c->r, &c->m->warning_list, &c->m->warnings, (int64_t)offset, what);
+}
+
+/* A repair found while converting bone i after the IK records were read. */
+static void warn_bone(pmd_ctx *c, uint32_t i, size_t offset, const char *what)
+{
+    mmd_warn(&c->m->warning_list, &c->m->warnings, "pmd.bone", i, (int64_t)offset, what);
 }
 
 static void *alloc_array(pmd_ctx *c, size_t n, size_t size)
@@ -326,7 +338,7 @@ static void parse_materials(pmd_ctx *c)
         if (toon != 0xFF && toon >= 10) {
             /* no such toon slot (some converters write 10..254): no toon, warning */
             toon = 0xFF;
-            m->warnings++;
+            warn(c, r->pos - MATERIAL_REC + 44, "toon index 10..254 (no such toon): no toon");
         }
         c->toon_raw[i] = toon;
         mt->toon_shared = toon != 0xFF;
@@ -372,6 +384,38 @@ static void parse_materials(pmd_ctx *c)
     }
 }
 
+/* Each bone's layer becomes the largest layer on its way to the root, in
+ * O(n): a bone is settled once; an unsettled ancestry is walked up to the
+ * first settled (or root) bone, then written back down. A parent loop stops
+ * the walk (mmd_model_validate refuses it later). */
+static bool propagate_layers(pmd_ctx *c, mmd_bone *bones, uint32_t n)
+{
+    if (n == 0)
+        return true;
+    uint8_t *done = alloc_array(c, n, 1);
+    uint32_t *path = alloc_array(c, n, sizeof *path);
+    if (!ok(c))
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t len = 0;
+        int32_t b = (int32_t)i;
+        while (b >= 0 && !done[b] && len < n) {
+            done[b] = 2; /* on the current path */
+            path[len++] = (uint32_t)b;
+            b = bones[b].parent;
+        }
+        int32_t layer = (b >= 0 && done[b] == 1) ? bones[b].layer : INT32_MIN;
+        while (len > 0) {
+            mmd_bone *x = &bones[path[--len]];
+            if (x->layer < layer)
+                x->layer = layer;
+            layer = x->layer;
+            done[path[len]] = 1;
+        }
+    }
+    return true;
+}
+
 /* Bones and IK together: IK records may add bones. */
 static void parse_bones_and_ik(pmd_ctx *c)
 {
@@ -399,17 +443,17 @@ static void parse_bones_and_ik(pmd_ctx *c)
             mmd_rd_fail_at(r, at, MMD_E_BAD_INDEX, "parent %u out of range (%u bones)", parent, nb);
             break;
         }
-        if (raw[i].type != 9 && raw[i].tail != 0xFFFF && raw[i].tail >= nb) {
+        if (raw[i].tail != 0xFFFF && raw[i].tail >= nb) {
             mmd_rd_fail_at(r, at + 2, MMD_E_BAD_INDEX, "tail %u out of range (%u bones)", raw[i].tail, nb);
             break;
         }
-        if ((raw[i].type == 5 || raw[i].type == 9) && raw[i].source >= nb) {
+        if (raw[i].type == 5 && raw[i].source >= nb) {
             mmd_rd_fail_at(r, at + 5, MMD_E_BAD_INDEX, "rotation source %u out of range (%u bones)",
                            raw[i].source, nb);
             break;
         }
         if (raw[i].type > 9) {
-            m->warnings++; /* unknown type: plain rotatable bone */
+            warn(c, at + 4, "unknown bone type (> 9): plain rotatable bone");
             raw[i].type = 0;
         }
         b->parent = parent == 0xFFFF ? -1 : parent;
@@ -507,15 +551,25 @@ static void parse_bones_and_ik(pmd_ctx *c)
                 for (int k = 0; k < 3; k++)
                     b->fixed_axis[k] = axis[k] / len;
             } else {
-                m->warnings++; /* twist bone without a usable axis */
+                warn_bone(c, i, bone_start + (size_t)i * BONE_REC, "twist bone (type 8) without a usable axis: free rotation");
             }
             break;
         }
         case 9:
+            /* rotation link (回転連動, MMDAgent PMDBone FOLLOW_ROTATE, nanoem): the
+             * source is the tail (child) bone, the IK field a signed ratio in
+             * percent; negative = the inverse rotation, which slerp(I, q, -r)
+             * gives. Tail 0 is bone 0 here (both peers follow it); 0xFFFF or
+             * the bone itself is no source: a plain bone, warning. */
+            if (rb->tail == 0xFFFF || rb->tail == i) {
+                warn_bone(c, i, bone_start + (size_t)i * BONE_REC + 22,
+                          "rotation link bone (type 9) without a tail bone: plain bone");
+                break;
+            }
             b->flags |= MMD_BONE_APPEND_ROTATE;
-            b->append_parent = rb->source;
-            b->append_ratio = (float)rb->tail * 0.01f;
-            b->tail_bone = -1;
+            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+            b->append_parent = rb->tail;
+            b->append_ratio = (float)(int16_t)rb->source * 0.01f;
             break;
         default:
             break;
@@ -570,16 +624,8 @@ static void parse_bones_and_ik(pmd_ctx *c)
         }
     }
     /* IK layer reaches the descendants (a child is never evaluated before its parent). */
-    for (uint32_t i = 0; i < total; i++) {
-        int32_t p = m->bones[i].parent;
-        int32_t layer = m->bones[i].layer;
-        for (uint32_t steps = 0; p >= 0 && steps < total; steps++) {
-            if (m->bones[p].layer > layer)
-                layer = m->bones[p].layer;
-            p = m->bones[p].parent;
-        }
-        m->bones[i].layer = layer;
-    }
+    if (!propagate_layers(c, m->bones, total))
+        return;
     m->bone_count = total;
     set_table(boffs, total, &m->file_offsets.bone, &m->file_offsets.bone_count);
     c->file_bones = nb;
@@ -648,7 +694,7 @@ static void parse_skins(pmd_ctx *c)
             continue;
         }
         if (type == 0 || type > 4) {
-            m->warnings++; /* misplaced base or unknown panel: file it under "other" */
+            warn(c, type_at, "misplaced base skin or unknown panel: filed under \"other\"");
             type = 4;
         }
         mmd_morph *mo = &m->morphs[i - 1];
@@ -895,7 +941,7 @@ static void parse_rigid_bodies(pmd_ctx *c)
         if (bone != 0xFFFF && bone >= c->file_bones) {
             /* as PMX (docs/compat.md): the body loses its bone, the model still loads */
             bone = 0xFFFF;
-            m->warnings++;
+            warn(c, group_at - 2, "rigid body bone out of range: body placed in model space");
         }
         if (b->group > 15) {
             mmd_rd_fail_at(r, group_at, MMD_E_BAD_VALUE, "collision group %u > 15", b->group);
@@ -952,7 +998,7 @@ static void parse_joints(pmd_ctx *c)
         /* a body out of range (0xFFFFFFFF in some files) disables the joint:
          * physics skips joints with a -1 body (docs/compat.md) */
         if (a >= m->rigid_body_count || b >= m->rigid_body_count)
-            m->warnings++;
+            warn(c, r->pos - JOINT_REC + 20, "joint body out of range: joint disabled");
         j->body_a = a < m->rigid_body_count ? (int32_t)a : -1;
         j->body_b = b < m->rigid_body_count ? (int32_t)b : -1;
     }
@@ -1015,11 +1061,17 @@ mmd_status mmd_pmd_parse(const uint8_t *data, size_t size, mmd_model *m, mmd_tex
     if (ok(&c) && mmd_rd_left(&c.r) > 0) parse_toons(&c);
     if (ok(&c) && mmd_rd_left(&c.r) > 0) parse_rigid_bodies(&c);
     if (ok(&c) && mmd_rd_left(&c.r) > 0) parse_joints(&c);
-    if (ok(&c) && mmd_rd_left(&c.r) > 0)
-        m->warnings++; /* trailing bytes */
+    if (ok(&c) && mmd_rd_left(&c.r) > 0) {
+        c.r.section = "pmd";
+        c.r.item = -1;
+        warn(&c, c.r.pos, "bytes after the last section: ignored");
+    }
     if (ok(&c))
         fill_empty_strings(&c);
-    if (ok(&c) && c.bad)
-        m->warnings++;
+    if (ok(&c) && c.bad) {
+        c.r.section = "pmd";
+        c.r.item = -1;
+        mmd_rd_warn(&c.r, &m->warning_list, &m->warnings, -1, "text that is not valid Shift-JIS: characters replaced");
+    }
     return c.r.err->status;
 }

@@ -24,6 +24,11 @@ typedef struct px {
 static bool ok(const px *p) { return mmd_rd_ok(&p->r); }
 
 static void nomem(px *p) { mmd_rd_fail(&p->r, MMD_E_NOMEM, "out of memory"); }
+/* A repair (docs/compat.md) in the current section and element. */
+static void warn(px *p, int64_t offset, const char *what)
+{
+    mmd_rd_warn(&p->r, &p->m->warning_list, &p->m->warnings, offset, what);
+}
 
 static char *rd_text(px *p)
 {
@@ -53,7 +58,8 @@ static char *rd_text(px *p)
         return p->empty;
     }
     if (bad || (!p->utf8 && (n & 1)))
-        p->m->warnings++;
+        warn(p, (int64_t)(p->r.pos - (size_t)n), p->utf8 ? "text that is not valid UTF-8: characters replaced"
+                                                          : "text that is not valid UTF-16LE: characters replaced");
     return s;
 }
 
@@ -73,9 +79,11 @@ static void rd_f(px *p, float *out, int n) { mmd_rd_f32v(&p->r, out, n, false); 
 static void rd_strict(px *p, float *out, int n) { mmd_rd_f32v(&p->r, out, n, true); }
 
 /* Cosmetic reference (tail bone, rigid-body bone, joint body): anything but -1 or
- * [0, limit) reads as -1 with a warning instead of failing the load. */
-static int32_t rd_idx_loose(px *p, int width, int32_t limit)
+ * [0, limit) reads as -1 with a warning (`what`, a static sentence) instead of
+ * failing the load. */
+static int32_t rd_idx_loose(px *p, int width, int32_t limit, const char *what)
 {
+    size_t at = p->r.pos;
     int32_t v;
     switch (width) {
     case 1: v = (int8_t)mmd_rd_u8(&p->r); break;
@@ -85,7 +93,7 @@ static int32_t rd_idx_loose(px *p, int width, int32_t limit)
     if (!ok(p) || v == -1)
         return -1;
     if (v < 0 || v >= limit) {
-        p->m->warnings++;
+        warn(p, (int64_t)at, what);
         return -1;
     }
     return v;
@@ -117,6 +125,19 @@ static uint8_t rd_enum(px *p, uint8_t max, const char *what)
     uint8_t v = mmd_rd_u8(&p->r);
     if (ok(p) && v > max)
         mmd_rd_fail_at(&p->r, at, MMD_E_BAD_VALUE, "%s %u out of range (0..%u)", what, v, max);
+    return v;
+}
+
+/* Appearance-only enum (docs/compat.md): a value above max becomes `repaired`
+ * with a warning (`what`, a static sentence) instead of failing the load. */
+static uint8_t rd_enum_loose(px *p, uint8_t max, uint8_t repaired, const char *what)
+{
+    size_t at = p->r.pos;
+    uint8_t v = mmd_rd_u8(&p->r);
+    if (ok(p) && v > max) {
+        warn(p, (int64_t)at, what);
+        v = repaired;
+    }
     return v;
 }
 
@@ -348,12 +369,19 @@ static void parse_materials(px *p)
         rd_f(p, mt->specular, 3);
         rd_f(p, &mt->specular_power, 1);
         rd_f(p, mt->ambient, 3);
+        size_t flags_at = r->pos;
         mt->flags = mmd_rd_u8(r);
+        if (ok(p) && m->version < 2.1f && (mt->flags & 0xE0)) {
+            /* 0x20 vertex colour, 0x40 points, 0x80 lines exist in PMX 2.1 only */
+            mt->flags &= 0x1F;
+            warn(p, (int64_t)flags_at, "PMX 2.1 draw flags (vertex colour/points/lines) in a 2.0 file: ignored");
+        }
         rd_f(p, mt->edge_color, 4);
         rd_f(p, &mt->edge_size, 1);
         mt->texture = rd_idx(p, p->tsz, tc, true, "texture");
         mt->sphere_texture = rd_idx(p, p->tsz, tc, true, "texture");
-        mt->sphere_mode = rd_enum(p, MMD_SPHERE_SUB_TEXTURE, "sphere mode");
+        mt->sphere_mode = rd_enum_loose(p, MMD_SPHERE_SUB_TEXTURE, MMD_SPHERE_NONE,
+                                        "sphere mode out of range (0..3): no sphere");
         uint8_t shared = rd_enum(p, 1, "shared toon flag");
         mt->toon_shared = shared != 0;
         if (shared) {
@@ -361,7 +389,7 @@ static void parse_materials(px *p)
             /* 0..9 = toon01..toon10; 0xFF = none (as PMD's toon index). Some exporters
              * write 10..254: no such shared toon exists, so it reads as none (warning). */
             if (ok(p) && tv > 9 && tv != 0xFF)
-                m->warnings++;
+                warn(p, (int64_t)r->pos - 1, "shared toon index 10..254 (no such toon): no toon");
             mt->toon = tv > 9 ? -1 : tv;
         } else {
             mt->toon = rd_idx(p, p->tsz, tc, true, "texture");
@@ -406,7 +434,7 @@ static void parse_bones(px *p)
         b->append_parent = -1;
         b->ik_target = -1;
         if (b->flags & MMD_BONE_TAIL_IS_BONE)
-            b->tail_bone = rd_idx_loose(p, p->bsz, bc); /* display only */
+            b->tail_bone = rd_idx_loose(p, p->bsz, bc, "tail bone out of range: no tail (display only)");
         else
             rd_f(p, b->tail_offset, 3);
         if (b->flags & (MMD_BONE_APPEND_ROTATE | MMD_BONE_APPEND_TRANSLATE)) {
@@ -530,7 +558,8 @@ static void parse_morphs(px *p)
             for (uint32_t k = 0; k < c && ok(p); k++) {
                 mmd_morph_material *mm = &mo->u.material[k];
                 mm->material = rd_idx(p, p->msz, mc, true, "material");
-                mm->op = rd_enum(p, 1, "material morph operation");
+                size_t op_at = r->pos;
+                mm->op = mmd_rd_u8(r);
                 rd_f(p, mm->diffuse, 4);
                 rd_f(p, mm->specular, 3);
                 rd_f(p, &mm->specular_power, 1);
@@ -540,6 +569,13 @@ static void parse_morphs(px *p)
                 rd_f(p, mm->texture_tint, 4);
                 rd_f(p, mm->sphere_tint, 4);
                 rd_f(p, mm->toon_tint, 4);
+                if (ok(p) && mm->op > 1) {
+                    /* no such operation: the offset becomes a neutral add (no effect) */
+                    memset(mm, 0, sizeof *mm);
+                    mm->material = -1;
+                    mm->op = 1;
+                    warn(p, (int64_t)op_at, "material morph operation out of range (0..1): offset has no effect");
+                }
             }
             break;
         case MMD_MORPH_IMPULSE:
@@ -548,7 +584,7 @@ static void parse_morphs(px *p)
                 mmd_morph_impulse *im = &mo->u.impulse[k];
                 /* rigid bodies come later: validate checks the range */
                 im->rigid_body = rd_idx(p, p->rsz, INT32_MAX, false, "rigid body");
-                im->local = rd_enum(p, 1, "impulse local flag") != 0;
+                im->local = rd_enum_loose(p, 1, 1, "impulse local flag > 1: read as local") != 0;
                 rd_f(p, im->velocity, 3);
                 rd_f(p, im->torque, 3);
             }
@@ -588,7 +624,7 @@ static void parse_frames(px *p)
         mmd_display_frame *f = &m->display_frames[i];
         f->name = rd_text(p);
         f->name_en = rd_text(p);
-        f->special = rd_enum(p, 1, "special frame flag") != 0;
+        f->special = rd_enum_loose(p, 1, 1, "special frame flag > 1: read as special") != 0;
         uint32_t c = mmd_rd_count(r, minel, MMD_MAX_BONES + MMD_MAX_MORPHS);
         if (!ok(p))
             break;
@@ -601,12 +637,14 @@ static void parse_frames(px *p)
             e->is_morph = rd_enum(p, 1, "frame element type");
             /* display frames only drive the editor's UI: a stale entry (out of
              * range or -1) is dropped with a warning */
+            static const char dropped[] = "display frame element out of range or -1: dropped";
+            size_t at = r->pos;
             unsigned w0 = m->warnings;
-            e->index = e->is_morph ? rd_idx_loose(p, p->morsz, mc) : rd_idx_loose(p, p->bsz, bc);
+            e->index = e->is_morph ? rd_idx_loose(p, p->morsz, mc, dropped) : rd_idx_loose(p, p->bsz, bc, dropped);
             if (e->index >= 0)
                 kept++;
             else if (ok(p) && m->warnings == w0)
-                m->warnings++;
+                warn(p, (int64_t)at, dropped);
         }
         f->element_count = kept;
     }
@@ -635,7 +673,7 @@ static void parse_rigid_bodies(px *p)
         mmd_rigid_body *b = &m->rigid_bodies[i];
         b->name = rd_text(p);
         b->name_en = rd_text(p);
-        b->bone = rd_idx_loose(p, p->bsz, bc); /* -1: body placed in model space */
+        b->bone = rd_idx_loose(p, p->bsz, bc, "rigid body bone out of range: body placed in model space");
         b->group = rd_enum(p, 15, "collision group");
         b->no_collide_mask = mmd_rd_u16(r);
         b->shape = rd_enum(p, MMD_SHAPE_CAPSULE, "shape");
@@ -674,8 +712,8 @@ static void parse_joints(px *p)
         j->name_en = rd_text(p);
         j->type = rd_enum(p, MMD_JOINT_HINGE, "joint type");
         /* a joint missing a body is disabled (physics skips it), as in MMD */
-        j->body_a = rd_idx_loose(p, p->rsz, rc);
-        j->body_b = rd_idx_loose(p, p->rsz, rc);
+        j->body_a = rd_idx_loose(p, p->rsz, rc, "joint body out of range: joint disabled");
+        j->body_b = rd_idx_loose(p, p->rsz, rc, "joint body out of range: joint disabled");
         rd_f(p, j->position, 3);
         rd_f(p, j->rotation, 3);
         rd_f(p, j->linear_lower, 3);
@@ -784,13 +822,16 @@ mmd_status mmd_pmx_parse(const uint8_t *data, size_t size, mmd_model *m, mmd_tex
     /* Some exporters write version 2.1 but stop after the joints: EOF at the
      * section boundary means no soft bodies (warning). */
     if (ok(&p) && m->version == 2.1f) {
-        if (mmd_rd_left(&p.r) == 0)
-            m->warnings++;
-        else
+        if (mmd_rd_left(&p.r) == 0) {
+            begin(&p, "pmx.soft_body");
+            warn(&p, (int64_t)p.r.pos, "PMX 2.1 file ends after the joints: no soft bodies");
+        } else
             parse_soft_bodies(&p);
     }
     /* Trailing bytes after the last section are tolerated (some editors pad). */
-    if (ok(&p) && mmd_rd_left(&p.r) > 0)
-        m->warnings++;
+    if (ok(&p) && mmd_rd_left(&p.r) > 0) {
+        begin(&p, "pmx");
+        warn(&p, (int64_t)p.r.pos, "bytes after the last section: ignored");
+    }
     return p.r.err->status;
 }

@@ -178,3 +178,8 @@ uint32_t mmd_rd_vertex_index(mmd_reader *r, int width, uint32_t limit)
     }
     return v;
 }
+
+void mmd_rd_warn(const mmd_reader *r, mmd_warning_list *w, unsigned *total, int64_t offset, const char *what)
+{
+    mmd_warn(w, total, r->section, r->item, offset, what);
+}

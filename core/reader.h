@@ -31,6 +31,10 @@ void mmd_rd_fail(mmd_reader *r, mmd_status st, const char *fmt, ...)
 void mmd_rd_fail_at(mmd_reader *r, size_t offset, mmd_status st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Record a repair (core/status.h) in the reader's current section and item,
+ * at byte offset `offset` (-1 when unknown); `what` is a static sentence. */
+void mmd_rd_warn(const mmd_reader *r, mmd_warning_list *w, unsigned *total, int64_t offset, const char *what);
+
 uint8_t mmd_rd_u8(mmd_reader *r);
 uint16_t mmd_rd_u16(mmd_reader *r);
 int16_t mmd_rd_i16(mmd_reader *r);

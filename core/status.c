@@ -77,3 +77,45 @@ void mmd_error_format(const mmd_error *err, const char *file, char *buf, size_t 
     APPEND("%s", err->msg[0] ? err->msg : mmd_status_str(err->status));
 #undef APPEND
 }
+
+void mmd_warn(mmd_warning_list *w, unsigned *total, const char *section, int64_t item, int64_t offset,
+              const char *what)
+{
+    if (total)
+        (*total)++;
+    if (!w)
+        return;
+    section = section ? section : "";
+    what = what ? what : "";
+    for (uint32_t i = 0; i < w->kind_count; i++) {
+        mmd_warning *k = &w->kinds[i];
+        if (!strcmp(k->section, section) && !strcmp(k->what, what)) {
+            k->count++;
+            return;
+        }
+    }
+    if (w->kind_count >= MMD_MAX_WARNING_KINDS) {
+        w->more++;
+        return;
+    }
+    mmd_warning *k = &w->kinds[w->kind_count++];
+    k->section = section;
+    k->what = what;
+    k->item = item;
+    k->offset = offset;
+    k->count = 1;
+}
+
+void mmd_warning_format(const mmd_warning *w, char *buf, size_t size)
+{
+    mmd_error e;
+    memset(&e, 0, sizeof e);
+    e.offset = w->offset;
+    e.section = w->section && w->section[0] ? w->section : NULL;
+    e.item = w->item;
+    if (w->count > 1)
+        snprintf(e.msg, sizeof e.msg, "%s (and %u more)", w->what, w->count - 1);
+    else
+        snprintf(e.msg, sizeof e.msg, "%s", w->what);
+    mmd_error_format(&e, NULL, buf, size);
+}

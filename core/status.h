@@ -52,6 +52,31 @@ typedef struct mmd_error {
     char msg[512];       /* room for two paths: renderer messages name files */
 } mmd_error;
 
+/* Repairs a loader made (docs/compat.md), one entry per kind: what was
+ * repaired, where it first happened, how often. A kind is (section, what);
+ * `what` is a static sentence ("sphere mode out of range: no sphere").
+ * Kinds beyond MMD_MAX_WARNING_KINDS are counted in `more` only. */
+#define MMD_MAX_WARNING_KINDS 24
+typedef struct mmd_warning {
+    const char *section; /* static, e.g. "pmx.material" */
+    const char *what;    /* static sentence */
+    int64_t item;        /* first element, -1 when none */
+    int64_t offset;      /* its byte offset, -1 when unknown */
+    uint32_t count;      /* elements repaired this way */
+} mmd_warning;
+
+typedef struct mmd_warning_list {
+    mmd_warning kinds[MMD_MAX_WARNING_KINDS];
+    uint32_t kind_count;
+    uint32_t more;       /* repairs of kinds that did not fit */
+} mmd_warning_list;
+
+/* Record one repair in w (may be NULL) and add 1 to *total (may be NULL). */
+void mmd_warn(mmd_warning_list *w, unsigned *total, const char *section, int64_t item, int64_t offset,
+              const char *what);
+/* One line: "offset 0x1a2b, pmx.material #3: what (and 4 more)". */
+void mmd_warning_format(const mmd_warning *w, char *buf, size_t size);
+
 /* Human name of a status ("truncated"). Never NULL. */
 const char *mmd_status_str(mmd_status s);
 

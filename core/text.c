@@ -118,27 +118,30 @@ char *mmd_text_sjis(mmd_text *t, mmd_arena *a, const uint8_t *s, size_t n, unsig
     return convert(get_cd(&t->from_sjis, "UTF-8", "CP932"), a, s, n, 1, bad);
 }
 
-size_t mmd_text_to_sjis(mmd_text *t, const char *utf8, uint8_t *out, size_t cap)
+/* UTF-8 to CP932 into tmp (512 bytes); *missing counts characters with no
+ * CP932 form (written as '?'), *cut is set when tmp was too small. */
+static size_t to_sjis(mmd_text *t, const char *utf8, uint8_t tmp[512], unsigned *missing, bool *cut)
 {
     iconv_t cd = get_cd(&t->to_sjis, "CP932", "UTF-8");
     size_t n = strlen(utf8);
+    *missing = 0;
+    *cut = false;
     if (cd == BAD_CD) {
-        size_t k = n < cap ? n : cap;
-        memcpy(out, utf8, k);
+        size_t k = n < 512 ? n : 512;
+        memcpy(tmp, utf8, k);
+        *cut = n > 512;
         return k;
     }
-    /* Convert fully into a scratch buffer, then cut at cap bytes (MMD cuts
-     * the byte string, possibly inside a double-byte character). */
-    uint8_t tmp[512];
     char *in = (char *)utf8;
     size_t inleft = n;
     char *op = (char *)tmp;
-    size_t outleft = sizeof tmp;
+    size_t outleft = 512;
     while (inleft > 0 && outleft > 0) {
         size_t rc = iconv(cd, &in, &inleft, &op, &outleft);
         if (rc != (size_t)-1)
             break;
         if (errno == EILSEQ) { /* no CP932 form: one '?' per UTF-8 character */
+            ++*missing;
             *op++ = '?';
             outleft--;
             in++;
@@ -151,8 +154,32 @@ size_t mmd_text_to_sjis(mmd_text *t, const char *utf8, uint8_t *out, size_t cap)
         }
         break;
     }
-    size_t got = (size_t)(op - (char *)tmp);
+    *cut = inleft > 0;
+    return (size_t)(op - (char *)tmp);
+}
+
+size_t mmd_text_to_sjis(mmd_text *t, const char *utf8, uint8_t *out, size_t cap)
+{
+    /* Convert fully into a scratch buffer, then cut at cap bytes (MMD cuts
+     * the byte string, possibly inside a double-byte character). */
+    uint8_t tmp[512];
+    unsigned missing;
+    bool cut;
+    size_t got = to_sjis(t, utf8, tmp, &missing, &cut);
     size_t k = got < cap ? got : cap;
     memcpy(out, tmp, k);
     return k;
+}
+
+bool mmd_text_to_sjis_exact(mmd_text *t, const char *utf8, char *out, size_t cap)
+{
+    uint8_t tmp[512];
+    unsigned missing;
+    bool cut;
+    size_t got = to_sjis(t, utf8, tmp, &missing, &cut);
+    if (missing || cut || got >= cap || get_cd(&t->to_sjis, "CP932", "UTF-8") == BAD_CD)
+        return false;
+    memcpy(out, tmp, got);
+    out[got] = 0;
+    return true;
 }

@@ -11,6 +11,7 @@
 #ifndef MMD_CORE_TEXT_H
 #define MMD_CORE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,10 @@ char *mmd_text_sjis(mmd_text *t, mmd_arena *a, const uint8_t *s, size_t n, unsig
  * character that does not fit is cut after its lead byte, as MMD does).
  * Returns the byte count written; characters with no CP932 form become '?'. */
 size_t mmd_text_to_sjis(mmd_text *t, const char *utf8, uint8_t *out, size_t cap);
+/* The same without substitutes or cuts: out gets the whole CP932 string and a
+ * NUL; false when a character has no CP932 form or it does not fit in cap
+ * (file names: a '?' would name another file). */
+bool mmd_text_to_sjis_exact(mmd_text *t, const char *utf8, char *out, size_t cap);
 
 /* Stateless helpers (no iconv): */
 /* Length of s up to the first NUL, at most n. */

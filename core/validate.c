@@ -20,6 +20,9 @@ static const char *sec(const mmd_model *m, const char *pmx, const char *pmd)
 
 #define FAIL_AT(st, section, item, offset, ...) \
     mmd_error_set(err, (st), (section), (int64_t)(item), (offset), __VA_ARGS__)
+/* A repair (docs/compat.md): one kind per `what` (a static sentence). */
+#define WARN_AT(section, item, offset, what) \
+    mmd_warn(&m->warning_list, &m->warnings, (section), (int64_t)(item), (offset), (what))
 
 /* Byte offset of element i of a section in the file the model came from, or -1
  * (in-memory model, or a table that no longer matches the section: model.h). */
@@ -142,7 +145,8 @@ static mmd_status repair_vertices(mmd_model *m, mmd_error *err)
             memset(v->sdef_r1, 0, sizeof v->sdef_r1);
             bad = true;
         }
-        m->warnings += bad;
+        if (bad)
+            WARN_AT(s, i, V_AT(i), "non-finite UV, edge scale or SDEF values: neutral values (SDEF as BDEF2)");
     }
     return MMD_OK;
 }
@@ -160,7 +164,9 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
         bad |= fix_f(mt->ambient, 3, 0);
         bad |= fix_f(mt->edge_color, 4, 0);
         bad |= fix_f(&mt->edge_size, 1, 0);
-        m->warnings += bad;
+        if (bad)
+            WARN_AT(sec(m, "pmx.material", "pmd.material"), i, MAT_AT(i),
+                    "non-finite material values: diffuse 1, others 0");
     }
     const char *s = sec(m, "pmx.bone", "pmd.bone");
     for (uint32_t i = 0; i < m->bone_count; i++) {
@@ -187,7 +193,8 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
                 bad = true;
             }
         }
-        m->warnings += bad;
+        if (bad)
+            WARN_AT(s, i, BONE_AT(i), "non-finite or negative bone/IK values: neutral values");
     }
     for (uint32_t i = 0; i < m->morph_count; i++) {
         mmd_morph *mo = &m->morphs[i];
@@ -228,7 +235,8 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
             default: bad |= fix_f(mo->u.uv[k].offset, 4, 0); break; /* UV, add UV */
             }
         }
-        m->warnings += bad;
+        if (bad)
+            WARN_AT(sec(m, "pmx.morph", "pmd.morph"), i, MORPH_AT(i), "non-finite morph offsets: no effect there");
     }
     for (uint32_t i = 0; i < m->rigid_body_count; i++) {
         mmd_rigid_body *b = &m->rigid_bodies[i];
@@ -240,7 +248,8 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
         bad |= fix_f(&b->angular_damping, 1, 0);
         bad |= fix_f(&b->restitution, 1, 0);
         bad |= fix_f(&b->friction, 1, 0);
-        m->warnings += bad;
+        if (bad)
+            WARN_AT(sec(m, "pmx.rigid_body", "pmd.rigid_body"), i, BODY_AT(i), "non-finite rigid body values: 0 (mass 1)");
     }
     for (uint32_t i = 0; i < m->joint_count; i++) {
         mmd_joint *j = &m->joints[i];
@@ -252,7 +261,8 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
         bad |= fix_f(j->angular_upper, 3, 0);
         bad |= fix_f(j->spring_linear, 3, 0);
         bad |= fix_f(j->spring_angular, 3, 0);
-        m->warnings += bad;
+        if (bad)
+            WARN_AT(sec(m, "pmx.joint", "pmd.joint"), i, JOINT_AT(i), "non-finite joint values: 0");
     }
     for (uint32_t i = 0; i < m->soft_body_count; i++) {
         mmd_soft_body *b = &m->soft_bodies[i];
@@ -261,7 +271,8 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
         bad |= fix_f(b->config, 12, 0);
         bad |= fix_f(b->cluster, 6, 0);
         bad |= fix_f(b->material_coef, 3, 0);
-        m->warnings += bad;
+        if (bad)
+            WARN_AT("pmx.soft_body", i, SOFT_AT(i), "non-finite soft body values: 0");
     }
     return MMD_OK;
 }
@@ -315,7 +326,8 @@ static void repair_normals(mmd_model *m)
         } else { /* no usable face (or out of memory) */
             n[0] = 0, n[1] = 1, n[2] = 0;
         }
-        m->warnings++;
+        WARN_AT(sec(m, "pmx.vertex", "pmd.vertex"), i, V_AT(i),
+                "zero-length or non-finite normal: recomputed from the faces");
     }
     free(mark);
 }
@@ -357,7 +369,7 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
             v->bones[1] = v->bones[2] = v->bones[3] = -1;
             v->weights[0] = 1;
             v->weights[1] = v->weights[2] = v->weights[3] = 0;
-            m->warnings++;
+            WARN_AT(s, i, V_AT(i), "vertex with no bone (every slot -1): BDEF1 on bone 0");
             continue;
         }
         if (!any)
@@ -406,7 +418,8 @@ static mmd_status check_vertices(mmd_model *m, mmd_error *err)
                 fixed = true;
             }
         }
-        m->warnings += fixed;
+        if (fixed)
+            WARN_AT(s, i, V_AT(i), "bone weights out of range or not summing to 1: clamped/renormalised");
     }
     return MMD_OK;
 }
@@ -547,13 +560,16 @@ static mmd_status check_morphs(mmd_model *m, uint8_t *state, int32_t *next, mmd_
     /* Group morphs containing group morphs are outside the spec; a group that
      * reaches itself would recurse forever in a naive evaluator. Ours (morph.c)
      * expands one level, so a cycle is only counted as a warning.
-     * Walk group->group edges with an explicit DFS (state 1 = on stack). */
+     * Iterative DFS over group->group edges (state 1 = on the stack, 2 = done);
+     * next[] is the stack and cursor[] each entry's position in its offsets, so
+     * every offset is looked at once: O(morphs + offsets). */
+    uint32_t *cursor = calloc(n ? n : 1, sizeof *cursor);
+    if (!cursor)
+        return FAIL_AT(MMD_E_NOMEM, s, -1, -1, "out of memory");
     memset(state, 0, n);
     for (uint32_t root = 0; root < n; root++) {
         if (state[root] || m->morphs[root].type != MMD_MORPH_GROUP)
             continue;
-        /* next[] is the DFS stack of morph indices; state doubles as marks.
-         * Use the offset position stored implicitly: iterate with a second array. */
         int32_t sp = 0;
         next[sp++] = (int32_t)root;
         state[root] = 1;
@@ -561,20 +577,14 @@ static mmd_status check_morphs(mmd_model *m, uint8_t *state, int32_t *next, mmd_
             int32_t cur = next[sp - 1];
             const mmd_morph *mo = &m->morphs[cur];
             int32_t child = -1;
-            for (uint32_t k = 0; k < mo->offset_count; k++) {
-                int32_t t = mo->u.group[k].morph;
+            while (cursor[cur] < mo->offset_count && child < 0) {
+                int32_t t = mo->u.group[cursor[cur]++].morph;
                 if (m->morphs[t].type != MMD_MORPH_GROUP)
                     continue;
-                if (state[t] == 1) {
-                    /* a group reaching itself: harmless, the evaluator expands one
-                     * level only (nested groups are ignored, as in babylon-mmd) */
-                    m->warnings++;
-                    continue;
-                }
-                if (state[t] == 0) {
+                if (state[t] == 1) /* a group reaching itself: harmless (one level expanded) */
+                    WARN_AT(s, cur, MORPH_AT(cur), "group morph reaching itself: nested groups ignored");
+                else if (state[t] == 0)
                     child = t;
-                    break;
-                }
             }
             if (child >= 0) {
                 state[child] = 1;
@@ -585,6 +595,7 @@ static mmd_status check_morphs(mmd_model *m, uint8_t *state, int32_t *next, mmd_
             }
         }
     }
+    free(cursor);
     return MMD_OK;
 }
 
@@ -676,6 +687,13 @@ static void merge_sort(const mmd_model *m, int32_t *v, int32_t *tmp, uint32_t n)
     memcpy(v, tmp, (size_t)n * sizeof *v);
 }
 
+void mmd_model_bone_order(const mmd_model *m, int32_t *order, int32_t *scratch)
+{
+    for (uint32_t i = 0; i < m->bone_count; i++)
+        order[i] = (int32_t)i;
+    merge_sort(m, order, scratch, m->bone_count);
+}
+
 mmd_status mmd_model_validate(mmd_model *m, mmd_error *err)
 {
     if (!m)
@@ -708,9 +726,7 @@ mmd_status mmd_model_validate(mmd_model *m, mmd_error *err)
         st = mmd_error_set(err, MMD_E_NOMEM, "model", -1, -1, "out of memory");
         goto done;
     }
-    for (uint32_t i = 0; i < m->bone_count; i++)
-        order[i] = (int32_t)i;
-    merge_sort(m, order, next, m->bone_count);
+    mmd_model_bone_order(m, order, next);
     m->eval_order = order;
 done:
     free(state);

@@ -112,8 +112,45 @@ static void note_frame(mmd_motion *m, uint32_t f)
         m->last_frame = f;
 }
 
+/* A section after the bone keys whose records do not fit in the file (a
+ * garbage count, records cut short) when complete sections with keys precede it: those
+ * are kept, this section and the ones after it are dropped with one warning at
+ * the section's offset (docs/compat.md). False when nothing usable precedes it
+ * (the error stands). last_frame goes back to what the kept sections set. */
+static bool salvage(mmd_reader *r, mmd_motion *m, size_t sec_at, uint32_t last_frame)
+{
+    mmd_status st = r->err->status;
+    if (st != MMD_E_TRUNCATED && st != MMD_E_BAD_COUNT && st != MMD_E_LIMIT)
+        return false; /* a bad value (NaN camera) in complete records stays an error */
+    if (m->bone_key_count + m->morph_key_count + m->camera_key_count + m->light_key_count +
+            m->shadow_key_count == 0)
+        return false;
+    mmd_error_set(r->err, MMD_OK, NULL, -1, -1, "ok");
+    r->item = -1;
+    mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)sec_at,
+                "optional section cut short or with a garbage count: "
+                "it and the sections after it are ignored");
+    m->last_frame = last_frame;
+    return true;
+}
+
+/* Ends an optional section: on failure either salvage (goto done) or fail. */
+#define END_OPTIONAL(count_field)                               \
+    do {                                                        \
+        if (!section_end(r)) {                                  \
+            if (!salvage(r, m, sec_at, frame_before))           \
+                return r->err->status;                          \
+            salvaged = true;                                    \
+            goto done;                                          \
+        }                                                       \
+        m->count_field = n;                                     \
+    } while (0)
+
 static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
 {
+    size_t sec_at = 0;
+    uint32_t frame_before = 0;
+    bool salvaged = false;
     mmd_arena *a = m->arena;
     unsigned bad = 0;
     bool absent = false;
@@ -159,7 +196,9 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
             k->rotation[3] = 1;
             fixed = true;
         }
-        m->warnings += fixed;
+        if (fixed)
+            mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 47),
+                        "non-finite bone key values: position 0, rotation identity");
         const uint8_t *ip = mmd_rd_bytes(r, 64);
         if (ip)
             memcpy(k->interp, ip, 64);
@@ -170,6 +209,8 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
     m->bone_key_count = n;
 
     /* morphs */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->morph_keys = section_begin(r, a, "vmd.morph", MORPH_REC, sizeof *m->morph_keys, "morph keys", &n, &absent);
     if (absent)
         goto done;
@@ -183,14 +224,15 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         k->name = sjis_name(r, t, a, nm, 15, &bad);
         k->frame = mmd_rd_u32(r);
         mmd_rd_f32v(r, &k->weight, 1, false);
-        m->warnings += fix_key_floats(&k->weight, 1, 0);
+        if (fix_key_floats(&k->weight, 1, 0))
+            mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 4), "non-finite morph weight: 0");
         note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->morph_key_count = n;
+    END_OPTIONAL(morph_key_count);
 
     /* camera */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->camera_keys = section_begin(r, a, "vmd.camera", CAMERA_REC, sizeof *m->camera_keys, "camera keys", &n, &absent);
     if (absent)
         goto done;
@@ -208,11 +250,11 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         k->perspective = mmd_rd_u8(r);
         note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->camera_key_count = n;
+    END_OPTIONAL(camera_key_count);
 
     /* light */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->light_keys = section_begin(r, a, "vmd.light", LIGHT_REC, sizeof *m->light_keys, "light keys", &n, &absent);
     if (absent)
         goto done;
@@ -224,11 +266,11 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         mmd_rd_f32v(r, k->direction, 3, true);
         note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->light_key_count = n;
+    END_OPTIONAL(light_key_count);
 
     /* self-shadow */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->shadow_keys = section_begin(r, a, "vmd.self_shadow", SHADOW_REC, sizeof *m->shadow_keys, "self-shadow keys",
                                    &n, &absent);
     if (absent)
@@ -241,11 +283,11 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         mmd_rd_f32v(r, &k->distance, 1, true);
         note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->shadow_key_count = n;
+    END_OPTIONAL(shadow_key_count);
 
     /* property (visible + IK states) */
+    sec_at = r->pos;
+    frame_before = m->last_frame;
     m->property_keys = section_begin(r, a, "vmd.property", PROPERTY_MIN, sizeof *m->property_keys, "property keys",
                                      &n, &absent);
     if (absent)
@@ -280,18 +322,19 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         k->ik_count = c;
         note_frame(m, k->frame);
     }
-    if (!section_end(r))
-        return r->err->status;
-    m->property_key_count = n;
+    END_OPTIONAL(property_key_count);
 
 done:
     if (!mmd_rd_ok(r))
         return r->err->status;
     if (!m->model_name)
         return mmd_error_set(r->err, MMD_E_NOMEM, "vmd", -1, -1, "out of memory");
-    m->warnings += bad ? 1u : 0u;
-    if (mmd_rd_left(r) > 0)
-        m->warnings++; /* trailing bytes after the property section */
+    r->section = "vmd";
+    r->item = -1;
+    if (bad)
+        mmd_rd_warn(r, &m->warning_list, &m->warnings, -1, "names that are not valid Shift-JIS: characters replaced");
+    if (!salvaged && mmd_rd_left(r) > 0)
+        mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)r->pos, "bytes after the last section: ignored");
     return MMD_OK;
 }
 
@@ -411,15 +454,6 @@ static bool vpd_floats(const vpd_line *l, float *out, int n)
     return *p == 0;
 }
 
-static void linear_bone_interp(uint8_t interp[64])
-{
-    static const uint8_t row0[16] = {20, 20, 20, 20, 20, 20, 20, 20, 107, 107, 107, 107, 107, 107, 107, 107};
-    memset(interp, 0, 64);
-    for (int row = 0; row < 4; row++)
-        for (int k = 0; k + row < 16; k++)
-            interp[row * 16 + k] = row0[k + row];
-}
-
 static mmd_status vpd_parse(const uint8_t *data, size_t size, mmd_motion *m, mmd_text *t, mmd_error *err)
 {
     mmd_arena *a = m->arena;
@@ -477,7 +511,7 @@ static mmd_status vpd_parse(const uint8_t *data, size_t size, mmd_motion *m, mmd
                 return vpd_fail(err, &l, "expected the bone position \"x,y,z;\"");
             if (!vpd_expect(&c, &l) || !vpd_floats(&l, k->rotation, 4))
                 return vpd_fail(err, &l, "expected the bone rotation \"qx,qy,qz,qw;\"");
-            linear_bone_interp(k->interp);
+            mmd_vmd_linear_bone_interp(k->interp);
             m->bone_key_count++;
         } else {
             mmd_morph_key *k = &m->morph_keys[m->morph_key_count];
@@ -491,9 +525,9 @@ static mmd_status vpd_parse(const uint8_t *data, size_t size, mmd_motion *m, mmd
             return vpd_fail(err, &l, "expected \"}\"");
     }
     if ((float)m->bone_key_count != declared)
-        m->warnings++;
+        mmd_warn(&m->warning_list, &m->warnings, "vpd", -1, -1, "declared bone count differs from the bones listed");
     if (bad)
-        m->warnings++;
+        mmd_warn(&m->warning_list, &m->warnings, "vpd", -1, -1, "names that are not valid Shift-JIS: characters replaced");
     return MMD_OK;
 }
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # tests/run.sh BUILD_DIR - run every test program and script, add up the counts,
 # and print the suite's closing line "N passed, N failed, N skipped".
+# MMD_TESTS=REGEX runs only the tests whose name (test_x, cli_x) matches it
+# (.ci/run: the GL tests once more against the EGL-only build).
 set -u
 build=${1:-build}
 shift || true
@@ -9,6 +11,7 @@ log_dir="$build/test-out"
 mkdir -p "$log_dir"
 run_one() { # name, command...
     local name=$1; shift
+    [ -n "${MMD_TESTS:-}" ] && ! [[ $name =~ $MMD_TESTS ]] && return
     local log="$log_dir/$name.log"
     "$@" >"$log" 2>&1
     local rc=$?

@@ -72,14 +72,13 @@ static int bench(const mmd_model *m, const char *dir, int w, int h, int samples,
     o.ground_shadow = passes & 2;
     o.self_shadow = passes & 4;
     mmd_renderer *r = NULL;
-    char msg[512];
-    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
-        fprintf(stderr, "bench_render: %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_create(&o, &r, &err) != MMD_OK) {
+        fprintf(stderr, "bench_render: %s\n", err.msg);
         return -1;
     }
     mmd_anim *a = NULL;
-    mmd_error err;
-    if (mmd_renderer_add_model(r, m, dir, msg, sizeof msg) < 0 || mmd_anim_create(m, NULL, 0, &a, &err)) {
+    if (mmd_renderer_add_model(r, m, dir, &err) != MMD_OK || mmd_anim_create(m, NULL, 0, &a, &err)) {
         fprintf(stderr, "bench_render: cannot set up the model\n");
         mmd_renderer_free(r);
         return -1;
@@ -102,7 +101,7 @@ static int bench(const mmd_model *m, const char *dir, int w, int h, int samples,
         }
         double t0 = mmd_render_now_ms();
         mmd_anim_evaluate(a, (double)i);
-        rc = mmd_renderer_render(r, &a, 1, &cam, &light, &sh, rgba, msg, sizeof msg);
+        rc = mmd_renderer_render(r, &a, 1, &cam, &light, &sh, rgba, &err);
         double t1 = mmd_render_now_ms();
         if (i >= WARM) {
             const mmd_render_timings *t = mmd_renderer_timings(r);
@@ -120,7 +119,7 @@ static int bench(const mmd_model *m, const char *dir, int w, int h, int samples,
         if (i == WARM)
             fcpu0 = cpu_ms();
         double t0 = mmd_render_now_ms();
-        rc = mmd_renderer_clear_readback(r, rgba, msg, sizeof msg);
+        rc = mmd_renderer_clear_readback(r, rgba, &err);
         if (i >= WARM)
             fl[i - WARM] = mmd_render_now_ms() - t0;
     }
@@ -133,7 +132,7 @@ static int bench(const mmd_model *m, const char *dir, int w, int h, int samples,
                median(total, frames), median(skin, frames), median(up, frames),
                median(draw, frames), median(rb, frames), median(fl, frames), fcpu, cpu, cpu_main, cpu_main + (cpu - cpu_main) / 2);
     else
-        fprintf(stderr, "bench_render: %s\n", msg);
+        fprintf(stderr, "bench_render: %s\n", err.msg);
     free(rgba);
     mmd_anim_free(a);
     mmd_renderer_free(r);

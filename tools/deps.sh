@@ -1,7 +1,21 @@
 #!/usr/bin/env bash
 # tools/deps.sh - install the Debian 12 packages mmdrender needs (idempotent).
 # Runs apt-get only when something is missing; `apt-get update` first then.
+# tools/deps.sh --browser: Debian's Chromium for the diff report's browser test
+# (tests/cli/diff_report.sh), best effort: it says why and exits 0 when it cannot.
 set -eu
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+if [ "${1:-}" = --browser ]; then
+    command -v chromium >/dev/null && exit 0
+    echo "installing: chromium (for the diff report test)"
+    if ! { $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends \
+               -o DPkg::Lock::Timeout=300 chromium; } >/dev/null 2>&1; then
+        echo "tools/deps.sh: chromium could not be installed (no network, no root or no sudo?)" >&2
+    fi
+    exit 0
+fi
 pkgs=(build-essential pkg-config libosmesa6-dev libegl-dev libgl-dev libpng-dev libcglm-dev
       libinih-dev libstb-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
       libswresample-dev libbullet-dev zlib1g-dev ffmpeg)
@@ -11,8 +25,5 @@ for p in "${pkgs[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing: ${missing[*]}"
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo=sudo
-export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

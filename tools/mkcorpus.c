@@ -272,7 +272,6 @@ static void make_vpd(void)
              "Vocaloid Pose Data file\nx.osm;\n1;\nBone0{knee\n0,0,0;\n0.5,0,0,0.8660254;\n}\n");
 }
 
-#if __has_include("core/xfile_write.h")
 #include "core/accessory.h"
 #include "tests/util/x_fixture.h"
 
@@ -320,12 +319,71 @@ static void make_x(void)
     put_text("x", "stage.vac", "stage\r\nstage.x\r\n1.5\r\n0,1.25,-2\r\n0,90,0\r\n\r\ncomment\r\n");
     put_text("x", "hand.vac", "\x83\x58\r\nfan.x\r\n1\r\n0,0,0\r\n0,0,0\r\n\x89\x45\x8e\xe8\x8e\xf1\r\n");
 }
-#else
-static void make_x(void) {}
-#endif
+
+/* Projects: v2 with every kind of key (two models, outside parent, camera
+ * look-at, accessory), the same as v1, and an empty v2 project. */
+#include "core/pmm.h"
+
+static mmd_pmm *corpus_project(int version)
+{
+    static const char *const bones[3] = {"center", "leg_ik", "head"};
+    static const char *const morphs[1] = {"mouth_a"};
+    static const int32_t ik[1] = {1}, op[2] = {-1, 0};
+    mmd_pmm *p = mmd_pmm_new();
+    if (!p)
+        exit(1);
+    p->version = version;
+    uint32_t ops = version > 1 ? 2 : 0;
+    mmd_pmm_model *a = mmd_pmm_add_model(p, "dancer", "UserFile\\Model\\dancer.pmx", bones, 3, morphs, 1, ik, 1, op, ops);
+    mmd_pmm_model *b = mmd_pmm_add_model(p, "fan", "C:\\MMD\\UserFile\\Model\\fan.pmx", bones, 3, NULL, 0, NULL, 0, op, ops);
+    if (!a || !b)
+        exit(1);
+    a = &p->models[0];
+    mmd_pmm_add_bone_key(p, a, 0, 30)->position[1] = 2;
+    mmd_pmm_add_bone_key(p, a, 2, 15)->rotation[0] = 0.5f;
+    mmd_pmm_add_morph_key(p, a, 0, 10)->weight = 1;
+    mmd_pmm_add_model_key(p, a, 20)->ik_enabled[0] = false;
+    if (version > 1) {
+        mmd_pmm_add_model_key(p, &p->models[1], 5)->parents[1] = (mmd_pmm_parent){0, 2};
+        mmd_pmm_add_camera_key(p, 40)->look_at = (mmd_pmm_parent){0, 0};
+        mmd_pmm_add_gravity_key(p, 12)->acceleration = 3;
+        mmd_pmm_add_shadow_key(p, 18)->mode = 2;
+    }
+    mmd_pmm_add_light_key(p, 25)->color[0] = 1;
+    mmd_pmm_accessory *x = mmd_pmm_add_accessory(p, "stage", "UserFile\\Accessory\\stage.x");
+    if (!x)
+        exit(1);
+    mmd_pmm_add_accessory_key(p, x, 8)->parent = (mmd_pmm_parent){1, 0};
+    return p;
+}
+
+static void put_pmm(const char *name, mmd_pmm *p)
+{
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    if (mmd_pmm_write(p, &buf, &n, &err) != MMD_OK) {
+        fprintf(stderr, "mkcorpus: cannot write %s: %s\n", name, err.msg);
+        exit(1);
+    }
+    put("pmm", name, buf, n);
+    free(buf);
+    mmd_pmm_free(p);
+}
+
+static void make_pmm(void)
+{
+    put_pmm("full_v2.pmm", corpus_project(2));
+    put_pmm("full_v1.pmm", corpus_project(1));
+    mmd_pmm *e = mmd_pmm_new();
+    if (!e)
+        exit(1);
+    put_pmm("empty.pmm", e);
+}
 
 static void make_models_and_motions(void)
 {
+    make_pmm();
     make_x();
     make_pmx();
     make_pmd();

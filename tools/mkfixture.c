@@ -6,10 +6,12 @@
  * NAME:
  *   textures    PMX naming "TEX\Face.PNG", "missing.png" and "..\outside.png"
  *               (the test lays out tex/face.png and ../outside.png on disk)
- *   oddities    PMX with appearance-only fields out of range (sphere mode 255
- *               with no sphere, unknown draw-flag bits, toon index 200): loads
- *               with one warning line per kind
+ *   oddities    PMX 2.0 with appearance-only fields out of range (sphere mode
+ *               255 and 7 with no sphere, a 2.1 draw flag, material morph
+ *               operation 3): loads with one warning line per kind
  *   vmd-tail    VMD: complete bone + morph sections, then a garbage camera count
+ *   skirt       PMX: a leg and a skirt flap with physics (tests/util/skirt_fixture.h)
+ *   leg         VMD: the leg swings 60 degrees forward through the flap by frame 60
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include "core/motion.h"
 #include "core/pmx_write.h"
 #include "core/vmd_write.h"
+#include "tests/util/skirt_fixture.h"
 
 static int save(const char *out, const uint8_t *buf, size_t n)
 {
@@ -89,10 +92,16 @@ static int fx_oddities(const char *out)
     mmd_model *m = tiny_model(3);
     if (!m)
         return 1;
-    m->materials[0].sphere_mode = 255; /* no sphere texture */
+    m->materials[0].sphere_mode = 255; /* no sphere texture (seen in real files) */
     m->materials[1].sphere_mode = 7;
-    m->materials[2].toon_shared = true;
-    m->materials[2].toon = 200;
+    m->materials[2].flags = MMD_MAT_DOUBLE_SIDED | MMD_MAT_POINTS; /* a 2.1 flag in a 2.0 file */
+    mmd_morph *mo = mmd_model_add_morphs(m, 1);
+    mo->name = mmd_model_str(m, "odd");
+    mo->type = MMD_MORPH_MATERIAL;
+    mo->offset_count = 1;
+    mo->u.material = mmd_model_alloc(m, 1, sizeof *mo->u.material);
+    mo->u.material[0].material = 0;
+    mo->u.material[0].op = 3; /* no such operation */
     int rc = write_model(m, out);
     mmd_model_free(m);
     return rc;
@@ -131,6 +140,30 @@ static int fx_vmd_tail(const char *out)
     return rc;
 }
 
+static int fx_skirt(const char *out)
+{
+    mmd_model *m = mmd_test_skirt_model();
+    if (!m)
+        return 1;
+    int rc = write_model(m, out);
+    mmd_model_free(m);
+    return rc;
+}
+
+static int fx_leg(const char *out)
+{
+    mmd_motion *mo = mmd_test_leg_motion(60.0f, 60);
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    int rc = 1;
+    if (mo && mmd_vmd_write(mo, &buf, &n, &err) == MMD_OK)
+        rc = save(out, buf, n);
+    free(buf);
+    mmd_motion_free(mo);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -140,6 +173,8 @@ int main(int argc, char **argv)
         {"textures", fx_textures},
         {"oddities", fx_oddities},
         {"vmd-tail", fx_vmd_tail},
+        {"skirt", fx_skirt},
+        {"leg", fx_leg},
     };
     if (argc != 3) {
         fprintf(stderr, "usage: mkfixture NAME OUT\n");

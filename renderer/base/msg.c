@@ -14,3 +14,14 @@ int mmd_msgf(char *msg, size_t n, int ret, const char *fmt, ...)
     }
     return ret;
 }
+
+void mmd_msg_warnings(FILE *f, const char *prefix, const char *file, const mmd_warning_list *list)
+{
+    char line[512];
+    for (uint32_t i = 0; i < list->kind_count; i++) {
+        mmd_warning_format(&list->kinds[i], line, sizeof line);
+        fprintf(f, "%swarning: %s: %s\n", prefix ? prefix : "", file, line);
+    }
+    if (list->more)
+        fprintf(f, "%swarning: %s: %u more repairs of other kinds\n", prefix ? prefix : "", file, list->more);
+}

@@ -31,6 +31,7 @@
 #include "renderer/output/audio.h"
 #include "renderer/cli/commands.h"
 #include "renderer/base/fs.h"
+#include "renderer/base/parse.h"
 
 #define MAX_LIST_LINE 4096
 
@@ -159,10 +160,8 @@ static void free_opts(concat_opts *o)
 
 static int parse_seconds(const char *opt, const char *v, double *out)
 {
-    char *end = NULL;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (!*v || *end || errno || !isfinite(d) || fabs(d) > 1e7) {
+    double d;
+    if (!mmd_parse_double(v, -1e7, 1e7, &d)) {
         errf("%s: expected seconds, got '%s'", opt, v);
         return -1;
     }

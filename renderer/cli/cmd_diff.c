@@ -7,6 +7,10 @@
  * an exact match. The tolerant setting for other Mesa versions is
  * `--threshold 4 --max-fraction 0.01`.
  *
+ * --html DIR writes a report folder (renderer/cli/diff_html.h): DIR/index.html
+ * and DIR/img/ with A, B and the heatmap of every image that differs (every
+ * image with --all). A report that cannot be written is exit 2.
+ *
  * Exit: 0 every image passes, 1 some image differs beyond the thresholds,
  * 2 unusable input (missing file, not a PNG, size mismatch, a name present in
  * only one directory, bad command line); 2 wins over 1.
@@ -22,7 +26,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/diff_html.h"
 #include "renderer/image/diff.h"
 #include "renderer/image/png.h"
 
@@ -33,7 +39,18 @@ typedef struct diff_opts {
     double max_fraction;
     bool json;
     const char *heatmap;
+    const char *html; /* report folder, NULL: none */
+    bool all;         /* report rows for identical images too */
 } diff_opts;
+
+/* The report's rows as they are compared (names and errors owned). */
+typedef struct report {
+    mmd_diff_html_row *rows;
+    size_t n, cap;
+    int identical;
+    bool failed; /* an image of the report could not be written */
+    char msg[PATH_MAX + 64];
+} html_report;
 
 typedef struct diff_result {
     mmd_imgdiff_result m;
@@ -45,6 +62,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mmdrender diff A B [--json] [--threshold T] [--max-fraction F] [--heatmap OUT]\n"
+            "                          [--html DIR [--all]]\n"
             "  A, B            PNG files, or directories of PNGs matched by file name\n"
             "  --threshold T   a pixel counts as different when a channel differs by more\n"
             "                  than T (0..255, default 0)\n"
@@ -52,6 +70,9 @@ static void usage(FILE *f)
             "                  differ (0..1, default 0: exact match)\n"
             "  --heatmap OUT   write an amplified difference image (a directory of them when\n"
             "                  A and B are directories; only images that differ)\n"
+            "  --html DIR      write DIR/index.html: a report with A, B and the heatmap of\n"
+            "                  each image that differs, worst first (opens without a server)\n"
+            "  --all           the report shows every image, identical ones too\n"
             "  --json          machine-readable output\n"
             "Tolerant setting for other Mesa versions: --threshold 4 --max-fraction 0.01\n"
             "Exit: 0 all pass, 1 some image differs, 2 unusable input or bad command line.\n");
@@ -72,28 +93,93 @@ static int write_heatmap(const char *path, const uint8_t *a, const uint8_t *b, i
     return rc;
 }
 
+/* A new report row for name (NULL when out of memory: the report fails). */
+static mmd_diff_html_row *report_add(html_report *rep, const char *name, const diff_result *r)
+{
+    if (rep->n == rep->cap) {
+        size_t cap = rep->cap ? rep->cap * 2 : 64;
+        mmd_diff_html_row *nr = realloc(rep->rows, cap * sizeof *nr);
+        if (!nr)
+            return NULL;
+        rep->rows = nr;
+        rep->cap = cap;
+    }
+    mmd_diff_html_row *row = &rep->rows[rep->n];
+    memset(row, 0, sizeof *row);
+    row->name = strdup(name);
+    row->error = r->error[0] ? strdup(r->error) : NULL;
+    if (!row->name || (r->error[0] && !row->error)) {
+        free((void *)row->name);
+        free((void *)row->error);
+        return NULL;
+    }
+    row->m = r->m;
+    row->pass = r->pass;
+    rep->n++;
+    return row;
+}
+
+/* A, B and the heatmap of a compared pair into DIR/img/ (files named by row number). */
+static int report_images(const diff_opts *o, mmd_diff_html_row *row, size_t k, const uint8_t *a,
+                         const uint8_t *b, int w, int h, char *msg, size_t n)
+{
+    char path[PATH_MAX];
+    snprintf(row->img_a, sizeof row->img_a, "img/%06zu-a.png", k);
+    snprintf(row->img_b, sizeof row->img_b, "img/%06zu-b.png", k);
+    snprintf(row->img_heat, sizeof row->img_heat, "img/%06zu-heat.png", k);
+    snprintf(path, sizeof path, "%s/%s", o->html, row->img_a);
+    if (mmd_png_write_file(path, a, w, h, (size_t)w * 4, true, MMD_PNG_LEVEL_DEFAULT, msg, n) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/%s", o->html, row->img_b);
+    if (mmd_png_write_file(path, b, w, h, (size_t)w * 4, true, MMD_PNG_LEVEL_DEFAULT, msg, n) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/%s", o->html, row->img_heat);
+    return write_heatmap(path, a, b, w, h, msg, n);
+}
+
+/* Records a compared name in the report: a row when it differs, is unusable
+ * or --all asks; a, b (may be NULL) are its pixels. */
+static void report_pair(html_report *rep, const diff_opts *o, const char *name, const diff_result *r,
+                        const uint8_t *a, const uint8_t *b)
+{
+    bool same = !r->error[0] && r->m.max_error == 0;
+    rep->identical += same;
+    if (!o->html || rep->failed || (same && !o->all))
+        return;
+    mmd_diff_html_row *row = report_add(rep, name, r);
+    if (!row) {
+        rep->failed = true;
+        snprintf(rep->msg, sizeof rep->msg, "out of memory");
+    } else if (a && b && !r->error[0] &&
+               report_images(o, row, rep->n - 1, a, b, r->m.width, r->m.height, rep->msg, sizeof rep->msg)) {
+        rep->failed = true;
+    }
+}
+
+static void report_free(html_report *rep)
+{
+    for (size_t i = 0; i < rep->n; i++) {
+        free((void *)rep->rows[i].name);
+        free((void *)rep->rows[i].error);
+    }
+    free(rep->rows);
+}
+
 /* Compare one pair; returns DIFF_*. heat: heatmap path or NULL; force_heat:
- * write it even when identical. */
-static int diff_files(const char *pa, const char *pb, const diff_opts *o, const char *heat,
-                      bool force_heat, diff_result *r)
+ * write it even when identical. The pair goes into the report as name. */
+static int diff_files(const char *pa, const char *pb, const char *name, const diff_opts *o, const char *heat,
+                      bool force_heat, diff_result *r, html_report *rep)
 {
     memset(r, 0, sizeof *r);
     uint8_t *a = NULL, *b = NULL;
-    int aw, ah, bw, bh;
+    int aw = 0, ah = 0, bw = 0, bh = 0;
     char msg[PATH_MAX + 64];
-    if (mmd_png_read_file(pa, &a, &aw, &ah, msg, sizeof msg) != 0) {
+    int rc = DIFF_BAD;
+    if (mmd_png_read_file(pa, &a, &aw, &ah, msg, sizeof msg) != 0 ||
+        mmd_png_read_file(pb, &b, &bw, &bh, msg, sizeof msg) != 0) {
         snprintf(r->error, sizeof r->error, "%s", msg);
-        return DIFF_BAD;
-    }
-    if (mmd_png_read_file(pb, &b, &bw, &bh, msg, sizeof msg) != 0) {
-        free(a);
-        snprintf(r->error, sizeof r->error, "%s", msg);
-        return DIFF_BAD;
-    }
-    int rc;
-    if (aw != bw || ah != bh) {
+    } else if (aw != bw || ah != bh) {
         snprintf(r->error, sizeof r->error, "size mismatch: %dx%d vs %dx%d", aw, ah, bw, bh);
-        rc = DIFF_BAD;
     } else {
         mmd_imgdiff_compare(a, b, aw, ah, o->threshold, &r->m);
         r->pass = r->m.fraction_over <= o->max_fraction;
@@ -104,6 +190,7 @@ static int diff_files(const char *pa, const char *pb, const diff_opts *o, const 
             rc = DIFF_BAD;
         }
     }
+    report_pair(rep, o, name, r, rc == DIFF_BAD ? NULL : a, b);
     free(a);
     free(b);
     return rc;
@@ -223,33 +310,11 @@ static const char *base_name(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
+/* Options into o and the two paths; -1: exit with *rc (help or bad usage). */
+static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2], int *rc)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_double(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= lo && v <= hi))
-        return false;
-    *out = v;
-    return true;
-}
-
-int mmd_cmd_diff(int argc, char **argv)
-{
-    diff_opts o = {0, 0.0, false, NULL};
-    const char *paths[2] = {NULL, NULL};
     int np = 0;
+    *rc = DIFF_BAD;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -262,131 +327,192 @@ int mmd_cmd_diff(int argc, char **argv)
             snprintf(opt, sizeof opt, "%s", a);
         }
         bool takes = !strcmp(opt, "--threshold") || !strcmp(opt, "--max-fraction") ||
-                     !strcmp(opt, "--heatmap");
+                     !strcmp(opt, "--heatmap") || !strcmp(opt, "--html");
         if (takes && !val) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "mmdrender diff: %s needs a value\n", opt);
-                return DIFF_BAD;
+                return -1;
             }
             val = argv[++i];
         }
         if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
             usage(stdout);
-            return MMD_EXIT_OK;
+            *rc = MMD_EXIT_OK;
+            return -1;
         } else if (!strcmp(opt, "--json")) {
-            o.json = true;
+            o->json = true;
+        } else if (!strcmp(opt, "--all")) {
+            o->all = true;
         } else if (!strcmp(opt, "--threshold")) {
             long t;
-            if (!parse_int(val, 0, 255, &t)) {
+            if (!mmd_parse_long(val, 0, 255, &t)) {
                 fprintf(stderr, "mmdrender diff: --threshold wants an integer 0..255, got '%s'\n", val);
-                return DIFF_BAD;
+                return -1;
             }
-            o.threshold = (int)t;
+            o->threshold = (int)t;
         } else if (!strcmp(opt, "--max-fraction")) {
-            if (!parse_double(val, 0.0, 1.0, &o.max_fraction)) {
+            if (!mmd_parse_double(val, 0.0, 1.0, &o->max_fraction)) {
                 fprintf(stderr, "mmdrender diff: --max-fraction wants a number 0..1, got '%s'\n", val);
-                return DIFF_BAD;
+                return -1;
             }
         } else if (!strcmp(opt, "--heatmap")) {
-            o.heatmap = val;
+            o->heatmap = val;
+        } else if (!strcmp(opt, "--html")) {
+            o->html = val;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "mmdrender diff: unknown option '%s'\n", a);
             usage(stderr);
-            return DIFF_BAD;
+            return -1;
         } else if (np < 2) {
             paths[np++] = a;
         } else {
             fprintf(stderr, "mmdrender diff: too many arguments ('%s')\n", a);
-            return DIFF_BAD;
+            return -1;
         }
     }
     if (np != 2) {
         usage(stderr);
+        return -1;
+    }
+    if (o->all && !o->html) {
+        fprintf(stderr, "mmdrender diff: --all applies to the --html report\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* A folder (and its img/ folder for the report); false with a message. */
+static bool make_dir(const char *dir, const char *sub, const char *what)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s%s%s", dir, sub ? "/" : "", sub ? sub : "");
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "mmdrender diff: cannot create %s directory '%s': %s\n", what, p, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+typedef struct tally {
+    int worst, total, pass, fail, bad;
+    bool first; /* JSON: no image printed yet */
+} tally;
+
+static void count(tally *t, int rc)
+{
+    t->total++;
+    t->pass += rc == DIFF_PASS;
+    t->fail += rc == DIFF_FAIL;
+    t->bad += rc == DIFF_BAD;
+    if (rc > t->worst)
+        t->worst = rc;
+}
+
+/* Two folders, matched by PNG name; false when they cannot be listed. */
+static bool diff_dirs(const char *const paths[2], const diff_opts *o, diff_result *r, html_report *rep, tally *t)
+{
+    char **la = NULL, **lb = NULL;
+    size_t na = 0, nb = 0;
+    if (list_pngs(paths[0], &la, &na) != 0 || list_pngs(paths[1], &lb, &nb) != 0) {
+        fprintf(stderr, "mmdrender diff: cannot list directories: %s\n", strerror(errno));
+        free_list(la, na);
+        return false;
+    }
+    size_t i = 0, j = 0;
+    while (i < na || j < nb) {
+        int c = i >= na ? 1 : j >= nb ? -1 : strcmp(la[i], lb[j]);
+        const char *name = c <= 0 ? la[i] : lb[j];
+        int rc;
+        if (c != 0) {
+            memset(r, 0, sizeof *r);
+            snprintf(r->error, sizeof r->error, "only in %s", c < 0 ? paths[0] : paths[1]);
+            report_pair(rep, o, name, r, NULL, NULL);
+            rc = DIFF_BAD;
+        } else {
+            char pa[PATH_MAX], pb[PATH_MAX], ph[PATH_MAX];
+            snprintf(pa, sizeof pa, "%s/%s", paths[0], name);
+            snprintf(pb, sizeof pb, "%s/%s", paths[1], name);
+            if (o->heatmap)
+                snprintf(ph, sizeof ph, "%s/%s", o->heatmap, name);
+            rc = diff_files(pa, pb, name, o, o->heatmap ? ph : NULL, false, r, rep);
+        }
+        report(name, r, o, &t->first);
+        count(t, rc);
+        if (c <= 0)
+            i++;
+        if (c >= 0)
+            j++;
+    }
+    if (t->total == 0) {
+        if (!o->json)
+            fprintf(stderr, "mmdrender diff: no PNG files in '%s' or '%s'\n", paths[0], paths[1]);
+        t->worst = DIFF_BAD;
+    }
+    free_list(la, na);
+    free_list(lb, nb);
+    return true;
+}
+
+/* index.html from the collected rows; DIFF_BAD when it cannot be written. */
+static int finish_report(const char *const paths[2], const diff_opts *o, html_report *rep, const tally *t)
+{
+    if (!rep->failed) {
+        mmd_diff_html_info info = {.a = paths[0], .b = paths[1], .threshold = o->threshold,
+                                   .max_fraction = o->max_fraction, .all = o->all, .total = t->total,
+                                   .identical = rep->identical, .pass = t->pass, .fail = t->fail, .bad = t->bad};
+        if (mmd_diff_html_write(o->html, &info, rep->rows, rep->n, rep->msg, sizeof rep->msg) != 0)
+            rep->failed = true;
+    }
+    if (rep->failed) {
+        fprintf(stderr, "mmdrender diff: report: %s\n", rep->msg);
         return DIFF_BAD;
     }
+    if (!o->json)
+        printf("report: %s/index.html (%zu rows)\n", o->html, rep->n);
+    return DIFF_PASS;
+}
 
+int mmd_cmd_diff(int argc, char **argv)
+{
+    diff_opts o = {0, 0.0, false, NULL, NULL, false};
+    const char *paths[2] = {NULL, NULL};
+    int rc;
+    if (parse_args(argc, argv, &o, paths, &rc) != 0)
+        return rc;
     bool da = is_dir(paths[0]), db = is_dir(paths[1]);
     if (da != db) {
         fprintf(stderr, "mmdrender diff: '%s' and '%s' must both be PNG files or both directories\n",
                 paths[0], paths[1]);
         return DIFF_BAD;
     }
-    int worst = DIFF_PASS;
-    int n_total = 0, n_pass = 0, n_fail = 0, n_bad = 0;
-    bool first = true;
-    if (o.json)
-        printf("{\"threshold\": %d, \"max_fraction\": %g, \"images\": [", o.threshold, o.max_fraction);
+    if ((da && o.heatmap && !make_dir(o.heatmap, NULL, "heatmap")) ||
+        (o.html && (!make_dir(o.html, NULL, "report") || !make_dir(o.html, "img", "report"))))
+        return DIFF_BAD;
+    tally t = {.worst = DIFF_PASS, .first = true};
+    html_report rep = {0};
     diff_result *r = malloc(sizeof *r);
     if (!r)
         return DIFF_BAD;
-
+    if (o.json)
+        printf("{\"threshold\": %d, \"max_fraction\": %g, \"images\": [", o.threshold, o.max_fraction);
     if (!da) {
-        int rc = diff_files(paths[0], paths[1], &o, o.heatmap, true, r);
-        report(base_name(paths[0]), r, &o, &first);
-        worst = rc;
-        n_total = 1;
-        n_pass = rc == DIFF_PASS;
-        n_fail = rc == DIFF_FAIL;
-        n_bad = rc == DIFF_BAD;
-    } else {
-        char **la = NULL, **lb = NULL;
-        size_t na = 0, nb = 0;
-        if (list_pngs(paths[0], &la, &na) != 0 || list_pngs(paths[1], &lb, &nb) != 0) {
-            fprintf(stderr, "mmdrender diff: cannot list directories: %s\n", strerror(errno));
-            free_list(la, na);
-            free(r);
-            return DIFF_BAD;
-        }
-        if (o.heatmap && mkdir(o.heatmap, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "mmdrender diff: cannot create heatmap directory '%s': %s\n", o.heatmap,
-                    strerror(errno));
-            free_list(la, na);
-            free_list(lb, nb);
-            free(r);
-            return DIFF_BAD;
-        }
-        size_t i = 0, j = 0;
-        while (i < na || j < nb) {
-            int c = i >= na ? 1 : j >= nb ? -1 : strcmp(la[i], lb[j]);
-            const char *name = c <= 0 ? la[i] : lb[j];
-            int rc;
-            if (c != 0) {
-                memset(r, 0, sizeof *r);
-                snprintf(r->error, sizeof r->error, "only in %s", c < 0 ? paths[0] : paths[1]);
-                rc = DIFF_BAD;
-            } else {
-                char pa[PATH_MAX], pb[PATH_MAX], ph[PATH_MAX];
-                snprintf(pa, sizeof pa, "%s/%s", paths[0], name);
-                snprintf(pb, sizeof pb, "%s/%s", paths[1], name);
-                if (o.heatmap)
-                    snprintf(ph, sizeof ph, "%s/%s", o.heatmap, name);
-                rc = diff_files(pa, pb, &o, o.heatmap ? ph : NULL, false, r);
-            }
-            report(name, r, &o, &first);
-            n_total++;
-            n_pass += rc == DIFF_PASS;
-            n_fail += rc == DIFF_FAIL;
-            n_bad += rc == DIFF_BAD;
-            if (rc > worst)
-                worst = rc;
-            if (c <= 0)
-                i++;
-            if (c >= 0)
-                j++;
-        }
-        if (n_total == 0) {
-            if (!o.json)
-                fprintf(stderr, "mmdrender diff: no PNG files in '%s' or '%s'\n", paths[0], paths[1]);
-            worst = DIFF_BAD;
-        }
-        free_list(la, na);
-        free_list(lb, nb);
+        rc = diff_files(paths[0], paths[1], base_name(paths[0]), &o, o.heatmap, true, r, &rep);
+        report(base_name(paths[0]), r, &o, &t.first);
+        count(&t, rc);
+    } else if (!diff_dirs(paths, &o, r, &rep, &t)) {
+        t.worst = DIFF_BAD; /* (JSON: the document is left open, as before) */
+        free(r);
+        report_free(&rep);
+        return DIFF_BAD;
     }
     free(r);
     if (o.json)
-        printf("%s], \"pass\": %s}\n", first ? "" : "\n  ", worst == DIFF_PASS ? "true" : "false");
-    else if (n_total > 1)
-        printf("%d images: %d ok, %d differ, %d unusable\n", n_total, n_pass, n_fail, n_bad);
+        printf("%s], \"pass\": %s}\n", t.first ? "" : "\n  ", t.worst == DIFF_PASS ? "true" : "false");
+    else if (t.total > 1)
+        printf("%d images: %d ok, %d differ, %d unusable\n", t.total, t.pass, t.fail, t.bad);
+    if (o.html && finish_report(paths, &o, &rep, &t) != DIFF_PASS)
+        t.worst = DIFF_BAD;
+    report_free(&rep);
     fflush(stdout);
-    return worst;
+    return t.worst;
 }

@@ -5,11 +5,12 @@
  * Data", "Vocaloid Pose Data file", "xof "). JSON keys are a contract (README):
  * models  {"file","format","version","name","name_en","encoding","counts":{...},
  *          "morph_types":{...},"weight_types":{...},
- *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],"warnings"}
- * motions {"file","format","version","model_name","counts":{...},"last_frame","warnings"}
+ *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],
+ *          "warnings":[{"section","item","offset","what","count"}],"warning_count"}
+ * motions {"file","format","version","model_name","counts":{...},"last_frame","warnings":[...],"warning_count"}
  * .x      {"file","format":"x","version","encoding","float_bits","counts":{meshes,frames,vertices,
  *          faces,triangles,materials},"normals","uvs","colors",
- *          "textures":[{"path","kind","exists","status"[,"resolved"]}],"warnings"}
+ *          "textures":[{"path","kind","exists","status"[,"resolved"]}],"warnings":[...],"warning_count"}
  * Bad input: "file: offset 0x.., section #i: what" on stderr, exit MMD_EXIT_INPUT.
  */
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "core/file.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/image/texpath.h"
 
@@ -52,6 +54,21 @@ static void json_str(FILE *f, const char *s)
             fputc(*p, f);
     }
     fputc('"', f);
+}
+
+/* "warnings":[{"section","item","offset","what","count"}...],"warning_count":N */
+static void json_warnings(FILE *f, const mmd_warning_list *w, unsigned total)
+{
+    fputs(",\"warnings\":[", f);
+    for (uint32_t i = 0; i < w->kind_count; i++) {
+        const mmd_warning *k = &w->kinds[i];
+        fputs(i ? ",{\"section\":" : "{\"section\":", f);
+        json_str(f, k->section);
+        fprintf(f, ",\"item\":%lld,\"offset\":%lld,\"what\":", (long long)k->item, (long long)k->offset);
+        json_str(f, k->what);
+        fprintf(f, ",\"count\":%u}", k->count);
+    }
+    fprintf(f, "],\"warning_count\":%u", total);
 }
 
 static const char *encoding_name(uint8_t e)
@@ -136,7 +153,9 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
             }
             fputc('}', f);
         }
-        fprintf(f, "],\"warnings\":%u}\n", m->warnings);
+        fputc(']', f);
+        json_warnings(f, &m->warning_list, m->warnings);
+        fputs("}\n", f);
         return;
     }
     printf("file:           %s\n", path);
@@ -171,8 +190,10 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
     printf("joints:         %u\n", m->joint_count);
     if (m->soft_body_count)
         printf("soft bodies:    %u\n", m->soft_body_count);
-    if (m->warnings)
+    if (m->warnings) {
         printf("warnings:       %u (repaired oddities)\n", m->warnings);
+        mmd_msg_warnings(stdout, "  ", path, &m->warning_list);
+    }
     printf("textures:       %u\n", m->texture_count);
     for (uint32_t i = 0; i < m->texture_count; i++) {
         resolve_texture(path, m->textures[i], allow_outside, &ts);
@@ -202,9 +223,11 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
         json_str(f, m->model_name);
         fprintf(f,
                 ",\"counts\":{\"bone\":%u,\"morph\":%u,\"camera\":%u,\"light\":%u,\"self_shadow\":%u,"
-                "\"property\":%u,\"property_ik_states\":%u},\"last_frame\":%u,\"warnings\":%u}\n",
+                "\"property\":%u,\"property_ik_states\":%u},\"last_frame\":%u",
                 m->bone_key_count, m->morph_key_count, m->camera_key_count, m->light_key_count,
-                m->shadow_key_count, m->property_key_count, ik, m->last_frame, m->warnings);
+                m->shadow_key_count, m->property_key_count, ik, m->last_frame);
+        json_warnings(f, &m->warning_list, m->warnings);
+        fputs("}\n", f);
         return;
     }
     printf("file:           %s\n", path);
@@ -220,8 +243,10 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
     printf("shadow keys:    %u\n", m->shadow_key_count);
     printf("property keys:  %u (%u IK states)\n", m->property_key_count, ik);
     printf("last frame:     %u (%.2f s at 30 fps)\n", m->last_frame, m->last_frame / 30.0);
-    if (m->warnings)
+    if (m->warnings) {
         printf("warnings:       %u\n", m->warnings);
+        mmd_msg_warnings(stdout, "  ", path, &m->warning_list);
+    }
 }
 
 /* One texture of an accessory through the renderer's resolver; screen.bmp is
@@ -296,7 +321,19 @@ static void print_x(const char *path, const mmd_xmesh *x, bool json, bool allow_
         }
     }
     if (json)
-        printf("],\"warnings\":%u}\n", x->warnings);
+    {
+        fputc(']', stdout);
+        mmd_warning one = {.section = "x", .item = -1, .offset = -1, .what = "degenerate faces or bad text repaired",
+                           .count = x->warnings};
+        mmd_warning_list w;
+        memset(&w, 0, sizeof w);
+        if (x->warnings) {
+            w.kinds[0] = one;
+            w.kind_count = 1;
+        }
+        json_warnings(stdout, &w, x->warnings);
+        fputs("}\n", stdout);
+    }
 }
 
 static int input_error(const char *path, const mmd_error *err)

@@ -1,7 +1,11 @@
 /* renderer/cli/cmd_pose.c - `mmdrender pose MODEL --motion VMD ... --frames LIST --json`:
  * evaluate the animation core at the given frames and print bone world
  * matrices (LH model space, column-major), morph weights and, with --camera,
- * the camera - the same layout as the reference pose files in ../shared/reference. */
+ * the camera - the same layout as the reference pose files in ../shared/reference.
+ * With --physics the model's rigid bodies are simulated exactly as a 30 fps
+ * render of the same frame list would: the warm-up at the first listed frame
+ * (mmd_physics_preroll, 2 s as the render), then every whole frame up to each
+ * listed one; the JSON gains "physics":true. Deterministic (same bytes twice). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +16,7 @@
 #include "core/camera.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "core/physics.h"
 #include "renderer/cli/commands.h"
 
 #define POSE_MAX_MOTIONS 64
@@ -19,8 +24,10 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: mmdrender pose MODEL [--motion VMD]... [--camera VMD] --frames LIST [--json]\n"
+    fprintf(f, "usage: mmdrender pose MODEL [--motion VMD]... [--camera VMD] [--physics] --frames LIST [--json]\n"
                "  LIST: comma-separated frames (30 fps, fractional allowed) or ranges A:B[:STEP]\n"
+               "  --physics  simulate rigid bodies as a render of these frames would (warm-up at\n"
+               "             the first listed frame, every frame in between); LIST must ascend\n"
                "  prints JSON {bones, frames:[{frame, world, morphs[, camera]}]}\n");
 }
 
@@ -104,6 +111,7 @@ int mmd_cmd_pose(int argc, char **argv)
     const char *model_path = NULL, *camera_path = NULL, *motion_paths[POSE_MAX_MOTIONS];
     size_t nmotion = 0, nframes = 0, fcap = 0;
     double *frames = NULL;
+    bool physics = false;
     int rc = MMD_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -113,6 +121,8 @@ int mmd_cmd_pose(int argc, char **argv)
             return MMD_EXIT_OK;
         } else if (!strcmp(a, "--json")) {
             /* JSON is the only output format */
+        } else if (!strcmp(a, "--physics")) {
+            physics = true;
         } else if (!strcmp(a, "--motion") && i + 1 < argc) {
             if (nmotion == POSE_MAX_MOTIONS) {
                 fprintf(stderr, "mmdrender pose: too many --motion (max %d)\n", POSE_MAX_MOTIONS);
@@ -141,11 +151,18 @@ int mmd_cmd_pose(int argc, char **argv)
         usage(stderr);
         goto out;
     }
+    for (size_t k = 1; physics && k < nframes; k++)
+        if (!(frames[k] > frames[k - 1])) {
+            fprintf(stderr, "mmdrender pose: --physics needs ascending frames (%g after %g), as a render has\n",
+                    frames[k], frames[k - 1]);
+            goto out;
+        }
 
     mmd_model *model = NULL;
     mmd_motion *motions[POSE_MAX_MOTIONS] = {0}, *cam = NULL;
     mmd_camera_track *ct = NULL;
     mmd_anim *anim = NULL;
+    mmd_physics *phys = NULL;
     mmd_error e = {0};
     rc = MMD_EXIT_INPUT;
     if (mmd_model_load_file(model_path, &model, &e) != MMD_OK) {
@@ -174,6 +191,13 @@ int mmd_cmd_pose(int argc, char **argv)
     for (size_t i = 0; i < mmd_anim_unbound_count(anim); i++)
         fprintf(stderr, "mmdrender pose: note: motion track '%s' matches nothing in the model\n",
                 mmd_anim_unbound_name(anim, i));
+    if (physics && model->rigid_body_count > 0) {
+        if (mmd_physics_create(model, &phys, &e) != MMD_OK || mmd_physics_attach(phys, anim) != MMD_OK) {
+            load_error(model_path, &e);
+            goto cleanup;
+        }
+        mmd_physics_preroll(phys, anim, frames[0], 2.0); /* as cmd_render.c does at the first frame */
+    }
 
     FILE *f = stdout;
     fputs("{\"bones\":[", f);
@@ -182,8 +206,11 @@ int mmd_cmd_pose(int argc, char **argv)
             fputc(',', f);
         json_string(f, model->bones[b].name);
     }
-    fputs("],\"frames\":[", f);
+    fputs(physics ? "],\"physics\":true,\"frames\":[" : "],\"frames\":[", f);
     for (size_t k = 0; k < nframes; k++) {
+        /* a render steps through every frame between the listed ones */
+        for (double g = k ? floor(frames[k - 1]) + 1 : frames[k]; phys && k && g < frames[k]; g++)
+            mmd_anim_evaluate(anim, g);
         mmd_anim_evaluate(anim, frames[k]);
         const float *w = mmd_anim_world(anim);
         const float *mw = mmd_anim_morph_weights_raw(anim);
@@ -221,6 +248,7 @@ int mmd_cmd_pose(int argc, char **argv)
     if (rc != MMD_EXIT_OK)
         fprintf(stderr, "mmdrender pose: cannot write output\n");
 cleanup:
+    mmd_physics_free(phys); /* detaches from anim first */
     mmd_anim_free(anim);
     mmd_camera_track_free(ct);
     mmd_motion_free(cam);

@@ -23,6 +23,8 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/physics.h"
+#include "renderer/base/msg.h"
+#include "renderer/base/parse.h"
 #include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/outputs.h"
@@ -46,7 +48,7 @@ static const char k_usage[] =
     "usage: mmdrender SCENE.ini -o OUT [options]\n"
     "       mmdrender info FILE [--json] | pose ... | diff ... | concat ...\n"
     "\n"
-    "OUT is a video (.mp4 .mkv .mov .webm), a PNG folder (ending in /) or a PNG\n"
+    "OUT is a video (.mp4 .mkv .mov .webm .avi), a PNG folder (ending in /) or a PNG\n"
     "pattern with %0Nd (frames/%05d.png); 'null' renders without writing.\n"
     "\n"
     "options (override the scene file):\n"
@@ -57,19 +59,21 @@ static const char k_usage[] =
     "  --fps N                 output rate: 30, 60, 29.97 or 30000/1001\n"
     "  --aa N                  MSAA samples: 1, 2 or 4\n"
     "  --background C          #rrggbb or transparent\n"
-    "  --codec NAME            h264 (default), x264rgb, ffv1, vp9, qtrle\n"
-    "  --crf N                 quality for h264 (default 18) and vp9 (default 24)\n"
-    "  --preset NAME           x264 speed for h264/x264rgb: ultrafast, superfast,\n"
-    "                          veryfast (default), faster, fast, medium, slow, ...\n"
-    "  --threads N             render and encoder threads (0 = all cores; h264 and\n"
-    "                          x264rgb then encode on one thread: same bytes anywhere)\n"
+    "  --codec NAME            h264 (default), h264-10, h264-444, x264rgb, hevc, ffv1,\n"
+    "                          vp9, qtrle, utvideo (.avi default), prores (4444 with\n"
+    "                          alpha, else 422 HQ)\n"
+    "  --crf N                 quality for h264* (default 18), hevc (22), vp9 (24)\n"
+    "  --preset NAME           x264/x265 speed for h264*, x264rgb, hevc: ultrafast,\n"
+    "                          superfast, veryfast (default), faster, fast, medium, ...\n"
+    "  --threads N             render and encoder threads (0 = all cores; x264 and\n"
+    "                          x265 then encode on one thread: same bytes anywhere)\n"
     "  --chunk I/N             render only chunk I of N (0-based, contiguous) of the\n"
     "                          frame range; auto/N takes I from SLURM_ARRAY_TASK_ID,\n"
     "                          JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX\n"
     "  --skip-existing         PNG: do not render frames whose PNG is complete\n"
     "  --no-physics            turn physics off for every model\n"
     "  --no-audio              ignore the scene's [audio]\n"
-    "  --gl osmesa|egl         GL backend (default osmesa)\n"
+    "  --gl osmesa|egl         GL backend (default osmesa; egl in a build without OSMesa)\n"
     "  --allow-outside-assets  let texture paths leave the model's folder\n"
     "  --progress MODE         bar (terminal default), plain, json or none\n"
     "  -q, --quiet             no progress, warnings or summary\n"
@@ -99,17 +103,6 @@ static int usage_error(const char *fmt, const char *arg)
     return MMD_EXIT_USAGE;
 }
 
-static bool parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 static int parse_args(int argc, char **argv, render_args *a)
 {
     enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
@@ -130,6 +123,7 @@ static int parse_args(int argc, char **argv, render_args *a)
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->progress = MMD_PROGRESS_AUTO;
+    a->gl = mmd_gl_default_backend();
     opterr = 0;
     optind = 1;
     int c;
@@ -144,11 +138,11 @@ static int parse_args(int argc, char **argv, render_args *a)
         case O_CODEC: a->codec = optarg; break;
         case O_PRESET: a->preset = optarg; break;
         case O_CRF:
-            if (!parse_int(optarg, 0, 63, &a->crf))
+            if (!mmd_parse_int(optarg, 0, 63, &a->crf))
                 return usage_error("--crf: expected 0..63, got '%s'", optarg);
             break;
         case O_THREADS:
-            if (!parse_int(optarg, 0, 256, &a->threads))
+            if (!mmd_parse_int(optarg, 0, 256, &a->threads))
                 return usage_error("--threads: expected 0..256, got '%s'", optarg);
             break;
         case 'q': a->quiet = true; break;
@@ -185,7 +179,7 @@ static int parse_args(int argc, char **argv, render_args *a)
     if (!a->scene)
         return usage_error("%s", "missing SCENE.ini");
     if (!a->out)
-        return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm file, a folder/ or frames/%05d.png)");
+        return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
     return 0;
 }
 
@@ -207,7 +201,7 @@ static int parse_chunk(const char *s, int *index, int *count)
         return usage_error("--chunk: expected I/N or auto/N, got '%s'", s);
     memcpy(idx, s, (size_t)(slash - s));
     idx[slash - s] = 0;
-    if (!parse_int(slash + 1, 1, 1000000, count))
+    if (!mmd_parse_int(slash + 1, 1, 1000000, count))
         return usage_error("--chunk: expected N >= 1 after '/', got '%s'", s);
     const char *src = idx;
     if (!strcmp(idx, "auto")) {
@@ -220,7 +214,7 @@ static int parse_chunk(const char *s, int *index, int *count)
             return usage_error("--chunk %s: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, "
                                "AWS_BATCH_JOB_ARRAY_INDEX is set", s);
     }
-    if (!parse_int(src, 0, *count - 1, index)) {
+    if (!mmd_parse_int(src, 0, *count - 1, index)) {
         fprintf(stderr, "mmdrender: --chunk %s: index '%s' is not in 0..%d\n", s, src, *count - 1);
         return MMD_EXIT_USAGE;
     }
@@ -286,6 +280,8 @@ static int load_inputs(render_job *j, const render_args *a)
             fprintf(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
         }
+        if (!a->quiet)
+            mmd_msg_warnings(stderr, "mmdrender: ", sm->file, &j->models[i]->warning_list);
         const mmd_motion *ms[MMD_SCENE_MAX_MOTIONS];
         for (int k = 0; k < sm->motion_count; k++) {
             if (mmd_motion_load_file(sm->motions[k], &j->motions[i][k], &err) != MMD_OK) {
@@ -293,6 +289,8 @@ static int load_inputs(render_job *j, const render_args *a)
                 fprintf(stderr, "mmdrender: %s\n", buf);
                 return MMD_EXIT_INPUT;
             }
+            if (!a->quiet)
+                mmd_msg_warnings(stderr, "mmdrender: ", sm->motions[k], &j->motions[i][k]->warning_list);
             ms[k] = j->motions[i][k];
         }
         if (mmd_anim_create(j->models[i], ms, (size_t)sm->motion_count, &j->anims[i], &err) != MMD_OK) {
@@ -326,6 +324,8 @@ static int load_inputs(render_job *j, const render_args *a)
         fprintf(stderr, "mmdrender: %s\n", buf);
         return MMD_EXIT_INPUT;
     }
+    if (j->camera_motion && !a->quiet)
+        mmd_msg_warnings(stderr, "mmdrender: ", s->camera_motion, &j->camera_motion->warning_list);
     if (mmd_camera_track_create(j->camera_motion, &j->camera, &err) != MMD_OK) {
         mmd_error_format(&err, s->camera_motion ? s->camera_motion : s->path, buf, sizeof buf);
         fprintf(stderr, "mmdrender: %s\n", buf);
@@ -396,7 +396,7 @@ static const mmd_output_kind *check_output(const render_args *a, const mmd_scene
 {
     const mmd_output_kind *k = mmd_output_kind_for(a->out);
     if (!k)
-        snprintf(msg, n, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm file, a folder/ "
+        snprintf(msg, n, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm/.avi file, a folder/ "
                  "or a pattern like frames/%%05d.png", a->out);
     else if (a->skip_existing && !k->frame_exists)
         snprintf(msg, n, "--skip-existing works with PNG output only");
@@ -430,7 +430,7 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
 static int open_renderer(render_job *j, const render_args *a)
 {
     const mmd_scene *s = j->scene;
-    char msg[600];
+    mmd_error err;
     mmd_render_options ro;
     mmd_render_options_default(&ro);
     ro.width = s->width;
@@ -444,20 +444,20 @@ static int open_renderer(render_job *j, const render_args *a)
     ro.backend = a->gl;
     ro.threads = a->threads;
     ro.allow_outside_assets = a->allow_outside;
-    if (mmd_renderer_create(&ro, &j->renderer, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: GL: %s\n", msg);
-        return MMD_EXIT_GL;
+    if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
     for (int i = 0; i < s->model_count; i++) {
         char dir[4096];
-        int slot = -1;
+        mmd_status st = MMD_E_GL;
         if (mmd_texpath_model_dir(s->models[i].file, dir, sizeof dir) == 0)
-            slot = mmd_renderer_add_model(j->renderer, j->models[i], dir, msg, sizeof msg);
+            st = mmd_renderer_add_model(j->renderer, j->models[i], dir, &err);
         else
-            snprintf(msg, sizeof msg, "model path is too long");
-        if (slot < 0) {
-            fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, msg);
-            return MMD_EXIT_GL;
+            mmd_fail(&err, st, "model path is too long");
+        if (st != MMD_OK) {
+            fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
+            return mmd_exit_code(st);
         }
     }
     if (mmd_scene_accessories_attach(&j->acc, j->renderer, msg, sizeof msg)) {
@@ -534,19 +534,18 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         mmd_camera_state cam;
         mmd_light_state light;
         mmd_shadow_state shadow;
-        char msg[600];
+        mmd_error err;
         sample_view(j, t, &cam, &light, &shadow);
         if (mmd_renderer_render(j->renderer, j->anims, (size_t)s->model_count, &cam, &light, &shadow, j->rgba,
-                                msg, sizeof msg)) {
-            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, msg);
-            return MMD_EXIT_GL;
+                                &err) != MMD_OK) {
+            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, err.msg);
+            return mmd_exit_code(err.status);
         }
         double t1 = now_s();
         st->render_s += t1 - t0;
         if (!wanted || skip)
             continue; /* rendered only for the next frame's screen */
         if (j->sink) {
-            mmd_error err;
             if (mmd_sink_write(j->sink, j->rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
                 fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
                 return mmd_exit_code(err.status);

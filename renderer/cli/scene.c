@@ -2,6 +2,7 @@
 #include "renderer/cli/scene.h"
 
 #include <errno.h>
+#include <float.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include "core/arena.h"
 #include "core/file.h"
 #include "renderer/base/msg.h"
+#include "renderer/base/parse.h"
 
 #define MAX_SCENE_BYTES (1u << 20)
 
@@ -59,19 +61,10 @@ static void fail_at(parse_state *st, int line, const char *fmt, ...)
 
 /* ---- value parsers ---------------------------------------------------- */
 
+/* A finite number (renderer/base/parse.h); callers check their own range. */
 static bool parse_double(const char *v, double *out)
 {
-    if (!v || !*v)
-        return false;
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    while (*end == ' ' || *end == '\t')
-        end++;
-    if (end == v || *end || errno == ERANGE || !isfinite(d))
-        return false;
-    *out = d;
-    return true;
+    return mmd_parse_double(v, -DBL_MAX, DBL_MAX, out);
 }
 
 static bool parse_i64(const char *v, const char **end_out, int64_t lo, int64_t hi, int64_t *out)

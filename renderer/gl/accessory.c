@@ -53,16 +53,14 @@ static void load_textures(mmd_renderer *r, gpu_accessory *g, const char *dir)
     }
 }
 
-int mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *dir, const char *name,
-                               char *msg, size_t msg_size)
+mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *dir, const char *name,
+                                      mmd_error *err)
 {
     if (r->acc_count == r->acc_cap) {
         size_t cap = r->acc_cap ? r->acc_cap * 2 : 4;
         gpu_accessory *n = realloc(r->accs, cap * sizeof *n);
-        if (!n) {
-            snprintf(msg, msg_size, "out of memory");
-            return -1;
-        }
+        if (!n)
+            return mmd_fail(err, MMD_E_NOMEM, "out of memory for accessory \"%s\"", name ? name : "");
         r->accs = n;
         r->acc_cap = cap;
     }
@@ -74,8 +72,7 @@ int mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *
     if (!g->name || !g->mats) {
         free(g->name);
         free(g->mats);
-        snprintf(msg, msg_size, "out of memory");
-        return -1;
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory for accessory \"%s\"", name ? name : "");
     }
     const mmd_gl *gl = r->gl;
     gl->GenVertexArrays(1, &g->vao);
@@ -101,11 +98,9 @@ int mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *
     g->a.parent_slot = -1;
     mmd_accessory_world(&g->a.place, NULL, g->world);
     r->acc_count++;
-    if (gl->GetError() != GL_NO_ERROR) {
-        snprintf(msg, msg_size, "GL error while uploading accessory \"%s\"", g->name);
-        return -1;
-    }
-    return (int)r->acc_count - 1;
+    if (gl->GetError() != GL_NO_ERROR)
+        return mmd_fail(err, MMD_E_GL, "GL error while uploading accessory \"%s\"", g->name);
+    return MMD_OK;
 }
 
 void mmd_renderer_place_accessories(mmd_renderer *r, const mmd_render_accessory *a, size_t count)

@@ -1,17 +1,25 @@
-/* renderer/gl/context.c - OSMesa and EGL-surfaceless core contexts (the only GL window-system code). */
+/* renderer/gl/context.c - OSMesa and EGL-surfaceless core contexts (the only GL window-system code).
+ *
+ * Mesa 25.1 removed OSMesa: built with MMD_NO_OSMESA (`make GL=egl`, chosen by
+ * the Makefile when pkg-config finds no osmesa) this file has EGL alone, EGL is
+ * the default backend and asking for OSMesa is a clear error. */
 #include "renderer/gl/context.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
+#ifndef MMD_NO_OSMESA
 #include <GL/osmesa.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct mmd_gl_context {
     mmd_gl_backend backend;
+#ifndef MMD_NO_OSMESA
     OSMesaContext osmesa;
     unsigned char osmesa_buf[4 * 4 * 4]; /* 4x4 RGBA: OSMesa needs a bound buffer */
+#endif
     EGLDisplay egl_display;
     EGLContext egl_context;
     mmd_gl gl;
@@ -20,10 +28,22 @@ struct mmd_gl_context {
 
 typedef void (*any_proc)(void);
 
+mmd_gl_backend mmd_gl_default_backend(void)
+{
+#ifdef MMD_NO_OSMESA
+    return MMD_GL_EGL;
+#else
+    return MMD_GL_OSMESA;
+#endif
+}
+
 static any_proc get_proc(const mmd_gl_context *c, const char *name)
 {
+#ifndef MMD_NO_OSMESA
     if (c->backend == MMD_GL_OSMESA)
         return (any_proc)OSMesaGetProcAddress(name);
+#endif
+    (void)c;
     return (any_proc)eglGetProcAddress(name);
 }
 
@@ -42,6 +62,11 @@ static int load_table(mmd_gl_context *c, char *msg, size_t msg_size)
 
 static int create_osmesa(mmd_gl_context *c, char *msg, size_t msg_size)
 {
+#ifdef MMD_NO_OSMESA
+    (void)c;
+    snprintf(msg, msg_size, "OSMesa is not built in (this mmdrender was built with GL=egl): use --gl egl");
+    return -1;
+#else
     const int attribs[] = {OSMESA_FORMAT, OSMESA_RGBA, OSMESA_DEPTH_BITS, 0,
                            OSMESA_PROFILE, OSMESA_CORE_PROFILE,
                            OSMESA_CONTEXT_MAJOR_VERSION, 3, OSMESA_CONTEXT_MINOR_VERSION, 3, 0};
@@ -51,6 +76,7 @@ static int create_osmesa(mmd_gl_context *c, char *msg, size_t msg_size)
         return -1;
     }
     return mmd_gl_context_make_current(c) ? (snprintf(msg, msg_size, "OSMesa: make current failed"), -1) : 0;
+#endif
 }
 
 /* Prefer Mesa's software EGL device (never a hardware driver, so pixels match
@@ -170,8 +196,10 @@ int mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **
 
 int mmd_gl_context_make_current(mmd_gl_context *c)
 {
+#ifndef MMD_NO_OSMESA
     if (c->backend == MMD_GL_OSMESA)
         return OSMesaMakeCurrent(c->osmesa, c->osmesa_buf, GL_UNSIGNED_BYTE, 4, 4) ? 0 : -1;
+#endif
     return eglMakeCurrent(c->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->egl_context) ? 0 : -1;
 }
 
@@ -179,8 +207,10 @@ void mmd_gl_context_free(mmd_gl_context *c)
 {
     if (!c)
         return;
+#ifndef MMD_NO_OSMESA
     if (c->osmesa)
         OSMesaDestroyContext(c->osmesa);
+#endif
     if (c->egl_display != EGL_NO_DISPLAY) {
         eglMakeCurrent(c->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         if (c->egl_context != EGL_NO_CONTEXT)

@@ -31,12 +31,12 @@ void mmd_render_options_default(mmd_render_options *o)
     o->height = 720;
     o->samples = 4;
     o->background[0] = o->background[1] = o->background[2] = o->background[3] = 1.0f;
-    o->backend = MMD_GL_OSMESA;
+    o->backend = mmd_gl_default_backend();
     o->edges = o->ground_shadow = o->self_shadow = true;
     o->shadow_map_size = 2048;
 }
 
-int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *msg, size_t msg_size)
+static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, size_t msg_size)
 {
     if (o->width < 1 || o->height < 1 || o->width > 16384 || o->height > 16384) {
         snprintf(msg, msg_size, "render size %dx%d out of range (1..16384)", o->width, o->height);
@@ -105,6 +105,14 @@ int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *m
     }
     *out = r;
     return 0;
+}
+
+/* The public functions speak mmd_status (core/status.h); the steps inside
+ * write their sentence into a buffer, turned into MMD_E_GL here. */
+mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err)
+{
+    char msg[sizeof err->msg] = "";
+    return create(o, out, msg, sizeof msg) ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
 }
 
 static void free_model(const mmd_gl *gl, gpu_model *g)
@@ -182,8 +190,7 @@ static GLuint make_buffer(const mmd_gl *gl, GLenum target, size_t bytes, const v
     return b;
 }
 
-int mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, char *msg,
-                           size_t msg_size)
+static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, char *msg, size_t msg_size)
 {
     if (r->model_count == r->model_cap) {
         size_t cap = r->model_cap ? r->model_cap * 2 : 4;
@@ -270,6 +277,12 @@ int mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *mode
     return (int)r->model_count++;
 }
 
+mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err)
+{
+    char msg[sizeof err->msg] = "";
+    return add_model(r, m, model_dir, msg, sizeof msg) < 0 ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
+}
+
 size_t mmd_renderer_model_count(const mmd_renderer *r) { return r->model_count; }
 const mmd_model *mmd_renderer_model(const mmd_renderer *r, size_t slot) { return r->models[slot].m; }
 void mmd_renderer_scratch(mmd_renderer *r, size_t slot, float **pos, float **nrm)
@@ -300,9 +313,9 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     }
 }
 
-int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count,
-                      const mmd_render_view *v, const mmd_light_state *light,
-                      const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size)
+static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const mmd_render_view *v,
+                const mmd_light_state *light, const mmd_shadow_state *shadow, uint8_t *rgba, char *msg,
+                size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
     if (count > r->model_count) {
@@ -379,3 +392,11 @@ int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *ins, size_t co
     return rc;
 }
 
+mmd_status mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instances, size_t count,
+                             const mmd_render_view *view, const mmd_light_state *light,
+                             const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)
+{
+    char msg[sizeof err->msg] = "";
+    return draw(r, instances, count, view, light, shadow, rgba, msg, sizeof msg) ? mmd_fail(err, MMD_E_GL, "%s", msg)
+                                                                                 : MMD_OK;
+}

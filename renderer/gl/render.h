@@ -1,8 +1,8 @@
 /* renderer/gl/render.h - draw animated models with MMD's look into an RGBA image.
  *
  *     mmd_render_options o; mmd_render_options_default(&o); o.width = 1280; ...
- *     mmd_renderer *r; mmd_renderer_create(&o, &r, msg, sizeof msg);
- *     mmd_renderer_add_model(r, model, "dir/of/model", msg, sizeof msg);  // textures, buffers
+ *     mmd_renderer *r; mmd_renderer_create(&o, &r, &err);
+ *     mmd_renderer_add_model(r, model, "dir/of/model", &err);  // textures, buffers
  *     per frame: mmd_anim_evaluate(anim_i, t) for each model, then
  *                mmd_renderer_render(r, anims, &cam, &light, &shadow, rgba);
  *     mmd_renderer_free(r);
@@ -25,6 +25,8 @@
 #include "core/model.h"
 
 typedef enum mmd_gl_backend { MMD_GL_OSMESA = 0, MMD_GL_EGL = 1 } mmd_gl_backend;
+/* OSMesa, or EGL when this build has no OSMesa (`make GL=egl`; Mesa >= 25.1). */
+mmd_gl_backend mmd_gl_default_backend(void);
 
 typedef struct mmd_render_options {
     int width, height;         /* pixels */
@@ -46,18 +48,19 @@ typedef struct mmd_render_timings {
 } mmd_render_timings;
 
 void mmd_render_options_default(mmd_render_options *o);
-/* Returns 0, or -1 with a message in msg (no GL context, bad options). */
-int mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, char *msg, size_t msg_size);
+/* Every function that can fail returns MMD_OK or MMD_E_GL with err (NULL
+ * allowed) saying why: no GL context, bad options, a GL error. */
+mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err);
 void mmd_renderer_free(mmd_renderer *r); /* NULL is a no-op */
 /* Upload a model; textures resolve relative to model_dir. Missing textures warn
- * once on stderr and render white. Returns the model's slot or -1 with msg. */
-int mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, char *msg,
-                           size_t msg_size);
+ * once on stderr and render white. Slots are numbered in the order models are
+ * added (the first is slot 0). */
+mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err);
 /* anims[i] belongs to slot i (already evaluated for this frame). rgba receives
- * width*height*4 bytes. Returns 0, or -1 on a GL failure (msg). */
-int mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
-                        const mmd_camera_state *cam, const mmd_light_state *light,
-                        const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size);
+ * width*height*4 bytes. */
+mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
+                               const mmd_camera_state *cam, const mmd_light_state *light,
+                               const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err);
 const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
 
 /* Lower level, used by mmd_renderer_render after skinning and by tests/tools
@@ -81,17 +84,17 @@ typedef struct mmd_render_instance {
 void mmd_render_view_from_camera(const mmd_camera_state *cam, float aspect, mmd_render_view *v);
 /* Draw instances[i] for slot i (count <= models added) and read back like
  * mmd_renderer_render. light/shadow NULL = MMD defaults / no self-shadow. */
-int mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instances, size_t count,
-                      const mmd_render_view *view, const mmd_light_state *light,
-                      const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size);
+mmd_status mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instances, size_t count,
+                             const mmd_render_view *view, const mmd_light_state *light,
+                             const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err);
 /* Floor measurement: clear, resolve and read back with nothing drawn. */
-int mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size);
+mmd_status mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, mmd_error *err);
 /* Accessories (DirectX .x meshes, core/accessory.h), drawn with MMD's accessory
  * shading: before the models, or after them with place.after_models. The mesh
  * must outlive the renderer; textures resolve relative to dir ("screen.bmp" is
- * the previous frame, black before the first). Returns the slot or -1 (msg). */
-int mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *dir, const char *name,
-                               char *msg, size_t msg_size);
+ * the previous frame, black before the first). Slot i is the i-th added. */
+mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *dir, const char *name,
+                                      mmd_error *err);
 typedef struct mmd_render_accessory {
     mmd_accessory_place place;
     int parent_slot;     /* model slot carrying it, -1 none (mmd_renderer_render reads its bone) */
@@ -101,7 +104,6 @@ typedef struct mmd_render_accessory {
  * next call. mmd_renderer_render applies the parent bone of each frame;
  * mmd_renderer_draw uses the placement alone. */
 void mmd_renderer_place_accessories(mmd_renderer *r, const mmd_render_accessory *a, size_t count);
-
 /* "4.5 (Core Profile) Mesa 22.3.6" etc., for reports and golden notes. */
 const char *mmd_renderer_gl_version(const mmd_renderer *r);
 

@@ -27,15 +27,13 @@ static void skin_range(void *ctx, uint32_t first, uint32_t count)
     mmd_anim_skin(j->a, first, count, j->pos + (size_t)first * 3, j->nrm + (size_t)first * 3);
 }
 
-int mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
-                        const mmd_camera_state *cam, const mmd_light_state *light,
-                        const mmd_shadow_state *shadow, uint8_t *rgba, char *msg, size_t msg_size)
+mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
+                               const mmd_camera_state *cam, const mmd_light_state *light,
+                               const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)
 {
     enum { MAX_MODELS = 64 };
-    if (count > mmd_renderer_model_count(r) || count > MAX_MODELS) {
-        snprintf(msg, msg_size, "%zu animations for %zu models", count, mmd_renderer_model_count(r));
-        return -1;
-    }
+    if (count > mmd_renderer_model_count(r) || count > MAX_MODELS)
+        return mmd_fail(err, MMD_E_GL, "%zu animations for %zu models", count, mmd_renderer_model_count(r));
     mmd_render_instance ins[MAX_MODELS];
     memset(ins, 0, sizeof ins);
     double t0 = mmd_render_now_ms();
@@ -66,7 +64,7 @@ int mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,
     mmd_render_view v;
     mmd_render_view_from_camera(cam, (float)mmd_renderer_options(r)->width / (float)mmd_renderer_options(r)->height, &v);
     mmd_accessories_update_worlds(r, anims, count);
-    int rc = mmd_renderer_draw(r, ins, count, &v, light, shadow, rgba, msg, msg_size);
+    mmd_status rc = mmd_renderer_draw(r, ins, count, &v, light, shadow, rgba, err);
     mmd_renderer_timings_mut(r)->skin_ms = t1 - t0;
     return rc;
 }

@@ -125,14 +125,15 @@ int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size
     return 0;
 }
 
-int mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size)
+mmd_status mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, mmd_error *err)
 {
+    char msg[sizeof err->msg] = "";
     double t0 = mmd_render_now_ms();
     mmd_target_begin(r);
     r->gl->Finish();
     double t1 = mmd_render_now_ms();
-    int rc = mmd_target_finish(r, rgba, msg, msg_size);
+    int rc = mmd_target_finish(r, rgba, msg, sizeof msg);
     r->timings.draw_ms = t1 - t0;
     r->timings.readback_ms = mmd_render_now_ms() - t1;
-    return rc;
+    return rc ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
 }

@@ -3,13 +3,13 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <iconv.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/text.h"
 #include "renderer/base/msg.h"
 
 static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
@@ -55,20 +55,13 @@ static bool has_high_bytes(const char *s)
     return false;
 }
 
-/* UTF-8 component to CP932 bytes; false when it has no CP932 form. */
+/* UTF-8 component to CP932 bytes (core/text.h); false when it has no CP932 form. */
 static bool to_cp932(const char *utf8, char *out, size_t cap)
 {
-    iconv_t cd = iconv_open("CP932", "UTF-8");
-    if (cd == (iconv_t)-1)
-        return false;
-    char *in = (char *)utf8, *o = out;
-    size_t inl = strlen(utf8), outl = cap - 1;
-    size_t r = iconv(cd, &in, &inl, &o, &outl);
-    iconv_close(cd);
-    if (r == (size_t)-1 || inl != 0)
-        return false;
-    *o = 0;
-    return true;
+    mmd_text *t = mmd_text_create();
+    bool ok = t && mmd_text_to_sjis_exact(t, utf8, out, cap);
+    mmd_text_destroy(t);
+    return ok;
 }
 
 static bool exists(const char *path, struct stat *st)

@@ -23,6 +23,7 @@ struct mmd_audio {
     int stream;
     char *path;
     bool copy;
+    bool pcm; /* encode pcm_s16le */
     bool has_end;
     bool done;       /* everything up to the end is written (and flushed) */
     AVPacket *pkt;   /* input packets; copy: the next one to write when have_pkt */
@@ -99,9 +100,12 @@ static mmd_status open_encoder(mmd_audio *a, mmd_error *err)
 {
     char eb[128];
     bool webm = !strcmp(a->oc->oformat->name, "webm");
-    const AVCodec *c = webm ? avcodec_find_encoder_by_name("libopus") : avcodec_find_encoder(AV_CODEC_ID_AAC);
+    const char *what = a->pcm ? "PCM" : webm ? "Opus" : "AAC";
+    const AVCodec *c = a->pcm ? avcodec_find_encoder(AV_CODEC_ID_PCM_S16LE)
+                       : webm ? avcodec_find_encoder_by_name("libopus")
+                              : avcodec_find_encoder(AV_CODEC_ID_AAC);
     if (!c)
-        return mmd_fail(err, MMD_E_ENCODER, "no %s encoder in this libavcodec", webm ? "Opus" : "AAC");
+        return mmd_fail(err, MMD_E_ENCODER, "no %s encoder in this libavcodec", what);
     AVCodecContext *e = a->enc = avcodec_alloc_context3(c);
     if (!e)
         return mmd_fail(err, MMD_E_ENCODER, "out of memory");
@@ -113,7 +117,8 @@ static mmd_status open_encoder(mmd_audio *a, mmd_error *err)
         }
     e->sample_rate = MMD_AUDIO_RATE;
     av_channel_layout_default(&e->ch_layout, 2);
-    e->bit_rate = webm ? 128000 : 192000;
+    if (!a->pcm)
+        e->bit_rate = webm ? 128000 : 192000;
     e->time_base = k_sample_tb;
     if (a->oc->oformat->flags & AVFMT_GLOBALHEADER)
         e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
@@ -221,6 +226,7 @@ mmd_status mmd_audio_open(mmd_audio **out, AVFormatContext *oc, const mmd_audio_
         return mmd_fail(err, MMD_E_ENCODER, "out of memory");
     }
     a->oc = oc;
+    a->pcm = o->pcm;
     mmd_status rc = open_all(a, o, err);
     if (rc) {
         mmd_audio_free(a);

@@ -16,7 +16,7 @@
  * end set with mmd_audio_set_end; past the file's end it is silence.
  *
  * Encoding: the audio is decoded, resampled to 48 kHz stereo and encoded
- * (AAC; Opus in WebM). Copy: with allow_copy, when mmd_audio_can_copy says
+ * (AAC; Opus in WebM; 16-bit PCM with the pcm option). Copy: with allow_copy, when mmd_audio_can_copy says
  * so, packets are copied unchanged up to the first one at or after the end.
  *
  * Every mmd_status function returns MMD_OK or, with err filled (NULL allowed):
@@ -46,6 +46,7 @@ typedef struct mmd_audio_options {
     double max_packet_s; /* > 0: copy only codecs whose packets are at most this long
                           * (a copied track ends on a packet: the video sink passes
                           * one frame so the cut lands within a frame) */
+    bool pcm;            /* encode 16-bit PCM (AVI, editing codecs) instead of AAC/Opus */
 } mmd_audio_options;
 
 /* true when a stream of codec id can be copied into format fmt at this

@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "renderer/output/audio.h"
+#include "renderer/output/codecs.h"
 #include "renderer/base/fs.h"
 #include "renderer/output/yuv.h"
 
@@ -83,98 +83,7 @@ static const char *path_ext(const char *path)
 
 bool mmd_sink_video_is_video_path(const char *path)
 {
-    const char *e = path_ext(path);
-    return !strcasecmp(e, "mp4") || !strcasecmp(e, "mkv") || !strcasecmp(e, "mov") ||
-           !strcasecmp(e, "webm");
-}
-
-/* ---- codec choice ------------------------------------------------------ */
-
-typedef enum { C_H264, C_X264RGB, C_FFV1, C_VP9, C_QTRLE } codec_kind;
-static const char *const k_codec_names[] = {"h264", "x264rgb", "ffv1", "vp9", "qtrle"};
-static const char *const k_encoder_names[] = {"libx264", "libx264rgb", "ffv1", "libvpx-vp9", "qtrle"};
-
-/* libx264's presets, fastest first. */
-static const char k_x264_presets[] = "ultrafast superfast veryfast faster fast medium slow slower veryslow placebo";
-
-/* Allowed codecs per container, default first. */
-static const char *container_codecs(const char *ext)
-{
-    if (!strcasecmp(ext, "mp4"))
-        return "h264 x264rgb";
-    if (!strcasecmp(ext, "mov"))
-        return "h264 x264rgb qtrle";
-    if (!strcasecmp(ext, "mkv"))
-        return "h264 x264rgb ffv1 vp9";
-    if (!strcasecmp(ext, "webm"))
-        return "vp9";
-    return "";
-}
-
-static bool word_in(const char *list, const char *w)
-{
-    size_t n = strlen(w);
-    for (const char *p = list; (p = strstr(p, w)); p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-            return true;
-    return false;
-}
-
-static mmd_status pick_codec(const mmd_video_options *o, codec_kind *out, mmd_error *err)
-{
-    const char *ext = path_ext(o->path);
-    const char *allowed = container_codecs(ext);
-    const char *name = o->codec && *o->codec ? o->codec : NULL;
-    if (!*allowed) {
-        return mmd_fail(err, MMD_E_USAGE, "%s: unknown video container '.%s' (expected .mp4 .mkv .mov or .webm)", o->path, ext);
-    }
-    if (!strcmp(name ? name : "", "libx264"))
-        name = "h264";
-    if (!name && o->alpha) {
-        if (!strcasecmp(ext, "webm"))
-            name = "vp9";
-        else if (!strcasecmp(ext, "mov"))
-            name = "qtrle";
-        else if (!strcasecmp(ext, "mkv"))
-            name = "ffv1";
-        else {
-            return mmd_fail(err, MMD_E_USAGE, "%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle) or .mkv (ffv1)",
-                     o->path);
-        }
-    }
-    if (!name)
-        name = !strcasecmp(ext, "webm") ? "vp9" : "h264";
-    if (!word_in(allowed, name)) {
-        return mmd_fail(err, MMD_E_USAGE, "codec '%s' does not go in .%s (expected one of: %s)", name, ext, allowed);
-    }
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(name, k_codec_names[i])) {
-            *out = (codec_kind)i;
-            if (o->preset && i != C_H264 && i != C_X264RGB) {
-                return mmd_fail(err, MMD_E_USAGE, "a preset applies to h264 and x264rgb only, not to '%s'", name);
-            }
-            if (o->preset && !word_in(k_x264_presets, o->preset)) {
-                return mmd_fail(err, MMD_E_USAGE, "unknown x264 preset '%s' (expected one of: %s)", o->preset, k_x264_presets);
-            }
-            if (o->alpha && (i == C_H264 || i == C_X264RGB)) {
-                return mmd_fail(err, MMD_E_USAGE, "codec '%s' has no alpha: use vp9 (.webm/.mkv), qtrle (.mov) or ffv1 (.mkv)", name);
-            }
-            return MMD_OK;
-        }
-    return mmd_fail(err, MMD_E_USAGE, "unknown codec '%s'", name);
-}
-
-/* First of want[] that the encoder supports. */
-static enum AVPixelFormat pick_pix(const AVCodec *c, const enum AVPixelFormat *want, int nwant)
-{
-    for (int i = 0; i < nwant; i++) {
-        if (!c->pix_fmts)
-            return want[i];
-        for (const enum AVPixelFormat *p = c->pix_fmts; *p != AV_PIX_FMT_NONE; p++)
-            if (*p == want[i])
-                return want[i];
-    }
-    return AV_PIX_FMT_NONE;
+    return mmd_codec_is_container(path_ext(path));
 }
 
 /* ---- muxing ------------------------------------------------------------- */
@@ -474,45 +383,13 @@ static int alloc_slots(video_sink *v, bool direct)
     return 0;
 }
 
-static mmd_status open_video_encoder(video_sink *v, codec_kind kind, mmd_error *err)
+/* The codec context for row k: size, rate, pixel format, threads, colour tags. */
+static AVCodecContext *encoder_context(video_sink *v, const mmd_codec *k, const AVCodec *c, enum AVPixelFormat pf)
 {
     const mmd_video_options *o = &v->o;
-    const AVCodec *c = avcodec_find_encoder_by_name(k_encoder_names[kind]);
-    if (!c)
-        return mmd_fail(err, MMD_E_ENCODER, "encoder %s is not available in this libavcodec", k_encoder_names[kind]);
-    enum AVPixelFormat pf = AV_PIX_FMT_NONE;
-    bool yuv = false;
-    switch (kind) {
-    case C_H264: pf = AV_PIX_FMT_YUV420P; yuv = true; break;
-    case C_X264RGB: {
-        const enum AVPixelFormat w[] = {AV_PIX_FMT_BGR0, AV_PIX_FMT_RGB24, AV_PIX_FMT_BGR24};
-        pf = pick_pix(c, w, 3);
-        break;
-    }
-    case C_FFV1: {
-        const enum AVPixelFormat wa[] = {AV_PIX_FMT_RGB32, AV_PIX_FMT_GBRAP};
-        const enum AVPixelFormat wo[] = {AV_PIX_FMT_0RGB32, AV_PIX_FMT_GBRP};
-        pf = o->alpha ? pick_pix(c, wa, 2) : pick_pix(c, wo, 2);
-        break;
-    }
-    case C_VP9: pf = o->alpha ? AV_PIX_FMT_YUVA420P : AV_PIX_FMT_YUV420P; yuv = true; break;
-    case C_QTRLE: {
-        const enum AVPixelFormat wa[] = {AV_PIX_FMT_ARGB};
-        const enum AVPixelFormat wo[] = {AV_PIX_FMT_RGB24};
-        pf = o->alpha ? pick_pix(c, wa, 1) : pick_pix(c, wo, 1);
-        break;
-    }
-    }
-    if (pf == AV_PIX_FMT_NONE) {
-        return mmd_fail(err, MMD_E_ENCODER, "encoder %s has no suitable pixel format", k_encoder_names[kind]);
-    }
-    if (yuv && ((o->width & 1) || (o->height & 1))) {
-        return mmd_fail(err, MMD_E_ENCODER, "%s needs an even width and height (4:2:0 chroma), got %dx%d", k_codec_names[kind],
-                 o->width, o->height);
-    }
-    AVCodecContext *e = v->venc = avcodec_alloc_context3(c);
+    AVCodecContext *e = avcodec_alloc_context3(c);
     if (!e)
-        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
+        return NULL;
     e->width = o->width;
     e->height = o->height;
     e->pix_fmt = pf;
@@ -525,10 +402,10 @@ static mmd_status open_video_encoder(video_sink *v, codec_kind kind, mmd_error *
      * with llvmpipe's for the same cores anyway (measured: no faster on 2
      * cores). The thread runs at a lower priority (encoder_main), so it fills
      * the cores' idle gaps between the renderer's serial and parallel phases
-     * instead of slowing the renderer. The other encoders keep --threads. */
-    bool x264 = kind == C_H264 || kind == C_X264RGB;
-    e->thread_count = x264 && o->threads <= 0 ? 1 : o->threads;
-    if (yuv) {
+     * instead of slowing the renderer. libx265 likewise (codecs.c). The others
+     * keep --threads: their slices or frames are coded independently. */
+    e->thread_count = mmd_codec_threads(k, o->threads);
+    if (k->flags & MMD_CODEC_YUV) {
         e->color_primaries = AVCOL_PRI_BT709;
         e->color_trc = AVCOL_TRC_BT709;
         e->colorspace = AVCOL_SPC_BT709;
@@ -539,42 +416,44 @@ static mmd_status open_video_encoder(video_sink *v, codec_kind kind, mmd_error *
     }
     if (v->oc->oformat->flags & AVFMT_GLOBALHEADER)
         e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
-    AVDictionary *opts = NULL;
-    char num[32];
-    switch (kind) {
-    case C_H264:
-        snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 18);
-        av_dict_set(&opts, "crf", num, 0);
-        av_dict_set(&opts, "preset", o->preset ? o->preset : "veryfast", 0);
-        av_dict_set(&opts, "x264-params", "open-gop=0", 0);
-        break;
-    case C_X264RGB:
-        av_dict_set(&opts, "qp", "0", 0);
-        av_dict_set(&opts, "preset", o->preset ? o->preset : "veryfast", 0);
-        av_dict_set(&opts, "x264-params", "open-gop=0", 0);
-        break;
-    case C_VP9:
-        snprintf(num, sizeof num, "%d", o->crf >= 0 ? o->crf : 24);
-        av_dict_set(&opts, "crf", num, 0);
-        av_dict_set(&opts, "b", "0", 0);
-        av_dict_set(&opts, "deadline", "realtime", 0);
-        av_dict_set(&opts, "cpu-used", "8", 0);
-        av_dict_set(&opts, "row-mt", "1", 0);
-        break;
-    case C_FFV1:
-        av_dict_set(&opts, "level", "3", 0);
-        av_dict_set(&opts, "g", "1", 0);
-        break;
-    case C_QTRLE:
-        break;
-    }
     if (o->chunk)
         e->flags |= AV_CODEC_FLAG_CLOSED_GOP;
+    return e;
+}
+
+/* Subsampled chroma (4:2:x) needs even sizes. */
+static bool size_fits(enum AVPixelFormat pf, int w, int h)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(pf);
+    return !d || (!(d->log2_chroma_w && (w & 1)) && !(d->log2_chroma_h && (h & 1)));
+}
+
+static mmd_status open_video_encoder(video_sink *v, const mmd_codec *k, mmd_error *err)
+{
+    const mmd_video_options *o = &v->o;
+    const AVCodec *c = avcodec_find_encoder_by_name(k->encoder);
+    if (!c)
+        return mmd_fail(err, MMD_E_ENCODER, "encoder %s is not available in this libavcodec", k->encoder);
+    enum AVPixelFormat pf = mmd_codec_pix_fmt(k, c, o->alpha);
+    if (pf == AV_PIX_FMT_NONE)
+        return mmd_fail(err, MMD_E_ENCODER, "encoder %s has no suitable pixel format", k->encoder);
+    if (!size_fits(pf, o->width, o->height))
+        return mmd_fail(err, MMD_E_ENCODER, "%s (%s) needs an even width and height for its subsampled chroma, "
+                        "got %dx%d", k->name, av_get_pix_fmt_name(pf), o->width, o->height);
+    AVCodecContext *e = v->venc = encoder_context(v, k, c, pf);
+    if (!e)
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
+    AVDictionary *opts = NULL;
+    mmd_codec_args args = {.crf = o->crf, .preset = o->preset, .alpha = o->alpha, .threads = o->threads};
+    if (mmd_codec_options(k, &args, &opts)) {
+        av_dict_free(&opts);
+        return mmd_fail(err, MMD_E_ENCODER, "out of memory");
+    }
     int r = avcodec_open2(e, c, &opts);
     av_dict_free(&opts);
     if (r < 0) {
         char eb[128];
-        return mmd_fail(err, MMD_E_ENCODER, "cannot open encoder %s: %s", k_encoder_names[kind], averr(r, eb, sizeof eb));
+        return mmd_fail(err, MMD_E_ENCODER, "cannot open encoder %s: %s", k->encoder, averr(r, eb, sizeof eb));
     }
     v->vst = avformat_new_stream(v->oc, NULL);
     if (!v->vst || avcodec_parameters_from_context(v->vst->codecpar, e) < 0)
@@ -583,6 +462,9 @@ static mmd_status open_video_encoder(video_sink *v, codec_kind kind, mmd_error *
     v->vst->avg_frame_rate = e->framerate;
     v->vst->r_frame_rate = e->framerate;
     v->vst->sample_aspect_ratio = e->sample_aspect_ratio;
+    const char *mux = v->oc->oformat->name;
+    if ((k->flags & MMD_CODEC_HVC1) && (!strcmp(mux, "mp4") || !strcmp(mux, "mov")))
+        v->vst->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
 
     bool direct = pf == AV_PIX_FMT_YUV420P; /* mmd_rgba_to_yuv420_bt709 in vs_write, not swscale */
     if (direct)
@@ -592,7 +474,7 @@ static mmd_status open_video_encoder(video_sink *v, codec_kind kind, mmd_error *
     if (!v->sws) {
         return mmd_fail(err, MMD_E_ENCODER, "cannot convert RGBA to %s", av_get_pix_fmt_name(pf));
     }
-    if (yuv) {
+    if (k->flags & MMD_CODEC_YUV) {
         const int *k709 = sws_getCoefficients(SWS_CS_ITU709);
         sws_setColorspaceDetails(v->sws, k709, 1, k709, 0, 0, 1 << 16, 1 << 16);
     }
@@ -609,8 +491,8 @@ mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
         mmd_fail(err, MMD_E_USAGE, "video: bad options (path, size and frame rate are required)");
         return NULL;
     }
-    codec_kind kind = C_H264;
-    if (pick_codec(o, &kind, err) != MMD_OK)
+    const mmd_codec *kind = mmd_codec_pick(o->path, o->codec, o->alpha, o->preset, err);
+    if (!kind)
         return NULL;
     video_sink *v = calloc(1, sizeof *v);
     if (!v) {
@@ -639,6 +521,9 @@ mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
         mmd_fail(err, MMD_E_ENCODER, "%s: no muxer for this file name", v->final_path);
         goto fail;
     }
+    /* no random Matroska segment UID, no date, no library version: the same
+     * frames give the same file bytes on every run and machine */
+    v->oc->flags |= AVFMT_FLAG_BITEXACT;
     if (open_video_encoder(v, kind, err) != MMD_OK)
         goto fail;
     v->o.preset = NULL; /* the caller's string: not kept past open */
@@ -647,9 +532,12 @@ mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
          * When those line up (offset 0) and the container takes the file's codec (AAC or
          * MP3 in MP4/MOV, Opus or Vorbis in WebM, ...) with packets no longer than a frame
          * (the copy ends on a packet), packets are copied: no second lossy generation.
-         * WAV and other PCM are always encoded. */
+         * WAV and other PCM are always encoded. Editing codecs (UtVideo, ProRes) and
+         * AVI get 16-bit PCM, what editors expect beside them, never a copy. */
+        bool pcm = (kind->flags & MMD_CODEC_PCM) || !strcmp(v->oc->oformat->name, "avi");
         mmd_audio_options ao = {.path = v->audio_path, .offset = o->audio_offset - o->start_time,
-                                .allow_copy = true, .max_packet_s = (double)o->fps_den / o->fps_num};
+                                .allow_copy = !pcm, .max_packet_s = (double)o->fps_den / o->fps_num,
+                                .pcm = pcm};
         if (mmd_audio_open(&v->audio, v->oc, &ao, err) != MMD_OK)
             goto fail; /* the audio's status: unreadable input or the encoder */
     }

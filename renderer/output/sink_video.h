@@ -6,24 +6,22 @@
  *     mmd_sink *s = mmd_sink_video_open(&o, &err);
  *     mmd_sink_write(s, rgba, w, h, stride, frame, &err) ... mmd_sink_close(s, &err);
  *
- * Codecs by container (codec NULL picks the first):
- *   .mp4  h264 (libx264 yuv420p, CRF 18, preset veryfast), x264rgb (lossless RGB, qp 0)
- *         (preset: any x264 preset, ultrafast .. placebo)
- *   .mov  h264, x264rgb, qtrle (RGB, or ARGB when alpha)
- *   .mkv  h264, x264rgb, ffv1 (lossless RGB/RGBA), vp9
- *   .webm vp9 (libvpx-vp9 yuv420p, or yuva420p when alpha)
- * With alpha the default is vp9 (webm), qtrle (mov), ffv1 (mkv); mp4 has none.
- * YUV output is BT.709, limited range, and tagged so. The frame rate is the
- * exact rational fps_num/fps_den.
+ * Codecs (renderer/output/codecs.h has the table): codec NULL picks the
+ * container's default: h264 in .mp4 .mov .mkv, vp9 in .webm, utvideo in .avi;
+ * with alpha vp9 (webm), qtrle (mov), ffv1 (mkv), utvideo (avi); mp4 has none.
+ * h264, h264-10, h264-444, x264rgb, hevc take an x264/x265 preset. YUV output
+ * is BT.709, limited range, and tagged so. The frame rate is the exact
+ * rational fps_num/fps_den.
  *
  * Audio (audio_path): copied when mmd_audio_can_copy says so (offset 0 and a
  * codec the container's players take), else decoded, resampled to 48 kHz
  * stereo and re-encoded (AAC; Opus in WebM). Scene time s plays audio-file time s - audio_offset
- * (offset > 0: silence first; < 0: the file's start is trimmed). The first
+ * (offset > 0: silence first; < 0: the file's start is trimmed). AVI and the
+ * editing codecs (utvideo, prores) get 16-bit PCM, never a copy. The first
  * video frame is at scene time start_time. Audio ends with the video.
  *
  * Frames go into a bounded queue (converted to YUV 4:2:0 by write_frame for
- * h264 and vp9, copied as RGBA for the RGB codecs) and are encoded on a
+ * yuv420p codecs, copied as RGBA for the others, which swscale converts) and are encoded on a
  * thread; write_frame blocks only while the queue is full. The file is written as
  * DIR/.NAME.part-PID and renamed on a successful close; abort deletes it.
  * close after an interrupt finalises what was queued (a playable file).
@@ -39,7 +37,7 @@
 #include "renderer/output/sink.h"
 
 typedef struct mmd_video_options {
-    const char *path;       /* .mp4 .mkv .mov .webm (decides the container) */
+    const char *path;       /* .mp4 .mkv .mov .webm .avi (decides the container) */
     int width, height;
     int fps_num, fps_den;   /* default 30/1 */
     const char *codec;      /* NULL: default for the container (see above) */
@@ -62,7 +60,7 @@ typedef struct mmd_video_stats {
 } mmd_video_stats;
 
 void mmd_video_options_default(mmd_video_options *o);
-/* true when the path ends in .mp4 .mkv .mov or .webm (case-insensitive). */
+/* true when the path ends in .mp4 .mkv .mov .webm or .avi (case-insensitive). */
 bool mmd_sink_video_is_video_path(const char *path);
 /* NULL on failure, with err (NULL allowed) saying why: MMD_E_USAGE (codec,
  * container, preset), MMD_E_IO / MMD_E_UNSUPPORTED / MMD_E_BAD_* (the audio file),

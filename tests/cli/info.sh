@@ -54,6 +54,22 @@ t_grep "text: refused" '\.\./outside.png +REFUSED: .*model folder'
 t_expect "info --allow-outside-assets" 0 "$MMD" info --json --allow-outside-assets "$TMP/tx/model/m.pmx"
 t_grep "outside texture allowed" '"path":"..\\\\outside.png","exists":true,"status":"found"'
 
+# --- repairs: one line per kind with element and offset (docs/compat.md) ---
+"$MKFIX" oddities "$TMP/odd.pmx"
+t_expect "appearance-only fields out of range load" 0 "$MMD" info "$TMP/odd.pmx"
+t_grep "warning count" 'warnings: +4 \(repaired oddities\)'
+t_grep "sphere mode line" 'warning: .*odd\.pmx: offset 0x105, pmx\.material #0: sphere mode out of range \(0\.\.3\): no sphere \(and 1 more\)'
+t_grep "2.1 flag line" 'offset 0x19a, pmx\.material #2: PMX 2\.1 draw flags'
+t_grep "material morph op line" 'offset 0x208, pmx\.morph #0: material morph operation out of range'
+t_expect "info --json warnings array" 0 "$MMD" info --json "$TMP/odd.pmx"
+t_grep "json warnings" '"warnings":\[\{"section":"pmx\.material","item":0,"offset":261,"what":"sphere mode out of range \(0\.\.3\): no sphere","count":2\},\{"section":"pmx\.material","item":2,"offset":410,.*"count":1\}\],"warning_count":4\}'
+"$MKFIX" vmd-tail "$TMP/tail.vmd"
+t_expect "vmd with a garbage camera count loads" 0 "$MMD" info --json "$TMP/tail.vmd"
+t_grep "complete sections kept" '"counts":\{"bone":1,"morph":1,"camera":0'
+t_grep "one warning names section and offset" '"warnings":\[\{"section":"vmd\.camera","item":-1,"offset":192,"what":"optional section cut short or with a garbage count: it and the sections after it are ignored","count":1\}\],"warning_count":1'
+t_expect "info vmd text warning" 0 "$MMD" info "$TMP/tail.vmd"
+t_grep "text warning line" 'warning: .*tail\.vmd: offset 0xc0, vmd\.camera: optional section'
+
 # --- bad input ---
 head -c 60 "$vmd" >"$TMP/cut.vmd"
 printf '\1\0\0\0' | dd of="$TMP/cut.vmd" bs=1 seek=50 conv=notrunc 2>/dev/null

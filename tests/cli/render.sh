@@ -140,4 +140,13 @@ for f in "$TMP"/intpng/*; do
 done
 [ $cnt -gt 0 ] && [ $bad -eq 0 ] && t_pass "interrupted PNG run left $cnt complete PNGs only" \
     || t_fail "interrupted PNG run left only complete PNGs" "$cnt files, $bad bad: $(ls -a "$TMP/intpng" | head)"
+# --- a model's repairs are in the render log, one line per kind (not with --quiet) ---
+"$BUILD/tools/mkfixture" oddities "$TMP/odd.pmx"
+"$BUILD/tools/mkfixture" vmd-tail "$TMP/tail.vmd"
+printf '[model]\nfile = odd.pmx\nmotion = tail.vmd\n' >"$TMP/odd.ini"
+t_expect "render a model with repaired fields" 0 "$MMD" "$TMP/odd.ini" -o "$TMP/oddpng/" "${SMALL[@]}" --frames 0
+t_grep "log names the repair, element and offset" 'mmdrender: warning: .*odd\.pmx: offset 0x105, pmx\.material #0: sphere mode out of range'
+t_grep "log names the motion's dropped section" 'mmdrender: warning: .*tail\.vmd: offset 0xc0, vmd\.camera: '
+t_expect "--quiet render" 0 "$MMD" "$TMP/odd.ini" -o "$TMP/oddpng2/" "${SMALL[@]}" --frames 0 --quiet
+if grep -q "warning" <<<"$OUT"; then t_fail "--quiet hides repair warnings" "$OUT"; else t_pass "--quiet hides repair warnings"; fi
 t_done

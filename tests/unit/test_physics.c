@@ -7,6 +7,7 @@
 #include "core/anim.h"
 #include "core/motion.h"
 #include "core/physics.h"
+#include "tests/util/skirt_fixture.h"
 #include "tests/util/sway_motion.h"
 #include "tests/util/test.h"
 
@@ -648,6 +649,69 @@ TEST(gene_light_two_runs_bitwise_identical)
     mmd_model_free(m);
 }
 
+/* Skirt angle at frame `at` of the leg fixture (tests/util/skirt_fixture.h):
+ * how = 0 a run from frame 0, 1 the warm-up at `at`, 2 the old start (bodies
+ * reset straight to the pose at `at`, then 2 s held) the warm-up replaced. */
+static double skirt_angle(int how, float degrees, uint32_t at, double *leg)
+{
+    mmd_model *m = mmd_test_skirt_model();
+    mmd_motion *mo = mmd_test_leg_motion(degrees, at);
+    mmd_anim *a = NULL;
+    mmd_physics *p = NULL;
+    const mmd_motion *list[1] = {mo};
+    if (!m || !mo || mmd_model_validate(m, NULL) != MMD_OK || mmd_anim_create(m, list, 1, &a, NULL) != MMD_OK ||
+        mmd_physics_create(m, &p, NULL) != MMD_OK) {
+        mmd_anim_free(a);
+        mmd_motion_free(mo);
+        mmd_model_free(m);
+        return NAN;
+    }
+    if (how == 0) {
+        mmd_physics_attach(p, a);
+        mmd_physics_preroll(p, a, 0, 2.0);
+        for (uint32_t f = 1; f <= at; f++)
+            mmd_anim_evaluate(a, (double)f);
+    } else if (how == 1) {
+        mmd_physics_attach(p, a);
+        mmd_physics_preroll(p, a, (double)at, 2.0);
+    } else {
+        mmd_anim_evaluate(a, (double)at);
+        float *w = mmd_anim_world_mut(a);
+        mmd_physics_reset(p, w);
+        for (int i = 0; i < 60; i++)
+            mmd_physics_step(p, 1.0 / 30.0, w, w);
+    }
+    const float *w = mmd_anim_world(a);
+    *leg = mmd_test_hang_angle(w + 16 * 1);
+    double s = mmd_test_hang_angle(w + 16 * 2);
+    mmd_physics_free(p);
+    mmd_anim_free(a);
+    mmd_motion_free(mo);
+    mmd_model_free(m);
+    return s;
+}
+
+/* Issue 13: a range that starts where the leg has swung through the skirt's
+ * rest place. The old start (reset to the pose) leaves the skirt behind the
+ * leg (flipped); the warm-up brings it where a run from frame 0 has it. */
+TEST(warmup_far_from_rest_matches_continuous_run)
+{
+    const double deg = 180.0 / PI_F;
+    for (int k = 0; k < 2; k++) {
+        float swing = k ? 80.0f : 60.0f;
+        double leg, leg1, leg2;
+        double whole = skirt_angle(0, swing, 60, &leg);
+        double warm = skirt_angle(1, swing, 60, &leg1);
+        double old = skirt_angle(2, swing, 60, &leg2);
+        printf("#   leg %.0f deg: run from 0: skirt %.1f, warm-up at 60: %.1f, reset at 60: %.1f\n", leg * deg,
+               whole * deg, warm * deg, old * deg);
+        CHECK_NEAR(leg * deg, swing, 1e-3);
+        CHECK(whole > leg);              /* pushed forward, in front of the leg */
+        CHECK(old < leg);                /* the defect the fixture shows */
+        CHECK_NEAR(warm * deg, whole * deg, 3.0);
+    }
+}
+
 int main(void)
 {
     RUN(euler_order_is_yxz);
@@ -663,5 +727,6 @@ int main(void)
     RUN(gene_light_600_frames_stay_bounded);
     RUN(gene_light_preroll_twice_equals_fresh);
     RUN(gene_light_two_runs_bitwise_identical);
+    RUN(warmup_far_from_rest_matches_continuous_run);
     return test_finish();
 }

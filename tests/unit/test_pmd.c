@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/anim.h"
 #include "core/model_internal.h"
+#include "core/vmd_write.h"
 #include "tests/util/pmd_writer.h"
 #include "tests/util/test.h"
 
@@ -161,11 +163,13 @@ TEST(bones_ik_and_knee)
     CHECK(b[6].flags & MMD_BONE_FIXED_AXIS);
     CHECK_NEAR(b[6].fixed_axis[0], 1 / sqrt(2), 1e-6);
     CHECK_NEAR(b[6].fixed_axis[1], -1 / sqrt(2), 1e-6);
-    /* rotation follow (9): source field, ratio = tail / 100 */
+    /* rotation link (9): the tail bone is the source, the IK field the ratio in
+     * percent (MMDAgent PMDBone FOLLOW_ROTATE, nanoem), hidden */
     CHECK(b[7].flags & MMD_BONE_APPEND_ROTATE);
     CHECK_EQ_INT(b[7].append_parent, 1);
     CHECK_NEAR(b[7].append_ratio, 0.5, 1e-6);
-    CHECK_EQ_INT(b[7].tail_bone, -1);
+    CHECK_EQ_INT(b[7].tail_bone, 1);
+    CHECK(!(b[7].flags & MMD_BONE_VISIBLE));
     /* rotation influenced (5): full rotation of the source, hidden */
     CHECK(b[8].flags & MMD_BONE_APPEND_ROTATE);
     CHECK_EQ_INT(b[8].append_parent, 2);
@@ -438,6 +442,102 @@ TEST(random_byte_flips)
     free(d);
 }
 
+/* PMD bone types 9 and 5 pose as MMD does (MMDAgent PMDBone::update, nanoem):
+ * type 9's source is its tail bone and its IK field the ratio in percent
+ * (negative: the inverse rotation); type 5 takes its IK field's rotation. */
+TEST(rotation_link_and_influence_pose)
+{
+    const mmd_test_pmd_bone bones[] = {
+        {"root", 0xFFFF, 1, 1, 0, {0, 0, 0}},
+        {"link", 0, 2, 9, 50, {0, 1, 0}},             /* 1: 50% of its tail (2) */
+        {"src", 1, 0, 0, 0, {0, 2, 0}},               /* 2: the animated child */
+        {"inv", 0, 2, 9, (uint16_t)-100, {1, 1, 0}},  /* 3: -100%: the inverse */
+        {"self", 0, 5, 9, 4, {2, 0, 0}},              /* 4: ratio 4 = own index (not a loop) */
+        {"t5", 4, 0, 0, 0, {2, 1, 0}},
+        {"follow", 0, 0, 5, 2, {3, 0, 0}},            /* 6: rotation of bone 2 */
+    };
+    size_t n = 0;
+    uint8_t *d = mmd_test_pmd_skeleton(bones, 7, NULL, 0, &n);
+    REQUIRE(d);
+    mmd_model *m = NULL;
+    mmd_error e;
+    REQUIRE(mmd_model_load(d, n, &m, &e) == MMD_OK);
+    CHECK_EQ_INT(m->bones[1].append_parent, 2);
+    CHECK_NEAR(m->bones[1].append_ratio, 0.5, 1e-6);
+    CHECK_EQ_INT(m->bones[3].append_parent, 2);
+    CHECK_NEAR(m->bones[3].append_ratio, -1.0, 1e-6);
+    CHECK_EQ_INT(m->bones[4].append_parent, 5);
+    CHECK_NEAR(m->bones[4].append_ratio, 0.04, 1e-6);
+    CHECK_EQ_INT(m->bones[6].append_parent, 2);
+    mmd_motion *mo = mmd_motion_new("skeleton");
+    REQUIRE(mo);
+    const float pos[3] = {0, 0, 0}, q90[4] = {0, 0, (float)sin(M_PI / 4), (float)cos(M_PI / 4)};
+    REQUIRE(mmd_motion_add_bone_key(mo, "src", 0, pos, q90));
+    const mmd_motion *list[1] = {mo};
+    mmd_anim *a = NULL;
+    REQUIRE(mmd_anim_create(m, list, 1, &a, &e) == MMD_OK);
+    mmd_anim_evaluate(a, 0);
+    const float *w = mmd_anim_world(a);
+    /* column 0 of a Z rotation by t is (cos t, sin t): bone 6 shows +90 deg */
+    float s90 = w[16 * 6 + 1];
+    CHECK_NEAR(fabsf(s90), 1, 1e-5);
+    CHECK_NEAR(w[16 * 6 + 0], 0, 1e-5);
+    CHECK_NEAR(w[16 * 1 + 0], cos(M_PI / 4), 1e-5); /* link: 45 deg */
+    CHECK_NEAR(w[16 * 1 + 1], s90 * sin(M_PI / 4), 1e-5);
+    CHECK_NEAR(w[16 * 2 + 0], cos(3 * M_PI / 4), 1e-5); /* src under link: 45 + 90 */
+    CHECK_NEAR(w[16 * 3 + 0], 0, 1e-5);                 /* inv: -90 deg */
+    CHECK_NEAR(w[16 * 3 + 1], -s90, 1e-5);
+    CHECK_NEAR(w[16 * 4 + 0], 1, 1e-6); /* self: its tail is not animated */
+    mmd_anim_free(a);
+    mmd_motion_free(mo);
+    mmd_model_free(m);
+    free(d);
+}
+
+/* A type 9 bone with no tail (0xFFFF) loads as a plain bone with a warning
+ * that names the bone and the tail field's offset. */
+TEST(rotation_link_without_tail)
+{
+    const mmd_test_pmd_bone bones[] = {
+        {"root", 0xFFFF, 0, 1, 0, {0, 0, 0}},
+        {"link", 0, 0xFFFF, 9, 50, {0, 1, 0}},
+    };
+    size_t n = 0;
+    uint8_t *d = mmd_test_pmd_skeleton(bones, 2, NULL, 0, &n);
+    REQUIRE(d);
+    mmd_model *m = NULL;
+    mmd_error e;
+    REQUIRE(mmd_model_load(d, n, &m, &e) == MMD_OK);
+    CHECK_EQ_INT(m->bones[1].append_parent, -1);
+    CHECK(!(m->bones[1].flags & MMD_BONE_APPEND_ROTATE));
+    REQUIRE(m->warning_list.kind_count == 1);
+    const mmd_warning *wk = &m->warning_list.kinds[0];
+    CHECK_STR(wk->section, "pmd.bone");
+    CHECK_EQ_INT(wk->item, 1);
+    /* header 283, counts 4+4+4, bone count 2, bone 0 39 bytes, name 20, parent 2 */
+    CHECK_EQ_INT(wk->offset, 283 + 12 + 2 + 39 + 22);
+    mmd_model_free(m);
+    free(d);
+}
+
+/* Loading cost is linear (issue 13): a 65,535-bone chain under an IK bone
+ * loads (timings are in make bench; this checks the shape loads at all and
+ * the IK layer reached the chain's end). */
+TEST(deep_chain_loads)
+{
+    size_t n = 0;
+    uint8_t *d = mmd_test_pmd_chain(65535, &n);
+    REQUIRE(d);
+    mmd_model *m = NULL;
+    mmd_error e;
+    REQUIRE(mmd_model_load(d, n, &m, &e) == MMD_OK);
+    CHECK_EQ_INT(m->bone_count, 65535);
+    CHECK_EQ_INT(m->bones[65534].layer, 1);
+    CHECK_EQ_INT(m->eval_order[0], 0);
+    mmd_model_free(m);
+    free(d);
+}
+
 int main(void)
 {
     RUN(header_vertices_faces);
@@ -451,5 +551,8 @@ int main(void)
     RUN(full_load_validates);
     RUN(truncation_sweep);
     RUN(random_byte_flips);
+    RUN(rotation_link_and_influence_pose);
+    RUN(rotation_link_without_tail);
+    RUN(deep_chain_loads);
     return test_finish();
 }

@@ -230,9 +230,9 @@ static mmd_renderer *make_renderer(int samples, mmd_gl_backend backend, bool tra
     o.threads = 2;
     o.shadow_map_size = 1024;
     mmd_renderer *r = NULL;
-    char msg[512];
-    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
-        printf("#   renderer: %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_create(&o, &r, &err) != MMD_OK) {
+        printf("#   renderer: %s\n", err.msg);
         return NULL;
     }
     return r;
@@ -241,9 +241,9 @@ static mmd_renderer *make_renderer(int samples, mmd_gl_backend backend, bool tra
 static int render_cube(mmd_renderer *r, cube_model *c, const mmd_render_view *v, const mmd_shadow_state *sh,
                        uint8_t *rgba)
 {
-    char msg[512];
-    if (mmd_renderer_add_model(r, &c->m, g_assets, msg, sizeof msg) < 0) {
-        printf("#   add_model: %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_add_model(r, &c->m, g_assets, &err) != MMD_OK) {
+        printf("#   add_model: %s\n", err.msg);
         return -1;
     }
     float pos[28 * 3], nrm[28 * 3];
@@ -255,8 +255,8 @@ static int render_cube(mmd_renderer *r, cube_model *c, const mmd_render_view *v,
     memset(&in, 0, sizeof in);
     in.positions = pos;
     in.normals = nrm;
-    if (mmd_renderer_draw(r, &in, 1, v, NULL, sh, rgba, msg, sizeof msg)) {
-        printf("#   draw: %s\n", msg);
+    if (mmd_renderer_draw(r, &in, 1, v, NULL, sh, rgba, &err) != MMD_OK) {
+        printf("#   draw: %s\n", err.msg);
         return -1;
     }
     return 0;
@@ -274,9 +274,9 @@ static void cube_golden_sm(const char *name, cube_model *c, float dist_scale, co
     o.shadow_map_size = sm;
     o.ground_shadow = ground;
     mmd_renderer *r = NULL;
-    char msg[512];
-    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
-        printf("#   renderer: %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_create(&o, &r, &err) != MMD_OK) {
+        printf("#   renderer: %s\n", err.msg);
         CHECK(!"renderer");
         return;
     }
@@ -395,7 +395,7 @@ TEST(texture_is_upright)
     const float white[4] = {1, 1, 1, 1}, amb[3] = {1, 1, 1};
     memcpy(c.mat[0].diffuse, white, sizeof white);
     memcpy(c.mat[0].ambient, amb, sizeof amb);
-    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, false);
+    mmd_renderer *r = make_renderer(1, mmd_gl_default_backend(), false);
     REQUIRE(r);
     mmd_render_view v;
     const float eye[3] = {0, 5, -40}, target[3] = {0, 5, 0};
@@ -423,11 +423,11 @@ TEST(deterministic_and_msaa_options)
     uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
     int samples[3] = {1, 2, 4};
     for (int s = 0; s < 3; s++) {
-        mmd_renderer *r = make_renderer(samples[s], MMD_GL_OSMESA, false);
+        mmd_renderer *r = make_renderer(samples[s], mmd_gl_default_backend(), false);
         REQUIRE(r);
         REQUIRE(render_cube(r, &c, &v, NULL, a) == 0);
         mmd_renderer_free(r);
-        r = make_renderer(samples[s], MMD_GL_OSMESA, false);
+        r = make_renderer(samples[s], mmd_gl_default_backend(), false);
         REQUIRE(r);
         REQUIRE(render_cube(r, &c, &v, NULL, b) == 0);
         CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
@@ -440,9 +440,9 @@ TEST(deterministic_and_msaa_options)
     mmd_render_options_default(&o);
     o.samples = 3;
     mmd_renderer *bad = NULL;
-    char msg[256];
-    CHECK(mmd_renderer_create(&o, &bad, msg, sizeof msg) == -1 && bad == NULL);
-    CHECK(strstr(msg, "samples") != NULL);
+    mmd_error err;
+    CHECK(mmd_renderer_create(&o, &bad, &err) == MMD_E_GL && bad == NULL);
+    CHECK(strstr(err.msg, "samples") != NULL);
     free(a);
     free(b);
 }
@@ -462,10 +462,12 @@ TEST(egl_matches_osmesa)
     o.width = W;
     o.height = H;
     o.backend = MMD_GL_EGL;
+    if (mmd_gl_default_backend() != MMD_GL_OSMESA)
+        SKIP("skipped: built without OSMesa (GL=egl): every render test runs on EGL");
     mmd_renderer *re = NULL;
-    char msg[512];
-    if (mmd_renderer_create(&o, &re, msg, sizeof msg)) {
-        printf("#   EGL backend unavailable here: %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_create(&o, &re, &err) != MMD_OK) {
+        printf("#   EGL backend unavailable here: %s\n", err.msg);
         SKIP("skipped: EGL init failed");
     }
     printf("#   EGL: %s\n", mmd_renderer_gl_version(re));
@@ -489,7 +491,7 @@ TEST(transparent_background_straight_alpha)
     c.mat[0].diffuse[3] = 0.5f;
     const float white[3] = {1, 1, 1};
     memcpy(c.mat[0].ambient, white, sizeof white); /* colour saturates to white */
-    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, true);
+    mmd_renderer *r = make_renderer(1, mmd_gl_default_backend(), true);
     REQUIRE(r);
     mmd_render_view v;
     const float eye[3] = {0, 5, -40}, target[3] = {0, 5, 0};
@@ -512,7 +514,7 @@ TEST(hidden_and_zero_alpha_materials_draw_nothing)
     cube_build(&c, false);
     c.mat[0].diffuse[3] = 0.0f;
     c.mat[0].flags = MMD_MAT_EDGE;
-    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, false);
+    mmd_renderer *r = make_renderer(1, mmd_gl_default_backend(), false);
     REQUIRE(r);
     mmd_render_view v;
     default_view(&v, 1);
@@ -565,7 +567,7 @@ TEST(golden_sphere_sub_texture)
     memcpy(c.mat[0].ambient, amb, sizeof amb);
     c.mat[0].sphere_texture = add_texture(&c, "quads.png");
     c.mat[0].sphere_mode = MMD_SPHERE_SUB_TEXTURE;
-    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, false);
+    mmd_renderer *r = make_renderer(1, mmd_gl_default_backend(), false);
     REQUIRE(r);
     mmd_render_view v;
     const float eye[3] = {0, 5, -40}, target[3] = {0, 5, 0};
@@ -602,7 +604,7 @@ TEST(golden_vertex_color)
     memcpy(c.mat[0].diffuse, white, sizeof white);
     memcpy(c.mat[0].ambient, amb, sizeof amb);
     c.mat[0].flags = MMD_MAT_VERTEX_COLOR;
-    mmd_renderer *r = make_renderer(1, MMD_GL_OSMESA, false);
+    mmd_renderer *r = make_renderer(1, mmd_gl_default_backend(), false);
     REQUIRE(r);
     mmd_render_view v;
     const float eye[3] = {0, 5, -40}, target[3] = {0, 5, 0};
@@ -632,7 +634,7 @@ static size_t non_background(const uint8_t *rgba)
 /* Render c at the default view (MSAA 4, like the goldens) into a new buffer. */
 static uint8_t *render_default(cube_model *c)
 {
-    mmd_renderer *r = make_renderer(4, MMD_GL_OSMESA, false);
+    mmd_renderer *r = make_renderer(4, mmd_gl_default_backend(), false);
     if (!r)
         return NULL;
     mmd_render_view v;
@@ -890,10 +892,9 @@ static void morph_case(const char *golden, float w_red, float w_tint, bool textu
     CHECK(fabsf(ms[0].diffuse[1] - c.mat[0].diffuse[1] * (1 - 0.85f * w_red)) < 1e-5f);
     CHECK(fabsf(ms[0].texture_mul[0] - (1 - 0.75f * w_tint)) < 1e-5f);
 
-    mmd_renderer *r = make_renderer(4, MMD_GL_OSMESA, false);
+    mmd_renderer *r = make_renderer(4, mmd_gl_default_backend(), false);
     REQUIRE(r);
-    char msg[512];
-    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, msg, sizeof msg) == 0);
+    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, &err) == MMD_OK);
     float pos[28 * 3], nrm[28 * 3];
     for (uint32_t i = 0; i < c.m.vertex_count; i++) {
         memcpy(pos + i * 3, c.v[i].position, 12);
@@ -907,7 +908,7 @@ static void morph_case(const char *golden, float w_red, float w_tint, bool textu
     mmd_render_view v;
     default_view(&v, 1);
     uint8_t *rgba = malloc((size_t)W * H * 4);
-    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, rgba, msg, sizeof msg) == 0);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, rgba, &err) == MMD_OK);
     if (w_red == 0 && w_tint == 0) { /* weight 0 = the unmorphed cube, byte for byte */
         uint8_t *plain = render_default(&c);
         REQUIRE(plain);

@@ -72,16 +72,15 @@ static int render_gene(mmd_model *m, const shot *s, uint8_t *rgba, char *ver, si
     o.height = GH;
     o.threads = s->threads;
     mmd_renderer *r = NULL;
-    char msg[512];
-    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
-        printf("#   %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_create(&o, &r, &err) != MMD_OK) {
+        printf("#   %s\n", err.msg);
         return -1;
     }
     int rc = -1;
     mmd_anim *a = NULL;
-    mmd_error err;
     const mmd_motion *mots[1] = {s->motion};
-    if (mmd_renderer_add_model(r, m, GENE_DIR, msg, sizeof msg) >= 0 &&
+    if (mmd_renderer_add_model(r, m, GENE_DIR, &err) == MMD_OK &&
         mmd_anim_create(m, s->motion ? mots : NULL, s->motion ? 1 : 0, &a, &err) == MMD_OK) {
         mmd_anim_evaluate(a, s->frame);
         mmd_camera_state cam;
@@ -92,15 +91,15 @@ static int render_gene(mmd_model *m, const shot *s, uint8_t *rgba, char *ver, si
         cam.fov = s->fov;
         mmd_light_state light = {{154 / 255.0f, 154 / 255.0f, 154 / 255.0f}, {-0.5f, -1.0f, 0.5f}};
         mmd_shadow_state sh = {s->no_self_shadow ? 0 : 1, 0.01125f};
-        rc = mmd_renderer_render(r, &a, 1, &cam, &light, &sh, rgba, msg, sizeof msg);
+        rc = mmd_renderer_render(r, &a, 1, &cam, &light, &sh, rgba, &err);
         if (rc)
-            printf("#   %s\n", msg);
+            printf("#   %s\n", err.msg);
         const mmd_render_timings *t = mmd_renderer_timings(r);
         printf("#   threads %d: skin %.2f upload %.2f draw %.2f readback %.2f ms\n", s->threads,
                t->skin_ms, t->upload_ms, t->draw_ms, t->readback_ms);
         snprintf(ver, ver_size, "%s", mmd_renderer_gl_version(r));
     } else {
-        printf("#   %s\n", msg);
+        printf("#   %s\n", err.msg);
     }
     mmd_anim_free(a);
     mmd_renderer_free(r);

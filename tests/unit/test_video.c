@@ -108,7 +108,8 @@ static int encode(mmd_video_options *o, int frames, int *open_code, int *done)
 
 typedef struct probe {
     int vpackets, apackets;
-    int width, height, pix_fmt;
+    int width, height, pix_fmt, profile;
+    unsigned vtag;          /* the container's video codec tag */
     enum AVCodecID vcodec, acodec;
     AVRational fps;
     enum AVColorPrimaries primaries;
@@ -141,6 +142,8 @@ static int probe_file(const char *path, probe *p)
         p->height = st->codecpar->height;
         p->pix_fmt = st->codecpar->format;
         p->vcodec = st->codecpar->codec_id;
+        p->profile = st->codecpar->profile;
+        p->vtag = st->codecpar->codec_tag;
         p->fps = st->avg_frame_rate;
         p->primaries = st->codecpar->color_primaries;
         p->range = st->codecpar->color_range;
@@ -171,6 +174,8 @@ static int probe_file(const char *path, probe *p)
                     for (int i = 0; i < fr->nb_samples && p->first_loud < 0; i++) {
                         float x = fr->format == AV_SAMPLE_FMT_FLTP || fr->format == AV_SAMPLE_FMT_FLT
                                       ? ((float *)fr->data[0])[fr->format == AV_SAMPLE_FMT_FLT ? i * fr->ch_layout.nb_channels : i]
+                                  : fr->format == AV_SAMPLE_FMT_S16
+                                      ? ((int16_t *)fr->data[0])[i * fr->ch_layout.nb_channels] / 32768.0f
                                       : 0.0f;
                         if (fabsf(x) > 0.2f)
                             p->first_loud = (double)(samples + i) / fr->sample_rate;
@@ -354,6 +359,105 @@ TEST(alpha_codecs)
     CHECK_EQ_INT(p.fps.num, 30);
 }
 
+/* The editing and delivery codecs of issue 19: UtVideo AVI (+ PCM), ProRes
+ * 422 HQ / 4444, HEVC, H.264 High 10 and 4:4:4. */
+TEST(editing_codecs)
+{
+    char wav[160];
+    path_in(wav, sizeof wav, "edit.wav");
+    write_wav(wav, 44100, 2.0, 0.5);
+    uint8_t src[4], got[4];
+    uint8_t *px = malloc(64 * 48 * 4);
+    fill_frame(px, 64, 48, 0);
+    memcpy(src, px + (10 * 64 + 40) * 4, 4);
+    free(px);
+    probe p;
+    mmd_video_options o = opts("e.avi"); /* default utvideo, RGB, PCM audio */
+    o.audio_path = wav;
+    REQUIRE(encode(&o, 30, NULL, NULL) == 0);
+    REQUIRE(probe_file(o.path, &p) == 0);
+    CHECK_EQ_INT(p.vcodec, AV_CODEC_ID_UTVIDEO);
+    CHECK_EQ_INT(p.pix_fmt, AV_PIX_FMT_GBRP);
+    CHECK_EQ_INT(p.vpackets, 30);
+    CHECK_EQ_INT(p.acodec, AV_CODEC_ID_PCM_S16LE);
+    CHECK_EQ_INT(p.sample_rate, 48000);
+    CHECK(fabs(p.audio_duration - 1.0) < 0.001);
+    CHECK(fabs(p.first_loud - 0.5) < 0.005);
+    REQUIRE(first_frame_pixel(o.path, 40, 10, got) == 0);
+    CHECK(!memcmp(got, src, 3) && got[3] == 255); /* lossless RGB */
+
+    o = opts("ta.avi");
+    o.alpha = true; /* utvideo gbrap: alpha kept exactly */
+    REQUIRE(encode(&o, 3, NULL, NULL) == 0);
+    REQUIRE(probe_file(o.path, &p) == 0);
+    CHECK_EQ_INT(p.pix_fmt, AV_PIX_FMT_GBRAP);
+    REQUIRE(first_frame_pixel(o.path, 60, 40, got) == 0);
+    CHECK_EQ_INT(got[3], 64);
+
+    o = opts("p.mov");
+    o.codec = "prores";
+    o.audio_path = wav;
+    REQUIRE(encode(&o, 3, NULL, NULL) == 0);
+    REQUIRE(probe_file(o.path, &p) == 0);
+    CHECK_EQ_INT(p.vcodec, AV_CODEC_ID_PRORES);
+    CHECK_EQ_INT(p.profile, FF_PROFILE_PRORES_HQ);
+    CHECK_EQ_INT(p.pix_fmt, AV_PIX_FMT_YUV422P10LE);
+    CHECK_EQ_INT(p.primaries, AVCOL_PRI_BT709);
+    CHECK_EQ_INT(p.acodec, AV_CODEC_ID_PCM_S16LE);
+    o = opts("pa.mov");
+    o.codec = "prores";
+    o.alpha = true;
+    REQUIRE(encode(&o, 3, NULL, NULL) == 0);
+    REQUIRE(probe_file(o.path, &p) == 0);
+    CHECK_EQ_INT(p.profile, FF_PROFILE_PRORES_4444);
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(p.pix_fmt);
+    CHECK(d && (d->flags & AV_PIX_FMT_FLAG_ALPHA));
+
+    o = opts("h.mp4");
+    o.codec = "hevc";
+    REQUIRE(encode(&o, 5, NULL, NULL) == 0);
+    REQUIRE(probe_file(o.path, &p) == 0);
+    CHECK_EQ_INT(p.vcodec, AV_CODEC_ID_HEVC);
+    CHECK_EQ_INT(p.vpackets, 5);
+    CHECK_EQ_INT(p.vtag, MKTAG('h', 'v', 'c', '1'));
+    CHECK_EQ_INT(p.primaries, AVCOL_PRI_BT709);
+    CHECK_EQ_INT(p.range, AVCOL_RANGE_MPEG);
+
+    const char *names[] = {"h10.mp4", "h444.mkv"};
+    const char *codecs[] = {"h264-10", "h264-444"};
+    const int profiles[] = {FF_PROFILE_H264_HIGH_10, FF_PROFILE_H264_HIGH_444_PREDICTIVE};
+    const int pixs[] = {AV_PIX_FMT_YUV420P10LE, AV_PIX_FMT_YUV444P};
+    for (int i = 0; i < 2; i++) {
+        o = opts(names[i]);
+        o.codec = codecs[i];
+        REQUIRE(encode(&o, 3, NULL, NULL) == 0);
+        REQUIRE(probe_file(o.path, &p) == 0);
+        CHECK_EQ_INT(p.vcodec, AV_CODEC_ID_H264);
+        CHECK_EQ_INT(p.profile, profiles[i]);
+        CHECK_EQ_INT(p.pix_fmt, pixs[i]);
+    }
+
+    /* wrong pairs are usage errors */
+    int code = 0;
+    const char *bad_names[] = {"x.mp4", "x.avi", "x.mp4", "x.mov", "x.avi"};
+    const char *bad_codecs[] = {"prores", "h264", "hevc", "h264-10", "utvideo"};
+    const bool bad_alpha[] = {false, false, true, true, false};
+    for (int i = 0; i < 5; i++) {
+        o = opts(bad_names[i]);
+        o.codec = bad_codecs[i];
+        o.alpha = bad_alpha[i];
+        if (i == 4)
+            o.preset = "fast"; /* utvideo has no preset */
+        CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
+        CHECK_EQ_INT(code, MMD_E_USAGE);
+    }
+    o = opts("odd.mov");
+    o.codec = "prores";
+    o.width = 63; /* 4:2:2 needs an even width */
+    CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
+    CHECK(no_leftovers());
+}
+
 TEST(audio_offsets)
 {
     char wav[160];
@@ -422,7 +526,7 @@ TEST(errors)
     o.alpha = true;
     CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
     CHECK_EQ_INT(code, MMD_E_USAGE);
-    o = opts("x.avi");
+    o = opts("x.flv"); /* not a container of ours (.avi is, since UtVideo) */
     CHECK_EQ_INT(encode(&o, 1, &code, NULL), 99);
     CHECK_EQ_INT(code, MMD_E_USAGE);
     o = opts("x.mp4");
@@ -491,6 +595,7 @@ int main(void)
     RUN(mp4_h264_ntsc_rate);
     RUN(lossless_rgb);
     RUN(alpha_codecs);
+    RUN(editing_codecs);
     RUN(audio_offsets);
     RUN(chunk_is_video_only);
     RUN(errors);

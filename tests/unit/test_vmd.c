@@ -181,10 +181,24 @@ TEST(v1_and_sections_absent)
                      m->property_key_count, 0);
     CHECK_EQ_INT(m->last_frame, 7);
     mmd_motion_free(m);
-    /* a partial count (2 bytes of the morph count) is truncation */
+    /* a partial count (2 bytes of the morph count) after complete bone keys:
+     * the bone keys are kept, one warning names the morph section and offset */
+    size_t morph_at = b.n;
     tb_u16(&b, 0);
-    CHECK_EQ_INT(mmd_vmd_load(b.p, b.n, &m, &e), MMD_E_TRUNCATED);
+    REQUIRE(mmd_vmd_load(b.p, b.n, &m, &e) == MMD_OK);
+    CHECK_EQ_INT(m->bone_key_count, 1);
+    CHECK_EQ_INT(m->warning_list.kind_count, 1);
+    CHECK_STR(m->warning_list.kinds[0].section, "vmd.morph");
+    CHECK_EQ_INT(m->warning_list.kinds[0].offset, (int64_t)morph_at);
+    mmd_motion_free(m);
+    /* with no bone key before it, the same cut is truncation */
+    tbuf c = {0};
+    tb_bytes(&c, b.p, 30 + 10);
+    tb_u32(&c, 0);
+    tb_u16(&c, 0);
+    CHECK_EQ_INT(mmd_vmd_load(c.p, c.n, &m, &e), MMD_E_TRUNCATED);
     CHECK_STR(e.section, "vmd.morph");
+    free(c.p);
     free(b.p);
 }
 
@@ -232,6 +246,10 @@ TEST(truncation_sweep)
                 bad++;
             else
                 mmd_motion_free(p);
+        } else if (len > ends[1] && st == MMD_OK && p->bone_key_count == m->bone_key_count &&
+                   p->warning_list.kind_count == 1 && p->warning_list.kinds[0].offset >= (int64_t)ends[1] &&
+                   p->warning_list.kinds[0].offset < (int64_t)len) {
+            mmd_motion_free(p); /* cut after the bone keys: complete sections kept, one warning */
         } else if (st != MMD_E_TRUNCATED) {
             printf("#   prefix %zu: %s\n", len, mmd_status_str(st));
             bad++;

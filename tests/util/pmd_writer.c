@@ -143,7 +143,7 @@ uint8_t *mmd_test_pmd_fixture(int parts, size_t *size, size_t boundaries[5])
     bone(&b, "左足ＩＫ", 0xFFFF, 5, 2, 0, 1, 1, 0);      /* 4 */
     bone(&b, "左つま先", 4, 0, 6, 0, 1, 0, -1);          /* 5 IK tip, child of IK */
     bone(&b, "捩", 0, 1, 8, 0, 0, 8, 0);                 /* 6 twist towards bone 1 */
-    bone(&b, "回転", 0, 50, 9, 1, 0, 9, 0);              /* 7 follow bone 1 at 50% */
+    bone(&b, "回転", 0, 1, 9, 50, 0, 9, 0);              /* 7 rotation link: tail bone 1 at 50% */
     bone(&b, "影響", 0, 0, 5, 2, 0, 9, 1);               /* 8 influenced by bone 2 */
     /* IK: two records on bone 4 */
     tb_u16(&b, 2);
@@ -243,4 +243,64 @@ uint8_t *mmd_test_pmd_fixture(int parts, size_t *size, size_t boundaries[5])
         memcpy(boundaries, bnd, sizeof bnd);
     *size = b.n;
     return b.p;
+}
+
+uint8_t *mmd_test_pmd_skeleton(const mmd_test_pmd_bone *bones, uint32_t bone_count, const mmd_test_pmd_ik *iks,
+                               uint32_t ik_count, size_t *size)
+{
+    tbuf b = {0};
+    tb_bytes(&b, "Pmd", 3);
+    tb_f32(&b, 1.0f);
+    tb_sjis(&b, "skeleton", 20);
+    tb_sjis(&b, "", 256);
+    tb_u32(&b, 0); /* vertices */
+    tb_u32(&b, 0); /* face indices */
+    tb_u32(&b, 0); /* materials */
+    tb_u16(&b, (uint16_t)bone_count);
+    for (uint32_t i = 0; i < bone_count; i++) {
+        const mmd_test_pmd_bone *x = &bones[i];
+        char name[16];
+        snprintf(name, sizeof name, "b%u", i);
+        bone(&b, x->name ? x->name : name, x->parent, x->tail, x->type, x->ik, x->pos[0], x->pos[1], x->pos[2]);
+    }
+    tb_u16(&b, (uint16_t)ik_count);
+    for (uint32_t i = 0; i < ik_count; i++) {
+        const mmd_test_pmd_ik *k = &iks[i];
+        tb_u16(&b, k->bone);
+        tb_u16(&b, k->target);
+        tb_u8(&b, k->link_count);
+        tb_u16(&b, k->iterations);
+        tb_f32(&b, k->weight);
+        for (uint8_t j = 0; j < k->link_count; j++)
+            tb_u16(&b, k->links[j]);
+    }
+    tb_u16(&b, 0); /* skins */
+    tb_u8(&b, 0);  /* skin display */
+    tb_u8(&b, 0);  /* bone frame names */
+    tb_u32(&b, 0); /* bone display */
+    *size = b.n;
+    return b.p;
+}
+
+uint8_t *mmd_test_pmd_chain(uint32_t n, size_t *size)
+{
+    if (n < 2 || n > 65535)
+        return NULL;
+    mmd_test_pmd_bone *bones = calloc(n, sizeof *bones);
+    uint16_t links[255];
+    if (!bones)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        bones[i].parent = i ? (uint16_t)(i - 1) : 0xFFFF;
+        bones[i].tail = i + 1 < n ? (uint16_t)(i + 1) : 0;
+        bones[i].type = i == 0 ? 2 : 0;
+        bones[i].pos[1] = (float)i * 0.01f;
+    }
+    uint8_t nl = 0;
+    for (uint32_t i = n - 2; i >= 1 && nl < 255; i--)
+        links[nl++] = (uint16_t)i;
+    mmd_test_pmd_ik ik = {0, (uint16_t)(n - 1), 40, 0.5f, links, nl};
+    uint8_t *p = mmd_test_pmd_skeleton(bones, n, &ik, 1, size);
+    free(bones);
+    return p;
 }

@@ -32,4 +32,31 @@ void tb_sjis(tbuf *b, const char *utf8, size_t width);
 
 uint8_t *mmd_test_pmd_fixture(int parts, size_t *size, size_t boundaries[5]);
 
+/* A PMD that is only a skeleton: no vertices, faces or materials, the given
+ * bones (raw fields as the file stores them; names "b<index>" when name is
+ * NULL), no IK records unless ik_count > 0 (each IK record: bone, target, links
+ * given as bone indices), no skins or display lists, no optional sections.
+ * free() the result. */
+typedef struct mmd_test_pmd_bone {
+    const char *name;
+    uint16_t parent, tail;
+    uint8_t type;
+    uint16_t ik; /* IK-parent / source field (type 9: signed ratio in percent) */
+    float pos[3];
+} mmd_test_pmd_bone;
+typedef struct mmd_test_pmd_ik {
+    uint16_t bone, target;
+    uint16_t iterations;
+    float weight;
+    const uint16_t *links;
+    uint8_t link_count;
+} mmd_test_pmd_ik;
+uint8_t *mmd_test_pmd_skeleton(const mmd_test_pmd_bone *bones, uint32_t bone_count, const mmd_test_pmd_ik *iks,
+                               uint32_t ik_count, size_t *size);
+
+/* Worst-case shape: n bones (2..65535) in one parent chain, bone 0 an IK bone
+ * whose target is the last bone (so the IK layer reaches every bone), the
+ * chain's bones as its links (up to 255). free() the result. */
+uint8_t *mmd_test_pmd_chain(uint32_t n, size_t *size);
+
 #endif

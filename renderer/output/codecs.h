@@ -1,0 +1,76 @@
+/* renderer/output/codecs.h - the video codecs that `--codec NAME` picks: one table row each.
+ *
+ *     const mmd_codec *c = mmd_codec_pick("out.avi", NULL, alpha, NULL, &err);  // utvideo
+ *     enum AVPixelFormat pf = mmd_codec_pix_fmt(c, avcodec, alpha);
+ *     mmd_codec_options(c, &args, &dict);   // CRF, preset, profile, x264/x265 params
+ *
+ * Rows (name: encoder, pixel format [with alpha], containers):
+ *   h264      libx264     yuv420p (High)                       mp4 mov mkv
+ *   h264-10   libx264     yuv420p10le (High 10)                mp4 mov mkv
+ *   h264-444  libx264     yuv444p (High 4:4:4 Predictive)      mp4 mov mkv
+ *   x264rgb   libx264rgb  bgr0 (lossless, qp 0)                mp4 mov mkv
+ *   hevc      libx265     yuv420p (Main)                       mp4 mov mkv
+ *   ffv1      ffv1        0rgb [argb] (lossless)               mkv
+ *   vp9       libvpx-vp9  yuv420p [yuva420p]                   webm mkv
+ *   qtrle     qtrle       rgb24 [argb] (lossless)              mov
+ *   utvideo   utvideo     gbrp [gbrap] (lossless)              avi mkv
+ *   prores    prores_ks   yuv422p10le 422 HQ [yuva444p10le 4444 with alpha]  mov mkv
+ * Default per container: h264 (.mp4 .mov .mkv), vp9 (.webm), utvideo (.avi);
+ * with alpha: qtrle (.mov), ffv1 (.mkv), vp9 (.webm), utvideo (.avi), none for .mp4.
+ * Editing codecs (utvideo, prores) carry PCM audio (MMD_CODEC_PCM).
+ */
+#ifndef MMD_RENDERER_CODECS_H
+#define MMD_RENDERER_CODECS_H
+
+#include <libavcodec/avcodec.h>
+#include <libavutil/dict.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/status.h"
+
+enum {
+    MMD_CODEC_YUV = 1,        /* YUV output: BT.709 matrix, limited range, tagged so */
+    MMD_CODEC_PRESET = 2,     /* takes --preset (x264/x265 names) and --crf */
+    MMD_CODEC_ONE_THREAD = 4, /* --threads 0 encodes on one thread: its bytes depend on the count */
+    MMD_CODEC_PCM = 8,        /* editing codec: PCM audio, never copied */
+    MMD_CODEC_HVC1 = 16,      /* HEVC: tag 'hvc1' in MP4/MOV (what Apple players take) */
+};
+
+typedef struct mmd_codec_args {
+    int crf;            /* < 0: the row's default */
+    const char *preset; /* NULL: veryfast */
+    bool alpha;
+    int threads;        /* 0 = auto (one thread for MMD_CODEC_ONE_THREAD rows) */
+} mmd_codec_args;
+
+typedef struct mmd_codec {
+    const char *name;       /* --codec NAME */
+    const char *encoder;    /* libavcodec encoder name */
+    const char *containers; /* extensions it goes in, space-separated */
+    enum AVPixelFormat pix[3], pix_alpha[3]; /* wanted, first supported wins; NONE ends */
+    unsigned flags;         /* MMD_CODEC_* */
+    int crf;                /* default CRF, -1: not a CRF codec */
+} mmd_codec;
+
+/* NULL when unknown ("libx264" is h264). */
+const mmd_codec *mmd_codec_find(const char *name);
+/* The codec for a video path, --codec name (NULL: the container's default)
+ * and alpha; NULL with err (NULL allowed) set to MMD_E_USAGE when the
+ * container is unknown, the codec does not go in it, has no alpha, or preset
+ * is set for a codec without presets or is not a preset name. */
+const mmd_codec *mmd_codec_pick(const char *path, const char *name, bool alpha, const char *preset,
+                                mmd_error *err);
+/* The pixel format to encode in: the first of the row's list the encoder
+ * supports; AV_PIX_FMT_NONE when none. */
+enum AVPixelFormat mmd_codec_pix_fmt(const mmd_codec *c, const AVCodec *enc, bool alpha);
+/* The encoder's thread count for --threads. */
+int mmd_codec_threads(const mmd_codec *c, int threads);
+/* Encoder options into *d (CRF, preset, profile, x264/x265 params). */
+int mmd_codec_options(const mmd_codec *c, const mmd_codec_args *a, AVDictionary **d);
+/* The extensions that take video, for messages: ".mp4 .mkv .mov .webm .avi". */
+const char *mmd_codec_container_list(void);
+/* true when ext (no dot, any case) is a container of the table. */
+bool mmd_codec_is_container(const char *ext);
+
+#endif
