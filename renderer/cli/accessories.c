@@ -114,14 +114,15 @@ int mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, boo
     return 0;
 }
 
-int mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, char *msg, size_t msg_size)
+mmd_status mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, mmd_error *err)
 {
-    mmd_error err;
-    for (int i = 0; i < a->count; i++)
-        if (mmd_renderer_add_accessory(r, a->meshes[i], a->dirs[i], a->names[i], &err) != MMD_OK)
-            return mmd_msgf(msg, msg_size, -1, "%s: %s", a->names[i], err.msg);
+    for (int i = 0; i < a->count; i++) {
+        mmd_status st = mmd_renderer_add_accessory(r, a->meshes[i], a->dirs[i], a->names[i], err);
+        if (st != MMD_OK)
+            return st;
+    }
     mmd_renderer_place_accessories(r, a->place, (size_t)a->count);
-    return 0;
+    return MMD_OK;
 }
 
 void mmd_scene_accessories_free(mmd_scene_accessories *a)

@@ -4,7 +4,7 @@
  *
  *   mmd_scene_accessories acc = {0};
  *   if (mmd_scene_accessories_load(scene, models, allow_outside, &acc, msg, n)) -> exit 2, msg
- *   mmd_scene_accessories_attach(&acc, renderer, msg, n)   after the models were added
+ *   mmd_scene_accessories_attach(&acc, renderer, &err)     after the models were added
  *   mmd_scene_accessories_free(&acc);
  */
 #ifndef MMD_RENDERER_CLI_ACCESSORIES_H
@@ -29,7 +29,7 @@ typedef struct mmd_scene_accessories {
 /* Returns 0, or -1 with "file: offset ..., x...: ..." or "scene.ini:LINE: ..." in msg. */
 int mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, bool allow_outside,
                                mmd_scene_accessories *out, char *msg, size_t msg_size);
-int mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, char *msg, size_t msg_size);
+mmd_status mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, mmd_error *err);
 void mmd_scene_accessories_free(mmd_scene_accessories *a);
 /* Some material shows screen.bmp (the previous frame): a chunk must render the
  * frames before it, as a whole run does, to stay byte-identical. */

@@ -460,9 +460,9 @@ static int open_renderer(render_job *j, const render_args *a)
             return mmd_exit_code(st);
         }
     }
-    if (mmd_scene_accessories_attach(&j->acc, j->renderer, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: accessory: %s\n", msg);
-        return MMD_EXIT_GL;
+    if (mmd_scene_accessories_attach(&j->acc, j->renderer, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: accessory: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
     j->rgba = malloc((size_t)s->width * (size_t)s->height * 4);
     if (!j->rgba) {

@@ -150,9 +150,9 @@ static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *r
     if (fo->blue)
         o.background[0] = 0.45f, o.background[1] = 0.55f, o.background[2] = 0.7f;
     mmd_renderer *r = NULL;
-    char msg[512];
-    if (mmd_renderer_create(&o, &r, msg, sizeof msg)) {
-        printf("#   renderer: %s\n", msg);
+    mmd_error err;
+    if (mmd_renderer_create(&o, &r, &err) != MMD_OK) {
+        printf("#   renderer: %s\n", err.msg);
         return -1;
     }
     snprintf(g_glver, sizeof g_glver, "%s", mmd_renderer_gl_version(r));
@@ -160,13 +160,13 @@ static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *r
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
         place[i] = items[i].a;
-        rc = mmd_renderer_add_accessory(r, items[i].x, g_assets, "test", msg, sizeof msg) < 0;
+        rc = mmd_renderer_add_accessory(r, items[i].x, g_assets, "test", &err) != MMD_OK;
     }
     mmd_renderer_place_accessories(r, place, (size_t)n);
     mmd_render_instance in;
     memset(&in, 0, sizeof in);
     if (!rc && fo->model) {
-        rc = mmd_renderer_add_model(r, fo->model, g_assets, msg, sizeof msg) < 0;
+        rc = mmd_renderer_add_model(r, fo->model, g_assets, &err) != MMD_OK;
         static float pos[64 * 3], nrm[64 * 3];
         for (uint32_t i = 0; i < fo->model->vertex_count && i < 64; i++) {
             memcpy(pos + i * 3, fo->model->vertices[i].position, 12);
@@ -178,9 +178,9 @@ static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *r
     mmd_render_view v;
     view_make(&v);
     for (int f = 0; f < (fo->frames ? fo->frames : 1) && !rc; f++)
-        rc = mmd_renderer_draw(r, &in, fo->model ? 1 : 0, &v, NULL, fo->shadow, rgba, msg, sizeof msg);
+        rc = mmd_renderer_draw(r, &in, fo->model ? 1 : 0, &v, NULL, fo->shadow, rgba, &err) != MMD_OK;
     if (rc)
-        printf("#   %s\n", msg);
+        printf("#   %s\n", err.msg);
     mmd_renderer_free(r);
     return rc;
 }
