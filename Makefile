@@ -5,6 +5,7 @@
 #   make test SAN=1 the same under ASan+UBSan in build-san/
 #   make demo       render scenes/demo.ini to demo.mp4
 #   make bench      print the performance figures
+#   make bench-scene  only the stage + dancer bench scene (BENCH_QUICK=1: about a minute)
 #   make deps       install the Debian packages (idempotent)
 #   make fuzz       libFuzzer targets with clang (FUZZ_SECONDS=N each)
 #   make check-layering   the include arrows between folders (tools/check_layering.sh)
@@ -102,7 +103,7 @@ LIB_CORE := $(BUILD)/libmmdcore.a
 LIB_RENDER := $(BUILD)/libmmdrender.a
 BIN := $(BUILD)/mmdrender
 
-.PHONY: all test check bench demo deps fuzz clean check-layering tools tests
+.PHONY: all test check bench bench-scene demo deps fuzz clean check-layering tools tests
 all: $(BIN) $(TOOL_BIN)
 
 $(BUILD)/obj/core/%.o: core/%.c
@@ -185,6 +186,11 @@ check-layering:
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@SHARED_ASSETS=$(SHARED_ASSETS) bash tools/bench.sh $(BUILD)
+
+# Only the bench scene of issue 17 (tools/bench_scene.sh; BENCH_QUICK=1 for a short run).
+bench-scene: deps
+	@$(MAKE) --no-print-directory all
+	@bash tools/bench_scene.sh $(BUILD)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -75,6 +75,8 @@ typedef struct pmd_ctx {
     uint32_t file_bones;      /* bones in the file (m->bone_count may add IK extras) */
     uint32_t skin_count;      /* skins in the file including the base */
     uint32_t texture_cap;
+    uint32_t *tex_slots;      /* open-addressing set of texture indices + 1, tex_mask + 1 slots */
+    uint32_t tex_mask;
     uint8_t *toon_raw;        /* per material: file toon byte */
     size_t vertex_start;
     uint32_t frame_name_count;
@@ -149,12 +151,23 @@ static void set_table(uint32_t *tab, uint32_t n, uint32_t **field, uint32_t *cou
     *count = tab ? n : 0;
 }
 
+static uint32_t hash_str(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+/* Index of path in the texture list, added when new. Deduplicated through a
+ * hash set so 65,536 materials with distinct names stay linear (issue 13). */
 static int32_t add_texture(pmd_ctx *c, const char *path)
 {
     mmd_model *m = c->m;
-    for (uint32_t i = 0; i < m->texture_count; i++)
-        if (!strcmp(m->textures[i], path))
-            return (int32_t)i;
+    uint32_t h = hash_str(path) & c->tex_mask;
+    for (; c->tex_slots[h]; h = (h + 1) & c->tex_mask)
+        if (!strcmp(m->textures[c->tex_slots[h] - 1], path))
+            return (int32_t)c->tex_slots[h] - 1;
     if (m->texture_count >= c->texture_cap) {
         mmd_rd_fail(&c->r, MMD_E_LIMIT, "too many textures");
         return -1;
@@ -165,6 +178,7 @@ static int32_t add_texture(pmd_ctx *c, const char *path)
         return -1;
     }
     m->textures[m->texture_count] = s;
+    c->tex_slots[h] = m->texture_count + 1;
     return (int32_t)m->texture_count++;
 }
 
@@ -314,6 +328,11 @@ static void parse_materials(pmd_ctx *c)
     c->toon_raw = alloc_array(c, n, 1);
     c->texture_cap = n * 3 + 1;
     m->textures = alloc_array(c, c->texture_cap, sizeof *m->textures);
+    uint32_t slots = 16;
+    while (slots < 2 * c->texture_cap)
+        slots *= 2; /* load factor <= 1/2 */
+    c->tex_slots = alloc_array(c, slots, sizeof *c->tex_slots);
+    c->tex_mask = slots - 1;
     uint64_t sum = 0;
     for (uint32_t i = 0; i < n && ok(c); i++) {
         r->item = i;

@@ -515,7 +515,7 @@ static void parse_morphs(px *p)
         mmd_morph *mo = &m->morphs[i];
         mo->name = rd_text(p);
         mo->name_en = rd_text(p);
-        mo->panel = mmd_rd_u8(r);
+        mo->panel = rd_enum_loose(p, 4, 4, "morph panel out of range (0..4): filed under \"other\"");
         mo->type = rd_enum(p, MMD_MORPH_IMPULSE, "morph type");
         if (!ok(p))
             break;

@@ -5,6 +5,7 @@ build=${1:-build}
 found=0
 for b in "$build"/tools/bench_*; do
     [ -x "$b" ] || continue
+    [ -f "tools/$(basename "$b").sh" ] && continue # driven by its shell script below
     found=1
     echo "== $(basename "$b")"
     "$b" || echo "($(basename "$b") exited $?)"

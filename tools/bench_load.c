@@ -1,5 +1,8 @@
 /* tools/bench_load.c - median time to load Gene_light.pmx (read + parse + validate)
- * next to the time to merely read the file, and to parse+validate from memory.
+ * next to the time to merely read the file, and to parse+validate from memory,
+ * then the worst-case shapes of tests/util/worst_shapes.h (deep chains, long IK
+ * lists, many morph offsets on one vertex) loaded from memory (goal: the
+ * 65,535-bone PMD chain in <= 50 ms).
  * Model from $SHARED_ASSETS/gene/Gene_light.pmx (default ../shared/assets). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -8,6 +11,7 @@
 
 #include "core/file.h"
 #include "core/model.h"
+#include "tests/util/worst_shapes.h"
 
 static double now_ms(void)
 {
@@ -28,6 +32,33 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
+static void bench_worst(int reps)
+{
+    printf("worst-case shapes, load from memory, median of %d:\n", reps);
+    double *t = malloc(sizeof(double) * (size_t)reps);
+    for (int s = 0; t && s < MMD_WORST_COUNT; s++) {
+        size_t n = 0;
+        uint8_t *d = mmd_test_worst(s, &n);
+        if (!d)
+            continue;
+        mmd_status st = MMD_OK;
+        for (int i = 0; i < reps && st == MMD_OK; i++) {
+            mmd_model *m = NULL;
+            mmd_error err;
+            double t0 = now_ms();
+            st = mmd_model_load(d, n, &m, &err);
+            t[i] = now_ms() - t0;
+            mmd_model_free(m);
+        }
+        if (st == MMD_OK)
+            printf("  %-32s %8.3f ms (%zu bytes)\n", mmd_test_worst_name(s), median(t, reps), n);
+        else
+            printf("  %-32s failed: %s\n", mmd_test_worst_name(s), mmd_status_str(st));
+        free(d);
+    }
+    free(t);
+}
+
 int main(int argc, char **argv)
 {
     const char *assets = getenv("SHARED_ASSETS");
@@ -45,6 +76,7 @@ int main(int argc, char **argv)
     mmd_error err;
     if (mmd_file_read(path, &data, &size, &err) != MMD_OK) {
         printf("bench_load: %s unreadable, skipped\n", path);
+        bench_worst(reps < 5 ? reps : 5);
         return 0;
     }
     for (int i = 0; i < reps; i++) {
@@ -76,6 +108,7 @@ int main(int argc, char **argv)
     printf("  load file            %8.3f ms (read + parse + validate)\n", median(t_load, reps));
     printf("  load from memory      %8.3f ms\n", median(t_mem, reps));
     free(data);
+    bench_worst(reps < 5 ? reps : 5);
     free(t_read);
     free(t_load);
     free(t_mem);

@@ -26,6 +26,7 @@
 #include "core/pmx_write.h"
 #include "core/vmd_write.h"
 #include "core/xfile_write.h"
+#include "tests/util/hash.h"
 #include "tests/util/x_fixture.h"
 
 
@@ -76,16 +77,6 @@ static int write_png(const char *dir, const char *name, int w, int h, const uint
     return fclose(f) == 0 ? 0 : -1;
 }
 
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
 static void put(uint8_t *px, int w, int x, int y, int r, int g, int b, int a)
 {
     uint8_t *p = px + ((size_t)y * (size_t)w + (size_t)x) * 4;
@@ -105,14 +96,14 @@ static int make_textures(const char *dir)
     /* skin: warm gradient with a faint noise */
     for (int y = 0; y < N; y++)
         for (int x = 0; x < N; x++) {
-            int n = (int)(hash32((uint32_t)(y * N + x)) % 7);
+            int n = (int)(mmd_hash32((uint32_t)(y * N + x)) % 7);
             put(px, N, x, y, 255 - n, 228 - y / 16 - n, 214 - y / 12 - n, 255);
         }
     rc |= write_png(dir, "tex_skin.png", N, N, px);
     /* hair: teal with darker strands along u */
     for (int y = 0; y < N; y++)
         for (int x = 0; x < N; x++) {
-            int strand = (int)(hash32((uint32_t)x * 2654435761u) % 40);
+            int strand = (int)(mmd_hash32((uint32_t)x * 2654435761u) % 40);
             put(px, N, x, y, 40 - strand / 3, 190 - strand, 190 - strand / 2 + y / 8, 255);
         }
     rc |= write_png(dir, "tex_hair.png", N, N, px);
@@ -218,7 +209,7 @@ static int make_audio(const char *dir, double seconds)
         double kick = sin(2 * PI * kf * tb) * exp(-tb * 9) * 0.8;
         /* hi-hat on the off-beat: hashed noise, 40 ms */
         double th = fmod(t + beat / 2, beat);
-        double noise = ((double)(hash32(i * 747796405u + 1) & 0xffff) / 32768.0 - 1.0);
+        double noise = ((double)(mmd_hash32(i * 747796405u + 1) & 0xffff) / 32768.0 - 1.0);
         double hat = th < 0.04 ? noise * exp(-th * 90) * 0.25 : 0;
         /* bass: a saw-ish tone per beat */
         double f = 55.0 * pow(2.0, bass[bi % 8] / 12.0);
@@ -1353,7 +1344,7 @@ static int make_stage(const char *dir)
     for (int y = 0; y < N; y++)
         for (int x = 0; x < N; x++) {
             bool dark = ((x / 16) + (y / 16)) & 1, seam = x % 16 == 0 || y % 16 == 0;
-            int n = (int)(hash32((uint32_t)(y * N + x)) % 9);
+            int n = (int)(mmd_hash32((uint32_t)(y * N + x)) % 9);
             if (seam)
                 put(px, N, x, y, 120, 112, 104, 255);
             else

@@ -7,8 +7,8 @@
  *   textures    PMX naming "TEX\Face.PNG", "missing.png" and "..\outside.png"
  *               (the test lays out tex/face.png and ../outside.png on disk)
  *   oddities    PMX 2.0 with appearance-only fields out of range (sphere mode
- *               255 and 7 with no sphere, a 2.1 draw flag, material morph
- *               operation 3): loads with one warning line per kind
+ *               255 and 7 with no sphere, a 2.1 draw flag, morph panel 9,
+ *               material morph operation 3): loads with one warning line per kind
  *   vmd-tail    VMD: complete bone + morph sections, then a garbage camera count
  *   skirt       PMX: a leg and a skirt flap with physics (tests/util/skirt_fixture.h)
  *   leg         VMD: the leg swings 60 degrees forward through the flap by frame 60
@@ -97,6 +97,7 @@ static int fx_oddities(const char *out)
     m->materials[2].flags = MMD_MAT_DOUBLE_SIDED | MMD_MAT_POINTS; /* a 2.1 flag in a 2.0 file */
     mmd_morph *mo = mmd_model_add_morphs(m, 1);
     mo->name = mmd_model_str(m, "odd");
+    mo->panel = 9; /* editor panel: UI only */
     mo->type = MMD_MORPH_MATERIAL;
     mo->offset_count = 1;
     mo->u.material = mmd_model_alloc(m, 1, sizeof *mo->u.material);

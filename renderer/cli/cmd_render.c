@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,7 +74,8 @@ static const char k_usage[] =
     "  --skip-existing         PNG: do not render frames whose PNG is complete\n"
     "  --no-physics            turn physics off for every model\n"
     "  --no-audio              ignore the scene's [audio]\n"
-    "  --gl osmesa|egl         GL backend (default osmesa; egl in a build without OSMesa)\n"
+    "  --gl osmesa|egl|egl-gpu GL backend (default osmesa; egl in a build without OSMesa;\n"
+    "                          egl-gpu: a hardware EGL device, an error without one)\n"
     "  --allow-outside-assets  let texture paths leave the model's folder\n"
     "  --progress MODE         bar (terminal default), plain, json or none\n"
     "  -q, --quiet             no progress, warnings or summary\n"
@@ -156,8 +158,10 @@ static int parse_args(int argc, char **argv, render_args *a)
                 a->gl = MMD_GL_OSMESA;
             else if (!strcmp(optarg, "egl"))
                 a->gl = MMD_GL_EGL;
+            else if (!strcmp(optarg, "egl-gpu"))
+                a->gl = MMD_GL_EGL_GPU;
             else
-                return usage_error("--gl: expected osmesa or egl, got '%s'", optarg);
+                return usage_error("--gl: expected osmesa, egl or egl-gpu, got '%s'", optarg);
             break;
         case O_OUTSIDE: a->allow_outside = true; break;
         case O_NOPHYS: a->no_physics = true; break;
@@ -226,6 +230,14 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU seconds of the whole process, all threads (--stats; steadier than wall time on a shared machine) */
+static double cpu_s(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 static void on_frame_done(void *user, int64_t frame)
@@ -504,6 +516,7 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
 typedef struct run_stats {
     double render_s, write_s;
     int64_t rendered;
+    double t_begin, load_s, first_frame_s, first_frame_cpu_s; /* from the command's start */
 } run_stats;
 
 /* Executes the plan: evaluates from sim_begin (physics pre-rolled), renders and
@@ -515,6 +528,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
     for (int i = 0; i < s->model_count; i++)
         if (j->physics[i])
             mmd_physics_preroll(j->physics[i], j->anims[i], p->preroll_time, 2.0);
+    st->load_s = now_s() - st->t_begin;
     bool screen = mmd_scene_accessories_use_screen(&j->acc);
     for (int64_t f = p->sim_begin; f <= p->end && !g_stop; f++) {
         bool wanted = mmd_plan_renders(p, f);
@@ -545,6 +559,10 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         st->render_s += t1 - t0;
         if (!wanted || skip)
             continue; /* rendered only for the next frame's screen */
+        if (st->rendered == 0) {
+            st->first_frame_s = t1 - st->t_begin;
+            st->first_frame_cpu_s = cpu_s();
+        }
         if (j->sink) {
             if (mmd_sink_write(j->sink, j->rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
                 fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
@@ -604,9 +622,11 @@ static int finish_run(render_job *j, const render_args *a, const mmd_output_kind
                 wall > 0 ? (double)n / wall : 0.0, a->out);
     if (a->stats)
         printf("{\"frames\":%lld,\"wall_s\":%.4f,\"render_s\":%.4f,\"write_s\":%.4f,\"queue_wait_s\":%.4f,"
-               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f}\n",
+               "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f,\"load_s\":%.4f,\"first_frame_s\":%.4f,"
+               "\"first_frame_cpu_s\":%.4f,\"cpu_s\":%.4f}\n",
                n, wall, st->render_s, st->write_s, vstats.writer_wait_s, vstats.encode_s,
-               wall > 0 ? (double)n / wall : 0.0, st->render_s > 0 ? (double)n / st->render_s : 0.0);
+               wall > 0 ? (double)n / wall : 0.0, st->render_s > 0 ? (double)n / st->render_s : 0.0, st->load_s,
+               st->first_frame_s, st->first_frame_cpu_s, cpu_s());
     return rc;
 }
 
@@ -619,6 +639,7 @@ int mmd_cmd_render(int argc, char **argv)
     char msg[600];
     render_job j;
     memset(&j, 0, sizeof j);
+    run_stats st = {.t_begin = now_s()};
     if (mmd_scene_load_file(a.scene, &j.scene, msg, sizeof msg)) {
         fprintf(stderr, "mmdrender: %s\n", msg);
         return MMD_EXIT_INPUT;
@@ -646,7 +667,6 @@ int mmd_cmd_render(int argc, char **argv)
         goto out;
     install_signals();
     double t_start = now_s();
-    run_stats st = {0};
     rc = run_frames(&j, &a, kind, &plan, &st);
     rc = finish_run(&j, &a, kind, rc, &st, t_start);
     goto out;

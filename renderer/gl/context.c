@@ -80,8 +80,9 @@ static int create_osmesa(mmd_gl_context *c, char *msg, size_t msg_size)
 }
 
 /* Prefer Mesa's software EGL device (never a hardware driver, so pixels match
- * OSMesa's llvmpipe); else the surfaceless platform. */
-static EGLDisplay open_egl_display(void)
+ * OSMesa's llvmpipe); else the surfaceless platform. gpu: the first device that
+ * is not Mesa's software one, and nothing else. */
+static EGLDisplay open_egl_display(bool gpu)
 {
     const char *cext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
@@ -98,7 +99,8 @@ static EGLDisplay open_egl_display(void)
         if (query_devices && device_string && query_devices(16, devices, &n)) {
             for (EGLint i = 0; i < n; i++) {
                 const char *dext = device_string(devices[i], EGL_EXTENSIONS);
-                if (dext && strstr(dext, "EGL_MESA_device_software")) {
+                bool software = dext && strstr(dext, "EGL_MESA_device_software");
+                if (dext && software != gpu) {
                     EGLDisplay d = get_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
                     if (d != EGL_NO_DISPLAY)
                         return d;
@@ -106,7 +108,7 @@ static EGLDisplay open_egl_display(void)
             }
         }
     }
-    if (strstr(cext, "EGL_MESA_platform_surfaceless"))
+    if (!gpu && strstr(cext, "EGL_MESA_platform_surfaceless"))
         return get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
     return EGL_NO_DISPLAY;
 }
@@ -133,11 +135,13 @@ static int create_egl(mmd_gl_context *c, char *msg, size_t msg_size)
 
 static int create_egl_inner(mmd_gl_context *c, char *msg, size_t msg_size)
 {
-    c->egl_display = open_egl_display();
+    bool gpu = c->backend == MMD_GL_EGL_GPU;
+    c->egl_display = open_egl_display(gpu);
     EGLint major = 0, minor = 0;
     if (c->egl_display == EGL_NO_DISPLAY || !eglInitialize(c->egl_display, &major, &minor)) {
         c->egl_display = EGL_NO_DISPLAY;
-        snprintf(msg, msg_size, "EGL: no software/surfaceless display");
+        snprintf(msg, msg_size, gpu ? "EGL: no GPU device (EGL_EXT_device_enumeration lists none but Mesa's software one)"
+                                    : "EGL: no software/surfaceless display");
         return -1;
     }
     if (!eglBindAPI(EGL_OPENGL_API)) {
@@ -171,7 +175,7 @@ int mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **
     c->backend = backend;
     c->egl_display = EGL_NO_DISPLAY;
     c->egl_context = EGL_NO_CONTEXT;
-    int rc = backend == MMD_GL_EGL ? create_egl(c, msg, msg_size) : create_osmesa(c, msg, msg_size);
+    int rc = backend != MMD_GL_OSMESA ? create_egl(c, msg, msg_size) : create_osmesa(c, msg, msg_size);
     if (rc == 0)
         rc = load_table(c, msg, msg_size);
     if (rc == 0) {
@@ -217,7 +221,7 @@ void mmd_gl_context_free(mmd_gl_context *c)
             eglDestroyContext(c->egl_display, c->egl_context);
         eglReleaseThread(); /* no eglTerminate: Mesa would dlclose its driver, hiding its frames from LeakSanitizer suppressions */
     }
-    if (c->backend == MMD_GL_EGL)
+    if (c->backend != MMD_GL_OSMESA)
         LSAN_ON();
     free(c);
 }

@@ -108,6 +108,8 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         bind_tex(gl, 1, gm->sphere ? gm->sphere : r->tex_white);
         bind_tex(gl, 2, gm->toon ? gm->toon : r->tex_white);
         gl->DrawElements(prim_of(mt->flags), (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
+        if (g->prof_mat)
+            g->prof_mat[k] += mmd_prof_mark(r, MMD_PASS_COLOUR);
     }
     return 0;
 }

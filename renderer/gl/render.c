@@ -132,6 +132,7 @@ static void free_model(const mmd_gl *gl, gpu_model *g)
     free(g->tex_tried_c);
     free(g->mats);
     free(g->base);
+    free(g->prof_mat);
     free(g->skin_pos);
     free(g->skin_nrm);
 }
@@ -214,11 +215,12 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     g->base = calloc(m->material_count ? m->material_count : 1, sizeof *g->base);
     g->skin_pos = malloc((vc ? vc : 1) * 3 * sizeof(float));
     g->skin_nrm = malloc((vc ? vc : 1) * 3 * sizeof(float));
+    g->prof_mat = r->o.profile ? calloc(m->material_count ? m->material_count : 1, sizeof(double)) : NULL;
     float *uv = malloc((vc ? vc : 1) * 2 * sizeof(float));
     float *add = malloc((vc ? vc : 1) * 4 * sizeof(float));
     float *edge = malloc((vc ? vc : 1) * sizeof(float));
     if (!g->tex_repeat || !g->tex_clamp || !g->tex_tried_r || !g->tex_tried_c || !g->mats || !g->base ||
-        !g->skin_pos || !g->skin_nrm || !uv || !add || !edge) {
+        !g->skin_pos || !g->skin_nrm || !uv || !add || !edge || (r->o.profile && !g->prof_mat)) {
         free(uv);
         free(add);
         free(edge);
@@ -322,11 +324,13 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
         snprintf(msg, msg_size, "%zu instances for %zu models", count, r->model_count);
         return -1;
     }
+    mmd_prof_begin(r);
     double t0 = mmd_render_now_ms();
     for (size_t i = 0; i < count; i++)
         if (!ins[i].hidden)
             upload_instance(r, &r->models[i], &ins[i]);
     double t1 = mmd_render_now_ms();
+    mmd_prof_mark(r, MMD_PASS_UPLOAD);
 
     frame_ctx f;
     memset(&f, 0, sizeof f);
@@ -349,11 +353,13 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
         mmd_shadow_matrix(v, f.light_dir, f.shadow_mode, shadow->distance, f.shadow_vp);
         if (mmd_shadow_any_receiver(r, ins, count) || mmd_accessories_any_visible(r)) /* else nothing samples the map */
             mmd_pass_shadow_map(r, ins, count, &f);
+        mmd_prof_mark(r, MMD_PASS_SHADOW_MAP);
     } else {
         mat_identity(f.shadow_vp);
     }
 
     mmd_target_begin(r);
+    mmd_prof_mark(r, MMD_PASS_CLEAR);
     gl->Enable(GL_DEPTH_TEST);
     gl->DepthFunc(GL_LEQUAL);
     gl->Enable(GL_BLEND);
@@ -372,14 +378,17 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
          * pass, instead of leaving them idle until glFinish. No extra CPU
          * measured; same pixels. */
         gl->Flush();
-        if (r->o.edges)
+        if (r->o.edges) {
             mmd_pass_edges(r, &r->models[i], &ins[i], &f);
+            mmd_prof_mark(r, MMD_PASS_EDGE);
+        }
     }
     if (mmd_pass_accessories(r, &f, true, msg, msg_size)) /* those marked after_models */
         return -1;
     gl->Flush(); /* the same for the edges while the ground shadow is binned */
     if (r->o.ground_shadow)
         mmd_pass_ground_shadows(r, ins, count, &f);
+    mmd_prof_mark(r, MMD_PASS_GROUND_SHADOW);
     gl->BindVertexArray(0);
     gl->Finish();
     double t2 = mmd_render_now_ms();
@@ -389,6 +398,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     r->timings.upload_ms = t1 - t0;
     r->timings.draw_ms = t2 - t1;
     r->timings.readback_ms = t3 - t2;
+    mmd_prof_end(r);
     return rc;
 }
 

@@ -24,7 +24,9 @@
 #include "core/camera.h"
 #include "core/model.h"
 
-typedef enum mmd_gl_backend { MMD_GL_OSMESA = 0, MMD_GL_EGL = 1 } mmd_gl_backend;
+/* MMD_GL_EGL_GPU: EGL's device platform on the first hardware device (a GPU;
+ * pixels may differ from llvmpipe's); an error where there is none. */
+typedef enum mmd_gl_backend { MMD_GL_OSMESA = 0, MMD_GL_EGL = 1, MMD_GL_EGL_GPU = 2 } mmd_gl_backend;
 /* OSMesa, or EGL when this build has no OSMesa (`make GL=egl`; Mesa >= 25.1). */
 mmd_gl_backend mmd_gl_default_backend(void);
 
@@ -38,6 +40,7 @@ typedef struct mmd_render_options {
     bool allow_outside_assets; /* texture paths may leave the model's folder */
     bool edges, ground_shadow, self_shadow; /* passes (default on) */
     int shadow_map_size;       /* default 2048 */
+    bool profile;              /* benchmarks: finish and time every pass (mmd_renderer_profile) */
 } mmd_render_options;
 
 typedef struct mmd_renderer mmd_renderer;
@@ -62,6 +65,22 @@ mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t c
                                const mmd_camera_state *cam, const mmd_light_state *light,
                                const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err);
 const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
+
+/* Per-pass cost of the last frame when options.profile is set (benchmarks
+ * only, pixels unchanged): every pass is finished (glFinish) before the next
+ * starts, so llvmpipe's threads do not overlap passes and the parts add up to
+ * more than an unprofiled frame. cpu_ms is the whole process's CPU time (all
+ * threads, getrusage), steadier than wall_ms on a shared machine. */
+enum {
+    MMD_PASS_SKIN, MMD_PASS_UPLOAD, MMD_PASS_SHADOW_MAP, MMD_PASS_CLEAR, MMD_PASS_COLOUR, MMD_PASS_EDGE,
+    MMD_PASS_GROUND_SHADOW, MMD_PASS_RESOLVE, MMD_PASS_READBACK, MMD_PASS_COUNT
+};
+typedef struct mmd_render_profile {
+    double cpu_ms[MMD_PASS_COUNT], wall_ms[MMD_PASS_COUNT];
+} mmd_render_profile;
+const mmd_render_profile *mmd_renderer_profile(const mmd_renderer *r);
+/* CPU ms of material k of model `slot` in the last profiled colour pass (0 when none). */
+double mmd_renderer_profile_material(const mmd_renderer *r, size_t slot, uint32_t material);
 
 /* Lower level, used by mmd_renderer_render after skinning and by tests/tools
  * that have posed geometry but no mmd_anim. */

@@ -36,6 +36,7 @@ mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t c
         return mmd_fail(err, MMD_E_GL, "%zu animations for %zu models", count, mmd_renderer_model_count(r));
     mmd_render_instance ins[MAX_MODELS];
     memset(ins, 0, sizeof ins);
+    mmd_prof_begin(r);
     double t0 = mmd_render_now_ms();
     for (size_t i = 0; i < count; i++) {
         const mmd_model *m = mmd_renderer_model(r, i);
@@ -61,6 +62,7 @@ mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t c
         }
     }
     double t1 = mmd_render_now_ms();
+    mmd_prof_mark(r, MMD_PASS_SKIN);
     mmd_render_view v;
     mmd_render_view_from_camera(cam, (float)mmd_renderer_options(r)->width / (float)mmd_renderer_options(r)->height, &v);
     mmd_accessories_update_worlds(r, anims, count);

@@ -45,6 +45,7 @@ typedef struct gpu_model {
     gpu_material *mats;
     mmd_material_state *base; /* the model's own material values */
     float *skin_pos, *skin_nrm;
+    double *prof_mat; /* options.profile: colour-pass CPU ms per material, last frame */
 } gpu_model;
 
 typedef struct gpu_acc_material {
@@ -101,6 +102,9 @@ struct mmd_renderer {
     pool pool;
     worker_arg wargs[MAX_THREADS];
     int threads;
+    mmd_render_profile prof; /* options.profile (profile.c) */
+    double prof_cpu, prof_wall; /* at the last mark */
+    bool prof_open;             /* a frame's profile has begun */
 };
 
 /* uniform slots of the main program */
@@ -130,6 +134,13 @@ double mmd_render_now_ms(void);
 /* pool.c: start `threads` - 1 workers (the caller is the last one); stop joins them. */
 void mmd_pool_start(mmd_renderer *r, int threads);
 void mmd_pool_stop(pool *p);
+
+/* profile.c (options.profile; no-ops otherwise): begin zeroes the frame's
+ * figures unless already begun; mark finishes the GL work, charges the time
+ * since the last mark to `pass` and returns that CPU ms; end closes the frame. */
+void mmd_prof_begin(mmd_renderer *r);
+double mmd_prof_mark(mmd_renderer *r, int pass);
+void mmd_prof_end(mmd_renderer *r);
 
 /* textures.c */
 GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, bool repeat, bool mip);

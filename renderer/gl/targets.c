@@ -97,6 +97,7 @@ int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
         gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        mmd_prof_mark(r, MMD_PASS_RESOLVE);
     }
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
     gl->ReadBuffer(GL_COLOR_ATTACHMENT0);
@@ -107,6 +108,7 @@ int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size
         snprintf(msg, msg_size, "GL error 0x%x during the frame", (unsigned)e);
         return -1;
     }
+    mmd_prof_mark(r, MMD_PASS_READBACK); /* with the straightening below, when transparent */
     if (r->o.transparent) { /* blending left premultiplied colour: make it straight */
         size_t n = (size_t)w * (size_t)h;
         for (size_t i = 0; i < n; i++) {

@@ -57,12 +57,13 @@ t_grep "outside texture allowed" '"path":"..\\\\outside.png","exists":true,"stat
 # --- repairs: one line per kind with element and offset (docs/compat.md) ---
 "$MKFIX" oddities "$TMP/odd.pmx"
 t_expect "appearance-only fields out of range load" 0 "$MMD" info "$TMP/odd.pmx"
-t_grep "warning count" 'warnings: +4 \(repaired oddities\)'
+t_grep "warning count" 'warnings: +5 \(repaired oddities\)'
 t_grep "sphere mode line" 'warning: .*odd\.pmx: offset 0x105, pmx\.material #0: sphere mode out of range \(0\.\.3\): no sphere \(and 1 more\)'
 t_grep "2.1 flag line" 'offset 0x19a, pmx\.material #2: PMX 2\.1 draw flags'
-t_grep "material morph op line" 'offset 0x208, pmx\.morph #0: material morph operation out of range'
+t_grep "material morph op line" 'pmx\.morph #0: material morph operation out of range'
+t_grep "morph panel line" 'pmx\.morph #0: morph panel out of range \(0\.\.4\): filed under "other"'
 t_expect "info --json warnings array" 0 "$MMD" info --json "$TMP/odd.pmx"
-t_grep "json warnings" '"warnings":\[\{"section":"pmx\.material","item":0,"offset":261,"what":"sphere mode out of range \(0\.\.3\): no sphere","count":2\},\{"section":"pmx\.material","item":2,"offset":410,.*"count":1\}\],"warning_count":4\}'
+t_grep "json warnings" '"warnings":\[\{"section":"pmx\.material","item":0,"offset":261,"what":"sphere mode out of range \(0\.\.3\): no sphere","count":2\},\{"section":"pmx\.material","item":2,"offset":410,.*"count":1\}.*\],"warning_count":5\}'
 "$MKFIX" vmd-tail "$TMP/tail.vmd"
 t_expect "vmd with a garbage camera count loads" 0 "$MMD" info --json "$TMP/tail.vmd"
 t_grep "complete sections kept" '"counts":\{"bone":1,"morph":1,"camera":0'

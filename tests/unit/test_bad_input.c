@@ -31,6 +31,7 @@
 #include "renderer/image/decode.h"
 #include "tests/fuzz/fixtures.h"
 #include "tests/util/pmd_writer.h"
+#include "tests/util/worst_shapes.h"
 #include "tests/util/x_fixture.h"
 
 TEST_STATE_DEFINE
@@ -1136,6 +1137,30 @@ TEST(vac_bad_input)
     CHECK_EQ_INT(mmd_vac_load(big, sizeof big, &v, &err), MMD_E_LIMIT);
 }
 
+/* Worst-case legal shapes (issue 13): deep chains, long IK lists, many morph
+ * offsets on one vertex, a group morph over 65,535 groups. Each loads; the
+ * loader is O(n log n) in every count, so each takes milliseconds (the times
+ * are printed here and measured in make bench, not asserted). */
+TEST(worst_case_shapes_load)
+{
+    for (int s = 0; s < MMD_WORST_COUNT; s++) {
+        size_t n = 0;
+        uint8_t *d = mmd_test_worst(s, &n);
+        REQUIRE(d);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        mmd_model *m = NULL;
+        mmd_error err;
+        mmd_status st = mmd_model_load(d, n, &m, &err);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+        printf("#   %-32s %9zu bytes: %s in %.1f ms CPU\n", mmd_test_worst_name(s), n, mmd_status_str(st),
+               (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+        CHECK_EQ_INT(st, MMD_OK);
+        mmd_model_free(m);
+        free(d);
+    }
+}
+
 int main(void)
 {
     RUN(pmx_fixtures_are_valid);
@@ -1153,5 +1178,6 @@ int main(void)
     RUN(image_png_cut_inside_chunk_header);
     RUN(x_bad_input_table);
     RUN(vac_bad_input);
+    RUN(worst_case_shapes_load);
     return test_finish();
 }

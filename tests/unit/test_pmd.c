@@ -442,6 +442,18 @@ TEST(random_byte_flips)
     free(d);
 }
 
+/* A skeleton-only PMD (tests/util/pmd_writer.h) loaded, NULL when refused. */
+static mmd_model *load_skeleton(const mmd_test_pmd_bone *bones, uint32_t count)
+{
+    size_t n = 0;
+    uint8_t *d = mmd_test_pmd_skeleton(bones, count, NULL, 0, &n);
+    mmd_model *m = NULL;
+    if (d && mmd_model_load(d, n, &m, NULL) != MMD_OK)
+        m = NULL;
+    free(d);
+    return m;
+}
+
 /* PMD bone types 9 and 5 pose as MMD does (MMDAgent PMDBone::update, nanoem):
  * type 9's source is its tail bone and its IK field the ratio in percent
  * (negative: the inverse rotation); type 5 takes its IK field's rotation. */
@@ -456,12 +468,9 @@ TEST(rotation_link_and_influence_pose)
         {"t5", 4, 0, 0, 0, {2, 1, 0}},
         {"follow", 0, 0, 5, 2, {3, 0, 0}},            /* 6: rotation of bone 2 */
     };
-    size_t n = 0;
-    uint8_t *d = mmd_test_pmd_skeleton(bones, 7, NULL, 0, &n);
-    REQUIRE(d);
-    mmd_model *m = NULL;
+    mmd_model *m = load_skeleton(bones, 7);
+    REQUIRE(m);
     mmd_error e;
-    REQUIRE(mmd_model_load(d, n, &m, &e) == MMD_OK);
     CHECK_EQ_INT(m->bones[1].append_parent, 2);
     CHECK_NEAR(m->bones[1].append_ratio, 0.5, 1e-6);
     CHECK_EQ_INT(m->bones[3].append_parent, 2);
@@ -491,7 +500,6 @@ TEST(rotation_link_and_influence_pose)
     mmd_anim_free(a);
     mmd_motion_free(mo);
     mmd_model_free(m);
-    free(d);
 }
 
 /* A type 9 bone with no tail (0xFFFF) loads as a plain bone with a warning
@@ -502,12 +510,8 @@ TEST(rotation_link_without_tail)
         {"root", 0xFFFF, 0, 1, 0, {0, 0, 0}},
         {"link", 0, 0xFFFF, 9, 50, {0, 1, 0}},
     };
-    size_t n = 0;
-    uint8_t *d = mmd_test_pmd_skeleton(bones, 2, NULL, 0, &n);
-    REQUIRE(d);
-    mmd_model *m = NULL;
-    mmd_error e;
-    REQUIRE(mmd_model_load(d, n, &m, &e) == MMD_OK);
+    mmd_model *m = load_skeleton(bones, 2);
+    REQUIRE(m);
     CHECK_EQ_INT(m->bones[1].append_parent, -1);
     CHECK(!(m->bones[1].flags & MMD_BONE_APPEND_ROTATE));
     REQUIRE(m->warning_list.kind_count == 1);
@@ -517,7 +521,6 @@ TEST(rotation_link_without_tail)
     /* header 283, counts 4+4+4, bone count 2, bone 0 39 bytes, name 20, parent 2 */
     CHECK_EQ_INT(wk->offset, 283 + 12 + 2 + 39 + 22);
     mmd_model_free(m);
-    free(d);
 }
 
 /* Loading cost is linear (issue 13): a 65,535-bone chain under an IK bone

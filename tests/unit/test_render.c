@@ -447,6 +447,42 @@ TEST(deterministic_and_msaa_options)
     free(b);
 }
 
+/* options.profile (make bench) finishes and times every pass: same pixels, a figure per pass drawn. */
+TEST(profile_keeps_pixels)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_EDGE | MMD_MAT_GROUND_SHADOW | MMD_MAT_CAST_SHADOW;
+    c.mat[1].flags = MMD_MAT_RECEIVE_SHADOW;
+    mmd_render_view v;
+    default_view(&v, 1);
+    mmd_shadow_state sh = {1, 0.01125f};
+    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
+    REQUIRE(a && b);
+    mmd_renderer *r = make_renderer(4, MMD_GL_OSMESA, false);
+    REQUIRE(r);
+    REQUIRE(render_cube(r, &c, &v, &sh, a) == 0);
+    mmd_renderer_free(r);
+    mmd_render_options o;
+    mmd_render_options_default(&o);
+    o.width = W, o.height = H, o.threads = 2, o.shadow_map_size = 1024, o.profile = true;
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    REQUIRE(render_cube(r, &c, &v, &sh, b) == 0);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
+    const mmd_render_profile *p = mmd_renderer_profile(r);
+    for (int k = 0; k < MMD_PASS_COUNT; k++)
+        CHECK(p->cpu_ms[k] >= 0 && p->wall_ms[k] >= 0);
+    /* passes that ran took some wall time; skinning did not run (posed geometry) */
+    CHECK(p->wall_ms[MMD_PASS_COLOUR] > 0 && p->wall_ms[MMD_PASS_SHADOW_MAP] > 0 && p->wall_ms[MMD_PASS_RESOLVE] > 0);
+    CHECK(p->wall_ms[MMD_PASS_SKIN] == 0);
+    CHECK(mmd_renderer_profile_material(r, 0, 0) >= 0 && mmd_renderer_profile_material(r, 0, 99) == 0);
+    CHECK(mmd_renderer_profile_material(r, 5, 0) == 0);
+    mmd_renderer_free(r);
+    free(a);
+    free(b);
+}
+
 TEST(egl_matches_osmesa)
 {
     cube_model c;
@@ -953,6 +989,7 @@ int main(int argc, char **argv)
     RUN(golden_dds_dxt5);
     RUN(golden_material_morph);
     RUN(deterministic_and_msaa_options);
+    RUN(profile_keeps_pixels);
     RUN(egl_matches_osmesa);
     RUN(transparent_background_straight_alpha);
     RUN(hidden_and_zero_alpha_materials_draw_nothing);

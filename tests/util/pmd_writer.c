@@ -245,17 +245,44 @@ uint8_t *mmd_test_pmd_fixture(int parts, size_t *size, size_t boundaries[5])
     return b.p;
 }
 
+/* Header, no vertices or faces, `materials` materials drawing nothing, each
+ * with its own texture and sphere map ("0000.png*0000s.sph", ...). */
+static void head(tbuf *b, uint32_t materials)
+{
+    tb_bytes(b, "Pmd", 3);
+    tb_f32(b, 1.0f);
+    tb_sjis(b, "skeleton", 20);
+    tb_sjis(b, "", 256);
+    tb_u32(b, 0); /* vertices */
+    tb_u32(b, 0); /* face indices */
+    tb_u32(b, materials);
+    static const float d[4] = {1, 1, 1, 1};
+    for (uint32_t i = 0; i < materials; i++) {
+        char tex[24];
+        snprintf(tex, sizeof tex, "%04x.png*%04xs.sph", i & 0xFFFF, i & 0xFFFF);
+        material(b, d, 1.0f, 0xFF, 0, 0, tex);
+    }
+}
+
+uint8_t *mmd_test_pmd_textures(uint32_t n, size_t *size)
+{
+    tbuf b = {0};
+    head(&b, n);
+    tb_u16(&b, 0); /* bones */
+    tb_u16(&b, 0); /* IK */
+    tb_u16(&b, 0); /* skins */
+    tb_u8(&b, 0);
+    tb_u8(&b, 0);
+    tb_u32(&b, 0);
+    *size = b.n;
+    return b.p;
+}
+
 uint8_t *mmd_test_pmd_skeleton(const mmd_test_pmd_bone *bones, uint32_t bone_count, const mmd_test_pmd_ik *iks,
                                uint32_t ik_count, size_t *size)
 {
     tbuf b = {0};
-    tb_bytes(&b, "Pmd", 3);
-    tb_f32(&b, 1.0f);
-    tb_sjis(&b, "skeleton", 20);
-    tb_sjis(&b, "", 256);
-    tb_u32(&b, 0); /* vertices */
-    tb_u32(&b, 0); /* face indices */
-    tb_u32(&b, 0); /* materials */
+    head(&b, 0);
     tb_u16(&b, (uint16_t)bone_count);
     for (uint32_t i = 0; i < bone_count; i++) {
         const mmd_test_pmd_bone *x = &bones[i];

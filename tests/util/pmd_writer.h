@@ -58,5 +58,8 @@ uint8_t *mmd_test_pmd_skeleton(const mmd_test_pmd_bone *bones, uint32_t bone_cou
  * whose target is the last bone (so the IK layer reaches every bone), the
  * chain's bones as its links (up to 255). free() the result. */
 uint8_t *mmd_test_pmd_chain(uint32_t n, size_t *size);
+/* Worst-case shape: n materials (<= 65,536) each naming its own texture and
+ * sphere map (2n distinct names to deduplicate), no geometry. free() it. */
+uint8_t *mmd_test_pmd_textures(uint32_t n, size_t *size);
 
 #endif
