@@ -77,8 +77,9 @@ static void usage(FILE *f)
             "                        [--start-time S] [--list FILE] [-q]\n"
             "Joins chunk videos (rendered with a chunk video sink: video only, closed GOPs)\n"
             "in the order given, without re-encoding, and muxes the audio once.\n"
-            "  -o, --output OUT    .mp4 .mkv .mov .webm (written as .OUT.part-PID, then renamed)\n"
-            "  --audio FILE        audio track; copied when it fits, else AAC (Opus in .webm)\n"
+            "  -o, --output OUT    .mp4 .mkv .mov .webm .avi (written as .OUT.part-PID, then renamed)\n"
+            "  --audio FILE        audio track; copied when it fits, else AAC (Opus in .webm;\n"
+            "                      16-bit PCM in .avi and beside utvideo or prores)\n"
             "  --audio-offset S    seconds; > 0 delays the audio, < 0 trims its start\n"
             "  --start-time S      scene time of the first frame (default 0)\n"
             "  --list FILE         read chunk paths from FILE, one per line (after any given)\n"
@@ -527,7 +528,7 @@ static int concat_run(const concat_opts *o)
     /* output */
     const AVOutputFormat *fmt = av_guess_format(NULL, o->out, NULL);
     if (!fmt) {
-        errf("%s: unknown container (use .mp4 .mkv .mov .webm)", o->out);
+        errf("%s: unknown container (use .mp4 .mkv .mov .webm .avi)", o->out);
         rc = MMD_EXIT_USAGE;
         goto done;
     }
@@ -548,7 +549,11 @@ static int concat_run(const concat_opts *o)
         rc = MMD_EXIT_OUTPUT;
         goto done;
     }
-    vst->codecpar->codec_tag = 0;
+    /* keep the chunks' tag when the output container knows it for this codec:
+     * UtVideo's tag is its pixel format (ULRG RGB, ULRA RGBA), and with tag 0
+     * the AVI muxer wrote the first of its table (ULRA) for RGB chunks */
+    if (!fmt->codec_tag || av_codec_get_id(fmt->codec_tag, par->codec_tag) != par->codec_id)
+        vst->codecpar->codec_tag = 0;
     vst->time_base = tb0;
     vst->avg_frame_rate = rate;
     vst->r_frame_rate = rate;
@@ -556,9 +561,12 @@ static int concat_run(const concat_opts *o)
     if (o->audio) {
         /* video time t plays file time start_time + t - audio_offset; copy only when
          * neither is given */
+        /* AVI and the editing codecs carry PCM, as the video sink writes them */
+        bool pcm = !strcmp(fmt->name, "avi") || par->codec_id == AV_CODEC_ID_UTVIDEO ||
+                   par->codec_id == AV_CODEC_ID_PRORES;
         mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time,
-                                .allow_copy = o->audio_offset == 0 && o->start_time == 0,
-                                .max_packet_s = rate.num > 0 ? av_q2d(av_inv_q(rate)) : 0};
+                                .allow_copy = !pcm && o->audio_offset == 0 && o->start_time == 0,
+                                .max_packet_s = rate.num > 0 ? av_q2d(av_inv_q(rate)) : 0, .pcm = pcm};
         if ((st = mmd_audio_open(&a, oc, &ao, &err)) != MMD_OK) {
             rc = mmd_exit_code(st);
             errf("%s", err.msg);

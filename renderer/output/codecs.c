@@ -88,13 +88,12 @@ const mmd_codec *mmd_codec_pick(const char *path, const char *name, bool alpha, 
     const char *ext = path_ext(path);
     int ci = container_index(ext);
     if (ci < 0)
-        return FAIL("%s: unknown video container '.%s' (expected %s)", path, ext,
-                        mmd_codec_container_list());
+        return FAIL("%s: unknown video container '.%s' (expected %s)", path, ext, mmd_codec_container_list());
     if (name && !*name)
         name = NULL;
     if (!name && alpha && !k_containers[ci].alpha)
         return FAIL("%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle), .mkv "
-                        "(ffv1) or .avi (utvideo)", path);
+                    "(ffv1) or .avi (utvideo)", path);
     if (!name)
         name = alpha ? k_containers[ci].alpha : k_containers[ci].codec;
     const mmd_codec *c = mmd_codec_find(name);
@@ -110,7 +109,7 @@ const mmd_codec *mmd_codec_pick(const char *path, const char *name, bool alpha, 
     }
     if (preset && !(c->flags & MMD_CODEC_PRESET))
         return FAIL("a preset applies to the x264/x265 codecs only (h264, h264-10, h264-444, "
-                        "x264rgb, hevc), not to '%s'", c->name);
+                    "x264rgb, hevc), not to '%s'", c->name);
     if (preset && !word_in(k_presets, preset))
         return FAIL("unknown x264 preset '%s' (expected one of: %s)", preset, k_presets);
     if (alpha && c->pix_alpha[0] == NONE)

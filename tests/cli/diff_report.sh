@@ -55,6 +55,13 @@ rm "$TMP/A/frame_000001.png"
 t_expect "--json with --html" 1 "$MMD" diff "$TMP/A" "$TMP/B" --html "$TMP/j" --json
 if python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert len(d["images"])==4 and not d["pass"]' <<<"$OUT"
 then t_pass "JSON unchanged beside a report"; else t_fail "JSON unchanged beside a report" "$OUT"; fi
+# a file name with HTML in it is shown as text, never as markup
+mkdir -p "$TMP/E1" "$TMP/E2"
+cp "$TMP/A/frame_000000.png" "$TMP/E1/<i>x&y\"'.png"; cp "$TMP/pink/frame_000004.png" "$TMP/E2/<i>x&y\"'.png"
+t_expect "a name with <, &, quotes" 1 "$MMD" diff "$TMP/E1" "$TMP/E2" --html "$TMP/esc"
+OUT=$(cat "$TMP/esc/index.html")
+t_grep "the name is escaped" '&lt;i&gt;x&amp;y&quot;&#39;\.png'
+if grep -q '<i>x' "$TMP/esc/index.html"; then t_fail "no raw markup from a file name"; else t_pass "no raw markup from a file name"; fi
 t_expect "identical folders: exit 0, empty report" 0 "$MMD" diff "$TMP/A" "$TMP/A" --html "$TMP/same"
 t_grep "empty report has 0 rows" 'index.html \(0 rows\)'
 t_expect "--all without --html is a usage error" 2 "$MMD" diff "$TMP/A" "$TMP/B" --all
