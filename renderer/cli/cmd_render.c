@@ -60,6 +60,12 @@ static const char k_usage[] =
     "  --fps N                 output rate: 30, 60, 29.97 or 30000/1001\n"
     "  --aa N                  MSAA samples: 1, 2 or 4\n"
     "  --background C          #rrggbb or transparent\n"
+    "  --glow                  AutoLuminous-style glow of AL-marked materials\n"
+    "  --soft-shadow           soft self-shadow edges (PCF); --soft-shadow=contact:\n"
+    "                          contact-hardening (sharp where the shadow touches)\n"
+    "  --diffusion             soft bloom of the whole frame (Diffusion style)\n"
+    "  --ssaa N                supersampling: render N times larger (2, 3 or 4), filter down\n"
+    "  --fxaa                  post-process edge anti-aliasing (cheap)\n"
     "  --codec NAME            h264 (default), h264-10, h264-444, x264rgb, hevc, ffv1,\n"
     "                          vp9, qtrle, utvideo (.avi default), prores (4444 with\n"
     "                          alpha, else 422 HQ)\n"
@@ -87,7 +93,9 @@ static const char k_usage[] =
 
 typedef struct render_args {
     const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
+    const char *ssaa, *soft_shadow;
     int crf, threads;
+    bool glow, diffusion, fxaa;
     bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats;
     int progress;
     mmd_gl_backend gl;
@@ -108,13 +116,17 @@ static int usage_error(const char *fmt, const char *arg)
 static int parse_args(int argc, char **argv, render_args *a)
 {
     enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
-           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET };
+           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET, O_GLOW,
+           O_SOFT_SHADOW, O_DIFFUSION, O_SSAA, O_FXAA };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, O_FRAMES},
         {"size", required_argument, NULL, O_SIZE}, {"fps", required_argument, NULL, O_FPS},
         {"aa", required_argument, NULL, O_AA}, {"background", required_argument, NULL, O_BG},
         {"codec", required_argument, NULL, O_CODEC}, {"crf", required_argument, NULL, O_CRF},
         {"preset", required_argument, NULL, O_PRESET},
+        {"glow", no_argument, NULL, O_GLOW}, {"soft-shadow", optional_argument, NULL, O_SOFT_SHADOW},
+        {"diffusion", no_argument, NULL, O_DIFFUSION}, {"ssaa", required_argument, NULL, O_SSAA},
+        {"fxaa", no_argument, NULL, O_FXAA},
         {"threads", required_argument, NULL, O_THREADS}, {"quiet", no_argument, NULL, 'q'},
         {"progress", required_argument, NULL, O_PROGRESS}, {"gl", required_argument, NULL, O_GL},
         {"allow-outside-assets", no_argument, NULL, O_OUTSIDE},
@@ -169,6 +181,15 @@ static int parse_args(int argc, char **argv, render_args *a)
         case O_CHUNK: a->chunk = optarg; break;
         case O_SKIP: a->skip_existing = true; break;
         case O_STATS: a->stats = true; break;
+        case O_GLOW: a->glow = true; break;
+        case O_SOFT_SHADOW:
+            a->soft_shadow = optarg ? optarg : "on";
+            if (strcmp(a->soft_shadow, "on") && strcmp(a->soft_shadow, "contact"))
+                return usage_error("--soft-shadow: expected no value or =contact, got '%s'", optarg);
+            break;
+        case O_DIFFUSION: a->diffusion = true; break;
+        case O_SSAA: a->ssaa = optarg; break;
+        case O_FXAA: a->fxaa = true; break;
         case 'h': fputs(k_usage, stdout); return -1;
         case O_VERSION: printf("mmdrender %s\n", MMD_VERSION); return -1;
         case ':': return usage_error("option %s needs a value", argv[optind - 1]);
@@ -371,6 +392,28 @@ static void sample_view(render_job *j, double t, mmd_camera_state *cam, mmd_ligh
     mmd_shadow_sample(j->camera, t, shadow);
 }
 
+/* --glow, --soft-shadow, --diffusion, --fxaa switch effects on over the
+ * scene's [effects]; --ssaa N sets the factor. MMD_EXIT_USAGE with msg. */
+static int apply_effects(mmd_scene *s, const render_args *a, char *msg, size_t n)
+{
+    mmd_effects *e = &s->effects;
+    if (a->ssaa && mmd_scene_parse_ssaa(a->ssaa, &e->ssaa, msg, n))
+        return MMD_EXIT_USAGE;
+    e->glow |= a->glow;
+    e->diffusion |= a->diffusion;
+    e->fxaa |= a->fxaa;
+    if (a->soft_shadow) {
+        e->soft_shadow = true;
+        e->soft_shadow_mode = strcmp(a->soft_shadow, "contact") ? MMD_SOFT_SHADOW_PCF : MMD_SOFT_SHADOW_CONTACT;
+    }
+    if ((long)s->width * e->ssaa > MMD_SCENE_MAX_SIZE || (long)s->height * e->ssaa > MMD_SCENE_MAX_SIZE) {
+        snprintf(msg, n, "ssaa %d at %dx%d renders over %d pixels a side", e->ssaa, s->width, s->height,
+                 MMD_SCENE_MAX_SIZE);
+        return MMD_EXIT_USAGE;
+    }
+    return 0;
+}
+
 /* Command-line values over the scene's keys. MMD_EXIT_USAGE with msg. */
 static int apply_options(mmd_scene *s, const render_args *a, int *step, char *msg, size_t n)
 {
@@ -387,7 +430,7 @@ static int apply_options(mmd_scene *s, const render_args *a, int *step, char *ms
     }
     if (a->no_audio)
         s->audio_file = NULL;
-    return 0;
+    return apply_effects(s, a, msg, n);
 }
 
 /* True when out names one of the scene's input files. */
@@ -456,6 +499,7 @@ static int open_renderer(render_job *j, const render_args *a)
     ro.backend = a->gl;
     ro.threads = a->threads;
     ro.allow_outside_assets = a->allow_outside;
+    ro.effects = s->effects;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
         return mmd_exit_code(err.status);
@@ -550,6 +594,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         mmd_shadow_state shadow;
         mmd_error err;
         sample_view(j, t, &cam, &light, &shadow);
+        mmd_renderer_set_time(j->renderer, t / 30.0); /* VMD frames -> seconds (LightBlink) */
         if (mmd_renderer_render(j->renderer, j->anims, (size_t)s->model_count, &cam, &light, &shadow, j->rgba,
                                 &err) != MMD_OK) {
             fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, err.msg);

@@ -18,9 +18,9 @@
 
 #define MAX_SCENE_BYTES (1u << 20)
 
-enum { SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_ACCESSORY, SEC_COUNT };
+enum { SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_COUNT };
 static const char *const k_section_names[SEC_COUNT] = {"", "output", "camera", "light", "model",
-                                                       "audio", "accessory"};
+                                                       "audio", "effects", "accessory"};
 
 typedef struct parse_state {
     mmd_scene *s;
@@ -228,6 +228,16 @@ int mmd_scene_parse_antialias(const char *v, int *aa, char *msg, size_t n)
 }
 
 /* Three numbers separated by spaces and/or commas. */
+int mmd_scene_parse_ssaa(const char *v, int *ssaa, char *msg, size_t n)
+{
+    int64_t x;
+    if (!v || !parse_i64(v, NULL, 1, 4, &x))
+        return mmd_msgf(msg, n, -1, "expected ssaa 1, 2, 3 or 4 (render N times larger, filter down), got '%s'",
+                        v ? v : "");
+    *ssaa = (int)x;
+    return 0;
+}
+
 static bool parse_vec3(const char *v, float out[3], double lo, double hi)
 {
     char buf[160];
@@ -416,7 +426,7 @@ static void begin_section(parse_state *st, const char *line)
     }
     fail_at(st, st->line,
             "unknown section [%s] (expected [output], [camera], [light], [model], [model:NAME], [accessory], "
-            "[accessory:NAME] or [audio])",
+            "[accessory:NAME], [audio] or [effects])",
             name);
 }
 
@@ -651,6 +661,66 @@ static void key_accessory(parse_state *st, const char *k, const char *v)
     }
 }
 
+/* A number lo..hi for key k of [effects]; false (after failing) otherwise. */
+static bool effect_number(parse_state *st, int bit, const char *k, const char *v, double lo, double hi, float *out)
+{
+    double d;
+    if (!once(st, bit, k))
+        return false;
+    if (!parse_double(v, &d) || !(d >= lo && d <= hi)) {
+        fail_at(st, st->line, "expected %s as a number %g..%g, got '%s'", k, lo, hi, v);
+        return false;
+    }
+    *out = (float)d;
+    return true;
+}
+
+static void effect_switch(parse_state *st, int bit, const char *k, const char *v, bool *out)
+{
+    if (once(st, bit, k) && !parse_bool(v, out))
+        fail_at(st, st->line, "expected %s = on or off, got '%s'", k, v);
+}
+
+static void key_effects(parse_state *st, const char *k, const char *v)
+{
+    mmd_effects *e = &st->s->effects;
+    char m[200];
+    if (!strcmp(k, "glow")) {
+        effect_switch(st, 0, k, v, &e->glow);
+    } else if (!strcmp(k, "glow_strength")) {
+        effect_number(st, 1, k, v, 0, 10, &e->glow_strength);
+    } else if (!strcmp(k, "glow_radius")) {
+        effect_number(st, 2, k, v, 0.25, 4, &e->glow_radius);
+    } else if (!strcmp(k, "soft_shadow")) {
+        if (!once(st, 3, k))
+            return;
+        if (!strcmp(v, "contact")) {
+            e->soft_shadow = true;
+            e->soft_shadow_mode = MMD_SOFT_SHADOW_CONTACT;
+        } else if (!parse_bool(v, &e->soft_shadow)) {
+            fail_at(st, st->line, "expected soft_shadow = on, off or contact, got '%s'", v);
+        }
+    } else if (!strcmp(k, "soft_shadow_radius")) {
+        effect_number(st, 4, k, v, 0.5, 8, &e->soft_shadow_radius);
+    } else if (!strcmp(k, "diffusion")) {
+        effect_switch(st, 5, k, v, &e->diffusion);
+    } else if (!strcmp(k, "diffusion_strength")) {
+        effect_number(st, 6, k, v, 0, 2, &e->diffusion_strength);
+    } else if (!strcmp(k, "diffusion_threshold")) {
+        effect_number(st, 7, k, v, 0, 1, &e->diffusion_threshold);
+    } else if (!strcmp(k, "ssaa")) {
+        if (once(st, 8, k) && mmd_scene_parse_ssaa(v, &e->ssaa, m, sizeof m))
+            fail_at(st, st->line, "%s", m);
+    } else if (!strcmp(k, "fxaa")) {
+        effect_switch(st, 9, k, v, &e->fxaa);
+    } else {
+        fail_at(st, st->line,
+                "unknown key '%s' in [effects] (expected glow, glow_strength, glow_radius, soft_shadow, "
+                "soft_shadow_radius, diffusion, diffusion_strength, diffusion_threshold, ssaa, fxaa)",
+                k);
+    }
+}
+
 /* After the whole file: parent models by name, every accessory complete. */
 static void finish_accessories(parse_state *st)
 {
@@ -682,6 +752,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
     case SEC_MODEL: key_model(st, key, value); break;
     case SEC_AUDIO: key_audio(st, key, value); break;
     case SEC_ACCESSORY: key_accessory(st, key, value); break;
+    case SEC_EFFECTS: key_effects(st, key, value); break;
     default: fail_at(st, st->line, "key '%s' outside any section (start with [output], [model], ...)", key);
     }
     return !st->failed;
@@ -722,6 +793,7 @@ static void set_defaults(mmd_scene *s)
     s->cam_target[1] = 10.0f;
     s->cam_distance = -45.0f;
     s->cam_fov = 30.0f;
+    mmd_effects_default(&s->effects);
 }
 
 int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/accessory.h"
+#include "renderer/gl/effects.h"
 
 #define MMD_SCENE_MAX_MODELS 64
 #define MMD_SCENE_MAX_ACCESSORIES 256
@@ -82,6 +83,8 @@ typedef struct mmd_scene {
     /* [audio] */
     char *audio_file;          /* resolved path or NULL */
     double audio_offset;       /* seconds; > 0 delays the audio, < 0 trims its start */
+    /* [effects]: all off by default (renderer/gl/effects.h) */
+    mmd_effects effects;
 } mmd_scene;
 
 /* Parse text (NUL-terminated) as if read from path (for messages and the base
@@ -102,5 +105,6 @@ int mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *st
 /* "#rrggbb" or "transparent". */
 int mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, char *msg, size_t n);
 int mmd_scene_parse_antialias(const char *v, int *aa, char *msg, size_t n);
+int mmd_scene_parse_ssaa(const char *v, int *ssaa, char *msg, size_t n); /* 1..4 */
 
 #endif

@@ -42,7 +42,8 @@
     X(RenderbufferStorageMultisample) X(ShaderSource) X(StencilFunc) X(StencilMask)             \
     X(StencilOp) X(TexImage2D) X(TexParameteri) X(Uniform1f) X(Uniform1i) X(Uniform3fv)         \
     X(Uniform4fv) X(UniformMatrix4fv) X(UseProgram) X(VertexAttrib4f) X(VertexAttribPointer)    \
-    X(Viewport)
+    X(Viewport) X(GenSamplers) X(DeleteSamplers) X(BindSampler)   \
+    X(SamplerParameteri) X(Uniform2f)
 
 /* Function table: gl->Clear(...) etc. */
 typedef struct mmd_gl {

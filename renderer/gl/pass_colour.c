@@ -10,18 +10,25 @@ static const char *const mmd_main_uniforms[U_MAIN_COUNT] = {
     "u_world", "u_view", "u_proj", "u_shadow_vp", "u_diffuse", "u_ambient", "u_specular", "u_power",
     "u_light_color", "u_light_dir", "u_eye", "u_tex", "u_sphere", "u_toon", "u_shadow_map",
     "u_shadow_mode", "u_tex_mul", "u_tex_add",
-    "u_sph_mul", "u_sph_add", "u_toon_mul", "u_toon_add"};
+    "u_sph_mul", "u_sph_add", "u_toon_mul", "u_toon_add", "u_shadow_cmp", "u_soft"};
 
 GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
 {
     if (r->prog_main[key])
         return r->prog_main[key];
     const mmd_gl *gl = r->gl;
-    char defs[256];
-    snprintf(defs, sizeof defs,
-             "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define VERTEX_COLOR %d\n"
-             "#define SPECULAR %d\n#define TINT %d\n",
-             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1, (key >> 6) & 1);
+    char defs[320];
+    int n = snprintf(defs, sizeof defs,
+                     "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define VERTEX_COLOR %d\n"
+                     "#define SPECULAR %d\n#define TINT %d\n",
+                     key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1, (key >> 6) & 1);
+    /* effects are the same for every variant of a run; off adds nothing, so
+     * the programs are the very ones drawn without effects */
+    const mmd_effects *e = &r->o.effects;
+    if (e->soft_shadow) /* taps per side grow with the radius (in output pixels' texels) */
+        snprintf(defs + n, sizeof defs - (size_t)n, "#define SOFT_SHADOW %d\n#define SOFT_TAPS %d\n",
+                 e->soft_shadow_mode == MMD_SOFT_SHADOW_CONTACT ? 2 : 1,
+                 e->soft_shadow_radius <= 2.0f ? 2 : e->soft_shadow_radius <= 4.0f ? 3 : 4);
     GLuint p = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, msg, msg_size);
     if (!p)
         return 0;
@@ -32,6 +39,8 @@ GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
     gl->Uniform1i(r->u_main[key][U_SPHERE], 1);
     gl->Uniform1i(r->u_main[key][U_TOON], 2);
     gl->Uniform1i(r->u_main[key][U_SHADOW_MAP], 3);
+    if (r->u_main[key][U_SHADOW_CMP] >= 0)
+        gl->Uniform1i(r->u_main[key][U_SHADOW_CMP], 4);
     r->prog_main[key] = p;
     return p;
 }
@@ -61,6 +70,19 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
     const mmd_gl *gl = r->gl;
     const mmd_material_state *ms = in->materials ? in->materials : g->base;
     bind_tex(gl, 3, f->shadow_mode ? r->tex_shadow : r->tex_white);
+    const mmd_effects *e = &r->o.effects;
+    float soft[3] = {0, 0, 0};
+    if (r->smp_shadow_cmp) { /* unit 4: the same map through the compare sampler */
+        bind_tex(gl, 4, f->shadow_mode ? r->tex_shadow : 0);
+        gl->BindSampler(4, r->smp_shadow_cmp);
+        float size = (float)r->o.shadow_map_size;
+        /* contact hardening: a light ~3 degrees wide (tan 0.05) over window
+         * depth 0.075 d per unit (pass_shadow_map.c's projection) and size * d
+         * texels per unit: penumbra texels = gap * 0.05 * size / 0.075 */
+        soft[0] = e->soft_shadow_radius;
+        soft[1] = 1.0f / size;
+        soft[2] = 0.05f * size / 0.075f;
+    }
     gl->BindVertexArray(g->vao);
     size_t off = 0;
     for (uint32_t k = 0; k < g->m->material_count; k++) {
@@ -107,9 +129,13 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         bind_tex(gl, 0, gm->tex ? gm->tex : r->tex_white);
         bind_tex(gl, 1, gm->sphere ? gm->sphere : r->tex_white);
         bind_tex(gl, 2, gm->toon ? gm->toon : r->tex_white);
+        if (shadow && r->smp_shadow_cmp)
+            gl->Uniform3fv(u[U_SOFT], 1, soft);
         gl->DrawElements(prim_of(mt->flags), (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
         if (g->prof_mat)
             g->prof_mat[k] += mmd_prof_mark(r, MMD_PASS_COLOUR);
     }
+    if (r->smp_shadow_cmp)
+        gl->BindSampler(4, 0);
     return 0;
 }

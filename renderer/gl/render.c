@@ -34,6 +34,52 @@ void mmd_render_options_default(mmd_render_options *o)
     o->backend = mmd_gl_default_backend();
     o->edges = o->ground_shadow = o->self_shadow = true;
     o->shadow_map_size = 2048;
+    mmd_effects_default(&o->effects);
+}
+
+/* Effect ranges (effects.h); the scene parser checks the same, this guards the library. */
+static int check_effects(const mmd_render_options *o, char *msg, size_t msg_size)
+{
+    const mmd_effects *e = &o->effects;
+    if (e->ssaa < 1 || e->ssaa > 4) {
+        snprintf(msg, msg_size, "ssaa must be 1..4 (got %d)", e->ssaa);
+        return -1;
+    }
+    if ((long)o->width * e->ssaa > 16384 || (long)o->height * e->ssaa > 16384) {
+        snprintf(msg, msg_size, "render size %dx%d times ssaa %d is over 16384 pixels a side", o->width, o->height,
+                 e->ssaa);
+        return -1;
+    }
+    if (!(e->glow_strength >= 0 && e->glow_strength <= 10) || !(e->glow_radius >= 0.25f && e->glow_radius <= 4) ||
+        !(e->soft_shadow_radius >= 0.5f && e->soft_shadow_radius <= 8) ||
+        !(e->diffusion_strength >= 0 && e->diffusion_strength <= 2) ||
+        !(e->diffusion_threshold >= 0 && e->diffusion_threshold <= 1)) {
+        snprintf(msg, msg_size, "an effect value is out of range (see README, Effects)");
+        return -1;
+    }
+    return 0;
+}
+
+/* The flat programs (edges, ground shadow, depth) and, with soft shadows, the
+ * shadow map's compare sampler. */
+static int build_flat(mmd_renderer *r, char *msg, size_t msg_size)
+{
+    const mmd_gl *gl = r->gl;
+    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size);
+    /* position-only vertex stage for the passes without an edge offset (fewer attributes fetched per vertex) */
+    const char *pos_only = "#define POSITION_ONLY 1\n";
+    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, msg_size) : 0;
+    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, msg_size) : 0;
+    if (r->o.effects.soft_shadow && r->o.self_shadow) {
+        gl->GenSamplers(1, &r->smp_shadow_cmp);
+        gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+        gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+        gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+        gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+    }
+    return r->prog_ground ? 0 : -1;
 }
 
 static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, size_t msg_size)
@@ -50,24 +96,25 @@ static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, si
         snprintf(msg, msg_size, "shadow map size %d out of range (64..8192)", o->shadow_map_size);
         return -1;
     }
+    if (check_effects(o, msg, msg_size))
+        return -1;
     mmd_renderer *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(msg, msg_size, "out of memory");
         return -1;
     }
     r->o = *o;
+    r->rw = o->width * o->effects.ssaa;
+    r->rh = o->height * o->effects.ssaa;
+    r->post = mmd_effects_post(&o->effects);
     if (mmd_gl_context_create(o->backend, o->threads, &r->ctx, msg, msg_size)) {
         free(r);
         return -1;
     }
     r->gl = mmd_gl_context_api(r->ctx);
     const mmd_gl *gl = r->gl;
-    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size);
-    /* position-only vertex stage for the passes without an edge offset (fewer attributes fetched per vertex) */
-    const char *pos_only = "#define POSITION_ONLY 1\n";
-    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, msg_size) : 0;
-    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, msg_size) : 0;
-    if (!r->prog_ground || mmd_targets_create(r, msg, msg_size) ||
+    if (build_flat(r, msg, msg_size) || mmd_targets_create(r, msg, msg_size) ||
+        (o->effects.glow && mmd_glow_target_create(r, msg, msg_size)) ||
         (o->self_shadow && mmd_shadow_target_create(r, msg, msg_size))) {
         mmd_renderer_free(r);
         return -1;
@@ -117,8 +164,8 @@ mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, 
 
 static void free_model(const mmd_gl *gl, gpu_model *g)
 {
-    GLuint bufs[6] = {g->vbo_pos, g->vbo_nrm, g->vbo_uv, g->vbo_add, g->vbo_edge, g->ebo};
-    gl->DeleteBuffers(6, bufs);
+    GLuint bufs[7] = {g->vbo_pos, g->vbo_nrm, g->vbo_uv, g->vbo_add, g->vbo_edge, g->ebo, g->vbo_glow};
+    gl->DeleteBuffers(7, bufs);
     gl->DeleteVertexArrays(1, &g->vao);
     for (uint32_t i = 0; i < g->m->texture_count; i++) {
         if (g->tex_repeat && g->tex_repeat[i])
@@ -150,10 +197,17 @@ void mmd_renderer_free(mmd_renderer *r)
         mmd_accessories_free(r);
         GLuint fbos[3] = {r->fbo_ms, r->fbo_res, r->fbo_shadow};
         GLuint rbs[4] = {r->rb_ms_color, r->rb_ms_depth, r->rb_res_color, r->rb_res_depth};
-        GLuint texs[2] = {r->tex_shadow, r->tex_white};
+        GLuint texs[4] = {r->tex_shadow, r->tex_white, r->tex_res, r->tex_glow};
         gl->DeleteFramebuffers(3, fbos);
+        gl->DeleteFramebuffers(1, &r->fbo_glow);
         gl->DeleteRenderbuffers(4, rbs);
-        gl->DeleteTextures(2, texs);
+        gl->DeleteRenderbuffers(1, &r->rb_glow_depth);
+        gl->DeleteTextures(4, texs);
+        if (r->prog_glow)
+            gl->DeleteProgram(r->prog_glow);
+        if (r->smp_shadow_cmp)
+            gl->DeleteSamplers(1, &r->smp_shadow_cmp);
+        mmd_post_free(r->postfx);
         gl->DeleteTextures(10, r->toon_shared);
         for (int i = 0; i < MAIN_VARIANTS; i++)
             if (r->prog_main[i])
@@ -189,6 +243,35 @@ static GLuint make_buffer(const mmd_gl *gl, GLenum target, size_t bytes, const v
     gl->BindBuffer(target, b);
     gl->BufferData(target, (GLsizeiptr)bytes, data, usage);
     return b;
+}
+
+/* AutoLuminous per-vertex glow (core/luminous.h) into out (vertex_count x 4):
+ * a marked vertex gets additional UV2's rgb (times its a when a > 0) when the
+ * model has a second additional UV, else weight 1 of its material's glow
+ * colour. Returns whether any vertex is marked (out is then complete). */
+static bool vertex_glow(const gpu_model *g, float *out)
+{
+    const mmd_model *m = g->m;
+    bool any = false;
+    for (size_t i = 0; i < m->vertex_count; i++)
+        any |= m->additional_uv_count > 0 && mmd_luminous_vertex_marked(m->vertices[i].add_uv[0]);
+    if (!any)
+        return false;
+    for (size_t i = 0; i < m->vertex_count; i++) {
+        const mmd_vertex *v = &m->vertices[i];
+        float *o = out + i * 4;
+        o[0] = o[1] = o[2] = o[3] = 0.0f;
+        if (!mmd_luminous_vertex_marked(v->add_uv[0]))
+            continue;
+        if (m->additional_uv_count >= 2) {
+            float k = v->add_uv[1][3] > 0.0f && isfinite(v->add_uv[1][3]) ? v->add_uv[1][3] : 1.0f;
+            for (int c = 0; c < 3; c++)
+                o[c] = isfinite(v->add_uv[1][c]) && v->add_uv[1][c] > 0.0f ? v->add_uv[1][c] * k : 0.0f;
+        } else {
+            o[3] = 1.0f;
+        }
+    }
+    return true;
 }
 
 static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, char *msg, size_t msg_size)
@@ -256,6 +339,12 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     gl->VertexAttribPointer(MMD_ATTR_EDGE, 1, GL_FLOAT, GL_FALSE, 0, NULL);
     gl->EnableVertexAttribArray(MMD_ATTR_EDGE);
     g->ebo = make_buffer(gl, GL_ELEMENT_ARRAY_BUFFER, (size_t)m->index_count * 4, m->indices, GL_STATIC_DRAW);
+    mmd_luminous_find_morphs(m, &g->lum);
+    if (r->o.effects.glow && vertex_glow(g, add)) { /* add now holds the per-vertex glow */
+        g->vbo_glow = make_buffer(gl, GL_ARRAY_BUFFER, vc * 16, add, GL_STATIC_DRAW);
+        gl->VertexAttribPointer(MMD_ATTR_GLOW, 4, GL_FLOAT, GL_FALSE, 0, NULL);
+        gl->EnableVertexAttribArray(MMD_ATTR_GLOW);
+    }
     gl->BindVertexArray(0);
     free(uv);
     free(add);
@@ -296,6 +385,7 @@ mmd_render_timings *mmd_renderer_timings_mut(mmd_renderer *r) { return &r->timin
 const mmd_render_options *mmd_renderer_options(const mmd_renderer *r) { return &r->o; }
 const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r) { return &r->timings; }
 const char *mmd_renderer_gl_version(const mmd_renderer *r) { return mmd_gl_context_version(r->ctx); }
+void mmd_renderer_set_time(mmd_renderer *r, double seconds) { r->time_s = seconds; }
 
 static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in)
 {
@@ -389,6 +479,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     if (r->o.ground_shadow)
         mmd_pass_ground_shadows(r, ins, count, &f);
     mmd_prof_mark(r, MMD_PASS_GROUND_SHADOW);
+    r->glow_drawn = r->o.effects.glow && mmd_pass_glow(r, ins, count, &f);
     gl->BindVertexArray(0);
     gl->Finish();
     double t2 = mmd_render_now_ms();

@@ -23,6 +23,7 @@
 #include "core/anim.h"
 #include "core/camera.h"
 #include "core/model.h"
+#include "renderer/gl/effects.h"
 
 /* MMD_GL_EGL_GPU: EGL's device platform on the first hardware device (a GPU;
  * pixels may differ from llvmpipe's); an error where there is none. */
@@ -40,6 +41,7 @@ typedef struct mmd_render_options {
     bool allow_outside_assets; /* texture paths may leave the model's folder */
     bool edges, ground_shadow, self_shadow; /* passes (default on) */
     int shadow_map_size;       /* default 2048 */
+    mmd_effects effects;       /* glow, soft shadow, diffusion, SSAA, FXAA (default all off) */
     bool profile;              /* benchmarks: finish and time every pass (mmd_renderer_profile) */
 } mmd_render_options;
 
@@ -65,6 +67,8 @@ mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t c
                                const mmd_camera_state *cam, const mmd_light_state *light,
                                const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err);
 const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
+/* Scene time in seconds of the next frame (AutoLuminous' LightBlink; default 0). */
+void mmd_renderer_set_time(mmd_renderer *r, double seconds);
 
 /* Per-pass cost of the last frame when options.profile is set (benchmarks
  * only, pixels unchanged): every pass is finished (glFinish) before the next
@@ -96,6 +100,7 @@ typedef struct mmd_render_instance {
     const float *add_uv1;                /* vertex_count x 4, NULL = the model's */
     const mmd_material_state *materials; /* material_count, NULL = the model's own values */
     float edge_origin[3];                /* LH world position of bone #1 (edge width rule) */
+    const float *morph_weights;          /* morph_count, NULL = all 0 (glow's LightUp/LightOff/LightBlink) */
     bool hidden;
 } mmd_render_instance;
 

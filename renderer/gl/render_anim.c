@@ -52,6 +52,7 @@ mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t c
         ins[i].uvs = mmd_anim_uvs(anims[i]);
         ins[i].add_uv1 = m->additional_uv_count > 0 ? mmd_anim_add_uvs(anims[i], 0) : NULL;
         ins[i].materials = mmd_anim_materials(anims[i]);
+        ins[i].morph_weights = mmd_anim_morph_weights(anims[i]);
         const float *w = mmd_anim_world(anims[i]);
         size_t b = m->bone_count > 1 ? 1 : 0;
         if (m->bone_count && w) {

@@ -20,7 +20,9 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "core/luminous.h"
 #include "renderer/gl/context.h"
+#include "renderer/gl/pass_post.h"
 #include "renderer/gl/render.h"
 
 #define MAX_THREADS 16
@@ -45,6 +47,8 @@ typedef struct gpu_model {
     gpu_material *mats;
     mmd_material_state *base; /* the model's own material values */
     float *skin_pos, *skin_nrm;
+    GLuint vbo_glow;          /* per-vertex AL glow (effects.glow and some marked vertex), else 0 */
+    mmd_luminous_morphs lum;  /* LightUp / LightOff / LightBlink */
     double *prof_mat; /* options.profile: colour-pass CPU ms per material, last frame */
 } gpu_model;
 
@@ -88,6 +92,16 @@ struct mmd_renderer {
     GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4], u_ground[4];
     GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
+    /* effects (issue 18): render size rw x rh = output x ssaa; with post passes
+     * the resolve target's colour is tex_res (read by pass_post.c); glow draws
+     * emission into tex_glow (half the output size, pass_glow.c) */
+    int rw, rh;
+    bool post, glow_drawn;
+    GLuint tex_res, smp_shadow_cmp;
+    GLuint fbo_glow, tex_glow, rb_glow_depth, prog_glow;
+    GLint u_glow[8];
+    mmd_post *postfx;
+    double time_s;
     GLuint fbo_shadow, tex_shadow;
     int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
     GLuint tex_white, toon_shared[10];
@@ -111,7 +125,7 @@ struct mmd_renderer {
 enum {
     U_WORLD, U_VIEW, U_PROJ, U_SHADOW_VP, U_DIFFUSE, U_AMBIENT, U_SPECULAR, U_POWER, U_LIGHT_COLOR,
     U_LIGHT_DIR, U_EYE, U_TEX, U_SPHERE, U_TOON, U_SHADOW_MAP, U_SHADOW_MODE, U_TEX_MUL, U_TEX_ADD, U_SPH_MUL, U_SPH_ADD, U_TOON_MUL,
-    U_TOON_ADD, U_MAIN_COUNT
+    U_TOON_ADD, U_SHADOW_CMP, U_SOFT, U_MAIN_COUNT
 };
 enum { F_WORLD, F_VIEWPROJ, F_EDGE, F_COLOR };
 
@@ -167,6 +181,10 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
 GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size);
 int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
                     char *msg, size_t msg_size);
+/* pass_glow.c: the emission target and program; the pass returns whether
+ * anything emitted (false: nothing drawn, the glow is skipped). */
+int mmd_glow_target_create(mmd_renderer *r, char *msg, size_t msg_size);
+bool mmd_pass_glow(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f);
 void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f);
 void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t count,
                              const frame_ctx *f);

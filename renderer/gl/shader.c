@@ -57,6 +57,7 @@ GLuint mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *f
     gl->BindAttribLocation(p, MMD_ATTR_UV, "a_uv");
     gl->BindAttribLocation(p, MMD_ATTR_ADD_UV1, "a_add_uv1");
     gl->BindAttribLocation(p, MMD_ATTR_EDGE, "a_edge");
+    gl->BindAttribLocation(p, MMD_ATTR_GLOW, "a_glow");
     gl->LinkProgram(p);
     gl->DeleteShader(vs);
     gl->DeleteShader(fs);

@@ -17,6 +17,7 @@ enum {
     MMD_ATTR_UV = 2,       /* vec2, D3D top-left */
     MMD_ATTR_ADD_UV1 = 3,  /* vec4: sub-texture UV or vertex colour */
     MMD_ATTR_EDGE = 4,     /* float: per-vertex edge scale */
+    MMD_ATTR_GLOW = 5,     /* vec4: per-vertex AutoLuminous glow (rgb add, material-colour weight) */
 };
 
 /* Embedded source by name (file name without .glsl), NULL when absent. */

@@ -1,6 +1,9 @@
 /* renderer/gl/targets.c - framebuffers: the colour target (a multisampled one
  * resolved into a single-sample one when samples > 1), the self-shadow depth
- * map, the clear that starts a frame and the resolve + readback that ends it. */
+ * map, the clear that starts a frame and the resolve + readback that ends it.
+ * With post effects (effects.h) the target is ssaa times the output size, its
+ * resolved colour is a texture, and the frame is read back from pass_post.c's
+ * output instead. */
 #include <stdio.h>
 
 #include "renderer/gl/render_internal.h"
@@ -8,13 +11,21 @@
 int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
-    int w = r->o.width, h = r->o.height;
-    gl->GenFramebuffers(1, &r->fbo_res);
-    gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_res);
-    gl->GenRenderbuffers(1, &r->rb_res_color);
-    gl->BindRenderbuffer(GL_RENDERBUFFER, r->rb_res_color);
-    gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 0, GL_RGBA8, w, h);
-    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->rb_res_color);
+    int w = r->rw, h = r->rh;
+    if (r->post) {
+        r->tex_res = mmd_post_texture_target(gl, GL_RGBA8, w, h, &r->fbo_res);
+        if (!r->tex_res) {
+            snprintf(msg, msg_size, "GL: effect target %dx%d incomplete", w, h);
+            return -1;
+        }
+    } else {
+        gl->GenFramebuffers(1, &r->fbo_res);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_res);
+        gl->GenRenderbuffers(1, &r->rb_res_color);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, r->rb_res_color);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 0, GL_RGBA8, w, h);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->rb_res_color);
+    }
     if (r->o.samples <= 1) {
         gl->GenRenderbuffers(1, &r->rb_res_depth);
         gl->BindRenderbuffer(GL_RENDERBUFFER, r->rb_res_depth);
@@ -43,6 +54,8 @@ int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
             return -1;
         }
     }
+    if (r->post)
+        return mmd_post_create(gl, &r->o.effects, r->o.width, r->o.height, &r->postfx, msg, msg_size);
     return 0;
 }
 
@@ -75,7 +88,7 @@ void mmd_target_begin(mmd_renderer *r)
 {
     const mmd_gl *gl = r->gl;
     gl->BindFramebuffer(GL_FRAMEBUFFER, r->o.samples > 1 ? r->fbo_ms : r->fbo_res);
-    gl->Viewport(0, 0, r->o.width, r->o.height);
+    gl->Viewport(0, 0, r->rw, r->rh);
     const float *bg = r->o.background;
     if (r->o.transparent)
         gl->ClearColor(0, 0, 0, 0);
@@ -89,17 +102,40 @@ void mmd_target_begin(mmd_renderer *r)
     gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
 }
 
+/* Post effects: resolve, run pass_post.c (with this frame's emission when
+ * something glowed), leave its output bound for reading. */
+static void finish_post(mmd_renderer *r)
+{
+    const mmd_gl *gl = r->gl;
+    if (r->o.samples > 1) {
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
+        gl->BlitFramebuffer(0, 0, r->rw, r->rh, 0, 0, r->rw, r->rh, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    }
+    GLuint glow = r->glow_drawn ? r->tex_glow : 0;
+    if (!mmd_post_needed(r->postfx, glow)) { /* nothing glowed this frame: the frame as drawn */
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
+        return;
+    }
+    mmd_post_run(r->postfx, r->tex_res, glow);
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, mmd_post_output_fbo(r->postfx));
+}
+
 int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
     int w = r->o.width, h = r->o.height;
-    if (r->o.samples > 1) {
-        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
-        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
-        gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-        mmd_prof_mark(r, MMD_PASS_RESOLVE);
+    if (r->post) {
+        finish_post(r);
+    } else {
+        if (r->o.samples > 1) {
+            gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
+            gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
+            gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+            mmd_prof_mark(r, MMD_PASS_RESOLVE);
+        }
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
     }
-    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
     gl->ReadBuffer(GL_COLOR_ATTACHMENT0);
     gl->PixelStorei(GL_PACK_ALIGNMENT, 1);
     gl->ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);

@@ -200,6 +200,46 @@ TEST(errors_with_line)
     expect_error("[output]\nwidth=2\n", 2, "no [model] section");
 }
 
+TEST(effects_section)
+{
+    mmd_scene *s;
+    char msg[512];
+    REQUIRE(parse("[model]\nfile = a.pmx\n", &s, msg, sizeof msg) == 0);
+    const mmd_effects *e = &s->effects; /* all off by default */
+    CHECK(!e->glow && !e->soft_shadow && !e->diffusion && !e->fxaa);
+    CHECK_EQ_INT(e->ssaa, 1);
+    CHECK(!mmd_effects_post(e));
+    mmd_scene_free(s);
+    REQUIRE(parse("[effects]\nglow = on\nglow_strength = 2.5\nglow_radius = 0.5\nsoft_shadow = contact\n"
+                  "soft_shadow_radius = 3\ndiffusion = on\ndiffusion_strength = 0.25\n"
+                  "diffusion_threshold = 0.75\nssaa = 3\nfxaa = on\n[model]\nfile = a.pmx\n",
+                  &s, msg, sizeof msg) == 0);
+    e = &s->effects;
+    CHECK(e->glow && e->soft_shadow && e->diffusion && e->fxaa);
+    CHECK_NEAR(e->glow_strength, 2.5, 1e-6);
+    CHECK_NEAR(e->glow_radius, 0.5, 1e-6);
+    CHECK_EQ_INT(e->soft_shadow_mode, MMD_SOFT_SHADOW_CONTACT);
+    CHECK_NEAR(e->soft_shadow_radius, 3.0, 1e-6);
+    CHECK_NEAR(e->diffusion_strength, 0.25, 1e-6);
+    CHECK_NEAR(e->diffusion_threshold, 0.75, 1e-6);
+    CHECK_EQ_INT(e->ssaa, 3);
+    CHECK(mmd_effects_post(e));
+    mmd_scene_free(s);
+    REQUIRE(parse("[effects]\nsoft_shadow = on\n[model]\nfile = a.pmx\n", &s, msg, sizeof msg) == 0);
+    CHECK(s->effects.soft_shadow);
+    CHECK_EQ_INT(s->effects.soft_shadow_mode, MMD_SOFT_SHADOW_PCF);
+    CHECK(!mmd_effects_post(&s->effects)); /* soft shadow lives in the colour pass */
+    mmd_scene_free(s);
+    expect_error("[effects]\nglow = bright\n[model]\nfile=a.pmx\n", 2, "glow = on or off");
+    expect_error("[effects]\nglow_strength = 11\n[model]\nfile=a.pmx\n", 2, "glow_strength as a number 0..10");
+    expect_error("[effects]\nglow_radius = nan\n[model]\nfile=a.pmx\n", 2, "glow_radius");
+    expect_error("[effects]\nsoft_shadow = soft\n[model]\nfile=a.pmx\n", 2, "on, off or contact");
+    expect_error("[effects]\nssaa = 8\n[model]\nfile=a.pmx\n", 2, "ssaa 1, 2, 3 or 4");
+    expect_error("[effects]\nfxaa = on\nfxaa = off\n[model]\nfile=a.pmx\n", 3, "given twice");
+    expect_error("[effects]\nbloom = on\n[model]\nfile=a.pmx\n", 2, "unknown key 'bloom' in [effects]");
+    expect_error("[effects]\n[effects]\n[model]\nfile=a.pmx\n", 2, "appears twice");
+}
+
 TEST(missing_files)
 {
     expect_error("[model]\nfile = nothere.pmx\n", 2, "cannot read model file");
@@ -358,6 +398,7 @@ int main(void)
     RUN(defaults);
     RUN(comments_and_transparent);
     RUN(errors_with_line);
+    RUN(effects_section);
     RUN(missing_files);
     RUN(load_file);
     RUN(value_parsers);

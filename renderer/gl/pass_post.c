@@ -1,0 +1,302 @@
+/* renderer/gl/pass_post.c - post passes: SSAA box resolve, bloom chains
+ * (AutoLuminous glow of the emission target, Diffusion of the whole frame),
+ * composite and FXAA. Each step is one full-screen triangle into a texture;
+ * the chains run at half size and below, so their cost is a fraction of a
+ * full-size pass. Every read is texel-exact or a fixed bilinear tap: the same
+ * bytes on every run, thread count and chunking. */
+#include "renderer/gl/pass_post.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "renderer/gl/shader.h"
+
+#define MAX_LEVELS 8
+
+typedef struct chain {
+    int first, levels;               /* levels first..levels exist; levels 0 = unused */
+    GLuint tex[MAX_LEVELS + 1], fbo[MAX_LEVELS + 1]; /* [0] unused: the source; [i] size >> i */
+    int w[MAX_LEVELS + 1], h[MAX_LEVELS + 1];
+} chain;
+
+struct mmd_post {
+    const mmd_gl *gl;
+    mmd_effects e;
+    int w, h;
+    GLuint vao;
+    GLuint prog_ssaa, prog_down, prog_down_pre, prog_up, prog_comp, prog_fxaa;
+    GLuint tex_scene, fbo_scene; /* ssaa > 1: the box-filtered frame */
+    GLuint tex_comp, fbo_comp;   /* fxaa: the composite before edge AA */
+    GLuint rb_out, fbo_out;      /* w x h RGBA8: what is read back */
+    GLuint black;                /* 1x1 black: the glow inputs of a frame where nothing glowed */
+    chain glow, diff;
+};
+
+GLuint mmd_post_texture_target(const mmd_gl *gl, GLenum format, int w, int h, GLuint *fbo)
+{
+    GLuint t;
+    gl->GenTextures(1, &t);
+    gl->BindTexture(GL_TEXTURE_2D, t);
+    if (format == MMD_POST_HDR)
+        gl->TexImage2D(GL_TEXTURE_2D, 0, (GLint)format, w, h, 0, GL_RGB, GL_FLOAT, NULL);
+    else
+        gl->TexImage2D(GL_TEXTURE_2D, 0, (GLint)format, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    gl->GenFramebuffers(1, fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, *fbo);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0);
+    if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        gl->DeleteFramebuffers(1, fbo);
+        gl->DeleteTextures(1, &t);
+        *fbo = 0;
+        return 0;
+    }
+    return t;
+}
+
+/* Levels of a chain for a halo of about radius * 8% of the frame height: the
+ * level whose texel is that wide is the last (at least 1, at most 8, and no
+ * level smaller than 2 px). */
+static int chain_levels(int w, int h, float radius, int first)
+{
+    double px = (double)h * 0.08 * radius;
+    int n = (int)lround(log2(px > 2.0 ? px : 2.0));
+    n = n < first ? first : (n > MAX_LEVELS ? MAX_LEVELS : n);
+    while (n > first && ((w >> n) < 2 || (h >> n) < 2))
+        n--;
+    return n;
+}
+
+/* Levels first..n of a chain over a w x h frame (level i is (w, h) >> i). */
+static int chain_create(const mmd_gl *gl, chain *c, int w, int h, float radius, int first)
+{
+    c->first = first;
+    c->levels = chain_levels(w, h, radius, first);
+    for (int i = first; i <= c->levels; i++) {
+        c->w[i] = w >> i > 0 ? w >> i : 1;
+        c->h[i] = h >> i > 0 ? h >> i : 1;
+        c->tex[i] = mmd_post_texture_target(gl, MMD_POST_HDR, c->w[i], c->h[i], &c->fbo[i]);
+        if (!c->tex[i])
+            return -1;
+    }
+    return 0;
+}
+
+static void chain_free(const mmd_gl *gl, chain *c)
+{
+    for (int i = c->first; i <= c->levels && c->levels; i++) {
+        gl->DeleteFramebuffers(1, &c->fbo[i]);
+        gl->DeleteTextures(1, &c->tex[i]);
+    }
+}
+
+static GLuint build(const mmd_gl *gl, const char *fs, const char *defs, char *msg, size_t n)
+{
+    return mmd_gl_program_build(gl, "post_vs", fs, defs, msg, n);
+}
+
+static void set_sampler(const mmd_gl *gl, GLuint prog, const char *name, int unit)
+{
+    gl->UseProgram(prog);
+    gl->Uniform1i(gl->GetUniformLocation(prog, name), unit);
+}
+
+static int programs(mmd_post *p, char *msg, size_t n)
+{
+    const mmd_gl *gl = p->gl;
+    char defs[96];
+    snprintf(defs, sizeof defs, "#define GLOW %d\n#define DIFFUSION %d\n", p->e.glow ? 1 : 0, p->e.diffusion ? 1 : 0);
+    if (!(p->prog_ssaa = build(gl, "post_ssaa_fs", NULL, msg, n)) ||
+        !(p->prog_down = build(gl, "post_down_fs", "#define PREFILTER 0\n", msg, n)) ||
+        !(p->prog_down_pre = build(gl, "post_down_fs", "#define PREFILTER 1\n", msg, n)) ||
+        !(p->prog_up = build(gl, "post_up_fs", NULL, msg, n)) ||
+        !(p->prog_comp = build(gl, "post_composite_fs", defs, msg, n)) ||
+        !(p->prog_fxaa = build(gl, "post_fxaa_fs", NULL, msg, n)))
+        return -1;
+    set_sampler(gl, p->prog_ssaa, "u_src", 0);
+    set_sampler(gl, p->prog_down, "u_src", 0);
+    set_sampler(gl, p->prog_down_pre, "u_src", 0);
+    set_sampler(gl, p->prog_up, "u_src", 0);
+    set_sampler(gl, p->prog_fxaa, "u_src", 0);
+    set_sampler(gl, p->prog_comp, "u_scene", 0);
+    set_sampler(gl, p->prog_comp, "u_glow_src", 1);
+    set_sampler(gl, p->prog_comp, "u_glow", 2);
+    set_sampler(gl, p->prog_comp, "u_diff", 3);
+    return 0;
+}
+
+int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out, char *msg,
+                    size_t msg_size)
+{
+    mmd_post *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(msg, msg_size, "out of memory");
+        return -1;
+    }
+    p->gl = gl;
+    p->e = *e;
+    p->w = width;
+    p->h = height;
+    gl->GenVertexArrays(1, &p->vao);
+    GLuint fbo_black;
+    p->black = mmd_post_texture_target(gl, GL_RGBA8, 1, 1, &fbo_black);
+    if (p->black) {
+        const float zero[4] = {0, 0, 0, 0};
+        gl->ClearColor(zero[0], zero[1], zero[2], zero[3]);
+        gl->Clear(GL_COLOR_BUFFER_BIT);
+        gl->DeleteFramebuffers(1, &fbo_black);
+    }
+    int rc = p->black ? programs(p, msg, msg_size) : -1;
+    if (!rc && e->ssaa > 1) {
+        p->tex_scene = mmd_post_texture_target(gl, GL_RGBA8, width, height, &p->fbo_scene);
+        rc = p->tex_scene ? 0 : -1;
+    }
+    if (!rc && e->fxaa && (e->glow || e->diffusion || e->ssaa > 1)) {
+        p->tex_comp = mmd_post_texture_target(gl, GL_RGBA8, width, height, &p->fbo_comp);
+        rc = p->tex_comp ? 0 : -1;
+    }
+    if (!rc && e->glow) /* from the emission at half size (pass_glow.c) */
+        rc = chain_create(gl, &p->glow, width, height, e->glow_radius, 2);
+    if (!rc && e->diffusion)
+        rc = chain_create(gl, &p->diff, width, height, 1.0f, 2);
+    if (!rc) {
+        gl->GenFramebuffers(1, &p->fbo_out);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, p->fbo_out);
+        gl->GenRenderbuffers(1, &p->rb_out);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, p->rb_out);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 0, GL_RGBA8, width, height);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, p->rb_out);
+        rc = gl->CheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE ? 0 : -1;
+    }
+    if (rc) {
+        if (!msg[0])
+            snprintf(msg, msg_size, "GL: effect targets %dx%d incomplete", width, height);
+        mmd_post_free(p);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+void mmd_post_free(mmd_post *p)
+{
+    if (!p)
+        return;
+    const mmd_gl *gl = p->gl;
+    chain_free(gl, &p->glow);
+    chain_free(gl, &p->diff);
+    GLuint fbos[3] = {p->fbo_scene, p->fbo_comp, p->fbo_out};
+    GLuint texs[3] = {p->tex_scene, p->tex_comp, p->black};
+    gl->DeleteFramebuffers(3, fbos);
+    gl->DeleteTextures(3, texs);
+    gl->DeleteRenderbuffers(1, &p->rb_out);
+    GLuint progs[6] = {p->prog_ssaa, p->prog_down, p->prog_down_pre, p->prog_up, p->prog_comp, p->prog_fxaa};
+    for (int i = 0; i < 6; i++)
+        if (progs[i])
+            gl->DeleteProgram(progs[i]);
+    gl->DeleteVertexArrays(1, &p->vao);
+    free(p);
+}
+
+GLuint mmd_post_output_fbo(const mmd_post *p) { return p->fbo_out; }
+
+static void draw_into(const mmd_post *p, GLuint fbo, int w, int h)
+{
+    p->gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+    p->gl->Viewport(0, 0, w, h);
+    p->gl->DrawArrays(GL_TRIANGLES, 0, 3);
+}
+
+static void bind(const mmd_gl *gl, int unit, GLuint tex)
+{
+    gl->ActiveTexture(GL_TEXTURE0 + (GLenum)unit);
+    gl->BindTexture(GL_TEXTURE_2D, tex);
+}
+
+/* Down the chain from src (sw x sh) into levels first..levels, then back up,
+ * adding each level onto the next larger; leaves the blurred sum in level first. */
+static void run_chain(const mmd_post *p, const chain *c, GLuint src, int sw, int sh, bool prefilter,
+                      float threshold)
+{
+    const mmd_gl *gl = p->gl;
+    gl->Disable(GL_BLEND);
+    GLuint tex = src;
+    for (int i = c->first; i <= c->levels; i++) {
+        GLuint prog = i == c->first && prefilter ? p->prog_down_pre : p->prog_down;
+        gl->UseProgram(prog);
+        gl->Uniform2f(gl->GetUniformLocation(prog, "u_texel"), 1.0f / (float)sw, 1.0f / (float)sh);
+        gl->Uniform1f(gl->GetUniformLocation(prog, "u_threshold"), threshold);
+        bind(gl, 0, tex);
+        draw_into(p, c->fbo[i], c->w[i], c->h[i]);
+        tex = c->tex[i];
+        sw = c->w[i];
+        sh = c->h[i];
+    }
+    gl->Enable(GL_BLEND);
+    gl->BlendFuncSeparate(GL_ONE, GL_ONE, GL_ONE, GL_ONE);
+    gl->UseProgram(p->prog_up);
+    for (int i = c->levels; i > c->first; i--) {
+        gl->Uniform2f(gl->GetUniformLocation(p->prog_up, "u_texel"), 1.0f / (float)c->w[i], 1.0f / (float)c->h[i]);
+        bind(gl, 0, c->tex[i]);
+        draw_into(p, c->fbo[i - 1], c->w[i - 1], c->h[i - 1]);
+    }
+    gl->Disable(GL_BLEND);
+}
+
+bool mmd_post_needed(const mmd_post *p, GLuint glow)
+{
+    return (p->e.glow && glow) || p->e.diffusion || p->e.fxaa || p->e.ssaa > 1;
+}
+
+void mmd_post_run(mmd_post *p, GLuint scene, GLuint glow)
+{
+    const mmd_gl *gl = p->gl;
+    bool do_glow = p->e.glow && glow, comp = do_glow || p->e.diffusion, more = comp || p->e.fxaa;
+    gl->Disable(GL_DEPTH_TEST);
+    gl->Disable(GL_CULL_FACE);
+    gl->Disable(GL_STENCIL_TEST);
+    gl->Disable(GL_BLEND);
+    gl->BindVertexArray(p->vao);
+    if (p->e.ssaa > 1) { /* box-filter down to the output size first */
+        gl->UseProgram(p->prog_ssaa);
+        gl->Uniform1i(gl->GetUniformLocation(p->prog_ssaa, "u_scale"), p->e.ssaa);
+        bind(gl, 0, scene);
+        draw_into(p, more ? p->fbo_scene : p->fbo_out, p->w, p->h);
+        scene = p->tex_scene;
+    }
+    if (do_glow) /* the halo: from quarter size down and back */
+        run_chain(p, &p->glow, glow, p->w / 2 > 0 ? p->w / 2 : 1, p->h / 2 > 0 ? p->h / 2 : 1, false, 0.0f);
+    if (p->e.diffusion)
+        run_chain(p, &p->diff, scene, p->w, p->h, true, p->e.diffusion_threshold);
+    GLuint fxaa_src = scene;
+    if (comp) {
+        gl->UseProgram(p->prog_comp);
+        /* emitters at full strength, the halo (a sum over its levels) at strength / levels */
+        int halo_levels = p->glow.levels - p->glow.first + 1;
+        float gk[2] = {do_glow ? p->e.glow_strength : 0.0f,
+                       do_glow && halo_levels > 0 ? p->e.glow_strength / (float)halo_levels : 0.0f};
+        gl->Uniform2f(gl->GetUniformLocation(p->prog_comp, "u_glow_k"), gk[0], gk[1]);
+        gl->Uniform1f(gl->GetUniformLocation(p->prog_comp, "u_diff_k"),
+                      p->diff.levels ? 2.0f * p->e.diffusion_strength / (float)(p->diff.levels - p->diff.first + 1)
+                                     : 0.0f);
+        bind(gl, 0, scene);
+        bind(gl, 1, do_glow ? glow : p->black);
+        bind(gl, 2, do_glow ? p->glow.tex[p->glow.first] : p->black);
+        bind(gl, 3, p->e.diffusion ? p->diff.tex[p->diff.first] : p->black);
+        draw_into(p, p->e.fxaa ? p->fbo_comp : p->fbo_out, p->w, p->h);
+        fxaa_src = p->tex_comp;
+    }
+    if (p->e.fxaa) {
+        gl->UseProgram(p->prog_fxaa);
+        gl->Uniform2f(gl->GetUniformLocation(p->prog_fxaa, "u_texel"), 1.0f / (float)p->w, 1.0f / (float)p->h);
+        bind(gl, 0, fxaa_src);
+        draw_into(p, p->fbo_out, p->w, p->h);
+    }
+    for (int u = 3; u >= 0; u--)
+        bind(gl, u, 0);
+    gl->BindVertexArray(0);
+}

@@ -1,0 +1,44 @@
+/* renderer/gl/pass_post.h - the passes after the colour pass (issue 18):
+ * supersampling resolve, AutoLuminous glow and Diffusion blooms (blur chains
+ * at half size and below), composite, FXAA. Used by targets.c when
+ * mmd_effects_post() is true; nothing here runs when every effect is off.
+ *
+ *     mmd_post_create(gl, &effects, w, h, &p, msg, n);   // output size w x h
+ *     per frame: mmd_post_run(p, scene_tex, glow_tex);  // ssaa-sized inputs
+ *                read back from mmd_post_output_fbo(p)
+ *     mmd_post_free(p);
+ */
+#ifndef MMD_RENDERER_GL_PASS_POST_H
+#define MMD_RENDERER_GL_PASS_POST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "renderer/gl/context.h"
+#include "renderer/gl/effects.h"
+
+/* The float format of emission and bloom targets: packed 11/11/10-bit floats
+ * (HDR up to 65000, 4 bytes a texel; alpha is not stored, blending takes the
+ * fragment's). Half of RGBA16F's memory traffic, which dominates the glow's
+ * cost on llvmpipe with MSAA 4. */
+#define MMD_POST_HDR GL_R11F_G11F_B10F
+
+typedef struct mmd_post mmd_post;
+
+/* Returns 0, or -1 with msg (GLSL or framebuffer failure). */
+int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out, char *msg,
+                    size_t msg_size);
+void mmd_post_free(mmd_post *p); /* NULL is a no-op */
+/* scene: RGBA8 texture of (width * ssaa) x (height * ssaa); glow: the
+ * MMD_POST_HDR emission at half the output size (pass_glow.c), 0 when nothing
+ * glowed. Leaves the frame in the output FBO. */
+void mmd_post_run(mmd_post *p, GLuint scene, GLuint glow);
+/* Whether mmd_post_run has work with this glow input; when not, the caller
+ * reads the scene itself (glow on but nothing glowed, no other effect). */
+bool mmd_post_needed(const mmd_post *p, GLuint glow);
+GLuint mmd_post_output_fbo(const mmd_post *p);
+/* A texture + FBO of the given format and size (linear, clamped), for the
+ * colour target and here. Returns the texture, 0 on failure. */
+GLuint mmd_post_texture_target(const mmd_gl *gl, GLenum format, int w, int h, GLuint *fbo);
+
+#endif
