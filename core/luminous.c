@@ -58,7 +58,7 @@ float mmd_luminous_model_factor(const mmd_luminous_morphs *lm, const float *weig
 {
     float up = weight(weights, lm->light_up), off = weight(weights, lm->light_off);
     float blink = weight(weights, lm->light_blink);
-    double ph = t_seconds - floor(t_seconds); /* one blink per second */
+    double ph = isfinite(t_seconds) ? t_seconds - floor(t_seconds) : 0.0; /* one blink per second */
     float wave = (float)(0.5 - 0.5 * cos(2.0 * M_PI * ph));
     return (1.0f + 2.0f * up) * (1.0f - off) * (1.0f - blink * wave);
 }

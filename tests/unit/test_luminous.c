@@ -106,6 +106,8 @@ TEST(morph_factor)
     CHECK_NEAR(mmd_luminous_model_factor(&lm, w, 2.0), 1.0, 1e-6);
     CHECK_NEAR(mmd_luminous_model_factor(&lm, w, 2.5), 0.0, 1e-6);
     CHECK_NEAR(mmd_luminous_model_factor(&lm, w, 2.25), 0.5, 1e-6);
+    CHECK_NEAR(mmd_luminous_model_factor(&lm, w, NAN), 1.0, 1e-6); /* a bad time never makes NaN glow */
+    CHECK_NEAR(mmd_luminous_model_factor(&lm, w, INFINITY), 1.0, 1e-6);
     m.morph_count = 1; /* none of the names */
     mmd_luminous_find_morphs(&m, &lm);
     CHECK(lm.light_up == -1 && lm.light_off == -1 && lm.light_blink == -1);
