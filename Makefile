@@ -60,7 +60,8 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 OPT := -O1 -g
 endif
 
-CPPFLAGS_COMMON := -I. -I$(BUILD)/gen -D_GNU_SOURCE -MMD -MP $(if $(filter egl,$(GL)),-DMMD_NO_OSMESA)
+# cglm on plain float arrays (pose buffers, stack copies): unaligned SSE loads.
+CPPFLAGS_COMMON := -I. -I$(BUILD)/gen -D_GNU_SOURCE -DCGLM_ALL_UNALIGNED -MMD -MP $(if $(filter egl,$(GL)),-DMMD_NO_OSMESA)
 CFLAGS_COMMON := -std=c11 $(WARN) $(OPT) $(SANFLAGS) -pthread
 # A package pkg-config cannot find stops the build here, with its name (goals
 # that install or need no packages are exempt; `make test` re-enters make after deps).

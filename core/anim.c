@@ -367,7 +367,8 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
     X(append_rot, nb * 4) X(ik_rot, nb * 4) X(local_rot, nb * 4) X(base_rot, nb * 4)                  \
     X(local_pos, nb * 3) X(world, nb * 16) X(skinning, nb * 16) X(skin34, nb * 12)                    \
     X(rest_offset, nb * 3) X(ik_enabled, nb) X(phys_off, nb) X(is_ik_link, nb) X(append_link, nb)     \
-    X(phys_written, nb) X(refresh_mark, nb) X(raw_weights, a->nm) X(weights, a->nm)
+    X(phys_written, nb) X(refresh_mark, nb) X(raw_weights, a->nm) X(weights, a->nm)   \
+    X(op_world, nb * 16) X(op_set, nb)
 #define ANIM_ALLOC_ROW(field, n) &&ALLOC(a->field, (size_t)(n))
     bool arrays = (a->order = compute_order(a)) != NULL ANIM_ARRAYS(ANIM_ALLOC_ROW);
 #undef ANIM_ALLOC_ROW
@@ -584,6 +585,15 @@ void mmd_anim_set_physics_hook(mmd_anim *a, mmd_anim_physics_fn fn, void *user)
 }
 
 float *mmd_anim_world_mut(mmd_anim *a) { return a->world; }
+
+void mmd_anim_set_outside_parent(mmd_anim *a, int32_t bone, const float parent[16])
+{
+    if (bone < 0 || (uint32_t)bone >= a->nb)
+        return;
+    a->op_set[bone] = parent != NULL;
+    if (parent)
+        memcpy(a->op_world + 16 * bone, parent, 16 * sizeof *parent);
+}
 
 bool mmd_anim_bone_physics_off(const mmd_anim *a, int32_t bone)
 {

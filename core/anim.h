@@ -36,6 +36,10 @@ typedef struct mmd_material_state {
     float toon_mul[4], toon_add[4];
 } mmd_material_state;
 
+/* A material's own values with neutral tints (mul 1, add 0): the state with no
+ * material morph (the renderer's default when it draws without an mmd_anim). */
+void mmd_material_state_base(const mmd_material *m, mmd_material_state *out);
+
 /* motions may be NULL/0 (rest pose). Several motions merge: for the same
  * bone/morph, keys of later motions are added to the track (duplicate frames:
  * the later motion wins). Names bind through Shift-JIS cut at 15 bytes. */
@@ -94,5 +98,10 @@ const mmd_model *mmd_anim_model(const mmd_anim *a);
  * translation and weights times w) on the following evaluations; 1 (the
  * default) is the motion as sampled. */
 void mmd_anim_set_pose_weight(mmd_anim *a, float w);
+
+/* Outside parent (core/world.h sets these): from the next evaluate on, the
+ * bone's world = parent (16 floats, column-major, copied) x the bone's world
+ * within this model; descendants, IK and physics follow. NULL removes it. */
+void mmd_anim_set_outside_parent(mmd_anim *a, int32_t bone, const float parent[16]);
 
 #endif

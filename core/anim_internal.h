@@ -7,6 +7,7 @@
 #ifndef MMD_CORE_ANIM_INTERNAL_H
 #define MMD_CORE_ANIM_INTERNAL_H
 
+#include <cglm/cglm.h>
 #include <math.h>
 #include <string.h>
 
@@ -61,6 +62,8 @@ struct mmd_anim {
     float *base_rot;            /* local rotation before IK (anim/morph/append) */
     float *local_rot, *local_pos; /* final local transform */
     float *world, *skinning;    /* nb x 16 */
+    float *op_world;            /* nb x 16: outside parent of a bone (world.c), when op_set */
+    bool *op_set;
     float *skin34;              /* nb x 12: skinning columns x, y, z, t (CPU skinning) */
     float *rest_offset;         /* nb x 3: position - parent position */
     bool *ik_enabled, *phys_off, *is_ik_link;
@@ -96,62 +99,32 @@ struct mmd_anim {
     bool *phys_written, *refresh_mark;
 };
 
-/* ---- small float math (static inline, header-local) ---- */
+/* ---- float math: thin names over cglm (versor = x,y,z,w; mat4 column-major).
+ * The pose arrays are plain float[16]/float[4] (arena memory, 32-byte
+ * aligned, but stack copies need not be): the Makefile builds core with
+ * CGLM_ALL_UNALIGNED so cglm's SSE loads accept any float array. ---- */
 static inline void aq_mul(const float a[4], const float b[4], float o[4])
 {
-    float x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    float y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    float z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    float w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    o[0] = x, o[1] = y, o[2] = z, o[3] = w;
+    glm_quat_mul((float *)a, (float *)b, o);
 }
-static inline void aq_ident(float q[4]) { q[0] = q[1] = q[2] = 0, q[3] = 1; }
-static inline void aq_norm(float q[4])
-{
-    float l = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    if (l > 0) {
-        q[0] /= l, q[1] /= l, q[2] /= l, q[3] /= l;
-    } else {
-        aq_ident(q);
-    }
-}
+static inline void aq_ident(float q[4]) { glm_quat_identity(q); }
+static inline void aq_norm(float q[4]) { glm_quat_normalize(q); }
 /* m = T(p) * R(q) */
 static inline void am_from_pq(const float p[3], const float q[4], float m[16])
 {
-    float x = q[0], y = q[1], z = q[2], w = q[3];
-    m[0] = 1 - 2 * (y * y + z * z), m[1] = 2 * (x * y + z * w), m[2] = 2 * (x * z - y * w), m[3] = 0;
-    m[4] = 2 * (x * y - z * w), m[5] = 1 - 2 * (x * x + z * z), m[6] = 2 * (y * z + x * w), m[7] = 0;
-    m[8] = 2 * (x * z + y * w), m[9] = 2 * (y * z - x * w), m[10] = 1 - 2 * (x * x + y * y), m[11] = 0;
-    m[12] = p[0], m[13] = p[1], m[14] = p[2], m[15] = 1;
+    glm_quat_mat4((float *)q, (vec4 *)m);
+    m[12] = p[0], m[13] = p[1], m[14] = p[2];
 }
 /* o = a * b for affine matrices (o may alias neither) */
 static inline void am_mul(const float a[16], const float b[16], float o[16])
 {
-    for (int c = 0; c < 4; c++) {
-        const float *bc = b + 4 * c;
-        for (int r = 0; r < 3; r++)
-            o[4 * c + r] = a[r] * bc[0] + a[4 + r] * bc[1] + a[8 + r] * bc[2] + a[12 + r] * bc[3];
-        o[4 * c + 3] = bc[3];
-    }
+    glm_mul((vec4 *)a, (vec4 *)b, (vec4 *)o);
 }
-/* rotation of an orthonormal (rigid) matrix to a quaternion */
+/* rotation of an orthonormal (rigid) matrix to a unit quaternion */
 static inline void am_to_quat(const float m[16], float q[4])
 {
-    float tr = m[0] + m[5] + m[10];
-    if (tr > 0) {
-        float s = sqrtf(tr + 1.0f) * 2;
-        q[3] = 0.25f * s, q[0] = (m[6] - m[9]) / s, q[1] = (m[8] - m[2]) / s, q[2] = (m[1] - m[4]) / s;
-    } else if (m[0] > m[5] && m[0] > m[10]) {
-        float s = sqrtf(1.0f + m[0] - m[5] - m[10]) * 2;
-        q[3] = (m[6] - m[9]) / s, q[0] = 0.25f * s, q[1] = (m[4] + m[1]) / s, q[2] = (m[8] + m[2]) / s;
-    } else if (m[5] > m[10]) {
-        float s = sqrtf(1.0f + m[5] - m[0] - m[10]) * 2;
-        q[3] = (m[8] - m[2]) / s, q[0] = (m[4] + m[1]) / s, q[1] = 0.25f * s, q[2] = (m[9] + m[6]) / s;
-    } else {
-        float s = sqrtf(1.0f + m[10] - m[0] - m[5]) * 2;
-        q[3] = (m[1] - m[4]) / s, q[0] = (m[8] + m[2]) / s, q[1] = (m[9] + m[6]) / s, q[2] = 0.25f * s;
-    }
-    aq_norm(q);
+    glm_mat4_quat((vec4 *)m, q);
+    glm_quat_normalize(q);
 }
 
 #define ALLOC_OK(expr) ((expr) != NULL)

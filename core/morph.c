@@ -48,6 +48,15 @@ static void mat_scatter(const float base[MAT_TINT], const float *mul, const floa
     memcpy(s->toon_add, add + 24, 16);
 }
 
+void mmd_material_state_base(const mmd_material *m, mmd_material_state *out)
+{
+    float base[MAT_TINT], one[MAT_CH], zero[MAT_CH] = {0};
+    for (int c = 0; c < MAT_CH; c++)
+        one[c] = 1.0f;
+    mat_base(m, base);
+    mat_scatter(base, one, zero, out);
+}
+
 mmd_status mmd_anim_morph_prepare(mmd_anim *a, mmd_error *err)
 {
     const mmd_model *m = a->model;
@@ -77,13 +86,8 @@ mmd_status mmd_anim_morph_prepare(mmd_anim *a, mmd_error *err)
             if (a->add_uv[k])
                 memcpy(a->add_uv[k] + 4 * v, x->add_uv[k], 16);
     }
-    for (uint32_t i = 0; i < a->nmat; i++) {
-        float base[MAT_TINT], one[MAT_CH], zero[MAT_CH] = {0};
-        for (int c = 0; c < MAT_CH; c++)
-            one[c] = 1.0f;
-        mat_base(&m->materials[i], base);
-        mat_scatter(base, one, zero, &a->materials[i]);
-    }
+    for (uint32_t i = 0; i < a->nmat; i++)
+        mmd_material_state_base(&m->materials[i], &a->materials[i]);
     return MMD_OK;
 }
 

@@ -436,6 +436,126 @@ static bool propagate_layers(pmd_ctx *c, mmd_bone *bones, uint32_t n)
 }
 
 /* Bones and IK together: IK records may add bones. */
+/* File bone i's PMD type (0..9) as PMX flags, append and fixed axis (DESIGN I.1). */
+static void convert_bone(pmd_ctx *c, const mmd_bone *tmp, const pmd_bone_raw *raw, uint32_t i, size_t bone_start)
+{
+    mmd_model *m = c->m;
+    mmd_bone *b = &m->bones[i];
+    const pmd_bone_raw *rb = &raw[i];
+    b->flags = MMD_BONE_ROTATABLE | MMD_BONE_VISIBLE | MMD_BONE_OPERABLE | MMD_BONE_TAIL_IS_BONE;
+    b->tail_bone = (rb->tail == 0 || rb->tail == 0xFFFF) ? -1 : rb->tail;
+    b->append_parent = -1;
+    b->ik_target = -1;
+    b->external_key = -1;
+    switch (rb->type) {
+    case 1:
+        b->flags |= MMD_BONE_MOVABLE;
+        break;
+    case 2:
+        b->flags |= MMD_BONE_MOVABLE | MMD_BONE_IK;
+        b->layer = 1;
+        break;
+    case 5:
+        b->flags |= MMD_BONE_APPEND_ROTATE;
+        b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+        b->append_parent = rb->source;
+        b->append_ratio = 1.0f;
+        break;
+    case 6:
+    case 7:
+        b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+        break;
+    case 8: {
+        float axis[3];
+        const mmd_bone *tb = &tmp[b->tail_bone >= 0 ? b->tail_bone : 0];
+        vec_sub(axis, tb->position, b->position);
+        float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+        if (len > 1e-6f && isfinite(len)) {
+            b->flags |= MMD_BONE_FIXED_AXIS;
+            for (int k = 0; k < 3; k++)
+                b->fixed_axis[k] = axis[k] / len;
+        } else {
+            warn_bone(c, i, bone_start + (size_t)i * BONE_REC, "twist bone (type 8) without a usable axis: free rotation");
+        }
+        break;
+    }
+    case 9:
+        /* rotation link (回転連動, MMDAgent PMDBone FOLLOW_ROTATE, nanoem): the
+         * source is the tail (child) bone, the IK field a signed ratio in
+         * percent; negative = the inverse rotation, which slerp(I, q, -r)
+         * gives. Tail 0 is bone 0 here (both peers follow it); 0xFFFF or
+         * the bone itself is no source: a plain bone, warning. */
+        if (rb->tail == 0xFFFF || rb->tail == i) {
+            warn_bone(c, i, bone_start + (size_t)i * BONE_REC + 22,
+                      "rotation link bone (type 9) without a tail bone: plain bone");
+            break;
+        }
+        b->flags |= MMD_BONE_APPEND_ROTATE;
+        b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
+        b->append_parent = rb->tail;
+        b->append_ratio = (float)(int16_t)rb->source * 0.01f;
+        break;
+    default:
+        break;
+    }
+}
+
+/* The IK records onto the bones: a bone's first record makes it an IK bone,
+ * each further one a new bone "<name>+" after the file's (nb onwards). */
+static void attach_iks(pmd_ctx *c, const pmd_ik *iks, uint32_t nik, uint32_t nb, uint32_t *ik_of_bone,
+                       uint32_t *boffs)
+{
+    mmd_reader *r = &c->r;
+    mmd_model *m = c->m;
+    uint32_t next_extra = nb;
+    for (uint32_t i = 0; i < nb; i++)
+        ik_of_bone[i] = 0;
+    for (uint32_t i = 0; i < nik; i++) {
+        const pmd_ik *k = &iks[i];
+        uint32_t bi = k->bone;
+        if (ik_of_bone[k->bone]++ > 0) {
+            bi = next_extra++;
+            if (boffs)
+                boffs[bi] = off32(k->offset); /* the extra bone comes from this IK record */
+            mmd_bone *src = &m->bones[k->bone];
+            mmd_bone *b = &m->bones[bi];
+            *b = *src;
+            char *nm = mmd_arena_alloc(c->a, strlen(src->name) + 2);
+            if (!nm) {
+                mmd_rd_fail(r, MMD_E_NOMEM, "bone name");
+                return;
+            }
+            strcpy(nm, src->name);
+            strcat(nm, "+");
+            b->name = nm;
+            b->parent = k->bone;
+            b->flags &= (uint16_t)~(MMD_BONE_VISIBLE | MMD_BONE_TAIL_IS_BONE);
+            b->tail_bone = -1;
+            memset(b->tail_offset, 0, sizeof b->tail_offset);
+        }
+        mmd_bone *b = &m->bones[bi];
+        b->flags |= MMD_BONE_IK | MMD_BONE_MOVABLE;
+        b->layer = 1;
+        b->ik_target = k->target;
+        b->ik_loop = k->iterations;
+        b->ik_limit_angle = k->weight * 4.0f;
+        b->ik_link_count = k->link_count;
+        b->ik_links = alloc_array(c, k->link_count, sizeof *b->ik_links);
+        if (!ok(c))
+            return;
+        for (uint32_t j = 0; j < k->link_count; j++) {
+            mmd_ik_link *l = &b->ik_links[j];
+            l->bone = k->links[j];
+            const char *ln = m->bones[l->bone].name;
+            if (ln && strstr(ln, "ひざ")) {
+                l->has_limit = true;
+                l->lower[0] = (float)-M_PI;
+                l->upper[0] = (float)(-0.5 * M_PI / 180.0);
+            }
+        }
+    }
+}
+
 static void parse_bones_and_ik(pmd_ctx *c)
 {
     mmd_reader *r = &c->r;
@@ -534,114 +654,11 @@ static void parse_bones_and_ik(pmd_ctx *c)
         for (uint32_t i = 0; i < nb; i++)
             boffs[i] = off32(bone_start + (size_t)i * BONE_REC);
     memcpy(m->bones, tmp, (size_t)nb * sizeof *tmp);
-    for (uint32_t i = 0; i < nb; i++) {
-        mmd_bone *b = &m->bones[i];
-        const pmd_bone_raw *rb = &raw[i];
-        b->flags = MMD_BONE_ROTATABLE | MMD_BONE_VISIBLE | MMD_BONE_OPERABLE | MMD_BONE_TAIL_IS_BONE;
-        b->tail_bone = (rb->tail == 0 || rb->tail == 0xFFFF) ? -1 : rb->tail;
-        b->append_parent = -1;
-        b->ik_target = -1;
-        b->external_key = -1;
-        switch (rb->type) {
-        case 1:
-            b->flags |= MMD_BONE_MOVABLE;
-            break;
-        case 2:
-            b->flags |= MMD_BONE_MOVABLE | MMD_BONE_IK;
-            b->layer = 1;
-            break;
-        case 5:
-            b->flags |= MMD_BONE_APPEND_ROTATE;
-            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
-            b->append_parent = rb->source;
-            b->append_ratio = 1.0f;
-            break;
-        case 6:
-        case 7:
-            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
-            break;
-        case 8: {
-            float axis[3];
-            const mmd_bone *tb = &tmp[b->tail_bone >= 0 ? b->tail_bone : 0];
-            vec_sub(axis, tb->position, b->position);
-            float len = sqrtf(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-            if (len > 1e-6f && isfinite(len)) {
-                b->flags |= MMD_BONE_FIXED_AXIS;
-                for (int k = 0; k < 3; k++)
-                    b->fixed_axis[k] = axis[k] / len;
-            } else {
-                warn_bone(c, i, bone_start + (size_t)i * BONE_REC, "twist bone (type 8) without a usable axis: free rotation");
-            }
-            break;
-        }
-        case 9:
-            /* rotation link (回転連動, MMDAgent PMDBone FOLLOW_ROTATE, nanoem): the
-             * source is the tail (child) bone, the IK field a signed ratio in
-             * percent; negative = the inverse rotation, which slerp(I, q, -r)
-             * gives. Tail 0 is bone 0 here (both peers follow it); 0xFFFF or
-             * the bone itself is no source: a plain bone, warning. */
-            if (rb->tail == 0xFFFF || rb->tail == i) {
-                warn_bone(c, i, bone_start + (size_t)i * BONE_REC + 22,
-                          "rotation link bone (type 9) without a tail bone: plain bone");
-                break;
-            }
-            b->flags |= MMD_BONE_APPEND_ROTATE;
-            b->flags &= (uint16_t)~MMD_BONE_VISIBLE;
-            b->append_parent = rb->tail;
-            b->append_ratio = (float)(int16_t)rb->source * 0.01f;
-            break;
-        default:
-            break;
-        }
-    }
-    /* IK records -> bones */
-    uint32_t next_extra = nb;
     for (uint32_t i = 0; i < nb; i++)
-        ik_of_bone[i] = 0;
-    for (uint32_t i = 0; i < nik; i++) {
-        const pmd_ik *k = &iks[i];
-        uint32_t bi = k->bone;
-        if (ik_of_bone[k->bone]++ > 0) {
-            bi = next_extra++;
-            if (boffs)
-                boffs[bi] = off32(k->offset); /* the extra bone comes from this IK record */
-            mmd_bone *src = &m->bones[k->bone];
-            mmd_bone *b = &m->bones[bi];
-            *b = *src;
-            char *nm = mmd_arena_alloc(c->a, strlen(src->name) + 2);
-            if (!nm) {
-                mmd_rd_fail(r, MMD_E_NOMEM, "bone name");
-                return;
-            }
-            strcpy(nm, src->name);
-            strcat(nm, "+");
-            b->name = nm;
-            b->parent = k->bone;
-            b->flags &= (uint16_t)~(MMD_BONE_VISIBLE | MMD_BONE_TAIL_IS_BONE);
-            b->tail_bone = -1;
-            memset(b->tail_offset, 0, sizeof b->tail_offset);
-        }
-        mmd_bone *b = &m->bones[bi];
-        b->flags |= MMD_BONE_IK | MMD_BONE_MOVABLE;
-        b->layer = 1;
-        b->ik_target = k->target;
-        b->ik_loop = k->iterations;
-        b->ik_limit_angle = k->weight * 4.0f;
-        b->ik_link_count = k->link_count;
-        b->ik_links = alloc_array(c, k->link_count, sizeof *b->ik_links);
-        if (!ok(c))
-            return;
-        for (uint32_t j = 0; j < k->link_count; j++) {
-            mmd_ik_link *l = &b->ik_links[j];
-            l->bone = k->links[j];
-            const char *ln = m->bones[l->bone].name;
-            if (ln && strstr(ln, "ひざ")) {
-                l->has_limit = true;
-                l->lower[0] = (float)-M_PI;
-                l->upper[0] = (float)(-0.5 * M_PI / 180.0);
-            }
-        }
-    }
+        convert_bone(c, tmp, raw, i, bone_start);
+    attach_iks(c, iks, nik, nb, ik_of_bone, boffs);
+    if (!ok(c))
+        return;
     /* IK layer reaches the descendants (a child is never evaluated before its parent). */
     if (!propagate_layers(c, m->bones, total))
         return;

@@ -205,6 +205,303 @@ static void sect(wbuf *w, const char *s)
     w->item = -1;
 }
 
+static void write_vertices(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.vertex");
+    w_u32(w, m->vertex_count);
+    for (uint32_t i = 0; i < m->vertex_count && w->st == MMD_OK; i++) {
+        w->item = i;
+        const mmd_vertex *v = &m->vertices[i];
+        w_f(w, v->position, 3);
+        w_f(w, v->normal, 3);
+        w_f(w, v->uv, 2);
+        for (int k = 0; k < m->additional_uv_count; k++)
+            w_f(w, v->add_uv[k], 4);
+        w_u8(w, v->weight_type);
+        switch (v->weight_type) {
+        case MMD_WEIGHT_BDEF1: w_idx(w, w->bsz, v->bones[0]); break;
+        case MMD_WEIGHT_BDEF2:
+        case MMD_WEIGHT_SDEF:
+            w_idx(w, w->bsz, v->bones[0]);
+            w_idx(w, w->bsz, v->bones[1]);
+            w_f(w, v->weights, 1);
+            if (v->weight_type == MMD_WEIGHT_SDEF) {
+                w_f(w, v->sdef_c, 3);
+                w_f(w, v->sdef_r0, 3);
+                w_f(w, v->sdef_r1, 3);
+            }
+            break;
+        case MMD_WEIGHT_BDEF4:
+        case MMD_WEIGHT_QDEF:
+            for (int k = 0; k < 4; k++)
+                w_idx(w, w->bsz, v->bones[k]);
+            w_f(w, v->weights, 4);
+            break;
+        default: wfail(w, MMD_E_BAD_VALUE, "weight type", v->weight_type); break;
+        }
+        w_f1(w, v->edge_scale);
+    }
+}
+
+static void write_faces_textures(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.face");
+    w_u32(w, m->index_count);
+    for (uint32_t i = 0; i < m->index_count && w->st == MMD_OK; i++)
+        w_vidx(w, m->indices[i]);
+
+    sect(w, "pmx.texture");
+    w_u32(w, m->texture_count);
+    for (uint32_t i = 0; i < m->texture_count; i++)
+        w_text(w, m->textures[i]);
+}
+
+static void write_materials(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.material");
+    w_u32(w, m->material_count);
+    for (uint32_t i = 0; i < m->material_count && w->st == MMD_OK; i++) {
+        w->item = i;
+        const mmd_material *mt = &m->materials[i];
+        w_text(w, mt->name);
+        w_text(w, mt->name_en);
+        w_f(w, mt->diffuse, 4);
+        w_f(w, mt->specular, 3);
+        w_f1(w, mt->specular_power);
+        w_f(w, mt->ambient, 3);
+        w_u8(w, mt->flags);
+        w_f(w, mt->edge_color, 4);
+        w_f1(w, mt->edge_size);
+        w_idx(w, w->tsz, mt->texture);
+        w_idx(w, w->tsz, mt->sphere_texture);
+        w_u8(w, mt->sphere_mode);
+        w_u8(w, mt->toon_shared ? 1 : 0);
+        if (mt->toon_shared) {
+            if (mt->toon < -1 || mt->toon > 9)
+                wfail(w, MMD_E_BAD_VALUE, "shared toon out of range:", mt->toon);
+            w_u8(w, mt->toon < 0 ? 0xFF : (uint8_t)mt->toon); /* -1 -> 0xFF (none) */
+        } else {
+            w_idx(w, w->tsz, mt->toon);
+        }
+        w_text(w, mt->memo);
+        w_u32(w, mt->index_count);
+    }
+}
+
+static void write_bones(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.bone");
+    w_u32(w, m->bone_count);
+    for (uint32_t i = 0; i < m->bone_count && w->st == MMD_OK; i++) {
+        w->item = i;
+        const mmd_bone *b = &m->bones[i];
+        w_text(w, b->name);
+        w_text(w, b->name_en);
+        w_f(w, b->position, 3);
+        w_idx(w, w->bsz, b->parent);
+        w_i32(w, b->layer);
+        w_u16(w, b->flags);
+        if (b->flags & MMD_BONE_TAIL_IS_BONE)
+            w_idx(w, w->bsz, b->tail_bone);
+        else
+            w_f(w, b->tail_offset, 3);
+        if (b->flags & (MMD_BONE_APPEND_ROTATE | MMD_BONE_APPEND_TRANSLATE)) {
+            w_idx(w, w->bsz, b->append_parent);
+            w_f1(w, b->append_ratio);
+        }
+        if (b->flags & MMD_BONE_FIXED_AXIS)
+            w_f(w, b->fixed_axis, 3);
+        if (b->flags & MMD_BONE_LOCAL_AXES) {
+            w_f(w, b->local_x, 3);
+            w_f(w, b->local_z, 3);
+        }
+        if (b->flags & MMD_BONE_EXTERNAL_PARENT)
+            w_i32(w, b->external_key);
+        if (b->flags & MMD_BONE_IK) {
+            w_idx(w, w->bsz, b->ik_target);
+            w_i32(w, b->ik_loop);
+            w_f1(w, b->ik_limit_angle);
+            w_u32(w, b->ik_link_count);
+            for (uint32_t k = 0; k < b->ik_link_count; k++) {
+                const mmd_ik_link *l = &b->ik_links[k];
+                w_idx(w, w->bsz, l->bone);
+                w_u8(w, l->has_limit ? 1 : 0);
+                if (l->has_limit) {
+                    w_f(w, l->lower, 3);
+                    w_f(w, l->upper, 3);
+                }
+            }
+        }
+    }
+}
+
+static void write_morphs(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.morph");
+    w_u32(w, m->morph_count);
+    for (uint32_t i = 0; i < m->morph_count && w->st == MMD_OK; i++) {
+        w->item = i;
+        const mmd_morph *mo = &m->morphs[i];
+        w_text(w, mo->name);
+        w_text(w, mo->name_en);
+        w_u8(w, mo->panel);
+        w_u8(w, mo->type);
+        w_u32(w, mo->offset_count);
+        for (uint32_t k = 0; k < mo->offset_count; k++) {
+            switch (mo->type) {
+            case MMD_MORPH_GROUP:
+            case MMD_MORPH_FLIP:
+                w_idx(w, w->morsz, mo->u.group[k].morph);
+                w_f1(w, mo->u.group[k].weight);
+                break;
+            case MMD_MORPH_VERTEX:
+                w_vidx(w, mo->u.vertex[k].vertex);
+                w_f(w, mo->u.vertex[k].offset, 3);
+                break;
+            case MMD_MORPH_BONE:
+                w_idx(w, w->bsz, mo->u.bone[k].bone);
+                w_f(w, mo->u.bone[k].translation, 3);
+                w_f(w, mo->u.bone[k].rotation, 4);
+                break;
+            case MMD_MORPH_MATERIAL: {
+                const mmd_morph_material *mm = &mo->u.material[k];
+                w_idx(w, w->msz, mm->material);
+                w_u8(w, mm->op);
+                w_f(w, mm->diffuse, 4);
+                w_f(w, mm->specular, 3);
+                w_f1(w, mm->specular_power);
+                w_f(w, mm->ambient, 3);
+                w_f(w, mm->edge_color, 4);
+                w_f1(w, mm->edge_size);
+                w_f(w, mm->texture_tint, 4);
+                w_f(w, mm->sphere_tint, 4);
+                w_f(w, mm->toon_tint, 4);
+                break;
+            }
+            case MMD_MORPH_IMPULSE: {
+                const mmd_morph_impulse *im = &mo->u.impulse[k];
+                w_idx(w, w->rsz, im->rigid_body);
+                w_u8(w, im->local ? 1 : 0);
+                w_f(w, im->velocity, 3);
+                w_f(w, im->torque, 3);
+                break;
+            }
+            case MMD_MORPH_UV:
+            case MMD_MORPH_ADD_UV1:
+            case MMD_MORPH_ADD_UV2:
+            case MMD_MORPH_ADD_UV3:
+            case MMD_MORPH_ADD_UV4:
+                w_vidx(w, mo->u.uv[k].vertex);
+                w_f(w, mo->u.uv[k].offset, 4);
+                break;
+            default: wfail(w, MMD_E_BAD_VALUE, "morph type", mo->type); break;
+            }
+        }
+    }
+}
+
+static void write_display_frames(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.display_frame");
+    w_u32(w, m->display_frame_count);
+    for (uint32_t i = 0; i < m->display_frame_count && w->st == MMD_OK; i++) {
+        w->item = i;
+        const mmd_display_frame *f = &m->display_frames[i];
+        w_text(w, f->name);
+        w_text(w, f->name_en);
+        w_u8(w, f->special ? 1 : 0);
+        w_u32(w, f->element_count);
+        for (uint32_t k = 0; k < f->element_count; k++) {
+            w_u8(w, f->elements[k].is_morph ? 1 : 0);
+            w_idx(w, f->elements[k].is_morph ? w->morsz : w->bsz, f->elements[k].index);
+        }
+    }
+}
+
+static void write_rigid_bodies(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.rigid_body");
+    w_u32(w, m->rigid_body_count);
+    for (uint32_t i = 0; i < m->rigid_body_count && w->st == MMD_OK; i++) {
+        w->item = i;
+        const mmd_rigid_body *b = &m->rigid_bodies[i];
+        w_text(w, b->name);
+        w_text(w, b->name_en);
+        w_idx(w, w->bsz, b->bone);
+        w_u8(w, b->group);
+        w_u16(w, b->no_collide_mask);
+        w_u8(w, b->shape);
+        w_f(w, b->size, 3);
+        w_f(w, b->position, 3);
+        w_f(w, b->rotation, 3);
+        w_f1(w, b->mass);
+        w_f1(w, b->linear_damping);
+        w_f1(w, b->angular_damping);
+        w_f1(w, b->restitution);
+        w_f1(w, b->friction);
+        w_u8(w, b->mode);
+    }
+}
+
+static void write_joints(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.joint");
+    w_u32(w, m->joint_count);
+    for (uint32_t i = 0; i < m->joint_count && w->st == MMD_OK; i++) {
+        w->item = i;
+        const mmd_joint *j = &m->joints[i];
+        w_text(w, j->name);
+        w_text(w, j->name_en);
+        w_u8(w, j->type);
+        w_idx(w, w->rsz, j->body_a);
+        w_idx(w, w->rsz, j->body_b);
+        w_f(w, j->position, 3);
+        w_f(w, j->rotation, 3);
+        w_f(w, j->linear_lower, 3);
+        w_f(w, j->linear_upper, 3);
+        w_f(w, j->angular_lower, 3);
+        w_f(w, j->angular_upper, 3);
+        w_f(w, j->spring_linear, 3);
+        w_f(w, j->spring_angular, 3);
+    }
+}
+
+static void write_soft_bodies(wbuf *w, const mmd_model *m)
+{
+    sect(w, "pmx.soft_body");
+    w_u32(w, m->soft_body_count);
+    for (uint32_t i = 0; i < m->soft_body_count && w->st == MMD_OK; i++) {
+        w->item = i;
+        const mmd_soft_body *s = &m->soft_bodies[i];
+        w_text(w, s->name);
+        w_text(w, s->name_en);
+        w_u8(w, s->shape);
+        w_idx(w, w->msz, s->material);
+        w_u8(w, s->group);
+        w_u16(w, s->no_collide_mask);
+        w_u8(w, s->flags);
+        w_i32(w, s->bending_distance);
+        w_i32(w, s->cluster_count);
+        w_f1(w, s->total_mass);
+        w_f1(w, s->margin);
+        w_i32(w, s->aero_model);
+        w_f(w, s->config, 12);
+        w_f(w, s->cluster, 6);
+        for (int k = 0; k < 4; k++)
+            w_i32(w, s->iteration[k]);
+        w_f(w, s->material_coef, 3);
+        w_u32(w, s->anchor_count);
+        for (uint32_t k = 0; k < s->anchor_count; k++) {
+            w_idx(w, w->rsz, s->anchors[k].rigid_body);
+            w_vidx(w, s->anchors[k].vertex);
+            w_u8(w, s->anchors[k].near_mode ? 1 : 0);
+        }
+        w_u32(w, s->pin_count);
+        for (uint32_t k = 0; k < s->pin_count; k++)
+            w_vidx(w, s->pins[k]);
+    }
+}
+
 mmd_status mmd_pmx_write(const mmd_model *m, uint8_t **out, size_t *out_size, mmd_error *err)
 {
     if (!m || !out || !out_size)
@@ -237,277 +534,16 @@ mmd_status mmd_pmx_write(const mmd_model *m, uint8_t **out, size_t *out_size, mm
     w_text(&w, m->comment);
     w_text(&w, m->comment_en);
 
-    sect(&w, "pmx.vertex");
-    w_u32(&w, m->vertex_count);
-    for (uint32_t i = 0; i < m->vertex_count && w.st == MMD_OK; i++) {
-        w.item = i;
-        const mmd_vertex *v = &m->vertices[i];
-        w_f(&w, v->position, 3);
-        w_f(&w, v->normal, 3);
-        w_f(&w, v->uv, 2);
-        for (int k = 0; k < m->additional_uv_count; k++)
-            w_f(&w, v->add_uv[k], 4);
-        w_u8(&w, v->weight_type);
-        switch (v->weight_type) {
-        case MMD_WEIGHT_BDEF1: w_idx(&w, w.bsz, v->bones[0]); break;
-        case MMD_WEIGHT_BDEF2:
-        case MMD_WEIGHT_SDEF:
-            w_idx(&w, w.bsz, v->bones[0]);
-            w_idx(&w, w.bsz, v->bones[1]);
-            w_f(&w, v->weights, 1);
-            if (v->weight_type == MMD_WEIGHT_SDEF) {
-                w_f(&w, v->sdef_c, 3);
-                w_f(&w, v->sdef_r0, 3);
-                w_f(&w, v->sdef_r1, 3);
-            }
-            break;
-        case MMD_WEIGHT_BDEF4:
-        case MMD_WEIGHT_QDEF:
-            for (int k = 0; k < 4; k++)
-                w_idx(&w, w.bsz, v->bones[k]);
-            w_f(&w, v->weights, 4);
-            break;
-        default: wfail(&w, MMD_E_BAD_VALUE, "weight type", v->weight_type); break;
-        }
-        w_f1(&w, v->edge_scale);
-    }
-
-    sect(&w, "pmx.face");
-    w_u32(&w, m->index_count);
-    for (uint32_t i = 0; i < m->index_count && w.st == MMD_OK; i++)
-        w_vidx(&w, m->indices[i]);
-
-    sect(&w, "pmx.texture");
-    w_u32(&w, m->texture_count);
-    for (uint32_t i = 0; i < m->texture_count; i++)
-        w_text(&w, m->textures[i]);
-
-    sect(&w, "pmx.material");
-    w_u32(&w, m->material_count);
-    for (uint32_t i = 0; i < m->material_count && w.st == MMD_OK; i++) {
-        w.item = i;
-        const mmd_material *mt = &m->materials[i];
-        w_text(&w, mt->name);
-        w_text(&w, mt->name_en);
-        w_f(&w, mt->diffuse, 4);
-        w_f(&w, mt->specular, 3);
-        w_f1(&w, mt->specular_power);
-        w_f(&w, mt->ambient, 3);
-        w_u8(&w, mt->flags);
-        w_f(&w, mt->edge_color, 4);
-        w_f1(&w, mt->edge_size);
-        w_idx(&w, w.tsz, mt->texture);
-        w_idx(&w, w.tsz, mt->sphere_texture);
-        w_u8(&w, mt->sphere_mode);
-        w_u8(&w, mt->toon_shared ? 1 : 0);
-        if (mt->toon_shared) {
-            if (mt->toon < -1 || mt->toon > 9)
-                wfail(&w, MMD_E_BAD_VALUE, "shared toon out of range:", mt->toon);
-            w_u8(&w, mt->toon < 0 ? 0xFF : (uint8_t)mt->toon); /* -1 -> 0xFF (none) */
-        } else {
-            w_idx(&w, w.tsz, mt->toon);
-        }
-        w_text(&w, mt->memo);
-        w_u32(&w, mt->index_count);
-    }
-
-    sect(&w, "pmx.bone");
-    w_u32(&w, m->bone_count);
-    for (uint32_t i = 0; i < m->bone_count && w.st == MMD_OK; i++) {
-        w.item = i;
-        const mmd_bone *b = &m->bones[i];
-        w_text(&w, b->name);
-        w_text(&w, b->name_en);
-        w_f(&w, b->position, 3);
-        w_idx(&w, w.bsz, b->parent);
-        w_i32(&w, b->layer);
-        w_u16(&w, b->flags);
-        if (b->flags & MMD_BONE_TAIL_IS_BONE)
-            w_idx(&w, w.bsz, b->tail_bone);
-        else
-            w_f(&w, b->tail_offset, 3);
-        if (b->flags & (MMD_BONE_APPEND_ROTATE | MMD_BONE_APPEND_TRANSLATE)) {
-            w_idx(&w, w.bsz, b->append_parent);
-            w_f1(&w, b->append_ratio);
-        }
-        if (b->flags & MMD_BONE_FIXED_AXIS)
-            w_f(&w, b->fixed_axis, 3);
-        if (b->flags & MMD_BONE_LOCAL_AXES) {
-            w_f(&w, b->local_x, 3);
-            w_f(&w, b->local_z, 3);
-        }
-        if (b->flags & MMD_BONE_EXTERNAL_PARENT)
-            w_i32(&w, b->external_key);
-        if (b->flags & MMD_BONE_IK) {
-            w_idx(&w, w.bsz, b->ik_target);
-            w_i32(&w, b->ik_loop);
-            w_f1(&w, b->ik_limit_angle);
-            w_u32(&w, b->ik_link_count);
-            for (uint32_t k = 0; k < b->ik_link_count; k++) {
-                const mmd_ik_link *l = &b->ik_links[k];
-                w_idx(&w, w.bsz, l->bone);
-                w_u8(&w, l->has_limit ? 1 : 0);
-                if (l->has_limit) {
-                    w_f(&w, l->lower, 3);
-                    w_f(&w, l->upper, 3);
-                }
-            }
-        }
-    }
-
-    sect(&w, "pmx.morph");
-    w_u32(&w, m->morph_count);
-    for (uint32_t i = 0; i < m->morph_count && w.st == MMD_OK; i++) {
-        w.item = i;
-        const mmd_morph *mo = &m->morphs[i];
-        w_text(&w, mo->name);
-        w_text(&w, mo->name_en);
-        w_u8(&w, mo->panel);
-        w_u8(&w, mo->type);
-        w_u32(&w, mo->offset_count);
-        for (uint32_t k = 0; k < mo->offset_count; k++) {
-            switch (mo->type) {
-            case MMD_MORPH_GROUP:
-            case MMD_MORPH_FLIP:
-                w_idx(&w, w.morsz, mo->u.group[k].morph);
-                w_f1(&w, mo->u.group[k].weight);
-                break;
-            case MMD_MORPH_VERTEX:
-                w_vidx(&w, mo->u.vertex[k].vertex);
-                w_f(&w, mo->u.vertex[k].offset, 3);
-                break;
-            case MMD_MORPH_BONE:
-                w_idx(&w, w.bsz, mo->u.bone[k].bone);
-                w_f(&w, mo->u.bone[k].translation, 3);
-                w_f(&w, mo->u.bone[k].rotation, 4);
-                break;
-            case MMD_MORPH_MATERIAL: {
-                const mmd_morph_material *mm = &mo->u.material[k];
-                w_idx(&w, w.msz, mm->material);
-                w_u8(&w, mm->op);
-                w_f(&w, mm->diffuse, 4);
-                w_f(&w, mm->specular, 3);
-                w_f1(&w, mm->specular_power);
-                w_f(&w, mm->ambient, 3);
-                w_f(&w, mm->edge_color, 4);
-                w_f1(&w, mm->edge_size);
-                w_f(&w, mm->texture_tint, 4);
-                w_f(&w, mm->sphere_tint, 4);
-                w_f(&w, mm->toon_tint, 4);
-                break;
-            }
-            case MMD_MORPH_IMPULSE: {
-                const mmd_morph_impulse *im = &mo->u.impulse[k];
-                w_idx(&w, w.rsz, im->rigid_body);
-                w_u8(&w, im->local ? 1 : 0);
-                w_f(&w, im->velocity, 3);
-                w_f(&w, im->torque, 3);
-                break;
-            }
-            case MMD_MORPH_UV:
-            case MMD_MORPH_ADD_UV1:
-            case MMD_MORPH_ADD_UV2:
-            case MMD_MORPH_ADD_UV3:
-            case MMD_MORPH_ADD_UV4:
-                w_vidx(&w, mo->u.uv[k].vertex);
-                w_f(&w, mo->u.uv[k].offset, 4);
-                break;
-            default: wfail(&w, MMD_E_BAD_VALUE, "morph type", mo->type); break;
-            }
-        }
-    }
-
-    sect(&w, "pmx.display_frame");
-    w_u32(&w, m->display_frame_count);
-    for (uint32_t i = 0; i < m->display_frame_count && w.st == MMD_OK; i++) {
-        w.item = i;
-        const mmd_display_frame *f = &m->display_frames[i];
-        w_text(&w, f->name);
-        w_text(&w, f->name_en);
-        w_u8(&w, f->special ? 1 : 0);
-        w_u32(&w, f->element_count);
-        for (uint32_t k = 0; k < f->element_count; k++) {
-            w_u8(&w, f->elements[k].is_morph ? 1 : 0);
-            w_idx(&w, f->elements[k].is_morph ? w.morsz : w.bsz, f->elements[k].index);
-        }
-    }
-
-    sect(&w, "pmx.rigid_body");
-    w_u32(&w, m->rigid_body_count);
-    for (uint32_t i = 0; i < m->rigid_body_count && w.st == MMD_OK; i++) {
-        w.item = i;
-        const mmd_rigid_body *b = &m->rigid_bodies[i];
-        w_text(&w, b->name);
-        w_text(&w, b->name_en);
-        w_idx(&w, w.bsz, b->bone);
-        w_u8(&w, b->group);
-        w_u16(&w, b->no_collide_mask);
-        w_u8(&w, b->shape);
-        w_f(&w, b->size, 3);
-        w_f(&w, b->position, 3);
-        w_f(&w, b->rotation, 3);
-        w_f1(&w, b->mass);
-        w_f1(&w, b->linear_damping);
-        w_f1(&w, b->angular_damping);
-        w_f1(&w, b->restitution);
-        w_f1(&w, b->friction);
-        w_u8(&w, b->mode);
-    }
-
-    sect(&w, "pmx.joint");
-    w_u32(&w, m->joint_count);
-    for (uint32_t i = 0; i < m->joint_count && w.st == MMD_OK; i++) {
-        w.item = i;
-        const mmd_joint *j = &m->joints[i];
-        w_text(&w, j->name);
-        w_text(&w, j->name_en);
-        w_u8(&w, j->type);
-        w_idx(&w, w.rsz, j->body_a);
-        w_idx(&w, w.rsz, j->body_b);
-        w_f(&w, j->position, 3);
-        w_f(&w, j->rotation, 3);
-        w_f(&w, j->linear_lower, 3);
-        w_f(&w, j->linear_upper, 3);
-        w_f(&w, j->angular_lower, 3);
-        w_f(&w, j->angular_upper, 3);
-        w_f(&w, j->spring_linear, 3);
-        w_f(&w, j->spring_angular, 3);
-    }
-
-    if (v21) {
-        sect(&w, "pmx.soft_body");
-        w_u32(&w, m->soft_body_count);
-        for (uint32_t i = 0; i < m->soft_body_count && w.st == MMD_OK; i++) {
-            w.item = i;
-            const mmd_soft_body *s = &m->soft_bodies[i];
-            w_text(&w, s->name);
-            w_text(&w, s->name_en);
-            w_u8(&w, s->shape);
-            w_idx(&w, w.msz, s->material);
-            w_u8(&w, s->group);
-            w_u16(&w, s->no_collide_mask);
-            w_u8(&w, s->flags);
-            w_i32(&w, s->bending_distance);
-            w_i32(&w, s->cluster_count);
-            w_f1(&w, s->total_mass);
-            w_f1(&w, s->margin);
-            w_i32(&w, s->aero_model);
-            w_f(&w, s->config, 12);
-            w_f(&w, s->cluster, 6);
-            for (int k = 0; k < 4; k++)
-                w_i32(&w, s->iteration[k]);
-            w_f(&w, s->material_coef, 3);
-            w_u32(&w, s->anchor_count);
-            for (uint32_t k = 0; k < s->anchor_count; k++) {
-                w_idx(&w, w.rsz, s->anchors[k].rigid_body);
-                w_vidx(&w, s->anchors[k].vertex);
-                w_u8(&w, s->anchors[k].near_mode ? 1 : 0);
-            }
-            w_u32(&w, s->pin_count);
-            for (uint32_t k = 0; k < s->pin_count; k++)
-                w_vidx(&w, s->pins[k]);
-        }
-    }
+    write_vertices(&w, m);
+    write_faces_textures(&w, m);
+    write_materials(&w, m);
+    write_bones(&w, m);
+    write_morphs(&w, m);
+    write_display_frames(&w, m);
+    write_rigid_bodies(&w, m);
+    write_joints(&w, m);
+    if (v21)
+        write_soft_bodies(&w, m);
 
     if (w.st != MMD_OK) {
         free(w.p);

@@ -108,6 +108,10 @@ void mmd_anim_update_bone(mmd_anim *a, int32_t b)
         am_mul(a->world + 16 * bn->parent, m, a->world + 16 * b);
     else
         memcpy(a->world + 16 * b, m, sizeof m);
+    if (a->op_set[b]) { /* outside parent (world.c): parent bone world x world within the model */
+        memcpy(m, a->world + 16 * b, sizeof m);
+        am_mul(a->op_world + 16 * b, m, a->world + 16 * b);
+    }
 }
 
 /* Recompute every bone whose parent chain contains a bone marked in

@@ -146,6 +146,117 @@ static bool salvage(mmd_reader *r, mmd_motion *m, size_t sec_at, uint32_t last_f
         m->count_field = n;                                     \
     } while (0)
 
+/* A bone key: name, frame, position, rotation (non-finite values reset), curves. */
+/* A bone or morph key's 15-byte name (raw and UTF-8) and frame; false when cut short. */
+static bool read_key_head(mmd_reader *r, mmd_motion *m, mmd_text *t, uint8_t raw[16], char **name,
+                          uint32_t *frame, unsigned *bad)
+{
+    const uint8_t *nm = mmd_rd_bytes(r, 15);
+    if (!nm)
+        return false;
+    memcpy(raw, nm, 15);
+    *name = sjis_name(r, t, m->arena, nm, 15, bad);
+    *frame = mmd_rd_u32(r);
+    return true;
+}
+
+static void read_bone_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_bone_key *k, unsigned *bad)
+{
+    if (!read_key_head(r, m, t, k->raw_name, &k->name, &k->frame, bad))
+        return;
+    mmd_rd_f32v(r, k->position, 3, false);
+    mmd_rd_f32v(r, k->rotation, 4, false);
+    bool fixed = fix_key_floats(k->position, 3, 0);
+    if (fix_key_floats(k->rotation, 4, 0)) {
+        k->rotation[0] = k->rotation[1] = k->rotation[2] = 0;
+        k->rotation[3] = 1;
+        fixed = true;
+    }
+    if (fixed)
+        mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 47),
+                    "non-finite bone key values: position 0, rotation identity");
+    const uint8_t *ip = mmd_rd_bytes(r, 64);
+    if (ip)
+        memcpy(k->interp, ip, 64);
+    note_frame(m, k->frame);
+}
+
+/* A morph key: name, frame, weight. */
+static void read_morph_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_morph_key *k, unsigned *bad)
+{
+    if (!read_key_head(r, m, t, k->raw_name, &k->name, &k->frame, bad))
+        return;
+    mmd_rd_f32v(r, &k->weight, 1, false);
+    if (fix_key_floats(&k->weight, 1, 0))
+        mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 4), "non-finite morph weight: 0");
+    note_frame(m, k->frame);
+}
+
+/* A camera key: frame, distance, target, rotation, curves, fov, perspective. */
+static void read_camera_key(mmd_reader *r, mmd_motion *m, mmd_camera_key *k)
+{
+    k->frame = mmd_rd_u32(r);
+    mmd_rd_f32v(r, &k->distance, 1, true);
+    mmd_rd_f32v(r, k->target, 3, true);
+    mmd_rd_f32v(r, k->rotation, 3, true);
+    const uint8_t *ip = mmd_rd_bytes(r, 24);
+    if (ip)
+        memcpy(k->interp, ip, 24);
+    k->fov = mmd_rd_u32(r);
+    k->perspective = mmd_rd_u8(r);
+    note_frame(m, k->frame);
+}
+
+/* A light key: frame, colour, direction. */
+static void read_light_key(mmd_reader *r, mmd_motion *m, mmd_light_key *k)
+{
+    k->frame = mmd_rd_u32(r);
+    mmd_rd_f32v(r, k->color, 3, true);
+    mmd_rd_f32v(r, k->direction, 3, true);
+    note_frame(m, k->frame);
+}
+
+/* A self-shadow key: frame, mode, distance. */
+static void read_shadow_key(mmd_reader *r, mmd_motion *m, mmd_shadow_key *k)
+{
+    k->frame = mmd_rd_u32(r);
+    k->mode = mmd_rd_u8(r);
+    mmd_rd_f32v(r, &k->distance, 1, true);
+    note_frame(m, k->frame);
+}
+
+/* A property key: frame, visible, and its IK states (count bounded by the bytes left). */
+static void read_property_key(mmd_reader *r, mmd_motion *m, mmd_text *t, mmd_property_key *k, unsigned *bad)
+{
+    mmd_arena *a = m->arena;
+    k->frame = mmd_rd_u32(r);
+    k->visible = mmd_rd_u8(r) != 0;
+    size_t at = r->pos;
+    uint32_t c = mmd_rd_u32(r);
+    if (!mmd_rd_ok(r))
+        return;
+    if ((size_t)c > mmd_rd_left(r) / 21) {
+        mmd_rd_fail_at(r, at, MMD_E_TRUNCATED, "%u IK states need %zu bytes, %zu left", c,
+                       (size_t)c * 21, mmd_rd_left(r));
+        return;
+    }
+    k->ik = mmd_arena_array(a, c, sizeof *k->ik);
+    if (!k->ik) {
+        mmd_rd_fail(r, MMD_E_NOMEM, "IK states");
+        return;
+    }
+    for (uint32_t j = 0; j < c && mmd_rd_ok(r); j++) {
+        const uint8_t *nm = mmd_rd_bytes(r, 20);
+        if (!nm)
+            break;
+        memcpy(k->ik[j].raw_name, nm, 20);
+        k->ik[j].name = sjis_name(r, t, a, nm, 20, bad);
+        k->ik[j].enabled = mmd_rd_u8(r) != 0;
+    }
+    k->ik_count = c;
+    note_frame(m, k->frame);
+}
+
 static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
 {
     size_t sec_at = 0;
@@ -181,28 +292,7 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        mmd_bone_key *k = &m->bone_keys[i];
-        const uint8_t *nm = mmd_rd_bytes(r, 15);
-        if (!nm)
-            break;
-        memcpy(k->raw_name, nm, 15);
-        k->name = sjis_name(r, t, a, nm, 15, &bad);
-        k->frame = mmd_rd_u32(r);
-        mmd_rd_f32v(r, k->position, 3, false);
-        mmd_rd_f32v(r, k->rotation, 4, false);
-        bool fixed = fix_key_floats(k->position, 3, 0);
-        if (fix_key_floats(k->rotation, 4, 0)) {
-            k->rotation[0] = k->rotation[1] = k->rotation[2] = 0;
-            k->rotation[3] = 1;
-            fixed = true;
-        }
-        if (fixed)
-            mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 47),
-                        "non-finite bone key values: position 0, rotation identity");
-        const uint8_t *ip = mmd_rd_bytes(r, 64);
-        if (ip)
-            memcpy(k->interp, ip, 64);
-        note_frame(m, k->frame);
+        read_bone_key(r, m, t, &m->bone_keys[i], &bad);
     }
     if (!section_end(r))
         return r->err->status;
@@ -216,17 +306,7 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        mmd_morph_key *k = &m->morph_keys[i];
-        const uint8_t *nm = mmd_rd_bytes(r, 15);
-        if (!nm)
-            break;
-        memcpy(k->raw_name, nm, 15);
-        k->name = sjis_name(r, t, a, nm, 15, &bad);
-        k->frame = mmd_rd_u32(r);
-        mmd_rd_f32v(r, &k->weight, 1, false);
-        if (fix_key_floats(&k->weight, 1, 0))
-            mmd_rd_warn(r, &m->warning_list, &m->warnings, (int64_t)(r->pos - 4), "non-finite morph weight: 0");
-        note_frame(m, k->frame);
+        read_morph_key(r, m, t, &m->morph_keys[i], &bad);
     }
     END_OPTIONAL(morph_key_count);
 
@@ -238,17 +318,7 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        mmd_camera_key *k = &m->camera_keys[i];
-        k->frame = mmd_rd_u32(r);
-        mmd_rd_f32v(r, &k->distance, 1, true);
-        mmd_rd_f32v(r, k->target, 3, true);
-        mmd_rd_f32v(r, k->rotation, 3, true);
-        const uint8_t *ip = mmd_rd_bytes(r, 24);
-        if (ip)
-            memcpy(k->interp, ip, 24);
-        k->fov = mmd_rd_u32(r);
-        k->perspective = mmd_rd_u8(r);
-        note_frame(m, k->frame);
+        read_camera_key(r, m, &m->camera_keys[i]);
     }
     END_OPTIONAL(camera_key_count);
 
@@ -260,11 +330,7 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        mmd_light_key *k = &m->light_keys[i];
-        k->frame = mmd_rd_u32(r);
-        mmd_rd_f32v(r, k->color, 3, true);
-        mmd_rd_f32v(r, k->direction, 3, true);
-        note_frame(m, k->frame);
+        read_light_key(r, m, &m->light_keys[i]);
     }
     END_OPTIONAL(light_key_count);
 
@@ -277,11 +343,7 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        mmd_shadow_key *k = &m->shadow_keys[i];
-        k->frame = mmd_rd_u32(r);
-        k->mode = mmd_rd_u8(r);
-        mmd_rd_f32v(r, &k->distance, 1, true);
-        note_frame(m, k->frame);
+        read_shadow_key(r, m, &m->shadow_keys[i]);
     }
     END_OPTIONAL(shadow_key_count);
 
@@ -294,33 +356,7 @@ static mmd_status vmd_parse(mmd_reader *r, mmd_motion *m, mmd_text *t)
         goto done;
     for (uint32_t i = 0; i < n && mmd_rd_ok(r); i++) {
         r->item = i;
-        mmd_property_key *k = &m->property_keys[i];
-        k->frame = mmd_rd_u32(r);
-        k->visible = mmd_rd_u8(r) != 0;
-        size_t at = r->pos;
-        uint32_t c = mmd_rd_u32(r);
-        if (!mmd_rd_ok(r))
-            break;
-        if ((size_t)c > mmd_rd_left(r) / 21) {
-            mmd_rd_fail_at(r, at, MMD_E_TRUNCATED, "%u IK states need %zu bytes, %zu left", c,
-                           (size_t)c * 21, mmd_rd_left(r));
-            break;
-        }
-        k->ik = mmd_arena_array(a, c, sizeof *k->ik);
-        if (!k->ik) {
-            mmd_rd_fail(r, MMD_E_NOMEM, "IK states");
-            break;
-        }
-        for (uint32_t j = 0; j < c && mmd_rd_ok(r); j++) {
-            const uint8_t *nm = mmd_rd_bytes(r, 20);
-            if (!nm)
-                break;
-            memcpy(k->ik[j].raw_name, nm, 20);
-            k->ik[j].name = sjis_name(r, t, a, nm, 20, &bad);
-            k->ik[j].enabled = mmd_rd_u8(r) != 0;
-        }
-        k->ik_count = c;
-        note_frame(m, k->frame);
+        read_property_key(r, m, t, &m->property_keys[i], &bad);
     }
     END_OPTIONAL(property_key_count);
 

@@ -487,6 +487,91 @@ static int video_peek(video_copy *v)
     return MMD_EXIT_OK;
 }
 
+/* Pass 2: video packets and audio written in time order. An exit code. */
+static int interleave(video_copy *v, AVFormatContext *oc, AVStream *vst, mmd_audio *a, const char *out)
+{
+    char eb[128];
+    mmd_error err;
+    int rc, e;
+    for (;;) {
+        if ((rc = video_peek(v)))
+            return rc;
+        int64_t at = INT64_MAX; /* the next audio packet's time; INT64_MAX: none left */
+        if (a && mmd_audio_next_time(a, &at, &err) != MMD_OK) {
+            errf("%s", err.msg);
+            return mmd_exit_code(err.status);
+        }
+        if (v->done && at == INT64_MAX)
+            return MMD_EXIT_OK;
+        if (!v->done && av_rescale_q(v->pkt->dts, vst->time_base, AV_TIME_BASE_Q) <= at) {
+            v->have_pkt = false;
+            v->written++;
+            if ((e = av_interleaved_write_frame(oc, v->pkt)) < 0) {
+                errf("%s: cannot write video: %s", out, averr(e, eb, sizeof eb));
+                return MMD_EXIT_OUTPUT;
+            }
+        } else if (mmd_audio_write_next(a, &err) != MMD_OK) {
+            errf("%s", err.msg);
+            return mmd_exit_code(err.status);
+        }
+    }
+}
+
+/* Trailer, close, and the temporary file renamed into place (removed on failure). */
+static int finish_file(AVFormatContext *oc, const char *tmp, const char *out)
+{
+    char eb[128];
+    int e;
+    if ((e = av_write_trailer(oc)) < 0) {
+        errf("%s: cannot finish the file: %s", out, averr(e, eb, sizeof eb));
+        avio_closep(&oc->pb);
+    } else if ((e = avio_closep(&oc->pb)) < 0) {
+        errf("%s: cannot close: %s", out, averr(e, eb, sizeof eb));
+    } else if (rename(tmp, out) != 0) {
+        errf("%s: cannot rename %s into place: %s", out, tmp, strerror(errno));
+    } else {
+        return MMD_EXIT_OK;
+    }
+    unlink(tmp);
+    return MMD_EXIT_OUTPUT;
+}
+
+/* The output container (written as the temporary *tmp) and its video stream,
+ * parameters copied from the chunks. An exit code. */
+static int open_container(const char *out, const AVCodecParameters *par, AVRational tb0, AVRational rate,
+                          char **tmp, AVFormatContext **oc, AVStream **vst)
+{
+    const AVOutputFormat *fmt = av_guess_format(NULL, out, NULL);
+    if (!fmt) {
+        errf("%s: unknown container (use .mp4 .mkv .mov .webm .avi)", out);
+        return MMD_EXIT_USAGE;
+    }
+    if (avformat_query_codec(fmt, par->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
+        errf("%s: a %s container cannot hold %s video", out, fmt->name, avcodec_get_name(par->codec_id));
+        return MMD_EXIT_USAGE;
+    }
+    *tmp = mmd_temp_path_dup(out, "part");
+    if (!*tmp || avformat_alloc_output_context2(oc, fmt, NULL, *tmp) < 0 || !*oc) {
+        errf("out of memory");
+        return MMD_EXIT_OUTPUT;
+    }
+    AVStream *st = *vst = avformat_new_stream(*oc, NULL);
+    if (!st || avcodec_parameters_copy(st->codecpar, par) < 0) {
+        errf("out of memory");
+        return MMD_EXIT_OUTPUT;
+    }
+    /* keep the chunks' tag when the output container knows it for this codec:
+     * UtVideo's tag is its pixel format (ULRG RGB, ULRA RGBA), and with tag 0
+     * the AVI muxer wrote the first of its table (ULRA) for RGB chunks */
+    if (!fmt->codec_tag || av_codec_get_id(fmt->codec_tag, par->codec_tag) != par->codec_id)
+        st->codecpar->codec_tag = 0;
+    st->time_base = tb0;
+    st->avg_frame_rate = rate;
+    st->r_frame_rate = rate;
+    st->sample_aspect_ratio = par->sample_aspect_ratio;
+    return MMD_EXIT_OK;
+}
+
 static int concat_run(const concat_opts *o)
 {
     int n = o->input_count;
@@ -526,43 +611,14 @@ static int concat_run(const concat_opts *o)
     double video_s = (double)total0 * av_q2d(tb0);
 
     /* output */
-    const AVOutputFormat *fmt = av_guess_format(NULL, o->out, NULL);
-    if (!fmt) {
-        errf("%s: unknown container (use .mp4 .mkv .mov .webm .avi)", o->out);
-        rc = MMD_EXIT_USAGE;
+    AVStream *vst = NULL;
+    if ((rc = open_container(o->out, par, tb0, rate, &tmp, &oc, &vst)) != 0)
         goto done;
-    }
-    if (avformat_query_codec(fmt, par->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
-        errf("%s: a %s container cannot hold %s video", o->out, fmt->name, avcodec_get_name(par->codec_id));
-        rc = MMD_EXIT_USAGE;
-        goto done;
-    }
-    tmp = mmd_temp_path_dup(o->out, "part");
-    if (!tmp || avformat_alloc_output_context2(&oc, fmt, NULL, tmp) < 0 || !oc) {
-        errf("out of memory");
-        rc = MMD_EXIT_OUTPUT;
-        goto done;
-    }
-    AVStream *vst = avformat_new_stream(oc, NULL);
-    if (!vst || avcodec_parameters_copy(vst->codecpar, par) < 0) {
-        errf("out of memory");
-        rc = MMD_EXIT_OUTPUT;
-        goto done;
-    }
-    /* keep the chunks' tag when the output container knows it for this codec:
-     * UtVideo's tag is its pixel format (ULRG RGB, ULRA RGBA), and with tag 0
-     * the AVI muxer wrote the first of its table (ULRA) for RGB chunks */
-    if (!fmt->codec_tag || av_codec_get_id(fmt->codec_tag, par->codec_tag) != par->codec_id)
-        vst->codecpar->codec_tag = 0;
-    vst->time_base = tb0;
-    vst->avg_frame_rate = rate;
-    vst->r_frame_rate = rate;
-    vst->sample_aspect_ratio = par->sample_aspect_ratio;
     if (o->audio) {
         /* video time t plays file time start_time + t - audio_offset; copy only when
          * neither is given */
         /* AVI and the editing codecs carry PCM, as the video sink writes them */
-        bool pcm = !strcmp(fmt->name, "avi") || par->codec_id == AV_CODEC_ID_UTVIDEO ||
+        bool pcm = !strcmp(oc->oformat->name, "avi") || par->codec_id == AV_CODEC_ID_UTVIDEO ||
                    par->codec_id == AV_CODEC_ID_PRORES;
         mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time,
                                 .allow_copy = !pcm && o->audio_offset == 0 && o->start_time == 0,
@@ -600,49 +656,11 @@ static int concat_run(const concat_opts *o)
         rc = MMD_EXIT_OUTPUT;
         goto done;
     }
-    for (;;) {
-        if ((rc = video_peek(&v)))
-            goto done;
-        int64_t at = INT64_MAX; /* the next audio packet's time; INT64_MAX: none left */
-        if (a && (st = mmd_audio_next_time(a, &at, &err)) != MMD_OK) {
-            rc = mmd_exit_code(st);
-            errf("%s", err.msg);
-            goto done;
-        }
-        if (v.done && at == INT64_MAX)
-            break;
-        if (!v.done && av_rescale_q(v.pkt->dts, vst->time_base, AV_TIME_BASE_Q) <= at) {
-            v.have_pkt = false;
-            v.written++;
-            if ((e = av_interleaved_write_frame(oc, v.pkt)) < 0) {
-                errf("%s: cannot write video: %s", o->out, averr(e, eb, sizeof eb));
-                rc = MMD_EXIT_OUTPUT;
-                goto done;
-            }
-        } else if ((st = mmd_audio_write_next(a, &err)) != MMD_OK) {
-            rc = mmd_exit_code(st);
-            errf("%s", err.msg);
-            goto done;
-        }
-    }
-    if ((e = av_write_trailer(oc)) < 0) {
-        errf("%s: cannot finish the file: %s", o->out, averr(e, eb, sizeof eb));
-        rc = MMD_EXIT_OUTPUT;
+    if ((rc = interleave(&v, oc, vst, a, o->out)) != 0)
         goto done;
-    }
-    file_open = false;
-    if ((e = avio_closep(&oc->pb)) < 0) {
-        errf("%s: cannot close: %s", o->out, averr(e, eb, sizeof eb));
-        rc = MMD_EXIT_OUTPUT;
-        unlink(tmp);
+    file_open = false; /* finish_file closes it, or removes it on failure */
+    if ((rc = finish_file(oc, tmp, o->out)) != 0)
         goto done;
-    }
-    if (rename(tmp, o->out) != 0) {
-        errf("%s: cannot rename %s into place: %s", o->out, tmp, strerror(errno));
-        rc = MMD_EXIT_OUTPUT;
-        unlink(tmp);
-        goto done;
-    }
     if (!o->quiet) {
         printf("%s: %d chunks, %lld frames, %.3f s", o->out, n, (long long)total_frames, video_s);
         if (a)

@@ -24,6 +24,7 @@
 #include "core/motion.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/json_out.h"
 #include "renderer/image/texpath.h"
 
 static void usage(FILE *f)
@@ -41,21 +42,6 @@ static void usage(FILE *f)
             "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n");
 }
 
-/* JSON string with escapes; UTF-8 passes through. */
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7F)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 /* "warnings":[{"section","item","offset","what","count"}...],"warning_count":N */
 static void json_warnings(FILE *f, const mmd_warning_list *w, unsigned total)
 {
@@ -63,9 +49,9 @@ static void json_warnings(FILE *f, const mmd_warning_list *w, unsigned total)
     for (uint32_t i = 0; i < w->kind_count; i++) {
         const mmd_warning *k = &w->kinds[i];
         fputs(i ? ",{\"section\":" : "{\"section\":", f);
-        json_str(f, k->section);
+        mmd_json_str(f, k->section);
         fprintf(f, ",\"item\":%lld,\"offset\":%lld,\"what\":", (long long)k->item, (long long)k->offset);
-        json_str(f, k->what);
+        mmd_json_str(f, k->what);
         fprintf(f, ",\"count\":%u}", k->count);
     }
     fprintf(f, "],\"warning_count\":%u", total);
@@ -123,11 +109,11 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
     if (json) {
         FILE *f = stdout;
         fputs("{\"file\":", f);
-        json_str(f, path);
+        mmd_json_str(f, path);
         fprintf(f, ",\"format\":\"%s\",\"version\":%.1f,\"name\":", fmt, (double)m->version);
-        json_str(f, m->name);
+        mmd_json_str(f, m->name);
         fputs(",\"name_en\":", f);
-        json_str(f, m->name_en);
+        mmd_json_str(f, m->name_en);
         fprintf(f, ",\"encoding\":\"%s\"", encoding_name(m->encoding));
         fprintf(f,
                 ",\"counts\":{\"vertices\":%u,\"faces\":%u,\"textures\":%u,\"materials\":%u,\"bones\":%u,"
@@ -144,12 +130,12 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
         for (uint32_t i = 0; i < m->texture_count; i++) {
             resolve_texture(path, m->textures[i], allow_outside, &ts);
             fputs(i ? ",{\"path\":" : "{\"path\":", f);
-            json_str(f, m->textures[i]);
+            mmd_json_str(f, m->textures[i]);
             fprintf(f, ",\"exists\":%s,\"status\":\"%s\"", ts.rc == MMD_TEXPATH_FOUND ? "true" : "false",
                     tex_status_names[ts.rc]);
             if (ts.rc == MMD_TEXPATH_FOUND) {
                 fputs(",\"resolved\":", f);
-                json_str(f, ts.resolved);
+                mmd_json_str(f, ts.resolved);
             }
             fputc('}', f);
         }
@@ -218,9 +204,9 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
     if (json) {
         FILE *f = stdout;
         fputs("{\"file\":", f);
-        json_str(f, path);
+        mmd_json_str(f, path);
         fprintf(f, ",\"format\":\"%s\",\"version\":%d,\"model_name\":", fmt, m->version);
-        json_str(f, m->model_name);
+        mmd_json_str(f, m->model_name);
         fprintf(f,
                 ",\"counts\":{\"bone\":%u,\"morph\":%u,\"camera\":%u,\"light\":%u,\"self_shadow\":%u,"
                 "\"property\":%u,\"property_ik_states\":%u},\"last_frame\":%u",
@@ -265,12 +251,12 @@ static void x_texture(const char *path, const char *tex, const char *kind, bool 
     }
     if (json) {
         fputs(first ? "{\"path\":" : ",{\"path\":", stdout);
-        json_str(stdout, tex);
+        mmd_json_str(stdout, tex);
         printf(",\"kind\":\"%s\",\"exists\":%s,\"status\":\"%s\"", kind,
                ts.rc == MMD_TEXPATH_FOUND ? "true" : "false", tex_status_names[ts.rc]);
         if (ts.rc == MMD_TEXPATH_FOUND) {
             fputs(",\"resolved\":", stdout);
-            json_str(stdout, ts.resolved);
+            mmd_json_str(stdout, ts.resolved);
         }
         fputc('}', stdout);
     } else if (ts.rc == MMD_TEXPATH_FOUND) {
@@ -288,7 +274,7 @@ static void print_x(const char *path, const mmd_xmesh *x, bool json, bool allow_
         ntex += (x->materials[i].texture[0] != 0) + (x->materials[i].sphere[0] != 0);
     if (json) {
         fputs("{\"file\":", stdout);
-        json_str(stdout, path);
+        mmd_json_str(stdout, path);
         printf(",\"format\":\"x\",\"version\":%u,\"encoding\":\"%s\",\"float_bits\":%u,"
                "\"counts\":{\"meshes\":%u,\"frames\":%u,\"vertices\":%u,\"faces\":%u,\"triangles\":%u,"
                "\"materials\":%u},\"normals\":%s,\"uvs\":%s,\"colors\":%s,\"textures\":[",
@@ -346,6 +332,8 @@ static int input_error(const char *path, const mmd_error *err)
 
 int mmd_cmd_info(int argc, char **argv)
 {
+    if (mmd_project_arg(argc, argv) > 0)
+        return mmd_cmd_info_project(argc, argv); /* cmd_info_project.c */
     const char *path = NULL;
     bool json = false, allow_outside = false;
     for (int i = 1; i < argc; i++) {

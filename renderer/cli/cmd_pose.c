@@ -18,6 +18,7 @@
 #include "core/motion.h"
 #include "core/physics.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/json_out.h"
 
 #define POSE_MAX_MOTIONS 64
 #define POSE_MAX_FRAMES 1000000
@@ -25,10 +26,13 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mmdrender pose MODEL [--motion VMD]... [--camera VMD] [--physics] --frames LIST [--json]\n"
+               "       mmdrender pose --scene SCENE.ini --frames LIST [--json]\n"
                "  LIST: comma-separated frames (30 fps, fractional allowed) or ranges A:B[:STEP]\n"
                "  --physics  simulate rigid bodies as a render of these frames would (warm-up at\n"
                "             the first listed frame, every frame in between); LIST must ascend\n"
-               "  prints JSON {bones, frames:[{frame, world, morphs[, camera]}]}\n");
+               "  prints JSON {bones, frames:[{frame, world, morphs[, camera]}]}; with --scene\n"
+               "  {models:[{name, file, bones}], frames:[{frame, models:[{name, world}]}]}\n"
+               "  (every model of the scene, outside parents applied)\n");
 }
 
 /* Append frames from LIST to *out; returns false on a syntax error. */
@@ -76,20 +80,6 @@ static bool parse_frames(const char *list, double **out, size_t *n, size_t *cap)
     return *n > 0;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static void json_vec(FILE *f, const float *v, int n)
 {
     fputc('[', f);
@@ -106,9 +96,46 @@ static int load_error(const char *path, const mmd_error *e)
     return MMD_EXIT_INPUT;
 }
 
+/* One frame's object: world matrices, morph weights, camera (with --camera). */
+static void write_frame_json(FILE *f, const mmd_model *model, mmd_anim *anim, mmd_camera_track *ct,
+                             double t, bool first)
+{
+    mmd_anim_evaluate(anim, t);
+    const float *w = mmd_anim_world(anim);
+    const float *mw = mmd_anim_morph_weights_raw(anim);
+    fprintf(f, "%s{\"frame\":%.9g,\"world\":[", first ? "\n" : ",\n", t);
+    for (uint32_t b = 0; b < model->bone_count; b++) {
+        if (b)
+            fputc(',', f);
+        json_vec(f, w + 16 * b, 16);
+    }
+    fputs("],\"morphs\":{", f);
+    for (uint32_t m = 0; m < model->morph_count; m++) {
+        if (m)
+            fputc(',', f);
+        mmd_json_str(f, model->morphs[m].name);
+        fprintf(f, ":%.9g", (double)mw[m]);
+    }
+    fputc('}', f);
+    if (ct) {
+        mmd_camera_state s;
+        mmd_camera_sample(ct, t, &s);
+        fputs(",\"camera\":{\"eye\":", f);
+        json_vec(f, s.eye, 3);
+        fputs(",\"target\":", f);
+        json_vec(f, s.target, 3);
+        fputs(",\"up\":", f);
+        json_vec(f, s.up, 3);
+        fprintf(f, ",\"rotation\":[%.9g,%.9g,%.9g],\"fov\":%.9g,\"distance\":%.9g,\"ortho\":%s}",
+                (double)s.rotation[0], (double)s.rotation[1], (double)s.rotation[2], (double)s.fov,
+                (double)s.distance, s.ortho ? "true" : "false");
+    }
+    fputc('}', f);
+}
+
 int mmd_cmd_pose(int argc, char **argv)
 {
-    const char *model_path = NULL, *camera_path = NULL, *motion_paths[POSE_MAX_MOTIONS];
+    const char *model_path = NULL, *camera_path = NULL, *scene_path = NULL, *motion_paths[POSE_MAX_MOTIONS];
     size_t nmotion = 0, nframes = 0, fcap = 0;
     double *frames = NULL;
     bool physics = false;
@@ -131,6 +158,8 @@ int mmd_cmd_pose(int argc, char **argv)
             motion_paths[nmotion++] = argv[++i];
         } else if (!strcmp(a, "--camera") && i + 1 < argc) {
             camera_path = argv[++i];
+        } else if (!strcmp(a, "--scene") && i + 1 < argc) {
+            scene_path = argv[++i];
         } else if (!strcmp(a, "--frames") && i + 1 < argc) {
             if (!parse_frames(argv[++i], &frames, &nframes, &fcap)) {
                 fprintf(stderr, "mmdrender pose: bad --frames '%s'\n", argv[i]);
@@ -147,7 +176,11 @@ int mmd_cmd_pose(int argc, char **argv)
             goto out;
         }
     }
-    if (!model_path || nframes == 0) {
+    if (scene_path && !model_path && nframes > 0 && nmotion == 0 && !camera_path) {
+        rc = mmd_pose_scene(scene_path, frames, nframes);
+        goto out;
+    }
+    if (!model_path || nframes == 0 || scene_path) {
         usage(stderr);
         goto out;
     }
@@ -204,44 +237,14 @@ int mmd_cmd_pose(int argc, char **argv)
     for (uint32_t b = 0; b < model->bone_count; b++) {
         if (b)
             fputc(',', f);
-        json_string(f, model->bones[b].name);
+        mmd_json_str(f, model->bones[b].name);
     }
     fputs(physics ? "],\"physics\":true,\"frames\":[" : "],\"frames\":[", f);
     for (size_t k = 0; k < nframes; k++) {
         /* a render steps through every frame between the listed ones */
         for (double g = k ? floor(frames[k - 1]) + 1 : frames[k]; phys && k && g < frames[k]; g++)
             mmd_anim_evaluate(anim, g);
-        mmd_anim_evaluate(anim, frames[k]);
-        const float *w = mmd_anim_world(anim);
-        const float *mw = mmd_anim_morph_weights_raw(anim);
-        fprintf(f, "%s{\"frame\":%.9g,\"world\":[", k ? ",\n" : "\n", frames[k]);
-        for (uint32_t b = 0; b < model->bone_count; b++) {
-            if (b)
-                fputc(',', f);
-            json_vec(f, w + 16 * b, 16);
-        }
-        fputs("],\"morphs\":{", f);
-        for (uint32_t m = 0; m < model->morph_count; m++) {
-            if (m)
-                fputc(',', f);
-            json_string(f, model->morphs[m].name);
-            fprintf(f, ":%.9g", (double)mw[m]);
-        }
-        fputc('}', f);
-        if (ct) {
-            mmd_camera_state s;
-            mmd_camera_sample(ct, frames[k], &s);
-            fputs(",\"camera\":{\"eye\":", f);
-            json_vec(f, s.eye, 3);
-            fputs(",\"target\":", f);
-            json_vec(f, s.target, 3);
-            fputs(",\"up\":", f);
-            json_vec(f, s.up, 3);
-            fprintf(f, ",\"rotation\":[%.9g,%.9g,%.9g],\"fov\":%.9g,\"distance\":%.9g,\"ortho\":%s}",
-                    (double)s.rotation[0], (double)s.rotation[1], (double)s.rotation[2], (double)s.fov,
-                    (double)s.distance, s.ortho ? "true" : "false");
-        }
-        fputc('}', f);
+        write_frame_json(f, model, anim, ct, frames[k], k == 0);
     }
     fputs("\n]}\n", f);
     rc = (fflush(f) == 0 && !ferror(f)) ? MMD_EXIT_OK : MMD_EXIT_OUTPUT;

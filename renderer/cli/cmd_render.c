@@ -28,6 +28,7 @@
 #include "renderer/base/parse.h"
 #include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/links.h"
 #include "renderer/cli/outputs.h"
 #include "renderer/cli/plan.h"
 #include "renderer/cli/progress.h"
@@ -275,6 +276,7 @@ typedef struct render_job {
     mmd_scene_accessories acc;
     mmd_motion *camera_motion;
     mmd_camera_track *camera;
+    mmd_links *links;          /* outside parents, camera follow (links.h) */
     mmd_renderer *renderer;
     mmd_sink *sink;
     mmd_progress *progress;
@@ -290,6 +292,7 @@ static void job_free(render_job *j)
     mmd_renderer_free(j->renderer);
     mmd_scene_accessories_free(&j->acc);
     mmd_camera_track_free(j->camera);
+    mmd_links_free(j->links);
     mmd_motion_free(j->camera_motion);
     for (int i = 0; j->scene && i < j->scene->model_count; i++) {
         mmd_physics_free(j->physics[i]);
@@ -364,6 +367,10 @@ static int load_inputs(render_job *j, const render_args *a)
         fprintf(stderr, "mmdrender: %s\n", buf);
         return MMD_EXIT_INPUT;
     }
+    if (mmd_links_create(s, j->anims, &j->links, buf, sizeof buf)) {
+        fprintf(stderr, "mmdrender: %s\n", buf);
+        return MMD_EXIT_INPUT;
+    }
     return 0;
 }
 
@@ -390,6 +397,7 @@ static void sample_view(render_job *j, double t, mmd_camera_state *cam, mmd_ligh
             memcpy(light->direction, s->light_direction, sizeof light->direction);
     }
     mmd_shadow_sample(j->camera, t, shadow);
+    mmd_links_follow(j->links, t, cam);
 }
 
 /* --glow, --soft-shadow, --diffusion, --fxaa switch effects on over the
@@ -499,6 +507,7 @@ static int open_renderer(render_job *j, const render_args *a)
     ro.backend = a->gl;
     ro.threads = a->threads;
     ro.allow_outside_assets = a->allow_outside;
+    ro.ground_shadow = s->ground_shadow;
     ro.effects = s->effects;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
@@ -584,8 +593,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
             continue;
         double t = mmd_plan_time(p, f);
         double t0 = now_s();
-        for (int i = 0; i < s->model_count; i++)
-            mmd_anim_evaluate(j->anims[i], t);
+        mmd_links_evaluate(j->links, t); /* every model, outside parents first */
         bool skip = wanted && a->skip_existing && kind->frame_exists(a->out, f);
         if ((!wanted && !pre) || (skip && !screen))
             continue;

@@ -8,6 +8,8 @@
 #ifndef MMD_RENDERER_COMMANDS_H
 #define MMD_RENDERER_COMMANDS_H
 
+#include <stddef.h>
+
 #include "core/status.h"
 
 enum {
@@ -34,5 +36,14 @@ int mmd_cmd_diff(int argc, char **argv);
 int mmd_cmd_concat(int argc, char **argv);
 /* argv[0] is the program name; argv[1..] the render command line. */
 int mmd_cmd_render(int argc, char **argv);
+/* Projects (cmd_project.c): export PROJECT DIR; info on a project (argv as for
+ * info); a render whose scene argument (argv[project_index], found by
+ * mmd_project_arg: 0 when none) is a .pmm project. */
+int mmd_cmd_export(int argc, char **argv);
+int mmd_cmd_info_project(int argc, char **argv);
+int mmd_project_arg(int argc, char **argv);
+int mmd_cmd_render_project(int argc, char **argv, int project_index);
+/* `pose --scene SCENE` (cmd_pose_scene.c). */
+int mmd_pose_scene(const char *scene_path, const double *frames, size_t frame_count);
 
 #endif

@@ -16,6 +16,11 @@ int main(int argc, char **argv)
             return mmd_cmd_diff(argc - 1, argv + 1);
         if (!strcmp(c, "concat"))
             return mmd_cmd_concat(argc - 1, argv + 1);
+        if (!strcmp(c, "export"))
+            return mmd_cmd_export(argc - 1, argv + 1);
     }
+    int project = mmd_project_arg(argc, argv);
+    if (project > 0)
+        return mmd_cmd_render_project(argc, argv, project);
     return mmd_cmd_render(argc, argv);
 }

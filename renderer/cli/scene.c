@@ -475,11 +475,72 @@ static void key_output(parse_state *st, const char *k, const char *v)
     } else if (!strcmp(k, "background")) {
         if (once(st, 6, k) && mmd_scene_parse_background(v, s->background, &s->transparent, m, sizeof m))
             fail_at(st, st->line, "background: %s", m);
+    } else if (!strcmp(k, "ground_shadow")) {
+        if (once(st, 7, k) && !parse_bool(v, &s->ground_shadow))
+            fail_at(st, st->line, "expected ground_shadow = on or off, got '%s'", v);
     } else {
         fail_at(st, st->line,
-                "unknown key '%s' in [output] (expected width, height, size, fps, frames, antialias, background)",
+                "unknown key '%s' in [output] (expected width, height, size, fps, frames, antialias, background, "
+                "ground_shadow)",
                 k);
     }
+}
+
+/* ---- links: outside_parent / follow ------------------------------------- */
+
+static char *trim_dup(parse_state *st, const char *b, const char *e)
+{
+    while (b < e && (*b == ' ' || *b == '\t'))
+        b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    return b < e ? mmd_arena_strndup(st->arena, b, (size_t)(e - b)) : NULL;
+}
+
+/* "[BONE ->] MODEL:BONE [@FRAME]" or "[BONE ->] none [@FRAME]". */
+static void parse_link(parse_state *st, const char *v, bool with_bone, mmd_scene_link **arr, int *count)
+{
+    const char *what = with_bone ? "outside_parent = BONE -> MODEL:BONE [@FRAME] (or BONE -> none)"
+                                 : "follow = MODEL:BONE [@FRAME] (or none)";
+    if (!*arr && !(*arr = mmd_arena_array(st->arena, MMD_SCENE_MAX_LINKS, sizeof **arr))) {
+        fail_at(st, st->line, "out of memory");
+        return;
+    }
+    if (*count >= MMD_SCENE_MAX_LINKS) {
+        fail_at(st, st->line, "too many %s keys (at most %d)", with_bone ? "outside_parent" : "follow", MMD_SCENE_MAX_LINKS);
+        return;
+    }
+    mmd_scene_link l = {.line = st->line};
+    const char *end = v + strlen(v), *at = strrchr(v, '@');
+    if (at) {
+        if (!parse_double(at + 1, &l.frame) || l.frame < 0 || l.frame > 1e9) {
+            fail_at(st, st->line, "expected %s with a frame number after '@', got '%s'", what, v);
+            return;
+        }
+        end = at;
+    }
+    const char *target = v;
+    if (with_bone) {
+        const char *arrow = strstr(v, "->");
+        if (!arrow || arrow > end || !(l.bone = trim_dup(st, v, arrow))) {
+            fail_at(st, st->line, "expected %s, got '%s'", what, v);
+            return;
+        }
+        target = arrow + 2;
+    }
+    char *t = trim_dup(st, target, end);
+    char *colon = t ? strchr(t, ':') : NULL;
+    if (t && !strcmp(t, "none")) {
+        l.model = NULL;
+    } else if (!colon || colon == t || !colon[1]) {
+        fail_at(st, st->line, "expected %s, got '%s'", what, v);
+        return;
+    } else {
+        *colon = 0;
+        l.model = t;
+        l.parent_bone = colon + 1;
+    }
+    (*arr)[(*count)++] = l;
 }
 
 static void key_camera(parse_state *st, const char *k, const char *v)
@@ -516,6 +577,8 @@ static void key_camera(parse_state *st, const char *k, const char *v)
             else
                 s->cam_fov = (float)d;
         }
+    } else if (!strcmp(k, "follow")) {
+        parse_link(st, v, false, &s->follows, &s->follow_count);
     } else if (!strcmp(k, "projection")) {
         if (once(st, 5, k)) {
             if (!strcmp(v, "perspective"))
@@ -527,7 +590,7 @@ static void key_camera(parse_state *st, const char *k, const char *v)
         }
     } else {
         fail_at(st, st->line,
-                "unknown key '%s' in [camera] (expected motion, position, rotation, distance, fov, projection)",
+                "unknown key '%s' in [camera] (expected motion, position, rotation, distance, fov, projection, follow)",
                 k);
     }
 }
@@ -574,8 +637,10 @@ static void key_model(parse_state *st, const char *k, const char *v)
     } else if (!strcmp(k, "physics")) {
         if (once(st, 1, k) && !parse_bool(v, &m->physics))
             fail_at(st, st->line, "expected physics = on or off, got '%s'", v);
+    } else if (!strcmp(k, "outside_parent")) {
+        parse_link(st, v, true, &m->parents, &m->parent_count);
     } else {
-        fail_at(st, st->line, "unknown key '%s' in [model] (expected file, motion, physics)", k);
+        fail_at(st, st->line, "unknown key '%s' in [model] (expected file, motion, physics, outside_parent)", k);
     }
 }
 
@@ -789,11 +854,32 @@ static void set_defaults(mmd_scene *s)
     s->fps_num = 30;
     s->fps_den = 1;
     s->antialias = 4;
+    s->ground_shadow = true;
     s->background[0] = s->background[1] = s->background[2] = 1.0f;
     s->cam_target[1] = 10.0f;
     s->cam_distance = -45.0f;
     s->cam_fov = 30.0f;
     mmd_effects_default(&s->effects);
+}
+
+/* Link targets name models of the scene (by [model:NAME]); bones are checked
+ * when the models are loaded. */
+static void check_link(parse_state *st, const mmd_scene_link *l)
+{
+    for (int i = 0; l->model && i < st->s->model_count; i++)
+        if (!strcmp(st->s->models[i].name, l->model))
+            return;
+    if (l->model)
+        fail_at(st, l->line, "no model named '%s' (link targets are [model:NAME] sections)", l->model);
+}
+
+static void check_link_models(parse_state *st)
+{
+    for (int i = 0; !st->failed && i < st->s->follow_count; i++)
+        check_link(st, &st->s->follows[i]);
+    for (int m = 0; !st->failed && m < st->s->model_count; m++)
+        for (int i = 0; !st->failed && i < st->s->models[m].parent_count; i++)
+            check_link(st, &st->s->models[m].parents[i]);
 }
 
 int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
@@ -831,6 +917,7 @@ int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_sc
         fail_at(&st, st.line, "[audio] section has no 'file' key");
     if (!st.failed && s->model_count == 0)
         fail_at(&st, st.line, "no [model] section: a scene needs at least one model");
+    check_link_models(&st);
     if (st.failed) {
         mmd_arena_destroy(arena);
         free(box);

@@ -26,12 +26,26 @@
 #define MMD_SCENE_MAX_MOTIONS 16 /* per model */
 #define MMD_SCENE_MAX_SIZE 16384 /* width/height */
 
+#define MMD_SCENE_MAX_LINKS 256   /* outside_parent per model, follow per camera */
+
+/* `outside_parent = BONE -> MODEL:BONE [@FRAME]` in [model:NAME] and
+ * `follow = MODEL:BONE [@FRAME]` in [camera]; MODEL "none" ends the link. */
+typedef struct mmd_scene_link {
+    char *bone;          /* subject bone of this model (NULL for follow) */
+    char *model;         /* scene name of the parent model; NULL = none */
+    char *parent_bone;
+    double frame;        /* VMD frame (30 fps) from which it holds (default 0) */
+    int line;
+} mmd_scene_link;
+
 typedef struct mmd_scene_model {
     char *name;                          /* from [model:NAME]; "" for [model] */
     char *file;                          /* resolved path */
     char *motions[MMD_SCENE_MAX_MOTIONS]; /* resolved paths, merged in order */
     int motion_count;
     bool physics;                        /* default true */
+    mmd_scene_link *parents;             /* outside_parent keys, in file order */
+    int parent_count;
     int line;                            /* line of the section header */
 } mmd_scene_model;
 
@@ -62,6 +76,7 @@ typedef struct mmd_scene {
     bool has_frames;           /* false: 0 .. last key of any motion */
     int64_t frame_first, frame_last; /* inclusive, output-fps frame numbers */
     int antialias;             /* 1, 2 or 4 (default 4) */
+    bool ground_shadow;        /* MMD's planar ground shadow (default on) */
     float background[3];       /* 0..1, default white */
     bool transparent;
     /* [camera] */
@@ -71,6 +86,8 @@ typedef struct mmd_scene {
     float cam_distance;        /* VMD convention, default -45 */
     float cam_fov;             /* degrees, default 30 */
     bool cam_ortho;
+    mmd_scene_link *follows;   /* follow keys: the camera target moves with a bone */
+    int follow_count;
     /* [light] */
     bool has_light_color, has_light_direction;
     float light_color[3], light_direction[3];

@@ -10,6 +10,7 @@
 #ifndef MMD_NO_OSMESA
 #include <GL/osmesa.h>
 #endif
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

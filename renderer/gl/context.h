@@ -23,7 +23,7 @@
 #include <GL/glext.h>
 #include <stddef.h>
 
-#include "renderer/gl/render.h"
+#include "renderer/gl/backend.h"
 
 #define MMD_GL_FUNCS(X)                                                                        \
     X(ActiveTexture) X(AttachShader) X(BindAttribLocation) X(BindBuffer) X(BindFramebuffer)     \

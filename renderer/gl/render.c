@@ -223,19 +223,6 @@ void mmd_renderer_free(mmd_renderer *r)
 
 /* ---------------------------------------------------------------- models */
 
-static void material_base(const mmd_material *m, mmd_material_state *s)
-{
-    memset(s, 0, sizeof *s);
-    memcpy(s->diffuse, m->diffuse, sizeof s->diffuse);
-    memcpy(s->specular, m->specular, sizeof s->specular);
-    s->specular_power = m->specular_power;
-    memcpy(s->ambient, m->ambient, sizeof s->ambient);
-    memcpy(s->edge_color, m->edge_color, sizeof s->edge_color);
-    s->edge_size = m->edge_size;
-    for (int i = 0; i < 4; i++)
-        s->texture_mul[i] = s->sphere_mul[i] = s->toon_mul[i] = 1.0f;
-}
-
 static GLuint make_buffer(const mmd_gl *gl, GLenum target, size_t bytes, const void *data, GLenum usage)
 {
     GLuint b;
@@ -351,7 +338,7 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     free(edge);
     for (uint32_t i = 0; i < m->material_count; i++) {
         const mmd_material *mt = &m->materials[i];
-        material_base(mt, &g->base[i]);
+        mmd_material_state_base(mt, &g->base[i]);
         g->mats[i].tex = mmd_tex_model(r, g, model_dir, mt->texture, true);
         if (mt->sphere_mode != MMD_SPHERE_NONE)
             g->mats[i].sphere = mmd_tex_model(r, g, model_dir, mt->sphere_texture, false);

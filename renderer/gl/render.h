@@ -23,13 +23,8 @@
 #include "core/anim.h"
 #include "core/camera.h"
 #include "core/model.h"
+#include "renderer/gl/backend.h"
 #include "renderer/gl/effects.h"
-
-/* MMD_GL_EGL_GPU: EGL's device platform on the first hardware device (a GPU;
- * pixels may differ from llvmpipe's); an error where there is none. */
-typedef enum mmd_gl_backend { MMD_GL_OSMESA = 0, MMD_GL_EGL = 1, MMD_GL_EGL_GPU = 2 } mmd_gl_backend;
-/* OSMesa, or EGL when this build has no OSMesa (`make GL=egl`; Mesa >= 25.1). */
-mmd_gl_backend mmd_gl_default_backend(void);
 
 typedef struct mmd_render_options {
     int width, height;         /* pixels */

@@ -16,6 +16,7 @@
 #ifndef MMD_RENDERER_RENDER_INTERNAL_H
 #define MMD_RENDERER_RENDER_INTERNAL_H
 
+#include <cglm/cglm.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -202,43 +203,27 @@ int mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models,
 void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16]);
 void mmd_accessories_copy_screen(mmd_renderer *r);
 
-/* Small column-major maths shared by the passes. */
+/* Small column-major maths shared by the passes: cglm (mat4 = float[16]
+ * column-major; the Makefile builds with CGLM_ALL_UNALIGNED). */
 static inline void mat_mul(const float a[16], const float b[16], float out[16])
 {
-    float t[16];
-    for (int c = 0; c < 4; c++)
-        for (int rr = 0; rr < 4; rr++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++)
-                s += a[k * 4 + rr] * b[c * 4 + k];
-            t[c * 4 + rr] = s;
-        }
-    memcpy(out, t, sizeof t);
+    glm_mat4_mul((vec4 *)a, (vec4 *)b, (vec4 *)out);
 }
 
-static inline void mat_identity(float m[16])
-{
-    memset(m, 0, 16 * sizeof(float));
-    m[0] = m[5] = m[10] = m[15] = 1;
-}
+static inline void mat_identity(float m[16]) { glm_mat4_identity((vec4 *)m); }
 
 static inline void vec_norm(float v[3])
 {
-    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (l > 1e-12f) {
-        v[0] /= l;
-        v[1] /= l;
-        v[2] /= l;
-    }
+    if (glm_vec3_norm2(v) > 1e-24f) /* else left as it is (callers check for zero) */
+        glm_vec3_normalize(v);
 }
 
 static inline void vec_cross(const float a[3], const float b[3], float o[3])
 {
-    float t[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-    memcpy(o, t, sizeof t);
+    glm_vec3_cross((float *)a, (float *)b, o);
 }
 
-static inline float vec_dot(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static inline float vec_dot(const float a[3], const float b[3]) { return glm_vec3_dot((float *)a, (float *)b); }
 static inline GLenum prim_of(uint8_t flags)
 {
     if (flags & MMD_MAT_POINTS)

@@ -1,0 +1,46 @@
+/* core/world.h - several animated models evaluated together: outside parents
+ * (a bone of one model carried by a bone of another, switched over time) and
+ * the evaluation order they need.
+ *
+ *     mmd_world *w;
+ *     mmd_world_create(anims, n, names, links, nlinks, &w, &err);  // checks cycles
+ *     per frame: mmd_world_evaluate(w, t);   // instead of mmd_anim_evaluate on each
+ *     mmd_world_free(w);
+ *
+ * A link says: from VMD frame `frame` on, bone `child_bone` of model `child`
+ * has as outside parent bone `parent_bone` of model `parent` (parent -1: none
+ * from then on). The child bone's world becomes parent bone world x its own
+ * world within its model (DESIGN I.4; descendants, IK and physics follow).
+ * Models are evaluated parents first; among independent models in index order
+ * (the caller passes them in the project's calculation order). Every frame
+ * reads only this frame's parent state, so frames stay independent of history
+ * (chunked renders agree with whole ones). A cycle among the links active at
+ * any frame is MMD_E_BAD_STRUCTURE, its message naming the models and bones.
+ */
+#ifndef MMD_CORE_WORLD_H
+#define MMD_CORE_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/anim.h"
+#include "core/status.h"
+
+typedef struct mmd_world_link {
+    uint32_t child;        /* model index */
+    int32_t child_bone;
+    int32_t parent;        /* model index, -1 none */
+    int32_t parent_bone;
+    double frame;          /* VMD frame from which the link holds */
+} mmd_world_link;
+
+typedef struct mmd_world mmd_world;
+
+/* anims and names (UTF-8 model names, for messages) are borrowed; links copied. */
+mmd_status mmd_world_create(mmd_anim *const *anims, size_t count, const char *const *names,
+                            const mmd_world_link *links, size_t link_count, mmd_world **out, mmd_error *err);
+void mmd_world_free(mmd_world *w); /* NULL is a no-op */
+/* mmd_anim_evaluate every model at t, parents first, outside parents applied. */
+void mmd_world_evaluate(mmd_world *w, double t);
+
+#endif

@@ -1,0 +1,224 @@
+/* renderer/cli/cmd_info_project.c - `mmdrender info PROJECT.pmm [--json]
+ * [--asset-root DIR]...`: a project's settings, its models and accessories
+ * with their files found or missing, key counts per kind, effects.
+ * The JSON keys are a contract (README "Projects"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "renderer/cli/commands.h"
+#include "renderer/cli/json_out.h"
+#include "renderer/cli/project.h"
+
+static const char *physics_name(uint8_t m)
+{
+    static const char *const names[4] = {"off", "always", "playing", "trace"};
+    return m < 4 ? names[m] : "off";
+}
+
+typedef struct model_counts {
+    uint32_t bone_keys, bone_tracks, morph_keys, morph_tracks, outside_parent_keys;
+} model_counts;
+
+/* Keys beyond each track's initial key; tracks with any such key. */
+static model_counts count_model(const mmd_pmm_model *m)
+{
+    model_counts c = {0};
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        c.bone_keys += m->bones[i].key_count;
+        c.bone_tracks += m->bones[i].key_count > 1;
+    }
+    for (uint32_t i = 0; i < m->morph_count; i++) {
+        c.morph_keys += m->morphs[i].key_count;
+        c.morph_tracks += m->morphs[i].key_count > 1;
+    }
+    for (uint32_t k = 0; k < m->key_count; k++)
+        for (uint32_t o = 0; m->keys[k].parents && o < m->op_count; o++)
+            c.outside_parent_keys += m->keys[k].parents[o].model != -1;
+    return c;
+}
+
+static uint32_t follow_keys(const mmd_pmm *p)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < p->camera_key_count; i++)
+        n += p->camera_keys[i].look_at.model >= 0;
+    return n;
+}
+
+static void json_file(FILE *f, const char *key, const char *stored, const char *found, bool enabled)
+{
+    fprintf(f, "\"%s\":{\"path\":", key);
+    mmd_json_str(f, stored);
+    fprintf(f, ",\"status\":\"%s\"", !enabled || !stored || !*stored ? "none" : found ? "found" : "missing");
+    if (found) {
+        fprintf(f, ",\"resolved\":");
+        mmd_json_str(f, found);
+    }
+    fputc('}', f);
+}
+
+static void json_models(FILE *f, const mmd_project *pr)
+{
+    const mmd_pmm *p = pr->pmm;
+    fprintf(f, "\"models\":[");
+    for (uint32_t i = 0; i < p->model_count; i++) {
+        const mmd_pmm_model *m = &p->models[i];
+        model_counts c = count_model(m);
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        mmd_json_str(f, m->name);
+        fprintf(f, ",\"name_en\":");
+        mmd_json_str(f, m->name_en);
+        fputc(',', f);
+        json_file(f, "file", m->path, pr->model_files[i], true);
+        fprintf(f, ",\"draw_order\":%u,\"calc_order\":%u,\"edge_width\":%g,\"add_blend\":%s,\"self_shadow\":%s,"
+                   "\"bones\":%u,\"morphs\":%u,\"ik_bones\":%u,"
+                   "\"keys\":{\"bone\":%u,\"bone_tracks\":%u,\"morph\":%u,\"morph_tracks\":%u,\"model\":%u,"
+                   "\"outside_parent\":%u}}",
+                m->draw_order, m->calc_order, (double)m->edge_width, m->add_blend ? "true" : "false",
+                m->self_shadow ? "true" : "false", m->bone_count, m->morph_count, m->ik_count, c.bone_keys,
+                c.bone_tracks, c.morph_keys, c.morph_tracks, m->key_count, c.outside_parent_keys);
+    }
+    fprintf(f, "],\"accessories\":[");
+    for (uint32_t i = 0; i < p->accessory_count; i++) {
+        const mmd_pmm_accessory *a = &p->accessories[i];
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        mmd_json_str(f, a->name);
+        fputc(',', f);
+        json_file(f, "file", a->path, pr->accessory_files[i], true);
+        fprintf(f, ",\"draw_order\":%u,\"add_blend\":%s,\"keys\":%u}", a->draw_order, a->add_blend ? "true" : "false",
+                a->key_count);
+    }
+    fputc(']', f);
+}
+
+static void print_json(FILE *f, const mmd_project *pr)
+{
+    const mmd_pmm *p = pr->pmm;
+    int64_t first, last;
+    mmd_project_range(pr, &first, &last);
+    fprintf(f, "{\"file\":");
+    mmd_json_str(f, pr->path);
+    fprintf(f, ",\"format\":\"pmm\",\"version\":%d,\"output\":{\"width\":%d,\"height\":%d,\"fps\":%g,"
+               "\"first_frame\":%lld,\"last_frame\":%lld,\"begin_enabled\":%s,\"end_enabled\":%s},",
+            p->version, p->width, p->height, (double)p->fps, (long long)first, (long long)last,
+            p->begin_enabled ? "true" : "false", p->end_enabled ? "true" : "false");
+    json_file(f, "audio", p->audio_path, pr->audio_file, p->audio_enabled);
+    fputc(',', f);
+    json_file(f, "background_image", p->image_path, pr->image_file, p->image_enabled);
+    fputc(',', f);
+    json_file(f, "background_video", p->video_path, pr->video_file, p->video_enabled);
+    fprintf(f, ",\"render\":{\"black_background\":%s,\"ground_shadow\":%s,\"ground_shadow_brightness\":%g,"
+               "\"ground_shadow_translucent\":%s,\"edge_color\":[%g,%g,%g],\"physics\":\"%s\","
+               "\"accessories_after_models\":%d},",
+            p->black_background ? "true" : "false", p->ground_shadow ? "true" : "false",
+            (double)p->ground_shadow_brightness, p->ground_shadow_translucent ? "true" : "false",
+            (double)p->edge_color[0], (double)p->edge_color[1], (double)p->edge_color[2], physics_name(p->physics),
+            p->accessories_after_models);
+    fprintf(f, "\"keys\":{\"camera\":%u,\"camera_follow\":%u,\"light\":%u,\"self_shadow\":%u,\"gravity\":%u},"
+               "\"self_shadow\":%s,",
+            p->camera_key_count, follow_keys(p), p->light_key_count, p->shadow_key_count, p->gravity_key_count,
+            p->self_shadow ? "true" : "false");
+    json_models(f, pr);
+    fprintf(f, ",\"effects\":{\"file\":");
+    if (pr->emm_file)
+        mmd_json_str(f, pr->emm_file);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\"assignments\":[");
+    for (size_t i = 0; i < pr->effect_count; i++) {
+        fprintf(f, "%s{\"object\":", i ? "," : "");
+        mmd_json_str(f, pr->effects[i].object);
+        fprintf(f, ",\"file\":");
+        mmd_json_str(f, pr->effects[i].file);
+        fputc('}', f);
+    }
+    fprintf(f, "]},\"warnings\":[");
+    for (size_t i = 0; i < pr->warning_count; i++) {
+        if (i)
+            fputc(',', f);
+        mmd_json_str(f, pr->warnings[i]);
+    }
+    fprintf(f, "]}\n");
+}
+
+static const char *status_of(const char *stored, const char *found, bool enabled)
+{
+    return !enabled || !stored || !*stored ? "none" : found ? "found" : "MISSING";
+}
+
+static void print_text(FILE *f, const mmd_project *pr)
+{
+    const mmd_pmm *p = pr->pmm;
+    int64_t first, last;
+    mmd_project_range(pr, &first, &last);
+    fprintf(f, "%s: MikuMikuDance project (PMM version %d)\n", pr->path, p->version);
+    fprintf(f, "  output: %dx%d, %g fps, frames %lld-%lld%s\n", p->width, p->height, (double)p->fps,
+            (long long)first, (long long)last, p->begin_enabled || p->end_enabled ? " (begin/end set)" : "");
+    fprintf(f, "  audio: %s [%s]\n", p->audio_path, status_of(p->audio_path, pr->audio_file, p->audio_enabled));
+    fprintf(f, "  background: %s; image %s [%s]; video %s [%s]\n", p->black_background ? "black" : "white",
+            p->image_path, status_of(p->image_path, pr->image_file, p->image_enabled), p->video_path,
+            status_of(p->video_path, pr->video_file, p->video_enabled));
+    fprintf(f, "  ground shadow: %s (brightness %g%s); edge colour %g %g %g; physics: %s\n",
+            p->ground_shadow ? "on" : "off", (double)p->ground_shadow_brightness,
+            p->ground_shadow_translucent ? ", translucent" : "", (double)p->edge_color[0], (double)p->edge_color[1],
+            (double)p->edge_color[2], physics_name(p->physics));
+    fprintf(f, "  keys: camera %u (following a bone: %u), light %u, self-shadow %u (%s), gravity %u\n",
+            p->camera_key_count, follow_keys(p), p->light_key_count, p->shadow_key_count,
+            p->self_shadow ? "on" : "off", p->gravity_key_count);
+    for (uint32_t i = 0; i < p->model_count; i++) {
+        const mmd_pmm_model *m = &p->models[i];
+        model_counts c = count_model(m);
+        fprintf(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path, status_of(m->path, pr->model_files[i], true));
+        fprintf(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
+                m->calc_order, (double)m->edge_width, m->add_blend ? "on" : "off", m->self_shadow ? "on" : "off");
+        fprintf(f, "    keys: bone %u (%u tracks animated of %u), morph %u (%u of %u), model %u, outside parents %u\n",
+                c.bone_keys, c.bone_tracks, m->bone_count, c.morph_keys, c.morph_tracks, m->morph_count, m->key_count,
+                c.outside_parent_keys);
+    }
+    for (uint32_t i = 0; i < p->accessory_count; i++)
+        fprintf(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, p->accessories[i].name, p->accessories[i].path,
+                status_of(p->accessories[i].path, pr->accessory_files[i], true), p->accessories[i].key_count);
+    if (pr->emm_file)
+        fprintf(f, "  effects (%s, not applied):\n", pr->emm_file);
+    for (size_t i = 0; i < pr->effect_count; i++)
+        fprintf(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
+    for (size_t i = 0; i < pr->warning_count; i++)
+        fprintf(f, "  warning: %s\n", pr->warnings[i]);
+}
+
+int mmd_cmd_info_project(int argc, char **argv)
+{
+    const char *path = NULL, *roots[MMD_PROJECT_MAX_ROOTS] = {0};
+    int nroots = 0;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = true;
+        } else if (!strcmp(a, "--asset-root") && i + 1 < argc && nroots < MMD_PROJECT_MAX_ROOTS) {
+            roots[nroots++] = argv[++i];
+        } else if (a[0] == '-' || path) {
+            fprintf(stderr, "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...\n");
+            return MMD_EXIT_USAGE;
+        } else {
+            path = a;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...\n");
+        return MMD_EXIT_USAGE;
+    }
+    char msg[1024];
+    mmd_project *p = NULL;
+    if (mmd_project_load(path, roots, nroots, &p, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: %s\n", msg);
+        return MMD_EXIT_INPUT;
+    }
+    if (json)
+        print_json(stdout, p);
+    else
+        print_text(stdout, p);
+    mmd_project_free(p);
+    return MMD_EXIT_OK;
+}

@@ -1,0 +1,203 @@
+/* renderer/cli/cmd_project.c - MikuMikuDance projects on the command line:
+ *
+ *   mmdrender PROJECT.pmm -o OUT [render options] [--asset-root DIR]...
+ *   mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...
+ *   mmdrender export PROJECT.pmm DIR [--asset-root DIR]...
+ *
+ * A render exports the project into a private temporary folder (scene.ini +
+ * VMDs, renderer/cli/project_export.c) and renders that scene with the same
+ * options, which override the project; the folder is removed afterwards. So
+ * rendering an export gives the same bytes as rendering the project.
+ * JSON keys of `info` are a contract (README "Projects").
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "renderer/cli/commands.h"
+#include "renderer/cli/project.h"
+
+typedef struct roots {
+    const char *dirs[MMD_PROJECT_MAX_ROOTS];
+    int count;
+} roots;
+
+/* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it). */
+static int take_roots(int *argc, char **argv, roots *r)
+{
+    int w = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *v = NULL;
+        if (!strcmp(argv[i], "--asset-root")) {
+            if (i + 1 >= *argc) {
+                fprintf(stderr, "mmdrender: --asset-root needs a folder\n");
+                return -1;
+            }
+            v = argv[++i];
+        } else if (!strncmp(argv[i], "--asset-root=", 13)) {
+            v = argv[i] + 13;
+        }
+        if (!v) {
+            argv[w++] = argv[i];
+            continue;
+        }
+        if (r->count >= MMD_PROJECT_MAX_ROOTS) {
+            fprintf(stderr, "mmdrender: at most %d --asset-root folders\n", MMD_PROJECT_MAX_ROOTS);
+            return -1;
+        }
+        r->dirs[r->count++] = v;
+    }
+    *argc = w;
+    argv[w] = NULL;
+    return 0;
+}
+
+static void print_warnings(const mmd_project *p)
+{
+    for (size_t i = 0; i < p->warning_count; i++)
+        fprintf(stderr, "mmdrender: warning: %s: %s\n", p->path, p->warnings[i]);
+}
+
+/* One warning per effect file (effects are listed, not applied). */
+static void warn_effects(const mmd_project *p)
+{
+    for (size_t i = 0; i < p->effect_count; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(p->effects[j].file, p->effects[i].file);
+        if (!seen)
+            fprintf(stderr, "mmdrender: warning: %s: effect %s (%s) is not applied: MME effects are not supported\n",
+                    p->emm_file, p->effects[i].file, p->effects[i].object);
+    }
+}
+
+/* Index of the project among the render arguments (not an option's value), or 0. */
+int mmd_project_arg(int argc, char **argv)
+{
+    static const char *const with_value[] = {"-o", "--output", "--frames", "--size", "--fps", "--aa",
+                                             "--background", "--codec", "--crf", "--preset", "--threads",
+                                             "--progress", "--gl", "--chunk", "--ssaa", "--asset-root"};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            continue;
+        if (a[0] == '-') {
+            for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+                if (!strcmp(a, with_value[k])) {
+                    i++;
+                    break;
+                }
+            continue;
+        }
+        size_t n = strlen(a);
+        if ((n > 4 && !strcasecmp(a + n - 4, ".pmm")) || mmd_project_is_pmm(a))
+            return i;
+    }
+    return 0;
+}
+
+static void remove_export(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[PATH_MAX];
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+            continue;
+        int k = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (k > 0 && (size_t)k < sizeof path)
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+int mmd_cmd_render_project(int argc, char **argv, int project_index)
+{
+    roots r = {{0}, 0};
+    const char *project = argv[project_index];
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args)
+        return MMD_EXIT_INPUT;
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    args[argc] = NULL;
+    int n = argc;
+    if (take_roots(&n, args, &r)) {
+        free(args);
+        return MMD_EXIT_USAGE;
+    }
+    char msg[1024], tmpl[PATH_MAX], scene[PATH_MAX + 16];
+    mmd_project *p = NULL;
+    if (mmd_project_load(project, r.dirs, r.count, &p, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: %s\n", msg);
+        free(args);
+        return MMD_EXIT_INPUT;
+    }
+    print_warnings(p);
+    warn_effects(p);
+    uint32_t found = 0;
+    for (uint32_t i = 0; i < p->pmm->model_count; i++)
+        found += p->model_files[i] != NULL;
+    if (!found) {
+        fprintf(stderr, "mmdrender: %s: none of the project's %u models was found (see the warnings; --asset-root "
+                        "DIR looks under DIR for paths with UserFile\\)\n", project, p->pmm->model_count);
+        mmd_project_free(p);
+        free(args);
+        return MMD_EXIT_INPUT;
+    }
+    const char *tmp = getenv("TMPDIR");
+    int tk = snprintf(tmpl, sizeof tmpl, "%s/mmdrender-pmm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int rc = MMD_EXIT_OUTPUT;
+    if (tk <= 0 || (size_t)tk >= sizeof tmpl || !mkdtemp(tmpl)) {
+        fprintf(stderr, "mmdrender: cannot create a temporary folder in %s\n", tmp && *tmp ? tmp : "/tmp");
+    } else if (mmd_project_export(p, tmpl, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: %s: %s\n", project, msg);
+        rc = MMD_EXIT_INPUT;
+    } else {
+        int k = snprintf(scene, sizeof scene, "%s/scene.ini", tmpl);
+        for (int i = 0; k > 0 && (size_t)k < sizeof scene && i < n; i++)
+            if (args[i] == project)
+                args[i] = scene;
+        rc = mmd_cmd_render(n, args);
+    }
+    remove_export(tmpl);
+    mmd_project_free(p);
+    free(args);
+    return rc;
+}
+
+int mmd_cmd_export(int argc, char **argv)
+{
+    roots r = {{0}, 0};
+    if (take_roots(&argc, argv, &r))
+        return MMD_EXIT_USAGE;
+    if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-') {
+        fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
+                "usage: mmdrender export PROJECT.pmm DIR [--asset-root DIR]...\n"
+                "  Write DIR/scene.ini, DIR/model_N.vmd (one per model found) and DIR/camera.vmd\n"
+                "  (camera, light and self-shadow keys): rendering DIR/scene.ini gives the same\n"
+                "  bytes as rendering the project.\n"
+                "exit codes: 0 ok, 1 usage, 2 bad project, 5 output cannot be written\n");
+        return argc == 2 && !strcmp(argv[1], "--help") ? MMD_EXIT_OK : MMD_EXIT_USAGE;
+    }
+    char msg[1024];
+    mmd_project *p = NULL;
+    if (mmd_project_load(argv[1], r.dirs, r.count, &p, msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: %s\n", msg);
+        return MMD_EXIT_INPUT;
+    }
+    print_warnings(p);
+    warn_effects(p);
+    int rc = MMD_EXIT_OK;
+    if (mmd_project_export(p, argv[2], msg, sizeof msg)) {
+        fprintf(stderr, "mmdrender: export: %s\n", msg);
+        rc = MMD_EXIT_OUTPUT;
+    }
+    mmd_project_free(p);
+    return rc;
+}

@@ -1,0 +1,29 @@
+/* renderer/cli/links.h - a scene's outside parents and camera follow keys
+ * (scene.h mmd_scene_link) bound to the loaded models, for render and pose.
+ *
+ *     mmd_links *l;
+ *     if (mmd_links_create(scene, anims, &l, msg, sizeof msg)) -> "scene.ini:12: ..."
+ *     per frame: mmd_links_evaluate(l, t);          // every anim, parents first
+ *                mmd_links_follow(l, t, &camera);   // target += bone position
+ *     mmd_links_free(l);
+ *
+ * Bone names are matched exactly (UTF-8) against the models' bone names. A
+ * cycle of outside parents fails naming the models and bones.
+ */
+#ifndef MMD_RENDERER_LINKS_H
+#define MMD_RENDERER_LINKS_H
+
+#include "core/anim.h"
+#include "core/camera.h"
+#include "renderer/cli/scene.h"
+
+typedef struct mmd_links mmd_links;
+
+/* anims[i] belongs to scene->models[i]; both are borrowed. Returns 0 or -1 with msg. */
+int mmd_links_create(const mmd_scene *scene, mmd_anim *const *anims, mmd_links **out, char *msg, size_t msg_size);
+void mmd_links_free(mmd_links *l); /* NULL is a no-op */
+void mmd_links_evaluate(mmd_links *l, double t);
+/* Moves cam->target by the followed bone's world position (and re-derives the eye). */
+void mmd_links_follow(const mmd_links *l, double t, mmd_camera_state *cam);
+
+#endif

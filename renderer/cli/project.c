@@ -1,0 +1,327 @@
+/* renderer/cli/project.c - a MikuMikuDance project on disk (see project.h). */
+#include "renderer/cli/project.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "core/file.h"
+#include "core/model.h"
+#include "core/motion.h"
+#include "core/text.h"
+#include "core/vmd_write.h"
+#include "renderer/base/msg.h"
+#include "renderer/image/texpath.h"
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s ? s : "") + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s ? s : "", n);
+    return d;
+}
+
+static void warn(mmd_project *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(mmd_project *p, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char **w = realloc(p->warnings, (p->warning_count + 1) * sizeof *w);
+    if (!w)
+        return;
+    p->warnings = w;
+    if ((w[p->warning_count] = dup_str(buf)))
+        p->warning_count++;
+}
+
+static bool is_windows_absolute(const char *s)
+{
+    return (((s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z') && s[1] == ':') || s[0] == '\\';
+}
+
+/* The part after "UserFile\" (any case, either separator), NULL when absent. */
+static const char *after_userfile(const char *s)
+{
+    for (const char *q = s; *q; q++)
+        if (!strncasecmp(q, "userfile", 8) && (q[8] == '\\' || q[8] == '/') && (q == s || q[-1] == '\\' || q[-1] == '/'))
+            return q + 9;
+    return NULL;
+}
+
+static const char *base_name(const char *s)
+{
+    const char *b = s;
+    for (const char *q = s; *q; q++)
+        if (*q == '\\' || *q == '/')
+            b = q + 1;
+    return b;
+}
+
+static char *try_under(const char *dir, const char *rel)
+{
+    char out[PATH_MAX], msg[256];
+    if (!*rel)
+        return NULL;
+    if (mmd_texpath_resolve(dir, rel, true, out, sizeof out, msg, sizeof msg) == MMD_TEXPATH_FOUND)
+        return dup_str(out);
+    return NULL;
+}
+
+/* project.h: as written, then after UserFile\ under each root and the project
+ * folder, then the bare file name in the project folder. */
+static char *find_file(const mmd_project *p, const char *stored, const char *const *roots, int nroots)
+{
+    if (!stored || !*stored)
+        return NULL;
+    char *f = NULL;
+    if (!is_windows_absolute(stored))
+        f = try_under(p->dir, stored);
+    const char *rest = after_userfile(stored);
+    for (int i = 0; !f && rest && i < nroots; i++)
+        f = try_under(roots[i], rest);
+    if (!f && rest)
+        f = try_under(p->dir, rest);
+    if (!f)
+        f = try_under(p->dir, base_name(stored));
+    return f;
+}
+
+/* ---- version 1: the model file describes the block ---------------------------------------- */
+
+typedef struct v1_ctx {
+    mmd_project *p;
+    const char *const *roots;
+    int nroots;
+    mmd_model *models[256];
+    int count;
+    const char **names;
+    int32_t *iks;
+} v1_ctx;
+
+static bool v1_model(void *user, const char *path, mmd_pmm_v1_model *out)
+{
+    v1_ctx *c = user;
+    char *f = find_file(c->p, path, c->roots, c->nroots);
+    mmd_model *m = NULL;
+    mmd_error err;
+    if (!f || c->count >= 256 || mmd_model_load_file(f, &m, &err) != MMD_OK) {
+        free(f);
+        return false;
+    }
+    free(f);
+    c->models[c->count++] = m;
+    free(c->names);
+    free(c->iks);
+    c->names = malloc(((size_t)m->bone_count + m->morph_count + 1) * sizeof *c->names);
+    c->iks = malloc(((size_t)m->bone_count + 1) * sizeof *c->iks);
+    if (!c->names || !c->iks)
+        return false;
+    uint32_t nik = 0;
+    for (uint32_t i = 0; i < m->bone_count; i++) {
+        c->names[i] = m->bones[i].name;
+        if (m->bones[i].flags & MMD_BONE_IK)
+            c->iks[nik++] = (int32_t)i;
+    }
+    for (uint32_t i = 0; i < m->morph_count; i++)
+        c->names[m->bone_count + i] = m->morphs[i].name;
+    *out = (mmd_pmm_v1_model){c->names, m->bone_count, c->names + m->bone_count, m->morph_count, c->iks, nik};
+    return true;
+}
+
+/* ---- .emm ------------------------------------------------------------------------------- */
+
+/* `<name>.emm` beside the project: INI text in Shift-JIS; entries of sections
+ * named Effect... ("PmdN = file.fx", "PmdN[k] = ...") are listed. */
+static void read_emm(mmd_project *p)
+{
+    size_t n = strlen(p->path);
+    char *emm = malloc(n + 5);
+    if (!emm)
+        return;
+    memcpy(emm, p->path, n + 1);
+    char *dot = strrchr(emm, '.');
+    strcpy(dot && !strchr(dot, '/') ? dot : emm + n, ".emm");
+    void *data = NULL;
+    size_t size = 0;
+    mmd_error err;
+    if (mmd_file_read(emm, &data, &size, &err) != MMD_OK) {
+        free(emm);
+        return;
+    }
+    p->emm_file = emm;
+    mmd_text *t = mmd_text_create();
+    mmd_arena *a = mmd_arena_create();
+    char *text = t && a ? mmd_text_sjis(t, a, data, size, NULL) : NULL;
+    bool effect = false;
+    for (char *line = text ? strtok(text, "\r\n") : NULL; line; line = strtok(NULL, "\r\n")) {
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (*line == '[') {
+            effect = !strncasecmp(line, "[Effect", 7);
+            continue;
+        }
+        char *eq = strchr(line, '=');
+        if (!effect || !eq)
+            continue;
+        char *v = eq + 1, *k_end = eq;
+        while (k_end > line && (k_end[-1] == ' ' || k_end[-1] == '\t'))
+            k_end--;
+        *k_end = 0;
+        while (*v == ' ' || *v == '\t')
+            v++;
+        if (!*v || !strcasecmp(v, "none") ||
+            (strncasecmp(line, "Pmd", 3) && strncasecmp(line, "Acs", 3) && strncasecmp(line, "Obj", 3)))
+            continue; /* "PmdN", "PmdN[k]", "AcsN", "Obj": an object's effect */
+        mmd_project_effect *e = realloc(p->effects, (p->effect_count + 1) * sizeof *e);
+        if (!e)
+            break;
+        p->effects = e;
+        e[p->effect_count].object = dup_str(line);
+        e[p->effect_count].file = dup_str(v);
+        p->effect_count++;
+    }
+    mmd_arena_destroy(a);
+    mmd_text_destroy(t);
+    free(data);
+}
+
+/* ---- load ------------------------------------------------------------------------------- */
+
+static void find_media(mmd_project *p, const char *const *roots, int nroots)
+{
+    const mmd_pmm *m = p->pmm;
+    if (m->audio_enabled && *m->audio_path && !(p->audio_file = find_file(p, m->audio_path, roots, nroots)))
+        warn(p, "audio file not found: %s (the render has no sound)", m->audio_path);
+    if (m->image_enabled && *m->image_path && !(p->image_file = find_file(p, m->image_path, roots, nroots)))
+        warn(p, "background image not found: %s", m->image_path);
+    if (m->video_enabled && *m->video_path && !(p->video_file = find_file(p, m->video_path, roots, nroots)))
+        warn(p, "background video not found: %s", m->video_path);
+}
+
+static void find_files(mmd_project *p, const char *const *roots, int nroots)
+{
+    const mmd_pmm *m = p->pmm;
+    p->model_files = calloc(m->model_count + 1, sizeof *p->model_files);
+    p->accessory_files = calloc(m->accessory_count + 1, sizeof *p->accessory_files);
+    for (uint32_t i = 0; p->model_files && i < m->model_count; i++)
+        if (!(p->model_files[i] = find_file(p, m->models[i].path, roots, nroots)))
+            warn(p, "model '%s' not found: %s (left out with its motion)", m->models[i].name, m->models[i].path);
+    for (uint32_t i = 0; p->accessory_files && i < m->accessory_count; i++)
+        if (!(p->accessory_files[i] = find_file(p, m->accessories[i].path, roots, nroots)))
+            warn(p, "accessory '%s' not found: %s (left out)", m->accessories[i].name, m->accessories[i].path);
+    find_media(p, roots, nroots);
+}
+
+static char *dir_of(const char *path)
+{
+    char buf[PATH_MAX];
+    if (mmd_texpath_model_dir(path, buf, sizeof buf) != 0)
+        return NULL;
+    return dup_str(buf);
+}
+
+int mmd_project_load(const char *path, const char *const *roots, int root_count, mmd_project **out,
+                     char *msg, size_t msg_size)
+{
+    mmd_project *p = calloc(1, sizeof *p);
+    void *data = NULL;
+    size_t size = 0;
+    mmd_error err;
+    if (!p || !(p->path = dup_str(path)) || !(p->dir = dir_of(path))) {
+        mmd_project_free(p);
+        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
+    }
+    if (mmd_file_read(path, &data, &size, &err) != MMD_OK) {
+        mmd_error_format(&err, path, msg, msg_size);
+        mmd_project_free(p);
+        return -1;
+    }
+    v1_ctx v1 = {p, roots, root_count, {0}, 0, NULL, NULL};
+    mmd_pmm_options opts = {v1_model, &v1};
+    mmd_status st = mmd_pmm_load(data, size, &opts, &p->pmm, &err);
+    free(data);
+    for (int i = 0; i < v1.count; i++)
+        mmd_model_free(v1.models[i]);
+    free(v1.names);
+    free(v1.iks);
+    if (st != MMD_OK) {
+        mmd_error_format(&err, path, msg, msg_size);
+        mmd_project_free(p);
+        return -1;
+    }
+    find_files(p, roots, root_count);
+    read_emm(p);
+    if (p->pmm->warnings)
+        warn(p, "%u key(s) or name(s) in the project were unreachable or damaged and are left out", p->pmm->warnings);
+    *out = p;
+    return 0;
+}
+
+void mmd_project_free(mmd_project *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; p->pmm && p->model_files && i < p->pmm->model_count; i++)
+        free(p->model_files[i]);
+    for (uint32_t i = 0; p->pmm && p->accessory_files && i < p->pmm->accessory_count; i++)
+        free(p->accessory_files[i]);
+    for (size_t i = 0; i < p->effect_count; i++) {
+        free(p->effects[i].object);
+        free(p->effects[i].file);
+    }
+    for (size_t i = 0; i < p->warning_count; i++)
+        free(p->warnings[i]);
+    free(p->effects);
+    free(p->warnings);
+    free(p->model_files);
+    free(p->accessory_files);
+    free(p->audio_file);
+    free(p->image_file);
+    free(p->video_file);
+    free(p->emm_file);
+    free(p->path);
+    free(p->dir);
+    mmd_pmm_free(p->pmm);
+    free(p);
+}
+
+bool mmd_project_is_pmm(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char sig[20];
+    bool yes = f && fread(sig, 1, sizeof sig, f) == sizeof sig && !memcmp(sig, "Polygon Movie maker ", 20);
+    if (f)
+        fclose(f);
+    return yes;
+}
+
+void mmd_project_range(const mmd_project *p, int64_t *first, int64_t *last)
+{
+    const mmd_pmm *m = p->pmm;
+    uint32_t hi = 0;
+    for (uint32_t i = 0; i < m->model_count; i++) {
+        if (!p->model_files[i])
+            continue;
+        for (uint32_t b = 0; b < m->models[i].bone_count; b++)
+            hi = hi > m->models[i].bones[b].keys[m->models[i].bones[b].key_count - 1].frame ? hi : m->models[i].bones[b].keys[m->models[i].bones[b].key_count - 1].frame;
+        for (uint32_t b = 0; b < m->models[i].morph_count; b++)
+            hi = hi > m->models[i].morphs[b].keys[m->models[i].morphs[b].key_count - 1].frame ? hi : m->models[i].morphs[b].keys[m->models[i].morphs[b].key_count - 1].frame;
+    }
+    uint32_t cam = m->camera_keys[m->camera_key_count - 1].frame;
+    hi = hi > cam ? hi : cam;
+    *first = m->begin_enabled && m->begin_frame > 0 ? m->begin_frame : 0;
+    *last = m->end_enabled && m->end_frame > *first ? m->end_frame : (int64_t)hi;
+    if (*last < *first)
+        *last = *first;
+}

@@ -1,0 +1,277 @@
+/* renderer/cli/project_export.c - a project written as scene.ini + VMDs
+ * (mmd_project_export, see project.h). `mmdrender project.pmm` renders what
+ * this writes (into a private temporary folder), so the export of a project
+ * and the project render the same bytes.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/motion.h"
+#include "core/vmd_write.h"
+#include "renderer/base/fs.h"
+#include "renderer/base/msg.h"
+#include "renderer/cli/project.h"
+
+#define SCENE_LINE_MAX 197 /* README "Scene files" */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+    bool fail;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (b->fail || k < 0)
+        return;
+    if ((size_t)k + 1 > b->cap - b->n) {
+        size_t cap = (b->cap + (size_t)k + 1) * 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) {
+            b->fail = true;
+            return;
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+
+/* Path of file as the scene names it: relative to dir_real when shorter. */
+static void scene_path(const char *dir_real, const char *file, char *out, size_t cap)
+{
+    char real[PATH_MAX];
+    if (!realpath(file, real))
+        snprintf(real, sizeof real, "%s", file);
+    size_t i = 0, last = 0;
+    for (; dir_real[i] && dir_real[i] == real[i]; i++)
+        if (dir_real[i] == '/')
+            last = i;
+    if (!dir_real[i] && real[i] == '/')
+        last = i;
+    char rel[PATH_MAX + 64] = "";
+    size_t rn = 0;
+    for (const char *q = dir_real + last; *q && rn + 4 < sizeof rel; q++)
+        if (*q == '/' && q[1])
+            rn += (size_t)snprintf(rel + rn, sizeof rel - rn, "../");
+    snprintf(rel + rn, sizeof rel - rn, "%s", real + last + 1);
+    const char *pick = real[0] == '/' && strlen(rel) < strlen(real) ? rel : real;
+    size_t len = strlen(pick) < cap ? strlen(pick) : cap - 1;
+    memcpy(out, pick, len);
+    out[len] = 0;
+}
+
+static int write_file(const char *path, const void *data, size_t size, char *msg, size_t n)
+{
+    char *tmp = mmd_temp_path_dup(path, "export");
+    FILE *f = tmp ? fopen(tmp, "wb") : NULL;
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0 || rename(tmp, path) != 0) {
+        int e = errno;
+        if (tmp)
+            unlink(tmp);
+        free(tmp);
+        return mmd_msgf(msg, n, -1, "cannot write %s (%s)", path, strerror(e));
+    }
+    free(tmp);
+    return 0;
+}
+
+static int write_motion(mmd_motion *mo, const char *path, char *msg, size_t n)
+{
+    uint8_t *buf = NULL;
+    size_t size = 0;
+    mmd_error err;
+    if (!mo || mmd_vmd_write(mo, &buf, &size, &err) != MMD_OK) {
+        mmd_motion_free(mo);
+        return mmd_msgf(msg, n, -1, "%s: cannot build the motion", path);
+    }
+    mmd_motion_free(mo);
+    int rc = write_file(path, buf, size, msg, n);
+    free(buf);
+    return rc;
+}
+
+/* Scene name for model i: the MMD name when usable and unique, else mN. */
+static void model_name(const mmd_pmm *m, uint32_t i, char *out, size_t cap)
+{
+    const char *name = m->models[i].name;
+    bool ok = *name && strlen(name) < 60 && !strpbrk(name, "]:;#=\\\t\r\n") && name[0] != ' ';
+    for (uint32_t j = 0; ok && j < m->model_count; j++)
+        ok = j == i || strcmp(m->models[j].name, name);
+    if (ok)
+        snprintf(out, cap, "%s", name);
+    else
+        snprintf(out, cap, "m%u", i + 1);
+}
+
+static int add_file_key(sbuf *b, const char *key, const char *dir_real, const char *file, char *msg, size_t n)
+{
+    char path[PATH_MAX];
+    scene_path(dir_real, file, path, sizeof path);
+    if (strlen(key) + 3 + strlen(path) > SCENE_LINE_MAX)
+        return mmd_msgf(msg, n, -1, "the path of %s is too long for a scene line (%zu bytes): %s", key,
+                        strlen(path), path);
+    sb_printf(b, "%s = %s\n", key, path);
+    return 0;
+}
+
+static bool same_parent(mmd_pmm_parent a, mmd_pmm_parent b) { return a.model == b.model && a.bone == b.bone; }
+
+/* "MODEL:BONE" of a parent reference, "none" when it has none or its model is
+ * not in the scene. */
+static void target_of(const mmd_project *p, mmd_pmm_parent t, char *out, size_t cap)
+{
+    const mmd_pmm *m = p->pmm;
+    if (t.model < 0 || (uint32_t)t.model >= m->model_count || !p->model_files[t.model] || t.bone < 0) {
+        snprintf(out, cap, "none");
+        return;
+    }
+    char name[80];
+    model_name(m, (uint32_t)t.model, name, sizeof name);
+    snprintf(out, cap, "%s:%s", name, m->models[t.model].bones[t.bone].name);
+}
+
+/* One line per change of an outside parent over the model keys. */
+static void outside_parents(sbuf *b, const mmd_project *p, uint32_t i)
+{
+    const mmd_pmm_model *m = &p->pmm->models[i];
+    char target[256];
+    for (uint32_t o = 0; o < m->op_count; o++) {
+        if (m->op_bones[o] < 0)
+            continue;
+        mmd_pmm_parent prev = {-1, -1};
+        for (uint32_t k = 0; k < m->key_count; k++) {
+            mmd_pmm_parent cur = m->keys[k].parents ? m->keys[k].parents[o] : prev;
+            if (cur.model == MMD_PMM_GROUND)
+                cur = (mmd_pmm_parent){-1, -1};
+            if (same_parent(cur, prev))
+                continue;
+            target_of(p, cur, target, sizeof target);
+            sb_printf(b, "outside_parent = %s -> %s @%u\n", m->bones[m->op_bones[o]].name, target, m->keys[k].frame);
+            prev = cur;
+        }
+    }
+}
+
+static void camera_follows(sbuf *b, const mmd_project *p)
+{
+    const mmd_pmm *m = p->pmm;
+    mmd_pmm_parent prev = {-1, -1};
+    char target[256];
+    for (uint32_t k = 0; k < m->camera_key_count; k++) {
+        mmd_pmm_parent cur = m->camera_keys[k].look_at;
+        if (same_parent(cur, prev))
+            continue;
+        target_of(p, cur, target, sizeof target);
+        sb_printf(b, "follow = %s @%u\n", target, m->camera_keys[k].frame);
+        prev = cur;
+    }
+}
+
+static void output_section(sbuf *b, const mmd_project *p)
+{
+    const mmd_pmm *m = p->pmm;
+    int fps = m->fps == 60.0f ? 60 : 30;
+    sb_printf(b, "[output]\nsize = %dx%d\nfps = %d\n", m->width, m->height, fps);
+    if (m->begin_enabled || m->end_enabled) {
+        int64_t first, last;
+        mmd_project_range(p, &first, &last);
+        sb_printf(b, "frames = %lld-%lld\n", (long long)(first * fps / 30), (long long)(last * fps / 30));
+    }
+    sb_printf(b, "background = %s\n", m->black_background ? "#000000" : "#ffffff");
+    if (!m->ground_shadow)
+        sb_printf(b, "ground_shadow = off\n");
+    sb_printf(b, "\n");
+    sb_printf(b, "[camera]\nmotion = camera.vmd\n");
+    camera_follows(b, p);
+    sb_printf(b, "\n");
+}
+
+/* Models in draw order (stable). */
+static int model_sections(sbuf *b, const mmd_project *p, const char *dir_real, char *msg, size_t n)
+{
+    const mmd_pmm *m = p->pmm;
+    for (int order = 0; order <= 255; order++) {
+        for (uint32_t i = 0; i < m->model_count; i++) {
+            if (m->models[i].draw_order != order || !p->model_files[i])
+                continue;
+            char name[80], vmd[32];
+            model_name(m, i, name, sizeof name);
+            sb_printf(b, "[model:%s]\n", name);
+            if (add_file_key(b, "file", dir_real, p->model_files[i], msg, n))
+                return -1;
+            snprintf(vmd, sizeof vmd, "model_%u.vmd", i + 1);
+            sb_printf(b, "motion = %s\n", vmd);
+            if (m->physics == MMD_PMM_PHYSICS_OFF)
+                sb_printf(b, "physics = off\n");
+            outside_parents(b, p, i);
+            sb_printf(b, "\n");
+        }
+    }
+    return 0;
+}
+
+static int write_scene(const mmd_project *p, const char *dir, const char *dir_real, char *msg, size_t n)
+{
+    sbuf b = {0};
+    sb_printf(&b, "; exported from %s by mmdrender export\n\n", p->path);
+    output_section(&b, p);
+    if (model_sections(&b, p, dir_real, msg, n)) {
+        free(b.s);
+        return -1;
+    }
+    if (p->audio_file) {
+        sb_printf(&b, "[audio]\n");
+        if (add_file_key(&b, "file", dir_real, p->audio_file, msg, n)) {
+            free(b.s);
+            return -1;
+        }
+    }
+    if (b.fail) {
+        free(b.s);
+        return mmd_msgf(msg, n, -1, "out of memory");
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/scene.ini", dir);
+    int rc = write_file(path, b.s, b.n, msg, n);
+    free(b.s);
+    return rc;
+}
+
+int mmd_project_export(const mmd_project *p, const char *dir, char *msg, size_t n)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return mmd_msgf(msg, n, -1, "cannot create %s (%s)", dir, strerror(errno));
+    char dir_real[PATH_MAX], path[PATH_MAX];
+    if (!realpath(dir, dir_real))
+        return mmd_msgf(msg, n, -1, "cannot open %s (%s)", dir, strerror(errno));
+    const mmd_pmm *m = p->pmm;
+    mmd_error err;
+    for (uint32_t i = 0; i < m->model_count; i++) {
+        if (!p->model_files[i])
+            continue;
+        mmd_motion *mo = NULL;
+        snprintf(path, sizeof path, "%s/model_%u.vmd", dir, i + 1);
+        if (mmd_pmm_model_motion(m, i, &mo, &err) != MMD_OK || write_motion(mo, path, msg, n))
+            return mmd_msgf(msg, n, -1, "cannot write %s", path);
+    }
+    mmd_motion *cam = NULL;
+    snprintf(path, sizeof path, "%s/camera.vmd", dir);
+    if (mmd_pmm_camera_motion(m, &cam, &err) != MMD_OK || write_motion(cam, path, msg, n))
+        return -1;
+    return write_scene(p, dir, dir_real, msg, n);
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# tests/cli/project.sh - MikuMikuDance projects: info (text, JSON contract), export,
+# render (= render of the export, byte for byte), outside parents (fan in a
+# hand: child world = parent bone world x local), camera follow, cycles, v1,
+# missing files, options over the project. Projects from tools/mkproject.c.
+. tests/util/cli_lib.sh
+MKP=$BUILD/tools/mkproject
+"$MKP" "$TMP/p" || { t_fail "mkproject writes the fixtures"; t_done; exit 1; }
+P=$TMP/p/proj/song.pmm
+A=$TMP/p/assets
+
+t_expect "info on a project exits 0" 0 "$MMD" info "$P" --asset-root "$A"
+t_grep "info: the dancer is found through UserFile\\ under the asset root" "model 1: dancer .*\[found\]"
+t_grep "info: the fan is found in another letter case" "model 2: fan .*\[found\]"
+t_grep "info: the missing accessory is named" "accessory 1: stage .*\[MISSING\]"
+t_grep "info: the .emm effects are listed" "Pmd1 = \.\.\\\\fx\\\\AutoLuminous\.fx"
+t_expect "info without the asset root still exits 0" 0 "$MMD" info "$P"
+t_grep "info: a missing model is a warning naming its path" "warning: model 'dancer' not found: C:\\\\MMD\\\\UserFile"
+
+"$MMD" info "$P" --json --asset-root "$A" > "$TMP/info.json" 2>/dev/null
+if command -v python3 >/dev/null; then
+    OUT=$(python3 - "$TMP/info.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "pmm" and d["version"] == 2
+assert d["output"] == {"width": 160, "height": 120, "fps": 30, "first_frame": 0, "last_frame": 40,
+                       "begin_enabled": True, "end_enabled": True}, d["output"]
+assert [m["file"]["status"] for m in d["models"]] == ["found", "found"]
+assert d["models"][0]["file"]["resolved"].endswith("assets/Model/dancer.pmx")
+assert d["models"][1]["keys"]["outside_parent"] == 1
+assert d["models"][0]["keys"]["bone_tracks"] == 2 and d["models"][0]["bones"] == 3
+assert d["accessories"][0]["file"]["status"] == "missing"
+assert d["keys"]["camera"] == 2 and d["keys"]["camera_follow"] == 1
+assert d["render"]["black_background"] is True and d["render"]["physics"] == "trace"
+assert len(d["effects"]["assignments"]) == 2 and d["effects"]["file"].endswith("song.emm")
+assert len(d["warnings"]) == 1
+print("json ok")
+PY
+)
+    t_grep "info --json carries the documented keys and values" "json ok"
+else
+    t_skip "info --json contract" "skipped: no python3"
+fi
+
+t_expect "export exits 0" 0 "$MMD" export "$P" "$TMP/exp" --asset-root "$A"
+OUT=$(cat "$TMP/exp/scene.ini" 2>/dev/null)
+t_grep "export: the fan's outside parent is the dancer's right wrist" "^outside_parent = センター -> dancer:右手首 @0$"
+t_grep "export: the camera follows the dancer from frame 20" "^follow = dancer:センター @20$"
+t_grep "export: the project's range" "^frames = 0-40$"
+t_grep "export: the ground shadow is off" "^ground_shadow = off$"
+t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.vmd" -a -s "$TMP/exp/model_2.vmd" -a -s "$TMP/exp/camera.vmd"
+
+t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
+t_grep "render warns once per effect" "effect \.\.\\\\fx\\\\shadow\.fx \(Pmd1\) is not applied"
+t_expect "render the export" 0 "$MMD" "$TMP/exp/scene.ini" -o "$TMP/r2/" --frames 0-40:20 -q
+same=1
+for f in 000000 000020 000040; do cmp -s "$TMP/r1/frame_$f.png" "$TMP/r2/frame_$f.png" || same=0; done
+if [ $same -eq 1 ]; then t_pass "project render = export render, byte for byte"; else t_fail "project render = export render, byte for byte"; fi
+t_expect "no temporary folder is left behind" 0 bash -c "! ls -d \"${TMPDIR:-/tmp}\"/mmdrender-pmm-* 2>/dev/null | grep -q ."
+
+t_expect "options override the project (--size)" 0 "$MMD" "$P" -o "$TMP/r3/" --asset-root "$A" --frames 10 --size 64x48 -q
+if command -v python3 >/dev/null; then
+    OUT=$(python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); print('%dx%d' % struct.unpack('>II', d[16:24]))" "$TMP/r3/frame_000010.png")
+    t_grep "the frame is 64x48" "^64x48$"
+fi
+
+"$MMD" pose --scene "$TMP/exp/scene.ini" --frames 0,13.5,20,40 --json > "$TMP/pose.json" 2>/dev/null
+if command -v python3 >/dev/null; then
+    OUT=$(python3 - "$TMP/pose.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+def m(v):  # column-major 16 -> rows
+    return [[v[c * 4 + r] for c in range(4)] for r in range(4)]
+def mul(a, b):
+    return [[sum(a[r][k] * b[k][c] for k in range(4)) for c in range(4)] for r in range(4)]
+h = math.sin(math.radians(15)); c = math.cos(math.radians(15))  # the fan's own key: 30 deg about X, y + 0.5
+x, w = h, c
+local = [[1, 0, 0, 0], [0, 1 - 2 * x * x, -2 * x * w, 0.5], [0, 2 * x * w, 1 - 2 * x * x, 0], [0, 0, 0, 1]]
+assert d["models"][1]["bones"] == ["センター"]
+worst = 0
+for fr in d["frames"]:
+    hand = m(fr["models"][0]["world"][2]); fan = m(fr["models"][1]["world"][0])
+    want = mul(hand, local)
+    worst = max(worst, max(abs(want[r][k] - fan[r][k]) for r in range(4) for k in range(4)))
+assert worst < 1e-5, worst
+print("fan ok %.2g" % worst)
+PY
+)
+    t_grep "fan in hand: child world = parent bone world x local (1e-5)" "fan ok"
+fi
+
+t_expect "a cycle of outside parents is an input error" 2 "$MMD" "$TMP/p/proj/cycle.pmm" -o "$TMP/r4/" --asset-root "$A" -q
+t_grep "the cycle names the models and bones" "cycle at frame 0: 'dancer' bone 'センター' follows 'fan' bone 'センター'; 'fan' bone 'センター' follows 'dancer' bone '右手首'"
+
+t_expect "version 1 project: info with the models found" 0 "$MMD" info "$TMP/p/proj/song_v1.pmm" --asset-root "$A"
+t_grep "v1: version and keys read" "PMM version 1"
+t_expect "version 1 project without its models is refused" 2 "$MMD" info "$TMP/p/proj/song_v1.pmm"
+t_grep "v1: the refusal names the model" "layout of model 'dancer' depends on its bone count"
+
+t_expect "a project whose models are all missing is an input error" 2 "$MMD" "$P" -o "$TMP/r5/" -q
+t_grep "it says which files" "none of the project's 2 models was found"
+printf 'Polygon Movie maker 0003\0\0\0\0\0\0' > "$TMP/v3.pmm"
+t_expect "an unknown PMM version is an input error" 2 "$MMD" info "$TMP/v3.pmm"
+t_grep "the version is named" "PMM version '0003'"
+if [ -f "$SHARED_ASSETS/pmm/a_truncated.pmm" ]; then
+    t_expect "a truncated real project is an input error" 2 "$MMD" info "$SHARED_ASSETS/pmm/a_truncated.pmm"
+    t_grep "with the offset and section" "offset 0x37, pmm.camera"
+    t_expect "the real project t.pmm reads" 0 "$MMD" info "$SHARED_ASSETS/pmm/t.pmm" --json
+else
+    t_skip "real projects" "skipped: no ../shared"
+fi
+
+printf '[model:a]\nfile = %s\noutside_parent = センター -> b:右手首\n' "$A/Model/Fan.pmx" > "$TMP/bad1.ini"
+t_expect "outside_parent naming no model is a scene error" 2 "$MMD" "$TMP/bad1.ini" -o "$TMP/x/" -q
+t_grep "with its line" "bad1.ini:3: no model named 'b'"
+printf '[model:a]\nfile = %s\noutside_parent = 腰 -> a:センター\n' "$A/Model/Fan.pmx" > "$TMP/bad2.ini"
+t_expect "outside_parent naming no bone is an input error" 2 "$MMD" "$TMP/bad2.ini" -o "$TMP/x/" -q
+t_grep "naming the bone and line" "bad2.ini:3: model 'a' has no bone '腰'"
+printf '[output]\nground_shadow = maybe\n[model]\nfile = %s\n' "$A/Model/Fan.pmx" > "$TMP/bad3.ini"
+t_expect "ground_shadow takes on or off" 2 "$MMD" "$TMP/bad3.ini" -o "$TMP/x/" -q
+t_grep "and says so with the line" "bad3.ini:2: expected ground_shadow = on or off"
+t_done

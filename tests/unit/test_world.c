@@ -1,0 +1,114 @@
+/* tests/unit/test_world.c - outside parents across models (core/world.c):
+ * switching over time, parents evaluated first whatever the model order,
+ * cycles refused with the models and bones named. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/anim.h"
+#include "core/model.h"
+#include "core/motion.h"
+#include "core/pmx_write.h"
+#include "core/vmd_write.h"
+#include "core/world.h"
+#include "tests/util/test.h"
+
+TEST_STATE_DEFINE
+
+/* One bone named `bone` at `pos` (written as PMX and loaded back, so validated). */
+static mmd_model *one_bone(const char *bone, float x, float y, float z)
+{
+    mmd_model *m = mmd_model_new(), *back = NULL;
+    mmd_bone *b = mmd_model_add_bones(m, 1);
+    b[0].name = mmd_model_str(m, bone);
+    b[0].position[0] = x, b[0].position[1] = y, b[0].position[2] = z;
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    if (mmd_pmx_write(m, &buf, &n, &err) == MMD_OK)
+        (void)mmd_model_load(buf, n, &back, &err);
+    free(buf);
+    mmd_model_free(m);
+    return back;
+}
+
+typedef struct fixture {
+    mmd_model *hand_model, *fan_model;
+    mmd_motion *fan_motion;
+    mmd_anim *anims[2]; /* [0] fan (child first on purpose), [1] hand */
+} fixture;
+
+static void setup(fixture *f)
+{
+    f->hand_model = one_bone("hand", 1, 2, 3);
+    f->fan_model = one_bone("root", 0, 0, 0);
+    REQUIRE(f->hand_model && f->fan_model);
+    f->fan_motion = mmd_motion_new("fan");
+    const float pos[3] = {0, 1, 0};
+    REQUIRE(mmd_motion_add_bone_key(f->fan_motion, "root", 0, pos, NULL));
+    mmd_error err;
+    const mmd_motion *fm[1] = {f->fan_motion};
+    REQUIRE(mmd_anim_create(f->fan_model, fm, 1, &f->anims[0], &err) == MMD_OK);
+    REQUIRE(mmd_anim_create(f->hand_model, NULL, 0, &f->anims[1], &err) == MMD_OK);
+}
+
+static void teardown(fixture *f)
+{
+    mmd_anim_free(f->anims[0]);
+    mmd_anim_free(f->anims[1]);
+    mmd_motion_free(f->fan_motion);
+    mmd_model_free(f->hand_model);
+    mmd_model_free(f->fan_model);
+}
+
+static const char *const NAMES[2] = {"fan", "miku"};
+
+TEST(parent_switches_on_at_its_frame_and_off_again)
+{
+    fixture f;
+    setup(&f);
+    const mmd_world_link links[2] = {{0, 0, 1, 0, 10.0}, {0, 0, -1, -1, 20.0}};
+    mmd_world *w = NULL;
+    mmd_error err;
+    REQUIRE(mmd_world_create(f.anims, 2, NAMES, links, 2, &w, &err) == MMD_OK);
+    mmd_world_evaluate(w, 5);
+    const float *fan = mmd_anim_world(f.anims[0]);
+    CHECK_NEAR(fan[12], 0, 1e-6);
+    CHECK_NEAR(fan[13], 1, 1e-6);
+    mmd_world_evaluate(w, 10);
+    fan = mmd_anim_world(f.anims[0]);
+    CHECK_NEAR(fan[12], 1, 1e-6); /* hand (1,2,3) x local (0,1,0) */
+    CHECK_NEAR(fan[13], 3, 1e-6);
+    CHECK_NEAR(fan[14], 3, 1e-6);
+    mmd_world_evaluate(w, 25);
+    fan = mmd_anim_world(f.anims[0]);
+    CHECK_NEAR(fan[12], 0, 1e-6);
+    CHECK_NEAR(fan[13], 1, 1e-6);
+    mmd_world_free(w);
+    teardown(&f);
+}
+
+TEST(cycle_is_refused_naming_models_and_bones)
+{
+    fixture f;
+    setup(&f);
+    const mmd_world_link links[2] = {{0, 0, 1, 0, 0.0}, {1, 0, 0, 0, 30.0}};
+    mmd_world *w = NULL;
+    mmd_error err;
+    CHECK(mmd_world_create(f.anims, 2, NAMES, links, 2, &w, &err) == MMD_E_BAD_STRUCTURE);
+    CHECK(w == NULL);
+    CHECK(strstr(err.msg, "cycle at frame 30") != NULL);
+    CHECK(strstr(err.msg, "'fan' bone 'root' follows 'miku' bone 'hand'") != NULL);
+    CHECK(strstr(err.msg, "'miku' bone 'hand' follows 'fan' bone 'root'") != NULL);
+    const mmd_world_link bad[1] = {{0, 5, 1, 0, 0.0}};
+    CHECK(mmd_world_create(f.anims, 2, NAMES, bad, 1, &w, &err) == MMD_E_BAD_INDEX);
+    const mmd_world_link self[1] = {{0, 0, 0, 0, 0.0}};
+    CHECK(mmd_world_create(f.anims, 2, NAMES, self, 1, &w, &err) == MMD_E_BAD_STRUCTURE);
+    teardown(&f);
+}
+
+int main(void)
+{
+    RUN(parent_switches_on_at_its_frame_and_off_again);
+    RUN(cycle_is_refused_naming_models_and_bones);
+    return test_finish();
+}

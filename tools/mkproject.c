@@ -1,0 +1,164 @@
+/* tools/mkproject.c - MikuMikuDance projects for the CLI tests (tests/cli/project.sh),
+ * written by our own writers (core/pmm.h, core/pmx_write.h):
+ *
+ *   mkproject DIR
+ *
+ * DIR/assets/Model/dancer.pmx   bones センター, 右腕 (child), 右手首 (child of 右腕);
+ *                                a triangle on each bone
+ * DIR/assets/Model/Fan.pmx      bone センター with a flat fan (two triangles)
+ * DIR/proj/song.pmm             v2: dancer as "C:\MMD\UserFile\Model\dancer.pmx",
+ *                                the fan as "UserFile\model\fan.pmx" (other case),
+ *                                a missing accessory, begin/end 0-40, black background,
+ *                                no ground shadow;
+ *                                dancer: センター moves, 右腕 swings (0..40);
+ *                                fan: センター's outside parent is dancer 右手首 from
+ *                                frame 0; camera follows dancer センター from frame 20
+ * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
+ * DIR/proj/song_v1.pmm          the same project as version 1 (no outside parents)
+ * DIR/proj/cycle.pmm            dancer センター follows fan センター: a cycle
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/model.h"
+#include "core/pmm.h"
+#include "core/pmx_write.h"
+
+static int save(const char *dir, const char *name, const void *buf, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(buf, 1, n, f) != n || fclose(f) != 0) {
+        perror(path);
+        return 1;
+    }
+    return 0;
+}
+
+/* One triangle per bone around its position, coloured. */
+static int write_model(const char *dir, const char *name, const char *const *bones, const float (*pos)[3],
+                       const int32_t *parents, uint32_t nb, const float color[3])
+{
+    mmd_model *m = mmd_model_new();
+    if (!m)
+        return 1;
+    m->name = mmd_model_str(m, name);
+    mmd_bone *b = mmd_model_add_bones(m, nb);
+    mmd_vertex *v = mmd_model_add_vertices(m, 3 * nb);
+    uint32_t *ix = mmd_model_add_indices(m, 3 * nb);
+    mmd_material *mt = mmd_model_add_materials(m, 1);
+    for (uint32_t i = 0; i < nb; i++) {
+        b[i].name = mmd_model_str(m, bones[i]);
+        memcpy(b[i].position, pos[i], sizeof pos[i]);
+        b[i].parent = parents[i];
+        for (int k = 0; k < 3; k++) {
+            mmd_vertex *x = &v[3 * i + k];
+            memcpy(x->position, pos[i], sizeof x->position);
+            x->position[0] += k == 1 ? 1.5f : 0;
+            x->position[1] += k == 2 ? 1.5f : 0;
+            x->normal[2] = -1;
+            x->bones[0] = (int32_t)i;
+            ix[3 * i + k] = 3 * i + (uint32_t)k;
+        }
+    }
+    memcpy(mt[0].diffuse, color, 3 * sizeof *color);
+    mt[0].diffuse[3] = 1;
+    mt[0].index_count = 3 * nb;
+    mt[0].flags |= MMD_MAT_DOUBLE_SIDED;
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    int rc = mmd_pmx_write(m, &buf, &n, &err) == MMD_OK ? save(dir, name, buf, n) : 1;
+    free(buf);
+    mmd_model_free(m);
+    return rc;
+}
+
+static const char *const DANCER_BONES[3] = {"センター", "右腕", "右手首"};
+static const char *const FAN_BONES[1] = {"センター"};
+
+static mmd_pmm *project(int version, bool cycle)
+{
+    static const int32_t op[2] = {-1, 0};
+    mmd_pmm *p = mmd_pmm_new();
+    if (!p)
+        exit(1);
+    p->version = version;
+    p->width = 160;
+    p->height = 120;
+    p->begin_enabled = p->end_enabled = true;
+    p->end_frame = 40;
+    p->black_background = true;
+    p->ground_shadow = false;
+    uint32_t ops = version > 1 ? 2 : 0;
+    mmd_pmm_model *d = mmd_pmm_add_model(p, "dancer", "C:\\MMD\\UserFile\\Model\\dancer.pmx", DANCER_BONES, 3,
+                                         NULL, 0, NULL, 0, op, ops);
+    mmd_pmm_model *f = mmd_pmm_add_model(p, "fan", "UserFile\\model\\fan.pmx", FAN_BONES, 1, NULL, 0, NULL, 0, op, ops);
+    if (!d || !f)
+        exit(1);
+    d = &p->models[0];
+    f = &p->models[1];
+    mmd_pmm_add_bone_key(p, d, 0, 40)->position[0] = 4;
+    mmd_pmm_bone_key *k = mmd_pmm_add_bone_key(p, d, 1, 40);
+    k->rotation[2] = 0.7071068f; /* 90 degrees about Z */
+    k->rotation[3] = 0.7071068f;
+    mmd_pmm_bone_key *fk = &f->bones[0].keys[0]; /* the fan's own pose in the hand */
+    fk->position[1] = 0.5f;
+    fk->rotation[0] = 0.2588190f; /* 30 degrees about X */
+    fk->rotation[3] = 0.9659258f;
+    if (version > 1) {
+        f->keys[0].parents[1] = (mmd_pmm_parent){0, 2};
+        if (cycle)
+            d->keys[0].parents[1] = (mmd_pmm_parent){1, 0};
+        mmd_pmm_camera_key *c = mmd_pmm_add_camera_key(p, 20);
+        c->look_at = (mmd_pmm_parent){0, 0};
+    }
+    mmd_pmm_add_camera_key(p, 0)->target[1] = 10;
+    mmd_pmm_add_accessory(p, "stage", "UserFile\\Accessory\\stage.x");
+    return p;
+}
+
+static int write_project(const char *dir, const char *name, mmd_pmm *p)
+{
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    int rc = mmd_pmm_write(p, &buf, &n, &err) == MMD_OK ? save(dir, name, buf, n) : 1;
+    free(buf);
+    mmd_pmm_free(p);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: mkproject DIR\n");
+        return 1;
+    }
+    char assets[1024], model[1024], proj[1024];
+    snprintf(assets, sizeof assets, "%s/assets", argv[1]);
+    snprintf(model, sizeof model, "%s/assets/Model", argv[1]);
+    snprintf(proj, sizeof proj, "%s/proj", argv[1]);
+    const char *dirs[4] = {argv[1], assets, model, proj};
+    for (int i = 0; i < 4; i++)
+        if (mkdir(dirs[i], 0755) != 0 && errno != EEXIST) {
+            perror(dirs[i]);
+            return 1;
+        }
+    static const float dpos[3][3] = {{0, 0, 0}, {1, 10, 0}, {4, 10, 0}}, fpos[1][3] = {{0, 0, 0}};
+    static const int32_t dpar[3] = {-1, 0, 1}, fpar[1] = {-1};
+    static const float red[3] = {1, 0.2f, 0.2f}, blue[3] = {0.2f, 0.3f, 1};
+    static const char emm[] = "[Info]\r\nVersion = 3\r\n\r\n[Effect]\r\nOwner = 0\r\nPmd1 = ..\\fx\\AutoLuminous.fx\r\n"
+                              "Pmd2 = none\r\n\r\n[Effect@ShadowBuffer]\r\nPmd1 = ..\\fx\\shadow.fx\r\n";
+    int rc = write_model(model, "dancer.pmx", DANCER_BONES, dpos, dpar, 3, red);
+    rc |= write_model(model, "Fan.pmx", FAN_BONES, fpos, fpar, 1, blue);
+    rc |= write_project(proj, "song.pmm", project(2, false));
+    rc |= write_project(proj, "song_v1.pmm", project(1, false));
+    rc |= write_project(proj, "cycle.pmm", project(2, true));
+    rc |= save(proj, "song.emm", emm, sizeof emm - 1);
+    return rc;
+}
