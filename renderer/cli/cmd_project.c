@@ -75,6 +75,46 @@ static void warn_effects(const mmd_project *p)
     }
 }
 
+/* One line naming what the project sets that a render does not apply yet
+ * (README "Projects"), only what differs from MMD's defaults. */
+static void warn_unapplied(const mmd_project *p)
+{
+    const mmd_pmm *m = p->pmm;
+    char line[1024] = "";
+    size_t n = 0;
+#define NOTE(...) \
+    do { \
+        int k_ = snprintf(line + n, sizeof line - n, "%s", n ? ", " : ""); \
+        n += k_ > 0 && (size_t)k_ < sizeof line - n ? (size_t)k_ : 0; \
+        k_ = snprintf(line + n, sizeof line - n, __VA_ARGS__); \
+        n += k_ > 0 && (size_t)k_ < sizeof line - n ? (size_t)k_ : 0; \
+    } while (0)
+    for (uint32_t i = 0; i < m->model_count; i++) {
+        const mmd_pmm_model *x = &m->models[i];
+        if (!p->model_files[i])
+            continue;
+        if (x->edge_width != 1.0f)
+            NOTE("edge width %g of '%s'", (double)x->edge_width, x->name);
+        if (x->add_blend)
+            NOTE("add-blend of '%s'", x->name);
+        if (!x->self_shadow)
+            NOTE("self-shadow off for '%s'", x->name);
+    }
+    if (m->edge_color[0] || m->edge_color[1] || m->edge_color[2])
+        NOTE("edge colour");
+    if (m->ground_shadow && (m->ground_shadow_brightness != 1.0f || m->ground_shadow_translucent))
+        NOTE("ground-shadow brightness/translucency");
+    if (m->gravity_key_count > 1 || m->gravity_keys[0].acceleration != 9.8f || m->gravity_keys[0].noise)
+        NOTE("gravity");
+    if (m->accessory_count)
+        NOTE("%u accessor%s", m->accessory_count, m->accessory_count == 1 ? "y" : "ies");
+    if (p->image_file || p->video_file)
+        NOTE("background image/video");
+#undef NOTE
+    if (n)
+        fprintf(stderr, "mmdrender: warning: %s: not applied yet: %s\n", p->path, line);
+}
+
 /* Index of the project among the render arguments (not an option's value), or 0. */
 int mmd_project_arg(int argc, char **argv)
 {
@@ -140,6 +180,7 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
     }
     print_warnings(p);
     warn_effects(p);
+    warn_unapplied(p);
     uint32_t found = 0;
     for (uint32_t i = 0; i < p->pmm->model_count; i++)
         found += p->model_files[i] != NULL;

@@ -52,6 +52,7 @@ t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.
 
 t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
 t_grep "render warns once per effect" "effect \.\.\\\\fx\\\\shadow\.fx \(Pmd1\) is not applied"
+t_grep "render names what the project sets and is not applied yet" "not applied yet: 1 accessory$"
 t_expect "render the export" 0 "$MMD" "$TMP/exp/scene.ini" -o "$TMP/r2/" --frames 0-40:20 -q
 same=1
 for f in 000000 000020 000040; do cmp -s "$TMP/r1/frame_$f.png" "$TMP/r2/frame_$f.png" || same=0; done

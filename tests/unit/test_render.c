@@ -459,7 +459,7 @@ TEST(profile_keeps_pixels)
     mmd_shadow_state sh = {1, 0.01125f};
     uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
     REQUIRE(a && b);
-    mmd_renderer *r = make_renderer(4, MMD_GL_OSMESA, false);
+    mmd_renderer *r = make_renderer(4, mmd_gl_default_backend(), false);
     REQUIRE(r);
     REQUIRE(render_cube(r, &c, &v, &sh, a) == 0);
     mmd_renderer_free(r);
