@@ -85,7 +85,7 @@ static bool fit_budget(mmd_renderer *r, mmd_image *img, bool mip, int *halvings)
 }
 
 /* The cache entry for (file, wrap), decoding and uploading on first use. */
-static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, const char *name, const char *model,
+static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, const char *name, const char *owner,
                              char *why, size_t why_size)
 {
     struct stat st;
@@ -121,9 +121,9 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
     }
     if (halvings) {
         char pn[512], pm[512];
-        fprintf(stderr, "warning: texture \"%s\" of model \"%s\": scaled down %dx to %dx%d to stay within the "
+        fprintf(stderr, "warning: texture \"%s\" of %s: scaled down %dx to %dx%d to stay within the "
                 "texture memory budget (%.1f MiB; --texture-memory)\n", mmd_printable(name, pn, sizeof pn),
-                mmd_printable(model, pm, sizeof pm), 1 << halvings, img.width, img.height,
+                mmd_printable(owner, pm, sizeof pm), 1 << halvings, img.width, img.height,
                 (double)r->o.texture_budget / (1 << 20));
     }
     e->tex = upload_image(r, &img, repeat, repeat);
@@ -143,6 +143,21 @@ size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count)
     return r->tex_bytes;
 }
 
+GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner)
+{
+    char path[4096], why[512];
+    int rc = mmd_texpath_resolve(dir && *dir ? dir : ".", name, r->o.allow_outside_assets, path, sizeof path, why,
+                                 sizeof why);
+    GLuint t;
+    if (rc == MMD_TEXPATH_FOUND && (t = cached_texture(r, path, repeat, name, owner, why, sizeof why)) != 0)
+        return t;
+    char pn[512], po[700], pw[1024];
+    if (warn)
+        fprintf(stderr, "warning: texture \"%s\" of %s: %s (drawn white)\n", mmd_printable(name, pn, sizeof pn),
+                mmd_printable(owner, po, sizeof po), mmd_printable(why, pw, sizeof pw));
+    return 0;
+}
+
 GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat)
 {
     if (idx < 0 || (uint32_t)idx >= g->m->texture_count)
@@ -153,17 +168,8 @@ GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32
         return *slot;
     *tried = true;
     bool warned = repeat ? g->tex_tried_c[idx] : g->tex_tried_r[idx]; /* other wrap failed before */
-    char path[4096], why[512];
-    const char *dir = model_dir && *model_dir ? model_dir : ".";
-    int rc = mmd_texpath_resolve(dir, g->m->textures[idx], r->o.allow_outside_assets, path, sizeof path,
-                                 why, sizeof why);
-    if (rc == MMD_TEXPATH_FOUND &&
-        (*slot = cached_texture(r, path, repeat, g->m->textures[idx], g->m->name, why, sizeof why)) != 0)
-        return *slot;
-    char pn[512], pm[512], pw[1024];
-    if (!warned)
-        fprintf(stderr, "warning: texture \"%s\" of model \"%s\": %s (drawn white)\n",
-                mmd_printable(g->m->textures[idx], pn, sizeof pn), mmd_printable(g->m->name, pm, sizeof pm),
-                mmd_printable(why, pw, sizeof pw));
-    return 0;
+    char owner[600];
+    snprintf(owner, sizeof owner, "model \"%s\"", g->m->name);
+    *slot = mmd_tex_file(r, model_dir, g->m->textures[idx], repeat, !warned, owner);
+    return *slot;
 }
