@@ -66,18 +66,19 @@ GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32
         return *slot;
     *tried = true;
     bool warned = repeat ? g->tex_tried_c[idx] : g->tex_tried_r[idx]; /* other wrap failed before */
-    char path[4096], why[512];
+    char path[4096];
     const char *dir = model_dir && *model_dir ? model_dir : ".";
-    int rc = mmd_texpath_resolve(dir, g->m->textures[idx], r->o.allow_outside_assets, path, sizeof path,
-                                 why, sizeof why);
+    mmd_error why;
+    mmd_status rc = mmd_texpath_resolve(dir, g->m->textures[idx], r->o.allow_outside_assets, path, sizeof path,
+                                        &why);
     mmd_image img;
-    if (rc == MMD_TEXPATH_FOUND && mmd_image_load_file(path, &img, why, sizeof why) == 0) {
+    if (rc == MMD_OK && mmd_image_load_file(path, &img, why.msg, sizeof why.msg) == 0) {
         *slot = upload_image(r, &img, repeat, repeat);
         mmd_image_free(&img);
         return *slot;
     }
     if (!warned)
         fprintf(stderr, "warning: texture \"%s\" of model \"%s\": %s (drawn white)\n", g->m->textures[idx],
-                g->m->name, why);
+                g->m->name, why.msg);
     return 0;
 }
