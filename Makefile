@@ -44,7 +44,7 @@ SHARED_REFERENCE ?= $(SHARED_ASSETS)/../reference
 WERROR ?= 1
 V ?= 0
 
-PKGS_CORE := cglm
+PKGS_CORE := cglm zlib
 PKGS_PHYS := bullet
 PKGS_RENDER := $(if $(filter osmesa,$(GL)),osmesa) egl gl libpng libavcodec libavformat libavutil libswscale \
                libswresample inih stb
@@ -211,7 +211,7 @@ clean:
 # Every target is built (a missing source is a build error). pmx and pmd share one
 # driver (fuzz_model.c: mmd_model_load tells the formats apart); each keeps its own
 # corpus, dictionary and replay program.
-FUZZ_ALL := pmx pmd vmd vpd scene texture pmm
+FUZZ_ALL := pmx pmd vmd vpd scene texture pmm x
 FUZZ_SRC_pmx := model
 FUZZ_SRC_pmd := model
 fuzz_obj = $(BUILD)/obj/tests/fuzz/fuzz_$(or $(FUZZ_SRC_$(1)),$(1)).o

@@ -18,7 +18,7 @@ if [ "${1:-}" = --browser ]; then
 fi
 pkgs=(build-essential pkg-config libosmesa6-dev libegl-dev libgl-dev libpng-dev libcglm-dev
       libinih-dev libstb-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
-      libswresample-dev libbullet-dev ffmpeg)
+      libswresample-dev libbullet-dev zlib1g-dev ffmpeg)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

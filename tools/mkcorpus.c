@@ -272,6 +272,54 @@ static void make_vpd(void)
              "Vocaloid Pose Data file\nx.osm;\n1;\nBone0{knee\n0,0,0;\n0.5,0,0,0.8660254;\n}\n");
 }
 
+#include "core/accessory.h"
+#include "tests/util/x_fixture.h"
+
+/* Write x in one encoding, check it loads back, store it. */
+static void put_x(const char *name, const mmd_xmesh *x, int enc, int bits, bool normals, const float *frame)
+{
+    size_t n = 0;
+    uint8_t *b = x_fixture_bytes(x, enc, bits, normals, frame, &n);
+    mmd_xmesh *back = NULL;
+    mmd_error err;
+    if (mmd_x_load(b, n, &back, &err) != MMD_OK) {
+        fprintf(stderr, "mkcorpus: generated seed %s does not load: %s\n", name, err.msg);
+        exit(1);
+    }
+    mmd_x_free(back);
+    put("x", name, b, n);
+    free(b);
+}
+
+static void make_x(void)
+{
+    mmd_xmesh *s = x_fixture_sample(), *box = x_fixture_box(0, 1, 0, 1, 1, 1);
+    const float frame[16] = {0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 2, 3, 1};
+    put_x("sample_txt.x", s, 0, 32, true, NULL);
+    put_x("sample_bin32.x", s, 1, 32, true, NULL);
+    put_x("sample_bin64_frame.x", s, 1, 64, true, frame);
+    put_x("sample_tzip.x", s, 2, 32, true, NULL);
+    put_x("sample_bzip64.x", s, 3, 64, false, frame);
+    put_x("box_txt_nonormals.x", box, 0, 32, false, NULL);
+    put_x("box_bzip.x", box, 3, 32, true, frame);
+    mmd_x_free(s);
+    mmd_x_free(box);
+    put_text("x", "quirks.x",
+             "xof 0303txt 0064\r\n// comment\r\n"
+             "template Header {\r\n <3D82AB43-62DA-11cf-AB39-0020AF71E433>\r\n WORD major;\r\n}\r\n"
+             "Header { 1; 0; 1; }\r\n"
+             "Material red { 1.0;0.0;0.0;1.0;; 8.0; 0.5;0.5;0.5;; 0.1;0.0;0.0;; "
+             "TextureFilename { \"screen.bmp*s.sph\"; } }\r\n"
+             "Frame top {\r\n FrameTransformMatrix { 1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,5,1;; }\r\n"
+             " Frame inner { Mesh m {\r\n  5;\r\n 0;0;0;, 0;1;0;, 1;1;0;, 1;0;0;, 2;0;0;;\r\n"
+             "  2;\r\n 5;0,1,2,3,4;, 3;0,2,3;;\r\n"
+             "  MeshMaterialList { 2; 1; 1;; { red } Material { 0;1;0;1;; 1; 0;0;0;; 0;0;0;; } }\r\n"
+             "  MeshNormals { 1; 0;0;-1;; 2; 5;0,0,0,0,0;, 3;0,0,0;; }\r\n"
+             "  MeshVertexColors { 1; 2;1;0;0;1;;; }\r\n } }\r\n}\r\n");
+    put_text("x", "stage.vac", "stage\r\nstage.x\r\n1.5\r\n0,1.25,-2\r\n0,90,0\r\n\r\ncomment\r\n");
+    put_text("x", "hand.vac", "\x83\x58\r\nfan.x\r\n1\r\n0,0,0\r\n0,0,0\r\n\x89\x45\x8e\xe8\x8e\xf1\r\n");
+}
+
 /* Projects: v2 with every kind of key (two models, outside parent, camera
  * look-at, accessory), the same as v1, and an empty v2 project. */
 #include "core/pmm.h"
@@ -336,6 +384,7 @@ static void make_pmm(void)
 static void make_models_and_motions(void)
 {
     make_pmm();
+    make_x();
     make_pmx();
     make_pmd();
     make_vmd();
@@ -357,6 +406,11 @@ static void make_scenes(void)
              "[model:stage]\nfile = sub/b.pmx\n"
              "[audio]\nfile = song.wav\noffset = -0.5\n");
     put_text("scene", "minimal.ini", "[model]\nfile = m.pmx\n");
+    put_text("scene", "accessory.ini",
+             "[model:miku]\nfile = m.pmx\n[accessory]\nfile = stage.x\n"
+             "[accessory:fan]\nfile = fan.vac\nposition = 1 2 -3\nrotation = 0 90 0\nscale = 0.5\n"
+             "opacity = 0.25\nparent = miku:head\nvisible = on\nshadow = off\nadd_blend = on\n"
+             "after_models = yes\n");
     put_text("scene", "transparent.ini",
              "[output]\nsize = 320x240\nfps = 60\nframes = 0-299\nbackground = transparent\n"
              "[camera]\northographic = on\n[model:a]\nfile = ../x/a.pmd\n[model:b]\n"

@@ -25,7 +25,9 @@
 #include "core/motion.h"
 #include "core/pmx_write.h"
 #include "core/vmd_write.h"
+#include "core/xfile_write.h"
 #include "tests/util/hash.h"
+#include "tests/util/x_fixture.h"
 
 
 #define PI 3.14159265358979323846
@@ -1331,6 +1333,61 @@ static int make_character(const char *dir)
     return rc;
 }
 
+/* ---- stage (an accessory, DirectX .x) --------------------------------------- */
+
+/* A tiled floor, a framed live screen (MMD's screen.bmp: the previous frame)
+ * behind the dancer and two pillars; file units (MMD draws them x10). */
+static int make_stage(const char *dir)
+{
+    enum { N = 128 };
+    static uint8_t px[N * N * 4];
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) {
+            bool dark = ((x / 16) + (y / 16)) & 1, seam = x % 16 == 0 || y % 16 == 0;
+            int n = (int)(mmd_hash32((uint32_t)(y * N + x)) % 9);
+            if (seam)
+                put(px, N, x, y, 120, 112, 104, 255);
+            else
+                put(px, N, x, y, (dark ? 176 : 214) - n, (dark ? 164 : 204) - n, (dark ? 150 : 188) - n, 255);
+        }
+    if (write_png(dir, "tex_stage.png", N, N, px))
+        return -1;
+    const x_box boxes[] = {
+        {{0, -0.05f, 0.4f}, {3.2f, 0.05f, 3.2f}, 0},                                         /* floor */
+        {{0, 1.35f, 2.72f}, {1.75f, 0.95f, 0.04f}, 1},                                        /* frame */
+        {{-2.5f, 1.3f, 2.6f}, {0.14f, 1.3f, 0.14f}, 1}, {{2.5f, 1.3f, 2.6f}, {0.14f, 1.3f, 0.14f}, 1},
+        {{0, 1.35f, 2.66f}, {1.6f, 0.82f, 0.02f}, 2},                                         /* screen */
+    };
+    mmd_xmesh *x = x_fixture_boxes(boxes, 5, 3);
+    if (!x)
+        return -1;
+    mmd_x_material *m = x->materials;
+    const float floor_c[4] = {0.62f, 0.6f, 0.58f, 1}, frame_c[4] = {0.16f, 0.18f, 0.24f, 1};
+    memcpy(m[0].diffuse, floor_c, sizeof floor_c);
+    m[0].emissive[0] = m[0].emissive[1] = m[0].emissive[2] = 0.25f;
+    m[0].texture = mmd_x_str(x, "tex_stage.png");
+    memcpy(m[1].diffuse, frame_c, sizeof frame_c);
+    m[1].power = 40;
+    m[1].specular[0] = m[1].specular[1] = m[1].specular[2] = 0.6f;
+    m[1].emissive[2] = 0.08f;
+    m[2].diffuse[0] = m[2].diffuse[1] = m[2].diffuse[2] = 0;
+    m[2].emissive[0] = m[2].emissive[1] = m[2].emissive[2] = 1;
+    m[2].texture = mmd_x_str(x, "screen.bmp");
+    size_t n = 0;
+    uint8_t *b = x_fixture_bytes(x, MMD_X_TEXT, 32, true, NULL, &n);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/stage.x", dir);
+    FILE *f = fopen(path, "wb");
+    int rc = f && fwrite(b, 1, n, f) == n ? 0 : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc)
+        fprintf(stderr, "mkdemo: cannot write %s\n", path);
+    free(b);
+    mmd_x_free(x);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-') {
@@ -1347,5 +1404,6 @@ int main(int argc, char **argv)
     rc |= make_dance(dir);
     rc |= make_camera(dir);
     rc |= make_character(dir);
+    rc |= make_stage(dir);
     return rc ? 1 : 0;
 }

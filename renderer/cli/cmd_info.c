@@ -1,19 +1,24 @@
-/* renderer/cli/cmd_info.c - `mmdrender info FILE [--json]`: what a PMX/PMD model
- * or VMD/VPD motion contains.
+/* renderer/cli/cmd_info.c - `mmdrender info FILE [--json]`: what a PMX/PMD model,
+ * VMD/VPD motion or DirectX .x accessory contains.
  *
  * The format is detected from the content ("PMX ", "Pmd", "Vocaloid Motion
- * Data", "Vocaloid Pose Data file"). JSON keys are a contract (README):
+ * Data", "Vocaloid Pose Data file", "xof "). JSON keys are a contract (README):
  * models  {"file","format","version","name","name_en","encoding","counts":{...},
  *          "morph_types":{...},"weight_types":{...},
  *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],
  *          "warnings":[{"section","item","offset","what","count"}],"warning_count"}
  * motions {"file","format","version","model_name","counts":{...},"last_frame","warnings":[...],"warning_count"}
+ * .x      {"file","format":"x","version","encoding","float_bits","counts":{meshes,frames,vertices,
+ *          faces,triangles,materials},"normals","uvs","colors",
+ *          "textures":[{"path","kind","exists","status"[,"resolved"]}],"warnings":[...],"warning_count"}
  * Bad input: "file: offset 0x.., section #i: what" on stderr, exit MMD_EXIT_INPUT.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "core/accessory.h"
 #include "core/file.h"
 #include "core/model.h"
 #include "core/motion.h"
@@ -26,9 +31,10 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mmdrender info FILE [--json] [--allow-outside-assets]\n"
-            "  Print what a model (.pmx, .pmd) or motion (.vmd, .vpd) contains:\n"
-            "  counts per section, morph and weight types, texture files and whether\n"
-            "  they exist (models), key counts and the last frame (motions).\n"
+            "  Print what a model (.pmx, .pmd), motion (.vmd, .vpd) or accessory (.x)\n"
+            "  contains: counts per section, morph and weight types, texture files and\n"
+            "  whether they exist (models, accessories), key counts and the last frame\n"
+            "  (motions).\n"
             "  --json   one JSON object on stdout instead of text\n"
             "  --allow-outside-assets  let texture paths leave the model's folder (as render)\n"
             "  Textures are looked up exactly as a render does (letter case, '\\',\n"
@@ -238,6 +244,93 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
     }
 }
 
+/* One texture of an accessory through the renderer's resolver; screen.bmp is
+ * MMD's live screen (always there). */
+static void x_texture(const char *path, const char *tex, const char *kind, bool json, bool allow_outside,
+                      bool first)
+{
+    const char *base = strrchr(tex, '\\') ? strrchr(tex, '\\') + 1 : strrchr(tex, '/') ? strrchr(tex, '/') + 1 : tex;
+    tex_state ts;
+    if (!strcasecmp(base, "screen.bmp")) {
+        kind = "screen";
+        ts.rc = MMD_OK;
+        snprintf(ts.resolved, sizeof ts.resolved, "previous frame");
+    } else {
+        resolve_texture(path, tex, allow_outside, &ts);
+    }
+    if (json) {
+        fputs(first ? "{\"path\":" : ",{\"path\":", stdout);
+        mmd_json_str(stdout, tex);
+        printf(",\"kind\":\"%s\",\"exists\":%s,\"status\":\"%s\"", kind,
+               ts.rc == MMD_OK ? "true" : "false", tex_status_name(ts.rc));
+        if (ts.rc == MMD_OK) {
+            fputs(",\"resolved\":", stdout);
+            mmd_json_str(stdout, ts.resolved);
+        }
+        fputc('}', stdout);
+    } else if (ts.rc == MMD_OK) {
+        printf("  %-40s %-10s ok (%s)\n", tex, kind, ts.resolved);
+    } else {
+        printf("  %-40s %-10s %s: %s\n", tex, kind, ts.rc == MMD_E_UNSUPPORTED ? "REFUSED" : "MISSING", ts.why);
+    }
+}
+
+static void print_x(const char *path, const mmd_xmesh *x, bool json, bool allow_outside)
+{
+    static const char *const enc[] = {"text", "binary", "tzip", "bzip"};
+    uint32_t ntex = 0;
+    for (uint32_t i = 0; i < x->material_count; i++)
+        ntex += (x->materials[i].texture[0] != 0) + (x->materials[i].sphere[0] != 0);
+    if (json) {
+        fputs("{\"file\":", stdout);
+        mmd_json_str(stdout, path);
+        printf(",\"format\":\"x\",\"version\":%u,\"encoding\":\"%s\",\"float_bits\":%u,"
+               "\"counts\":{\"meshes\":%u,\"frames\":%u,\"vertices\":%u,\"faces\":%u,\"triangles\":%u,"
+               "\"materials\":%u},\"normals\":%s,\"uvs\":%s,\"colors\":%s,\"textures\":[",
+               x->version, enc[x->encoding & 3], x->float_bits, x->mesh_count, x->frame_count, x->vertex_count,
+               x->face_count, x->index_count / 3, x->material_count, x->has_normals ? "true" : "false",
+               x->has_uvs ? "true" : "false", x->has_colors ? "true" : "false");
+    } else {
+        printf("file:           %s\n", path);
+        printf("format:         DirectX .x %u.%02u (%s, %u-bit floats)\n", x->version / 100, x->version % 100,
+               enc[x->encoding & 3], x->float_bits);
+        printf("meshes:         %u (in %u frames)\n", x->mesh_count, x->frame_count);
+        printf("vertices:       %u%s%s%s\n", x->vertex_count, x->has_normals ? "" : " (normals computed)",
+               x->has_uvs ? "" : " (no uvs)", x->has_colors ? " (vertex colours)" : "");
+        printf("faces:          %u (%u triangles)\n", x->face_count, x->index_count / 3);
+        printf("materials:      %u\n", x->material_count);
+        if (x->warnings)
+            printf("warnings:       %u (repaired oddities)\n", x->warnings);
+        printf("textures:       %u\n", ntex);
+    }
+    bool first = true;
+    for (uint32_t i = 0; i < x->material_count; i++) {
+        const mmd_x_material *m = &x->materials[i];
+        if (m->texture[0]) {
+            x_texture(path, m->texture, "texture", json, allow_outside, first);
+            first = false;
+        }
+        if (m->sphere[0]) {
+            x_texture(path, m->sphere, m->sphere_mode == 2 ? "sphere_add" : "sphere_mul", json, allow_outside, first);
+            first = false;
+        }
+    }
+    if (json)
+    {
+        fputc(']', stdout);
+        mmd_warning one = {.section = "x", .item = -1, .offset = -1, .what = "degenerate faces or bad text repaired",
+                           .count = x->warnings};
+        mmd_warning_list w;
+        memset(&w, 0, sizeof w);
+        if (x->warnings) {
+            w.kinds[0] = one;
+            w.kind_count = 1;
+        }
+        json_warnings(stdout, &w, x->warnings);
+        fputs("}\n", stdout);
+    }
+}
+
 static int input_error(const char *path, const mmd_error *err)
 {
     char buf[512];
@@ -306,8 +399,16 @@ int mmd_cmd_info(int argc, char **argv)
             print_motion(path, m, json);
             mmd_motion_free(m);
         }
+    } else if (size >= 4 && !memcmp(d, "xof ", 4)) {
+        mmd_xmesh *x = NULL;
+        if (mmd_x_load(data, size, &x, &err) != MMD_OK) {
+            rc = input_error(path, &err);
+        } else {
+            print_x(path, x, json, allow_outside);
+            mmd_x_free(x);
+        }
     } else {
-        mmd_error_set(&err, MMD_E_BAD_MAGIC, NULL, -1, 0, "not a PMX, PMD, VMD or VPD file (unknown signature)");
+        mmd_error_set(&err, MMD_E_BAD_MAGIC, NULL, -1, 0, "not a PMX, PMD, VMD, VPD or .x file (unknown signature)");
         rc = input_error(path, &err);
     }
     free(data);

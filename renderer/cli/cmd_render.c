@@ -26,6 +26,7 @@
 #include "core/physics.h"
 #include "renderer/base/msg.h"
 #include "renderer/base/parse.h"
+#include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/links.h"
 #include "renderer/cli/outputs.h"
@@ -272,6 +273,7 @@ typedef struct render_job {
     mmd_motion *motions[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
     mmd_anim *anims[MMD_SCENE_MAX_MODELS];
     mmd_physics *physics[MMD_SCENE_MAX_MODELS];
+    mmd_scene_accessories acc;
     mmd_motion *camera_motion;
     mmd_camera_track *camera;
     mmd_links *links;          /* outside parents, camera follow (links.h) */
@@ -288,6 +290,7 @@ static void job_free(render_job *j)
     free(j->rgba);
     mmd_progress_free(j->progress);
     mmd_renderer_free(j->renderer);
+    mmd_scene_accessories_free(&j->acc);
     mmd_camera_track_free(j->camera);
     mmd_links_free(j->links);
     mmd_motion_free(j->camera_motion);
@@ -346,6 +349,10 @@ static int load_inputs(render_job *j, const render_args *a)
                 return MMD_EXIT_INPUT;
             }
         }
+    }
+    if (mmd_scene_accessories_load(s, j->models, a->allow_outside, &j->acc, buf, sizeof buf)) {
+        fprintf(stderr, "mmdrender: %s\n", buf);
+        return MMD_EXIT_INPUT;
     }
     if (s->camera_motion &&
         mmd_motion_load_file(s->camera_motion, &j->camera_motion, &err) != MMD_OK) {
@@ -478,6 +485,7 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
         in.last_key = l > in.last_key ? l : in.last_key;
         in.physics = in.physics || j->physics[i];
     }
+    in.physics = in.physics || mmd_scene_accessories_use_screen(&j->acc); /* evaluate from the range's first */
     return in;
 }
 
@@ -516,6 +524,10 @@ static int open_renderer(render_job *j, const render_args *a)
             fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
             return mmd_exit_code(st);
         }
+    }
+    if (mmd_scene_accessories_attach(&j->acc, j->renderer, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: accessory: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
     j->rgba = malloc((size_t)s->width * (size_t)s->height * 4);
     if (!j->rgba) {
@@ -570,14 +582,20 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         if (j->physics[i])
             mmd_physics_preroll(j->physics[i], j->anims[i], p->preroll_time, 2.0);
     st->load_s = now_s() - st->t_begin;
+    bool screen = mmd_scene_accessories_use_screen(&j->acc);
     for (int64_t f = p->sim_begin; f <= p->end && !g_stop; f++) {
         bool wanted = mmd_plan_renders(p, f);
-        if (!wanted && !p->physics)
+        /* screen.bmp shows output frame f - 1 (black on the range's first): with
+         * it every frame from the range's first is rendered, those this run
+         * does not write included, so chunks and steps match a whole run */
+        bool pre = screen && f >= p->first;
+        if (!wanted && !pre && !p->physics)
             continue;
         double t = mmd_plan_time(p, f);
         double t0 = now_s();
         mmd_links_evaluate(j->links, t); /* every model, outside parents first */
-        if (!wanted || (a->skip_existing && kind->frame_exists(a->out, f)))
+        bool skip = wanted && a->skip_existing && kind->frame_exists(a->out, f);
+        if ((!wanted && !pre) || (skip && !screen))
             continue;
         mmd_camera_state cam;
         mmd_light_state light;
@@ -592,6 +610,8 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         }
         double t1 = now_s();
         st->render_s += t1 - t0;
+        if (!wanted || skip)
+            continue; /* rendered only for the next frame's screen */
         if (st->rendered == 0) {
             st->first_frame_s = t1 - st->t_begin;
             st->first_frame_cpu_s = cpu_s();

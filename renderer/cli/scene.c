@@ -17,9 +17,9 @@
 
 #define MAX_SCENE_BYTES (1u << 20)
 
-enum { SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_COUNT };
+enum { SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_COUNT };
 static const char *const k_section_names[SEC_COUNT] = {"", "output", "camera", "light", "model",
-                                                       "audio", "effects"};
+                                                       "audio", "effects", "accessory"};
 
 typedef struct parse_state {
     mmd_scene *s;
@@ -33,6 +33,7 @@ typedef struct parse_state {
     bool seen[SEC_COUNT];
     uint32_t seen_keys; /* bit per key of the current single section (duplicates) */
     bool failed;
+    char *parent_names[MMD_SCENE_MAX_ACCESSORIES]; /* model name of each accessory's parent key */
     mmd_error *err;     /* never NULL (mmd_scene_parse supplies one) */
 } parse_state;
 
@@ -326,6 +327,48 @@ static mmd_scene_model *cur_model(parse_state *st)
     return &st->s->models[st->s->model_count - 1];
 }
 
+static mmd_scene_accessory *cur_accessory(parse_state *st)
+{
+    return &st->s->accessories[st->s->accessory_count - 1];
+}
+
+/* The previous accessory section is complete (it has a file). */
+static bool accessory_done(parse_state *st)
+{
+    if (st->s->accessory_count > 0 && !cur_accessory(st)->file) {
+        fail_at(st, cur_accessory(st)->line, "accessory section has no 'file' key");
+        return false;
+    }
+    return true;
+}
+
+/* [accessory] (aname NULL) or [accessory:NAME]. */
+static void begin_accessory(parse_state *st, const char *aname)
+{
+    if (aname && !*aname) {
+        fail_at(st, st->line, "expected a name after 'accessory:'");
+        return;
+    }
+    if (!accessory_done(st))
+        return;
+    if (st->s->accessory_count >= MMD_SCENE_MAX_ACCESSORIES) {
+        fail_at(st, st->line, "too many accessories (at most %d)", MMD_SCENE_MAX_ACCESSORIES);
+        return;
+    }
+    for (int i = 0; aname && i < st->s->accessory_count; i++)
+        if (!strcmp(st->s->accessories[i].name, aname)) {
+            fail_at(st, st->line, "accessory name '%s' already used on line %d", aname, st->s->accessories[i].line);
+            return;
+        }
+    mmd_scene_accessory *a = &st->s->accessories[st->s->accessory_count++];
+    memset(a, 0, sizeof *a);
+    a->name = mmd_arena_strdup(st->arena, aname ? aname : "");
+    mmd_accessory_place_default(&a->place);
+    a->parent_model = -1;
+    a->line = st->line;
+    st->section = SEC_ACCESSORY;
+}
+
 /* Called by the line reader for each "[...]" line, before inih sees it. */
 static void begin_section(parse_state *st, const char *line)
 {
@@ -379,8 +422,12 @@ static void begin_section(parse_state *st, const char *line)
         st->section = SEC_MODEL;
         return;
     }
+    if (!strcmp(name, "accessory") || !strncmp(name, "accessory:", 10)) {
+        begin_accessory(st, name[9] ? name + 10 : NULL);
+        return;
+    }
     for (int i = 1; i < SEC_COUNT; i++) {
-        if (i != SEC_MODEL && !strcmp(name, k_section_names[i])) {
+        if (i != SEC_MODEL && i != SEC_ACCESSORY && !strcmp(name, k_section_names[i])) {
             if (st->seen[i]) {
                 fail_at(st, st->line, "section [%s] appears twice", name);
                 return;
@@ -391,7 +438,8 @@ static void begin_section(parse_state *st, const char *line)
         }
     }
     fail_at(st, st->line,
-            "unknown section [%s] (expected [output], [camera], [light], [model], [model:NAME], [audio] or [effects])",
+            "unknown section [%s] (expected [output], [camera], [light], [model], [model:NAME], [accessory], "
+            "[accessory:NAME], [audio] or [effects])",
             name);
 }
 
@@ -628,6 +676,69 @@ static void key_audio(parse_state *st, const char *k, const char *v)
     }
 }
 
+/* parent = MODEL:BONE (the model is resolved by name when the file is read). */
+static void key_parent(parse_state *st, mmd_scene_accessory *a, const char *v)
+{
+    const char *colon = strchr(v, ':');
+    if (!colon || colon == v || !colon[1]) {
+        fail_at(st, st->line, "expected parent = MODEL:BONE (a [model:NAME] and one of its bones), got '%s'", v);
+        return;
+    }
+    st->parent_names[st->s->accessory_count - 1] = mmd_arena_strndup(st->arena, v, (size_t)(colon - v));
+    a->parent_bone = mmd_arena_strdup(st->arena, colon + 1);
+    a->parent_line = st->line;
+    a->set |= MMD_SCENE_ACC_PARENT;
+}
+
+static void key_accessory(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene_accessory *a = cur_accessory(st);
+    static const char *const flags[] = {"visible", "shadow", "add_blend", "after_models"};
+    bool *flag_ptr[] = {&a->place.visible, &a->place.shadow, &a->place.add_blend, &a->place.after_models};
+    double d;
+    if (!strcmp(k, "file")) {
+        if (once(st, 0, k))
+            a->file = resolve(st, v, "accessory");
+    } else if (!strcmp(k, "position")) {
+        if (once(st, 1, k) && !parse_vec3(v, a->place.position, -1e6, 1e6))
+            fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
+        a->set |= MMD_SCENE_ACC_POSITION;
+    } else if (!strcmp(k, "rotation")) {
+        if (once(st, 2, k) && !parse_vec3(v, a->place.rotation, -36000, 36000))
+            fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
+        a->set |= MMD_SCENE_ACC_ROTATION;
+    } else if (!strcmp(k, "scale")) {
+        if (!once(st, 3, k))
+            return;
+        if (!parse_double(v, &d) || d < 0 || d > 1e6)
+            fail_at(st, st->line, "expected scale (MMD's Si) as a number 0..1000000, got '%s'", v);
+        else
+            a->place.scale = (float)d;
+        a->set |= MMD_SCENE_ACC_SCALE;
+    } else if (!strcmp(k, "opacity")) {
+        if (!once(st, 4, k))
+            return;
+        if (!parse_double(v, &d) || d < 0 || d > 1)
+            fail_at(st, st->line, "expected opacity (MMD's Tr) as a number 0..1, got '%s'", v);
+        else
+            a->place.opacity = (float)d;
+    } else if (!strcmp(k, "parent")) {
+        if (once(st, 5, k))
+            key_parent(st, a, v);
+    } else {
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(k, flags[i])) {
+                if (once(st, 6 + i, k) && !parse_bool(v, flag_ptr[i]))
+                    fail_at(st, st->line, "expected %s = on or off, got '%s'", k, v);
+                return;
+            }
+        fail_at(st, st->line,
+                "unknown key '%s' in [accessory] (expected file, position, rotation, scale, opacity, parent, "
+                "visible, shadow, add_blend, after_models)",
+                k);
+    }
+}
+
 /* A number lo..hi for key k of [effects]; false (after failing) otherwise. */
 static bool effect_number(parse_state *st, int bit, const char *k, const char *v, double lo, double hi, float *out)
 {
@@ -688,6 +799,24 @@ static void key_effects(parse_state *st, const char *k, const char *v)
     }
 }
 
+/* After the whole file: parent models by name, every accessory complete. */
+static void finish_accessories(parse_state *st)
+{
+    if (!accessory_done(st))
+        return;
+    for (int i = 0; i < st->s->accessory_count && !st->failed; i++) {
+        mmd_scene_accessory *a = &st->s->accessories[i];
+        const char *pm = st->parent_names[i];
+        if (!pm)
+            continue;
+        for (int m = 0; m < st->s->model_count; m++)
+            if (!strcmp(st->s->models[m].name, pm))
+                a->parent_model = m;
+        if (a->parent_model < 0)
+            fail_at(st, a->parent_line, "parent model '%s' is not a [model:NAME] of this scene", pm);
+    }
+}
+
 static int on_key(void *user, const char *section, const char *key, const char *value)
 {
     parse_state *st = user;
@@ -700,6 +829,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
     case SEC_LIGHT: key_light(st, key, value); break;
     case SEC_MODEL: key_model(st, key, value); break;
     case SEC_AUDIO: key_audio(st, key, value); break;
+    case SEC_ACCESSORY: key_accessory(st, key, value); break;
     case SEC_EFFECTS: key_effects(st, key, value); break;
     default: fail_at(st, st->line, "key '%s' outside any section (start with [output], [model], ...)", key);
     }
@@ -794,6 +924,8 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
         fail_at(&st, 0, "cannot parse (inih error %d)", rc);
     if (!st.failed && s->model_count > 0 && !cur_model(&st)->file)
         fail_at(&st, cur_model(&st)->line, "model section has no 'file' key");
+    if (!st.failed)
+        finish_accessories(&st);
     if (!st.failed && s->audio_file == NULL && st.seen[SEC_AUDIO])
         fail_at(&st, st.line, "[audio] section has no 'file' key");
     if (!st.failed && s->model_count == 0)

@@ -19,10 +19,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/accessory.h"
 #include "core/status.h"
 #include "renderer/gl/effects.h"
 
 #define MMD_SCENE_MAX_MODELS 64
+#define MMD_SCENE_MAX_ACCESSORIES 256
 #define MMD_SCENE_MAX_MOTIONS 16 /* per model */
 #define MMD_SCENE_MAX_SIZE 16384 /* width/height */
 
@@ -48,6 +50,24 @@ typedef struct mmd_scene_model {
     int parent_count;
     int line;                            /* line of the section header */
 } mmd_scene_model;
+
+/* [accessory] / [accessory:NAME]: a DirectX .x, or a .vac naming one. Keys the
+ * section does not give come from the .vac (scale, position, rotation, parent
+ * bone on the first model), else from mmd_accessory_place_default. */
+enum {
+    MMD_SCENE_ACC_POSITION = 1, MMD_SCENE_ACC_ROTATION = 2, MMD_SCENE_ACC_SCALE = 4,
+    MMD_SCENE_ACC_PARENT = 8,
+};
+typedef struct mmd_scene_accessory {
+    char *name;                 /* from [accessory:NAME]; "" for [accessory] */
+    char *file;                 /* resolved path (.x or .vac) */
+    mmd_accessory_place place;  /* position, rotation (degrees), scale, opacity, flags */
+    unsigned set;               /* MMD_SCENE_ACC_* of the keys the section gave */
+    int parent_model;           /* index into models, -1 none */
+    char *parent_bone;          /* UTF-8 bone name, NULL none (checked when the model loads) */
+    int parent_line;            /* line of the parent key, for errors about the bone */
+    int line;                   /* line of the section header */
+} mmd_scene_accessory;
 
 typedef struct mmd_scene {
     char *path;                /* as given */
@@ -76,6 +96,9 @@ typedef struct mmd_scene {
     /* [model] / [model:NAME], in file order */
     mmd_scene_model models[MMD_SCENE_MAX_MODELS];
     int model_count;
+    /* [accessory] / [accessory:NAME], in file order (drawn in this order) */
+    mmd_scene_accessory accessories[MMD_SCENE_MAX_ACCESSORIES];
+    int accessory_count;
     /* [audio] */
     char *audio_file;          /* resolved path or NULL */
     double audio_offset;       /* seconds; > 0 delays the audio, < 0 trims its start */

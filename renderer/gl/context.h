@@ -30,7 +30,7 @@
     X(BindRenderbuffer) X(BindTexture) X(BindVertexArray) X(BlendFuncSeparate)                  \
     X(BlitFramebuffer) X(BufferData) X(BufferSubData) X(CheckFramebufferStatus) X(Clear)        \
     X(ClearColor) X(ClearDepth) X(ClearStencil) X(ColorMask) X(CompileShader)                   \
-    X(CompressedTexImage2D) X(CreateProgram) X(CreateShader) X(CullFace) X(DeleteBuffers)       \
+    X(CompressedTexImage2D) X(CopyTexSubImage2D) X(CreateProgram) X(CreateShader) X(CullFace) X(DeleteBuffers)       \
     X(DeleteFramebuffers) X(DeleteProgram) X(DeleteRenderbuffers) X(DeleteShader)               \
     X(DeleteTextures) X(DeleteVertexArrays) X(DepthFunc) X(DepthMask) X(Disable)                \
     X(DisableVertexAttribArray) X(DrawArrays) X(DrawBuffer) X(DrawElements) X(Enable)           \

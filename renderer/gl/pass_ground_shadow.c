@@ -36,6 +36,7 @@ void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, si
     gl->Enable(GL_POLYGON_OFFSET_FILL);
     gl->PolygonOffset(-1.0f, -1.0f);
     mmd_draw_casters(r, ins, count, MMD_MAT_GROUND_SHADOW);
+    mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w);
     gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Disable(GL_STENCIL_TEST);
     gl->Enable(GL_BLEND);

@@ -165,6 +165,10 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
      * a few percent of the map. Same texels as a full clear. */
     int now[4], *d = r->shadow_dirty;
     shadow_bounds(r, ins, count, f->shadow_vp, now);
+    if (mmd_accessories_any_visible(r)) { /* accessory casters: no bounds kept, the whole map */
+        now[0] = now[1] = 0;
+        now[2] = now[3] = r->o.shadow_map_size;
+    }
     int c[4] = {d[0] < now[0] ? d[0] : now[0], d[1] < now[1] ? d[1] : now[1], d[2] > now[2] ? d[2] : now[2],
                 d[3] > now[3] ? d[3] : now[3]};
     if (d[2] <= d[0] || d[3] <= d[1]) /* nothing drawn last frame */
@@ -189,4 +193,5 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
     gl->UniformMatrix4fv(r->u_depth[F_WORLD], 1, GL_FALSE, id);
     gl->UniformMatrix4fv(r->u_depth[F_VIEWPROJ], 1, GL_FALSE, f->shadow_vp);
     mmd_draw_casters(r, ins, count, MMD_MAT_CAST_SHADOW);
+    mmd_accessories_draw_casters(r, r->u_depth[F_WORLD], id);
 }

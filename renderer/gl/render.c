@@ -194,6 +194,7 @@ void mmd_renderer_free(mmd_renderer *r)
         const mmd_gl *gl = r->gl;
         for (size_t i = 0; i < r->model_count; i++)
             free_model(gl, &r->models[i]);
+        mmd_accessories_free(r);
         GLuint fbos[3] = {r->fbo_ms, r->fbo_res, r->fbo_shadow};
         GLuint rbs[4] = {r->rb_ms_color, r->rb_ms_depth, r->rb_res_color, r->rb_res_depth};
         GLuint texs[4] = {r->tex_shadow, r->tex_white, r->tex_res, r->tex_glow};
@@ -427,7 +428,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     f.shadow_mode = r->o.self_shadow && shadow && (shadow->mode == 1 || shadow->mode == 2) ? shadow->mode : 0;
     if (f.shadow_mode) {
         mmd_shadow_matrix(v, f.light_dir, f.shadow_mode, shadow->distance, f.shadow_vp);
-        if (mmd_shadow_any_receiver(r, ins, count)) /* else nothing samples the map */
+        if (mmd_shadow_any_receiver(r, ins, count) || mmd_accessories_any_visible(r)) /* else nothing samples the map */
             mmd_pass_shadow_map(r, ins, count, &f);
         mmd_prof_mark(r, MMD_PASS_SHADOW_MAP);
     } else {
@@ -442,6 +443,8 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     gl->FrontFace(GL_CCW); /* see the top comment: two mirrors */
     gl->CullFace(GL_BACK);
+    if (mmd_pass_accessories(r, &f, false, msg, msg_size)) /* MMD: accessories before the models */
+        return -1;
     for (size_t i = 0; i < count; i++) {
         if (ins[i].hidden)
             continue;
@@ -457,6 +460,8 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
             mmd_prof_mark(r, MMD_PASS_EDGE);
         }
     }
+    if (mmd_pass_accessories(r, &f, true, msg, msg_size)) /* those marked after_models */
+        return -1;
     gl->Flush(); /* the same for the edges while the ground shadow is binned */
     if (r->o.ground_shadow)
         mmd_pass_ground_shadows(r, ins, count, &f);
@@ -466,6 +471,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     gl->Finish();
     double t2 = mmd_render_now_ms();
     int rc = mmd_target_finish(r, rgba, msg, msg_size);
+    mmd_accessories_copy_screen(r);
     double t3 = mmd_render_now_ms();
     r->timings.upload_ms = t1 - t0;
     r->timings.draw_ms = t2 - t1;

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/accessory.h"
 #include "core/anim.h"
 #include "core/camera.h"
 #include "core/model.h"
@@ -107,6 +108,21 @@ mmd_status mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instanc
                              const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err);
 /* Floor measurement: clear, resolve and read back with nothing drawn. */
 mmd_status mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, mmd_error *err);
+/* Accessories (DirectX .x meshes, core/accessory.h), drawn with MMD's accessory
+ * shading: before the models, or after them with place.after_models. The mesh
+ * must outlive the renderer; textures resolve relative to dir ("screen.bmp" is
+ * the previous frame, black before the first). Slot i is the i-th added. */
+mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *dir, const char *name,
+                                      mmd_error *err);
+typedef struct mmd_render_accessory {
+    mmd_accessory_place place;
+    int parent_slot;     /* model slot carrying it, -1 none (mmd_renderer_render reads its bone) */
+    int32_t parent_bone; /* bone index in that model */
+} mmd_render_accessory;
+/* Placement of accessory slot i (count <= accessories added), kept until the
+ * next call. mmd_renderer_render applies the parent bone of each frame;
+ * mmd_renderer_draw uses the placement alone. */
+void mmd_renderer_place_accessories(mmd_renderer *r, const mmd_render_accessory *a, size_t count);
 /* "4.5 (Core Profile) Mesa 22.3.6" etc., for reports and golden notes. */
 const char *mmd_renderer_gl_version(const mmd_renderer *r);
 

@@ -66,6 +66,7 @@ mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t c
     mmd_prof_mark(r, MMD_PASS_SKIN);
     mmd_render_view v;
     mmd_render_view_from_camera(cam, (float)mmd_renderer_options(r)->width / (float)mmd_renderer_options(r)->height, &v);
+    mmd_accessories_update_worlds(r, anims, count);
     mmd_status rc = mmd_renderer_draw(r, ins, count, &v, light, shadow, rgba, err);
     mmd_renderer_timings_mut(r)->skin_ms = t1 - t0;
     return rc;

@@ -9,6 +9,8 @@
  *   pass_colour.c       MMD's material pass (toon, sphere, texture, specular, self-shadow)
  *   pass_edge.c         inverted-hull edges
  *   pass_ground_shadow.c the projected ground shadow
+ *   accessory.c         accessories: upload, placement, worlds
+ *   pass_accessory.c    MMD's accessory colour pass, accessory casters, the live screen
  *   render_anim.c       skinning mmd_anim instances across the pool, then the frame
  */
 #ifndef MMD_RENDERER_RENDER_INTERNAL_H
@@ -25,6 +27,8 @@
 #include "renderer/gl/render.h"
 
 #define MAX_THREADS 16
+/* accessory program variants: tex(1) | sphere mode(2) | self-shadow(1) | specular(1) */
+#define ACC_VARIANTS 32
 /* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) | tint(1) */
 #define MAIN_VARIANTS 128
 
@@ -48,6 +52,20 @@ typedef struct gpu_model {
     mmd_luminous_morphs lum;  /* LightUp / LightOff / LightBlink */
     double *prof_mat; /* options.profile: colour-pass CPU ms per material, last frame */
 } gpu_model;
+
+typedef struct gpu_acc_material {
+    GLuint tex, sphere; /* 0 = none */
+    bool screen;        /* the texture is MMD's live screen (the previous frame) */
+} gpu_acc_material;
+
+typedef struct gpu_accessory {
+    const mmd_xmesh *x;
+    char *name;
+    GLuint vao, vbo, ebo;
+    gpu_acc_material *mats;
+    mmd_render_accessory a;
+    float world[16];    /* .x units -> LH world, this frame */
+} gpu_accessory;
 
 typedef struct pool {
     pthread_t th[MAX_THREADS];
@@ -90,6 +108,11 @@ struct mmd_renderer {
     GLuint tex_white, toon_shared[10];
     gpu_model *models;
     size_t model_count, model_cap;
+    gpu_accessory *accs;
+    size_t acc_count, acc_cap;
+    GLuint prog_acc[ACC_VARIANTS];
+    GLint u_acc[ACC_VARIANTS][24];
+    GLuint tex_screen;  /* the previous frame, when an accessory shows screen.bmp */
     mmd_render_timings timings;
     pool pool;
     worker_arg wargs[MAX_THREADS];
@@ -139,6 +162,9 @@ GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, boo
 /* Texture idx of model g with the given wrap, loaded on first use; 0 (drawn
  * white, warned once per texture) when it cannot be found or decoded. */
 GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat);
+/* A texture by name relative to dir (resolved like models' textures); 0 when
+ * it cannot be found or decoded (a warning naming owner when warn). */
+GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner);
 
 /* targets.c: the colour target (MSAA when samples > 1), the shadow map, the
  * frame's clear, and the resolve + readback into rgba (straight alpha). */
@@ -166,6 +192,16 @@ void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, si
 /* Draws, with the bound program and state, the triangle materials of every
  * shown instance that have `flag` set and are not fully transparent. */
 void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t count, uint8_t flag);
+
+/* accessory.c: upload, placement, worlds; pass_accessory.c: the colour pass
+ * (after_models selects which of the two draw times), casters for the shadow
+ * passes (pass_world x accessory world into u_world_loc), the live screen. */
+void mmd_accessories_free(mmd_renderer *r);
+void mmd_accessories_update_worlds(mmd_renderer *r, mmd_anim *const *anims, size_t count);
+bool mmd_accessories_any_visible(const mmd_renderer *r);
+int mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, char *msg, size_t msg_size);
+void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16]);
+void mmd_accessories_copy_screen(mmd_renderer *r);
 
 /* Small column-major maths shared by the passes: cglm (mat4 = float[16]
  * column-major; the Makefile builds with CGLM_ALL_UNALIGNED). */

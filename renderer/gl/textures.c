@@ -56,6 +56,23 @@ static GLuint upload_image(mmd_renderer *r, const mmd_image *img, bool repeat, b
     return t;
 }
 
+GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner)
+{
+    char path[4096];
+    mmd_error why;
+    mmd_status rc = mmd_texpath_resolve(dir && *dir ? dir : ".", name, r->o.allow_outside_assets, path, sizeof path,
+                                        &why);
+    mmd_image img;
+    if (rc == MMD_OK && mmd_image_load_file(path, &img, why.msg, sizeof why.msg) == 0) {
+        GLuint t = upload_image(r, &img, repeat, repeat);
+        mmd_image_free(&img);
+        return t;
+    }
+    if (warn)
+        fprintf(stderr, "warning: texture \"%s\" of %s: %s (drawn white)\n", name, owner, why.msg);
+    return 0;
+}
+
 GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat)
 {
     if (idx < 0 || (uint32_t)idx >= g->m->texture_count)
@@ -66,19 +83,8 @@ GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32
         return *slot;
     *tried = true;
     bool warned = repeat ? g->tex_tried_c[idx] : g->tex_tried_r[idx]; /* other wrap failed before */
-    char path[4096];
-    const char *dir = model_dir && *model_dir ? model_dir : ".";
-    mmd_error why;
-    mmd_status rc = mmd_texpath_resolve(dir, g->m->textures[idx], r->o.allow_outside_assets, path, sizeof path,
-                                        &why);
-    mmd_image img;
-    if (rc == MMD_OK && mmd_image_load_file(path, &img, why.msg, sizeof why.msg) == 0) {
-        *slot = upload_image(r, &img, repeat, repeat);
-        mmd_image_free(&img);
-        return *slot;
-    }
-    if (!warned)
-        fprintf(stderr, "warning: texture \"%s\" of model \"%s\": %s (drawn white)\n", g->m->textures[idx],
-                g->m->name, why.msg);
-    return 0;
+    char owner[600];
+    snprintf(owner, sizeof owner, "model \"%s\"", g->m->name);
+    *slot = mmd_tex_file(r, model_dir, g->m->textures[idx], repeat, !warned, owner);
+    return *slot;
 }

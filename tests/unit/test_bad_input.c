@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/accessory.h"
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/status.h"
@@ -31,6 +32,7 @@
 #include "tests/fuzz/fixtures.h"
 #include "tests/util/pmd_writer.h"
 #include "tests/util/worst_shapes.h"
+#include "tests/util/x_fixture.h"
 
 TEST_STATE_DEFINE
 
@@ -1010,6 +1012,133 @@ TEST(forged_counts_fail_fast_without_allocating)
 #endif
 }
 
+/* ========================================================================= .x / .vac */
+typedef struct x_case {
+    const char *what, *text;          /* a whole file (text encoding) */
+    mmd_status want[MAXW];
+    const char *section;
+    int64_t item;
+} x_case;
+
+#define XH "xof 0302txt 0032\n"
+#define XTRI "Mesh { 3; 0;0;0;, 1;0;0;, 0;1;0;; 1; 3;0,1,2;; "
+static const x_case g_x_cases[] = {
+    {"x: magic", "xox 0302txt 0032\n", {MMD_E_BAD_MAGIC}, "x", -1},
+    {"x: version", "xof 0402txt 0032\n", {MMD_E_BAD_VERSION}, "x", -1},
+    {"x: encoding", "xof 0302lzw 0032\n", {MMD_E_UNSUPPORTED}, "x", -1},
+    {"x: float size", "xof 0302bin 0048\n", {MMD_E_BAD_HEADER}, "x", -1},
+    {"x: vertex count beyond the file", XH "Mesh { 4000000; 0;0;0;; }", {MMD_E_BAD_COUNT}, "x", -1},
+    {"x: vertex count beyond the limit", XH "Mesh { 4000000000; 0;0;0;; }", {MMD_E_LIMIT}, "x", -1},
+    {"x: face corners beyond the file", XH "Mesh { 1; 0;0;0;; 1; 900000;0,0,0;; }", {MMD_E_BAD_COUNT}, "x", -1},
+    {"x: face vertex out of range", XH "Mesh { 3; 0;0;0;, 1;0;0;, 0;1;0;; 1; 3;0,1,9;; }", {MMD_E_BAD_INDEX},
+     "x.mesh", 0},
+    {"x: normal index out of range", XH XTRI "MeshNormals { 1; 0;0;1;; 1; 3;0,0,5;; } }", {MMD_E_BAD_INDEX}, "x.mesh", 0},
+    {"x: normal faces differ", XH XTRI "MeshNormals { 1; 0;0;1;; 2; 3;0,0,0;, 3;0,0,0;; } }", {MMD_E_BAD_COUNT},
+     "x.mesh", 0},
+    {"x: material index out of range", XH XTRI "MeshMaterialList { 1; 1; 4;; Material { 1;1;1;1;; 0; 0;0;0;; 0;0;0;; } } }",
+     {MMD_E_BAD_INDEX}, "x.mesh", 0},
+    {"x: fewer materials than declared", XH XTRI "MeshMaterialList { 3; 1; 0;; Material { 1;1;1;1;; 0; 0;0;0;; 0;0;0;; } } }",
+     {MMD_E_BAD_COUNT}, "x.mesh", 0},
+    {"x: material index list longer than faces", XH XTRI "MeshMaterialList { 1; 2; 0,0;; Material { 1;1;1;1;; 0; 0;0;0;; 0;0;0;; } } }",
+     {MMD_E_BAD_COUNT}, "x.mesh", 0},
+    {"x: undefined material reference", XH XTRI "MeshMaterialList { 1; 1; 0;; { nope } } }", {MMD_E_BAD_INDEX}, "x", -1},
+    {"x: uv count differs", XH XTRI "MeshTextureCoords { 2; 0;0;, 1;1;; } }", {MMD_E_BAD_COUNT}, "x", -1},
+    {"x: vertex colour index out of range", XH XTRI "MeshVertexColors { 1; 3;1;1;1;1;;; } }", {MMD_E_BAD_INDEX}, "x", -1},
+    {"x: second MeshNormals", XH XTRI "MeshNormals { 1; 0;0;1;; 1; 3;0,0,0;; } MeshNormals { 1; 0;0;1;; 1; 3;0,0,0;; } }",
+     {MMD_E_BAD_STRUCTURE}, "x", -1},
+    {"x: number where a name goes", XH "Mesh 12 { }", {MMD_E_BAD_STRUCTURE}, "x", -1},
+    {"x: unclosed object", XH "Frame a { Frame b { ", {MMD_E_TRUNCATED}, "x", -1},
+    {"x: unterminated string", XH XTRI "MeshMaterialList { 1; 1; 0;; Material { 1;1;1;1;; 0; 0;0;0;; 0;0;0;; "
+                                       "TextureFilename { \"a.png; } } } }", {MMD_E_TRUNCATED}, "x", -1},
+    {"x: huge number", XH "Mesh { 1; 1e300;0;0;; 0; }", {MMD_E_BAD_STRUCTURE}, "x", -1},
+    {"x: NaN text", XH "Mesh { 1; nan;0;0;; 0; }", {MMD_E_BAD_STRUCTURE}, "x", -1},
+    {"x: a transform that overflows", XH "Frame { FrameTransformMatrix { 3e38,0,0,0, 0,1,0,0, 0,0,1,0, 3e38,0,0,1;; }"
+                                         XTRI "} }", {MMD_E_BAD_VALUE}, "x.vertex", -1},
+};
+
+static void x_load_case(const char *what, const void *d, size_t n, const mmd_status want[MAXW], const char *section,
+                        int64_t item)
+{
+    mmd_xmesh *x = NULL;
+    mmd_error err;
+    mmd_status st = mmd_x_load(d, n, &x, &err);
+    if (st == MMD_OK) {
+        printf("#   %s: loaded\n", what);
+        test_g.cur_failed++;
+        mmd_x_free(x);
+        return;
+    }
+    bool header = strstr(what, "magic") || strstr(what, "version") || strstr(what, "encoding") ||
+                  strstr(what, "float size");
+    expect_rejected("acc.x", what, st, &err, want, section, item, !strstr(what, "overflows") || header);
+}
+
+TEST(x_bad_input_table)
+{
+    for (size_t i = 0; i < sizeof g_x_cases / sizeof g_x_cases[0]; i++) {
+        const x_case *c = &g_x_cases[i];
+        x_load_case(c->what, c->text, strlen(c->text), c->want, c->section, c->item);
+    }
+    /* binary and MSZIP damage on a generated file */
+    size_t n = 0;
+    mmd_xmesh *src = x_fixture_sample();
+    uint8_t *bin = x_fixture_bytes(src, MMD_X_BINARY, 32, true, NULL, &n);
+    uint8_t *d = malloc(n);
+    memcpy(d, bin, n);
+    d[16] = 0x77; /* first token */
+    x_load_case("x bin: unknown token", d, n, (mmd_status[MAXW]){MMD_E_BAD_STRUCTURE}, "x", -1);
+    memcpy(d, bin, n);
+    put_u32(d + 18, 0x7ffffff0u); /* the "Mesh" name length */
+    x_load_case("x bin: name length", d, n, (mmd_status[MAXW]){MMD_E_LIMIT}, "x", -1);
+    memcpy(d, bin, n);
+    size_t list = 16 + 2 + 4 + 4 + 2 + 4 + 5 + 2; /* NAME Mesh, NAME mesh0, '{', then the int list */
+    put_u32(d + list + 2, 0x3fffffffu);
+    x_load_case("x bin: list longer than the file", d, n, (mmd_status[MAXW]){MMD_E_BAD_COUNT}, "x", -1);
+    free(d);
+    free(bin);
+    uint8_t *zip = x_fixture_bytes(src, MMD_X_BZIP, 32, true, NULL, &n);
+    d = malloc(n);
+    memcpy(d, zip, n);
+    put_u32(d + 16, 0xfffffff0u);
+    x_load_case("x zip: inflated size", d, n, (mmd_status[MAXW]){MMD_E_LIMIT, MMD_E_BAD_COUNT}, "x.mszip", -1);
+    memcpy(d, zip, n);
+    d[20] = 0x00, d[21] = 0x90; /* block inflates to 36 KiB */
+    x_load_case("x zip: block size", d, n, (mmd_status[MAXW]){MMD_E_BAD_COUNT}, "x.mszip", 0);
+    memcpy(d, zip, n);
+    d[24] = 'Q';
+    x_load_case("x zip: no CK", d, n, (mmd_status[MAXW]){MMD_E_BAD_MAGIC}, "x.mszip", 0);
+    memcpy(d, zip, n);
+    d[22] = 0xff, d[23] = 0x7f; /* compressed size beyond the file */
+    x_load_case("x zip: compressed size", d, n, (mmd_status[MAXW]){MMD_E_TRUNCATED}, "x.mszip", 0);
+    free(d);
+    free(zip);
+    mmd_x_free(src);
+}
+
+TEST(vac_bad_input)
+{
+    static const struct { const char *what, *text; mmd_status st; int line; } cases[] = {
+        {"vac: two lines", "name\nfan.x\n", MMD_E_TRUNCATED, 3},
+        {"vac: no .x file", "name\n\n1\n0,0,0\n0,0,0\n\n", MMD_E_BAD_VALUE, 2},
+        {"vac: scale text", "name\nfan.x\nbig\n0,0,0\n0,0,0\n\n", MMD_E_BAD_VALUE, 3},
+        {"vac: two coordinates", "name\nfan.x\n1\n0,0\n0,0,0\n\n", MMD_E_BAD_VALUE, 4},
+        {"vac: rotation junk", "name\nfan.x\n1\n0,0,0\n0,0,0x\n\n", MMD_E_BAD_VALUE, 5},
+        {"vac: huge value", "name\nfan.x\n1e99\n0,0,0\n0,0,0\n\n", MMD_E_BAD_VALUE, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mmd_vac v;
+        mmd_error err;
+        mmd_status st = mmd_vac_load(cases[i].text, strlen(cases[i].text), &v, &err);
+        mmd_status want[MAXW] = {cases[i].st};
+        expect_rejected("acc.vac", cases[i].what, st, &err, want, "vac", cases[i].line, false);
+    }
+    char big[70000];
+    memset(big, 'a', sizeof big);
+    mmd_vac v;
+    mmd_error err;
+    CHECK_EQ_INT(mmd_vac_load(big, sizeof big, &v, &err), MMD_E_LIMIT);
+}
+
 /* Worst-case legal shapes (issue 13): deep chains, long IK lists, many morph
  * offsets on one vertex, a group morph over 65,535 groups. Each loads; the
  * loader is O(n log n) in every count, so each takes milliseconds (the times
@@ -1049,6 +1178,8 @@ int main(void)
     RUN(image_wrong_magic_and_truncation);
     RUN(image_png_chunk_length_beyond_file);
     RUN(image_png_cut_inside_chunk_header);
+    RUN(x_bad_input_table);
+    RUN(vac_bad_input);
     RUN(worst_case_shapes_load);
     return test_finish();
 }

@@ -319,6 +319,69 @@ TEST(long_line)
     expect_error(text, 2, "line longer than");
 }
 
+TEST(accessories)
+{
+    const char *text = "[accessory]\nfile = stage.x\n"
+                       "[model:miku]\nfile = a.pmx\n"
+                       "[accessory:fan]\nfile = fan.vac\nposition = 1 2 -3\nrotation = 0 90 0\nscale = 0.5\n"
+                       "opacity = 0.25\nparent = miku:右手首\nshadow = off\nadd_blend = on\nafter_models = yes\n"
+                       "visible = on\n";
+    mmd_scene *s;
+    mmd_error err = {0};
+    int rc = parse(text, &s, &err);
+    if (rc)
+        printf("#   %s\n", err.msg);
+    REQUIRE(rc == 0);
+    CHECK_EQ_INT(s->accessory_count, 2);
+    const mmd_scene_accessory *a = &s->accessories[0], *b = &s->accessories[1];
+    CHECK_STR(a->name, "");
+    CHECK(strstr(a->file, "/stage.x") != NULL);
+    CHECK_EQ_INT(a->set, 0);
+    CHECK_EQ_INT(a->parent_model, -1);
+    CHECK(a->parent_bone == NULL);
+    CHECK(a->place.visible && a->place.shadow && !a->place.add_blend && !a->place.after_models);
+    CHECK_NEAR(a->place.scale, 1, 0);
+    CHECK_NEAR(a->place.opacity, 1, 0);
+    CHECK_EQ_INT(a->line, 1);
+    CHECK_STR(b->name, "fan");
+    CHECK_NEAR(b->place.position[2], -3, 0);
+    CHECK_NEAR(b->place.rotation[1], 90, 0);
+    CHECK_NEAR(b->place.scale, 0.5, 0);
+    CHECK_NEAR(b->place.opacity, 0.25, 0);
+    CHECK_EQ_INT(b->parent_model, 0);
+    CHECK_STR(b->parent_bone, "右手首");
+    CHECK_EQ_INT(b->parent_line, 11);
+    CHECK_EQ_INT(b->set, MMD_SCENE_ACC_POSITION | MMD_SCENE_ACC_ROTATION | MMD_SCENE_ACC_SCALE | MMD_SCENE_ACC_PARENT);
+    CHECK(!b->place.shadow && b->place.add_blend && b->place.after_models && b->place.visible);
+    mmd_scene_free(s);
+}
+
+TEST(accessory_errors)
+{
+    const char *m = "[model:miku]\nfile=a.pmx\n";
+    char t[512];
+    snprintf(t, sizeof t, "%s[accessory]\nposition = 1 2 3\n", m);
+    expect_error(t, 3, "accessory section has no 'file' key");
+    snprintf(t, sizeof t, "%s[accessory]\nfile = stage.x\nparent = rin:head\n", m);
+    expect_error(t, 5, "parent model 'rin' is not a [model:NAME]");
+    snprintf(t, sizeof t, "%s[accessory]\nfile = stage.x\nparent = head\n", m);
+    expect_error(t, 5, "expected parent = MODEL:BONE");
+    snprintf(t, sizeof t, "%s[accessory]\nfile = stage.x\nopacity = 2\n", m);
+    expect_error(t, 5, "opacity (MMD's Tr)");
+    snprintf(t, sizeof t, "%s[accessory]\nfile = stage.x\nscale = -1\n", m);
+    expect_error(t, 5, "scale (MMD's Si)");
+    snprintf(t, sizeof t, "%s[accessory]\nfile = stage.x\nadd_blend = sometimes\n", m);
+    expect_error(t, 5, "add_blend = on or off");
+    snprintf(t, sizeof t, "%s[accessory]\nfile = stage.x\ncolour = red\n", m);
+    expect_error(t, 5, "unknown key 'colour' in [accessory]");
+    snprintf(t, sizeof t, "%s[accessory:a]\nfile = stage.x\n[accessory:a]\nfile = stage.x\n", m);
+    expect_error(t, 5, "accessory name 'a' already used on line 3");
+    snprintf(t, sizeof t, "%s[accessory]\nfile = nope.x\n", m);
+    expect_error(t, 4, "cannot read accessory file");
+    snprintf(t, sizeof t, "%s[accessory:]\nfile = stage.x\n", m);
+    expect_error(t, 3, "expected a name after 'accessory:'");
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/mmd_scene_XXXXXX");
@@ -333,6 +396,8 @@ int main(void)
     touch("d2.vmd");
     touch("cam.vmd");
     touch("beat.wav");
+    touch("stage.x");
+    touch("fan.vac");
     RUN(every_key);
     RUN(defaults);
     RUN(comments_and_transparent);
@@ -342,6 +407,8 @@ int main(void)
     RUN(load_file);
     RUN(value_parsers);
     RUN(long_line);
+    RUN(accessories);
+    RUN(accessory_errors);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     if (system(cmd) != 0)

@@ -1,0 +1,175 @@
+/* core/accessory.c - .vac files and the accessory placement (nanoem's
+ * Accessory::fullWorldTransform order: bone x T x Rz x Ry x Rx x S x 10). */
+#include "core/accessory.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/text.h"
+#include "core/xfile_internal.h"
+
+#define VAC_MAX_BYTES (64u * 1024u)
+
+void mmd_accessory_place_default(mmd_accessory_place *p)
+{
+    memset(p, 0, sizeof *p);
+    p->scale = 1.0f;
+    p->opacity = 1.0f;
+    p->visible = true;
+    p->shadow = true;
+}
+
+void mmd_x_mat4_mul(const float *a, const float *b, float *out)
+{
+    float r[16];
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float s = 0;
+            for (int k = 0; k < 4; k++)
+                s += a[k * 4 + row] * b[c * 4 + k];
+            r[c * 4 + row] = s;
+        }
+    memcpy(out, r, sizeof r);
+}
+
+static void rot(int axis, float deg, float *m)
+{
+    double r = deg * (3.14159265358979323846 / 180.0);
+    float c = (float)cos(r), s = (float)sin(r);
+    memset(m, 0, 16 * sizeof *m);
+    m[15] = 1;
+    int i = (axis + 1) % 3, j = (axis + 2) % 3;
+    m[axis * 4 + axis] = 1;
+    m[i * 4 + i] = c;
+    m[j * 4 + j] = c;
+    m[i * 4 + j] = s;  /* column i, row j */
+    m[j * 4 + i] = -s; /* column j, row i */
+}
+
+void mmd_accessory_world(const mmd_accessory_place *p, const float *parent, float out[16])
+{
+    float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    if (parent)
+        memcpy(m, parent, sizeof m);
+    float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, p->position[0], p->position[1], p->position[2], 1};
+    mmd_x_mat4_mul(m, t, m);
+    for (int axis = 2; axis >= 0; axis--) {
+        float r[16];
+        rot(axis, p->rotation[axis], r);
+        mmd_x_mat4_mul(m, r, m);
+    }
+    float s = (p->scale > 0 ? p->scale : 0) * 10.0f;
+    float sc[16] = {s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1};
+    mmd_x_mat4_mul(m, sc, out);
+}
+
+/* ---- .vac ------------------------------------------------------------- */
+
+typedef struct vac_line { const uint8_t *s; size_t n; } vac_line;
+
+static mmd_status vac_text(mmd_text *t, mmd_arena *a, vac_line l, char *out, size_t cap, int line,
+                           mmd_error *err)
+{
+    char *u = l.n ? mmd_text_sjis(t, a, l.s, l.n, NULL) : "";
+    if (!u)
+        return mmd_error_set(err, MMD_E_NOMEM, "vac", line, -1, "out of memory");
+    if (strlen(u) >= cap)
+        return mmd_error_set(err, MMD_E_LIMIT, "vac", line, -1, "line longer than %zu bytes", cap - 1);
+    strcpy(out, u);
+    return MMD_OK;
+}
+
+static mmd_status vac_floats(vac_line l, float *out, int n, int line, mmd_error *err)
+{
+    char buf[256];
+    if (l.n >= sizeof buf)
+        return mmd_error_set(err, MMD_E_LIMIT, "vac", line, -1, "line longer than %zu bytes", sizeof buf - 1);
+    memcpy(buf, l.s, l.n);
+    buf[l.n] = 0;
+    char *p = buf;
+    for (int i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        double d = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(d) || fabs(d) > 1e30)
+            return mmd_error_set(err, MMD_E_BAD_VALUE, "vac", line, -1, "expected %d number%s separated by ','", n,
+                                 n > 1 ? "s" : "");
+        out[i] = (float)d;
+        p = end;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (i + 1 < n) {
+            if (*p != ',')
+                return mmd_error_set(err, MMD_E_BAD_VALUE, "vac", line, -1, "expected %d numbers separated by ','", n);
+            p++;
+        }
+    }
+    if (*p)
+        return mmd_error_set(err, MMD_E_BAD_VALUE, "vac", line, -1, "unexpected text after the number%s",
+                             n > 1 ? "s" : "");
+    return MMD_OK;
+}
+
+static mmd_status vac_fill(mmd_text *t, mmd_arena *a, const vac_line *l, mmd_vac *v, mmd_error *err)
+{
+    mmd_status st = vac_text(t, a, l[0], v->name, sizeof v->name, 1, err);
+    if (st == MMD_OK)
+        st = vac_text(t, a, l[1], v->x_file, sizeof v->x_file, 2, err);
+    if (st == MMD_OK && !v->x_file[0])
+        st = mmd_error_set(err, MMD_E_BAD_VALUE, "vac", 2, -1, "no .x file name");
+    if (st == MMD_OK)
+        st = vac_floats(l[2], &v->scale, 1, 3, err);
+    if (st == MMD_OK)
+        st = vac_floats(l[3], v->position, 3, 4, err);
+    if (st == MMD_OK)
+        st = vac_floats(l[4], v->rotation, 3, 5, err);
+    if (st == MMD_OK)
+        st = vac_text(t, a, l[5], v->bone, sizeof v->bone, 6, err);
+    return st;
+}
+
+mmd_status mmd_vac_load(const void *data, size_t size, mmd_vac *out, mmd_error *err)
+{
+    mmd_error local;
+    if (!err)
+        err = &local;
+    if (!out || (!data && size))
+        return mmd_error_set(err, MMD_E_BAD_STRUCTURE, "vac", -1, -1, "no input or output");
+    if (size > VAC_MAX_BYTES)
+        return mmd_error_set(err, MMD_E_LIMIT, "vac", -1, -1, "%zu bytes (limit %u)", size, VAC_MAX_BYTES);
+    const uint8_t *b = data;
+    vac_line l[6];
+    size_t pos = 0;
+    int n = 0;
+    for (; n < 6 && pos < size; n++) {
+        size_t e = pos;
+        while (e < size && b[e] != '\n')
+            e++;
+        size_t len = e - pos;
+        if (len && b[pos + len - 1] == '\r')
+            len--;
+        l[n].s = b + pos;
+        l[n].n = len;
+        pos = e + 1;
+    }
+    if (n < 5)
+        return mmd_error_set(err, MMD_E_TRUNCATED, "vac", n + 1, -1, "%d lines (expected 6: name, .x file, scale, "
+                             "position, rotation, parent bone)", n);
+    if (n == 5) { /* a missing last line is an empty parent bone */
+        l[5].s = b + size;
+        l[5].n = 0;
+    }
+    mmd_arena *a = mmd_arena_create();
+    mmd_text *t = mmd_text_create();
+    mmd_vac v;
+    memset(&v, 0, sizeof v);
+    mmd_status st = a && t ? vac_fill(t, a, l, &v, err) : mmd_error_set(err, MMD_E_NOMEM, "vac", -1, -1, "out of memory");
+    mmd_text_destroy(t);
+    mmd_arena_destroy(a);
+    if (st == MMD_OK)
+        *out = v;
+    return st;
+}

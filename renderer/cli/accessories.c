@@ -1,0 +1,150 @@
+/* renderer/cli/accessories.c - see accessories.h. */
+#include "renderer/cli/accessories.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/file.h"
+#include "renderer/base/msg.h"
+#include "renderer/image/texpath.h"
+
+static bool ends_with_ci(const char *s, const char *ext)
+{
+    size_t n = strlen(s), e = strlen(ext);
+    return n >= e && !strcasecmp(s + n - e, ext);
+}
+
+/* A .vac: its .x (resolved in the .vac's folder like a texture) and placement. */
+static int load_vac(const mmd_scene_accessory *sa, bool allow_outside, char *x_path,
+                    size_t x_cap, mmd_vac *v, char *msg, size_t n)
+{
+    void *data = NULL;
+    size_t size = 0;
+    mmd_error err;
+    if (mmd_file_read(sa->file, &data, &size, &err) != MMD_OK)
+        return mmd_msgf(msg, n, -1, "%s: %s", sa->file, err.msg);
+    mmd_status st = mmd_vac_load(data, size, v, &err);
+    free(data);
+    if (st != MMD_OK && err.item > 0)
+        return mmd_msgf(msg, n, -1, "%s:%lld: %s", sa->file, (long long)err.item, err.msg);
+    if (st != MMD_OK)
+        return mmd_msgf(msg, n, -1, "%s: %s", sa->file, err.msg);
+    char dir[4096];
+    mmd_error why = {.msg = "the accessory's folder path is too long"};
+    if (mmd_texpath_model_dir(sa->file, dir, sizeof dir) != 0 ||
+        mmd_texpath_resolve(dir, v->x_file, allow_outside, x_path, x_cap, &why) != MMD_OK)
+        return mmd_msgf(msg, n, -1, "%s: its .x file '%s': %s", sa->file, v->x_file, why.msg);
+    return 0;
+}
+
+/* Placement: the section's keys, else the .vac's values. */
+static void apply_vac(const mmd_scene_accessory *sa, const mmd_vac *v, mmd_render_accessory *ra)
+{
+    if (!(sa->set & MMD_SCENE_ACC_SCALE))
+        ra->place.scale = v->scale;
+    if (!(sa->set & MMD_SCENE_ACC_POSITION))
+        memcpy(ra->place.position, v->position, sizeof v->position);
+    if (!(sa->set & MMD_SCENE_ACC_ROTATION))
+        memcpy(ra->place.rotation, v->rotation, sizeof v->rotation);
+}
+
+static int parent_of(const mmd_scene *s, const mmd_scene_accessory *sa, const mmd_vac *v, mmd_model *const *models,
+                     mmd_render_accessory *ra, char *msg, size_t n)
+{
+    int model = sa->parent_model;
+    const char *bone = sa->parent_bone;
+    if (!(sa->set & MMD_SCENE_ACC_PARENT) && v && v->bone[0] && s->model_count > 0) {
+        model = 0; /* a .vac's parent bone is on the scene's first model */
+        bone = v->bone;
+    }
+    ra->parent_slot = -1;
+    ra->parent_bone = -1;
+    if (model < 0 || !bone)
+        return 0;
+    int32_t b = mmd_model_find_bone(models[model], bone);
+    if (b < 0) {
+        if (sa->set & MMD_SCENE_ACC_PARENT)
+            return mmd_msgf(msg, n, -1, "%s:%d: model '%s' (%s) has no bone '%s'", s->path, sa->parent_line,
+                            s->models[model].name, s->models[model].file, bone);
+        return mmd_msgf(msg, n, -1, "%s: parent bone '%s' is not in the first model (%s)", sa->file, bone,
+                        s->models[model].file);
+    }
+    ra->parent_slot = model;
+    ra->parent_bone = b;
+    return 0;
+}
+
+static int load_one(const mmd_scene *s, int i, mmd_model *const *models, bool allow_outside,
+                    mmd_scene_accessories *out, char *msg, size_t n)
+{
+    const mmd_scene_accessory *sa = &s->accessories[i];
+    char x_path[4096];
+    mmd_vac v;
+    bool vac = ends_with_ci(sa->file, ".vac");
+    snprintf(x_path, sizeof x_path, "%s", sa->file);
+    if (vac && load_vac(sa, allow_outside, x_path, sizeof x_path, &v, msg, n))
+        return -1;
+    mmd_error err;
+    if (mmd_x_load_file(x_path, &out->meshes[i], &err) != MMD_OK) {
+        char buf[500];
+        mmd_error_format(&err, x_path, buf, sizeof buf);
+        return mmd_msgf(msg, n, -1, "%s", buf);
+    }
+    char dir[4096];
+    if (mmd_texpath_model_dir(x_path, dir, sizeof dir) != 0 || !(out->dirs[i] = strdup(dir)))
+        return mmd_msgf(msg, n, -1, "%s: path too long or out of memory", x_path);
+    mmd_render_accessory *ra = &out->place[i];
+    ra->place = sa->place;
+    if (vac)
+        apply_vac(sa, &v, ra);
+    out->names[i] = sa->name[0] ? sa->name : sa->file;
+    return parent_of(s, sa, vac ? &v : NULL, models, ra, msg, n);
+}
+
+int mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, bool allow_outside,
+                               mmd_scene_accessories *out, char *msg, size_t msg_size)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < s->accessory_count; i++) {
+        out->count = i + 1;
+        if (load_one(s, i, models, allow_outside, out, msg, msg_size))
+            return -1;
+    }
+    return 0;
+}
+
+mmd_status mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, mmd_error *err)
+{
+    for (int i = 0; i < a->count; i++) {
+        mmd_status st = mmd_renderer_add_accessory(r, a->meshes[i], a->dirs[i], a->names[i], err);
+        if (st != MMD_OK)
+            return st;
+    }
+    mmd_renderer_place_accessories(r, a->place, (size_t)a->count);
+    return MMD_OK;
+}
+
+void mmd_scene_accessories_free(mmd_scene_accessories *a)
+{
+    for (int i = 0; i < a->count; i++) {
+        mmd_x_free(a->meshes[i]);
+        free(a->dirs[i]);
+    }
+    memset(a, 0, sizeof *a);
+}
+
+bool mmd_scene_accessories_use_screen(const mmd_scene_accessories *a)
+{
+    for (int i = 0; i < a->count; i++)
+        for (uint32_t k = 0; a->meshes[i] && k < a->meshes[i]->material_count; k++) {
+            const char *t = a->meshes[i]->materials[k].texture, *b = t;
+            for (const char *q = t; *q; q++)
+                if (*q == '/' || *q == '\\')
+                    b = q + 1;
+            if (!strcasecmp(b, "screen.bmp"))
+                return true;
+        }
+    return false;
+}

@@ -1,0 +1,38 @@
+/* renderer/cli/accessories.h - a scene's [accessory] sections made drawable:
+ * each .x (or the .x a .vac names) loaded, the .vac's placement applied to the
+ * keys the section left unset, the parent MODEL:BONE resolved to a bone index.
+ *
+ *   mmd_scene_accessories acc = {0};
+ *   if (mmd_scene_accessories_load(scene, models, allow_outside, &acc, msg, n)) -> exit 2, msg
+ *   mmd_scene_accessories_attach(&acc, renderer, &err)     after the models were added
+ *   mmd_scene_accessories_free(&acc);
+ */
+#ifndef MMD_RENDERER_CLI_ACCESSORIES_H
+#define MMD_RENDERER_CLI_ACCESSORIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/accessory.h"
+#include "core/model.h"
+#include "renderer/cli/scene.h"
+#include "renderer/gl/render.h"
+
+typedef struct mmd_scene_accessories {
+    mmd_xmesh *meshes[MMD_SCENE_MAX_ACCESSORIES];
+    char *dirs[MMD_SCENE_MAX_ACCESSORIES];  /* folder of each .x (textures resolve there) */
+    mmd_render_accessory place[MMD_SCENE_MAX_ACCESSORIES];
+    const char *names[MMD_SCENE_MAX_ACCESSORIES];
+    int count;
+} mmd_scene_accessories;
+
+/* Returns 0, or -1 with "file: offset ..., x...: ..." or "scene.ini:LINE: ..." in msg. */
+int mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, bool allow_outside,
+                               mmd_scene_accessories *out, char *msg, size_t msg_size);
+mmd_status mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, mmd_error *err);
+void mmd_scene_accessories_free(mmd_scene_accessories *a);
+/* Some material shows screen.bmp (the previous frame): a chunk must render the
+ * frames before it, as a whole run does, to stay byte-identical. */
+bool mmd_scene_accessories_use_screen(const mmd_scene_accessories *a);
+
+#endif

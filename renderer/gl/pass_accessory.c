@@ -1,0 +1,146 @@
+/* renderer/gl/pass_accessory.c - MMD's accessory colour pass (nanoem's
+ * accessory shader: per-vertex light, emissive, texture, sphere multiply/add,
+ * specular, self-shadow receiving; no toon, no edge), its casters for the
+ * ground shadow and the self-shadow map, and MMD's live screen texture. */
+#include <stdio.h>
+
+#include "renderer/gl/render_internal.h"
+#include "renderer/gl/shader.h"
+
+enum {
+    A_ACC_WORLD, A_WORLD, A_VIEW, A_PROJ, A_SHADOW_VP, A_DIFFUSE, A_EMISSIVE, A_SPECULAR, A_POWER,
+    A_LIGHT_COLOR, A_LIGHT_DIR, A_EYE, A_TEX, A_SPHERE, A_SHADOW_MAP, A_SHADOW_MODE, A_COUNT
+};
+static const char *const k_acc_uniforms[A_COUNT] = {
+    "u_acc_world", "u_world", "u_view", "u_proj", "u_shadow_vp", "u_diffuse", "u_emissive", "u_specular",
+    "u_power", "u_light_color", "u_light_dir", "u_eye", "u_tex", "u_sphere", "u_shadow_map", "u_shadow_mode"};
+
+static GLuint acc_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
+{
+    if (r->prog_acc[key])
+        return r->prog_acc[key];
+    const mmd_gl *gl = r->gl;
+    char defs[160];
+    snprintf(defs, sizeof defs, "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define SPECULAR %d\n",
+             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1);
+    GLuint p = mmd_gl_program_build(gl, "acc_vs", "acc_fs", defs, msg, msg_size);
+    if (!p)
+        return 0;
+    for (int i = 0; i < A_COUNT; i++)
+        r->u_acc[key][i] = gl->GetUniformLocation(p, k_acc_uniforms[i]);
+    gl->UseProgram(p);
+    gl->Uniform1i(r->u_acc[key][A_TEX], 0);
+    gl->Uniform1i(r->u_acc[key][A_SPHERE], 1);
+    gl->Uniform1i(r->u_acc[key][A_SHADOW_MAP], 3);
+    r->prog_acc[key] = p;
+    return p;
+}
+
+static void bind_tex(const mmd_gl *gl, int unit, GLuint t)
+{
+    gl->ActiveTexture(GL_TEXTURE0 + (GLenum)unit);
+    gl->BindTexture(GL_TEXTURE_2D, t);
+}
+
+/* One accessory's materials in file order. */
+static int draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_ctx *f, char *msg, size_t msg_size)
+{
+    const mmd_gl *gl = r->gl;
+    const mmd_xmesh *x = g->x;
+    gl->BindVertexArray(g->vao);
+    if (g->a.place.add_blend)
+        gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    else
+        gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    size_t off = 0;
+    for (uint32_t k = 0; k < x->material_count; k++) {
+        const mmd_x_material *m = &x->materials[k];
+        const gpu_acc_material *gm = &g->mats[k];
+        size_t n = m->index_count, at = off;
+        off += n;
+        float diffuse[4] = {m->diffuse[0], m->diffuse[1], m->diffuse[2], m->diffuse[3] * g->a.place.opacity};
+        if (n == 0 || diffuse[3] <= 0.0f)
+            continue;
+        int sphere = gm->sphere ? m->sphere_mode : 0;
+        bool spec = m->power > 0 && (m->specular[0] > 0 || m->specular[1] > 0 || m->specular[2] > 0);
+        int key = (gm->tex != 0) | sphere << 1 | (f->shadow_mode != 0) << 3 | (int)spec << 4;
+        GLuint prog = acc_program(r, key, msg, msg_size);
+        if (!prog)
+            return -1;
+        const GLint *u = r->u_acc[key];
+        gl->UseProgram(prog);
+        gl->UniformMatrix4fv(u[A_ACC_WORLD], 1, GL_FALSE, g->world);
+        gl->UniformMatrix4fv(u[A_WORLD], 1, GL_FALSE, f->world);
+        gl->UniformMatrix4fv(u[A_VIEW], 1, GL_FALSE, f->v->view);
+        gl->UniformMatrix4fv(u[A_PROJ], 1, GL_FALSE, f->proj_flip);
+        gl->UniformMatrix4fv(u[A_SHADOW_VP], 1, GL_FALSE, f->shadow_vp);
+        gl->Uniform4fv(u[A_DIFFUSE], 1, diffuse);
+        gl->Uniform3fv(u[A_EMISSIVE], 1, m->emissive);
+        gl->Uniform3fv(u[A_SPECULAR], 1, m->specular);
+        gl->Uniform1f(u[A_POWER], m->power);
+        gl->Uniform3fv(u[A_LIGHT_COLOR], 1, f->light_color);
+        gl->Uniform3fv(u[A_LIGHT_DIR], 1, f->light_dir);
+        gl->Uniform3fv(u[A_EYE], 1, f->v->eye);
+        gl->Uniform1i(u[A_SHADOW_MODE], f->shadow_mode);
+        bind_tex(gl, 0, gm->tex ? gm->tex : r->tex_white);
+        bind_tex(gl, 1, gm->sphere ? gm->sphere : r->tex_white);
+        gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
+    }
+    return 0;
+}
+
+int mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, char *msg, size_t msg_size)
+{
+    const mmd_gl *gl = r->gl;
+    bool any = false;
+    for (size_t i = 0; i < r->acc_count; i++) {
+        const gpu_accessory *g = &r->accs[i];
+        if (!g->a.place.visible || g->a.place.after_models != after_models)
+            continue;
+        if (!any) {
+            bind_tex(gl, 3, f->shadow_mode ? r->tex_shadow : r->tex_white);
+            gl->Enable(GL_CULL_FACE); /* D3D's default: back faces culled */
+            any = true;
+        }
+        if (draw_one(r, g, f, msg, msg_size))
+            return -1;
+    }
+    if (any)
+        gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    return 0;
+}
+
+void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16])
+{
+    const mmd_gl *gl = r->gl;
+    for (size_t i = 0; i < r->acc_count; i++) {
+        const gpu_accessory *g = &r->accs[i];
+        if (!g->a.place.visible || !g->a.place.shadow || g->a.place.opacity <= 0)
+            continue;
+        float w[16];
+        mat_mul(pass_world, g->world, w);
+        gl->UniformMatrix4fv(u_world_loc, 1, GL_FALSE, w);
+        gl->BindVertexArray(g->vao);
+        size_t off = 0;
+        for (uint32_t k = 0; k < g->x->material_count; k++) {
+            const mmd_x_material *m = &g->x->materials[k];
+            if (m->index_count && m->diffuse[3] > 0)
+                gl->DrawElements(GL_TRIANGLES, (GLsizei)m->index_count, GL_UNSIGNED_INT, (const void *)(off * 4));
+            off += m->index_count;
+        }
+    }
+    gl->UniformMatrix4fv(u_world_loc, 1, GL_FALSE, pass_world);
+}
+
+/* After the frame's resolve: the resolved image becomes screen.bmp of the next
+ * frame (its rows are already top first, as textures are uploaded). */
+void mmd_accessories_copy_screen(mmd_renderer *r)
+{
+    if (!r->tex_screen)
+        return;
+    const mmd_gl *gl = r->gl;
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
+    gl->ReadBuffer(GL_COLOR_ATTACHMENT0);
+    bind_tex(gl, 0, r->tex_screen);
+    gl->CopyTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 0, 0, r->o.width, r->o.height);
+}
