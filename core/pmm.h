@@ -122,7 +122,7 @@ typedef struct mmd_pmm_accessory_key {
     mmd_pmm_parent parent;
     float position[3];
     float rotation[3];        /* radians */
-    float scale;
+    float scale;              /* MMD's Si x 10 (nanoem's default for a new key is 10) */
     bool shadow;
 } mmd_pmm_accessory_key;
 

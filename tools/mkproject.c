@@ -8,11 +8,13 @@
  * DIR/assets/Model/Fan.pmx      bone センター with a flat fan (two triangles)
  * DIR/proj/song.pmm             v2: dancer as "C:\MMD\UserFile\Model\dancer.pmx",
  *                                the fan as "UserFile\model\fan.pmx" (other case),
- *                                a missing accessory, begin/end 0-40, black background,
+ *                                a missing accessory and a box accessory in the
+ *                                dancer's right wrist, begin/end 0-40, black background,
  *                                no ground shadow;
  *                                dancer: センター moves, 右腕 swings (0..40);
  *                                fan: センター's outside parent is dancer 右手首 from
  *                                frame 0; camera follows dancer センター from frame 20
+ * DIR/assets/Accessory/fan.x    a small box (.x text)
  * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
  * DIR/proj/song_v1.pmm          the same project as version 1 (no outside parents)
  * DIR/proj/cycle.pmm            dancer センター follows fan センター: a cycle
@@ -26,6 +28,7 @@
 #include "core/model.h"
 #include "core/pmm.h"
 #include "core/pmx_write.h"
+#include "tests/util/x_fixture.h"
 
 static int save(const char *dir, const char *name, const void *buf, size_t n)
 {
@@ -119,6 +122,16 @@ static mmd_pmm *project(int version, bool cycle)
     }
     mmd_pmm_add_camera_key(p, 0)->target[1] = 10;
     mmd_pmm_add_accessory(p, "stage", "UserFile\\Accessory\\stage.x");
+    mmd_pmm_accessory *x = mmd_pmm_add_accessory(p, "fan", "UserFile\\Accessory\\Fan.x");
+    if (!x)
+        exit(1);
+    x->keys[0].parent = (mmd_pmm_parent){0, 2};
+    x->keys[0].position[1] = 1;
+    x->keys[0].rotation[2] = 1.5707964f; /* 90 degrees */
+    x->keys[0].scale = 5;                 /* Si 0.5 */
+    x->keys[0].opacity = 0.5f;
+    x->add_blend = version > 1;
+    mmd_pmm_add_accessory_key(p, x, 30)->position[1] = 2; /* not in scene.ini yet: warned */
     return p;
 }
 
@@ -160,5 +173,13 @@ int main(int argc, char **argv)
     rc |= write_project(proj, "song_v1.pmm", project(1, false));
     rc |= write_project(proj, "cycle.pmm", project(2, true));
     rc |= save(proj, "song.emm", emm, sizeof emm - 1);
+    mmd_xmesh *box = x_fixture_box(0, 0, 0, 0.1f, 0.1f, 0.1f);
+    size_t xn = 0;
+    uint8_t *xb = box ? x_fixture_bytes(box, 0, 32, true, NULL, &xn) : NULL;
+    char acc[1024];
+    snprintf(acc, sizeof acc, "%s/assets/Accessory", argv[1]);
+    rc |= !xb || (mkdir(acc, 0755) != 0 && errno != EEXIST) || save(acc, "fan.x", xb, xn);
+    free(xb);
+    mmd_x_free(box);
     return rc;
 }

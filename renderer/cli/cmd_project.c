@@ -106,8 +106,9 @@ static void warn_unapplied(const mmd_project *p)
         NOTE("ground-shadow brightness/translucency");
     if (m->gravity_key_count > 1 || m->gravity_keys[0].acceleration != 9.8f || m->gravity_keys[0].noise)
         NOTE("gravity");
-    if (m->accessory_count)
-        NOTE("%u accessor%s", m->accessory_count, m->accessory_count == 1 ? "y" : "ies");
+    for (uint32_t i = 0; i < m->accessory_count; i++)
+        if (p->accessory_files[i] && m->accessories[i].key_count > 1)
+            NOTE("keys of accessory '%s' after its first", m->accessories[i].name);
     if (p->image_file || p->video_file)
         NOTE("background image/video");
 #undef NOTE

@@ -29,7 +29,8 @@ assert [m["file"]["status"] for m in d["models"]] == ["found", "found"]
 assert d["models"][0]["file"]["resolved"].endswith("assets/Model/dancer.pmx")
 assert d["models"][1]["keys"]["outside_parent"] == 1
 assert d["models"][0]["keys"]["bone_tracks"] == 2 and d["models"][0]["bones"] == 3
-assert d["accessories"][0]["file"]["status"] == "missing"
+assert [a["file"]["status"] for a in d["accessories"]] == ["missing", "found"]
+assert d["accessories"][1]["keys"] == 2 and d["accessories"][1]["add_blend"] is True
 assert d["keys"]["camera"] == 2 and d["keys"]["camera_follow"] == 1
 assert d["render"]["black_background"] is True and d["render"]["physics"] == "trace"
 assert len(d["effects"]["assignments"]) == 2 and d["effects"]["file"].endswith("song.emm")
@@ -48,11 +49,16 @@ t_grep "export: the fan's outside parent is the dancer's right wrist" "^outside_
 t_grep "export: the camera follows the dancer from frame 20" "^follow = dancer:センター @20$"
 t_grep "export: the project's range" "^frames = 0-40$"
 t_grep "export: the ground shadow is off" "^ground_shadow = off$"
+t_grep "export: the found accessory has a section" "^\\[accessory:a2\\]$"
+t_grep "export: it sits in the dancer's right wrist" "^parent = dancer:右手首$"
+t_grep "export: its Si (project: x10)" "^scale = 0\\.5$"
+t_grep "export: its rotation in degrees" "^rotation = 0 0 90"
+t_grep "export: its opacity and add-blend" "^opacity = 0\\.5$"
 t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.vmd" -a -s "$TMP/exp/model_2.vmd" -a -s "$TMP/exp/camera.vmd"
 
 t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
 t_grep "render warns once per effect" "effect \.\.\\\\fx\\\\shadow\.fx \(Pmd1\) is not applied"
-t_grep "render names what the project sets and is not applied yet" "not applied yet: 1 accessory$"
+t_grep "render names what the project sets and is not applied yet" "not applied yet: keys of accessory 'fan' after its first$"
 t_expect "render the export" 0 "$MMD" "$TMP/exp/scene.ini" -o "$TMP/r2/" --frames 0-40:20 -q
 same=1
 for f in 000000 000020 000040; do cmp -s "$TMP/r1/frame_$f.png" "$TMP/r2/frame_$f.png" || same=0; done
