@@ -236,6 +236,8 @@ void xp_build(xp *p)
     size_t nv = 0, ni = 0, nm = 0;
     for (xraw_mesh *me = p->meshes; me && ok(p); me = me->next) {
         check_mesh(p, me);
+        if (!ok(p))
+            break; /* the counts below trust what check_mesh checked */
         nv += shared_vertices(me) ? me->nv : me->face_i.n;
         for (size_t f = 0; f < me->face_n.n; f++)
             if (me->face_n.v[f] >= 3)
