@@ -168,15 +168,60 @@ static void matlist_child(xp *p, void *ctx, const xtok *type)
         add_material(p, ctx, m, type->at);
 }
 
+static uint32_t name_hash(const uint8_t *s, size_t n)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 16777619u;
+    return h;
+}
+
 static void matlist_ref(xp *p, void *ctx, const xtok *name)
 {
-    for (xnamed_mat *n = p->named; n; n = n->next)
-        if (name->kind == XT_NAME && n->name_n == name->n && memcmp(n->name, name->s, name->n) == 0) {
-            add_material(p, ctx, n->m, name->at);
-            return;
-        }
+    if (name->kind == XT_NAME && p->nbuckets) {
+        xnamed_mat *n = p->buckets[name_hash(name->s, name->n) & (p->nbuckets - 1)];
+        for (; n; n = n->next)
+            if (n->name_n == name->n && memcmp(n->name, name->s, name->n) == 0) {
+                add_material(p, ctx, n->m, name->at);
+                return;
+            }
+    }
     mmd_rd_fail_at(&p->r, name->at, MMD_E_BAD_INDEX, "reference to a material not defined before ('%.*s')",
                    (int)(name->n < 64 ? name->n : 64), name->s ? (const char *)name->s : "");
+}
+
+/* Enter n into the name table, doubling it (a rehash of every entry) at half full. */
+static void name_insert(xp *p, xnamed_mat *n)
+{
+    n->next_all = p->named;
+    p->named = n;
+    if (++p->nnamed > p->nbuckets / 2) {
+        uint32_t cap = p->nbuckets ? p->nbuckets * 2 : 64;
+        xnamed_mat **b = tmp_array(p, cap, sizeof *b);
+        if (!b)
+            return;
+        p->buckets = b;
+        p->nbuckets = cap;
+        for (xnamed_mat *q = p->named; q; q = q->next_all)
+            q->next = NULL;
+        /* oldest first, so that a chain keeps the newest definition of a name in front */
+        xnamed_mat *rev = NULL;
+        for (xnamed_mat *q = p->named, *nx; q; q = nx) {
+            nx = q->next_all;
+            q->next = rev;
+            rev = q;
+        }
+        for (xnamed_mat *q = rev, *nx; q; q = nx) {
+            nx = q->next;
+            uint32_t h = name_hash(q->name, q->name_n) & (cap - 1);
+            q->next = p->buckets[h];
+            p->buckets[h] = q;
+        }
+        return;
+    }
+    uint32_t h = name_hash(n->name, n->name_n) & (p->nbuckets - 1);
+    n->next = p->buckets[h];
+    p->buckets[h] = n;
 }
 
 static void parse_matlist(xp *p, xraw_mesh *me)
@@ -343,8 +388,7 @@ static void top_material(xp *p, const xtok *type)
     n->name = name.s;
     n->name_n = name.n;
     n->m = m;
-    n->next = p->named;
-    p->named = n;
+    name_insert(p, n);
     (void)type;
 }
 

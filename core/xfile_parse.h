@@ -33,7 +33,7 @@ typedef struct xframe {
 } xframe;
 
 typedef struct xnamed_mat { /* a top-level Material, for references */
-    struct xnamed_mat *next;
+    struct xnamed_mat *next, *next_all; /* hash chain, every one */
     const uint8_t *name;
     size_t name_n;
     mmd_x_material *m;
@@ -71,7 +71,9 @@ typedef struct xp {
     mmd_text *t;
     char *empty;
     xraw_mesh *meshes, **mesh_tail;
-    xnamed_mat *named;
+    xnamed_mat *named;        /* every top-level Material, newest first */
+    xnamed_mat **buckets;     /* by name hash (references are O(1), not O(materials)) */
+    uint32_t nbuckets, nnamed;
 } xp;
 
 /* xfile.c: tokens and object skeletons */
