@@ -62,10 +62,9 @@ typedef struct bench {
 
 static int load(bench *b, const char *path)
 {
-    char msg[600];
     mmd_error err;
-    if (mmd_scene_load_file(path, &b->s, msg, sizeof msg)) {
-        fprintf(stderr, "bench_scene: %s\n", msg);
+    if (mmd_scene_load_file(path, &b->s, &err) != MMD_OK) {
+        fprintf(stderr, "bench_scene: %s\n", err.msg);
         return -1;
     }
     b->n = b->s->model_count;

@@ -31,10 +31,11 @@ static int load_vac(const mmd_scene_accessory *sa, bool allow_outside, char *x_p
         return mmd_msgf(msg, n, -1, "%s:%lld: %s", sa->file, (long long)err.item, err.msg);
     if (st != MMD_OK)
         return mmd_msgf(msg, n, -1, "%s: %s", sa->file, err.msg);
-    char dir[4096], why[512];
+    char dir[4096];
+    mmd_error why = {.msg = "the accessory's folder path is too long"};
     if (mmd_texpath_model_dir(sa->file, dir, sizeof dir) != 0 ||
-        mmd_texpath_resolve(dir, v->x_file, allow_outside, x_path, x_cap, why, sizeof why) != MMD_TEXPATH_FOUND)
-        return mmd_msgf(msg, n, -1, "%s: its .x file '%s': %s", sa->file, v->x_file, why);
+        mmd_texpath_resolve(dir, v->x_file, allow_outside, x_path, x_cap, &why) != MMD_OK)
+        return mmd_msgf(msg, n, -1, "%s: its .x file '%s': %s", sa->file, v->x_file, why.msg);
     return 0;
 }
 

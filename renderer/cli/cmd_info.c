@@ -69,26 +69,35 @@ static const char *encoding_name(uint8_t e)
 /* One texture through the renderer's resolver (renderer/image/texpath.h):
  * what `info` reports is what a render loads. */
 typedef struct tex_state {
-    int rc;              /* MMD_TEXPATH_* */
+    mmd_status rc;       /* mmd_texpath_resolve's status */
     char resolved[4096]; /* on-disk path when found */
     char why[512];
 } tex_state;
 
-static const char *const tex_status_names[] = {"found", "missing", "refused", "error"};
+/* JSON "status" of a texture, from the resolver's status (texpath.h). */
+static const char *tex_status_name(mmd_status rc)
+{
+    switch (rc) {
+    case MMD_OK: return "found";
+    case MMD_E_IO: return "missing";
+    case MMD_E_UNSUPPORTED: return "refused";
+    default: return "error";
+    }
+}
 
 static void resolve_texture(const char *model_path, const char *tex, bool allow_outside, tex_state *ts)
 {
     char dir[4096];
+    mmd_error err;
     ts->resolved[0] = ts->why[0] = 0;
     if (mmd_texpath_model_dir(model_path, dir, sizeof dir) != 0) {
-        ts->rc = MMD_TEXPATH_ERROR;
+        ts->rc = MMD_E_BAD_VALUE;
         snprintf(ts->why, sizeof ts->why, "model path is too long");
         return;
     }
-    ts->rc = mmd_texpath_resolve(dir, tex, allow_outside, ts->resolved, sizeof ts->resolved, ts->why,
-                                 sizeof ts->why);
-    if (ts->rc < MMD_TEXPATH_FOUND || ts->rc > MMD_TEXPATH_ERROR)
-        ts->rc = MMD_TEXPATH_ERROR;
+    ts->rc = mmd_texpath_resolve(dir, tex, allow_outside, ts->resolved, sizeof ts->resolved, &err);
+    if (ts->rc != MMD_OK)
+        snprintf(ts->why, sizeof ts->why, "%s", err.msg);
 }
 
 static void print_model(const char *path, const mmd_model *m, bool json, bool allow_outside)
@@ -131,9 +140,9 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
             resolve_texture(path, m->textures[i], allow_outside, &ts);
             fputs(i ? ",{\"path\":" : "{\"path\":", f);
             mmd_json_str(f, m->textures[i]);
-            fprintf(f, ",\"exists\":%s,\"status\":\"%s\"", ts.rc == MMD_TEXPATH_FOUND ? "true" : "false",
-                    tex_status_names[ts.rc]);
-            if (ts.rc == MMD_TEXPATH_FOUND) {
+            fprintf(f, ",\"exists\":%s,\"status\":\"%s\"", ts.rc == MMD_OK ? "true" : "false",
+                    tex_status_name(ts.rc));
+            if (ts.rc == MMD_OK) {
                 fputs(",\"resolved\":", f);
                 mmd_json_str(f, ts.resolved);
             }
@@ -189,10 +198,10 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
         for (char *p = shown; *p; p++)
             if (*p == '\\')
                 *p = '/';
-        if (ts.rc == MMD_TEXPATH_FOUND)
+        if (ts.rc == MMD_OK)
             printf("  %-40s ok (%s)\n", shown, ts.resolved);
         else
-            printf("  %-40s %s: %s\n", shown, ts.rc == MMD_TEXPATH_REFUSED ? "REFUSED" : "MISSING", ts.why);
+            printf("  %-40s %s: %s\n", shown, ts.rc == MMD_E_UNSUPPORTED ? "REFUSED" : "MISSING", ts.why);
     }
 }
 
@@ -246,7 +255,7 @@ static void x_texture(const char *path, const char *tex, const char *kind, bool 
     tex_state ts;
     if (!strcasecmp(base, "screen.bmp")) {
         kind = "screen";
-        ts.rc = MMD_TEXPATH_FOUND;
+        ts.rc = MMD_OK;
         snprintf(ts.resolved, sizeof ts.resolved, "previous frame");
     } else {
         resolve_texture(path, tex, allow_outside, &ts);
@@ -255,16 +264,16 @@ static void x_texture(const char *path, const char *tex, const char *kind, bool 
         fputs(first ? "{\"path\":" : ",{\"path\":", stdout);
         mmd_json_str(stdout, tex);
         printf(",\"kind\":\"%s\",\"exists\":%s,\"status\":\"%s\"", kind,
-               ts.rc == MMD_TEXPATH_FOUND ? "true" : "false", tex_status_names[ts.rc]);
-        if (ts.rc == MMD_TEXPATH_FOUND) {
+               ts.rc == MMD_OK ? "true" : "false", tex_status_name(ts.rc));
+        if (ts.rc == MMD_OK) {
             fputs(",\"resolved\":", stdout);
             mmd_json_str(stdout, ts.resolved);
         }
         fputc('}', stdout);
-    } else if (ts.rc == MMD_TEXPATH_FOUND) {
+    } else if (ts.rc == MMD_OK) {
         printf("  %-40s %-10s ok (%s)\n", tex, kind, ts.resolved);
     } else {
-        printf("  %-40s %-10s %s: %s\n", tex, kind, ts.rc == MMD_TEXPATH_REFUSED ? "REFUSED" : "MISSING", ts.why);
+        printf("  %-40s %-10s %s: %s\n", tex, kind, ts.rc == MMD_E_UNSUPPORTED ? "REFUSED" : "MISSING", ts.why);
     }
 }
 

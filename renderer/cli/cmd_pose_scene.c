@@ -40,9 +40,9 @@ static int pose_load(pose_job *j, const char *path)
 {
     char msg[600];
     mmd_error e;
-    if (mmd_scene_load_file(path, &j->scene, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender pose: %s\n", msg);
-        return MMD_EXIT_INPUT;
+    if (mmd_scene_load_file(path, &j->scene, &e) != MMD_OK) {
+        fprintf(stderr, "mmdrender pose: %s\n", e.msg);
+        return mmd_exit_code(e.status);
     }
     for (int i = 0; i < j->scene->model_count; i++) {
         const mmd_scene_model *sm = &j->scene->models[i];

@@ -464,12 +464,12 @@ static void sample_view(render_job *j, double t, mmd_camera_state *cam, mmd_ligh
 }
 
 /* --glow, --soft-shadow, --diffusion, --fxaa switch effects on over the
- * scene's [effects]; --ssaa N sets the factor. MMD_EXIT_USAGE with msg. */
-static int apply_effects(mmd_scene *s, const render_args *a, char *msg, size_t n)
+ * scene's [effects]; --ssaa N sets the factor. MMD_E_USAGE with err. */
+static mmd_status apply_effects(mmd_scene *s, const render_args *a, mmd_error *err)
 {
     mmd_effects *e = &s->effects;
-    if (a->ssaa && mmd_scene_parse_ssaa(a->ssaa, &e->ssaa, msg, n))
-        return MMD_EXIT_USAGE;
+    if (a->ssaa && mmd_scene_parse_ssaa(a->ssaa, &e->ssaa, err))
+        return err->status = MMD_E_USAGE;
     e->glow |= a->glow;
     e->diffusion |= a->diffusion;
     e->fxaa |= a->fxaa;
@@ -478,30 +478,30 @@ static int apply_effects(mmd_scene *s, const render_args *a, char *msg, size_t n
         e->soft_shadow_mode = strcmp(a->soft_shadow, "contact") ? MMD_SOFT_SHADOW_PCF : MMD_SOFT_SHADOW_CONTACT;
     }
     if ((long)s->width * e->ssaa > MMD_SCENE_MAX_SIZE || (long)s->height * e->ssaa > MMD_SCENE_MAX_SIZE) {
-        snprintf(msg, n, "ssaa %d at %dx%d renders over %d pixels a side", e->ssaa, s->width, s->height,
-                 MMD_SCENE_MAX_SIZE);
-        return MMD_EXIT_USAGE;
+        return mmd_fail(err, MMD_E_USAGE, "ssaa %d at %dx%d renders over %d pixels a side", e->ssaa, s->width,
+                        s->height, MMD_SCENE_MAX_SIZE);
     }
-    return 0;
+    return MMD_OK;
 }
 
-/* Command-line values over the scene's keys. MMD_EXIT_USAGE with msg. */
-static int apply_options(mmd_scene *s, const render_args *a, int *step, char *msg, size_t n)
+/* Command-line values over the scene's keys. MMD_E_USAGE with err: the value
+ * parsers' MMD_E_BAD_VALUE is a usage error on the command line. */
+static mmd_status apply_options(mmd_scene *s, const render_args *a, int *step, mmd_error *err)
 {
     *step = 1;
-    if ((a->size && mmd_scene_parse_size(a->size, &s->width, &s->height, msg, n)) ||
-        (a->fps && mmd_scene_parse_fps(a->fps, &s->fps_num, &s->fps_den, msg, n)) ||
-        (a->aa && mmd_scene_parse_antialias(a->aa, &s->antialias, msg, n)) ||
-        (a->background && mmd_scene_parse_background(a->background, s->background, &s->transparent, msg, n)))
-        return MMD_EXIT_USAGE;
+    if ((a->size && mmd_scene_parse_size(a->size, &s->width, &s->height, err)) ||
+        (a->fps && mmd_scene_parse_fps(a->fps, &s->fps_num, &s->fps_den, err)) ||
+        (a->aa && mmd_scene_parse_antialias(a->aa, &s->antialias, err)) ||
+        (a->background && mmd_scene_parse_background(a->background, s->background, &s->transparent, err)))
+        return err->status = MMD_E_USAGE;
     if (a->frames) {
-        if (mmd_scene_parse_frames(a->frames, &s->frame_first, &s->frame_last, step, msg, n))
-            return MMD_EXIT_USAGE;
+        if (mmd_scene_parse_frames(a->frames, &s->frame_first, &s->frame_last, step, err))
+            return err->status = MMD_E_USAGE;
         s->has_frames = true;
     }
     if (a->no_audio)
         s->audio_file = NULL;
-    return apply_effects(s, a, msg, n);
+    return apply_effects(s, a, err);
 }
 
 /* True (msg set) when writing the output would replace the input file `in`
@@ -535,30 +535,30 @@ static bool output_is_input(const render_job *j, const render_args *a, const mmd
         for (int m = 0; m < s->models[i].motion_count; m++)
             if (clashes(k, a, p, s->models[i].motions[m], msg, n))
                 return true;
-        char dir[4096], path[4096], why[256];
+        char dir[4096], path[4096];
+        mmd_error why;
         if (mmd_texpath_model_dir(s->models[i].file, dir, sizeof dir) != 0)
             continue;
         const mmd_model *mo = j->models[i];
         for (uint32_t t = 0; mo && t < mo->texture_count; t++)
-            if (mmd_texpath_resolve(dir, mo->textures[t], a->allow_outside, path, sizeof path, why, sizeof why) ==
-                    MMD_TEXPATH_FOUND &&
+            if (mmd_texpath_resolve(dir, mo->textures[t], a->allow_outside, path, sizeof path, &why) == MMD_OK &&
                 clashes(k, a, p, path, msg, n))
                 return true;
     }
     return false;
 }
 
-/* The output's kind (outputs.h), checked against the options; NULL with msg. */
-static const mmd_output_kind *check_output(const render_args *a, char *msg, size_t n)
+/* The output's kind (outputs.h), checked against the options; NULL with err (MMD_E_USAGE). */
+static const mmd_output_kind *check_output(const render_args *a, mmd_error *err)
 {
     const mmd_output_kind *k = mmd_output_kind_for(a->out);
     if (!k)
-        snprintf(msg, n, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm/.avi file, a folder/ "
+        mmd_fail(err, MMD_E_USAGE, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm/.avi file, a folder/ "
                  "or a pattern like frames/%%05d.png", a->out);
     else if (a->skip_existing && !k->frame_exists)
-        snprintf(msg, n, "--skip-existing works with PNG output only");
+        mmd_fail(err, MMD_E_USAGE, "--skip-existing works with PNG output only");
     else if ((a->codec || a->preset) && !k->encodes)
-        snprintf(msg, n, "--%s needs a video output", a->codec ? "codec" : "preset");
+        mmd_fail(err, MMD_E_USAGE, "--%s needs a video output", a->codec ? "codec" : "preset");
     else
         return k;
     return NULL;
@@ -820,21 +820,21 @@ int mmd_cmd_render(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc)
         return rc < 0 ? MMD_EXIT_OK : rc;
-    char msg[600];
+    mmd_error err;
     render_job j;
     memset(&j, 0, sizeof j);
     run_stats st = {.t_begin = now_s()};
-    if (mmd_scene_load_file(a.scene, &j.scene, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: %s\n", msg);
-        return MMD_EXIT_INPUT;
+    if (mmd_scene_load_file(a.scene, &j.scene, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
     int step, chunk_index = 0, chunk_count = 1;
     const mmd_output_kind *kind = NULL;
-    if (apply_options(j.scene, &a, &step, msg, sizeof msg))
+    if (apply_options(j.scene, &a, &step, &err) != MMD_OK)
         goto usage;
     if (a.chunk && (rc = parse_chunk(a.chunk, &chunk_index, &chunk_count)) != 0)
         goto out;
-    if (!(kind = check_output(&a, msg, sizeof msg)))
+    if (!(kind = check_output(&a, &err)))
         goto usage;
     av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
     /* sizes the encoder or the GL cannot take are refused before loading anything */
@@ -851,8 +851,10 @@ int mmd_cmd_render(int argc, char **argv)
         rc = MMD_EXIT_INPUT;
         goto out;
     }
-    if (nonempty && output_is_input(&j, &a, kind, &plan, msg, sizeof msg))
+    if (nonempty && output_is_input(&j, &a, kind, &plan, err.msg, sizeof err.msg)) {
+        err.status = MMD_E_USAGE;
         goto usage;
+    }
     if (!nonempty) {
         if (!a.quiet)
             fprintf(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
@@ -867,8 +869,8 @@ int mmd_cmd_render(int argc, char **argv)
     rc = finish_run(&j, &a, kind, rc, &st, t_start);
     goto out;
 usage:
-    fprintf(stderr, "mmdrender: %s\n(mmdrender --help for the options)\n", msg);
-    rc = MMD_EXIT_USAGE;
+    fprintf(stderr, "mmdrender: %s\n(mmdrender --help for the options)\n", err.msg);
+    rc = mmd_exit_code(err.status);
 out:
     job_free(&j);
     return rc;

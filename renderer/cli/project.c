@@ -70,10 +70,10 @@ static const char *base_name(const char *s)
 
 static char *try_under(const char *dir, const char *rel)
 {
-    char out[PATH_MAX], msg[256];
+    char out[PATH_MAX];
     if (!*rel)
         return NULL;
-    if (mmd_texpath_resolve(dir, rel, true, out, sizeof out, msg, sizeof msg) == MMD_TEXPATH_FOUND)
+    if (mmd_texpath_resolve(dir, rel, true, out, sizeof out, NULL) == MMD_OK)
         return dup_str(out);
     return NULL;
 }

@@ -13,7 +13,6 @@
 
 #include "core/arena.h"
 #include "core/file.h"
-#include "renderer/base/msg.h"
 #include "renderer/cli/plan.h"
 #include "renderer/base/parse.h"
 
@@ -36,8 +35,7 @@ typedef struct parse_state {
     uint32_t seen_keys; /* bit per key of the current single section (duplicates) */
     bool failed;
     char *parent_names[MMD_SCENE_MAX_ACCESSORIES]; /* model name of each accessory's parent key */
-    char *msg;
-    size_t msg_size;
+    mmd_error *err;     /* never NULL (mmd_scene_parse supplies one) */
 } parse_state;
 
 struct scene_box { /* mmd_scene plus its arena, freed together */
@@ -45,19 +43,35 @@ struct scene_box { /* mmd_scene plus its arena, freed together */
     mmd_arena *arena;
 };
 
-static void fail_at(parse_state *st, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail_at(parse_state *st, int line, const char *fmt, ...)
+/* The first failure wins: "path:line: sentence" in err->msg, the line (1-based,
+ * 0 when none) in err->item with section "scene.line". */
+static void fail_status(parse_state *st, mmd_status status, int line, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+static void fail_status(parse_state *st, mmd_status status, int line, const char *fmt, va_list ap)
 {
     if (st->failed)
         return;
     st->failed = true;
-    int k = snprintf(st->msg, st->msg_size, "%s:%d: ", st->path, line);
-    if (k < 0 || (size_t)k >= st->msg_size)
-        return;
+    char body[sizeof st->err->msg];
+    vsnprintf(body, sizeof body, fmt, ap);
+    mmd_error_set(st->err, status, "scene.line", line, -1, "%s:%d: %s", st->path, line, body);
+}
+
+static void fail_at(parse_state *st, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail_at(parse_state *st, int line, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(st->msg + k, st->msg_size - (size_t)k, fmt, ap);
+    fail_status(st, MMD_E_BAD_VALUE, line, fmt, ap);
     va_end(ap);
+}
+
+static void fail_nomem(parse_state *st, int line)
+{
+    if (st->failed)
+        return;
+    st->failed = true;
+    mmd_error_set(st->err, MMD_E_NOMEM, "scene.line", line, -1, "%s:%d: out of memory", st->path, line);
 }
 
 /* ---- value parsers ---------------------------------------------------- */
@@ -95,30 +109,30 @@ static int64_t gcd64(int64_t a, int64_t b)
     return a;
 }
 
-int mmd_scene_parse_size(const char *v, int *w, int *h, char *msg, size_t n)
+mmd_status mmd_scene_parse_size(const char *v, int *w, int *h, mmd_error *err)
 {
     const char *p;
     int64_t a, b;
     if (!v || !parse_i64(v, &p, 1, MMD_SCENE_MAX_SIZE, &a) || (*p != 'x' && *p != 'X') ||
         !parse_i64(p + 1, NULL, 1, MMD_SCENE_MAX_SIZE, &b))
-        return mmd_msgf(msg, n, -1, "expected WIDTHxHEIGHT with each 1..%d, e.g. 1920x1080, got '%s'",
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected WIDTHxHEIGHT with each 1..%d, e.g. 1920x1080, got '%s'",
                         MMD_SCENE_MAX_SIZE, v ? v : "");
     *w = (int)a;
     *h = (int)b;
-    return 0;
+    return MMD_OK;
 }
 
-int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n)
+mmd_status mmd_scene_parse_fps(const char *v, int *num, int *den, mmd_error *err)
 {
     const char *slash = v ? strchr(v, '/') : NULL;
     int64_t a = 0, b = 1;
     if (!v)
-        return mmd_msgf(msg, n, -1, "expected a frame rate");
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected a frame rate");
     if (slash) {
         const char *p;
         if (!parse_i64(v, &p, 1, 1000000, &a) || p != slash ||
             !parse_i64(slash + 1, NULL, 1, 1000000, &b))
-            return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+            return mmd_fail(err, MMD_E_BAD_VALUE, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
     } else {
         /* decimal: digits[.digits] -> exact fraction */
         const char *p = v;
@@ -130,7 +144,7 @@ int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n)
                 continue;
             }
             if (*p < '0' || *p > '9' || digits >= 12)
-                return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+                return mmd_fail(err, MMD_E_BAD_VALUE, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
             a = a * 10 + (*p - '0');
             digits++;
             if (dot) {
@@ -139,22 +153,21 @@ int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n)
             }
         }
         if (!digits || (dot && !frac))
-            return mmd_msgf(msg, n, -1, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
+            return mmd_fail(err, MMD_E_BAD_VALUE, "expected a frame rate like 30, 60, 29.97 or 30000/1001, got '%s'", v);
     }
     if (a == 0)
-        return mmd_msgf(msg, n, -1, "expected a frame rate above 0, got '%s'", v);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected a frame rate above 0, got '%s'", v);
     int64_t g = gcd64(a, b);
     a /= g;
     b /= g;
     if (a > 1000000 || b > 1000000 || (double)a / (double)b > 1000.0)
-        return mmd_msgf(msg, n, -1, "expected a frame rate up to 1000 with a small fraction, got '%s'", v);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected a frame rate up to 1000 with a small fraction, got '%s'", v);
     *num = (int)a;
     *den = (int)b;
-    return 0;
+    return MMD_OK;
 }
 
-int mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *step, char *msg,
-                           size_t n)
+mmd_status mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *step, mmd_error *err)
 {
     const int64_t max = MMD_PLAN_MAX_FRAME; /* ~38 days at 30 fps */
     const char *p;
@@ -162,23 +175,23 @@ int mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *st
     const char *want = step ? "A-B[:STEP] (inclusive frame numbers, e.g. 0-299 or 0-299:10)"
                             : "A-B (inclusive frame numbers, e.g. 0-299)";
     if (!v || !parse_i64(v, &p, 0, max, &a))
-        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v ? v : "");
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected %s, got '%s'", want, v ? v : "");
     b = a;
     if (*p == '-' && !parse_i64(p + 1, &p, 0, max, &b))
-        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected %s, got '%s'", want, v);
     if (*p == ':' && step) {
         if (!parse_i64(p + 1, &p, 1, 1000000, &s))
-            return mmd_msgf(msg, n, -1, "expected STEP 1..1000000 after ':', got '%s'", v);
+            return mmd_fail(err, MMD_E_BAD_VALUE, "expected STEP 1..1000000 after ':', got '%s'", v);
     }
     if (*p)
-        return mmd_msgf(msg, n, -1, "expected %s, got '%s'", want, v);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected %s, got '%s'", want, v);
     if (b < a)
-        return mmd_msgf(msg, n, -1, "expected first <= last in '%s'", v);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected first <= last in '%s'", v);
     *first = a;
     *last = b;
     if (step)
         *step = (int)s;
-    return 0;
+    return MMD_OK;
 }
 
 static int hexval(char c)
@@ -205,38 +218,38 @@ static bool parse_hex_color(const char *v, float rgb[3])
     return true;
 }
 
-int mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, char *msg, size_t n)
+mmd_status mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, mmd_error *err)
 {
     if (v && !strcmp(v, "transparent")) {
         *transparent = true;
-        return 0;
+        return MMD_OK;
     }
     float c[3];
     if (!parse_hex_color(v, c))
-        return mmd_msgf(msg, n, -1, "expected #rrggbb or transparent, got '%s'", v ? v : "");
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected #rrggbb or transparent, got '%s'", v ? v : "");
     memcpy(rgb, c, sizeof c);
     *transparent = false;
-    return 0;
+    return MMD_OK;
 }
 
-int mmd_scene_parse_antialias(const char *v, int *aa, char *msg, size_t n)
+mmd_status mmd_scene_parse_antialias(const char *v, int *aa, mmd_error *err)
 {
     int64_t x;
     if (!v || !parse_i64(v, NULL, 1, 4, &x) || x == 3)
-        return mmd_msgf(msg, n, -1, "expected antialias 1, 2 or 4 (MSAA samples), got '%s'", v ? v : "");
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected antialias 1, 2 or 4 (MSAA samples), got '%s'", v ? v : "");
     *aa = (int)x;
-    return 0;
+    return MMD_OK;
 }
 
 /* Three numbers separated by spaces and/or commas. */
-int mmd_scene_parse_ssaa(const char *v, int *ssaa, char *msg, size_t n)
+mmd_status mmd_scene_parse_ssaa(const char *v, int *ssaa, mmd_error *err)
 {
     int64_t x;
     if (!v || !parse_i64(v, NULL, 1, 4, &x))
-        return mmd_msgf(msg, n, -1, "expected ssaa 1, 2, 3 or 4 (render N times larger, filter down), got '%s'",
+        return mmd_fail(err, MMD_E_BAD_VALUE, "expected ssaa 1, 2, 3 or 4 (render N times larger, filter down), got '%s'",
                         v ? v : "");
     *ssaa = (int)x;
-    return 0;
+    return MMD_OK;
 }
 
 static bool parse_vec3(const char *v, float out[3], double lo, double hi)
@@ -294,7 +307,7 @@ static char *resolve(parse_state *st, const char *v, const char *what)
     size_t dl = strlen(st->s->dir), vl = strlen(v);
     char *out = mmd_arena_alloc(st->arena, dl + vl + 2);
     if (!out) {
-        fail_at(st, st->line, "out of memory");
+        fail_nomem(st, st->line);
         return NULL;
     }
     if (v[0] == '/' || !strcmp(st->s->dir, "."))
@@ -446,7 +459,7 @@ static bool once(parse_state *st, int bit, const char *key)
 static void key_output(parse_state *st, const char *k, const char *v)
 {
     mmd_scene *s = st->s;
-    char m[200];
+    mmd_error m;
     if (!strcmp(k, "width") || !strcmp(k, "height")) {
         bool w = k[0] == 'w';
         int64_t x;
@@ -459,24 +472,24 @@ static void key_output(parse_state *st, const char *k, const char *v)
         }
         *(w ? &s->width : &s->height) = (int)x;
     } else if (!strcmp(k, "size")) {
-        if (once(st, 2, k) && mmd_scene_parse_size(v, &s->width, &s->height, m, sizeof m))
-            fail_at(st, st->line, "size: %s", m);
+        if (once(st, 2, k) && mmd_scene_parse_size(v, &s->width, &s->height, &m))
+            fail_at(st, st->line, "size: %s", m.msg);
     } else if (!strcmp(k, "fps")) {
-        if (once(st, 3, k) && mmd_scene_parse_fps(v, &s->fps_num, &s->fps_den, m, sizeof m))
-            fail_at(st, st->line, "fps: %s", m);
+        if (once(st, 3, k) && mmd_scene_parse_fps(v, &s->fps_num, &s->fps_den, &m))
+            fail_at(st, st->line, "fps: %s", m.msg);
     } else if (!strcmp(k, "frames")) {
         if (!once(st, 4, k))
             return;
-        if (mmd_scene_parse_frames(v, &s->frame_first, &s->frame_last, NULL, m, sizeof m))
-            fail_at(st, st->line, "frames: %s", m);
+        if (mmd_scene_parse_frames(v, &s->frame_first, &s->frame_last, NULL, &m))
+            fail_at(st, st->line, "frames: %s", m.msg);
         else
             s->has_frames = true;
     } else if (!strcmp(k, "antialias")) {
-        if (once(st, 5, k) && mmd_scene_parse_antialias(v, &s->antialias, m, sizeof m))
-            fail_at(st, st->line, "%s", m);
+        if (once(st, 5, k) && mmd_scene_parse_antialias(v, &s->antialias, &m))
+            fail_at(st, st->line, "%s", m.msg);
     } else if (!strcmp(k, "background")) {
-        if (once(st, 6, k) && mmd_scene_parse_background(v, s->background, &s->transparent, m, sizeof m))
-            fail_at(st, st->line, "background: %s", m);
+        if (once(st, 6, k) && mmd_scene_parse_background(v, s->background, &s->transparent, &m))
+            fail_at(st, st->line, "background: %s", m.msg);
     } else if (!strcmp(k, "ground_shadow")) {
         if (once(st, 7, k) && !parse_bool(v, &s->ground_shadow))
             fail_at(st, st->line, "expected ground_shadow = on or off, got '%s'", v);
@@ -505,7 +518,7 @@ static void parse_link(parse_state *st, const char *v, bool with_bone, mmd_scene
     const char *what = with_bone ? "outside_parent = BONE -> MODEL:BONE [@FRAME] (or BONE -> none)"
                                  : "follow = MODEL:BONE [@FRAME] (or none)";
     if (!*arr && !(*arr = mmd_arena_array(st->arena, MMD_SCENE_MAX_LINKS, sizeof **arr))) {
-        fail_at(st, st->line, "out of memory");
+        fail_nomem(st, st->line);
         return;
     }
     if (*count >= MMD_SCENE_MAX_LINKS) {
@@ -751,7 +764,7 @@ static void effect_switch(parse_state *st, int bit, const char *k, const char *v
 static void key_effects(parse_state *st, const char *k, const char *v)
 {
     mmd_effects *e = &st->s->effects;
-    char m[200];
+    mmd_error m;
     if (!strcmp(k, "glow")) {
         effect_switch(st, 0, k, v, &e->glow);
     } else if (!strcmp(k, "glow_strength")) {
@@ -776,8 +789,8 @@ static void key_effects(parse_state *st, const char *k, const char *v)
     } else if (!strcmp(k, "diffusion_threshold")) {
         effect_number(st, 7, k, v, 0, 1, &e->diffusion_threshold);
     } else if (!strcmp(k, "ssaa")) {
-        if (once(st, 8, k) && mmd_scene_parse_ssaa(v, &e->ssaa, m, sizeof m))
-            fail_at(st, st->line, "%s", m);
+        if (once(st, 8, k) && mmd_scene_parse_ssaa(v, &e->ssaa, &m))
+            fail_at(st, st->line, "%s", m.msg);
     } else if (!strcmp(k, "fxaa")) {
         effect_switch(st, 9, k, v, &e->fxaa);
     } else {
@@ -884,15 +897,15 @@ static void check_link_models(parse_state *st)
             check_link(st, &st->s->models[m].parents[i]);
 }
 
-int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
-                    char *msg, size_t msg_size)
+mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
+                           mmd_error *err)
 {
     struct scene_box *box = calloc(1, sizeof *box);
     mmd_arena *arena = mmd_arena_create();
     if (!box || !arena) {
         free(box);
         mmd_arena_destroy(arena);
-        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
+        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
     }
     box->arena = arena;
     mmd_scene *s = &box->scene;
@@ -901,13 +914,13 @@ int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_sc
     const char *slash = strrchr(path, '/');
     s->dir = slash ? mmd_arena_strndup(arena, path, slash == path ? 1 : (size_t)(slash - path))
                    : mmd_arena_strdup(arena, ".");
-    char dummy[8];
+    mmd_error scratch;
     if (text && !strncmp(text, "\xEF\xBB\xBF", 3))
         text += 3; /* a UTF-8 byte order mark (Windows editors write one) */
     parse_state st = {.s = s, .arena = arena, .text = text, .path = path, .check_files = check_files,
-                      .msg = msg ? msg : dummy, .msg_size = msg ? msg_size : sizeof dummy};
+                      .err = err ? err : &scratch};
     if (!s->path || !s->dir)
-        fail_at(&st, 0, "out of memory");
+        fail_nomem(&st, 0);
     int rc = st.failed ? 0 : ini_parse_stream(read_line, &st, on_key, &st);
     if (!st.failed && rc > 0)
         fail_at(&st, rc, "expected 'key = value', '[section]' or a comment (; or #)");
@@ -925,32 +938,33 @@ int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_sc
     if (st.failed) {
         mmd_arena_destroy(arena);
         free(box);
-        return -1;
+        return st.err->status;
     }
     *out = s;
-    return 0;
+    return MMD_OK;
 }
 
-int mmd_scene_load_file(const char *path, mmd_scene **out, char *msg, size_t msg_size)
+mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err)
 {
     void *data;
     size_t size;
-    mmd_error err;
-    if (mmd_file_read(path, &data, &size, &err) != MMD_OK)
-        return mmd_msgf(msg, msg_size, -1, "%s: cannot read scene: %s", path, err.msg);
+    mmd_error rd;
+    mmd_status st = mmd_file_read(path, &data, &size, &rd);
+    if (st != MMD_OK)
+        return mmd_fail(err, st, "%s: cannot read scene: %s", path, rd.msg);
     if (size > MAX_SCENE_BYTES || memchr(data, 0, size)) {
         free(data);
-        return mmd_msgf(msg, msg_size, -1, "%s: not a scene file (binary or larger than 1 MiB)", path);
+        return mmd_fail(err, MMD_E_BAD_MAGIC, "%s: not a scene file (binary or larger than 1 MiB)", path);
     }
     char *text = malloc(size + 1);
     if (!text) {
         free(data);
-        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
+        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
     }
     memcpy(text, data, size);
     text[size] = 0;
     free(data);
-    int rc = mmd_scene_parse(text, path, true, out, msg, msg_size);
+    mmd_status rc = mmd_scene_parse(text, path, true, out, err);
     free(text);
     return rc;
 }

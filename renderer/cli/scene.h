@@ -1,7 +1,8 @@
 /* renderer/cli/scene.h - the scene file (INI) that `mmdrender SCENE -o OUT` reads.
  *
  *     mmd_scene *s;
- *     if (mmd_scene_load_file("scenes/demo.ini", &s, msg, sizeof msg)) -> error "file:line: ..."
+ *     mmd_error err;
+ *     if (mmd_scene_load_file("scenes/demo.ini", &s, &err) != MMD_OK) -> err.msg "file:line: ..."
  *     ... s->models[i].file, s->width, ...
  *     mmd_scene_free(s);
  *
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "core/accessory.h"
+#include "core/status.h"
 #include "renderer/gl/effects.h"
 
 #define MMD_SCENE_MAX_MODELS 64
@@ -106,22 +108,27 @@ typedef struct mmd_scene {
 
 /* Parse text (NUL-terminated) as if read from path (for messages and the base
  * folder of relative paths). check_files: fail when a referenced file cannot
- * be read. Returns 0, or -1 with "path:line: message" in msg. */
-int mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
-                    char *msg, size_t msg_size);
-/* Read the file and mmd_scene_parse it with check_files = true. */
-int mmd_scene_load_file(const char *path, mmd_scene **out, char *msg, size_t msg_size);
+ * be read. Returns MMD_OK, or a status with err (may be NULL) filled:
+ * err->msg "path:line: message", err->section "scene.line" and err->item the
+ * line (1-based; 0 when the failure has none). Bad values, unknown keys and
+ * unreadable referenced files are MMD_E_BAD_VALUE; MMD_E_NOMEM. */
+mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
+                           mmd_error *err);
+/* Read the file and mmd_scene_parse it with check_files = true. Also the
+ * file's read status (MMD_E_IO ...) and MMD_E_BAD_MAGIC for a binary or
+ * oversized file, as "path: sentence" without a line. */
+mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err);
 void mmd_scene_free(mmd_scene *s); /* NULL is a no-op */
 
-/* Value parsers (return 0, or -1 with "expected ..." in msg). */
-int mmd_scene_parse_size(const char *v, int *w, int *h, char *msg, size_t n);      /* "1920x1080" */
-int mmd_scene_parse_fps(const char *v, int *num, int *den, char *msg, size_t n);   /* "30", "29.97", "30000/1001" */
+/* Value parsers, shared with the command line: MMD_OK, or MMD_E_BAD_VALUE
+ * with "expected ..." in err->msg (err may be NULL). */
+mmd_status mmd_scene_parse_size(const char *v, int *w, int *h, mmd_error *err);      /* "1920x1080" */
+mmd_status mmd_scene_parse_fps(const char *v, int *num, int *den, mmd_error *err);   /* "30", "29.97", "30000/1001" */
 /* "A-B" or "A" (and ":STEP" when step != NULL; step defaults to 1). */
-int mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *step, char *msg,
-                           size_t n);
+mmd_status mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, int *step, mmd_error *err);
 /* "#rrggbb" or "transparent". */
-int mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, char *msg, size_t n);
-int mmd_scene_parse_antialias(const char *v, int *aa, char *msg, size_t n);
-int mmd_scene_parse_ssaa(const char *v, int *ssaa, char *msg, size_t n); /* 1..4 */
+mmd_status mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, mmd_error *err);
+mmd_status mmd_scene_parse_antialias(const char *v, int *aa, mmd_error *err);
+mmd_status mmd_scene_parse_ssaa(const char *v, int *ssaa, mmd_error *err); /* 1..4 */
 
 #endif

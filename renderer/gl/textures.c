@@ -145,16 +145,17 @@ size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count)
 
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner)
 {
-    char path[4096], why[512];
-    int rc = mmd_texpath_resolve(dir && *dir ? dir : ".", name, r->o.allow_outside_assets, path, sizeof path, why,
-                                 sizeof why);
+    char path[4096];
+    mmd_error why;
+    mmd_status rc = mmd_texpath_resolve(dir && *dir ? dir : ".", name, r->o.allow_outside_assets, path, sizeof path,
+                                        &why);
     GLuint t;
-    if (rc == MMD_TEXPATH_FOUND && (t = cached_texture(r, path, repeat, name, owner, why, sizeof why)) != 0)
+    if (rc == MMD_OK && (t = cached_texture(r, path, repeat, name, owner, why.msg, sizeof why.msg)) != 0)
         return t;
     char pn[512], po[700], pw[1024];
     if (warn)
         fprintf(stderr, "warning: texture \"%s\" of %s: %s (drawn white)\n", mmd_printable(name, pn, sizeof pn),
-                mmd_printable(owner, po, sizeof po), mmd_printable(why, pw, sizeof pw));
+                mmd_printable(owner, po, sizeof po), mmd_printable(why.msg, pw, sizeof pw));
     return 0;
 }
 

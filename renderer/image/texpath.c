@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 
 #include "core/text.h"
-#include "renderer/base/msg.h"
 
 static int fold(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
@@ -140,16 +139,16 @@ int mmd_texpath_model_dir(const char *model_path, char *dir, size_t dir_size)
     return 0;
 }
 
-int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
-                        size_t out_size, char *msg, size_t msg_size)
+mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
+                               size_t out_size, mmd_error *err)
 {
     if (!model_dir || !stored || !out || out_size == 0)
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path: bad arguments");
+        return mmd_fail(err, MMD_E_BAD_VALUE, "texture path: bad arguments");
     size_t len = strlen(stored);
     if (len == 0)
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path is empty");
+        return mmd_fail(err, MMD_E_BAD_VALUE, "texture path is empty");
     if (len >= PATH_MAX)
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path is %zu bytes, too long", len);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "texture path is %zu bytes, too long", len);
 
     char norm[PATH_MAX];
     for (size_t i = 0; i <= len; i++)
@@ -158,10 +157,10 @@ int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_ou
     bool drive = ((norm[0] | 32) >= 'a' && (norm[0] | 32) <= 'z' && norm[1] == ':');
     bool absolute = norm[0] == '/' || drive;
     if (absolute && !allow_outside)
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+        return mmd_fail(err, MMD_E_UNSUPPORTED,
                         "texture '%s' is an absolute path, outside the model folder: refused", stored);
     if (drive)
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING,
+        return mmd_fail(err, MMD_E_IO,
                         "texture '%s' is a Windows drive path: not found", stored);
 
     /* Split into components (skipping "" and "."), checking "..". */
@@ -172,18 +171,18 @@ int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_ou
         if (!strcmp(tok, "."))
             continue;
         if (!strcmp(tok, "..") && !allow_outside)
-            return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+            return mmd_fail(err, MMD_E_UNSUPPORTED,
                             "texture '%s' climbs out of the model folder with '..': refused", stored);
         comps[nc++] = tok;
     }
     if (nc == 0)
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path '%s' names no file", stored);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "texture path '%s' names no file", stored);
 
     char cur[PATH_MAX];
     if (absolute)
         snprintf(cur, sizeof cur, "/");
     else if (snprintf(cur, sizeof cur, "%s", *model_dir ? model_dir : ".") >= (int)sizeof cur)
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "model folder path is too long");
+        return mmd_fail(err, MMD_E_BAD_VALUE, "model folder path is too long");
 
     for (int i = 0; i < nc; i++) {
         char found[NAME_MAX + 1];
@@ -191,39 +190,37 @@ int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_ou
         if (!strcmp(c, "..")) {
             snprintf(found, sizeof found, "..");
         } else if (!match_in_dir(cur, c, found, sizeof found)) {
-            return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING,
+            return mmd_fail(err, MMD_E_IO,
                             "texture '%s' not found: no '%s' in '%s' (also tried other letter case "
                             "and Shift-JIS names)",
                             stored, c, cur);
         }
         char next[PATH_MAX];
         if (!join(next, sizeof next, cur, found))
-            return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "texture path '%s' is too long", stored);
+            return mmd_fail(err, MMD_E_BAD_VALUE, "texture path '%s' is too long", stored);
         memcpy(cur, next, sizeof cur);
     }
 
     struct stat st;
     if (stat(cur, &st) != 0 || !S_ISREG(st.st_mode))
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING, "texture '%s': '%s' is not a regular file",
+        return mmd_fail(err, MMD_E_IO, "texture '%s': '%s' is not a regular file",
                         stored, cur);
 
     if (!allow_outside) {
         char base_real[PATH_MAX], file_real[PATH_MAX];
         if (!realpath(*model_dir ? model_dir : ".", base_real) || !realpath(cur, file_real))
-            return mmd_msgf(msg, msg_size, MMD_TEXPATH_MISSING, "texture '%s': cannot resolve '%s': %s",
+            return mmd_fail(err, MMD_E_IO, "texture '%s': cannot resolve '%s': %s",
                             stored, cur, strerror(errno));
         if (!inside(base_real, file_real))
-            return mmd_msgf(msg, msg_size, MMD_TEXPATH_REFUSED,
+            return mmd_fail(err, MMD_E_UNSUPPORTED,
                             "texture '%s' resolves to '%s', outside the model folder: refused", stored,
                             file_real);
     }
 
     size_t n = strlen(cur);
     if (n >= out_size)
-        return mmd_msgf(msg, msg_size, MMD_TEXPATH_ERROR, "resolved path needs %zu bytes, buffer has %zu",
+        return mmd_fail(err, MMD_E_BAD_VALUE, "resolved path needs %zu bytes, buffer has %zu",
                         n + 1, out_size);
     memcpy(out, cur, n + 1);
-    if (msg && msg_size)
-        msg[0] = 0;
-    return MMD_TEXPATH_FOUND;
+    return MMD_OK;
 }

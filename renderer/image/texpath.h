@@ -1,6 +1,6 @@
 /* renderer/image/texpath.h - find a model's texture file on disk.
  *
- *   int mmd_texpath_resolve(model_dir, stored, allow_outside, out, out_size, msg, n)
+ *   mmd_status mmd_texpath_resolve(model_dir, stored, allow_outside, out, out_size, &err)
  *   int mmd_texpath_model_dir(model_path, dir, dir_size)
  *
  * The one resolver: `info`, `info --json` and the renderer all call it, so
@@ -22,8 +22,12 @@
  * symlinks) is not inside realpath(model_dir). With allow_outside, ".." and
  * absolute POSIX paths are followed (a Windows drive path is never found).
  *
- * On MMD_TEXPATH_FOUND, out holds model_dir joined with the on-disk names.
- * Otherwise msg says what failed. Thread-safe (no shared state).
+ * On MMD_OK, out holds model_dir joined with the on-disk names. Otherwise
+ * err (may be NULL) says what failed, its status the kind of failure:
+ *   MMD_E_IO           missing: no such file (or it is not a regular file)
+ *   MMD_E_UNSUPPORTED  refused: escapes model_dir and !allow_outside
+ *   MMD_E_BAD_VALUE    empty name, path too long for out, bad arguments
+ * Thread-safe (no shared state).
  */
 #ifndef MMD_RENDERER_TEXPATH_H
 #define MMD_RENDERER_TEXPATH_H
@@ -31,19 +35,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum {
-    MMD_TEXPATH_FOUND = 0,
-    MMD_TEXPATH_MISSING = 1, /* no such file (or it is not a regular file) */
-    MMD_TEXPATH_REFUSED = 2, /* escapes model_dir and !allow_outside */
-    MMD_TEXPATH_ERROR = 3,   /* empty name, path too long for out, bad arguments */
-};
+#include "core/status.h"
 
 /* The folder of a model file ("a/b/m.pmx" -> "a/b", "m.pmx" -> ".", "/m.pmx"
  * -> "/"): the model_dir that textures are resolved against and confined to.
  * Returns 0, or -1 when dir_size is too small. */
 int mmd_texpath_model_dir(const char *model_path, char *dir, size_t dir_size);
 
-int mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
-                        size_t out_size, char *msg, size_t msg_size);
+mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
+                               size_t out_size, mmd_error *err);
 
 #endif

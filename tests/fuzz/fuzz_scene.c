@@ -21,9 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = 0;
-    char msg[256];
+    mmd_error err;
     mmd_scene *s = NULL;
-    if (mmd_scene_parse(text, "fuzz/scene.ini", false, &s, msg, sizeof msg) == 0) {
+    if (mmd_scene_parse(text, "fuzz/scene.ini", false, &s, &err) == 0) {
         volatile size_t sink = strlen(s->path) + strlen(s->dir);
         for (int i = 0; i < s->model_count; i++) {
             sink += strlen(s->models[i].file);
@@ -41,12 +41,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t first, last;
     float rgb[3];
     bool transparent;
-    (void)mmd_scene_parse_size(text, &w, &h, msg, sizeof msg);
-    (void)mmd_scene_parse_fps(text, &num, &den, msg, sizeof msg);
-    (void)mmd_scene_parse_frames(text, &first, &last, &step, msg, sizeof msg);
-    (void)mmd_scene_parse_frames(text, &first, &last, NULL, msg, sizeof msg);
-    (void)mmd_scene_parse_background(text, rgb, &transparent, msg, sizeof msg);
-    (void)mmd_scene_parse_antialias(text, &aa, msg, sizeof msg);
+    (void)mmd_scene_parse_size(text, &w, &h, &err);
+    (void)mmd_scene_parse_fps(text, &num, &den, &err);
+    (void)mmd_scene_parse_frames(text, &first, &last, &step, &err);
+    (void)mmd_scene_parse_frames(text, &first, &last, NULL, &err);
+    (void)mmd_scene_parse_background(text, rgb, &transparent, &err);
+    (void)mmd_scene_parse_antialias(text, &aa, &err);
     free(text);
     return 0;
 }

@@ -725,12 +725,14 @@ TEST(scene_bad_input)
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         snprintf(path, sizeof path, "%s/scene.ini", g_dir);
         mmd_scene *s = NULL;
-        char msg[512] = "";
-        int rc = mmd_scene_parse(c[i].text, path, true, &s, msg, sizeof msg);
+        mmd_error err = {0};
+        const char *msg = err.msg;
+        int rc = mmd_scene_parse(c[i].text, path, true, &s, &err);
         char want[96];
         snprintf(want, sizeof want, "scene.ini:%d: ", c[i].line);
         printf("#   scene case %zu -> %s\n", i, rc ? msg : "ACCEPTED");
-        CHECK_EQ_INT(rc, -1);
+        CHECK_EQ_INT(rc, MMD_E_BAD_VALUE);
+        CHECK_EQ_INT(err.item, c[i].line);
         CHECK(s == NULL);
         CHECK(strstr(msg, want) != NULL);
         CHECK(strstr(msg, c[i].needle) != NULL);
@@ -743,9 +745,9 @@ TEST(scene_bad_input)
     rmdir(g_dir);
     /* A scene file that does not exist. */
     mmd_scene *s = NULL;
-    char msg[512] = "";
-    CHECK_EQ_INT(mmd_scene_load_file("/nonexistent/dir/scene.ini", &s, msg, sizeof msg), -1);
-    CHECK(strstr(msg, "/nonexistent/dir/scene.ini") != NULL);
+    mmd_error err;
+    CHECK_EQ_INT(mmd_scene_load_file("/nonexistent/dir/scene.ini", &s, &err), MMD_E_IO);
+    CHECK(strstr(err.msg, "/nonexistent/dir/scene.ini") != NULL);
 }
 
 /* ====================================================================== image */

@@ -24,23 +24,26 @@ static void touch(const char *name)
     }
 }
 
-/* Parse text as g_dir/scene.ini (files checked); returns rc, msg in msg. */
-static int parse(const char *text, mmd_scene **s, char *msg, size_t n)
+/* Parse text as g_dir/scene.ini (files checked); the status, err filled. */
+static mmd_status parse(const char *text, mmd_scene **s, mmd_error *err)
 {
     char path[128];
     snprintf(path, sizeof path, "%s/scene.ini", g_dir);
     *s = NULL;
-    return mmd_scene_parse(text, path, true, s, msg, n);
+    return mmd_scene_parse(text, path, true, s, err);
 }
 
 /* Expect failure whose message contains "scene.ini:LINE: " and needle. */
 static void expect_error(const char *text, int line, const char *needle)
 {
     mmd_scene *s;
-    char msg[512] = "";
-    int rc = parse(text, &s, msg, sizeof msg);
-    CHECK_EQ_INT(rc, -1);
+    mmd_error err = {0};
+    const char *msg = err.msg;
+    int rc = parse(text, &s, &err);
+    CHECK_EQ_INT(rc, MMD_E_BAD_VALUE);
     CHECK(s == NULL);
+    CHECK(err.section && !strcmp(err.section, "scene.line"));
+    CHECK_EQ_INT(err.item, line);
     char want[64];
     snprintf(want, sizeof want, "scene.ini:%d: ", line);
     if (!strstr(msg, want) || !strstr(msg, needle))
@@ -81,10 +84,10 @@ TEST(every_key)
                        "file = beat.wav\n"
                        "offset = -1.25\n";
     mmd_scene *s;
-    char msg[512];
-    int rc = parse(text, &s, msg, sizeof msg);
+    mmd_error err;
+    int rc = parse(text, &s, &err);
     if (rc)
-        printf("#   %s\n", msg);
+        printf("#   %s\n", err.msg);
     REQUIRE(rc == 0);
     CHECK_EQ_INT(s->width, 640);
     CHECK_EQ_INT(s->height, 360);
@@ -134,8 +137,8 @@ TEST(every_key)
 TEST(defaults)
 {
     mmd_scene *s;
-    char msg[512];
-    REQUIRE(parse("[model]\nfile = a.pmx\n", &s, msg, sizeof msg) == 0);
+    mmd_error err;
+    REQUIRE(parse("[model]\nfile = a.pmx\n", &s, &err) == 0);
     CHECK_EQ_INT(s->width, 1920);
     CHECK_EQ_INT(s->height, 1080);
     CHECK_EQ_INT(s->fps_num, 30);
@@ -159,9 +162,9 @@ TEST(defaults)
 TEST(utf8_bom)
 {
     mmd_scene *s;
-    char msg[512] = "";
-    int rc = parse("\xEF\xBB\xBF[output]\nwidth = 640\n[model]\nfile = a.pmx\n", &s, msg, sizeof msg);
-    printf("#   %s\n", rc ? msg : "accepted");
+    mmd_error err;
+    mmd_status rc = parse("\xEF\xBB\xBF[output]\nwidth = 640\n[model]\nfile = a.pmx\n", &s, &err);
+    printf("#   %s\n", rc ? err.msg : "accepted");
     REQUIRE(rc == 0);
     CHECK_EQ_INT(s->width, 640);
     CHECK_EQ_INT(s->model_count, 1);
@@ -171,10 +174,10 @@ TEST(utf8_bom)
 TEST(comments_and_transparent)
 {
     mmd_scene *s;
-    char msg[512];
+    mmd_error err;
     REQUIRE(parse("# hash comment\n[output] ; trailing\nbackground = transparent ; inline\n"
                   "fps = 59.94\nsize = 320x240\nframes = 7\n\n[model:a]\nfile=a.pmx\n",
-                  &s, msg, sizeof msg) == 0);
+                  &s, &err) == 0);
     CHECK(s->transparent);
     CHECK_EQ_INT(s->fps_num, 2997);
     CHECK_EQ_INT(s->fps_den, 50);
@@ -216,8 +219,8 @@ TEST(errors_with_line)
 TEST(effects_section)
 {
     mmd_scene *s;
-    char msg[512];
-    REQUIRE(parse("[model]\nfile = a.pmx\n", &s, msg, sizeof msg) == 0);
+    mmd_error err;
+    REQUIRE(parse("[model]\nfile = a.pmx\n", &s, &err) == 0);
     const mmd_effects *e = &s->effects; /* all off by default */
     CHECK(!e->glow && !e->soft_shadow && !e->diffusion && !e->fxaa);
     CHECK_EQ_INT(e->ssaa, 1);
@@ -226,7 +229,7 @@ TEST(effects_section)
     REQUIRE(parse("[effects]\nglow = on\nglow_strength = 2.5\nglow_radius = 0.5\nsoft_shadow = contact\n"
                   "soft_shadow_radius = 3\ndiffusion = on\ndiffusion_strength = 0.25\n"
                   "diffusion_threshold = 0.75\nssaa = 3\nfxaa = on\n[model]\nfile = a.pmx\n",
-                  &s, msg, sizeof msg) == 0);
+                  &s, &err) == 0);
     e = &s->effects;
     CHECK(e->glow && e->soft_shadow && e->diffusion && e->fxaa);
     CHECK_NEAR(e->glow_strength, 2.5, 1e-6);
@@ -238,7 +241,7 @@ TEST(effects_section)
     CHECK_EQ_INT(e->ssaa, 3);
     CHECK(mmd_effects_post(e));
     mmd_scene_free(s);
-    REQUIRE(parse("[effects]\nsoft_shadow = on\n[model]\nfile = a.pmx\n", &s, msg, sizeof msg) == 0);
+    REQUIRE(parse("[effects]\nsoft_shadow = on\n[model]\nfile = a.pmx\n", &s, &err) == 0);
     CHECK(s->effects.soft_shadow);
     CHECK_EQ_INT(s->effects.soft_shadow_mode, MMD_SOFT_SHADOW_PCF);
     CHECK(!mmd_effects_post(&s->effects)); /* soft shadow lives in the colour pass */
@@ -261,62 +264,63 @@ TEST(missing_files)
     expect_error("[model]\nfile = a.pmx\n[audio]\nfile = gone.wav\n", 4, "cannot read audio file");
     /* without checking, paths are only resolved */
     mmd_scene *s;
-    char msg[256];
-    REQUIRE(mmd_scene_parse("[model]\nfile = /abs/x.pmx\n", "rel/dir/s.ini", false, &s, msg, sizeof msg) == 0);
+    mmd_error err;
+    REQUIRE(mmd_scene_parse("[model]\nfile = /abs/x.pmx\n", "rel/dir/s.ini", false, &s, &err) == 0);
     CHECK_STR(s->models[0].file, "/abs/x.pmx");
     CHECK_STR(s->dir, "rel/dir");
     mmd_scene_free(s);
-    REQUIRE(mmd_scene_parse("[model]\nfile = x.pmx\n", "s.ini", false, &s, msg, sizeof msg) == 0);
+    REQUIRE(mmd_scene_parse("[model]\nfile = x.pmx\n", "s.ini", false, &s, &err) == 0);
     CHECK_STR(s->models[0].file, "x.pmx");
     mmd_scene_free(s);
 }
 
 TEST(load_file)
 {
-    char path[128], msg[256];
+    char path[128];
+    mmd_error err;
     snprintf(path, sizeof path, "%s/disk.ini", g_dir);
     FILE *f = fopen(path, "w");
     REQUIRE(f);
     fputs("[model]\nfile = a.pmx\n[output]\nsize = 64x48\n", f);
     fclose(f);
     mmd_scene *s;
-    REQUIRE(mmd_scene_load_file(path, &s, msg, sizeof msg) == 0);
+    REQUIRE(mmd_scene_load_file(path, &s, &err) == 0);
     CHECK_EQ_INT(s->width, 64);
     mmd_scene_free(s);
     snprintf(path, sizeof path, "%s/none.ini", g_dir);
-    CHECK(mmd_scene_load_file(path, &s, msg, sizeof msg) == -1);
-    CHECK(strstr(msg, "none.ini: cannot read scene") != NULL);
+    CHECK(mmd_scene_load_file(path, &s, &err) == MMD_E_IO);
+    CHECK(strstr(err.msg, "none.ini: cannot read scene") != NULL);
     mmd_scene_free(NULL);
 }
 
 TEST(value_parsers)
 {
-    char msg[200];
+    mmd_error err;
     int w, h, num, den, step, aa;
     int64_t a, b;
     float rgb[3];
     bool tr;
-    CHECK(mmd_scene_parse_size("1920x1080", &w, &h, msg, sizeof msg) == 0 && w == 1920 && h == 1080);
-    CHECK(mmd_scene_parse_size("1920", &w, &h, msg, sizeof msg) == -1);
-    CHECK(mmd_scene_parse_size("-2x4", &w, &h, msg, sizeof msg) == -1);
-    CHECK(mmd_scene_parse_size("0x4", &w, &h, msg, sizeof msg) == -1);
-    CHECK(mmd_scene_parse_fps("60", &num, &den, msg, sizeof msg) == 0 && num == 60 && den == 1);
-    CHECK(mmd_scene_parse_fps("23.976", &num, &den, msg, sizeof msg) == 0 && num == 2997 && den == 125);
-    CHECK(mmd_scene_parse_fps("60/2", &num, &den, msg, sizeof msg) == 0 && num == 30 && den == 1);
-    CHECK(mmd_scene_parse_fps("1e3", &num, &den, msg, sizeof msg) == -1);
-    CHECK(mmd_scene_parse_fps("5000", &num, &den, msg, sizeof msg) == -1);
-    CHECK(mmd_scene_parse_fps(".", &num, &den, msg, sizeof msg) == -1);
-    CHECK(mmd_scene_parse_frames("0-299:10", &a, &b, &step, msg, sizeof msg) == 0 && a == 0 &&
+    CHECK(mmd_scene_parse_size("1920x1080", &w, &h, &err) == 0 && w == 1920 && h == 1080);
+    CHECK(mmd_scene_parse_size("1920", &w, &h, &err) == MMD_E_BAD_VALUE);
+    CHECK(mmd_scene_parse_size("-2x4", &w, &h, &err) == MMD_E_BAD_VALUE);
+    CHECK(mmd_scene_parse_size("0x4", &w, &h, &err) == MMD_E_BAD_VALUE);
+    CHECK(mmd_scene_parse_fps("60", &num, &den, &err) == 0 && num == 60 && den == 1);
+    CHECK(mmd_scene_parse_fps("23.976", &num, &den, &err) == 0 && num == 2997 && den == 125);
+    CHECK(mmd_scene_parse_fps("60/2", &num, &den, &err) == 0 && num == 30 && den == 1);
+    CHECK(mmd_scene_parse_fps("1e3", &num, &den, &err) == MMD_E_BAD_VALUE);
+    CHECK(mmd_scene_parse_fps("5000", &num, &den, &err) == MMD_E_BAD_VALUE);
+    CHECK(mmd_scene_parse_fps(".", &num, &den, &err) == MMD_E_BAD_VALUE);
+    CHECK(mmd_scene_parse_frames("0-299:10", &a, &b, &step, &err) == 0 && a == 0 &&
           b == 299 && step == 10);
-    CHECK(mmd_scene_parse_frames("5", &a, &b, &step, msg, sizeof msg) == 0 && a == 5 && b == 5 &&
+    CHECK(mmd_scene_parse_frames("5", &a, &b, &step, &err) == 0 && a == 5 && b == 5 &&
           step == 1);
-    CHECK(mmd_scene_parse_frames("0-9:0", &a, &b, &step, msg, sizeof msg) == -1);
-    CHECK(mmd_scene_parse_frames("-3-9", &a, &b, &step, msg, sizeof msg) == -1);
-    CHECK(mmd_scene_parse_background("#000000", rgb, &tr, msg, sizeof msg) == 0 && rgb[0] == 0 && !tr);
-    CHECK(mmd_scene_parse_background("black", rgb, &tr, msg, sizeof msg) == -1);
-    CHECK(strstr(msg, "#rrggbb") != NULL);
-    CHECK(mmd_scene_parse_antialias("4", &aa, msg, sizeof msg) == 0 && aa == 4);
-    CHECK(mmd_scene_parse_antialias("8", &aa, msg, sizeof msg) == -1);
+    CHECK(mmd_scene_parse_frames("0-9:0", &a, &b, &step, &err) == MMD_E_BAD_VALUE);
+    CHECK(mmd_scene_parse_frames("-3-9", &a, &b, &step, &err) == MMD_E_BAD_VALUE);
+    CHECK(mmd_scene_parse_background("#000000", rgb, &tr, &err) == 0 && rgb[0] == 0 && !tr);
+    CHECK(mmd_scene_parse_background("black", rgb, &tr, &err) == MMD_E_BAD_VALUE);
+    CHECK(strstr(err.msg, "#rrggbb") != NULL);
+    CHECK(mmd_scene_parse_antialias("4", &aa, &err) == 0 && aa == 4);
+    CHECK(mmd_scene_parse_antialias("8", &aa, &err) == MMD_E_BAD_VALUE);
 }
 
 TEST(long_line)
@@ -336,10 +340,10 @@ TEST(accessories)
                        "opacity = 0.25\nparent = miku:右手首\nshadow = off\nadd_blend = on\nafter_models = yes\n"
                        "visible = on\n";
     mmd_scene *s;
-    char msg[512] = "";
-    int rc = parse(text, &s, msg, sizeof msg);
+    mmd_error err = {0};
+    int rc = parse(text, &s, &err);
     if (rc)
-        printf("#   %s\n", msg);
+        printf("#   %s\n", err.msg);
     REQUIRE(rc == 0);
     CHECK_EQ_INT(s->accessory_count, 2);
     const mmd_scene_accessory *a = &s->accessories[0], *b = &s->accessories[1];

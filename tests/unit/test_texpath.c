@@ -36,10 +36,10 @@ static void mkd(const char *rel)
 
 static int resolve(const char *stored, bool outside, char *out)
 {
-    char msg[512];
-    int r = mmd_texpath_resolve(model, stored, outside, out, PATH_MAX, msg, sizeof msg);
-    if (r != MMD_TEXPATH_FOUND)
-        printf("#   %s -> %d: %s\n", stored, r, msg);
+    mmd_error err;
+    int r = mmd_texpath_resolve(model, stored, outside, out, PATH_MAX, &err);
+    if (r != MMD_OK)
+        printf("#   %s -> %d: %s\n", stored, r, err.msg);
     return r;
 }
 
@@ -78,99 +78,101 @@ static void setup(void)
 TEST(exact_and_separators)
 {
     char out[PATH_MAX];
-    CHECK_EQ_INT(resolve("body.bmp", false, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve("body.bmp", false, out), MMD_OK);
     CHECK_STR(rel(out), "body.bmp");
-    CHECK_EQ_INT(resolve("Tex\\Face.PNG", false, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve("Tex\\Face.PNG", false, out), MMD_OK);
     CHECK_STR(rel(out), "Tex/Face.PNG");
-    CHECK_EQ_INT(resolve("Tex/Face.PNG", false, out), MMD_TEXPATH_FOUND);
-    CHECK_EQ_INT(resolve(".\\Tex\\\\Face.PNG", false, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve("Tex/Face.PNG", false, out), MMD_OK);
+    CHECK_EQ_INT(resolve(".\\Tex\\\\Face.PNG", false, out), MMD_OK);
     CHECK_STR(rel(out), "Tex/Face.PNG");
-    CHECK_EQ_INT(resolve("inlink.png", false, out), MMD_TEXPATH_FOUND); /* symlink inside: fine */
+    CHECK_EQ_INT(resolve("inlink.png", false, out), MMD_OK); /* symlink inside: fine */
 }
 
 TEST(case_insensitive_per_component)
 {
     char out[PATH_MAX];
-    CHECK_EQ_INT(resolve("tex\\face.png", false, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve("tex\\face.png", false, out), MMD_OK);
     CHECK_STR(rel(out), "Tex/Face.PNG");
-    CHECK_EQ_INT(resolve("BODY.BMP", false, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve("BODY.BMP", false, out), MMD_OK);
     CHECK_STR(rel(out), "body.bmp");
-    CHECK_EQ_INT(resolve("utf\xe9\xa1\x94.PNG", false, out), MMD_TEXPATH_FOUND); /* UTF-8 on disk */
+    CHECK_EQ_INT(resolve("utf\xe9\xa1\x94.PNG", false, out), MMD_OK); /* UTF-8 on disk */
     CHECK_STR(rel(out), "UTF\xe9\xa1\x94.png");
-    CHECK_EQ_INT(resolve("DUP.png", false, out), MMD_TEXPATH_FOUND); /* two matches: smallest */
+    CHECK_EQ_INT(resolve("DUP.png", false, out), MMD_OK); /* two matches: smallest */
     CHECK_STR(rel(out), "Dup.png");
 }
 
 TEST(shift_jis_names_on_disk)
 {
     char out[PATH_MAX];
-    CHECK_EQ_INT(resolve("\xe8\xa1\xa8\\\xe9\xa1\x94.png", false, out), MMD_TEXPATH_FOUND); /* 表\顔.png */
+    CHECK_EQ_INT(resolve("\xe8\xa1\xa8\\\xe9\xa1\x94.png", false, out), MMD_OK); /* 表\顔.png */
     CHECK_STR(rel(out), "\x95\x5c/\x8a\xe7.png");
-    CHECK_EQ_INT(resolve("\xe3\x82\xa2" "b.PNG", false, out), MMD_TEXPATH_FOUND); /* アb.PNG */
+    CHECK_EQ_INT(resolve("\xe3\x82\xa2" "b.PNG", false, out), MMD_OK); /* アb.PNG */
     CHECK_STR(rel(out), "\x83\x41" "B.png");
     /* ヂ is 0x83 0x61: its trail byte 'a' must not fold to ア's 'A' */
-    CHECK_EQ_INT(resolve("\xe3\x83\x82" "B.png", false, out), MMD_TEXPATH_MISSING);
+    CHECK_EQ_INT(resolve("\xe3\x83\x82" "B.png", false, out), MMD_E_IO);
 }
 
 TEST(missing)
 {
-    char out[PATH_MAX], msg[512];
-    int r = mmd_texpath_resolve(model, "tex\\nothere.png", false, out, sizeof out, msg, sizeof msg);
-    CHECK_EQ_INT(r, MMD_TEXPATH_MISSING);
-    CHECK(strstr(msg, "nothere.png") != NULL);
-    CHECK_EQ_INT(resolve("adir.png", false, out), MMD_TEXPATH_MISSING); /* a directory */
-    CHECK_EQ_INT(resolve("nodir/x.png", false, out), MMD_TEXPATH_MISSING);
-    CHECK_EQ_INT(resolve("body.bmp/x", false, out), MMD_TEXPATH_MISSING);
+    char out[PATH_MAX];
+    mmd_error err;
+    int r = mmd_texpath_resolve(model, "tex\\nothere.png", false, out, sizeof out, &err);
+    CHECK_EQ_INT(r, MMD_E_IO);
+    CHECK(strstr(err.msg, "nothere.png") != NULL);
+    CHECK_EQ_INT(resolve("adir.png", false, out), MMD_E_IO); /* a directory */
+    CHECK_EQ_INT(resolve("nodir/x.png", false, out), MMD_E_IO);
+    CHECK_EQ_INT(resolve("body.bmp/x", false, out), MMD_E_IO);
 }
 
 TEST(refused_outside)
 {
-    char out[PATH_MAX], msg[512];
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "..\\outside.png", false, out, sizeof out, msg, sizeof msg),
-                 MMD_TEXPATH_REFUSED);
-    CHECK(strstr(msg, "refused") != NULL);
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "Tex/../../outside.png", false, out, sizeof out, msg,
-                                     sizeof msg),
-                 MMD_TEXPATH_REFUSED);
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "/etc/passwd", false, out, sizeof out, msg, sizeof msg),
-                 MMD_TEXPATH_REFUSED);
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "C:\\tex\\a.png", false, out, sizeof out, msg, sizeof msg),
-                 MMD_TEXPATH_REFUSED);
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "\\\\server\\a.png", false, out, sizeof out, msg, sizeof msg),
-                 MMD_TEXPATH_REFUSED);
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "link.png", false, out, sizeof out, msg, sizeof msg),
-                 MMD_TEXPATH_REFUSED); /* symlink to a file outside */
-    CHECK(strstr(msg, "outside.png") != NULL);
+    char out[PATH_MAX];
+    mmd_error err;
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "..\\outside.png", false, out, sizeof out, &err),
+                 MMD_E_UNSUPPORTED);
+    CHECK(strstr(err.msg, "refused") != NULL);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "Tex/../../outside.png", false, out, sizeof out, &err),
+                 MMD_E_UNSUPPORTED);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "/etc/passwd", false, out, sizeof out, &err),
+                 MMD_E_UNSUPPORTED);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "C:\\tex\\a.png", false, out, sizeof out, &err),
+                 MMD_E_UNSUPPORTED);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "\\\\server\\a.png", false, out, sizeof out, &err),
+                 MMD_E_UNSUPPORTED);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "link.png", false, out, sizeof out, &err),
+                 MMD_E_UNSUPPORTED); /* symlink to a file outside */
+    CHECK(strstr(err.msg, "outside.png") != NULL);
 }
 
 TEST(allow_outside)
 {
     char out[PATH_MAX];
-    CHECK_EQ_INT(resolve("..\\OUTSIDE.png", true, out), MMD_TEXPATH_FOUND);
-    CHECK_EQ_INT(resolve("link.png", true, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve("..\\OUTSIDE.png", true, out), MMD_OK);
+    CHECK_EQ_INT(resolve("link.png", true, out), MMD_OK);
     char abs[PATH_MAX];
     snprintf(abs, sizeof abs, "%s/outside.png", root);
-    CHECK_EQ_INT(resolve(abs, true, out), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(resolve(abs, true, out), MMD_OK);
     CHECK_STR(out, abs);
-    char msg[256];
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "C:\\a.png", true, out, sizeof out, msg, sizeof msg),
-                 MMD_TEXPATH_MISSING);
+    mmd_error err;
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "C:\\a.png", true, out, sizeof out, &err),
+                 MMD_E_IO);
 }
 
 TEST(errors)
 {
-    char out[PATH_MAX], msg[256];
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "", false, out, sizeof out, msg, sizeof msg), MMD_TEXPATH_ERROR);
-    CHECK_EQ_INT(mmd_texpath_resolve(model, ".\\", false, out, sizeof out, msg, sizeof msg), MMD_TEXPATH_ERROR);
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "body.bmp", false, out, 8, msg, sizeof msg), MMD_TEXPATH_ERROR);
-    CHECK_EQ_INT(mmd_texpath_resolve(NULL, "body.bmp", false, out, sizeof out, msg, sizeof msg),
-                 MMD_TEXPATH_ERROR);
+    char out[PATH_MAX];
+    mmd_error err;
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "", false, out, sizeof out, &err), MMD_E_BAD_VALUE);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, ".\\", false, out, sizeof out, &err), MMD_E_BAD_VALUE);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "body.bmp", false, out, 8, &err), MMD_E_BAD_VALUE);
+    CHECK_EQ_INT(mmd_texpath_resolve(NULL, "body.bmp", false, out, sizeof out, &err),
+                 MMD_E_BAD_VALUE);
     char *big = malloc(PATH_MAX + 10);
     memset(big, 'a', PATH_MAX + 9);
     big[PATH_MAX + 9] = 0;
-    CHECK_EQ_INT(mmd_texpath_resolve(model, big, false, out, sizeof out, msg, sizeof msg), MMD_TEXPATH_ERROR);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, big, false, out, sizeof out, &err), MMD_E_BAD_VALUE);
     free(big);
-    CHECK_EQ_INT(mmd_texpath_resolve(model, "body.bmp", false, out, sizeof out, NULL, 0), MMD_TEXPATH_FOUND);
+    CHECK_EQ_INT(mmd_texpath_resolve(model, "body.bmp", false, out, sizeof out, NULL), MMD_OK);
 }
 
 int main(void)
