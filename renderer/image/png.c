@@ -1,4 +1,4 @@
-/* renderer/image/png.c - libpng read/write helpers (see png_io.h). */
+/* renderer/image/png.c - libpng read/write helpers (see png.h). */
 #include "renderer/image/png.h"
 
 #include <errno.h>
@@ -14,7 +14,6 @@
 
 #include "renderer/base/fs.h"
 #include "renderer/image/decode.h"
-#include "renderer/base/msg.h"
 
 /* libpng callbacks: remember the first error (with errno for I/O) and unwind. */
 typedef struct io_ctx {
@@ -61,15 +60,15 @@ static void on_read(png_structp png, png_bytep data, size_t len)
         png_error(png, ferror(c->f) ? "read error" : "file is truncated");
 }
 
-int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t stride,
-                     bool alpha, int level, char *msg, size_t msg_size)
+mmd_status mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t stride,
+                            bool alpha, int level, mmd_error *err)
 {
     if (!f || !rgba || width <= 0 || height <= 0 || stride < (size_t)width * 4)
-        return mmd_msgf(msg, msg_size, -1, "PNG: bad arguments (%dx%d, stride %zu)", width, height, stride);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "PNG: bad arguments (%dx%d, stride %zu)", width, height, stride);
     const int zlevel = level < 0 ? MMD_PNG_LEVEL_DEFAULT : level > 9 ? 9 : level;
     png_bytep *rows = malloc(sizeof *rows * (size_t)height);
     if (!rows)
-        return mmd_msgf(msg, msg_size, -1, "PNG: out of memory");
+        return mmd_fail(err, MMD_E_NOMEM, "PNG: out of memory");
     for (int y = 0; y < height; y++)
         rows[y] = (png_bytep)(rgba + (size_t)y * stride);
     io_ctx ctx = {f, ""};
@@ -78,12 +77,12 @@ int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t
     if (!png || !info) {
         png_destroy_write_struct(&png, &info);
         free(rows);
-        return mmd_msgf(msg, msg_size, -1, "PNG: out of memory");
+        return mmd_fail(err, MMD_E_NOMEM, "PNG: out of memory");
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(rows);
-        return mmd_msgf(msg, msg_size, -1, "PNG: %s", ctx.err[0] ? ctx.err : "encoder error");
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG: %s", ctx.err[0] ? ctx.err : "encoder error");
     }
     png_set_write_fn(png, &ctx, on_write, on_flush);
     png_set_compression_level(png, zlevel);
@@ -99,56 +98,54 @@ int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t
     on_flush(png);
     png_destroy_write_struct(&png, &info);
     free(rows);
-    return 0;
+    return MMD_OK;
 }
 
-int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int height,
-                       size_t stride, bool alpha, int level, char *msg, size_t msg_size)
+mmd_status mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int height,
+                              size_t stride, bool alpha, int level, mmd_error *err)
 {
     char tmp[PATH_MAX];
     if (!path || !mmd_temp_path(path, "tmp", tmp, sizeof tmp))
-        return mmd_msgf(msg, msg_size, -1, "%s: bad output file name", path ? path : "(null)");
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: bad output file name", path ? path : "(null)");
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
-        return mmd_msgf(msg, msg_size, -1, "%s: cannot create: %s", path, strerror(errno));
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create: %s", path, strerror(errno));
     FILE *f = fdopen(fd, "wb");
     if (!f) {
         int e = errno;
         close(fd);
         unlink(tmp);
-        return mmd_msgf(msg, msg_size, -1, "%s: %s", path, strerror(e));
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: %s", path, strerror(e));
     }
-    char inner[200];
-    int r = mmd_png_write_fp(f, rgba, width, height, stride, alpha, level, inner, sizeof inner);
+    mmd_error inner;
+    mmd_status r = mmd_png_write_fp(f, rgba, width, height, stride, alpha, level, &inner);
     int e = 0;
-    if (fclose(f) != 0 && r == 0) {
+    if (fclose(f) != 0 && r == MMD_OK) {
         e = errno;
-        r = -1;
-        snprintf(inner, sizeof inner, "close failed: %s", strerror(e));
+        r = mmd_fail(&inner, MMD_E_OUTPUT, "close failed: %s", strerror(e));
     }
-    if (r != 0) {
+    if (r != MMD_OK) {
         unlink(tmp);
-        return mmd_msgf(msg, msg_size, -1, "%s: %s", path, inner);
+        return mmd_fail(err, r, "%s: %s", path, inner.msg);
     }
     if (rename(tmp, path) != 0) {
         e = errno;
         unlink(tmp);
-        return mmd_msgf(msg, msg_size, -1, "%s: cannot rename the finished file into place: %s", path,
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot rename the finished file into place: %s", path,
                         strerror(e));
     }
-    return 0;
+    return MMD_OK;
 }
 
-int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height, char *msg,
-                      size_t msg_size)
+mmd_status mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height, mmd_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return mmd_msgf(msg, msg_size, -1, "%s: cannot open: %s", path, strerror(errno));
+        return mmd_fail(err, MMD_E_IO, "%s: cannot open: %s", path, strerror(errno));
     uint8_t sig[8];
     if (fread(sig, 1, 8, f) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
         fclose(f);
-        return mmd_msgf(msg, msg_size, -1, "%s: not a PNG file", path);
+        return mmd_fail(err, MMD_E_BAD_MAGIC, "%s: not a PNG file", path);
     }
     io_ctx ctx = {f, ""};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
@@ -156,7 +153,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
     if (!png || !info) {
         png_destroy_read_struct(&png, &info, NULL);
         fclose(f);
-        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
+        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
     }
     /* Everything the error path frees is reachable through this volatile
      * holder, so longjmp cannot lose it. */
@@ -169,7 +166,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
         free(held.px);
         free(held.rows);
         fclose(f);
-        return mmd_msgf(msg, msg_size, -1, "%s: bad PNG: %s", path, ctx.err[0] ? ctx.err : "decoder error");
+        return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: bad PNG: %s", path, ctx.err[0] ? ctx.err : "decoder error");
     }
     png_set_read_fn(png, &ctx, on_read);
     png_set_sig_bytes(png, 8);
@@ -205,7 +202,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
     *rgba = held.px;
     *width = (int)w;
     *height = (int)h;
-    return 0;
+    return MMD_OK;
 }
 
 bool mmd_png_file_complete(const char *path)
