@@ -98,11 +98,12 @@ static uint8_t *make_frame(int w, int h)
 static void add_texture(uint8_t *f, int w, int h)
 {
     const char *dir = getenv("SHARED_ASSETS");
-    char path[1024], msg[256];
+    char path[1024];
+    mmd_error err;
     snprintf(path, sizeof path, "%s/gene/light/face.png", dir ? dir : "../shared/assets");
     uint8_t *t;
     int tw, th;
-    if (mmd_png_read_file(path, &t, &tw, &th, msg, sizeof msg) != 0)
+    if (mmd_png_read_file(path, &t, &tw, &th, &err) != MMD_OK)
         return;
     for (int y = h / 2; y < h; y++)
         for (int x = w / 4; x < 3 * w / 4; x++)
@@ -159,10 +160,10 @@ int main(void)
         FILE *nul = fopen("/dev/null", "wb");
         if (nul) {
             double best = 1e30;
-            char msg[256];
+            mmd_error err;
             for (int r = 0; r < runs; r++) {
                 double t0 = now_ms();
-                mmd_png_write_fp(nul, f, w, h, (size_t)w * 4, false, MMD_PNG_LEVEL_DEFAULT, msg, sizeof msg);
+                mmd_png_write_fp(nul, f, w, h, (size_t)w * 4, false, MMD_PNG_LEVEL_DEFAULT, &err);
                 double t = now_ms() - t0;
                 best = t < best ? t : best;
             }

@@ -34,10 +34,11 @@
 
 static int save_png(const char *dir, const char *name, const uint8_t *px, int w, int h, bool alpha)
 {
-    char path[1024], msg[512];
+    char path[1024];
+    mmd_error err;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (mmd_png_write_file(path, px, w, h, (size_t)w * 4, alpha, -1, msg, sizeof msg)) {
-        fprintf(stderr, "mkbench: %s\n", msg);
+    if (mmd_png_write_file(path, px, w, h, (size_t)w * 4, alpha, -1, &err) != MMD_OK) {
+        fprintf(stderr, "mkbench: %s\n", err.msg);
         return -1;
     }
     return 0;

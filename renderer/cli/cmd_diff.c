@@ -80,16 +80,14 @@ static void usage(FILE *f)
 }
 
 /* The heatmap of imgdiff.h, written as a PNG. */
-static int write_heatmap(const char *path, const uint8_t *a, const uint8_t *b, int w, int h,
-                         char *msg, size_t n)
+static mmd_status write_heatmap(const char *path, const uint8_t *a, const uint8_t *b, int w, int h,
+                                mmd_error *err)
 {
     uint8_t *out = malloc((size_t)w * h * 4);
-    if (!out) {
-        snprintf(msg, n, "out of memory");
-        return -1;
-    }
+    if (!out)
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     mmd_imgdiff_heatmap(a, b, w, h, out);
-    int rc = mmd_png_write_file(path, out, w, h, (size_t)w * 4, false, MMD_PNG_LEVEL_DEFAULT, msg, n);
+    mmd_status rc = mmd_png_write_file(path, out, w, h, (size_t)w * 4, false, MMD_PNG_LEVEL_DEFAULT, err);
     free(out);
     return rc;
 }
@@ -121,21 +119,22 @@ static mmd_diff_html_row *report_add(html_report *rep, const char *name, const d
 }
 
 /* A, B and the heatmap of a compared pair into DIR/img/ (files named by row number). */
-static int report_images(const diff_opts *o, mmd_diff_html_row *row, size_t k, const uint8_t *a,
-                         const uint8_t *b, int w, int h, char *msg, size_t n)
+static mmd_status report_images(const diff_opts *o, mmd_diff_html_row *row, size_t k, const uint8_t *a,
+                                const uint8_t *b, int w, int h, mmd_error *err)
 {
     char path[PATH_MAX];
     snprintf(row->img_a, sizeof row->img_a, "img/%06zu-a.png", k);
     snprintf(row->img_b, sizeof row->img_b, "img/%06zu-b.png", k);
     snprintf(row->img_heat, sizeof row->img_heat, "img/%06zu-heat.png", k);
     snprintf(path, sizeof path, "%s/%s", o->html, row->img_a);
-    if (mmd_png_write_file(path, a, w, h, (size_t)w * 4, true, MMD_PNG_LEVEL_DEFAULT, msg, n) != 0)
-        return -1;
+    mmd_status st = mmd_png_write_file(path, a, w, h, (size_t)w * 4, true, MMD_PNG_LEVEL_DEFAULT, err);
+    if (st != MMD_OK)
+        return st;
     snprintf(path, sizeof path, "%s/%s", o->html, row->img_b);
-    if (mmd_png_write_file(path, b, w, h, (size_t)w * 4, true, MMD_PNG_LEVEL_DEFAULT, msg, n) != 0)
-        return -1;
+    if ((st = mmd_png_write_file(path, b, w, h, (size_t)w * 4, true, MMD_PNG_LEVEL_DEFAULT, err)) != MMD_OK)
+        return st;
     snprintf(path, sizeof path, "%s/%s", o->html, row->img_heat);
-    return write_heatmap(path, a, b, w, h, msg, n);
+    return write_heatmap(path, a, b, w, h, err);
 }
 
 /* Records a compared name in the report: a row when it differs, is unusable
@@ -148,12 +147,14 @@ static void report_pair(html_report *rep, const diff_opts *o, const char *name, 
     if (!o->html || rep->failed || (same && !o->all))
         return;
     mmd_diff_html_row *row = report_add(rep, name, r);
+    mmd_error e;
     if (!row) {
         rep->failed = true;
         snprintf(rep->msg, sizeof rep->msg, "out of memory");
     } else if (a && b && !r->error[0] &&
-               report_images(o, row, rep->n - 1, a, b, r->m.width, r->m.height, rep->msg, sizeof rep->msg)) {
+               report_images(o, row, rep->n - 1, a, b, r->m.width, r->m.height, &e) != MMD_OK) {
         rep->failed = true;
+        snprintf(rep->msg, sizeof rep->msg, "%s", e.msg);
     }
 }
 
@@ -174,11 +175,10 @@ static int diff_files(const char *pa, const char *pb, const char *name, const di
     memset(r, 0, sizeof *r);
     uint8_t *a = NULL, *b = NULL;
     int aw = 0, ah = 0, bw = 0, bh = 0;
-    char msg[PATH_MAX + 64];
+    mmd_error e;
     int rc = DIFF_BAD;
-    if (mmd_png_read_file(pa, &a, &aw, &ah, msg, sizeof msg) != 0 ||
-        mmd_png_read_file(pb, &b, &bw, &bh, msg, sizeof msg) != 0) {
-        snprintf(r->error, sizeof r->error, "%s", msg);
+    if (mmd_png_read_file(pa, &a, &aw, &ah, &e) != MMD_OK || mmd_png_read_file(pb, &b, &bw, &bh, &e) != MMD_OK) {
+        snprintf(r->error, sizeof r->error, "%s", e.msg);
     } else if (aw != bw || ah != bh) {
         snprintf(r->error, sizeof r->error, "size mismatch: %dx%d vs %dx%d", aw, ah, bw, bh);
     } else {
@@ -186,8 +186,8 @@ static int diff_files(const char *pa, const char *pb, const char *name, const di
         r->pass = r->m.fraction_over <= o->max_fraction;
         rc = r->pass ? DIFF_PASS : DIFF_FAIL;
         if (heat && (force_heat || r->m.max_error > 0) &&
-            write_heatmap(heat, a, b, aw, ah, msg, sizeof msg) != 0) {
-            snprintf(r->error, sizeof r->error, "heatmap: %s", msg);
+            write_heatmap(heat, a, b, aw, ah, &e) != MMD_OK) {
+            snprintf(r->error, sizeof r->error, "heatmap: %s", e.msg);
             rc = DIFF_BAD;
         }
     }

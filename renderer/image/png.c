@@ -1,4 +1,4 @@
-/* renderer/image/png.c - libpng read/write helpers (see png_io.h). */
+/* renderer/image/png.c - libpng read/write helpers (see png.h). */
 #include "renderer/image/png.h"
 
 #include <errno.h>
@@ -15,7 +15,6 @@
 #include "core/file.h"
 #include "renderer/base/fs.h"
 #include "renderer/image/decode.h"
-#include "renderer/base/msg.h"
 
 /* libpng callbacks: remember the first error (with errno for I/O) and unwind. */
 typedef struct io_ctx {
@@ -62,15 +61,15 @@ static void on_read(png_structp png, png_bytep data, size_t len)
         png_error(png, ferror(c->f) ? "read error" : "file is truncated");
 }
 
-int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t stride,
-                     bool alpha, int level, char *msg, size_t msg_size)
+mmd_status mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t stride,
+                            bool alpha, int level, mmd_error *err)
 {
     if (!f || !rgba || width <= 0 || height <= 0 || stride < (size_t)width * 4)
-        return mmd_msgf(msg, msg_size, -1, "PNG: bad arguments (%dx%d, stride %zu)", width, height, stride);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "PNG: bad arguments (%dx%d, stride %zu)", width, height, stride);
     const int zlevel = level < 0 ? MMD_PNG_LEVEL_DEFAULT : level > 9 ? 9 : level;
     png_bytep *rows = malloc(sizeof *rows * (size_t)height);
     if (!rows)
-        return mmd_msgf(msg, msg_size, -1, "PNG: out of memory");
+        return mmd_fail(err, MMD_E_NOMEM, "PNG: out of memory");
     for (int y = 0; y < height; y++)
         rows[y] = (png_bytep)(rgba + (size_t)y * stride);
     io_ctx ctx = {f, ""};
@@ -79,12 +78,12 @@ int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t
     if (!png || !info) {
         png_destroy_write_struct(&png, &info);
         free(rows);
-        return mmd_msgf(msg, msg_size, -1, "PNG: out of memory");
+        return mmd_fail(err, MMD_E_NOMEM, "PNG: out of memory");
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
         free(rows);
-        return mmd_msgf(msg, msg_size, -1, "PNG: %s", ctx.err[0] ? ctx.err : "encoder error");
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG: %s", ctx.err[0] ? ctx.err : "encoder error");
     }
     png_set_write_fn(png, &ctx, on_write, on_flush);
     png_set_compression_level(png, zlevel);
@@ -100,18 +99,18 @@ int mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height, size_t
     on_flush(png);
     png_destroy_write_struct(&png, &info);
     free(rows);
-    return 0;
+    return MMD_OK;
 }
 
-int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int height,
-                       size_t stride, bool alpha, int level, char *msg, size_t msg_size)
+mmd_status mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int height,
+                              size_t stride, bool alpha, int level, mmd_error *err)
 {
     char *tmp = NULL;
     if (!path)
-        return mmd_msgf(msg, msg_size, -1, "(null): bad output file name");
+        return mmd_fail(err, MMD_E_OUTPUT, "(null): bad output file name");
     int fd = mmd_temp_create(path, "tmp", &tmp);
     if (fd < 0)
-        return mmd_msgf(msg, msg_size, -1, "%s: cannot create: %s", path,
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create: %s", path,
                         errno == EINVAL ? "bad output file name" : strerror(errno));
     FILE *f = fdopen(fd, "wb");
     if (!f) {
@@ -119,39 +118,36 @@ int mmd_png_write_file(const char *path, const uint8_t *rgba, int width, int hei
         close(fd);
         unlink(tmp);
         free(tmp);
-        return mmd_msgf(msg, msg_size, -1, "%s: %s", path, strerror(e));
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: %s", path, strerror(e));
     }
-    char inner[200];
-    int r = mmd_png_write_fp(f, rgba, width, height, stride, alpha, level, inner, sizeof inner);
+    mmd_error inner;
+    mmd_status r = mmd_png_write_fp(f, rgba, width, height, stride, alpha, level, &inner);
     int e = 0;
-    if (fclose(f) != 0 && r == 0) {
+    if (fclose(f) != 0 && r == MMD_OK) {
         e = errno;
-        r = -1;
-        snprintf(inner, sizeof inner, "close failed: %s", strerror(e));
+        r = mmd_fail(&inner, MMD_E_OUTPUT, "close failed: %s", strerror(e));
     }
-    if (r == 0 && mmd_temp_commit(tmp, path) != 0) {
+    if (r == MMD_OK && mmd_temp_commit(tmp, path) != 0) {
         e = errno;
-        r = -1;
-        snprintf(inner, sizeof inner, "cannot rename the finished file into place: %s",
-                 e == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(e));
+        r = mmd_fail(&inner, MMD_E_OUTPUT, "cannot rename the finished file into place: %s",
+                     e == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(e));
     }
-    if (r != 0)
+    if (r != MMD_OK)
         unlink(tmp);
     free(tmp);
-    return r != 0 ? mmd_msgf(msg, msg_size, -1, "%s: %s", path, inner) : 0;
+    return r != MMD_OK ? mmd_fail(err, r, "%s: %s", path, inner.msg) : MMD_OK;
 }
 
-int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height, char *msg,
-                      size_t msg_size)
+mmd_status mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height, mmd_error *err)
 {
-    mmd_error err;
-    FILE *f = mmd_file_fopen_regular(path, &err);
+    mmd_error ferr;
+    FILE *f = mmd_file_fopen_regular(path, &ferr);
     if (!f)
-        return mmd_msgf(msg, msg_size, -1, "%s: %s", path, err.msg);
+        return mmd_fail(err, MMD_E_IO, "%s: %s", path, ferr.msg);
     uint8_t sig[8];
     if (fread(sig, 1, 8, f) != 8 || png_sig_cmp(sig, 0, 8) != 0) {
         fclose(f);
-        return mmd_msgf(msg, msg_size, -1, "%s: not a PNG file", path);
+        return mmd_fail(err, MMD_E_BAD_MAGIC, "%s: not a PNG file", path);
     }
     io_ctx ctx = {f, ""};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_error, on_warning);
@@ -159,7 +155,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
     if (!png || !info) {
         png_destroy_read_struct(&png, &info, NULL);
         fclose(f);
-        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
+        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
     }
     /* Everything the error path frees is reachable through this volatile
      * holder, so longjmp cannot lose it. */
@@ -172,7 +168,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
         free(held.px);
         free(held.rows);
         fclose(f);
-        return mmd_msgf(msg, msg_size, -1, "%s: bad PNG: %s", path, ctx.err[0] ? ctx.err : "decoder error");
+        return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: bad PNG: %s", path, ctx.err[0] ? ctx.err : "decoder error");
     }
     png_set_read_fn(png, &ctx, on_read);
     png_set_sig_bytes(png, 8);
@@ -208,7 +204,7 @@ int mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height,
     *rgba = held.px;
     *width = (int)w;
     *height = (int)h;
-    return 0;
+    return MMD_OK;
 }
 
 bool mmd_png_file_complete(const char *path)

@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "renderer/base/msg.h"
 #include "renderer/image/png.h"
 
 #define MAX_THREADS 16
@@ -178,7 +177,8 @@ bool mmd_sink_png_writes(const char *target, const char *path, int64_t *frame)
 
 bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index, int width, int height)
 {
-    char path[PATH_MAX], msg[256];
+    char path[PATH_MAX];
+    mmd_error err;
     if (mmd_sink_png_path(target, frame_index, path, sizeof path, NULL) != MMD_OK ||
         !mmd_png_file_complete(path))
         return false;
@@ -186,7 +186,7 @@ bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index, int widt
      * the frame counts only if it decodes completely at the expected size */
     uint8_t *px = NULL;
     int w = 0, h = 0;
-    if (mmd_png_read_file(path, &px, &w, &h, msg, sizeof msg) != 0)
+    if (mmd_png_read_file(path, &px, &w, &h, &err) != MMD_OK)
         return false;
     free(px);
     return (width <= 0 || w == width) && (height <= 0 || h == height);
@@ -302,17 +302,17 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&s->mu);
 
         job *j = &s->jobs[slot];
-        int r = 0;
-        char msg[512] = "";
+        mmd_status r = MMD_OK;
+        mmd_error e;
         if (!skip) {
             char path[PATH_MAX];
             if (format_path(&s->pat, j->frame, path, sizeof path) != 0)
-                r = mmd_msgf(msg, sizeof msg, -1, "PNG output: file name for frame %lld too long",
+                r = mmd_fail(&e, MMD_E_OUTPUT, "PNG output: file name for frame %lld too long",
                              (long long)j->frame);
             else
                 r = mmd_png_write_file(path, j->px, j->w, j->h, (size_t)j->w * 4, s->alpha,
-                                       s->level, msg, sizeof msg);
-            if (r == 0 && s->base.on_done) {
+                                       s->level, &e);
+            if (r == MMD_OK && s->base.on_done) {
                 pthread_mutex_lock(&s->cb_mu);
                 s->base.on_done(s->base.user, j->frame);
                 pthread_mutex_unlock(&s->cb_mu);
@@ -320,9 +320,9 @@ static void *worker(void *arg)
         }
 
         pthread_mutex_lock(&s->mu);
-        if (r != 0 && s->err == MMD_OK) {
-            s->err = MMD_E_OUTPUT;
-            snprintf(s->err_msg, sizeof s->err_msg, "%s", msg);
+        if (r != MMD_OK && s->err == MMD_OK) {
+            s->err = MMD_E_OUTPUT; /* any failure to write a frame is the output's (exit 5) */
+            snprintf(s->err_msg, sizeof s->err_msg, "%s", e.msg);
         }
         s->free_list[s->free_count++] = slot;
         pthread_cond_signal(&s->cv_space);

@@ -41,9 +41,9 @@ static void golden_init(const char *argv0)
 
 static int golden_write(const char *path, const uint8_t *rgba, int w, int h)
 {
-    char msg[512];
-    if (mmd_png_write_file(path, rgba, w, h, (size_t)w * 4, true, -1, msg, sizeof msg)) {
-        printf("#   %s\n", msg);
+    mmd_error err;
+    if (mmd_png_write_file(path, rgba, w, h, (size_t)w * 4, true, -1, &err) != MMD_OK) {
+        printf("#   %s\n", err.msg);
         return -1;
     }
     return 0;
@@ -64,7 +64,8 @@ static bool golden_same_mesa(const char *gl_version)
 
 static void golden_check(const char *name, const uint8_t *rgba, int w, int h, const char *gl_version)
 {
-    char path[1200], out[1200], msg[512];
+    char path[1200], out[1200];
+    mmd_error err;
     snprintf(path, sizeof path, "tests/golden/%s.png", name);
     const char *upd = getenv("MMD_GOLDEN_UPDATE");
     if (upd && *upd == '1') {
@@ -75,7 +76,7 @@ static void golden_check(const char *name, const uint8_t *rgba, int w, int h, co
     uint8_t *g = NULL;
     int gw = 0, gh = 0;
     snprintf(out, sizeof out, "%s/%s.actual.png", g_out, name);
-    if (mmd_png_read_file(path, &g, &gw, &gh, msg, sizeof msg) || gw != w || gh != h) {
+    if (mmd_png_read_file(path, &g, &gw, &gh, &err) != MMD_OK || gw != w || gh != h) {
         printf("#   golden %s missing or wrong size; actual in %s\n", path, out);
         golden_write(out, rgba, w, h);
         free(g);

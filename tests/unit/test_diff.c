@@ -68,9 +68,9 @@ static uint8_t base_img[100 * 100 * 4];
 
 static void write_img(const char *rel, const uint8_t *px, int w, int h)
 {
-    char msg[256];
-    if (mmd_png_write_file(P(rel), px, w, h, (size_t)w * 4, false, 1, msg, sizeof msg) != 0)
-        printf("# write %s: %s\n", rel, msg);
+    mmd_error pe;
+    if (mmd_png_write_file(P(rel), px, w, h, (size_t)w * 4, false, 1, &pe) != 0)
+        printf("# write %s: %s\n", rel, pe.msg);
 }
 
 static void setup(void)
@@ -183,8 +183,8 @@ TEST(directories)
     CHECK(access(P("heat/f_0001.png"), F_OK) != 0);
     uint8_t *px;
     int w, h;
-    char msg[256];
-    REQUIRE(mmd_png_read_file(P("heat/f_0002.png"), &px, &w, &h, msg, sizeof msg) == 0);
+    mmd_error pe;
+    REQUIRE(mmd_png_read_file(P("heat/f_0002.png"), &px, &w, &h, &pe) == 0);
     CHECK_EQ_INT(px[0], 64 + 12 * 5); /* pixel 0 differs by 5 */
     CHECK(px[4 * 1 + 0] == px[4 * 1 + 1]); /* pixel 1 same: grey */
     free(px);
@@ -202,8 +202,8 @@ TEST(single_heatmap)
     CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px10.png"), "--heatmap", P("h.png")), 1);
     uint8_t *px;
     int w, h;
-    char msg[256];
-    REQUIRE(mmd_png_read_file(P("h.png"), &px, &w, &h, msg, sizeof msg) == 0);
+    mmd_error pe;
+    REQUIRE(mmd_png_read_file(P("h.png"), &px, &w, &h, &pe) == 0);
     CHECK_EQ_INT(w, 100);
     CHECK_EQ_INT(px[(10 * 100 + 20) * 4], 64 + 120);
     free(px);

@@ -1,7 +1,8 @@
 /* tests/unit/test_render_accessory.c - accessories drawn by the renderer:
  * goldens (tests/golden/acc_*.png, looked at; see tests/golden/README.md),
  * identical frames from the three .x encodings, sphere multiply/add, opacity,
- * add-blend, after-models order, the shadow flag and screen.bmp. */
+ * add-blend, after-models order, the shadow flag, screen.bmp and an accessory
+ * carried by a dancing model's hand bone. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "renderer/image/diff.h"
 #include "tests/unit/render_golden.h"
 #include "tests/util/test.h"
+#include "tests/unit/anim_fixture.h"
 #include "tests/util/x_fixture.h"
 
 TEST_STATE_DEFINE
@@ -387,6 +389,104 @@ TEST(x_matches_its_pmx_twin_where_shading_agrees)
     mmd_x_free(x);
 }
 
+/* A two-bone "arm": root b0 at the origin, hand b1 one unit up; one small
+ * quad on the root so the model draws something that does not move. The hand
+ * swings 10 units sideways and 6 up between frames 0 and 30. */
+static mmd_model *arm_model(void)
+{
+    mmd_model *m = fx_model(2, 4, 0, 1);
+    const float p[4][3] = {{-14, 0, 6}, {-14, 2, 6}, {-12, 2, 6}, {-12, 0, 6}};
+    for (int i = 0; i < 4; i++)
+        memcpy(m->vertices[i].position, p[i], sizeof p[i]);
+    static const uint32_t q[6] = {0, 1, 2, 0, 2, 3};
+    m->index_count = 6;
+    m->indices = mmd_arena_array(m->arena, 6, sizeof *m->indices);
+    memcpy(m->indices, q, sizeof q);
+    m->materials[0].index_count = 6;
+    m->materials[0].flags = MMD_MAT_DOUBLE_SIDED;
+    return m;
+}
+
+/* Renders frame t of the arm with accessory it (its parent as given). */
+static int render_arm(const mmd_model *m, const mmd_motion *mo, double t, const acc_item *it, uint8_t *rgba,
+                      float hand_world[16])
+{
+    mmd_render_options o;
+    mmd_render_options_default(&o);
+    o.width = W, o.height = H, o.threads = 2, o.samples = 1, o.shadow_map_size = 1024;
+    mmd_renderer *r = NULL;
+    mmd_anim *a = NULL;
+    mmd_error err;
+    int rc = -1;
+    if (mmd_renderer_create(&o, &r, &err) == MMD_OK &&
+        mmd_renderer_add_accessory(r, it->x, g_assets, "test", &err) == MMD_OK &&
+        mmd_renderer_add_model(r, m, g_assets, &err) == MMD_OK && mmd_anim_create(m, &mo, 1, &a, &err) == MMD_OK) {
+        snprintf(g_glver, sizeof g_glver, "%s", mmd_renderer_gl_version(r));
+        mmd_renderer_place_accessories(r, &it->a, 1);
+        mmd_anim_evaluate(a, t);
+        memcpy(hand_world, mmd_anim_world(a) + 16, 16 * sizeof(float));
+        mmd_camera_state cam;
+        memset(&cam, 0, sizeof cam);
+        cam.target[1] = 5;
+        cam.distance = -45;
+        cam.fov = 30;
+        rc = mmd_renderer_render(r, &a, 1, &cam, NULL, NULL, rgba, &err) == MMD_OK ? 0 : -1;
+    }
+    if (rc)
+        printf("#   %s\n", err.msg);
+    mmd_anim_free(a);
+    mmd_renderer_free(r);
+    return rc;
+}
+
+/* An accessory parented to a dancing hand follows it: at each frame the
+ * parented box renders exactly as an unparented twin placed by hand at
+ * (hand bone world translation + local position), and it moves between
+ * frames. Golden: frame 30, the box up and to the right of the still quad. */
+TEST(parented_to_a_dancing_hand)
+{
+    mmd_model *m = arm_model();
+    mmd_motion *mo = fx_motion(2, 0);
+    const float p0[3] = {0, 0, 0}, p1[3] = {10, 6, 0}, id[4] = {0, 0, 0, 1};
+    fx_bone_key(mo, 0, "b1", 0, p0, id);
+    fx_bone_key(mo, 1, "b1", 30, p1, id);
+    mmd_xmesh *x = box(0.95f, 0.75f, 0.2f);
+    acc_item kid = item(x, 0, 0.5f, 0, 0.4f);
+    kid.a.parent_slot = 0, kid.a.parent_bone = 1;
+    kid.a.place.shadow = false;
+    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4), *f0 = malloc((size_t)W * H * 4);
+    float hw[16];
+    const double frames[2] = {0, 30};
+    for (int i = 0; i < 2; i++) {
+        REQUIRE(render_arm(m, mo, frames[i], &kid, a, hw) == 0);
+        acc_item twin = kid;
+        twin.a.parent_slot = -1, twin.a.parent_bone = -1;
+        for (int k = 0; k < 3; k++)
+            twin.a.place.position[k] = hw[12 + k] + kid.a.place.position[k];
+        float unused[16];
+        REQUIRE(render_arm(m, mo, frames[i], &twin, b, unused) == 0);
+        mmd_imgdiff_result d;
+        mmd_imgdiff_compare(a, b, W, H, 1, &d);
+        printf("#   frame %.0f: hand at (%.2f %.2f %.2f), parented vs placed twin: max error %d\n", frames[i], hw[12],
+               hw[13], hw[14], d.max_error);
+        CHECK(d.max_error <= 1);
+        if (i == 0)
+            memcpy(f0, a, (size_t)W * H * 4);
+    }
+    CHECK(fabsf(hw[12] - 10) < 1e-4f && fabsf(hw[13] - 7) < 1e-4f);
+    mmd_imgdiff_result moved;
+    mmd_imgdiff_compare(f0, a, W, H, 4, &moved);
+    printf("#   frame 0 vs 30: %lld pixels moved\n", moved.pixels_over);
+    CHECK(moved.pixels_over > 200);
+    golden_check("acc_parented_hand_f30", a, W, H, g_glver);
+    free(a);
+    free(b);
+    free(f0);
+    mmd_x_free(x);
+    fx_free_motion(mo);
+    fx_free_model(m);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -398,6 +498,7 @@ int main(int argc, char **argv)
     RUN(after_models_order);
     RUN(shadow_flag);
     RUN(screen_shows_previous_frame);
+    RUN(parented_to_a_dancing_hand);
     RUN(x_matches_its_pmx_twin_where_shading_agrees);
     return test_finish();
 }

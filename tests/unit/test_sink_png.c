@@ -57,12 +57,13 @@ TEST(round_trip_rgb_and_rgba)
 {
     int w = 37, h = 23;
     uint8_t *px = noise(w, h, 1);
-    char p[PATH_MAX], msg[512];
+    char p[PATH_MAX];
+    mmd_error pe;
     path_of(p, "rt_rgba.png");
-    REQUIRE(mmd_png_write_file(p, px, w, h, (size_t)w * 4, true, 2, msg, sizeof msg) == 0);
+    REQUIRE(mmd_png_write_file(p, px, w, h, (size_t)w * 4, true, 2, &pe) == 0);
     uint8_t *back = NULL;
     int bw = 0, bh = 0;
-    REQUIRE(mmd_png_read_file(p, &back, &bw, &bh, msg, sizeof msg) == 0);
+    REQUIRE(mmd_png_read_file(p, &back, &bw, &bh, &pe) == 0);
     CHECK_EQ_INT(bw, w);
     CHECK_EQ_INT(bh, h);
     CHECK(memcmp(back, px, (size_t)w * h * 4) == 0);
@@ -72,8 +73,8 @@ TEST(round_trip_rgb_and_rgba)
     const int levels[] = {1, 3, 9, -1};
     for (int li = 0; li < 4; li++) {
         path_of(p, "rt_rgb.png");
-        REQUIRE(mmd_png_write_file(p, px, w, h, (size_t)w * 4, false, levels[li], msg, sizeof msg) == 0);
-        REQUIRE(mmd_png_read_file(p, &back, &bw, &bh, msg, sizeof msg) == 0);
+        REQUIRE(mmd_png_write_file(p, px, w, h, (size_t)w * 4, false, levels[li], &pe) == 0);
+        REQUIRE(mmd_png_read_file(p, &back, &bw, &bh, &pe) == 0);
         int bad = 0;
         for (int i = 0; i < w * h; i++)
             bad += memcmp(back + i * 4, px + i * 4, 3) != 0 || back[i * 4 + 3] != 255;
@@ -92,16 +93,17 @@ TEST(stride_is_honoured)
     int w = 5, h = 4;
     size_t stride = 5 * 4 + 12;
     uint8_t *px = noise((int)stride / 4 + 1, h, 2);
-    char p[PATH_MAX], msg[256];
+    char p[PATH_MAX];
+    mmd_error pe;
     path_of(p, "stride.png");
-    REQUIRE(mmd_png_write_file(p, px, w, h, stride, true, 2, msg, sizeof msg) == 0);
+    REQUIRE(mmd_png_write_file(p, px, w, h, stride, true, 2, &pe) == 0);
     uint8_t *back;
     int bw, bh;
-    REQUIRE(mmd_png_read_file(p, &back, &bw, &bh, msg, sizeof msg) == 0);
+    REQUIRE(mmd_png_read_file(p, &back, &bw, &bh, &pe) == 0);
     for (int y = 0; y < h; y++)
         CHECK(memcmp(back + y * w * 4, px + y * stride, (size_t)w * 4) == 0);
     free(back);
-    CHECK(mmd_png_write_file(p, px, w, h, 8, true, 2, msg, sizeof msg) == -1); /* stride < w*4 */
+    CHECK(mmd_png_write_file(p, px, w, h, 8, true, 2, &pe) == MMD_E_BAD_VALUE); /* stride < w*4 */
     free(px);
 }
 
@@ -135,12 +137,13 @@ static void write_grey16(const char *path)
 
 TEST(reads_any_png)
 {
-    char p[PATH_MAX], msg[256];
+    char p[PATH_MAX];
+    mmd_error pe;
     path_of(p, "grey16.png");
     write_grey16(p);
     uint8_t *px;
     int w, h;
-    REQUIRE(mmd_png_read_file(p, &px, &w, &h, msg, sizeof msg) == 0);
+    REQUIRE(mmd_png_read_file(p, &px, &w, &h, &pe) == 0);
     CHECK_EQ_INT(w, 3);
     CHECK_EQ_INT(h, 2);
     const uint8_t want[2][12] = {{0, 0, 0, 255, 0x40, 0x40, 0x40, 255, 0x80, 0x80, 0x80, 255},
@@ -149,7 +152,7 @@ TEST(reads_any_png)
     free(px);
     const char *real = MMD_SHARED_ASSETS "/gene/light/face.png";
     if (access(real, R_OK) == 0) {
-        REQUIRE(mmd_png_read_file(real, &px, &w, &h, msg, sizeof msg) == 0);
+        REQUIRE(mmd_png_read_file(real, &px, &w, &h, &pe) == 0);
         CHECK(w > 0 && h > 0);
         free(px);
     }
@@ -157,22 +160,23 @@ TEST(reads_any_png)
 
 TEST(bad_pngs_fail_cleanly)
 {
-    char p[PATH_MAX], msg[256];
+    char p[PATH_MAX];
+    mmd_error pe;
     uint8_t *px = NULL;
     int w, h;
-    CHECK(mmd_png_read_file("/nonexistent.png", &px, &w, &h, msg, sizeof msg) == -1);
-    CHECK(strstr(msg, "cannot open") != NULL);
+    CHECK(mmd_png_read_file("/nonexistent.png", &px, &w, &h, &pe) == MMD_E_IO);
+    CHECK(strstr(pe.msg, "cannot open") != NULL);
     path_of(p, "notpng.png");
     FILE *f = fopen(p, "wb");
     fputs("GIF89a not a png at all", f);
     fclose(f);
-    CHECK(mmd_png_read_file(p, &px, &w, &h, msg, sizeof msg) == -1);
-    CHECK(strstr(msg, "not a PNG") != NULL);
+    CHECK(mmd_png_read_file(p, &px, &w, &h, &pe) == MMD_E_BAD_MAGIC);
+    CHECK(strstr(pe.msg, "not a PNG") != NULL);
     CHECK(!mmd_png_file_complete(p));
     /* every truncation of a real file: an error, never a crash; never "complete" */
     uint8_t *img = noise(16, 9, 3);
     path_of(p, "full.png");
-    REQUIRE(mmd_png_write_file(p, img, 16, 9, 64, true, 2, msg, sizeof msg) == 0);
+    REQUIRE(mmd_png_write_file(p, img, 16, 9, 64, true, 2, &pe) == 0);
     free(img);
     f = fopen(p, "rb");
     uint8_t buf[4096];
@@ -186,7 +190,7 @@ TEST(bad_pngs_fail_cleanly)
         fwrite(buf, 1, k, f);
         fclose(f);
         CHECK(!mmd_png_file_complete(cut));
-        if (mmd_png_read_file(cut, &px, &w, &h, msg, sizeof msg) == 0) {
+        if (mmd_png_read_file(cut, &px, &w, &h, &pe) == 0) {
             ok_reads++; /* only possible once IDAT is complete (missing IEND) */
             free(px);
         }
@@ -201,11 +205,12 @@ TEST(bad_pngs_fail_cleanly)
 TEST(write_failures_leave_nothing)
 {
     uint8_t *px = noise(64, 64, 4);
-    char p[PATH_MAX], msg[512];
+    char p[PATH_MAX];
+    mmd_error pe;
     /* missing directory */
     path_of(p, "nodir/x.png");
-    CHECK(mmd_png_write_file(p, px, 64, 64, 256, false, 2, msg, sizeof msg) == -1);
-    CHECK(strstr(msg, "nodir/x.png") != NULL && strstr(msg, "No such file") != NULL);
+    CHECK(mmd_png_write_file(p, px, 64, 64, 256, false, 2, &pe) == MMD_E_OUTPUT);
+    CHECK(strstr(pe.msg, "nodir/x.png") != NULL && strstr(pe.msg, "No such file") != NULL);
     /* read-only directory (root ignores modes: use /sys, which refuses new files) */
     char ro[PATH_MAX];
     path_of(ro, "ro");
@@ -215,19 +220,19 @@ TEST(write_failures_leave_nothing)
         snprintf(p, sizeof p, "/sys/mmd_test.png");
     else
         path_of(p, "ro/x.png");
-    CHECK(mmd_png_write_file(p, px, 64, 64, 256, false, 2, msg, sizeof msg) == -1);
-    CHECK(strstr(msg, "cannot create") != NULL);
-    printf("# read-only: %s\n", msg);
+    CHECK(mmd_png_write_file(p, px, 64, 64, 256, false, 2, &pe) == MMD_E_OUTPUT);
+    CHECK(strstr(pe.msg, "cannot create") != NULL);
+    printf("# read-only: %s\n", pe.msg);
     CHECK_EQ_INT(count_entries(ro, ".x.png"), 0);
     /* /dev/full: ENOSPC at flush */
     FILE *f = fopen("/dev/full", "wb");
     if (f) {
-        int r = mmd_png_write_fp(f, px, 64, 64, 256, false, 2, msg, sizeof msg);
+        mmd_status r = mmd_png_write_fp(f, px, 64, 64, 256, false, 2, &pe);
         int c = fclose(f);
-        CHECK(r == -1 || c != 0);
-        if (r == -1)
-            CHECK(strstr(msg, "No space left") != NULL);
-        printf("# /dev/full: %s\n", msg);
+        CHECK(r == MMD_E_OUTPUT || c != 0);
+        if (r != MMD_OK)
+            CHECK(strstr(pe.msg, "No space left") != NULL);
+        printf("# /dev/full: %s\n", pe.msg);
     }
     /* a file-size limit (EFBIG) in the middle of the file, through the atomic path */
     char dir[PATH_MAX];
@@ -240,11 +245,11 @@ TEST(write_failures_leave_nothing)
     lim = old;
     lim.rlim_cur = 5000;
     REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
-    int r = mmd_png_write_file(p, px, 64, 64, 256, true, 2, msg, sizeof msg);
+    mmd_status r = mmd_png_write_file(p, px, 64, 64, 256, true, 2, &pe);
     setrlimit(RLIMIT_FSIZE, &old);
-    CHECK_EQ_INT(r, -1);
-    CHECK(strstr(msg, "big.png") != NULL && strstr(msg, "too large") != NULL);
-    printf("# EFBIG: %s\n", msg);
+    CHECK_EQ_INT(r, MMD_E_OUTPUT);
+    CHECK(strstr(pe.msg, "big.png") != NULL && strstr(pe.msg, "too large") != NULL);
+    printf("# EFBIG: %s\n", pe.msg);
     CHECK_EQ_INT(count_entries(dir, "."), 0); /* no big.png, no .big.png.tmp-* */
     free(px);
 }
@@ -276,7 +281,8 @@ static void fill(uint8_t *px, int w, int h, int frame)
 
 TEST(sink_directory_threads)
 {
-    char dir[PATH_MAX], msg[512];
+    char dir[PATH_MAX];
+    mmd_error pe;
     mmd_error err;
     path_of(dir, "seq/sub/");
     mmd_sink *s = mmd_sink_png_open(dir, 3, false, &err);
@@ -307,7 +313,7 @@ TEST(sink_directory_threads)
         snprintf(p, sizeof p, "%s/seq/sub/frame_%06d.png", root, f);
         uint8_t *back;
         int bw, bh;
-        REQUIRE(mmd_png_read_file(p, &back, &bw, &bh, msg, sizeof msg) == 0);
+        REQUIRE(mmd_png_read_file(p, &back, &bw, &bh, &pe) == 0);
         fill(tight, w, h, f - 5);
         int bad = 0;
         for (int i = 0; i < w * h; i++)
@@ -328,7 +334,8 @@ TEST(sink_directory_threads)
 
 TEST(sink_pattern_and_alpha)
 {
-    char pat[PATH_MAX], msg[512], p[PATH_MAX];
+    char pat[PATH_MAX], p[PATH_MAX];
+    mmd_error pe;
     mmd_error err;
     path_of(pat, "pat/f_%04d_100%%.png");
     mmd_sink *s = mmd_sink_png_open(pat, 1, true, &err);
@@ -340,7 +347,7 @@ TEST(sink_pattern_and_alpha)
     path_of(p, "pat/f_0007_100%.png");
     uint8_t *back;
     int w, h;
-    REQUIRE(mmd_png_read_file(p, &back, &w, &h, msg, sizeof msg) == 0);
+    REQUIRE(mmd_png_read_file(p, &back, &w, &h, &pe) == 0);
     CHECK(memcmp(back, px, sizeof px) == 0); /* alpha 200 kept */
     free(back);
     CHECK(mmd_sink_png_frame_exists(pat, 7, 4, 4));
