@@ -110,8 +110,9 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
     tex_entry *e = &r->tex_cache[r->tex_count++];
     *e = (tex_entry){.dev = (unsigned long long)st.st_dev, .ino = (unsigned long long)st.st_ino, .repeat = repeat};
     mmd_image img;
-    if (mmd_image_load_file(path, &img, why, why_size) != 0)
-        return 0;
+    mmd_error ie;
+    if (mmd_image_load_file(path, &img, &ie) != MMD_OK)
+        return snprintf(why, why_size, "%s", ie.msg), 0;
     int halvings = 0;
     if (!fit_budget(r, &img, repeat, &halvings)) {
         snprintf(why, why_size, "over the texture memory budget (%.1f MiB used of %.1f MiB; --texture-memory)",

@@ -26,7 +26,6 @@
 
 #include "core/file.h"
 #include "core/status.h"
-#include "renderer/base/msg.h"
 
 #define DDSD_MIPMAPCOUNT 0x20000u
 #define DDPF_ALPHAPIXELS 0x1u
@@ -97,13 +96,13 @@ bool mmd_image_halve(mmd_image *img)
     return true;
 }
 
-static int check_dims(long long w, long long h, char *msg, size_t n)
+static mmd_status check_dims(long long w, long long h, mmd_error *err)
 {
     if (w <= 0 || h <= 0)
-        return mmd_msgf(msg, n, MMD_E_BAD_HEADER, "image has no pixels (%lldx%lld)", w, h);
+        return mmd_fail(err, MMD_E_BAD_HEADER, "image has no pixels (%lldx%lld)", w, h);
     if (w > MMD_IMAGE_MAX_SIDE || h > MMD_IMAGE_MAX_SIDE ||
         (unsigned long long)w * (unsigned long long)h > MMD_IMAGE_MAX_PIXELS)
-        return mmd_msgf(msg, n, MMD_E_LIMIT,
+        return mmd_fail(err, MMD_E_LIMIT,
                         "image is %lldx%lld; the limit is %d per side and %u Mpixel in total", w,
                         h, MMD_IMAGE_MAX_SIDE, MMD_IMAGE_MAX_PIXELS >> 20);
     return MMD_OK;
@@ -153,23 +152,23 @@ static uint8_t mask_channel(uint32_t px, uint32_t mask)
     return (uint8_t)((v * 255u + m / 2) / m);
 }
 
-static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, size_t n)
+static mmd_status load_dds(const uint8_t *d, size_t size, mmd_image *out, mmd_error *err)
 {
     if (size < 128)
-        return mmd_msgf(msg, n, MMD_E_TRUNCATED, "DDS: file is %zu bytes, the header needs 128",
+        return mmd_fail(err, MMD_E_TRUNCATED, "DDS: file is %zu bytes, the header needs 128",
                         size);
     if (rd32(d + 4) != 124 || rd32(d + 76) != 32)
-        return mmd_msgf(msg, n, MMD_E_BAD_HEADER,
+        return mmd_fail(err, MMD_E_BAD_HEADER,
                         "DDS: header size %u / pixel-format size %u (expected 124 / 32)",
                         rd32(d + 4), rd32(d + 76));
     uint32_t flags = rd32(d + 8), h = rd32(d + 12), w = rd32(d + 16), mips = rd32(d + 28);
     uint32_t pf_flags = rd32(d + 80), fourcc = rd32(d + 84), bpp = rd32(d + 88);
     uint32_t caps2 = rd32(d + 112);
-    int st = check_dims(w, h, msg, n);
+    mmd_status st = check_dims(w, h, err);
     if (st != MMD_OK)
         return st;
     if (caps2 & (DDSCAPS2_CUBEMAP | DDSCAPS2_VOLUME))
-        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED, "DDS: cube maps and volume textures are not supported");
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "DDS: cube maps and volume textures are not supported");
     const uint8_t *px = d + 128;
     size_t avail = size - 128;
     mmd_image img;
@@ -195,7 +194,7 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
                 cc[i] = (c >= 32 && c < 127) ? (char)c : '?';
             }
             cc[4] = 0;
-            return mmd_msgf(msg, n, MMD_E_UNSUPPORTED,
+            return mmd_fail(err, MMD_E_UNSUPPORTED,
                             "DDS: compression '%s' is not supported (DXT1, DXT3, DXT5 are)", cc);
         }
         int want = (flags & DDSD_MIPMAPCOUNT) && mips > 1 ? (int)(mips > 16 ? 16 : mips) : 1;
@@ -214,14 +213,14 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
                 break;
         }
         if (levels == 0)
-            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+            return mmd_fail(err, MMD_E_TRUNCATED,
                             "DDS: %ux%u %s needs %zu bytes of blocks, the file has %zu", w, h,
                             mmd_image_format_name(img.format),
                             (size_t)((w + 3) / 4) * ((h + 3) / 4) * block, avail);
         img.levels = levels;
         img.data = malloc(total);
         if (!img.data)
-            return mmd_msgf(msg, n, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", total);
+            return mmd_fail(err, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", total);
         memcpy(img.data, px, total);
         img.size = total;
         img.has_alpha = img.format != MMD_IMAGE_DXT1 ||
@@ -231,17 +230,17 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
     }
 
     if (!(pf_flags & DDPF_RGB))
-        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED,
+        return mmd_fail(err, MMD_E_UNSUPPORTED,
                         "DDS: pixel format flags 0x%x are not supported (RGB or DXT1/3/5 only)",
                         pf_flags);
     if (bpp != 16 && bpp != 24 && bpp != 32)
-        return mmd_msgf(msg, n, MMD_E_UNSUPPORTED, "DDS: %u bits per pixel is not supported", bpp);
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "DDS: %u bits per pixel is not supported", bpp);
     uint32_t rm = rd32(d + 92), gm = rd32(d + 96), bm = rd32(d + 100);
     uint32_t am = (pf_flags & DDPF_ALPHAPIXELS) ? rd32(d + 104) : 0;
     size_t bytes_pp = bpp / 8;
     size_t pixels = (size_t)w * h;
     if (pixels > avail / bytes_pp)
-        return mmd_msgf(msg, n, MMD_E_TRUNCATED, "DDS: %ux%u at %u bpp needs %zu bytes, the file has %zu",
+        return mmd_fail(err, MMD_E_TRUNCATED, "DDS: %ux%u at %u bpp needs %zu bytes, the file has %zu",
                         w, h, bpp, pixels * bytes_pp, avail);
     img.format = MMD_IMAGE_RGBA8;
     img.levels = 1;
@@ -249,7 +248,7 @@ static int load_dds(const uint8_t *d, size_t size, mmd_image *out, char *msg, si
     img.level_size[0] = img.size;
     img.data = malloc(img.size);
     if (!img.data)
-        return mmd_msgf(msg, n, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", img.size);
+        return mmd_fail(err, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", img.size);
     for (size_t i = 0; i < pixels; i++) {
         const uint8_t *p = px + i * bytes_pp;
         uint32_t v = p[0] | (uint32_t)p[1] << 8;
@@ -279,12 +278,12 @@ static uint32_t rd32be(const uint8_t *p)
  * even from a chunk header cut by the end of the file (8 bytes suffice for
  * "IDAT" + a 1.2 GB length), and only decodes at IEND, so a file that ends
  * before IEND is refused as truncated here. */
-static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
+static mmd_status check_png_chunks(const uint8_t *d, size_t size, mmd_error *err)
 {
     size_t pos = 8;
     while (pos < size) {
         if (size - pos < 12)
-            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+            return mmd_error_set(err, MMD_E_TRUNCATED, "png", -1, (int64_t)pos,
                             "PNG: offset 0x%zx, the file ends inside a chunk header (%zu of 12 "
                             "bytes) before IEND",
                             pos, size - pos);
@@ -296,13 +295,13 @@ static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
                 type[i] = (c >= 32 && c < 127) ? (char)c : '?';
             }
             type[4] = 0;
-            return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+            return mmd_error_set(err, MMD_E_TRUNCATED, "png", -1, (int64_t)pos,
                             "PNG: offset 0x%zx, chunk '%s' claims %u bytes, only %zu left", pos,
                             type, len, size - pos - 12);
         }
         if (!memcmp(d + pos + 4, "IHDR", 4) && len >= 8) {
             /* stb refuses sizes over its own cap as "unknown format": say why */
-            int st = check_dims(rd32be(d + pos + 8), rd32be(d + pos + 12), msg, n);
+            mmd_status st = check_dims(rd32be(d + pos + 8), rd32be(d + pos + 12), err);
             if (st != MMD_OK)
                 return st;
         }
@@ -310,8 +309,8 @@ static int check_png_chunks(const uint8_t *d, size_t size, char *msg, size_t n)
             return MMD_OK;
         pos += 12 + (size_t)len;
     }
-    return mmd_msgf(msg, n, MMD_E_TRUNCATED, "PNG: the file ends at offset 0x%zx without IEND",
-                    size);
+    return mmd_error_set(err, MMD_E_TRUNCATED, "png", -1, (int64_t)size,
+                    "PNG: the file ends at offset 0x%zx without IEND", size);
 }
 
 static unsigned rd16(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] << 8; }
@@ -320,7 +319,7 @@ static unsigned rd16(const uint8_t *p) { return (unsigned)p[0] | (unsigned)p[1] 
  * the missing bytes were zero (a black texture, no error). Called after
  * stbi_info and check_dims accepted the image, so w and h are bounded and the
  * products below fit in 64 bits. RLE and other compressions are left to stb. */
-static int check_bmp_size(const uint8_t *d, size_t size, char *msg, size_t n)
+static mmd_status check_bmp_size(const uint8_t *d, size_t size, mmd_error *err)
 {
     if (size < 30)
         return MMD_OK; /* stbi_info accepted it: nothing we can measure */
@@ -347,7 +346,7 @@ static int check_bmp_size(const uint8_t *d, size_t size, char *msg, size_t n)
     /* the last row's padding may be missing: every pixel byte is still there */
     uint64_t need = (uint64_t)data_at + stride * (h - 1) + (w * bpp + 7) / 8;
     if (need > size)
-        return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+        return mmd_fail(err, MMD_E_TRUNCATED,
                         "BMP: %llux%llu at %llu bpp needs %llu bytes (pixel data at %u, %llu per row), "
                         "the file has %zu",
                         (unsigned long long)w, (unsigned long long)h, (unsigned long long)bpp,
@@ -358,7 +357,7 @@ static int check_bmp_size(const uint8_t *d, size_t size, char *msg, size_t n)
 
 /* TGA types 1 (colour-mapped), 2 (true colour), 3 (grey), all uncompressed:
  * 18-byte header, id, colour map, then w x h pixels. */
-static int check_tga_size(const uint8_t *d, size_t size, int w, int h, char *msg, size_t n)
+static mmd_status check_tga_size(const uint8_t *d, size_t size, int w, int h, mmd_error *err)
 {
     if (size < 18 || d[1] > 1 || d[2] < 1 || d[2] > 3)
         return MMD_OK;
@@ -368,7 +367,7 @@ static int check_tga_size(const uint8_t *d, size_t size, int w, int h, char *msg
     uint64_t pixel = (d[16] + 7u) / 8u;
     uint64_t need = 18 + (uint64_t)d[0] + cmap + (uint64_t)w * (uint64_t)h * pixel;
     if (need > size)
-        return mmd_msgf(msg, n, MMD_E_TRUNCATED,
+        return mmd_fail(err, MMD_E_TRUNCATED,
                         "TGA: %dx%d at %u bpp needs %llu bytes (header, id %u, colour map %llu), the "
                         "file has %zu",
                         w, h, d[16], (unsigned long long)need, d[0], (unsigned long long)cmap, size);
@@ -521,43 +520,42 @@ static void stb_decode_timed(const uint8_t *d, size_t size, int w, int h, uint8_
     munmap(shm, sizeof *r + bytes);
 }
 
-static int load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_image *out, char *msg,
-                       size_t msg_size)
+static mmd_status load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_image *out, mmd_error *err)
 {
     if (!d || size == 0)
-        return mmd_msgf(msg, msg_size, MMD_E_TRUNCATED, "image is empty");
+        return mmd_fail(err, MMD_E_TRUNCATED, "image is empty");
     img_fmt fmt = sniff(d, size);
     if (fmt == FMT_DDS)
-        return load_dds(d, size, out, msg, msg_size);
+        return load_dds(d, size, out, err);
     if (fmt == FMT_NONE) {
         const char *other = other_format_name(d, size);
-        return mmd_msgf(msg, msg_size, other ? MMD_E_UNSUPPORTED : MMD_E_BAD_MAGIC,
+        return mmd_fail(err, other ? MMD_E_UNSUPPORTED : MMD_E_BAD_MAGIC,
                         "%s%snot a supported image (BMP, PNG, TGA, JPEG, GIF, DDS): refused by its "
                         "first bytes", other ? other : "", other ? " is " : "");
     }
     if (size > INT_MAX)
-        return mmd_msgf(msg, msg_size, MMD_E_LIMIT, "image file is %zu bytes, too large", size);
+        return mmd_fail(err, MMD_E_LIMIT, "image file is %zu bytes, too large", size);
     if (fmt == FMT_PNG) {
-        int st = check_png_chunks(d, size, msg, msg_size);
+        mmd_status st = check_png_chunks(d, size, err);
         if (st != MMD_OK)
             return st;
     }
     int w = 0, h = 0, comp = 0;
     if (!stbi_info_from_memory(d, (int)size, &w, &h, &comp)) {
         const char *why = stbi_failure_reason();
-        return mmd_msgf(msg, msg_size, MMD_E_BAD_MAGIC,
+        return mmd_fail(err, MMD_E_BAD_MAGIC,
                         "not a supported image (BMP, PNG, TGA, JPEG, GIF, DDS): %s",
                         why ? why : "unknown format");
     }
     if (fmt == FMT_BMP && h < 0 && h != INT_MIN)
         h = -h; /* stbi_info gives a top-down BMP's stored negative height; stbi_load its size */
-    int st = check_dims(w, h, msg, msg_size);
+    mmd_status st = check_dims(w, h, err);
     if (st != MMD_OK)
         return st;
     if (fmt == FMT_BMP)
-        st = check_bmp_size(d, size, msg, msg_size);
+        st = check_bmp_size(d, size, err);
     else if (fmt == FMT_TGA)
-        st = check_tga_size(d, size, w, h, msg, msg_size);
+        st = check_tga_size(d, size, w, h, err);
     if (st != MMD_OK)
         return st;
     size_t bytes = (size_t)w * (size_t)h * 4;
@@ -565,7 +563,7 @@ static int load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_image *o
     memset(&img, 0, sizeof img);
     img.data = malloc(bytes); /* ours, so callers free() it like DDS data */
     if (!img.data)
-        return mmd_msgf(msg, msg_size, MMD_E_NOMEM, "cannot allocate %zu bytes", bytes);
+        return mmd_fail(err, MMD_E_NOMEM, "cannot allocate %zu bytes", bytes);
     decode_result r;
     memset(&r, 0, sizeof r);
     if (limit_ms > 0)
@@ -574,7 +572,7 @@ static int load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_image *o
         stb_decode(d, size, w, h, img.data, &r);
     if (r.status != MMD_OK) {
         free(img.data);
-        return mmd_msgf(msg, msg_size, r.status, "%s", r.why);
+        return mmd_fail(err, r.status, "%s", r.why);
     }
     img.width = w;
     img.height = h;
@@ -587,30 +585,27 @@ static int load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_image *o
     return MMD_OK;
 }
 
-int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
-                          size_t msg_size)
+mmd_status mmd_image_load_memory(const void *data, size_t size, mmd_image *out, mmd_error *err)
 {
-    return load_memory(data, size, 0, out, msg, msg_size);
+    return load_memory(data, size, 0, out, err);
 }
 
-int mmd_image_load_memory_timed(const void *data, size_t size, int limit_ms, mmd_image *out, char *msg,
-                                size_t msg_size)
+mmd_status mmd_image_load_memory_timed(const void *data, size_t size, int limit_ms, mmd_image *out, mmd_error *err)
 {
-    return load_memory(data, size, limit_ms, out, msg, msg_size);
+    return load_memory(data, size, limit_ms, out, err);
 }
 
-int mmd_image_load_file(const char *path, mmd_image *out, char *msg, size_t msg_size)
+mmd_status mmd_image_load_file(const char *path, mmd_image *out, mmd_error *err)
 {
     void *data = NULL;
     size_t size = 0;
-    mmd_error err;
-    mmd_status st = mmd_file_read(path, &data, &size, &err);
+    mmd_error inner;
+    mmd_status st = mmd_file_read(path, &data, &size, &inner);
     if (st != MMD_OK)
-        return mmd_msgf(msg, msg_size, st, "%s: %s", path, err.msg);
-    char inner[200];
-    int r = load_memory(data, size, MMD_IMAGE_DECODE_MS, out, inner, sizeof inner);
+        return mmd_fail(err, st, "%s: %s", path, inner.msg);
+    st = load_memory(data, size, MMD_IMAGE_DECODE_MS, out, &inner);
     free(data);
-    if (r != MMD_OK)
-        return mmd_msgf(msg, msg_size, r, "%s: %s", path, inner);
+    if (st != MMD_OK) /* the path before the sentence; the offset stays */
+        return mmd_error_set(err, st, inner.section, inner.item, inner.offset, "%s: %s", path, inner.msg);
     return MMD_OK;
 }

@@ -1,7 +1,7 @@
 /* renderer/image/decode.h - decode texture files into CPU memory (no GL here).
  *
- *   mmd_image_load_file(path, &img, msg, n)        read and decode a file
- *   mmd_image_load_memory(data, size, &img, msg, n) decode bytes (borrowed for the call)
+ *   mmd_image_load_file(path, &img, &err)          read and decode a file
+ *   mmd_image_load_memory(data, size, &img, &err)  decode bytes (borrowed for the call)
  *   mmd_image_free(&img)                            release img->data (NULL/zeroed ok)
  *
  * The format is detected from the content, never the extension (.sph/.spa
@@ -25,7 +25,9 @@
  * budget as an argument, mmd_image_load_memory decodes in-process (fuzzing).
  *
  * All loaders return MMD_OK (0) or an mmd_status (core/status.h) with a
- * sentence in msg; *out is written only on success. Corrupt input never
+ * sentence in err (may be NULL), and the byte offset in err->offset where the
+ * sentence names one (PNG chunks, in-process decoding); *out is written only
+ * on success. Corrupt input never
  * crashes; sizes above MMD_IMAGE_MAX_SIDE per side or MMD_IMAGE_MAX_PIXELS in
  * total are refused (MMD_E_LIMIT) before anything is allocated.
  */
@@ -35,6 +37,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "core/status.h"
 
 #define MMD_IMAGE_MAX_SIDE 16384
 #define MMD_IMAGE_MAX_PIXELS (64u * 1024u * 1024u)
@@ -59,11 +63,10 @@ typedef struct mmd_image {
     bool has_alpha;      /* some texel is not fully opaque (DXT3/5: always true) */
 } mmd_image;
 
-int mmd_image_load_file(const char *path, mmd_image *out, char *msg, size_t msg_size);
-int mmd_image_load_memory(const void *data, size_t size, mmd_image *out, char *msg,
-                          size_t msg_size);
-int mmd_image_load_memory_timed(const void *data, size_t size, int limit_ms, mmd_image *out,
-                                char *msg, size_t msg_size);
+mmd_status mmd_image_load_file(const char *path, mmd_image *out, mmd_error *err);
+mmd_status mmd_image_load_memory(const void *data, size_t size, mmd_image *out, mmd_error *err);
+mmd_status mmd_image_load_memory_timed(const void *data, size_t size, int limit_ms, mmd_image *out,
+                                       mmd_error *err);
 void mmd_image_free(mmd_image *img);
 /* Halve img in place to fit a memory budget: RGBA8 is box-filtered to
  * ceil(w/2) x ceil(h/2); DXT drops its top mip level when it has another.

@@ -11,8 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mmd_image img;
-    char msg[256];
-    if (mmd_image_load_memory(data, size, &img, msg, sizeof msg) != 0)
+    mmd_error ie = {0};
+    if (mmd_image_load_memory(data, size, &img, &ie) != 0)
         return 0;
     if (img.levels < 1 || img.levels > MMD_IMAGE_MAX_LEVELS || img.width < 1 || img.height < 1 ||
         (img.format == MMD_IMAGE_RGBA8 &&

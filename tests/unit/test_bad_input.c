@@ -798,9 +798,9 @@ static void expect_image_refused(const char *what, const uint8_t *d, size_t n, i
                                  const char *needle)
 {
     mmd_image img;
-    char msg[256] = "";
-    int rc = mmd_image_load_memory(d, n, &img, msg, sizeof msg);
-    printf("#   %-34s -> %s (%d)\n", what, rc ? msg : "ACCEPTED", rc);
+    mmd_error ie = {0};
+    int rc = mmd_image_load_memory(d, n, &img, &ie);
+    printf("#   %-34s -> %s (%d)\n", what, rc ? ie.msg : "ACCEPTED", rc);
     if (rc == 0) {
         mmd_image_free(&img);
         test_g.cur_failed++;
@@ -808,7 +808,7 @@ static void expect_image_refused(const char *what, const uint8_t *d, size_t n, i
     }
     CHECK(rc == want1 || rc == want2);
     if (needle)
-        CHECK(strstr(msg, needle) != NULL);
+        CHECK(strstr(ie.msg, needle) != NULL);
 }
 
 TEST(image_absurd_dimensions)
@@ -858,8 +858,8 @@ TEST(image_wrong_magic_and_truncation)
         REQUIRE(c);
         memcpy(c, png.p, len);
         mmd_image img;
-        char msg[256];
-        if (mmd_image_load_memory(c, len, &img, msg, sizeof msg) == 0) {
+        mmd_error ie = {0};
+        if (mmd_image_load_memory(c, len, &img, &ie) == 0) {
             accepted++;
             mmd_image_free(&img);
         }
@@ -872,8 +872,8 @@ TEST(image_wrong_magic_and_truncation)
     accepted = 0;
     for (size_t len = 0; len < sizeof dds; len++) {
         mmd_image img;
-        char msg[256];
-        if (mmd_image_load_memory(dds, len, &img, msg, sizeof msg) == 0) {
+        mmd_error ie = {0};
+        if (mmd_image_load_memory(dds, len, &img, &ie) == 0) {
             accepted++;
             mmd_image_free(&img);
         }
@@ -882,9 +882,9 @@ TEST(image_wrong_magic_and_truncation)
     free(png.p);
     /* A missing file names the path. */
     mmd_image img;
-    char msg[256] = "";
-    CHECK(mmd_image_load_file("/nonexistent/tex.png", &img, msg, sizeof msg) != 0);
-    CHECK(strstr(msg, "/nonexistent/tex.png") != NULL);
+    mmd_error ie = {0};
+    CHECK(mmd_image_load_file("/nonexistent/tex.png", &img, &ie) != 0);
+    CHECK(strstr(ie.msg, "/nonexistent/tex.png") != NULL);
 }
 
 /* Offset of the first chunk of this type in an encoded PNG (png.n if none). */
@@ -926,8 +926,8 @@ TEST(image_png_cut_inside_chunk_header)
      * only decodes at IEND), and no cut is accepted. */
     for (size_t cut = 9; cut < png.n; cut++) {
         mmd_image img;
-        char msg[256] = "";
-        int rc = mmd_image_load_memory(png.p, cut, &img, msg, sizeof msg);
+        mmd_error ie = {0};
+        int rc = mmd_image_load_memory(png.p, cut, &img, &ie);
         if (rc == 0)
             mmd_image_free(&img);
         CHECK(rc == MMD_E_TRUNCATED);
@@ -1061,12 +1061,12 @@ TEST(image_decode_time_budget)
     stbi_write_bmp_to_func(mem_write, &b, w, h, 3, px);
     free(px);
     mmd_image a, c;
-    char msg[256] = "";
-    CHECK_EQ_INT(mmd_image_load_memory_timed(b.p, b.n, 1, &a, msg, sizeof msg), MMD_E_LIMIT);
-    printf("#   1 ms budget: %s\n", msg);
-    CHECK(strstr(msg, "budget") != NULL);
-    REQUIRE(mmd_image_load_memory_timed(b.p, b.n, 60000, &a, msg, sizeof msg) == 0);
-    REQUIRE(mmd_image_load_memory(b.p, b.n, &c, msg, sizeof msg) == 0);
+    mmd_error ie = {0};
+    CHECK_EQ_INT(mmd_image_load_memory_timed(b.p, b.n, 1, &a, &ie), MMD_E_LIMIT);
+    printf("#   1 ms budget: %s\n", ie.msg);
+    CHECK(strstr(ie.msg, "budget") != NULL);
+    REQUIRE(mmd_image_load_memory_timed(b.p, b.n, 60000, &a, &ie) == 0);
+    REQUIRE(mmd_image_load_memory(b.p, b.n, &c, &ie) == 0);
     CHECK(a.size == c.size && !memcmp(a.data, c.data, a.size));
     mmd_image_free(&a);
     mmd_image_free(&c);

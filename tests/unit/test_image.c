@@ -167,8 +167,8 @@ TEST(bmp_24bit_top_row_first)
     size_t n;
     uint8_t *b = make_bmp(5, 3, 24, px_grad_zero_alpha, &n);
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(b, n, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(b, n, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.width, 5);
     CHECK_EQ_INT(img.height, 3);
     CHECK_EQ_INT(img.format, MMD_IMAGE_RGBA8);
@@ -193,8 +193,8 @@ TEST(bmp_32bit_all_zero_alpha_is_opaque)
     size_t n;
     uint8_t *b = make_bmp(4, 4, 32, px_grad_zero_alpha, &n);
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(b, n, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(b, n, &img, &ie) == MMD_OK);
     for (int i = 0; i < 16; i++)
         CHECK_EQ_INT(img.data[i * 4 + 3], 255);
     CHECK(!img.has_alpha);
@@ -209,8 +209,8 @@ TEST(bmp_32bit_alpha_is_kept)
     size_t n;
     uint8_t *b = make_bmp(4, 4, 32, px_grad_alpha, &n);
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(b, n, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(b, n, &img, &ie) == MMD_OK);
     CHECK(img.has_alpha);
     CHECK_EQ_INT(img.data[3], 0);                       /* (0,0) */
     CHECK_EQ_INT(img.data[(2 * 4 + 3) * 4 + 3], 122);   /* (3,2): 3*40+2 */
@@ -231,8 +231,8 @@ TEST(tga_uncompressed_bottom_up)
                              0, 0, 255, 255, 255, 255 /* top: red, white */};
     memcpy(t + 18, bgr, 12);
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(t, sizeof t, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(t, sizeof t, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.width, 2);
     const uint8_t want[16] = {255, 0, 0, 255, 255, 255, 255, 255, 0, 0, 255, 255, 0, 255, 0, 255};
     CHECK(memcmp(img.data, want, 16) == 0);
@@ -246,30 +246,30 @@ TEST(bmp_truncated_pixel_data_refused)
     uint8_t *b = make_bmp(5, 3, 24, px_grad_zero_alpha, &n); /* rows of 16 bytes: 54 + 48 = 102 */
     REQUIRE(n == 102);
     mmd_image img;
-    char msg[256] = "";
+    mmd_error ie = {0};
     /* the last row's padding (1 byte) may be missing: all 15 pixels are there */
-    CHECK_EQ_INT(mmd_image_load_memory(b, n - 1, &img, msg, sizeof msg), MMD_OK);
+    CHECK_EQ_INT(mmd_image_load_memory(b, n - 1, &img, &ie), MMD_OK);
     mmd_image_free(&img);
     /* one pixel byte short: 54 + 2 * 16 + 15 = 101 needed */
-    CHECK_EQ_INT(mmd_image_load_memory(b, n - 2, &img, msg, sizeof msg), MMD_E_TRUNCATED);
-    CHECK(strstr(msg, "needs 101 bytes") != NULL);
-    CHECK(strstr(msg, "has 100") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(b, n - 2, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "needs 101 bytes") != NULL);
+    CHECK(strstr(ie.msg, "has 100") != NULL);
     /* only the header */
-    CHECK_EQ_INT(mmd_image_load_memory(b, 54, &img, msg, sizeof msg), MMD_E_TRUNCATED);
-    CHECK(strstr(msg, "has 54") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(b, 54, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "has 54") != NULL);
     /* top-down (negative height): loads, and is measured the same way */
     put32(b + 22, (uint32_t)-3);
-    REQUIRE(mmd_image_load_memory(b, n, &img, msg, sizeof msg) == MMD_OK);
+    REQUIRE(mmd_image_load_memory(b, n, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.height, 3);
     CHECK_EQ_INT(img.data[(2 * 5 + 4) * 4 + 1], 0); /* stored first row is now the top: (4,2) has y 0 */
     mmd_image_free(&img);
-    CHECK_EQ_INT(mmd_image_load_memory(b, n - 20, &img, msg, sizeof msg), MMD_E_TRUNCATED);
+    CHECK_EQ_INT(mmd_image_load_memory(b, n - 20, &img, &ie), MMD_E_TRUNCATED);
     /* a 32-bit BI_BITFIELDS one */
     free(b);
     b = make_bmp(4, 4, 32, px_grad_alpha, &n); /* 54 + 64 */
     put32(b + 30, 3);
-    CHECK_EQ_INT(mmd_image_load_memory(b, n - 4, &img, msg, sizeof msg), MMD_E_TRUNCATED);
-    CHECK(strstr(msg, "needs 118 bytes") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(b, n - 4, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "needs 118 bytes") != NULL);
     free(b);
 }
 
@@ -283,30 +283,30 @@ TEST(tga_truncated_pixel_data_refused)
     t[16] = 24;
     memset(t + 21, 200, 12);
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(t, sizeof t, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(t, sizeof t, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.data[0], 200);
     mmd_image_free(&img);
-    CHECK_EQ_INT(mmd_image_load_memory(t, sizeof t - 1, &img, msg, sizeof msg), MMD_E_TRUNCATED);
-    CHECK(strstr(msg, "needs 33 bytes") != NULL);
-    CHECK(strstr(msg, "has 32") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(t, sizeof t - 1, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "needs 33 bytes") != NULL);
+    CHECK(strstr(ie.msg, "has 32") != NULL);
     /* grey (type 3), 8 bpp, header only */
     uint8_t g[18 + 4] = {0};
     g[2] = 3;
     put16(g + 12, 2);
     put16(g + 14, 2);
     g[16] = 8;
-    REQUIRE(mmd_image_load_memory(g, sizeof g, &img, msg, sizeof msg) == MMD_OK);
+    REQUIRE(mmd_image_load_memory(g, sizeof g, &img, &ie) == MMD_OK);
     mmd_image_free(&img);
-    CHECK_EQ_INT(mmd_image_load_memory(g, 18 + 2, &img, msg, sizeof msg), MMD_E_TRUNCATED);
-    CHECK(strstr(msg, "needs 22 bytes") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(g, 18 + 2, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "needs 22 bytes") != NULL);
 }
 
 TEST(gif_first_frame)
 {
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(anim_gif, sizeof anim_gif, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(anim_gif, sizeof anim_gif, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.width, 4);
     CHECK_EQ_INT(img.height, 4);
     for (int i = 0; i < 16; i++) { /* red (ffmpeg's dithered palette: 216..252), not the blue 2nd frame */
@@ -319,8 +319,8 @@ TEST(gif_first_frame)
 TEST(jpeg_decodes)
 {
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(solid_jpg, sizeof solid_jpg, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(solid_jpg, sizeof solid_jpg, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.width, 8);
     CHECK_NEAR(img.data[0], 0x40, 3);
     CHECK_NEAR(img.data[1], 0x80, 3);
@@ -366,8 +366,8 @@ TEST(dds_dxt1_with_mips)
     d[128] = d[129] = 0xff; /* level-0 blocks: c0 > c1, opaque 4-colour mode */
     d[136] = d[137] = 0xff;
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.format, MMD_IMAGE_DXT1);
     CHECK_EQ_INT(img.width, 8);
     CHECK_EQ_INT(img.height, 4);
@@ -382,13 +382,13 @@ TEST(dds_dxt1_with_mips)
     mmd_image_free(&img);
 
     /* a cut mip chain keeps the complete levels */
-    REQUIRE(mmd_image_load_memory(d, 128 + 29, &img, msg, sizeof msg) == MMD_OK);
+    REQUIRE(mmd_image_load_memory(d, 128 + 29, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.levels, 2);
     CHECK_EQ_INT(img.size, 24);
     mmd_image_free(&img);
     /* level 0 cut: error */
-    CHECK_EQ_INT(mmd_image_load_memory(d, 128 + 15, &img, msg, sizeof msg), MMD_E_TRUNCATED);
-    CHECK(strstr(msg, "DXT1") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(d, 128 + 15, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "DXT1") != NULL);
 }
 
 TEST(dds_dxt1_punch_through_alpha)
@@ -398,8 +398,8 @@ TEST(dds_dxt1_punch_through_alpha)
     memset(d + 128, 0, 8); /* c0 == c1: 3-colour mode */
     d[128 + 5] = 0x0c;     /* one index 3 */
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, &ie) == MMD_OK);
     CHECK(img.has_alpha);
     CHECK_EQ_INT(img.levels, 1);
     mmd_image_free(&img);
@@ -411,20 +411,20 @@ TEST(dds_dxt5_and_dxt3)
     dds_header(d, 5, 4, 1, "DXT5", 0, 0, 0, 0, 0); /* 5 wide -> 2 blocks */
     memset(d + 128, 0xab, 32);
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.format, MMD_IMAGE_DXT5);
     CHECK_EQ_INT(img.size, 32);
     CHECK(img.has_alpha);
     CHECK_STR(mmd_image_format_name(img.format), "DXT5");
     mmd_image_free(&img);
     memcpy(d + 84, "DXT3", 4);
-    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg) == MMD_OK);
+    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.format, MMD_IMAGE_DXT3);
     mmd_image_free(&img);
     memcpy(d + 84, "ATI2", 4);
-    CHECK_EQ_INT(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg), MMD_E_UNSUPPORTED);
-    CHECK(strstr(msg, "ATI2") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(d, sizeof d, &img, &ie), MMD_E_UNSUPPORTED);
+    CHECK(strstr(ie.msg, "ATI2") != NULL);
 }
 
 TEST(dds_a8r8g8b8_and_x8r8g8b8)
@@ -434,8 +434,8 @@ TEST(dds_a8r8g8b8_and_x8r8g8b8)
     const uint8_t px[8] = {0x10, 0x20, 0x30, 0x80, /* B G R A */ 1, 2, 3, 0xff};
     memcpy(d + 128, px, 8);
     mmd_image img;
-    char msg[256] = "";
-    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.format, MMD_IMAGE_RGBA8);
     const uint8_t want[8] = {0x30, 0x20, 0x10, 0x80, 3, 2, 1, 0xff};
     CHECK(memcmp(img.data, want, 8) == 0);
@@ -444,7 +444,7 @@ TEST(dds_a8r8g8b8_and_x8r8g8b8)
 
     dds_header(d, 2, 1, 1, NULL, 32, 0xff0000, 0xff00, 0xff, 0); /* X8R8G8B8 */
     memcpy(d + 128, px, 8);
-    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg) == MMD_OK);
+    REQUIRE(mmd_image_load_memory(d, sizeof d, &img, &ie) == MMD_OK);
     CHECK_EQ_INT(img.data[3], 255);
     CHECK_EQ_INT(img.data[0], 0x30);
     CHECK(!img.has_alpha);
@@ -455,11 +455,11 @@ TEST(dds_a8r8g8b8_and_x8r8g8b8)
     dds_header(e, 2, 1, 1, NULL, 16, 0xf800, 0x07e0, 0x001f, 0);
     put16(e + 128, 0xffff);
     put16(e + 130, 0x07e0);
-    REQUIRE(mmd_image_load_memory(e, sizeof e, &img, msg, sizeof msg) == MMD_OK);
+    REQUIRE(mmd_image_load_memory(e, sizeof e, &img, &ie) == MMD_OK);
     const uint8_t want2[8] = {255, 255, 255, 255, 0, 255, 0, 255};
     CHECK(memcmp(img.data, want2, 8) == 0);
     mmd_image_free(&img);
-    CHECK_EQ_INT(mmd_image_load_memory(e, sizeof e - 1, &img, msg, sizeof msg), MMD_E_TRUNCATED);
+    CHECK_EQ_INT(mmd_image_load_memory(e, sizeof e - 1, &img, &ie), MMD_E_TRUNCATED);
 }
 
 TEST(limits_refused_before_allocation)
@@ -467,22 +467,22 @@ TEST(limits_refused_before_allocation)
     uint8_t d[128];
     dds_header(d, 20000, 4, 1, "DXT1", 0, 0, 0, 0, 0);
     mmd_image img;
-    char msg[256] = "";
-    CHECK_EQ_INT(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg), MMD_E_LIMIT);
-    CHECK(strstr(msg, "20000x4") != NULL);
+    mmd_error ie = {0};
+    CHECK_EQ_INT(mmd_image_load_memory(d, sizeof d, &img, &ie), MMD_E_LIMIT);
+    CHECK(strstr(ie.msg, "20000x4") != NULL);
     dds_header(d, 16384, 8192, 1, "DXT1", 0, 0, 0, 0, 0); /* 128 Mpixel */
-    CHECK_EQ_INT(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg), MMD_E_LIMIT);
+    CHECK_EQ_INT(mmd_image_load_memory(d, sizeof d, &img, &ie), MMD_E_LIMIT);
     /* BMP header claiming 30000 x 30000 with no pixels behind it */
     size_t n;
     uint8_t *b = make_bmp(2, 2, 24, px_grad_zero_alpha, &n);
     put32(b + 18, 30000);
     put32(b + 22, 30000);
-    CHECK_EQ_INT(mmd_image_load_memory(b, n, &img, msg, sizeof msg), MMD_E_LIMIT);
-    CHECK(strstr(msg, "30000x30000") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(b, n, &img, &ie), MMD_E_LIMIT);
+    CHECK(strstr(ie.msg, "30000x30000") != NULL);
     /* plausible size but truncated pixels: decode error, not a crash */
     put32(b + 18, 1000);
     put32(b + 22, 1000);
-    int r = mmd_image_load_memory(b, n, &img, msg, sizeof msg);
+    int r = mmd_image_load_memory(b, n, &img, &ie);
     if (r == MMD_OK) /* stb may zero-fill a short BMP; either way no crash */
         mmd_image_free(&img);
     free(b);
@@ -491,11 +491,11 @@ TEST(limits_refused_before_allocation)
 TEST(corrupt_inputs_fail_cleanly)
 {
     mmd_image img;
-    char msg[256] = "";
-    CHECK(mmd_image_load_memory(NULL, 0, &img, msg, sizeof msg) != MMD_OK);
+    mmd_error ie = {0};
+    CHECK(mmd_image_load_memory(NULL, 0, &img, &ie) != MMD_OK);
     const char junk[] = "this is not an image at all";
-    CHECK_EQ_INT(mmd_image_load_memory(junk, sizeof junk, &img, msg, sizeof msg), MMD_E_BAD_MAGIC);
-    CHECK(strstr(msg, "not a supported image") != NULL);
+    CHECK_EQ_INT(mmd_image_load_memory(junk, sizeof junk, &img, &ie), MMD_E_BAD_MAGIC);
+    CHECK(strstr(ie.msg, "not a supported image") != NULL);
     /* truncation sweeps over every fixture: any result, never a crash or leak */
     size_t n;
     uint8_t *b = make_bmp(7, 5, 32, px_grad_alpha, &n);
@@ -505,7 +505,7 @@ TEST(corrupt_inputs_fail_cleanly)
         for (size_t cut = 0; cut < fn[f]; cut++) {
             uint8_t *c = malloc(cut ? cut : 1);
             memcpy(c, fx[f], cut);
-            if (mmd_image_load_memory(c, cut, &img, msg, sizeof msg) == MMD_OK)
+            if (mmd_image_load_memory(c, cut, &img, &ie) == MMD_OK)
                 mmd_image_free(&img);
             free(c);
         }
@@ -513,9 +513,9 @@ TEST(corrupt_inputs_fail_cleanly)
     uint8_t d[128 + 16];
     dds_header(d, 4, 4, 1, NULL, 32, 0xff, 0xff00, 0xff0000, 0);
     for (size_t cut = 0; cut < sizeof d; cut++)
-        CHECK(mmd_image_load_memory(d, cut, &img, msg, sizeof msg) != MMD_OK);
+        CHECK(mmd_image_load_memory(d, cut, &img, &ie) != MMD_OK);
     put32(d + 4, 99);
-    CHECK_EQ_INT(mmd_image_load_memory(d, sizeof d, &img, msg, sizeof msg), MMD_E_BAD_HEADER);
+    CHECK_EQ_INT(mmd_image_load_memory(d, sizeof d, &img, &ie), MMD_E_BAD_HEADER);
 }
 
 TEST(png_chunk_length_beyond_file)
@@ -530,17 +530,19 @@ TEST(png_chunk_length_beyond_file)
         0x84, 0x02, 0x05, 0x3f, 0x05, 0x51, 0xb0, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
         0x44, 0xae, 0x42, 0x60, 0x82};
     mmd_image img;
-    char msg[256] = "";
-    CHECK_EQ_INT(mmd_image_load_memory(bad, sizeof bad, &img, msg, sizeof msg), MMD_E_TRUNCATED);
-    CHECK(strstr(msg, "chunk 'IDAT' claims 1229209940 bytes") != NULL);
+    mmd_error ie = {0};
+    CHECK_EQ_INT(mmd_image_load_memory(bad, sizeof bad, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "chunk 'IDAT' claims 1229209940 bytes") != NULL);
+    CHECK_EQ_INT(ie.offset, 33); /* the IDAT chunk header (8 + 25), as the message says */
+    CHECK(strstr(ie.msg, "offset 0x21") != NULL);
 }
 
 TEST(load_file_names_the_path)
 {
     mmd_image img;
-    char msg[512] = "";
-    CHECK_EQ_INT(mmd_image_load_file("/nonexistent/x.bmp", &img, msg, sizeof msg), MMD_E_IO);
-    CHECK(strstr(msg, "/nonexistent/x.bmp") != NULL);
+    mmd_error ie = {0};
+    CHECK_EQ_INT(mmd_image_load_file("/nonexistent/x.bmp", &img, &ie), MMD_E_IO);
+    CHECK(strstr(ie.msg, "/nonexistent/x.bmp") != NULL);
     char path[] = "/tmp/test_image_XXXXXX";
     int fd = mkstemp(path);
     REQUIRE(fd >= 0);
@@ -548,7 +550,7 @@ TEST(load_file_names_the_path)
     uint8_t *b = make_bmp(3, 2, 24, px_grad_zero_alpha, &n);
     REQUIRE(write(fd, b, n) == (ssize_t)n);
     close(fd);
-    CHECK_EQ_INT(mmd_image_load_file(path, &img, msg, sizeof msg), MMD_OK);
+    CHECK_EQ_INT(mmd_image_load_file(path, &img, &ie), MMD_OK);
     CHECK_EQ_INT(img.width, 3);
     mmd_image_free(&img);
     unlink(path);
@@ -561,8 +563,8 @@ TEST(real_png_texture)
     if (access(p, R_OK) != 0)
         SKIP("skipped: no ../shared");
     mmd_image img;
-    char msg[512] = "";
-    REQUIRE(mmd_image_load_file(p, &img, msg, sizeof msg) == MMD_OK);
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_file(p, &img, &ie) == MMD_OK);
     CHECK(img.width > 0 && img.height > 0);
     CHECK_EQ_INT(img.format, MMD_IMAGE_RGBA8);
     CHECK_EQ_INT(img.size, (size_t)img.width * img.height * 4);
