@@ -24,7 +24,7 @@ t_grep "stats: load and CPU fields" '"frames":2,.*"load_s":[0-9.]+,"first_frame_
 t_expect "bench_scene profile" 0 "$BUILD/tools/bench_scene" "$d/bench.ini" 96x54 4 1 60
 t_grep "one-core table names the dancer" 'dancer1 +25958 '
 t_grep "colour pass figure" 'colour +[0-9]+\.[0-9]+ \|'
-t_grep "costliest materials listed" 'stage +#[0-9]+'
+t_grep "costliest materials table" '^costliest materials of the colour pass'  # rows depend on CPU timings (none may register at this size)
 # a GPU backend: renders where a hardware EGL device exists, else exit 3 naming what is missing
 OUT=$("$MMD" "$d/bench.ini" -o null --size 64x36 --frames 60-60 --gl egl-gpu -q 2>&1); rc=$?
 if [ $rc -eq 0 ]; then t_pass "egl-gpu renders on this machine's GPU"
