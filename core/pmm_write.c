@@ -560,6 +560,16 @@ static bool init_model_tracks(mmd_pmm *p, mmd_pmm_model *m, const char *const *b
     return true;
 }
 
+/* A copy of the count items of old in a new arena array with room for one
+ * more (builder lists hold at most 255 items, so copying on each add is fine). */
+static void *grow_by_one(mmd_arena *a, const void *old, uint32_t count, size_t size)
+{
+    void *n = mmd_arena_array(a, (size_t)count + 1, size);
+    if (n && count)
+        memcpy(n, old, (size_t)count * size);
+    return n;
+}
+
 mmd_pmm_model *mmd_pmm_add_model(mmd_pmm *p, const char *name, const char *path,
                                  const char *const *bones, uint32_t bone_count,
                                  const char *const *morphs, uint32_t morph_count,
@@ -569,11 +579,9 @@ mmd_pmm_model *mmd_pmm_add_model(mmd_pmm *p, const char *name, const char *path,
     if (p->model_count >= 255)
         return NULL;
     mmd_arena *a = p->arena;
-    mmd_pmm_model *nm = mmd_arena_array(a, (size_t)p->model_count + 1, sizeof *nm);
+    mmd_pmm_model *nm = grow_by_one(a, p->models, p->model_count, sizeof *nm);
     if (!nm)
         return NULL;
-    if (p->model_count)
-        memcpy(nm, p->models, (size_t)p->model_count * sizeof *nm);
     mmd_pmm_model *m = &nm[p->model_count];
     m->id = (uint8_t)p->model_count;
     m->name = mmd_arena_strdup(a, name ? name : "");
@@ -609,11 +617,9 @@ mmd_pmm_accessory *mmd_pmm_add_accessory(mmd_pmm *p, const char *name, const cha
     if (p->accessory_count >= 255)
         return NULL;
     mmd_arena *a = p->arena;
-    mmd_pmm_accessory *na = mmd_arena_array(a, (size_t)p->accessory_count + 1, sizeof *na);
+    mmd_pmm_accessory *na = grow_by_one(a, p->accessories, p->accessory_count, sizeof *na);
     if (!na)
         return NULL;
-    if (p->accessory_count)
-        memcpy(na, p->accessories, (size_t)p->accessory_count * sizeof *na);
     mmd_pmm_accessory *x = &na[p->accessory_count];
     x->id = (uint8_t)p->accessory_count;
     x->name = mmd_arena_strdup(a, name ? name : "");
