@@ -36,7 +36,10 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
             s->diffuse[3] <= 0.0f || s->edge_size <= 0.0f || s->edge_color[3] <= 0.0f || n == 0)
             continue;
         gl->Uniform1f(r->u_flat[F_EDGE], s->edge_size * k);
-        gl->Uniform4fv(r->u_flat[F_COLOR], 1, s->edge_color);
+        float color[4] = {s->edge_color[0], s->edge_color[1], s->edge_color[2], s->edge_color[3]};
+        if (r->o.pmd_edge_color_set && g->m->format == MMD_FORMAT_PMD) /* PMD has no material morphs */
+            memcpy(color, r->o.pmd_edge_color, sizeof r->o.pmd_edge_color);
+        gl->Uniform4fv(r->u_flat[F_COLOR], 1, color);
         gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
     }
     gl->CullFace(GL_BACK);

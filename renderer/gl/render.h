@@ -40,6 +40,8 @@ typedef struct mmd_render_options {
     float ground_shadow_brightness; /* MMD's 地面影の明るさ: shadow colour = light colour x this,
                                        each channel clamped to 0..1 (default 1) */
     bool ground_shadow_translucent; /* MMD's 半透明: the ground shadow at alpha 0.5 (nanoem) (default off) */
+    bool pmd_edge_color_set;   /* a project's edge colour: the edges of PMD models, which carry */
+    float pmd_edge_color[3];   /* no colour of their own (PMX materials keep theirs) (default off) */
     int shadow_map_size;       /* default 2048 */
     size_t texture_budget;     /* decoded texture bytes incl. mip levels, all models together
                                   (default MMD_TEXTURE_BUDGET_DEFAULT); a texture that does not fit

@@ -89,6 +89,7 @@ typedef struct look_scene {
     float brightness;
     bool translucent;
     bool dark; /* a dark blue-grey background instead of white */
+    const float *pmd_edge; /* the project's edge colour for PMD models, NULL none */
     const mmd_shadow_state *shadow;
     const char *background; /* file in g_assets, NULL none */
     int bg_offset[2];
@@ -115,6 +116,10 @@ static int render(const look_scene *s, uint8_t *rgba, char *glver, size_t glver_
     o.ground_shadow = s->ground;
     o.ground_shadow_brightness = s->brightness;
     o.ground_shadow_translucent = s->translucent;
+    if (s->pmd_edge) {
+        o.pmd_edge_color_set = true;
+        memcpy(o.pmd_edge_color, s->pmd_edge, sizeof o.pmd_edge_color);
+    }
     if (s->dark)
         o.background[0] = 0.1f, o.background[1] = 0.12f, o.background[2] = 0.2f;
     mmd_renderer *r = NULL;
@@ -207,6 +212,33 @@ TEST(edge_width)
     free(one);
     free(two);
     free(flagless);
+    mmd_model_free(s.models[0]);
+}
+
+TEST(pmd_edge_color)
+{
+    /* the project's edge colour paints PMD edges; a PMX keeps its material's */
+    look_scene s;
+    scene_init(&s);
+    s.models[0] = box_model(0, 0, 5, 5, 5, 0.8f, 0.5f, 0.3f);
+    s.count = 1;
+    s.looks[0].edge_scale = 2;
+    static const float red[3] = {1, 0, 0};
+    s.pmd_edge = red;
+    uint8_t *pmx = golden(NULL, &s);
+    s.models[0]->format = MMD_FORMAT_PMD;
+    uint8_t *pmd = golden("look_edge_pmd_red", &s);
+    s.pmd_edge = NULL;
+    uint8_t *black = golden(NULL, &s);
+    long reds = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++)
+        reds += pmd[i * 4] > 200 && pmd[i * 4 + 1] < 40 && pmd[i * 4 + 2] < 40;
+    printf("#   PMD edge pixels in the project's red: %ld\n", reds);
+    CHECK(reds > 300);
+    CHECK(memcmp(pmx, black, (size_t)W * H * 4) == 0); /* PMX: untouched; PMD without the key: black */
+    free(pmx);
+    free(pmd);
+    free(black);
     mmd_model_free(s.models[0]);
 }
 
@@ -363,6 +395,7 @@ int main(int argc, char **argv)
     snprintf(g_assets, sizeof g_assets, "%s/look_assets", g_out);
     mkdir(g_assets, 0777);
     RUN(edge_width);
+    RUN(pmd_edge_color);
     RUN(add_blend);
     RUN(self_shadow_off);
     RUN(ground_shadow_brightness_and_translucency);
