@@ -27,20 +27,6 @@ const char *__lsan_default_suppressions(void) { return "leak:libOSMesa.so\n"; }
 
 static char g_assets[1100];
 
-static void view_make(mmd_render_view *v)
-{
-    const float eye[3] = {-25, 25, -35}, target[3] = {0, 5, 0};
-    vec3 e = {eye[0], eye[1], -eye[2]}, t = {target[0], target[1], -target[2]}, up = {0, 1, 0};
-    mat4 view, proj;
-    glm_lookat(e, t, up, view);
-    glm_perspective(glm_rad(30.0f), (float)W / H, 1.0f, 10000.0f, proj);
-    memcpy(v->view, view, sizeof v->view);
-    memcpy(v->proj, proj, sizeof v->proj);
-    memcpy(v->eye, eye, sizeof v->eye);
-    memcpy(v->target, target, sizeof v->target);
-    v->fov = 30;
-}
-
 /* A box centred at (cx, h, cz) with half sizes (hx, h, hz) resting on y = 0
  * (floor: a flat slab at y = 0), corner normals (one closed hull for edges),
  * faces clockwise from outside, edge size 10 and every shadow flag. */
@@ -105,6 +91,12 @@ static void scene_init(look_scene *s)
     s->bg_scale = 1;
 }
 
+static void scene_free(look_scene *s)
+{
+    for (int i = 0; i < s->count; i++)
+        mmd_model_free(s->models[i]);
+}
+
 static int render(const look_scene *s, uint8_t *rgba, char *glver, size_t glver_size)
 {
     mmd_render_options o;
@@ -151,7 +143,7 @@ static int render(const look_scene *s, uint8_t *rgba, char *glver, size_t glver_
         rc = mmd_renderer_set_background(r, p, s->bg_offset, s->bg_scale, &err) != MMD_OK;
     }
     mmd_render_view v;
-    view_make(&v);
+    golden_view(&v, W, H);
     if (!rc)
         rc = mmd_renderer_draw(r, in, (size_t)s->count, &v, NULL, s->shadow, rgba, &err) != MMD_OK;
     if (rc)
@@ -212,7 +204,7 @@ TEST(edge_width)
     free(one);
     free(two);
     free(flagless);
-    mmd_model_free(s.models[0]);
+    scene_free(&s);
 }
 
 TEST(pmd_edge_color)
@@ -239,7 +231,7 @@ TEST(pmd_edge_color)
     free(pmx);
     free(pmd);
     free(black);
-    mmd_model_free(s.models[0]);
+    scene_free(&s);
 }
 
 TEST(add_blend)
@@ -261,8 +253,7 @@ TEST(add_blend)
     CHECK(changed > 500 && brighter > 500);
     free(plain);
     free(add);
-    mmd_model_free(s.models[0]);
-    mmd_model_free(s.models[1]);
+    scene_free(&s);
 }
 
 TEST(self_shadow_off)
@@ -294,8 +285,7 @@ TEST(self_shadow_off)
     free(on);
     free(off);
     free(floor_off);
-    mmd_model_free(s.models[0]);
-    mmd_model_free(s.models[1]);
+    scene_free(&s);
 }
 
 TEST(ground_shadow_brightness_and_translucency)
@@ -330,7 +320,7 @@ TEST(ground_shadow_brightness_and_translucency)
     free(opaque);
     free(half);
     free(dark);
-    mmd_model_free(s.models[0]);
+    scene_free(&s);
 }
 
 /* 32x24 background: quadrants red, green / blue, yellow and a white cross. */
@@ -385,7 +375,7 @@ TEST(background_image)
     free(moved);
     free(missing);
     free(none);
-    mmd_model_free(s.models[0]);
+    scene_free(&s);
 }
 
 int main(int argc, char **argv)
