@@ -172,24 +172,35 @@ mmd_status mmd_world_create(mmd_anim *const *anims, size_t count, const char *co
     return MMD_OK;
 }
 
-void mmd_world_evaluate(mmd_world *w, double t)
+void mmd_world_bind(mmd_world *w, uint32_t m, double t)
+{
+    for (size_t i = 0; i < w->nl; i++) {
+        const mmd_world_link *l = &w->links[i];
+        if (l->child != m)
+            continue;
+        bool first_of_group = i == 0 || w->links[i - 1].child != m || w->links[i - 1].child_bone != l->child_bone;
+        if (first_of_group && l->frame > t)
+            mmd_anim_set_outside_parent(w->anims[m], l->child_bone, NULL);
+        if (!w->active[i])
+            continue;
+        const float *pw = l->parent >= 0 ? mmd_anim_world(w->anims[l->parent]) + 16 * l->parent_bone : NULL;
+        mmd_anim_set_outside_parent(w->anims[m], l->child_bone, pw);
+    }
+}
+
+size_t mmd_world_order(mmd_world *w, double t, const uint32_t **order)
 {
     mark_active(w, t);
-    size_t k = plan_order(w); /* == n: cycles were refused at create */
+    *order = w->order;
+    return plan_order(w); /* == n: cycles were refused at create */
+}
+
+void mmd_world_evaluate(mmd_world *w, double t)
+{
+    const uint32_t *order;
+    size_t k = mmd_world_order(w, t, &order);
     for (size_t o = 0; o < k; o++) {
-        uint32_t m = w->order[o];
-        for (size_t i = 0; i < w->nl; i++) {
-            const mmd_world_link *l = &w->links[i];
-            if (l->child != m)
-                continue;
-            bool first_of_group = i == 0 || w->links[i - 1].child != m || w->links[i - 1].child_bone != l->child_bone;
-            if (first_of_group && l->frame > t)
-                mmd_anim_set_outside_parent(w->anims[m], l->child_bone, NULL);
-            if (!w->active[i])
-                continue;
-            const float *pw = l->parent >= 0 ? mmd_anim_world(w->anims[l->parent]) + 16 * l->parent_bone : NULL;
-            mmd_anim_set_outside_parent(w->anims[m], l->child_bone, pw);
-        }
-        mmd_anim_evaluate(w->anims[m], t);
+        mmd_world_bind(w, order[o], t);
+        mmd_anim_evaluate(w->anims[order[o]], t);
     }
 }

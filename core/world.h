@@ -42,5 +42,12 @@ mmd_status mmd_world_create(mmd_anim *const *anims, size_t count, const char *co
 void mmd_world_free(mmd_world *w); /* NULL is a no-op */
 /* mmd_anim_evaluate every model at t, parents first, outside parents applied. */
 void mmd_world_evaluate(mmd_world *w, double t);
+/* For callers that evaluate the models themselves (the physics warm-up):
+ * the order to evaluate them in at t (parents first; *order holds the
+ * returned count of model indices, valid until the next call), and before
+ * evaluating model m, mmd_world_bind: its outside parents holding at t, each
+ * its parent bone's world as that model holds it now (copied). */
+size_t mmd_world_order(mmd_world *w, double t, const uint32_t **order);
+void mmd_world_bind(mmd_world *w, uint32_t model, double t);
 
 #endif

@@ -23,6 +23,12 @@ typedef struct mmd_links mmd_links;
 int mmd_links_create(const mmd_scene *scene, mmd_anim *const *anims, mmd_links **out, char *msg, size_t msg_size);
 void mmd_links_free(mmd_links *l); /* NULL is a no-op */
 void mmd_links_evaluate(mmd_links *l, double t);
+/* The physics warm-up at t0 (mmd_physics_preroll, `seconds` held) of every
+ * model with physics[i] != NULL, the others evaluated at t0, in the order of
+ * the outside parents holding at t0 (parents first, each child warmed up
+ * under its parent's settled pose), as the frame loop evaluates them. */
+struct mmd_physics;
+void mmd_links_preroll(mmd_links *l, double t0, struct mmd_physics *const *physics, double seconds);
 /* Moves cam->target by the followed bone's world position (and re-derives the eye). */
 void mmd_links_follow(const mmd_links *l, double t, mmd_camera_state *cam);
 

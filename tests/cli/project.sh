@@ -50,15 +50,21 @@ t_grep "export: the camera follows the dancer from frame 20" "^follow = dancer:�
 t_grep "export: the project's range" "^frames = 0-40$"
 t_grep "export: the ground shadow is off" "^ground_shadow = off$"
 t_grep "export: the found accessory has a section" "^\\[accessory:a2\\]$"
-t_grep "export: it sits in the dancer's right wrist" "^parent = dancer:右手首$"
-t_grep "export: its Si (project: x10)" "^scale = 0\\.5$"
-t_grep "export: its rotation in degrees" "^rotation = 0 0 90"
-t_grep "export: its opacity and add-blend" "^opacity = 0\\.5$"
+t_grep "export: it sits in the dancer's right wrist from frame 0" "^parent = dancer:右手首 @0$"
+t_grep "export: and in the world from frame 30 (its second key)" "^parent = none @30$"
+t_grep "export: key 0 (Si = project / 10, degrees, opacity, visible, shadow)" "^key = 0 0 1 0 0 0 90(\\.[0-9]+)? 0\\.5 0\\.5 on on$"
+t_grep "export: key 30" "^key = 30 0 2 0 0 0 0 1 1 on on$"
+t_grep "export: its add-blend" "^add_blend = on$"
+t_grep "export: the gravity keys" "^key = 20 5 0 1 0$"
 t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.vmd" -a -s "$TMP/exp/model_2.vmd" -a -s "$TMP/exp/camera.vmd"
 
 t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
 t_grep "render warns once per effect" "effect \.\.\\\\fx\\\\shadow\.fx \(Pmd1\) is not applied"
-t_grep "render names what the project sets and is not applied yet" "not applied yet: keys of accessory 'fan' after its first$"
+if grep -q "accessory 'fan' after its first\\|not applied yet:.*gravity" <<<"$OUT"; then
+    t_fail "render applies accessory keys and gravity (no not-applied warning for them)" "$OUT"
+else
+    t_pass "render applies accessory keys and gravity (no not-applied warning for them)"
+fi
 t_expect "render the export" 0 "$MMD" "$TMP/exp/scene.ini" -o "$TMP/r2/" --frames 0-40:20 -q
 same=1
 for f in 000000 000020 000040; do cmp -s "$TMP/r1/frame_$f.png" "$TMP/r2/frame_$f.png" || same=0; done
@@ -94,6 +100,36 @@ print("fan ok %.2g" % worst)
 PY
 )
     t_grep "fan in hand: child world = parent bone world x local (1e-5)" "fan ok"
+    OUT=$(python3 - "$TMP/pose.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+def m(v):
+    return [[v[c * 4 + r] for c in range(4)] for r in range(4)]
+def mul(a, b):
+    return [[sum(a[r][k] * b[k][c] for k in range(4)) for c in range(4)] for r in range(4)]
+def rz(deg):
+    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+    return [[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+def ts(y, si):
+    return [[1, 0, 0, 0], [0, 1, 0, y], [0, 0, 1, 0], [0, 0, 0, 1]], [[si * 10, 0, 0, 0], [0, si * 10, 0, 0], [0, 0, si * 10, 0], [0, 0, 0, 1]]
+fr = {f["frame"]: f for f in d["frames"]}
+worst = 0
+# frame 13.5 of keys 0 (wrist, y 1, Rz 90, Si 0.5, Tr 0.5) and 30 (world, y 2, Rz 0, Si 1, Tr 1):
+# s = 0.45: y 1.45, Rz 49.5 (slerp), Si 0.725, Tr 0.725, still in the wrist (parent stepped)
+f = fr[13.5]; a = f["accessories"][0]
+t, sc = ts(1.45, 0.725)
+want = mul(mul(mul(m(f["models"][0]["world"][2]), t), rz(49.5)), sc)
+worst = max(abs(want[r][c] - m(a["world"])[r][c]) for r in range(4) for c in range(4))
+assert abs(a["opacity"] - 0.725) < 1e-6 and a["visible"], a
+# frame 40: past the last key, in the world at y 2, Si 1
+t, sc = ts(2, 1)
+want = mul(t, sc)
+worst = max(worst, max(abs(want[r][c] - m(fr[40]["accessories"][0]["world"])[r][c]) for r in range(4) for c in range(4)))
+assert worst < 1e-5, worst
+print("accessory keys ok %.2g" % worst)
+PY
+)
+    t_grep "accessory between keys: interpolated placement in the hand, then its last key in the world (1e-5)" "accessory keys ok"
 fi
 
 t_expect "a cycle of outside parents is an input error" 2 "$MMD" "$TMP/p/proj/cycle.pmm" -o "$TMP/r4/" --asset-root "$A" -q
