@@ -5,7 +5,10 @@
  *    "frames":[{"frame","models":[{"name","world":[[16],...]}]}]}
  * (LH model space, column-major, as `pose MODEL`). A scene with accessories
  * adds per frame "accessories":[{"name","visible","opacity","world":[16]}]
- * (world = parent bone x T x Rz x Ry x Rx x S(Si x 10), keys applied). */
+ * (world = parent bone x T x Rz x Ry x Rx x S(Si x 10), keys applied).
+ * With a calc_order that lags (links.h mmd_links_lag) every whole frame from
+ * one listed frame to the next is evaluated too, as a render from the first
+ * listed frame does. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +146,10 @@ int mmd_pose_scene(const char *path, const double *frames, size_t nframes)
         fputs("]}", f);
     }
     fputs("],\"frames\":[", f);
+    bool lag = mmd_links_lag(j.links); /* frames depend on the one before: evaluate those between, as a render */
     for (size_t k = 0; k < nframes; k++) {
+        for (double g = frames[k - (k > 0)] + 1; lag && k > 0 && g < frames[k] && g - frames[k - 1] < 1e7; g += 1)
+            mmd_links_evaluate(j.links, g);
         mmd_links_evaluate(j.links, frames[k]);
         print_frame(f, &j, frames[k], k == 0);
     }

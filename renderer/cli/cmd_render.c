@@ -577,7 +577,8 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
         in.last_key = l > in.last_key ? l : in.last_key;
         in.physics = in.physics || j->physics[i];
     }
-    in.physics = in.physics || mmd_scene_accessories_use_screen(&j->acc); /* evaluate from the range's first */
+    in.physics = in.physics || mmd_scene_accessories_use_screen(&j->acc) || /* evaluate from the range's first */
+                 mmd_links_lag(j->links);
     return in;
 }
 

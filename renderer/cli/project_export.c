@@ -310,6 +310,8 @@ static int model_sections(sbuf *b, const mmd_project *p, const char *dir_real, c
             sb_printf(b, "motion = %s\n", vmd);
             if (m->physics == MMD_PMM_PHYSICS_OFF)
                 sb_printf(b, "physics = off\n");
+            if (m->models[i].calc_order) /* v2: MMD's calculation order (its one-frame lag with it) */
+                sb_printf(b, "calc_order = %u\n", m->models[i].calc_order);
             outside_parents(b, p, i);
             sb_printf(b, "\n");
         }

@@ -659,8 +659,17 @@ static void key_model(parse_state *st, const char *k, const char *v)
             fail_at(st, st->line, "expected physics = on or off, got '%s'", v);
     } else if (!strcmp(k, "outside_parent")) {
         parse_link(st, v, true, &m->parents, &m->parent_count);
+    } else if (!strcmp(k, "calc_order")) {
+        int64_t n;
+        if (!once(st, 7, k))
+            return;
+        if (!parse_i64(v, NULL, 1, 1000000, &n))
+            fail_at(st, st->line, "expected calc_order as a whole number 1..1000000, got '%s'", v);
+        else
+            m->calc_order = (int)n;
     } else {
-        fail_at(st, st->line, "unknown key '%s' in [model] (expected file, motion, physics, outside_parent)", k);
+        fail_at(st, st->line,
+                "unknown key '%s' in [model] (expected file, motion, physics, outside_parent, calc_order)", k);
     }
 }
 

@@ -48,6 +48,7 @@ typedef struct mmd_scene_model {
     bool physics;                        /* default true */
     mmd_scene_link *parents;             /* outside_parent keys, in file order */
     int parent_count;
+    int calc_order;                      /* calc_order = N (1..), 0 unset: README "Calculation order" */
     int line;                            /* line of the section header */
 } mmd_scene_model;
 

@@ -459,6 +459,12 @@ TEST(accessory_keys_and_gravity)
     expect_error("[model]\nfile=a.pmx\n[gravity]\nkey = 0 9.8 0 -1\n", 4, "expected key = FRAME ACCELERATION X Y Z");
     expect_error("[model]\nfile=a.pmx\n[gravity]\nkey = 0 9.8 0 -1 0 7\n", 4, "expected key = FRAME ACCELERATION");
     expect_error("[model]\nfile=a.pmx\n[gravity]\nacceleration = 3\n", 4, "unknown key 'acceleration' in [gravity]");
+    REQUIRE(parse("[model]\nfile = a.pmx\ncalc_order = 3\n[model]\nfile = a.pmx\n", &s, &err) == 0);
+    CHECK_EQ_INT(s->models[0].calc_order, 3);
+    CHECK_EQ_INT(s->models[1].calc_order, 0);
+    mmd_scene_free(s);
+    expect_error("[model]\nfile=a.pmx\ncalc_order = 0\n", 3, "expected calc_order as a whole number");
+    expect_error("[model]\nfile=a.pmx\ncalc_order = 2\ncalc_order = 2\n", 4, "given twice");
 }
 
 int main(void)

@@ -111,6 +111,41 @@ TEST(cycle_is_refused_naming_models_and_bones)
     teardown(&f);
 }
 
+/* MMD's calculation order (issue 16): the fan (model 0) evaluated before its
+ * parent reads the hand as it was at the parent's previous evaluation. */
+TEST(calc_order_child_first_lags_one_evaluation)
+{
+    fixture f;
+    setup(&f);
+    mmd_motion *hm = mmd_motion_new("hand");
+    const float p0[3] = {0, 0, 0}, p10[3] = {10, 0, 0};
+    REQUIRE(mmd_motion_add_bone_key(hm, "hand", 0, p0, NULL) && mmd_motion_add_bone_key(hm, "hand", 10, p10, NULL));
+    mmd_anim_free(f.anims[1]);
+    const mmd_motion *hms[1] = {hm};
+    mmd_error err;
+    REQUIRE(mmd_anim_create(f.hand_model, hms, 1, &f.anims[1], &err) == MMD_OK);
+    const mmd_world_link link = {0, 0, 1, 0, 0.0};
+    mmd_world *w = NULL;
+    REQUIRE(mmd_world_create(f.anims, 2, NAMES, &link, 1, &w, &err) == MMD_OK);
+    CHECK(!mmd_world_lags(w));
+    const uint32_t parent_first[2] = {1, 0}, child_first[2] = {0, 1}, bad[2] = {0, 0};
+    CHECK(mmd_world_set_order(w, bad, &err) == MMD_E_BAD_INDEX);
+    REQUIRE(mmd_world_set_order(w, parent_first, &err) == MMD_OK);
+    CHECK(!mmd_world_lags(w));
+    mmd_world_evaluate(w, 5); /* hand at x 1 + 5 */
+    CHECK_NEAR(mmd_anim_world(f.anims[0])[12], 6, 1e-5);
+    REQUIRE(mmd_world_set_order(w, child_first, &err) == MMD_OK);
+    CHECK(mmd_world_lags(w));
+    mmd_world_evaluate(w, 6); /* the fan sees the hand of frame 5 */
+    CHECK_NEAR(mmd_anim_world(f.anims[0])[12], 6, 1e-5);
+    CHECK_NEAR(mmd_anim_world(f.anims[1])[12], 7, 1e-5);
+    mmd_world_evaluate(w, 7);
+    CHECK_NEAR(mmd_anim_world(f.anims[0])[12], 7, 1e-5);
+    mmd_world_free(w);
+    mmd_motion_free(hm);
+    teardown(&f);
+}
+
 /* The physics warm-up of a child under an outside parent (issue 16): the
  * skirt fixture's センター follows a hand 30 units to the side. Warmed up in
  * the world's order with its parent bound (as mmd_links_preroll does), the
@@ -177,6 +212,7 @@ int main(void)
 {
     RUN(parent_switches_on_at_its_frame_and_off_again);
     RUN(cycle_is_refused_naming_models_and_bones);
+    RUN(calc_order_child_first_lags_one_evaluation);
     RUN(physics_warmup_sees_outside_parents);
     return test_finish();
 }
