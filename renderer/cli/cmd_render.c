@@ -605,6 +605,10 @@ static int open_renderer(render_job *j, const render_args *a)
     if (a->texture_mib > 0)
         ro.texture_budget = (size_t)a->texture_mib << 20;
     ro.ground_shadow = s->ground_shadow;
+    ro.ground_shadow_brightness = s->ground_shadow_brightness;
+    ro.ground_shadow_translucent = s->ground_shadow_translucent;
+    ro.pmd_edge_color_set = s->has_edge_color;
+    memcpy(ro.pmd_edge_color, s->edge_color, sizeof ro.pmd_edge_color);
     ro.effects = s->effects;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
@@ -629,6 +633,12 @@ static int add_models(render_job *j)
             fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
             return mmd_exit_code(st);
         }
+        mmd_render_look look = {s->models[i].edge_width, s->models[i].add_blend, s->models[i].self_shadow};
+        mmd_renderer_set_look(j->renderer, (size_t)i, &look);
+    }
+    if (s->bg_image && mmd_renderer_set_background(j->renderer, s->bg_image, s->bg_offset, s->bg_scale, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: background image: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
     if (mmd_scene_accessories_attach(&j->acc, j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: accessory: %s\n", err.msg);

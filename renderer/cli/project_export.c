@@ -137,6 +137,9 @@ static int add_file_key(sbuf *b, const char *key, const char *dir_real, const ch
     return 0;
 }
 
+/* Project values into the scene keys' ranges (README "Projects"). */
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
 static bool same_parent(mmd_pmm_parent a, mmd_pmm_parent b) { return a.model == b.model && a.bone == b.bone; }
 
 /* "MODEL:BONE" of a parent reference, "none" when it has none or its model is
@@ -203,6 +206,13 @@ static void output_section(sbuf *b, const mmd_project *p)
     sb_printf(b, "background = %s\n", m->black_background ? "#000000" : "#ffffff");
     if (!m->ground_shadow)
         sb_printf(b, "ground_shadow = off\n");
+    if (m->ground_shadow_brightness != 1.0f)
+        sb_printf(b, "ground_shadow_brightness = %.9g\n", clampd(m->ground_shadow_brightness, 0, 10));
+    if (m->ground_shadow_translucent)
+        sb_printf(b, "ground_shadow_translucent = on\n");
+    if (m->edge_color[0] != 0.0f || m->edge_color[1] != 0.0f || m->edge_color[2] != 0.0f) /* black: PMD's own */
+        sb_printf(b, "edge_color = #%02x%02x%02x\n", (unsigned)lroundf(m->edge_color[0] * 255.0f),
+                  (unsigned)lroundf(m->edge_color[1] * 255.0f), (unsigned)lroundf(m->edge_color[2] * 255.0f));
     sb_printf(b, "\n");
     sb_printf(b, "[camera]\nmotion = camera.vmd\n");
     camera_follows(b, p);
@@ -310,6 +320,13 @@ static int model_sections(sbuf *b, const mmd_project *p, const char *dir_real, c
             sb_printf(b, "motion = %s\n", vmd);
             if (m->physics == MMD_PMM_PHYSICS_OFF)
                 sb_printf(b, "physics = off\n");
+            const mmd_pmm_model *x = &m->models[i];
+            if (x->edge_width != 1.0f)
+                sb_printf(b, "edge_width = %.9g\n", clampd(x->edge_width, 0, 100));
+            if (x->add_blend)
+                sb_printf(b, "add_blend = on\n");
+            if (!x->self_shadow)
+                sb_printf(b, "self_shadow = off\n");
             if (m->models[i].calc_order) /* v2: MMD's calculation order (its one-frame lag with it) */
                 sb_printf(b, "calc_order = %u\n", m->models[i].calc_order);
             outside_parents(b, p, i);
@@ -331,6 +348,20 @@ static int write_scene(const mmd_project *p, const char *dir, const char *dir_re
     if (accessory_sections(&b, p, dir_real, msg, n)) {
         free(b.s);
         return -1;
+    }
+    if (p->image_file) {
+        const mmd_pmm *m = p->pmm;
+        sb_printf(&b, "[background]\n");
+        if (add_file_key(&b, "image", dir_real, p->image_file, msg, n)) {
+            free(b.s);
+            return -1;
+        }
+        if (m->image_offset[0] || m->image_offset[1])
+            sb_printf(&b, "offset = %.0f %.0f\n", clampd(m->image_offset[0], -65536, 65536),
+                      clampd(m->image_offset[1], -65536, 65536));
+        if (m->image_scale != 1.0f && m->image_scale > 0.0f && m->image_scale <= 100.0f)
+            sb_printf(&b, "scale = %.9g\n", (double)m->image_scale);
+        sb_printf(&b, "\n");
     }
     gravity_section(&b, p->pmm);
     if (p->audio_file) {

@@ -19,11 +19,11 @@
 #define MAX_SCENE_BYTES (1u << 20)
 
 enum {
-    SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_GRAVITY,
-    SEC_COUNT
+    SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_BACKGROUND,
+    SEC_GRAVITY, SEC_COUNT
 };
-static const char *const k_section_names[SEC_COUNT] = {"", "output", "camera", "light", "model",
-                                                       "audio", "effects", "accessory", "gravity"};
+static const char *const k_section_names[SEC_COUNT] = {"", "output", "camera", "light", "model", "audio",
+                                                       "effects", "accessory", "background", "gravity"};
 
 typedef struct parse_state {
     mmd_scene *s;
@@ -425,6 +425,8 @@ static void begin_section(parse_state *st, const char *line)
         memset(m, 0, sizeof *m);
         m->name = mmd_arena_strdup(st->arena, mname);
         m->physics = true;
+        m->edge_width = 1;
+        m->self_shadow = true;
         m->line = st->line;
         st->section = SEC_MODEL;
         return;
@@ -446,7 +448,7 @@ static void begin_section(parse_state *st, const char *line)
     }
     fail_at(st, st->line,
             "unknown section [%s] (expected [output], [camera], [light], [model], [model:NAME], [accessory], "
-            "[accessory:NAME], [audio], [effects] or [gravity])",
+            "[accessory:NAME], [audio], [background], [effects] or [gravity])",
             name);
 }
 
@@ -498,10 +500,28 @@ static void key_output(parse_state *st, const char *k, const char *v)
     } else if (!strcmp(k, "ground_shadow")) {
         if (once(st, 7, k) && !parse_bool(v, &s->ground_shadow))
             fail_at(st, st->line, "expected ground_shadow = on or off, got '%s'", v);
+    } else if (!strcmp(k, "ground_shadow_brightness")) {
+        double d;
+        if (!once(st, 8, k))
+            return;
+        if (!parse_double(v, &d) || d < 0 || d > 10)
+            fail_at(st, st->line, "expected ground_shadow_brightness 0..10 (1 = the light's colour), got '%s'", v);
+        else
+            s->ground_shadow_brightness = (float)d;
+    } else if (!strcmp(k, "ground_shadow_translucent")) {
+        if (once(st, 9, k) && !parse_bool(v, &s->ground_shadow_translucent))
+            fail_at(st, st->line, "expected ground_shadow_translucent = on or off, got '%s'", v);
+    } else if (!strcmp(k, "edge_color")) {
+        if (!once(st, 10, k))
+            return;
+        if (!parse_hex_color(v, s->edge_color))
+            fail_at(st, st->line, "expected edge_color = #rrggbb, got '%s'", v);
+        else
+            s->has_edge_color = true;
     } else {
         fail_at(st, st->line,
                 "unknown key '%s' in [output] (expected width, height, size, fps, frames, antialias, background, "
-                "ground_shadow)",
+                "ground_shadow, ground_shadow_brightness, ground_shadow_translucent, edge_color)",
                 k);
     }
 }
@@ -659,6 +679,20 @@ static void key_model(parse_state *st, const char *k, const char *v)
             fail_at(st, st->line, "expected physics = on or off, got '%s'", v);
     } else if (!strcmp(k, "outside_parent")) {
         parse_link(st, v, true, &m->parents, &m->parent_count);
+    } else if (!strcmp(k, "edge_width")) {
+        double d;
+        if (!once(st, 2, k))
+            return;
+        if (!parse_double(v, &d) || d < 0 || d > 100)
+            fail_at(st, st->line, "expected edge_width 0..100 (1 = the model's own edges), got '%s'", v);
+        else
+            m->edge_width = (float)d;
+    } else if (!strcmp(k, "add_blend")) {
+        if (once(st, 3, k) && !parse_bool(v, &m->add_blend))
+            fail_at(st, st->line, "expected add_blend = on or off, got '%s'", v);
+    } else if (!strcmp(k, "self_shadow")) {
+        if (once(st, 4, k) && !parse_bool(v, &m->self_shadow))
+            fail_at(st, st->line, "expected self_shadow = on or off, got '%s'", v);
     } else if (!strcmp(k, "calc_order")) {
         int64_t n;
         if (!once(st, 7, k))
@@ -669,7 +703,50 @@ static void key_model(parse_state *st, const char *k, const char *v)
             m->calc_order = (int)n;
     } else {
         fail_at(st, st->line,
-                "unknown key '%s' in [model] (expected file, motion, physics, outside_parent, calc_order)", k);
+                "unknown key '%s' in [model] (expected file, motion, physics, outside_parent, edge_width, add_blend, "
+                "self_shadow, calc_order)",
+                k);
+    }
+}
+
+/* Two integers separated by spaces and/or a comma: pixels, |x| <= 65536. */
+static bool parse_offset(const char *v, int out[2])
+{
+    char *end;
+    errno = 0;
+    long a = strtol(v, &end, 10);
+    while (*end == ' ' || *end == ',' || *end == '\t')
+        end++;
+    const char *p = end;
+    long b = strtol(p, &end, 10);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (errno || end == p || *end || labs(a) > 65536 || labs(b) > 65536)
+        return false;
+    out[0] = (int)a;
+    out[1] = (int)b;
+    return true;
+}
+
+static void key_background(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene *s = st->s;
+    double d;
+    if (!strcmp(k, "image")) {
+        if (once(st, 0, k))
+            s->bg_image = resolve(st, v, "background image");
+    } else if (!strcmp(k, "offset")) {
+        if (once(st, 1, k) && !parse_offset(v, s->bg_offset))
+            fail_at(st, st->line, "expected offset = X Y in output pixels (x right, y down), got '%s'", v);
+    } else if (!strcmp(k, "scale")) {
+        if (!once(st, 2, k))
+            return;
+        if (!parse_double(v, &d) || d <= 0 || d > 100)
+            fail_at(st, st->line, "expected scale above 0, at most 100 (1 = the frame's size), got '%s'", v);
+        else
+            s->bg_scale = (float)d;
+    } else {
+        fail_at(st, st->line, "unknown key '%s' in [background] (expected image, offset, scale)", k);
     }
 }
 
@@ -997,6 +1074,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
     case SEC_AUDIO: key_audio(st, key, value); break;
     case SEC_ACCESSORY: key_accessory(st, key, value); break;
     case SEC_EFFECTS: key_effects(st, key, value); break;
+    case SEC_BACKGROUND: key_background(st, key, value); break;
     case SEC_GRAVITY: key_gravity(st, key, value); break;
     default: fail_at(st, st->line, "key '%s' outside any section (start with [output], [model], ...)", key);
     }
@@ -1035,6 +1113,8 @@ static void set_defaults(mmd_scene *s)
     s->fps_den = 1;
     s->antialias = 4;
     s->ground_shadow = true;
+    s->ground_shadow_brightness = 1.0f;
+    s->bg_scale = 1.0f;
     s->background[0] = s->background[1] = s->background[2] = 1.0f;
     s->cam_target[1] = 10.0f;
     s->cam_distance = -45.0f;

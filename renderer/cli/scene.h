@@ -46,6 +46,9 @@ typedef struct mmd_scene_model {
     char *motions[MMD_SCENE_MAX_MOTIONS]; /* resolved paths, merged in order */
     int motion_count;
     bool physics;                        /* default true */
+    float edge_width;                    /* MMD's model edge width: scales every edge (default 1) */
+    bool add_blend;                      /* MMD's 加算合成 (default off) */
+    bool self_shadow;                    /* casts and receives the self-shadow (default on) */
     mmd_scene_link *parents;             /* outside_parent keys, in file order */
     int parent_count;
     int calc_order;                      /* calc_order = N (1..), 0 unset: README "Calculation order" */
@@ -101,6 +104,10 @@ typedef struct mmd_scene {
     int64_t frame_first, frame_last; /* inclusive, output-fps frame numbers */
     int antialias;             /* 1, 2 or 4 (default 4) */
     bool ground_shadow;        /* MMD's planar ground shadow (default on) */
+    float ground_shadow_brightness; /* 0..10, shadow colour = light colour x this (default 1) */
+    bool ground_shadow_translucent; /* alpha 0.5 (default off) */
+    bool has_edge_color;       /* edge_color given: the edges of PMD models (which have no colour of their own) */
+    float edge_color[3];       /* 0..1 */
     float background[3];       /* 0..1, default white */
     bool transparent;
     /* [camera] */
@@ -127,6 +134,11 @@ typedef struct mmd_scene {
     /* [gravity]: keys sorted by frame; none = MMD's default 9.8 along 0 -1 0 */
     mmd_scene_gravity_key *gravity;
     int gravity_count;
+    /* [background]: MMD's background image, stretched over the frame x scale,
+     * centred, moved by offset output pixels (x right, y down) */
+    char *bg_image;            /* resolved path or NULL */
+    int bg_offset[2];
+    float bg_scale;            /* default 1 */
     /* [effects]: all off by default (renderer/gl/effects.h) */
     mmd_effects effects;
 } mmd_scene;

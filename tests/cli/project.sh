@@ -35,6 +35,15 @@ assert d["keys"]["camera"] == 2 and d["keys"]["camera_follow"] == 1
 assert d["render"]["black_background"] is True and d["render"]["physics"] == "trace"
 assert len(d["effects"]["assignments"]) == 2 and d["effects"]["file"].endswith("song.emm")
 assert len(d["warnings"]) == 1
+m0, m1 = d["models"]
+assert (m0["edge_width"], m0["self_shadow"], m1["add_blend"]) == (2, False, True)
+r = d["render"]
+assert r["ground_shadow_brightness"] == 0.5 and r["ground_shadow_translucent"] is True
+assert r["edge_color"] == [1, 0.501961, 0], r["edge_color"]
+bg = d["background_image"]
+assert bg["status"] == "found" and bg["offset"] == [10, 5] and bg["scale"] == 0.5, bg
+assert bg["resolved"].endswith("assets/BackGround/sky.bmp")
+assert d["background_video"] == {"path": "", "status": "none", "offset": [0, 0], "scale": 1}, d["background_video"]
 print("json ok")
 PY
 )
@@ -56,6 +65,19 @@ t_grep "export: key 0 (Si = project / 10, degrees, opacity, visible, shadow)" "^
 t_grep "export: key 30" "^key = 30 0 2 0 0 0 0 1 1 on on$"
 t_grep "export: its add-blend" "^add_blend = on$"
 t_grep "export: the gravity keys" "^key = 20 5 0 1 0$"
+t_grep "export: the dancer's edge width" "^edge_width = 2$"
+t_grep "export: the dancer's self-shadow is off" "^self_shadow = off$"
+OUT=$(grep -A3 '^\[model:fan\]' "$TMP/exp/scene.ini")
+t_grep "export: the fan model is add-blended" "^add_blend = on$"
+OUT=$(cat "$TMP/exp/scene.ini")
+t_grep "export: the ground shadow's brightness and translucency" "^ground_shadow_brightness = 0\\.5$"
+t_grep "export: translucent" "^ground_shadow_translucent = on$"
+t_grep "export: the edge colour" "^edge_color = #ff8000$"
+OUT=$(grep -A3 '^\[background\]' "$TMP/exp/scene.ini")
+t_grep "export: the background image" "^image = .*assets/BackGround/sky\\.bmp$"
+t_grep "export: its offset" "^offset = 10 5$"
+t_grep "export: its scale" "^scale = 0\\.5$"
+OUT=$(cat "$TMP/exp/scene.ini")
 t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.vmd" -a -s "$TMP/exp/model_2.vmd" -a -s "$TMP/exp/camera.vmd"
 
 t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
@@ -65,6 +87,7 @@ if grep -q "accessory 'fan' after its first\\|not applied yet:.*gravity" <<<"$OU
 else
     t_pass "render applies accessory keys and gravity (no not-applied warning for them)"
 fi
+t_expect "the render applies the appearance settings (none is named as not applied)" 1 grep -qE "not applied yet:.*(edge|add-blend|self-shadow|ground-shadow|background image)" <<<"$OUT"
 t_expect "render the export" 0 "$MMD" "$TMP/exp/scene.ini" -o "$TMP/r2/" --frames 0-40:20 -q
 same=1
 for f in 000000 000020 000040; do cmp -s "$TMP/r1/frame_$f.png" "$TMP/r2/frame_$f.png" || same=0; done
@@ -200,4 +223,21 @@ t_grep "naming the bone and line" "bad2.ini:3: model 'a' has no bone '腰'"
 printf '[output]\nground_shadow = maybe\n[model]\nfile = %s\n' "$A/Model/Fan.pmx" > "$TMP/bad3.ini"
 t_expect "ground_shadow takes on or off" 2 "$MMD" "$TMP/bad3.ini" -o "$TMP/x/" -q
 t_grep "and says so with the line" "bad3.ini:2: expected ground_shadow = on or off"
+for kv in "output:edge_color = red:expected edge_color = #rrggbb" \
+          "output:ground_shadow_brightness = 11:expected ground_shadow_brightness 0..10" \
+          "output:ground_shadow_translucent = half:expected ground_shadow_translucent = on or off" \
+          "model:edge_width = -1:expected edge_width 0..100" "model:add_blend = 2:expected add_blend = on or off" \
+          "model:self_shadow = x:expected self_shadow = on or off" \
+          "background:scale = 0:expected scale above 0" "background:offset = 1:expected offset = X Y" \
+          "background:image = nothere.png:cannot read background image file" \
+          "background:video = a.avi:unknown key 'video' in \\[background\\]"; do
+    sec=${kv%%:*}; rest=${kv#*:}; line=${rest%%:*}; want=${rest#*:}
+    if [ "$sec" = model ]; then
+        printf '[model]\nfile = %s\n%s\n' "$A/Model/Fan.pmx" "$line" > "$TMP/bad4.ini"; ln=3
+    else
+        printf '[model]\nfile = %s\n[%s]\n%s\n' "$A/Model/Fan.pmx" "$sec" "$line" > "$TMP/bad4.ini"; ln=4
+    fi
+    t_expect "[$sec] $line is a scene error" 2 "$MMD" "$TMP/bad4.ini" -o "$TMP/x/" -q
+    t_grep "with its line and what is expected" "bad4.ini:$ln: $want"
+done
 t_done

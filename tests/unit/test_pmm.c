@@ -28,6 +28,11 @@ static mmd_pmm *full_project(int version)
     p->image_enabled = true;
     p->image_path = "UserFile\\BackGround\\bg.png";
     p->image_scale = 1.5f;
+    p->image_offset[0] = -12, p->image_offset[1] = 34;
+    p->video_enabled = true;
+    p->video_path = "UserFile\\BackGround\\bg.avi";
+    p->video_offset[0] = 7, p->video_offset[1] = -8;
+    p->video_scale = 0.75f;
     p->ground_shadow_brightness = 0.5f;
     p->accessories_after_models = 1;
     if (version > 1) {
@@ -125,6 +130,12 @@ static void same_project(const mmd_pmm *a, const mmd_pmm *b)
     CHECK_STR(a->audio_path, b->audio_path);
     CHECK_STR(a->image_path, b->image_path);
     CHECK(a->image_scale == b->image_scale);
+    CHECK(a->image_offset[0] == b->image_offset[0] && a->image_offset[1] == b->image_offset[1]);
+    CHECK(a->video_enabled == b->video_enabled && a->image_enabled == b->image_enabled);
+    CHECK_STR(a->video_path, b->video_path);
+    CHECK(a->video_offset[0] == b->video_offset[0] && a->video_offset[1] == b->video_offset[1]);
+    CHECK(a->video_scale == b->video_scale);
+    CHECK(a->ground_shadow_translucent == b->ground_shadow_translucent);
     CHECK(a->ground_shadow_brightness == b->ground_shadow_brightness);
     CHECK_EQ_INT(a->accessories_after_models, b->accessories_after_models);
     CHECK_EQ_INT(a->physics, b->physics);
