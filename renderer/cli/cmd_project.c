@@ -94,8 +94,6 @@ static void warn_unapplied(const mmd_project *p)
     for (uint32_t i = 0; i < m->accessory_count; i++)
         if (p->accessory_files[i] && m->accessories[i].key_count > 1)
             NOTE("keys of accessory '%s' after its first", m->accessories[i].name);
-    if (p->video_file)
-        NOTE("background video");
 #undef NOTE
     if (n)
         fprintf(stderr, "mmdrender: warning: %s: not applied yet: %s\n", p->path, line);
