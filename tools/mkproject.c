@@ -9,7 +9,9 @@
  * DIR/proj/song.pmm             v2: dancer as "C:\MMD\UserFile\Model\dancer.pmx",
  *                                the fan as "UserFile\model\fan.pmx" (other case),
  *                                a missing accessory and a box accessory in the
- *                                dancer's right wrist, begin/end 0-40, black background,
+ *                                dancer's right wrist (key 0) then in the world (key 30:
+ *                                y 2, no rotation, Si 1, opaque), gravity up at 5 from
+ *                                frame 20, begin/end 0-40, black background,
  *                                no ground shadow;
  *                                dancer: センター moves, 右腕 swings (0..40);
  *                                fan: センター's outside parent is dancer 右手首 from
@@ -157,7 +159,19 @@ static mmd_pmm *project(int version, bool cycle)
     x->keys[0].scale = 5;                 /* Si 0.5 */
     x->keys[0].opacity = 0.5f;
     x->add_blend = version > 1;
-    mmd_pmm_add_accessory_key(p, x, 30)->position[1] = 2; /* not in scene.ini yet: warned */
+    mmd_pmm_accessory_key *x30 = mmd_pmm_add_accessory_key(p, x, 30); /* a copy of the first, then: */
+    mmd_pmm_gravity_key *g20 = version > 1 ? mmd_pmm_add_gravity_key(p, 20) : NULL;
+    if (!x30 || (version > 1 && !g20))
+        exit(1);
+    x30->parent = (mmd_pmm_parent){-1, -1}; /* off the hand: back in the world */
+    x30->position[1] = 2;
+    x30->rotation[2] = 0;
+    x30->scale = 10;                      /* Si 1 */
+    x30->opacity = 1;
+    if (g20) {                            /* from frame 20 gravity pulls up, at 5 */
+        g20->acceleration = 5;
+        g20->direction[1] = 1;
+    }
     return p;
 }
 

@@ -89,11 +89,11 @@ static void warn_unapplied(const mmd_project *p)
         k_ = snprintf(line + n, sizeof line - n, __VA_ARGS__); \
         n += k_ > 0 && (size_t)k_ < sizeof line - n ? (size_t)k_ : 0; \
     } while (0)
-    if (m->gravity_key_count > 1 || m->gravity_keys[0].acceleration != 9.8f || m->gravity_keys[0].noise)
-        NOTE("gravity");
-    for (uint32_t i = 0; i < m->accessory_count; i++)
-        if (p->accessory_files[i] && m->accessories[i].key_count > 1)
-            NOTE("keys of accessory '%s' after its first", m->accessories[i].name);
+    for (uint32_t i = 0; i < m->gravity_key_count; i++)
+        if (m->gravity_keys[i].noise) { /* MMD's noise is random: no render could repeat it */
+            NOTE("gravity noise");
+            break;
+        }
 #undef NOTE
     if (n)
         fprintf(stderr, "mmdrender: warning: %s: not applied yet: %s\n", p->path, line);

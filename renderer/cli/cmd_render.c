@@ -580,7 +580,8 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
         in.last_key = l > in.last_key ? l : in.last_key;
         in.physics = in.physics || j->physics[i];
     }
-    in.physics = in.physics || mmd_scene_accessories_use_screen(&j->acc); /* evaluate from the range's first */
+    in.physics = in.physics || mmd_scene_accessories_use_screen(&j->acc) || /* evaluate from the range's first */
+                 mmd_links_lag(j->links);
     return in;
 }
 
@@ -737,17 +738,31 @@ typedef struct run_stats {
     double t_begin, load_s, first_frame_s, first_frame_cpu_s; /* from the command's start */
 } run_stats;
 
+/* [gravity] at t on every simulated model. True when some model simulates. */
+static bool set_gravity(render_job *j, double t)
+{
+    float g[3];
+    bool any = false;
+    mmd_scene_gravity_at(j->scene, t, g);
+    for (int i = 0; i < j->scene->model_count; i++)
+        if (j->physics[i]) {
+            mmd_physics_set_gravity(j->physics[i], g);
+            any = true;
+        }
+    return any;
+}
+
 /* Executes the plan: evaluates from sim_begin (physics pre-rolled), renders and
  * writes the chunk's frames. An exit code; stops early on a signal. */
 static int run_frames(render_job *j, const render_args *a, const mmd_output_kind *kind,
                       const mmd_render_plan *p, run_stats *st)
 {
     const mmd_scene *s = j->scene;
-    for (int i = 0; i < s->model_count; i++)
-        if (j->physics[i])
-            mmd_physics_preroll(j->physics[i], j->anims[i], p->preroll_time, 2.0);
+    if (p->physics && set_gravity(j, p->preroll_time))
+        mmd_links_preroll(j->links, p->preroll_time, j->physics, 2.0); /* outside parents as the frames have them */
     st->load_s = now_s() - st->t_begin;
     bool screen = mmd_scene_accessories_use_screen(&j->acc);
+    bool animated_acc = mmd_scene_accessories_animated(&j->acc);
     for (int64_t f = p->sim_begin; f <= p->end && !g_stop; f++) {
         bool wanted = mmd_plan_renders(p, f);
         /* screen.bmp shows output frame f - 1 (black on the range's first): with
@@ -758,7 +773,12 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
             continue;
         double t = mmd_plan_time(p, f);
         double t0 = now_s();
+        set_gravity(j, t);
         mmd_links_evaluate(j->links, t); /* every model, outside parents first */
+        if (animated_acc) {
+            mmd_scene_accessories_at(&j->acc, t);
+            mmd_renderer_place_accessories(j->renderer, j->acc.place, (size_t)j->acc.count);
+        }
         if (g_stop)
             break; /* evaluation was cut short: this frame is not drawn */
         bool skip = wanted && a->skip_existing && kind->frame_exists(a->out, f, s->width, s->height);

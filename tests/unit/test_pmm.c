@@ -92,6 +92,8 @@ static mmd_pmm *full_project(int version)
     if (version > 1) {
         mmd_pmm_gravity_key *g = mmd_pmm_add_gravity_key(p, 33);
         g->acceleration = 4;
+        g->direction[0] = 1; /* sideways from frame 33 */
+        g->direction[1] = 0;
         g->noise = true;
         mmd_pmm_shadow_key *s = mmd_pmm_add_shadow_key(p, 44);
         s->mode = 2;
@@ -176,7 +178,9 @@ static void same_project(const mmd_pmm *a, const mmd_pmm *b)
     CHECK(!memcmp(a->light_keys, b->light_keys, a->light_key_count * sizeof *a->light_keys));
     REQUIRE(a->gravity_key_count == b->gravity_key_count);
     for (uint32_t i = 0; i < a->gravity_key_count; i++) {
+        CHECK(a->gravity_keys[i].frame == b->gravity_keys[i].frame);
         CHECK(a->gravity_keys[i].acceleration == b->gravity_keys[i].acceleration);
+        CHECK(!memcmp(a->gravity_keys[i].direction, b->gravity_keys[i].direction, sizeof a->gravity_keys[i].direction));
         CHECK(a->gravity_keys[i].noise == b->gravity_keys[i].noise);
     }
     REQUIRE(a->shadow_key_count == b->shadow_key_count);
@@ -220,6 +224,14 @@ TEST(round_trip_v2)
     CHECK_EQ_INT(q->camera_keys[1].look_at.model, 0);
     CHECK_EQ_INT(q->camera_keys[0].look_at.model, -1);
     CHECK_NEAR(q->accessories[0].keys[1].opacity, 0.5, 1e-6);
+    CHECK_EQ_INT(q->accessories[0].keys[1].frame, 8);
+    CHECK_NEAR(q->accessories[0].keys[1].scale, 2, 0);
+    CHECK(!q->accessories[0].keys[1].visible && q->accessories[0].keys[0].visible);
+    REQUIRE(q->gravity_key_count == 2);
+    CHECK_EQ_INT(q->gravity_keys[1].frame, 33);
+    CHECK_NEAR(q->gravity_keys[1].acceleration, 4, 0);
+    CHECK_NEAR(q->gravity_keys[1].direction[0], 1, 0);
+    CHECK_NEAR(q->gravity_keys[0].acceleration, 9.8, 1e-6);
     CHECK_EQ_INT(q->warnings, 0);
     /* written again: the same bytes */
     size_t n2;
