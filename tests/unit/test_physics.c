@@ -649,6 +649,45 @@ TEST(gene_light_two_runs_bitwise_identical)
     mmd_model_free(m);
 }
 
+/* Issue 14: the broadphase budget is far from what a real model needs, so it
+ * never changes a real simulation: Gene_light with a real dance (and the
+ * sway) peaks at a small part of its pairs and tests budget. */
+TEST(gene_light_far_under_the_pair_budget)
+{
+    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
+    FILE *probe = fopen(mp, "rb");
+    if (!probe)
+        SKIP("skipped: no ../shared");
+    fclose(probe);
+    mmd_model *m = NULL;
+    mmd_motion *vmd = NULL;
+    REQUIRE(mmd_model_load_file(mp, &m, NULL) == MMD_OK);
+    REQUIRE(mmd_motion_load_file(MMD_SHARED_ASSETS "/gene/motion/22_apology.vmd", &vmd, NULL) == MMD_OK);
+    const mmd_motion *mos[1] = {vmd};
+    mmd_anim *a = NULL;
+    mmd_physics *p = NULL;
+    REQUIRE(mmd_anim_create(m, mos, 1, &a, NULL) == MMD_OK);
+    REQUIRE(mmd_physics_create(m, &p, NULL) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+    mmd_physics_preroll(p, a, 0, 2.0);
+    uint32_t last = mmd_anim_last_frame(a);
+    for (uint32_t f = 1; f <= last; f++)
+        mmd_anim_evaluate(a, (double)f);
+    mmd_physics_work w;
+    mmd_physics_work_of(p, &w);
+    printf("# Gene_light, 22_apology (%u frames): peak %llu pairs of %llu, %llu tests of %llu\n", last,
+           (unsigned long long)w.peak_pairs, (unsigned long long)w.max_pairs, (unsigned long long)w.peak_tests,
+           (unsigned long long)w.max_tests);
+    CHECK(!w.stopped);
+    CHECK_EQ_INT(w.max_pairs, MMD_PHYSICS_PAIRS_BASE + MMD_PHYSICS_PAIRS_PER_BODY * m->rigid_body_count);
+    CHECK_EQ_INT(w.max_tests, MMD_PHYSICS_TESTS_PER_PAIR * w.max_pairs);
+    CHECK(w.peak_pairs > 0 && w.peak_pairs * 8 < w.max_pairs);
+    CHECK(w.peak_tests > 0 && w.peak_tests * 8 < w.max_tests);
+    mmd_physics_free(p);
+    mmd_anim_free(a);
+    mmd_motion_free(vmd);
+    mmd_model_free(m);
+}
+
 /* Skirt angle at frame `at` of the leg fixture (tests/util/skirt_fixture.h):
  * how = 0 a run from frame 0, 1 the warm-up at `at`, 2 the old start (bodies
  * reset straight to the pose at `at`, then 2 s held) the warm-up replaced. */
@@ -727,6 +766,7 @@ int main(void)
     RUN(gene_light_600_frames_stay_bounded);
     RUN(gene_light_preroll_twice_equals_fresh);
     RUN(gene_light_two_runs_bitwise_identical);
+    RUN(gene_light_far_under_the_pair_budget);
     RUN(warmup_far_from_rest_matches_continuous_run);
     return test_finish();
 }

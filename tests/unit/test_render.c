@@ -524,6 +524,48 @@ TEST(profile_keeps_pixels)
     free(b);
 }
 
+/* options.cancel (the CLI's signal flag): a frame drawn while it is set stops
+ * between material draws with MMD_E_INTERRUPTED; cleared, the same renderer
+ * draws what a fresh one draws. */
+TEST(cancel_stops_a_frame)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_EDGE | MMD_MAT_CAST_SHADOW;
+    mmd_render_view v;
+    default_view(&v, 1);
+    mmd_shadow_state sh = {1, 0.01125f};
+    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
+    REQUIRE(a && b);
+    mmd_renderer *r = make_renderer(4, mmd_gl_default_backend(), false);
+    REQUIRE(r);
+    REQUIRE(render_cube(r, &c, &v, &sh, a) == 0);
+    mmd_renderer_free(r);
+    volatile sig_atomic_t stop = 1;
+    mmd_render_options o;
+    mmd_render_options_default(&o);
+    o.width = W, o.height = H, o.threads = 2, o.shadow_map_size = 1024, o.cancel = &stop;
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, &err) == MMD_OK);
+    float pos[28 * 3], nrm[28 * 3];
+    for (uint32_t i = 0; i < c.m.vertex_count; i++) {
+        memcpy(pos + i * 3, c.v[i].position, 12);
+        memcpy(nrm + i * 3, c.v[i].normal, 12);
+    }
+    mmd_render_instance in;
+    memset(&in, 0, sizeof in);
+    in.positions = pos;
+    in.normals = nrm;
+    CHECK_EQ_INT(mmd_renderer_draw(r, &in, 1, &v, NULL, &sh, b, &err), MMD_E_INTERRUPTED);
+    stop = 0;
+    CHECK_EQ_INT(mmd_renderer_draw(r, &in, 1, &v, NULL, &sh, b, &err), MMD_OK);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
+    mmd_renderer_free(r);
+    free(a);
+    free(b);
+}
+
 TEST(egl_matches_osmesa)
 {
     cube_model c;
@@ -1032,6 +1074,7 @@ int main(int argc, char **argv)
     RUN(golden_material_morph);
     RUN(deterministic_and_msaa_options);
     RUN(profile_keeps_pixels);
+    RUN(cancel_stops_a_frame);
     RUN(egl_matches_osmesa);
     RUN(transparent_background_straight_alpha);
     RUN(hidden_and_zero_alpha_materials_draw_nothing);
