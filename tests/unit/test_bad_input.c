@@ -1146,6 +1146,16 @@ TEST(physics_bomb_is_refused_by_pair_cap)
     }
 }
 
+/* The model in a generated bomb's bytes (freed), NULL when any step fails. */
+static mmd_model *load_bomb(uint8_t *d, size_t n)
+{
+    mmd_model *m = NULL;
+    if (d && mmd_model_load(d, n, &m, NULL) != MMD_OK)
+        m = NULL;
+    free(d);
+    return m;
+}
+
 /* Physics bomb, later pile-ups (issue 14): balls that start apart and are
  * pulled into one place by their joints (colliding, or masked out and passing
  * through each other) have no pair at rest, so create accepts them; the
@@ -1158,11 +1168,9 @@ TEST(physics_pile_up_stops_at_the_budget)
     for (int i = 0; i < 3; i++) {
         size_t n = 0;
         uint8_t *d = mmd_bomb_physics_converge(counts[i], i != 1, true, &n);
-        REQUIRE(d);
-        mmd_model *m = NULL;
+        mmd_model *m = load_bomb(d, n);
+        REQUIRE(m);
         mmd_error err;
-        REQUIRE(mmd_model_load(d, n, &m, &err) == MMD_OK);
-        free(d);
         mmd_anim *a = NULL, *ref = NULL;
         mmd_physics *p = NULL;
         REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK && mmd_anim_create(m, NULL, 0, &ref, &err) == MMD_OK);
@@ -1200,11 +1208,9 @@ TEST(physics_step_stops_when_cancelled)
 {
     size_t n = 0;
     uint8_t *d = mmd_bomb_physics_converge(64, true, true, &n);
-    REQUIRE(d);
-    mmd_model *m = NULL;
+    mmd_model *m = load_bomb(d, n);
+    REQUIRE(m);
     mmd_error err;
-    REQUIRE(mmd_model_load(d, n, &m, &err) == MMD_OK);
-    free(d);
     mmd_anim *a = NULL;
     mmd_physics *p = NULL;
     REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK);

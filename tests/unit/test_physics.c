@@ -528,18 +528,23 @@ static void gene_bounded(const mmd_model *m, const mmd_motion *mo, const char *l
     mmd_anim_free(ref);
 }
 
+/* Gene_light from ../shared, NULL when it is not there. */
+static mmd_model *gene_light(void)
+{
+    mmd_model *m = NULL;
+    if (mmd_model_load_file(MMD_SHARED_ASSETS "/gene/Gene_light.pmx", &m, NULL) != MMD_OK)
+        return NULL;
+    return m;
+}
+
 /* a generated motion (センター sways up to 8 units, turns, bobs) and the shared
  * 22_apology.vmd (its last pose held after its end) */
 TEST(gene_light_600_frames_stay_bounded)
 {
-    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
-    FILE *probe = fopen(mp, "rb");
-    if (!probe)
-        SKIP("skipped: no ../shared");
-    fclose(probe);
     mmd_error e;
-    mmd_model *m = NULL;
-    REQUIRE(mmd_model_load_file(mp, &m, &e) == MMD_OK);
+    mmd_model *m = gene_light();
+    if (!m)
+        SKIP("skipped: no ../shared");
     CHECK_EQ_INT(m->rigid_body_count, 87);
     CHECK_EQ_INT(m->joint_count, 92);
     mmd_arena *ar = mmd_arena_create();
@@ -581,13 +586,9 @@ static int gene_run(const mmd_model *m, const mmd_motion *mo, int frames, float 
 /* the same, through the anim hook: a second pre-roll on a used physics object */
 TEST(gene_light_preroll_twice_equals_fresh)
 {
-    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
-    FILE *probe = fopen(mp, "rb");
-    if (!probe)
+    mmd_model *m = gene_light();
+    if (!m)
         SKIP("skipped: no ../shared");
-    fclose(probe);
-    mmd_model *m = NULL;
-    REQUIRE(mmd_model_load_file(mp, &m, NULL) == MMD_OK);
     mmd_arena *ar = mmd_arena_create();
     REQUIRE(ar);
     const mmd_motion *mo = sway_motion(m, 60, ar);
@@ -626,13 +627,9 @@ TEST(gene_light_preroll_twice_equals_fresh)
 
 TEST(gene_light_two_runs_bitwise_identical)
 {
-    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
-    FILE *probe = fopen(mp, "rb");
-    if (!probe)
+    mmd_model *m = gene_light();
+    if (!m)
         SKIP("skipped: no ../shared");
-    fclose(probe);
-    mmd_model *m = NULL;
-    REQUIRE(mmd_model_load_file(mp, &m, NULL) == MMD_OK);
     mmd_arena *ar = mmd_arena_create();
     REQUIRE(ar);
     const mmd_motion *mo = sway_motion(m, 120, ar);
@@ -654,14 +651,10 @@ TEST(gene_light_two_runs_bitwise_identical)
  * sway) peaks at a small part of its pairs and tests budget. */
 TEST(gene_light_far_under_the_pair_budget)
 {
-    const char *mp = MMD_SHARED_ASSETS "/gene/Gene_light.pmx";
-    FILE *probe = fopen(mp, "rb");
-    if (!probe)
+    mmd_model *m = gene_light();
+    if (!m)
         SKIP("skipped: no ../shared");
-    fclose(probe);
-    mmd_model *m = NULL;
     mmd_motion *vmd = NULL;
-    REQUIRE(mmd_model_load_file(mp, &m, NULL) == MMD_OK);
     REQUIRE(mmd_motion_load_file(MMD_SHARED_ASSETS "/gene/motion/22_apology.vmd", &vmd, NULL) == MMD_OK);
     const mmd_motion *mos[1] = {vmd};
     mmd_anim *a = NULL;
