@@ -745,8 +745,23 @@ static void key_background(parse_state *st, const char *k, const char *v)
             fail_at(st, st->line, "expected scale above 0, at most 100 (1 = the frame's size), got '%s'", v);
         else
             s->bg_scale = (float)d;
+    } else if (!strcmp(k, "video")) {
+        if (once(st, 3, k))
+            s->bg_video = resolve(st, v, "background video");
+    } else if (!strcmp(k, "video_offset")) {
+        if (once(st, 4, k) && !parse_offset(v, s->bg_video_offset))
+            fail_at(st, st->line, "expected video_offset = X Y in output pixels (x right, y down), got '%s'", v);
+    } else if (!strcmp(k, "video_scale")) {
+        if (!once(st, 5, k))
+            return;
+        if (!parse_double(v, &d) || d <= 0 || d > 100)
+            fail_at(st, st->line, "expected video_scale above 0, at most 100 (1 = the frame's size), got '%s'", v);
+        else
+            s->bg_video_scale = (float)d;
     } else {
-        fail_at(st, st->line, "unknown key '%s' in [background] (expected image, offset, scale)", k);
+        fail_at(st, st->line,
+                "unknown key '%s' in [background] (expected image, offset, scale, video, video_offset, video_scale)",
+                k);
     }
 }
 
@@ -866,21 +881,36 @@ static bool parse_two_bools(const char *p, bool *a, bool *b)
     return !*p && parse_bool(w[0], a) && parse_bool(w[1], b);
 }
 
-/* Inserts k into a frame-sorted array of count elements of `size` bytes whose
- * first member is the double frame; a key at an existing frame replaces it. */
-static int insert_sorted(void *arr, int count, const void *k, size_t size)
-{
-    double f = *(const double *)k;
-    int i = count;
-    while (i > 0 && *(const double *)((const char *)arr + (size_t)(i - 1) * size) > f)
-        i--;
-    if (i > 0 && *(const double *)((const char *)arr + (size_t)(i - 1) * size) == f) {
-        memcpy((char *)arr + (size_t)(i - 1) * size, k, size);
-        return count;
+/* Keys are appended as read and sorted once after the file (by frame, then
+ * line; a later line at the same frame replaces the earlier): O(n log n)
+ * whatever the order of the lines. Both key structs start with the frame. */
+#define CMP_BY_FRAME_LINE(name, type)                                                     \
+    static int name(const void *x, const void *y)                                         \
+    {                                                                                     \
+        const type *a = x, *b = y;                                                        \
+        if (a->frame != b->frame)                                                         \
+            return (a->frame > b->frame) - (a->frame < b->frame);                         \
+        return (a->line > b->line) - (a->line < b->line);                                 \
     }
-    memmove((char *)arr + (size_t)(i + 1) * size, (char *)arr + (size_t)i * size, (size_t)(count - i) * size);
-    memcpy((char *)arr + (size_t)i * size, k, size);
-    return count + 1;
+CMP_BY_FRAME_LINE(cmp_acc_key, mmd_scene_acc_key)
+CMP_BY_FRAME_LINE(cmp_gravity_key, mmd_scene_gravity_key)
+#undef CMP_BY_FRAME_LINE
+
+static int sort_keys(void *arr, int count, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (count < 2)
+        return count;
+    qsort(arr, (size_t)count, size, cmp);
+    int out = 0;
+    for (int i = 0; i < count; i++) {
+        char *k = (char *)arr + (size_t)i * size;
+        if (out > 0 && *(double *)((char *)arr + (size_t)(out - 1) * size) == *(double *)k)
+            out--; /* the later line at this frame wins */
+        if ((char *)arr + (size_t)out * size != k)
+            memcpy((char *)arr + (size_t)out * size, k, size);
+        out++;
+    }
+    return out;
 }
 
 /* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW */
@@ -907,7 +937,7 @@ static void key_acc_key(parse_state *st, mmd_scene_accessory *a, const char *v)
     k.place.scale = (float)d[7];
     k.place.opacity = (float)d[8];
     if (grow(st, (void **)&a->keys, &st->key_caps[st->s->accessory_count - 1], a->key_count, sizeof k))
-        a->key_count = insert_sorted(a->keys, a->key_count, &k, sizeof k);
+        a->keys[a->key_count++] = k;
 }
 
 /* [gravity] key = FRAME ACCELERATION X Y Z */
@@ -929,7 +959,7 @@ static void key_gravity(parse_state *st, const char *k, const char *v)
     mmd_scene_gravity_key g = {.frame = d[0], .acceleration = (float)d[1],
                                .direction = {(float)d[2], (float)d[3], (float)d[4]}, .line = st->line};
     if (grow(st, (void **)&s->gravity, &st->gravity_cap, s->gravity_count, sizeof g))
-        s->gravity_count = insert_sorted(s->gravity, s->gravity_count, &g, sizeof g);
+        s->gravity[s->gravity_count++] = g;
 }
 
 static void key_accessory(parse_state *st, const char *k, const char *v)
@@ -1042,13 +1072,16 @@ static void key_effects(parse_state *st, const char *k, const char *v)
     }
 }
 
-/* After the whole file: parent models by name, every accessory complete. */
+/* After the whole file: parent models by name, every accessory complete,
+ * key tracks sorted. */
 static void finish_accessories(parse_state *st)
 {
     if (!accessory_done(st))
         return;
+    st->s->gravity_count = sort_keys(st->s->gravity, st->s->gravity_count, sizeof *st->s->gravity, cmp_gravity_key);
     for (int i = 0; i < st->s->accessory_count && !st->failed; i++) {
         mmd_scene_accessory *a = &st->s->accessories[i];
+        a->key_count = sort_keys(a->keys, a->key_count, sizeof *a->keys, cmp_acc_key);
         const char *pm = st->parent_names[i];
         if (!pm)
             continue;
@@ -1114,7 +1147,7 @@ static void set_defaults(mmd_scene *s)
     s->antialias = 4;
     s->ground_shadow = true;
     s->ground_shadow_brightness = 1.0f;
-    s->bg_scale = 1.0f;
+    s->bg_scale = s->bg_video_scale = 1.0f;
     s->background[0] = s->background[1] = s->background[2] = 1.0f;
     s->cam_target[1] = 10.0f;
     s->cam_distance = -45.0f;
