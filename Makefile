@@ -7,7 +7,7 @@
 #   make bench      print the performance figures
 #   make bench-scene  only the stage + dancer bench scene (BENCH_QUICK=1: about a minute)
 #   make deps       install the Debian packages (idempotent)
-#   make fuzz       libFuzzer targets with clang (FUZZ_SECONDS=N each)
+#   make fuzz       libFuzzer targets with clang, 10 minutes each (FUZZ_SECONDS=N to change)
 #   make check-layering   the include arrows between folders (tools/check_layering.sh)
 #   make GL=egl     EGL alone, no OSMesa (Mesa >= 25.1 has none), in build-egl/
 
@@ -216,7 +216,7 @@ FUZZ_SRC_pmx := model
 FUZZ_SRC_pmd := model
 fuzz_obj = $(BUILD)/obj/tests/fuzz/fuzz_$(or $(FUZZ_SRC_$(1)),$(1)).o
 FUZZ_TARGETS ?= $(FUZZ_ALL)
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 600
 FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

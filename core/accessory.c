@@ -66,6 +66,75 @@ void mmd_accessory_world(const mmd_accessory_place *p, const float *parent, floa
     mmd_x_mat4_mul(m, sc, out);
 }
 
+/* ---- keys ------------------------------------------------------------- */
+
+/* q = qz * qy * qx of the X, Y, Z degrees (the R = Rz Ry Rx of
+ * mmd_accessory_world); x y z w. */
+static void euler_quat(const float deg[3], double q[4])
+{
+    double h[3], c[3], s[3];
+    for (int i = 0; i < 3; i++) {
+        h[i] = deg[i] * (3.14159265358979323846 / 360.0);
+        c[i] = cos(h[i]);
+        s[i] = sin(h[i]);
+    }
+    q[0] = s[0] * c[1] * c[2] - c[0] * s[1] * s[2];
+    q[1] = c[0] * s[1] * c[2] + s[0] * c[1] * s[2];
+    q[2] = c[0] * c[1] * s[2] - s[0] * s[1] * c[2];
+    q[3] = c[0] * c[1] * c[2] + s[0] * s[1] * s[2];
+}
+
+/* Degrees X, Y, Z of R = Rz Ry Rx from the unit quaternion q. */
+static void quat_euler(const double q[4], float deg[3])
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    double r20 = 2 * (x * z - w * y), r21 = 2 * (y * z + w * x), r22 = 1 - 2 * (x * x + y * y);
+    double r10 = 2 * (x * y + w * z), r00 = 1 - 2 * (y * y + z * z);
+    double k = 180.0 / 3.14159265358979323846;
+    double sy = -r20 > 1 ? 1 : (-r20 < -1 ? -1 : -r20);
+    deg[1] = (float)(asin(sy) * k);
+    if (fabs(sy) > 0.9999999) { /* gimbal lock: the roll goes into X */
+        double r12 = 2 * (y * z - w * x), r11 = 1 - 2 * (x * x + z * z);
+        deg[0] = (float)(atan2(-r12, r11) * k);
+        deg[2] = 0;
+        return;
+    }
+    deg[0] = (float)(atan2(r21, r22) * k);
+    deg[2] = (float)(atan2(r10, r00) * k);
+}
+
+void mmd_accessory_place_mix(const mmd_accessory_place *a, const mmd_accessory_place *b, float s,
+                             mmd_accessory_place *out)
+{
+    mmd_accessory_place r = *a;
+    for (int i = 0; i < 3; i++)
+        r.position[i] = a->position[i] + (b->position[i] - a->position[i]) * s;
+    r.scale = a->scale + (b->scale - a->scale) * s;
+    r.opacity = a->opacity + (b->opacity - a->opacity) * s;
+    double qa[4], qb[4], q[4];
+    euler_quat(a->rotation, qa);
+    euler_quat(b->rotation, qb);
+    double d = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
+    double sign = d < 0 ? -1 : 1, wa = 1 - s, wb = s;
+    d = fabs(d);
+    if (d < 0.9999) { /* slerp; nearly equal rotations lerp (then normalise) */
+        double th = acos(d > 1 ? 1 : d), st = sin(th);
+        wa = sin((1 - s) * th) / st;
+        wb = sin(s * th) / st;
+    }
+    double n = 0;
+    for (int i = 0; i < 4; i++) {
+        q[i] = qa[i] * wa + qb[i] * wb * sign;
+        n += q[i] * q[i];
+    }
+    n = sqrt(n);
+    for (int i = 0; i < 4; i++)
+        q[i] /= n;
+    if (memcmp(a->rotation, b->rotation, sizeof a->rotation) != 0)
+        quat_euler(q, r.rotation); /* equal keys keep their exact degrees */
+    *out = r;
+}
+
 /* ---- .vac ------------------------------------------------------------- */
 
 typedef struct vac_line { const uint8_t *s; size_t n; } vac_line;

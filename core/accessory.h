@@ -108,4 +108,12 @@ void mmd_accessory_place_default(mmd_accessory_place *p);
  * parent is a bone's world matrix (column-major) or NULL. */
 void mmd_accessory_world(const mmd_accessory_place *p, const float *parent, float out[16]);
 
+/* Between two accessory keys at s (0..1), as nanoem's Accessory::synchronizeMotion
+ * does: position, scale and opacity linear; the rotation slerped (shortest arc)
+ * between the quaternions of the two X-then-Y-then-Z rotations and given back
+ * in degrees (equal rotations come back unchanged); visible, shadow and the
+ * blend flags are a's (stepped). */
+void mmd_accessory_place_mix(const mmd_accessory_place *a, const mmd_accessory_place *b, float s,
+                             mmd_accessory_place *out);
+
 #endif

@@ -3,7 +3,7 @@
  * Semantics: DESIGN.md section F. Everything stays in MMD's left-handed model
  * space; matrices are column-major 4x4 floats, 16 per bone (mmd_anim_world).
  *
- *   world:   gravity (0,-98,0), static ground plane y = 0, sequential-impulse
+ *   world:   gravity (0,-98,0) unless set, static ground plane y = 0, sequential-impulse
  *            solver, fixed internal step 1/120 s whatever the output fps.
  *   bodies:  sphere r=size.x, box half extents=size, capsule r=size.x
  *            height=size.y; rest = T(position)*Ry*Rx*Rz(rotation);
@@ -87,6 +87,11 @@ void mmd_physics_reset(mmd_physics *p, const float *bone_world);
  * (in and out may be the same array). Returns the number of substeps run. */
 uint32_t mmd_physics_step(mmd_physics *p, double dt, const float *bone_world_in,
                           float *bone_world_out);
+
+/* World gravity in MMD units/s^2 (default 0 -98 0: MMD's 9.8 acceleration
+ * along 0 -1 0, times 10 units per metre); applies from the next step, kept
+ * over mmd_physics_reset. A non-finite vector is ignored. */
+void mmd_physics_set_gravity(mmd_physics *p, const float g[3]);
 
 /* VMD per-key physics toggle: a dynamic body made kinematic follows its bone
  * (and stops writing it) until made dynamic again. No-op for mode 0. */

@@ -146,6 +146,7 @@ struct mmd_physics {
     std::vector<uint8_t> drives;   /* per bone: written by some dynamic body */
     std::vector<float> scratch;    /* bone_count x 16: copy of the input pose */
     double acc = 0;                /* substeps owed (fraction of one) */
+    btVector3 gravity{0, -98, 0};  /* mmd_physics_set_gravity; kept over resets */
     mmd_physics_clock clock{};
 
     explicit mmd_physics(const mmd_model *m) : model(m) {}
@@ -510,6 +511,27 @@ bool mmd_physics_drives_bone(const mmd_physics *p, int32_t bone)
     return bone >= 0 && (size_t)bone < p->drives.size() && p->drives[(size_t)bone];
 }
 
+/* Bullet copies the world's gravity into a body when it is added: a change
+ * reaches the bodies already in the world only through their own setGravity. */
+static void apply_gravity(mmd_physics *p)
+{
+    p->w->world.setGravity(p->gravity);
+    for (Body &b : p->bodies)
+        if (b.rb)
+            b.rb->setGravity(p->gravity);
+}
+
+void mmd_physics_set_gravity(mmd_physics *p, const float g[3])
+{
+    if (!p || !finite3(g))
+        return;
+    btVector3 v(g[0], g[1], g[2]);
+    if (v == p->gravity)
+        return;
+    p->gravity = v;
+    apply_gravity(p);
+}
+
 void mmd_physics_reset(mmd_physics *p, const float *bone_world)
 {
     /* a fresh world (see World); kinematic toggles carry over */
@@ -522,6 +544,7 @@ void mmd_physics_reset(mmd_physics *p, const float *bone_world)
                 toggled[i] = p->bodies[i].dynamic && p->bodies[i].kinematic;
             p->bodies.swap(nb);
             p->w.swap(nw); /* the old world goes with nw */
+            apply_gravity(p);
             for (size_t i = 0; i < toggled.size(); i++)
                 if (toggled[i])
                     mmd_physics_set_body_kinematic(p, (uint32_t)i, true);

@@ -633,7 +633,9 @@ static void read_media(ctx *c)
     c->r.section = "pmm.media";
     p->audio_enabled = rd_bool(c);
     p->audio_path = fixed_str(c, MMD_PMM_PATH_BYTES);
-    mmd_rd_skip(&c->r, 12); /* video offset x, y, scale */
+    p->video_offset[0] = mmd_rd_i32(&c->r);
+    p->video_offset[1] = mmd_rd_i32(&c->r);
+    rd_floats(c, &p->video_scale, 1); /* a float in all three readers */
     p->video_path = fixed_str(c, MMD_PMM_PATH_BYTES);
     /* An i32: nanoem tests != 0, PMMEditor == 1, MikuMikuMethods == 0x40; we take != 0. */
     p->video_enabled = mmd_rd_i32(&c->r) != 0;

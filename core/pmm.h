@@ -161,8 +161,10 @@ typedef struct mmd_pmm {
     int32_t begin_frame, end_frame;
     bool audio_enabled;
     char *audio_path;
-    bool video_enabled;       /* background video */
+    bool video_enabled;       /* background video (MMD's 背景AVI) */
     char *video_path;
+    int32_t video_offset[2];  /* output pixels, as image_offset */
+    float video_scale;
     bool image_enabled;       /* background image */
     char *image_path;
     int32_t image_offset[2];

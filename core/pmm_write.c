@@ -379,7 +379,9 @@ static void wmedia(wbuf *w, const mmd_pmm *p)
     i32(w, p->end_frame);
     u8(w, p->audio_enabled);
     fixed_str(w, p->audio_path, MMD_PMM_PATH_BYTES);
-    put(w, NULL, 12);
+    i32(w, p->video_offset[0]);
+    i32(w, p->video_offset[1]);
+    f32(w, p->video_scale);
     fixed_str(w, p->video_path, MMD_PMM_PATH_BYTES);
     i32(w, p->video_enabled ? 1 : 0);
     i32(w, p->image_offset[0]);
@@ -497,7 +499,7 @@ mmd_pmm *mmd_pmm_new(void)
     p->height = 720;
     p->fps = 30;
     p->audio_path = p->video_path = p->image_path = "";
-    p->image_scale = 1;
+    p->image_scale = p->video_scale = 1;
     p->ground_shadow = true;
     p->ground_shadow_brightness = 1;
     p->physics = MMD_PMM_PHYSICS_TRACE;

@@ -15,6 +15,7 @@ struct mmd_world {
     uint32_t *indeg;
     uint8_t *placed;
     int32_t *active;       /* per link: 1 when it is the one holding at t */
+    uint32_t *calc;        /* mmd_world_set_order: the fixed order, NULL = parents first */
 };
 
 static int cmp_link(const void *x, const void *y)
@@ -136,6 +137,7 @@ void mmd_world_free(mmd_world *w)
     free(w->indeg);
     free(w->placed);
     free(w->active);
+    free(w->calc);
     free(w);
 }
 
@@ -172,24 +174,75 @@ mmd_status mmd_world_create(mmd_anim *const *anims, size_t count, const char *co
     return MMD_OK;
 }
 
-void mmd_world_evaluate(mmd_world *w, double t)
+void mmd_world_bind(mmd_world *w, uint32_t m, double t)
+{
+    for (size_t i = 0; i < w->nl; i++) {
+        const mmd_world_link *l = &w->links[i];
+        if (l->child != m)
+            continue;
+        bool first_of_group = i == 0 || w->links[i - 1].child != m || w->links[i - 1].child_bone != l->child_bone;
+        if (first_of_group && l->frame > t)
+            mmd_anim_set_outside_parent(w->anims[m], l->child_bone, NULL);
+        if (!w->active[i])
+            continue;
+        const float *pw = l->parent >= 0 ? mmd_anim_world(w->anims[l->parent]) + 16 * l->parent_bone : NULL;
+        mmd_anim_set_outside_parent(w->anims[m], l->child_bone, pw);
+    }
+}
+
+size_t mmd_world_order(mmd_world *w, double t, const uint32_t **order)
 {
     mark_active(w, t);
-    size_t k = plan_order(w); /* == n: cycles were refused at create */
-    for (size_t o = 0; o < k; o++) {
-        uint32_t m = w->order[o];
-        for (size_t i = 0; i < w->nl; i++) {
-            const mmd_world_link *l = &w->links[i];
-            if (l->child != m)
-                continue;
-            bool first_of_group = i == 0 || w->links[i - 1].child != m || w->links[i - 1].child_bone != l->child_bone;
-            if (first_of_group && l->frame > t)
-                mmd_anim_set_outside_parent(w->anims[m], l->child_bone, NULL);
-            if (!w->active[i])
-                continue;
-            const float *pw = l->parent >= 0 ? mmd_anim_world(w->anims[l->parent]) + 16 * l->parent_bone : NULL;
-            mmd_anim_set_outside_parent(w->anims[m], l->child_bone, pw);
+    *order = w->calc ? w->calc : w->order;
+    return w->calc ? w->n : plan_order(w); /* == n: cycles were refused at create */
+}
+
+mmd_status mmd_world_set_order(mmd_world *w, const uint32_t *order, mmd_error *err)
+{
+    uint8_t *seen = calloc(w->n + 1, 1);
+    uint32_t *calc = malloc((w->n + 1) * sizeof *calc);
+    if (!seen || !calc) {
+        free(seen);
+        free(calc);
+        return mmd_error_set(err, MMD_E_NOMEM, "world", -1, -1, "%zu models", w->n);
+    }
+    for (size_t i = 0; i < w->n; i++) {
+        if (order[i] >= w->n || seen[order[i]]) {
+            free(seen);
+            free(calc);
+            return mmd_error_set(err, MMD_E_BAD_INDEX, "world", (int64_t)i, -1,
+                                 "the calculation order names model %u twice or not at all", order[i]);
         }
-        mmd_anim_evaluate(w->anims[m], t);
+        seen[order[i]] = 1;
+        calc[i] = order[i];
+    }
+    free(seen);
+    free(w->calc);
+    w->calc = calc;
+    return MMD_OK;
+}
+
+bool mmd_world_lags(const mmd_world *w)
+{
+    for (size_t i = 0; w->calc && i < w->nl; i++) {
+        if (w->links[i].parent < 0)
+            continue;
+        for (size_t o = 0; o < w->n; o++) {
+            if (w->calc[o] == (uint32_t)w->links[i].parent)
+                break; /* the parent comes first: no lag */
+            if (w->calc[o] == w->links[i].child)
+                return true;
+        }
+    }
+    return false;
+}
+
+void mmd_world_evaluate(mmd_world *w, double t)
+{
+    const uint32_t *order;
+    size_t k = mmd_world_order(w, t, &order);
+    for (size_t o = 0; o < k; o++) {
+        mmd_world_bind(w, order[o], t);
+        mmd_anim_evaluate(w->anims[order[o]], t);
     }
 }

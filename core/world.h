@@ -11,15 +11,16 @@
  * has as outside parent bone `parent_bone` of model `parent` (parent -1: none
  * from then on). The child bone's world becomes parent bone world x its own
  * world within its model (DESIGN I.4; descendants, IK and physics follow).
- * Models are evaluated parents first; among independent models in index order
- * (the caller passes them in the project's calculation order). Every frame
- * reads only this frame's parent state, so frames stay independent of history
- * (chunked renders agree with whole ones). A cycle among the links active at
+ * Models are evaluated parents first; among independent models in index
+ * order. Every frame then reads only this frame's parent state, so frames
+ * stay independent of history. mmd_world_set_order switches to MMD's fixed
+ * calculation order with its one-frame lag (see there). A cycle among the links active at
  * any frame is MMD_E_BAD_STRUCTURE, its message naming the models and bones.
  */
 #ifndef MMD_CORE_WORLD_H
 #define MMD_CORE_WORLD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,5 +43,27 @@ mmd_status mmd_world_create(mmd_anim *const *anims, size_t count, const char *co
 void mmd_world_free(mmd_world *w); /* NULL is a no-op */
 /* mmd_anim_evaluate every model at t, parents first, outside parents applied. */
 void mmd_world_evaluate(mmd_world *w, double t);
+/* For callers that evaluate the models themselves (the physics warm-up):
+ * the order to evaluate them in at t (parents first; *order holds the
+ * returned count of model indices, valid until the next call), and before
+ * evaluating model m, mmd_world_bind: its outside parents holding at t, each
+ * its parent bone's world as that model holds it now (copied). */
+size_t mmd_world_order(mmd_world *w, double t, const uint32_t **order);
+void mmd_world_bind(mmd_world *w, uint32_t model, double t);
+
+/* MikuMikuDance's own rule instead of parents first: evaluate the models in
+ * exactly this order (order[i] = model index; the project's calculation
+ * order), each reading its outside parent's bone world as the parent holds it
+ * then. A child evaluated before its parent so gets the parent's world of
+ * the parent's previous evaluation (MMD's one-frame lag; nanoem does the same:
+ * Bone::applyOutsideParentTransform reads the parent bone's current world
+ * matrix, models transformed in their transform order). A parent never
+ * evaluated holds its rest pose. Cycles are still refused at create.
+ * MMD_E_BAD_INDEX when order is not a permutation of the models. */
+mmd_status mmd_world_set_order(mmd_world *w, const uint32_t *order, mmd_error *err);
+/* True when a fixed order puts some link's child before its parent: frames
+ * then depend on the frame evaluated before (a render must evaluate every
+ * frame from its range's first, as with physics). */
+bool mmd_world_lags(const mmd_world *w);
 
 #endif

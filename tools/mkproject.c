@@ -9,11 +9,18 @@
  * DIR/proj/song.pmm             v2: dancer as "C:\MMD\UserFile\Model\dancer.pmx",
  *                                the fan as "UserFile\model\fan.pmx" (other case),
  *                                a missing accessory and a box accessory in the
- *                                dancer's right wrist, begin/end 0-40, black background,
+ *                                dancer's right wrist (key 0) then in the world (key 30:
+ *                                y 2, no rotation, Si 1, opaque), gravity up at 5 from
+ *                                frame 20, begin/end 0-40, black background,
  *                                no ground shadow;
  *                                dancer: センター moves, 右腕 swings (0..40);
  *                                fan: センター's outside parent is dancer 右手首 from
- *                                frame 0; camera follows dancer センター from frame 20
+ *                                frame 0; camera follows dancer センター from frame 20;
+ *                                v2 also: dancer edge width 2 and self-shadow off, fan
+ *                                add-blend, edge colour, translucent ground shadow at
+ *                                brightness 0.5, background image "UserFile\BackGround\sky.bmp"
+ *                                at offset (10, 5) and scale 0.5
+ * DIR/assets/BackGround/sky.bmp 16x12 24-bit BMP: a blue top half, an orange bottom half
  * DIR/assets/Accessory/fan.x    a small box (.x text)
  * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
  * DIR/proj/song_v1.pmm          the same project as version 1 (no outside parents)
@@ -121,6 +128,20 @@ static mmd_pmm *project(int version, bool cycle)
         c->look_at = (mmd_pmm_parent){0, 0};
     }
     mmd_pmm_add_camera_key(p, 0)->target[1] = 10;
+    if (version > 1) { /* appearance (issue 16) */
+        d->edge_width = 2;
+        d->self_shadow = false;
+        f->add_blend = true;
+        p->edge_color[0] = 1;
+        p->edge_color[1] = 0.5f;
+        p->ground_shadow_brightness = 0.5f;
+        p->ground_shadow_translucent = true;
+        p->image_enabled = true;
+        p->image_path = "UserFile\\BackGround\\sky.bmp";
+        p->image_offset[0] = 10;
+        p->image_offset[1] = 5;
+        p->image_scale = 0.5f;
+    }
     mmd_pmm_add_accessory(p, "stage", "UserFile\\Accessory\\stage.x");
     mmd_pmm_accessory *x = mmd_pmm_add_accessory(p, "fan", "UserFile\\Accessory\\Fan.x");
     if (!x)
@@ -131,7 +152,19 @@ static mmd_pmm *project(int version, bool cycle)
     x->keys[0].scale = 5;                 /* Si 0.5 */
     x->keys[0].opacity = 0.5f;
     x->add_blend = version > 1;
-    mmd_pmm_add_accessory_key(p, x, 30)->position[1] = 2; /* not in scene.ini yet: warned */
+    mmd_pmm_accessory_key *x30 = mmd_pmm_add_accessory_key(p, x, 30); /* a copy of the first, then: */
+    mmd_pmm_gravity_key *g20 = version > 1 ? mmd_pmm_add_gravity_key(p, 20) : NULL;
+    if (!x30 || (version > 1 && !g20))
+        exit(1);
+    x30->parent = (mmd_pmm_parent){-1, -1}; /* off the hand: back in the world */
+    x30->position[1] = 2;
+    x30->rotation[2] = 0;
+    x30->scale = 10;                      /* Si 1 */
+    x30->opacity = 1;
+    if (g20) {                            /* from frame 20 gravity pulls up, at 5 */
+        g20->acceleration = 5;
+        g20->direction[1] = 1;
+    }
     return p;
 }
 
@@ -144,6 +177,26 @@ static int write_project(const char *dir, const char *name, mmd_pmm *p)
     free(buf);
     mmd_pmm_free(p);
     return rc;
+}
+
+/* 16x12 24-bit BMP (bottom-up rows): blue top half, orange bottom half. */
+static int write_bmp(const char *dir, const char *name)
+{
+    enum { BW = 16, BH = 12, ROW = BW * 3, SIZE = 54 + ROW * BH };
+    uint8_t b[SIZE] = {'B', 'M'};
+    const uint32_t hdr[] = {SIZE, 0, 54, 40, BW, BH};
+    for (int i = 0; i < 6; i++)
+        for (int k = 0; k < 4; k++)
+            b[2 + i * 4 + k] = (uint8_t)(hdr[i] >> (8 * k));
+    b[26] = 1;  /* planes */
+    b[28] = 24; /* bits per pixel */
+    for (int y = 0; y < BH; y++)
+        for (int x = 0; x < BW; x++) {
+            uint8_t *q = b + 54 + y * ROW + x * 3; /* B, G, R; row 0 is the bottom */
+            bool top = y >= BH / 2;
+            q[0] = top ? 230 : 40, q[1] = top ? 120 : 140, q[2] = top ? 40 : 240;
+        }
+    return save(dir, name, b, sizeof b);
 }
 
 int main(int argc, char **argv)
@@ -179,6 +232,9 @@ int main(int argc, char **argv)
     char acc[1024];
     snprintf(acc, sizeof acc, "%s/assets/Accessory", argv[1]);
     rc |= !xb || (mkdir(acc, 0755) != 0 && errno != EEXIST) || save(acc, "fan.x", xb, xn);
+    char bg[1024];
+    snprintf(bg, sizeof bg, "%s/assets/BackGround", argv[1]);
+    rc |= (mkdir(bg, 0755) != 0 && errno != EEXIST) || write_bmp(bg, "sky.bmp");
     free(xb);
     mmd_x_free(box);
     return rc;

@@ -50,6 +50,38 @@ static void apply_vac(const mmd_scene_accessory *sa, const mmd_vac *v, mmd_rende
         memcpy(ra->place.rotation, v->rotation, sizeof v->rotation);
 }
 
+/* MODEL:BONE of the parent keys bound to slots and bone indices. */
+static int bind_parents(const mmd_scene *s, const mmd_scene_accessory *sa, mmd_model *const *models, int i,
+                        mmd_scene_accessories *out, char *msg, size_t n)
+{
+    if (sa->parent_count < 2 && (sa->parent_count == 0 || sa->parents[0].frame == 0))
+        return 0; /* one parent from frame 0 (or none): the fixed placement holds it */
+    mmd_scene_acc_parent *ps = calloc((size_t)sa->parent_count, sizeof *ps);
+    if (!ps)
+        return mmd_msgf(msg, n, -1, "out of memory");
+    out->parents[i] = ps;
+    out->parent_count[i] = sa->parent_count;
+    for (int k = 0; k < sa->parent_count; k++) {
+        const mmd_scene_link *l = &sa->parents[k];
+        ps[k] = (mmd_scene_acc_parent){l->frame, -1, -1};
+        for (int m = 0; l->model && m < s->model_count; m++)
+            if (!strcmp(s->models[m].name, l->model))
+                ps[k].slot = m;
+        if (ps[k].slot < 0)
+            continue;
+        if ((ps[k].bone = mmd_model_find_bone(models[ps[k].slot], l->parent_bone)) < 0)
+            return mmd_msgf(msg, n, -1, "%s:%d: model '%s' (%s) has no bone '%s'", s->path, l->line, l->model,
+                            s->models[ps[k].slot].file, l->parent_bone);
+    }
+    for (int k = 1; k < sa->parent_count; k++) /* stable by frame: a later line wins at the same frame */
+        for (int j = k; j > 0 && ps[j - 1].frame > ps[j].frame; j--) {
+            mmd_scene_acc_parent tmp = ps[j];
+            ps[j] = ps[j - 1];
+            ps[j - 1] = tmp;
+        }
+    return 0;
+}
+
 static int parent_of(const mmd_scene *s, const mmd_scene_accessory *sa, const mmd_vac *v, mmd_model *const *models,
                      mmd_render_accessory *ra, char *msg, size_t n)
 {
@@ -100,7 +132,12 @@ static int load_one(const mmd_scene *s, int i, mmd_model *const *models, bool al
     if (vac)
         apply_vac(sa, &v, ra);
     out->names[i] = sa->name[0] ? sa->name : sa->file;
-    return parent_of(s, sa, vac ? &v : NULL, models, ra, msg, n);
+    out->keys[i] = sa->keys;
+    out->key_count[i] = sa->key_count;
+    if (parent_of(s, sa, vac ? &v : NULL, models, ra, msg, n))
+        return -1;
+    out->base[i] = *ra;
+    return bind_parents(s, sa, models, i, out, msg, n);
 }
 
 int mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, bool allow_outside,
@@ -131,6 +168,7 @@ void mmd_scene_accessories_free(mmd_scene_accessories *a)
     for (int i = 0; i < a->count; i++) {
         mmd_x_free(a->meshes[i]);
         free(a->dirs[i]);
+        free(a->parents[i]);
     }
     memset(a, 0, sizeof *a);
 }
@@ -147,4 +185,56 @@ bool mmd_scene_accessories_use_screen(const mmd_scene_accessories *a)
                 return true;
         }
     return false;
+}
+
+bool mmd_scene_accessories_animated(const mmd_scene_accessories *a)
+{
+    for (int i = 0; i < a->count; i++)
+        if (a->key_count[i] > 0 || a->parents[i])
+            return true;
+    return false;
+}
+
+/* The keys' placement at t (binary search: a key track may be long). */
+static void keys_at(const mmd_scene_acc_key *k, int n, double t, mmd_accessory_place *out)
+{
+    if (t <= k[0].frame || n == 1) {
+        *out = k[0].place;
+        return;
+    }
+    if (t >= k[n - 1].frame) {
+        *out = k[n - 1].place;
+        return;
+    }
+    int lo = 0, hi = n - 1; /* k[lo].frame <= t < k[hi].frame */
+    while (hi - lo > 1) {
+        int mid = lo + (hi - lo) / 2;
+        if (k[mid].frame <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double s = (t - k[lo].frame) / (k[hi].frame - k[lo].frame);
+    mmd_accessory_place_mix(&k[lo].place, &k[hi].place, (float)s, out);
+}
+
+void mmd_scene_accessories_at(mmd_scene_accessories *a, double t)
+{
+    for (int i = 0; i < a->count; i++) {
+        mmd_render_accessory *ra = &a->place[i];
+        *ra = a->base[i];
+        if (a->key_count[i] > 0) {
+            keys_at(a->keys[i], a->key_count[i], t, &ra->place);
+            ra->place.add_blend = a->base[i].place.add_blend;
+            ra->place.after_models = a->base[i].place.after_models;
+        }
+        if (!a->parents[i])
+            continue;
+        ra->parent_slot = -1;
+        ra->parent_bone = -1;
+        for (int k = 0; k < a->parent_count[i] && a->parents[i][k].frame <= t; k++) {
+            ra->parent_slot = a->parents[i][k].slot;
+            ra->parent_bone = a->parents[i][k].bone;
+        }
+    }
 }

@@ -46,7 +46,8 @@ static uint32_t follow_keys(const mmd_pmm *p)
     return n;
 }
 
-static void json_file(FILE *f, const char *key, const char *stored, const char *found, bool enabled)
+/* "key":{"path","status"[,"resolved"] without the closing brace. */
+static void json_file_open(FILE *f, const char *key, const char *stored, const char *found, bool enabled)
 {
     fprintf(f, "\"%s\":{\"path\":", key);
     mmd_json_str(f, stored);
@@ -55,7 +56,20 @@ static void json_file(FILE *f, const char *key, const char *stored, const char *
         fprintf(f, ",\"resolved\":");
         mmd_json_str(f, found);
     }
+}
+
+static void json_file(FILE *f, const char *key, const char *stored, const char *found, bool enabled)
+{
+    json_file_open(f, key, stored, found, enabled);
     fputc('}', f);
+}
+
+/* A background image or video: the file plus MMD's placement. */
+static void json_media(FILE *f, const char *key, const char *stored, const char *found, bool enabled,
+                       const int32_t offset[2], float scale)
+{
+    json_file_open(f, key, stored, found, enabled);
+    fprintf(f, ",\"offset\":[%d,%d],\"scale\":%g}", (int)offset[0], (int)offset[1], (double)scale);
 }
 
 static void json_models(FILE *f, const mmd_project *pr)
@@ -105,9 +119,11 @@ static void print_json(FILE *f, const mmd_project *pr)
             p->begin_enabled ? "true" : "false", p->end_enabled ? "true" : "false");
     json_file(f, "audio", p->audio_path, pr->audio_file, p->audio_enabled);
     fputc(',', f);
-    json_file(f, "background_image", p->image_path, pr->image_file, p->image_enabled);
+    json_media(f, "background_image", p->image_path, pr->image_file, p->image_enabled, p->image_offset,
+               p->image_scale);
     fputc(',', f);
-    json_file(f, "background_video", p->video_path, pr->video_file, p->video_enabled);
+    json_media(f, "background_video", p->video_path, pr->video_file, p->video_enabled, p->video_offset,
+               p->video_scale);
     fprintf(f, ",\"render\":{\"black_background\":%s,\"ground_shadow\":%s,\"ground_shadow_brightness\":%g,"
                "\"ground_shadow_translucent\":%s,\"edge_color\":[%g,%g,%g],\"physics\":\"%s\","
                "\"accessories_after_models\":%d},",

@@ -3,7 +3,12 @@
  * renderer/cli/links.h), bone world matrices printed as JSON:
  *   {"models":[{"name","file","bones":[...]}],
  *    "frames":[{"frame","models":[{"name","world":[[16],...]}]}]}
- * (LH model space, column-major, as `pose MODEL`). */
+ * (LH model space, column-major, as `pose MODEL`). A scene with accessories
+ * adds per frame "accessories":[{"name","visible","opacity","world":[16]}]
+ * (world = parent bone x T x Rz x Ry x Rx x S(Si x 10), keys applied).
+ * With a calc_order that lags (links.h mmd_links_lag) every whole frame from
+ * one listed frame to the next is evaluated too, as a render from the first
+ * listed frame does. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +16,8 @@
 #include "core/anim.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "core/accessory.h"
+#include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/cli/links.h"
@@ -22,11 +29,13 @@ typedef struct pose_job {
     mmd_motion *motions[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
     mmd_anim *anims[MMD_SCENE_MAX_MODELS];
     mmd_links *links;
+    mmd_scene_accessories acc;
 } pose_job;
 
 static void pose_free(pose_job *j)
 {
     mmd_links_free(j->links);
+    mmd_scene_accessories_free(&j->acc);
     for (int i = 0; j->scene && i < j->scene->model_count; i++) {
         mmd_anim_free(j->anims[i]);
         for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
@@ -59,14 +68,39 @@ static int pose_load(pose_job *j, const char *path)
             return MMD_EXIT_INPUT;
         }
     }
-    if (mmd_links_create(j->scene, j->anims, &j->links, msg, sizeof msg)) {
+    if (mmd_links_create(j->scene, j->anims, &j->links, msg, sizeof msg) ||
+        mmd_scene_accessories_load(j->scene, j->models, true, &j->acc, msg, sizeof msg)) {
         fprintf(stderr, "mmdrender pose: %s\n", msg);
         return MMD_EXIT_INPUT;
     }
     return MMD_EXIT_OK;
 }
 
-static void print_frame(FILE *f, const pose_job *j, double t, bool first)
+/* The frame's accessories (none: nothing, so scenes without them print as before). */
+static void print_accessories(FILE *f, pose_job *j, double t)
+{
+    if (j->acc.count == 0)
+        return;
+    mmd_scene_accessories_at(&j->acc, t);
+    fputs(",\"accessories\":[", f);
+    for (int i = 0; i < j->acc.count; i++) {
+        const mmd_render_accessory *ra = &j->acc.place[i];
+        const float *parent = ra->parent_slot >= 0 ? mmd_anim_world(j->anims[ra->parent_slot]) + 16 * ra->parent_bone
+                                                   : NULL;
+        float w[16];
+        mmd_accessory_world(&ra->place, parent, w);
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        mmd_json_str(f, j->acc.names[i]);
+        fprintf(f, ",\"visible\":%s,\"opacity\":%.9g,\"world\":[", ra->place.visible ? "true" : "false",
+                (double)ra->place.opacity);
+        for (int c = 0; c < 16; c++)
+            fprintf(f, "%s%.9g", c ? "," : "", (double)w[c]);
+        fputs("]}", f);
+    }
+    fputc(']', f);
+}
+
+static void print_frame(FILE *f, pose_job *j, double t, bool first)
 {
     fprintf(f, "%s{\"frame\":%.9g,\"models\":[", first ? "\n" : ",\n", t);
     for (int i = 0; i < j->scene->model_count; i++) {
@@ -82,7 +116,9 @@ static void print_frame(FILE *f, const pose_job *j, double t, bool first)
         }
         fputs("]}", f);
     }
-    fputs("]}", f);
+    fputc(']', f);
+    print_accessories(f, j, t);
+    fputc('}', f);
 }
 
 int mmd_pose_scene(const char *path, const double *frames, size_t nframes)
@@ -110,7 +146,10 @@ int mmd_pose_scene(const char *path, const double *frames, size_t nframes)
         fputs("]}", f);
     }
     fputs("],\"frames\":[", f);
+    bool lag = mmd_links_lag(j.links); /* frames depend on the one before: evaluate those between, as a render */
     for (size_t k = 0; k < nframes; k++) {
+        for (double g = frames[k - (k > 0)] + 1; lag && k > 0 && g < frames[k] && g - frames[k - 1] < 1e7; g += 1)
+            mmd_links_evaluate(j.links, g);
         mmd_links_evaluate(j.links, frames[k]);
         print_frame(f, &j, frames[k], k == 0);
     }

@@ -89,28 +89,13 @@ static void warn_unapplied(const mmd_project *p)
         k_ = snprintf(line + n, sizeof line - n, __VA_ARGS__); \
         n += k_ > 0 && (size_t)k_ < sizeof line - n ? (size_t)k_ : 0; \
     } while (0)
-    for (uint32_t i = 0; i < m->model_count; i++) {
-        const mmd_pmm_model *x = &m->models[i];
-        if (!p->model_files[i])
-            continue;
-        if (x->edge_width != 1.0f)
-            NOTE("edge width %g of '%s'", (double)x->edge_width, x->name);
-        if (x->add_blend)
-            NOTE("add-blend of '%s'", x->name);
-        if (!x->self_shadow)
-            NOTE("self-shadow off for '%s'", x->name);
-    }
-    if (m->edge_color[0] || m->edge_color[1] || m->edge_color[2])
-        NOTE("edge colour");
-    if (m->ground_shadow && (m->ground_shadow_brightness != 1.0f || m->ground_shadow_translucent))
-        NOTE("ground-shadow brightness/translucency");
-    if (m->gravity_key_count > 1 || m->gravity_keys[0].acceleration != 9.8f || m->gravity_keys[0].noise)
-        NOTE("gravity");
-    for (uint32_t i = 0; i < m->accessory_count; i++)
-        if (p->accessory_files[i] && m->accessories[i].key_count > 1)
-            NOTE("keys of accessory '%s' after its first", m->accessories[i].name);
-    if (p->image_file || p->video_file)
-        NOTE("background image/video");
+    for (uint32_t i = 0; i < m->gravity_key_count; i++)
+        if (m->gravity_keys[i].noise) { /* MMD's noise is random: no render could repeat it */
+            NOTE("gravity noise");
+            break;
+        }
+    if (p->video_file)
+        NOTE("background video");
 #undef NOTE
     if (n)
         fprintf(stderr, "mmdrender: warning: %s: not applied yet: %s\n", p->path, line);

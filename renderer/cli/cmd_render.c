@@ -577,7 +577,8 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
         in.last_key = l > in.last_key ? l : in.last_key;
         in.physics = in.physics || j->physics[i];
     }
-    in.physics = in.physics || mmd_scene_accessories_use_screen(&j->acc); /* evaluate from the range's first */
+    in.physics = in.physics || mmd_scene_accessories_use_screen(&j->acc) || /* evaluate from the range's first */
+                 mmd_links_lag(j->links);
     return in;
 }
 
@@ -604,6 +605,10 @@ static int open_renderer(render_job *j, const render_args *a)
     if (a->texture_mib > 0)
         ro.texture_budget = (size_t)a->texture_mib << 20;
     ro.ground_shadow = s->ground_shadow;
+    ro.ground_shadow_brightness = s->ground_shadow_brightness;
+    ro.ground_shadow_translucent = s->ground_shadow_translucent;
+    ro.pmd_edge_color_set = s->has_edge_color;
+    memcpy(ro.pmd_edge_color, s->edge_color, sizeof ro.pmd_edge_color);
     ro.effects = s->effects;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
@@ -628,6 +633,12 @@ static int add_models(render_job *j)
             fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
             return mmd_exit_code(st);
         }
+        mmd_render_look look = {s->models[i].edge_width, s->models[i].add_blend, s->models[i].self_shadow};
+        mmd_renderer_set_look(j->renderer, (size_t)i, &look);
+    }
+    if (s->bg_image && mmd_renderer_set_background(j->renderer, s->bg_image, s->bg_offset, s->bg_scale, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: background image: %s\n", err.msg);
+        return mmd_exit_code(err.status);
     }
     if (mmd_scene_accessories_attach(&j->acc, j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: accessory: %s\n", err.msg);
@@ -696,17 +707,31 @@ typedef struct run_stats {
     double t_begin, load_s, first_frame_s, first_frame_cpu_s; /* from the command's start */
 } run_stats;
 
+/* [gravity] at t on every simulated model. True when some model simulates. */
+static bool set_gravity(render_job *j, double t)
+{
+    float g[3];
+    bool any = false;
+    mmd_scene_gravity_at(j->scene, t, g);
+    for (int i = 0; i < j->scene->model_count; i++)
+        if (j->physics[i]) {
+            mmd_physics_set_gravity(j->physics[i], g);
+            any = true;
+        }
+    return any;
+}
+
 /* Executes the plan: evaluates from sim_begin (physics pre-rolled), renders and
  * writes the chunk's frames. An exit code; stops early on a signal. */
 static int run_frames(render_job *j, const render_args *a, const mmd_output_kind *kind,
                       const mmd_render_plan *p, run_stats *st)
 {
     const mmd_scene *s = j->scene;
-    for (int i = 0; i < s->model_count; i++)
-        if (j->physics[i])
-            mmd_physics_preroll(j->physics[i], j->anims[i], p->preroll_time, 2.0);
+    if (p->physics && set_gravity(j, p->preroll_time))
+        mmd_links_preroll(j->links, p->preroll_time, j->physics, 2.0); /* outside parents as the frames have them */
     st->load_s = now_s() - st->t_begin;
     bool screen = mmd_scene_accessories_use_screen(&j->acc);
+    bool animated_acc = mmd_scene_accessories_animated(&j->acc);
     for (int64_t f = p->sim_begin; f <= p->end && !g_stop; f++) {
         bool wanted = mmd_plan_renders(p, f);
         /* screen.bmp shows output frame f - 1 (black on the range's first): with
@@ -717,7 +742,12 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
             continue;
         double t = mmd_plan_time(p, f);
         double t0 = now_s();
+        set_gravity(j, t);
         mmd_links_evaluate(j->links, t); /* every model, outside parents first */
+        if (animated_acc) {
+            mmd_scene_accessories_at(&j->acc, t);
+            mmd_renderer_place_accessories(j->renderer, j->acc.place, (size_t)j->acc.count);
+        }
         if (g_stop)
             break; /* evaluation was cut short: this frame is not drawn */
         bool skip = wanted && a->skip_existing && kind->frame_exists(a->out, f, s->width, s->height);

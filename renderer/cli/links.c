@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/physics.h"
 #include "core/world.h"
 #include "renderer/base/msg.h"
 
@@ -54,6 +55,33 @@ static int bind_target(const mmd_scene *s, mmd_anim *const *anims, const mmd_sce
     return 0;
 }
 
+/* calc_order keys (any): the models in that order (ties and models without
+ * one after them in file order), MMD's one-frame lag included. */
+static mmd_status set_calc_order(mmd_links *L, const mmd_scene *s, mmd_error *err)
+{
+    uint32_t order[MMD_SCENE_MAX_MODELS];
+    int n = 0;
+    bool any = false;
+    for (int i = 0; i < s->model_count; i++)
+        any = any || s->models[i].calc_order > 0;
+    if (!any)
+        return MMD_OK;
+    for (int i = 0; i < s->model_count; i++) { /* stable insertion by key; unset sorts last */
+        long key = s->models[i].calc_order > 0 ? s->models[i].calc_order : 2000000;
+        int j = n++;
+        while (j > 0) {
+            const mmd_scene_model *prev = &s->models[order[j - 1]];
+            long pk = prev->calc_order > 0 ? prev->calc_order : 2000000;
+            if (pk <= key)
+                break;
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = (uint32_t)i;
+    }
+    return mmd_world_set_order(L->world, order, err);
+}
+
 static int bind_parents(mmd_links *L, const mmd_scene *s, mmd_anim *const *anims, char *msg, size_t n)
 {
     size_t total = 0;
@@ -83,6 +111,8 @@ static int bind_parents(mmd_links *L, const mmd_scene *s, mmd_anim *const *anims
     mmd_error err;
     mmd_status st = mmd_world_create(anims, (size_t)s->model_count, L->names, links, k, &L->world, &err);
     free(links);
+    if (st == MMD_OK)
+        st = set_calc_order(L, s, &err);
     if (st != MMD_OK)
         return mmd_msgf(msg, n, -1, "%s: %s", s->path, err.msg);
     return 0;
@@ -126,6 +156,22 @@ void mmd_links_free(mmd_links *l)
 }
 
 void mmd_links_evaluate(mmd_links *l, double t) { mmd_world_evaluate(l->world, t); }
+
+bool mmd_links_lag(const mmd_links *l) { return mmd_world_lags(l->world); }
+
+void mmd_links_preroll(mmd_links *l, double t0, mmd_physics *const *physics, double seconds)
+{
+    const uint32_t *order;
+    size_t n = mmd_world_order(l->world, t0, &order);
+    for (size_t o = 0; o < n; o++) {
+        uint32_t m = order[o];
+        mmd_world_bind(l->world, m, t0);
+        if (physics[m])
+            mmd_physics_preroll(physics[m], l->anims[m], t0, seconds);
+        else
+            mmd_anim_evaluate(l->anims[m], t0);
+    }
+}
 
 void mmd_links_follow(const mmd_links *l, double t, mmd_camera_state *cam)
 {

@@ -8,7 +8,9 @@
  *     mmd_links_free(l);
  *
  * Bone names are matched exactly (UTF-8) against the models' bone names. A
- * cycle of outside parents fails naming the models and bones.
+ * cycle of outside parents fails naming the models and bones. Models are
+ * evaluated parents first, or, when some [model] has calc_order, in that
+ * order with MMD's one-frame lag (core/world.h mmd_world_set_order).
  */
 #ifndef MMD_RENDERER_LINKS_H
 #define MMD_RENDERER_LINKS_H
@@ -23,6 +25,16 @@ typedef struct mmd_links mmd_links;
 int mmd_links_create(const mmd_scene *scene, mmd_anim *const *anims, mmd_links **out, char *msg, size_t msg_size);
 void mmd_links_free(mmd_links *l); /* NULL is a no-op */
 void mmd_links_evaluate(mmd_links *l, double t);
+/* The scene's calc_order puts a child before its outside parent: each frame
+ * depends on the one evaluated before it (MMD's one-frame lag), so a render
+ * evaluates every frame from its range's first, as with physics. */
+bool mmd_links_lag(const mmd_links *l);
+/* The physics warm-up at t0 (mmd_physics_preroll, `seconds` held) of every
+ * model with physics[i] != NULL, the others evaluated at t0, in the order of
+ * the outside parents holding at t0 (parents first, each child warmed up
+ * under its parent's settled pose), as the frame loop evaluates them. */
+struct mmd_physics;
+void mmd_links_preroll(mmd_links *l, double t0, struct mmd_physics *const *physics, double seconds);
 /* Moves cam->target by the followed bone's world position (and re-derives the eye). */
 void mmd_links_follow(const mmd_links *l, double t, mmd_camera_state *cam);
 

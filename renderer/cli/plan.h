@@ -16,8 +16,11 @@
  *  - the range's frames (first, first + step, ... <= last) are cut into
  *    chunk_count contiguous chunks, chunk i holding indices
  *    [total * i / count, total * (i + 1) / count): every frame exactly once;
- *  - with physics every frame from the range's first is simulated (pre-roll
- *    without rendering), so a chunk sees the state a whole run sees.
+ *  - when a frame depends on the frames before it (physics, a screen.bmp
+ *    texture, a calculation order that lags an outside parent) every frame
+ *    from the range's first is evaluated (the frames before a chunk's first
+ *    without being written; physics also warms up at the range's first), so
+ *    a chunk sees the state a whole run sees.
  */
 #ifndef MMD_RENDERER_PLAN_H
 #define MMD_RENDERER_PLAN_H
@@ -36,7 +39,7 @@ typedef struct mmd_plan_input {
     int fps_num, fps_den;        /* output rate, > 0 */
     int chunk_index, chunk_count; /* 0 <= index < count */
     uint32_t last_key;           /* latest key of every track, VMD frames */
-    bool physics;                /* some model simulates */
+    bool physics;                /* some frame depends on the ones before (physics, screen.bmp, lag) */
 } mmd_plan_input;
 
 typedef struct mmd_render_plan {

@@ -137,6 +137,9 @@ static int add_file_key(sbuf *b, const char *key, const char *dir_real, const ch
     return 0;
 }
 
+/* Project values into the scene keys' ranges (README "Projects"). */
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
 static bool same_parent(mmd_pmm_parent a, mmd_pmm_parent b) { return a.model == b.model && a.bone == b.bone; }
 
 /* "MODEL:BONE" of a parent reference, "none" when it has none or its model is
@@ -203,16 +206,55 @@ static void output_section(sbuf *b, const mmd_project *p)
     sb_printf(b, "background = %s\n", m->black_background ? "#000000" : "#ffffff");
     if (!m->ground_shadow)
         sb_printf(b, "ground_shadow = off\n");
+    if (m->ground_shadow_brightness != 1.0f)
+        sb_printf(b, "ground_shadow_brightness = %.9g\n", clampd(m->ground_shadow_brightness, 0, 10));
+    if (m->ground_shadow_translucent)
+        sb_printf(b, "ground_shadow_translucent = on\n");
+    if (m->edge_color[0] != 0.0f || m->edge_color[1] != 0.0f || m->edge_color[2] != 0.0f) /* black: PMD's own */
+        sb_printf(b, "edge_color = #%02x%02x%02x\n", (unsigned)lroundf(m->edge_color[0] * 255.0f),
+                  (unsigned)lroundf(m->edge_color[1] * 255.0f), (unsigned)lroundf(m->edge_color[2] * 255.0f));
     sb_printf(b, "\n");
     sb_printf(b, "[camera]\nmotion = camera.vmd\n");
     camera_follows(b, p);
     sb_printf(b, "\n");
 }
 
-/* Accessories in draw order, placed by their first key (keys over time are not
- * in scene.ini yet: the render warns when an accessory has more). The project
- * stores MMD's Si x 10 (nanoem's document default for a new accessory key is
- * 10 where MMD shows Si 1.0); the scene's scale is Si. Rotations are radians. */
+/* One line per change of the accessory's parent over its keys ("parent = X"
+ * alone when the first key's is the only one). */
+static void accessory_parents(sbuf *b, const mmd_project *p, const mmd_pmm_accessory *x)
+{
+    char target[256];
+    bool timed = false;
+    for (uint32_t k = 1; k < x->key_count; k++)
+        timed = timed || !same_parent(x->keys[k].parent, x->keys[0].parent);
+    mmd_pmm_parent prev = {-1, -1};
+    for (uint32_t k = 0; k < x->key_count; k++) {
+        target_of(p, x->keys[k].parent, target, sizeof target);
+        if (!timed) {
+            if (strcmp(target, "none"))
+                sb_printf(b, "parent = %s\n", target);
+            return;
+        }
+        if (k > 0 && same_parent(x->keys[k].parent, prev))
+            continue;
+        sb_printf(b, "parent = %s @%u\n", target, x->keys[k].frame);
+        prev = x->keys[k].parent;
+    }
+}
+
+/* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW (README "Accessory keys"). */
+static void accessory_key(sbuf *b, const mmd_pmm_accessory_key *k)
+{
+    sb_printf(b, "key = %u %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %s %s\n", k->frame, (double)k->position[0],
+              (double)k->position[1], (double)k->position[2], (double)(k->rotation[0] * (180.0 / M_PI)),
+              (double)(k->rotation[1] * (180.0 / M_PI)), (double)(k->rotation[2] * (180.0 / M_PI)),
+              (double)k->scale / 10.0, (double)k->opacity, k->visible ? "on" : "off", k->shadow ? "on" : "off");
+}
+
+/* Accessories in draw order: placed by their key (several keys as key lines,
+ * README "Accessory keys"). The project stores MMD's Si x 10 (nanoem's
+ * document default for a new accessory key is 10 where MMD shows Si 1.0;
+ * docs/pmm.md); the scene's scale is Si. Rotations are radians. */
 static int accessory_sections(sbuf *b, const mmd_project *p, const char *dir_real, char *msg, size_t n)
 {
     const mmd_pmm *m = p->pmm;
@@ -225,23 +267,40 @@ static int accessory_sections(sbuf *b, const mmd_project *p, const char *dir_rea
             sb_printf(b, "[accessory:a%u]\n", i + 1);
             if (add_file_key(b, "file", dir_real, p->accessory_files[i], msg, n))
                 return -1;
-            sb_printf(b, "position = %.9g %.9g %.9g\n", (double)k->position[0], (double)k->position[1],
-                      (double)k->position[2]);
-            sb_printf(b, "rotation = %.9g %.9g %.9g\n", (double)(k->rotation[0] * (180.0 / M_PI)),
-                      (double)(k->rotation[1] * (180.0 / M_PI)), (double)(k->rotation[2] * (180.0 / M_PI)));
-            sb_printf(b, "scale = %.9g\nopacity = %.9g\n", (double)k->scale / 10.0, (double)k->opacity);
-            sb_printf(b, "visible = %s\nshadow = %s\nadd_blend = %s\n", k->visible ? "on" : "off",
-                      k->shadow ? "on" : "off", x->add_blend ? "on" : "off");
+            if (x->key_count > 1) {
+                for (uint32_t j = 0; j < x->key_count; j++)
+                    accessory_key(b, &x->keys[j]);
+            } else {
+                sb_printf(b, "position = %.9g %.9g %.9g\n", (double)k->position[0], (double)k->position[1],
+                          (double)k->position[2]);
+                sb_printf(b, "rotation = %.9g %.9g %.9g\n", (double)(k->rotation[0] * (180.0 / M_PI)),
+                          (double)(k->rotation[1] * (180.0 / M_PI)), (double)(k->rotation[2] * (180.0 / M_PI)));
+                sb_printf(b, "scale = %.9g\nopacity = %.9g\n", (double)k->scale / 10.0, (double)k->opacity);
+                sb_printf(b, "visible = %s\nshadow = %s\n", k->visible ? "on" : "off", k->shadow ? "on" : "off");
+            }
+            sb_printf(b, "add_blend = %s\n", x->add_blend ? "on" : "off");
             if (m->accessories_after_models >= 0 && x->draw_order >= m->accessories_after_models)
                 sb_printf(b, "after_models = on\n");
-            char target[256];
-            target_of(p, k->parent, target, sizeof target);
-            if (strcmp(target, "none"))
-                sb_printf(b, "parent = %s\n", target);
+            accessory_parents(b, p, x);
             sb_printf(b, "\n");
         }
     }
     return 0;
+}
+
+/* [gravity] when the project's differs from MMD's default (one key, 9.8
+ * along 0 -1 0). Noise is not carried (the render warns). */
+static void gravity_section(sbuf *b, const mmd_pmm *m)
+{
+    const mmd_pmm_gravity_key *g = m->gravity_keys;
+    if (m->gravity_key_count == 1 && g->acceleration == 9.8f && g->direction[0] == 0 && g->direction[1] == -1 &&
+        g->direction[2] == 0)
+        return;
+    sb_printf(b, "[gravity]\n");
+    for (uint32_t k = 0; k < m->gravity_key_count; k++)
+        sb_printf(b, "key = %u %.9g %.9g %.9g %.9g\n", g[k].frame, (double)g[k].acceleration,
+                  (double)g[k].direction[0], (double)g[k].direction[1], (double)g[k].direction[2]);
+    sb_printf(b, "\n");
 }
 
 /* Models in draw order (stable). */
@@ -261,6 +320,15 @@ static int model_sections(sbuf *b, const mmd_project *p, const char *dir_real, c
             sb_printf(b, "motion = %s\n", vmd);
             if (m->physics == MMD_PMM_PHYSICS_OFF)
                 sb_printf(b, "physics = off\n");
+            const mmd_pmm_model *x = &m->models[i];
+            if (x->edge_width != 1.0f)
+                sb_printf(b, "edge_width = %.9g\n", clampd(x->edge_width, 0, 100));
+            if (x->add_blend)
+                sb_printf(b, "add_blend = on\n");
+            if (!x->self_shadow)
+                sb_printf(b, "self_shadow = off\n");
+            if (m->models[i].calc_order) /* v2: MMD's calculation order (its one-frame lag with it) */
+                sb_printf(b, "calc_order = %u\n", m->models[i].calc_order);
             outside_parents(b, p, i);
             sb_printf(b, "\n");
         }
@@ -281,6 +349,21 @@ static int write_scene(const mmd_project *p, const char *dir, const char *dir_re
         free(b.s);
         return -1;
     }
+    if (p->image_file) {
+        const mmd_pmm *m = p->pmm;
+        sb_printf(&b, "[background]\n");
+        if (add_file_key(&b, "image", dir_real, p->image_file, msg, n)) {
+            free(b.s);
+            return -1;
+        }
+        if (m->image_offset[0] || m->image_offset[1])
+            sb_printf(&b, "offset = %.0f %.0f\n", clampd(m->image_offset[0], -65536, 65536),
+                      clampd(m->image_offset[1], -65536, 65536));
+        if (m->image_scale != 1.0f && m->image_scale > 0.0f && m->image_scale <= 100.0f)
+            sb_printf(&b, "scale = %.9g\n", (double)m->image_scale);
+        sb_printf(&b, "\n");
+    }
+    gravity_section(&b, p->pmm);
     if (p->audio_file) {
         sb_printf(&b, "[audio]\n");
         if (add_file_key(&b, "file", dir_real, p->audio_file, msg, n)) {

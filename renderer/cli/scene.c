@@ -18,9 +18,12 @@
 
 #define MAX_SCENE_BYTES (1u << 20)
 
-enum { SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_COUNT };
-static const char *const k_section_names[SEC_COUNT] = {"", "output", "camera", "light", "model",
-                                                       "audio", "effects", "accessory"};
+enum {
+    SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_BACKGROUND,
+    SEC_GRAVITY, SEC_COUNT
+};
+static const char *const k_section_names[SEC_COUNT] = {"", "output", "camera", "light", "model", "audio",
+                                                       "effects", "accessory", "background", "gravity"};
 
 typedef struct parse_state {
     mmd_scene *s;
@@ -35,6 +38,8 @@ typedef struct parse_state {
     uint32_t seen_keys; /* bit per key of the current single section (duplicates) */
     bool failed;
     char *parent_names[MMD_SCENE_MAX_ACCESSORIES]; /* model name of each accessory's parent key */
+    int key_caps[MMD_SCENE_MAX_ACCESSORIES];       /* room in each accessory's keys */
+    int gravity_cap;
     mmd_error *err;     /* never NULL (mmd_scene_parse supplies one) */
 } parse_state;
 
@@ -420,6 +425,8 @@ static void begin_section(parse_state *st, const char *line)
         memset(m, 0, sizeof *m);
         m->name = mmd_arena_strdup(st->arena, mname);
         m->physics = true;
+        m->edge_width = 1;
+        m->self_shadow = true;
         m->line = st->line;
         st->section = SEC_MODEL;
         return;
@@ -441,7 +448,7 @@ static void begin_section(parse_state *st, const char *line)
     }
     fail_at(st, st->line,
             "unknown section [%s] (expected [output], [camera], [light], [model], [model:NAME], [accessory], "
-            "[accessory:NAME], [audio] or [effects])",
+            "[accessory:NAME], [audio], [background], [effects] or [gravity])",
             name);
 }
 
@@ -493,10 +500,28 @@ static void key_output(parse_state *st, const char *k, const char *v)
     } else if (!strcmp(k, "ground_shadow")) {
         if (once(st, 7, k) && !parse_bool(v, &s->ground_shadow))
             fail_at(st, st->line, "expected ground_shadow = on or off, got '%s'", v);
+    } else if (!strcmp(k, "ground_shadow_brightness")) {
+        double d;
+        if (!once(st, 8, k))
+            return;
+        if (!parse_double(v, &d) || d < 0 || d > 10)
+            fail_at(st, st->line, "expected ground_shadow_brightness 0..10 (1 = the light's colour), got '%s'", v);
+        else
+            s->ground_shadow_brightness = (float)d;
+    } else if (!strcmp(k, "ground_shadow_translucent")) {
+        if (once(st, 9, k) && !parse_bool(v, &s->ground_shadow_translucent))
+            fail_at(st, st->line, "expected ground_shadow_translucent = on or off, got '%s'", v);
+    } else if (!strcmp(k, "edge_color")) {
+        if (!once(st, 10, k))
+            return;
+        if (!parse_hex_color(v, s->edge_color))
+            fail_at(st, st->line, "expected edge_color = #rrggbb, got '%s'", v);
+        else
+            s->has_edge_color = true;
     } else {
         fail_at(st, st->line,
                 "unknown key '%s' in [output] (expected width, height, size, fps, frames, antialias, background, "
-                "ground_shadow)",
+                "ground_shadow, ground_shadow_brightness, ground_shadow_translucent, edge_color)",
                 k);
     }
 }
@@ -654,8 +679,74 @@ static void key_model(parse_state *st, const char *k, const char *v)
             fail_at(st, st->line, "expected physics = on or off, got '%s'", v);
     } else if (!strcmp(k, "outside_parent")) {
         parse_link(st, v, true, &m->parents, &m->parent_count);
+    } else if (!strcmp(k, "edge_width")) {
+        double d;
+        if (!once(st, 2, k))
+            return;
+        if (!parse_double(v, &d) || d < 0 || d > 100)
+            fail_at(st, st->line, "expected edge_width 0..100 (1 = the model's own edges), got '%s'", v);
+        else
+            m->edge_width = (float)d;
+    } else if (!strcmp(k, "add_blend")) {
+        if (once(st, 3, k) && !parse_bool(v, &m->add_blend))
+            fail_at(st, st->line, "expected add_blend = on or off, got '%s'", v);
+    } else if (!strcmp(k, "self_shadow")) {
+        if (once(st, 4, k) && !parse_bool(v, &m->self_shadow))
+            fail_at(st, st->line, "expected self_shadow = on or off, got '%s'", v);
+    } else if (!strcmp(k, "calc_order")) {
+        int64_t n;
+        if (!once(st, 7, k))
+            return;
+        if (!parse_i64(v, NULL, 1, 1000000, &n))
+            fail_at(st, st->line, "expected calc_order as a whole number 1..1000000, got '%s'", v);
+        else
+            m->calc_order = (int)n;
     } else {
-        fail_at(st, st->line, "unknown key '%s' in [model] (expected file, motion, physics, outside_parent)", k);
+        fail_at(st, st->line,
+                "unknown key '%s' in [model] (expected file, motion, physics, outside_parent, edge_width, add_blend, "
+                "self_shadow, calc_order)",
+                k);
+    }
+}
+
+/* Two integers separated by spaces and/or a comma: pixels, |x| <= 65536. */
+static bool parse_offset(const char *v, int out[2])
+{
+    char *end;
+    errno = 0;
+    long a = strtol(v, &end, 10);
+    while (*end == ' ' || *end == ',' || *end == '\t')
+        end++;
+    const char *p = end;
+    long b = strtol(p, &end, 10);
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (errno || end == p || *end || labs(a) > 65536 || labs(b) > 65536)
+        return false;
+    out[0] = (int)a;
+    out[1] = (int)b;
+    return true;
+}
+
+static void key_background(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene *s = st->s;
+    double d;
+    if (!strcmp(k, "image")) {
+        if (once(st, 0, k))
+            s->bg_image = resolve(st, v, "background image");
+    } else if (!strcmp(k, "offset")) {
+        if (once(st, 1, k) && !parse_offset(v, s->bg_offset))
+            fail_at(st, st->line, "expected offset = X Y in output pixels (x right, y down), got '%s'", v);
+    } else if (!strcmp(k, "scale")) {
+        if (!once(st, 2, k))
+            return;
+        if (!parse_double(v, &d) || d <= 0 || d > 100)
+            fail_at(st, st->line, "expected scale above 0, at most 100 (1 = the frame's size), got '%s'", v);
+        else
+            s->bg_scale = (float)d;
+    } else {
+        fail_at(st, st->line, "unknown key '%s' in [background] (expected image, offset, scale)", k);
     }
 }
 
@@ -678,18 +769,167 @@ static void key_audio(parse_state *st, const char *k, const char *v)
     }
 }
 
-/* parent = MODEL:BONE (the model is resolved by name when the file is read). */
+/* parent = MODEL:BONE [@FRAME] or none [@FRAME] (repeatable: the parent from
+ * FRAME on). The first line also fills parent_model/parent_bone (the model is
+ * resolved by name when the file is read). */
 static void key_parent(parse_state *st, mmd_scene_accessory *a, const char *v)
 {
-    const char *colon = strchr(v, ':');
-    if (!colon || colon == v || !colon[1]) {
-        fail_at(st, st->line, "expected parent = MODEL:BONE (a [model:NAME] and one of its bones), got '%s'", v);
+    const char *what = "parent = MODEL:BONE [@FRAME] (a [model:NAME] and one of its bones) or none [@FRAME]";
+    if (a->parent_count >= MMD_SCENE_MAX_LINKS) {
+        fail_at(st, st->line, "too many parent keys (at most %d)", MMD_SCENE_MAX_LINKS);
         return;
     }
-    st->parent_names[st->s->accessory_count - 1] = mmd_arena_strndup(st->arena, v, (size_t)(colon - v));
-    a->parent_bone = mmd_arena_strdup(st->arena, colon + 1);
-    a->parent_line = st->line;
+    if (!a->parents && !(a->parents = mmd_arena_array(st->arena, MMD_SCENE_MAX_LINKS, sizeof *a->parents))) {
+        fail_nomem(st, st->line);
+        return;
+    }
+    mmd_scene_link l = {.line = st->line};
+    const char *end = v + strlen(v), *at = strrchr(v, '@');
+    if (at && (!parse_double(at + 1, &l.frame) || l.frame < 0 || l.frame > 1e9)) {
+        fail_at(st, st->line, "expected %s with a frame number after '@', got '%s'", what, v);
+        return;
+    }
+    char *t = trim_dup(st, v, at ? at : end);
+    char *colon = t ? strchr(t, ':') : NULL;
+    if (!(t && !strcmp(t, "none")) && (!colon || colon == t || !colon[1])) {
+        fail_at(st, st->line, "expected %s, got '%s'", what, v);
+        return;
+    }
+    if (colon) {
+        *colon = 0;
+        l.model = t;
+        l.parent_bone = colon + 1;
+    }
+    if (a->parent_count == 0 && l.model) {
+        st->parent_names[st->s->accessory_count - 1] = l.model;
+        a->parent_bone = l.parent_bone;
+        a->parent_line = st->line;
+    }
+    a->parents[a->parent_count++] = l;
     a->set |= MMD_SCENE_ACC_PARENT;
+}
+
+/* Room for one more element in an arena array that doubles (the old block
+ * stays in the arena: at most twice the bytes the keys need). */
+static bool grow(parse_state *st, void **arr, int *cap, int count, size_t size)
+{
+    if (count < *cap)
+        return true;
+    int ncap = *cap ? *cap * 2 : 16;
+    void *n = mmd_arena_array(st->arena, (size_t)ncap, size);
+    if (!n) {
+        fail_nomem(st, st->line);
+        return false;
+    }
+    if (count)
+        memcpy(n, *arr, (size_t)count * size);
+    *arr = n;
+    *cap = ncap;
+    return true;
+}
+
+/* Up to n numbers from v (whitespace separated) into out; the rest of the
+ * text in *rest. False when fewer than n or one is out of [lo, hi]. */
+static bool parse_numbers(const char *v, int n, double lo, double hi, double *out, const char **rest)
+{
+    const char *p = v;
+    for (int i = 0; i < n; i++) {
+        char *end;
+        errno = 0;
+        double d = strtod(p, &end);
+        if (end == p || errno == ERANGE || !isfinite(d) || d < lo || d > hi)
+            return false;
+        out[i] = d;
+        p = end;
+    }
+    *rest = p;
+    return true;
+}
+
+/* Two on/off words and nothing else. */
+static bool parse_two_bools(const char *p, bool *a, bool *b)
+{
+    char w[2][16];
+    int k = 0;
+    for (; k < 2; k++) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t n = strcspn(p, " \t");
+        if (!n || n >= sizeof w[k])
+            return false;
+        memcpy(w[k], p, n);
+        w[k][n] = 0;
+        p += n;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return !*p && parse_bool(w[0], a) && parse_bool(w[1], b);
+}
+
+/* Inserts k into a frame-sorted array of count elements of `size` bytes whose
+ * first member is the double frame; a key at an existing frame replaces it. */
+static int insert_sorted(void *arr, int count, const void *k, size_t size)
+{
+    double f = *(const double *)k;
+    int i = count;
+    while (i > 0 && *(const double *)((const char *)arr + (size_t)(i - 1) * size) > f)
+        i--;
+    if (i > 0 && *(const double *)((const char *)arr + (size_t)(i - 1) * size) == f) {
+        memcpy((char *)arr + (size_t)(i - 1) * size, k, size);
+        return count;
+    }
+    memmove((char *)arr + (size_t)(i + 1) * size, (char *)arr + (size_t)i * size, (size_t)(count - i) * size);
+    memcpy((char *)arr + (size_t)i * size, k, size);
+    return count + 1;
+}
+
+/* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW */
+static void key_acc_key(parse_state *st, mmd_scene_accessory *a, const char *v)
+{
+    double d[9];
+    const char *rest;
+    mmd_scene_acc_key k = {.line = st->line};
+    mmd_accessory_place_default(&k.place);
+    bool ok = parse_numbers(v, 1, 0, 1e9, d, &rest) && parse_numbers(rest, 3, -1e6, 1e6, d + 1, &rest) &&
+              parse_numbers(rest, 3, -36000, 36000, d + 4, &rest) && parse_numbers(rest, 1, 0, 1e6, d + 7, &rest) &&
+              parse_numbers(rest, 1, 0, 1, d + 8, &rest) && parse_two_bools(rest, &k.place.visible, &k.place.shadow);
+    if (!ok) {
+        fail_at(st, st->line,
+                "expected key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW (frame >= 0, position, rotation in "
+                "degrees, scale 0..1000000, opacity 0..1, on|off, on|off), got '%s'", v);
+        return;
+    }
+    k.frame = d[0];
+    for (int i = 0; i < 3; i++) {
+        k.place.position[i] = (float)d[1 + i];
+        k.place.rotation[i] = (float)d[4 + i];
+    }
+    k.place.scale = (float)d[7];
+    k.place.opacity = (float)d[8];
+    if (grow(st, (void **)&a->keys, &st->key_caps[st->s->accessory_count - 1], a->key_count, sizeof k))
+        a->key_count = insert_sorted(a->keys, a->key_count, &k, sizeof k);
+}
+
+/* [gravity] key = FRAME ACCELERATION X Y Z */
+static void key_gravity(parse_state *st, const char *k, const char *v)
+{
+    mmd_scene *s = st->s;
+    double d[5];
+    const char *rest;
+    if (strcmp(k, "key")) {
+        fail_at(st, st->line, "unknown key '%s' in [gravity] (expected key = FRAME ACCELERATION X Y Z)", k);
+        return;
+    }
+    if (!parse_numbers(v, 1, 0, 1e9, d, &rest) || !parse_numbers(rest, 4, -1e6, 1e6, d + 1, &rest) ||
+        strspn(rest, " \t") != strlen(rest)) {
+        fail_at(st, st->line,
+                "expected key = FRAME ACCELERATION X Y Z (frame >= 0, MMD's acceleration, a direction), got '%s'", v);
+        return;
+    }
+    mmd_scene_gravity_key g = {.frame = d[0], .acceleration = (float)d[1],
+                               .direction = {(float)d[2], (float)d[3], (float)d[4]}, .line = st->line};
+    if (grow(st, (void **)&s->gravity, &st->gravity_cap, s->gravity_count, sizeof g))
+        s->gravity_count = insert_sorted(s->gravity, s->gravity_count, &g, sizeof g);
 }
 
 static void key_accessory(parse_state *st, const char *k, const char *v)
@@ -725,8 +965,9 @@ static void key_accessory(parse_state *st, const char *k, const char *v)
         else
             a->place.opacity = (float)d;
     } else if (!strcmp(k, "parent")) {
-        if (once(st, 5, k))
-            key_parent(st, a, v);
+        key_parent(st, a, v);
+    } else if (!strcmp(k, "key")) {
+        key_acc_key(st, a, v);
     } else {
         for (int i = 0; i < 4; i++)
             if (!strcmp(k, flags[i])) {
@@ -736,7 +977,7 @@ static void key_accessory(parse_state *st, const char *k, const char *v)
             }
         fail_at(st, st->line,
                 "unknown key '%s' in [accessory] (expected file, position, rotation, scale, opacity, parent, "
-                "visible, shadow, add_blend, after_models)",
+                "visible, shadow, add_blend, after_models, key)",
                 k);
     }
 }
@@ -833,6 +1074,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
     case SEC_AUDIO: key_audio(st, key, value); break;
     case SEC_ACCESSORY: key_accessory(st, key, value); break;
     case SEC_EFFECTS: key_effects(st, key, value); break;
+    case SEC_BACKGROUND: key_background(st, key, value); break;
+    case SEC_GRAVITY: key_gravity(st, key, value); break;
     default: fail_at(st, st->line, "key '%s' outside any section (start with [output], [model], ...)", key);
     }
     return !st->failed;
@@ -870,6 +1113,8 @@ static void set_defaults(mmd_scene *s)
     s->fps_den = 1;
     s->antialias = 4;
     s->ground_shadow = true;
+    s->ground_shadow_brightness = 1.0f;
+    s->bg_scale = 1.0f;
     s->background[0] = s->background[1] = s->background[2] = 1.0f;
     s->cam_target[1] = 10.0f;
     s->cam_distance = -45.0f;
@@ -895,6 +1140,9 @@ static void check_link_models(parse_state *st)
     for (int m = 0; !st->failed && m < st->s->model_count; m++)
         for (int i = 0; !st->failed && i < st->s->models[m].parent_count; i++)
             check_link(st, &st->s->models[m].parents[i]);
+    for (int x = 0; !st->failed && x < st->s->accessory_count; x++)
+        for (int i = 0; !st->failed && i < st->s->accessories[x].parent_count; i++)
+            check_link(st, &st->s->accessories[x].parents[i]);
 }
 
 mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
@@ -967,6 +1215,23 @@ mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err
     mmd_status rc = mmd_scene_parse(text, path, true, out, err);
     free(text);
     return rc;
+}
+
+void mmd_scene_gravity_at(const mmd_scene *s, double t, float g[3])
+{
+    float acc = 9.8f, dir[3] = {0, -1, 0};
+    for (int i = 0; i < s->gravity_count && s->gravity[i].frame <= t; i++) {
+        acc = s->gravity[i].acceleration;
+        memcpy(dir, s->gravity[i].direction, sizeof dir);
+    }
+    double n = sqrt((double)dir[0] * dir[0] + (double)dir[1] * dir[1] + (double)dir[2] * dir[2]);
+    if (!(n > 0)) { /* no direction: straight down, as nanoem's PhysicsEngine::setDirection */
+        dir[0] = dir[2] = 0;
+        dir[1] = -1;
+        n = 1;
+    }
+    for (int c = 0; c < 3; c++)
+        g[c] = (float)(dir[c] / n * acc * 10.0);
 }
 
 void mmd_scene_free(mmd_scene *s)

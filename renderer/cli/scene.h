@@ -46,8 +46,12 @@ typedef struct mmd_scene_model {
     char *motions[MMD_SCENE_MAX_MOTIONS]; /* resolved paths, merged in order */
     int motion_count;
     bool physics;                        /* default true */
+    float edge_width;                    /* MMD's model edge width: scales every edge (default 1) */
+    bool add_blend;                      /* MMD's 加算合成 (default off) */
+    bool self_shadow;                    /* casts and receives the self-shadow (default on) */
     mmd_scene_link *parents;             /* outside_parent keys, in file order */
     int parent_count;
+    int calc_order;                      /* calc_order = N (1..), 0 unset: README "Calculation order" */
     int line;                            /* line of the section header */
 } mmd_scene_model;
 
@@ -58,6 +62,14 @@ enum {
     MMD_SCENE_ACC_POSITION = 1, MMD_SCENE_ACC_ROTATION = 2, MMD_SCENE_ACC_SCALE = 4,
     MMD_SCENE_ACC_PARENT = 8,
 };
+/* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW in [accessory]: the
+ * placement over time (README "Accessory keys"). */
+typedef struct mmd_scene_acc_key {
+    double frame;               /* VMD frame (30 fps) */
+    mmd_accessory_place place;  /* position, rotation (degrees), scale, opacity, visible, shadow */
+    int line;
+} mmd_scene_acc_key;
+
 typedef struct mmd_scene_accessory {
     char *name;                 /* from [accessory:NAME]; "" for [accessory] */
     char *file;                 /* resolved path (.x or .vac) */
@@ -66,8 +78,21 @@ typedef struct mmd_scene_accessory {
     int parent_model;           /* index into models, -1 none */
     char *parent_bone;          /* UTF-8 bone name, NULL none (checked when the model loads) */
     int parent_line;            /* line of the parent key, for errors about the bone */
+    mmd_scene_link *parents;    /* every parent key (MODEL:BONE or none [@FRAME]), in file order */
+    int parent_count;
+    mmd_scene_acc_key *keys;    /* key lines sorted by frame (a later line at the same frame wins) */
+    int key_count;
     int line;                   /* line of the section header */
 } mmd_scene_accessory;
+
+/* [gravity] key = FRAME ACCELERATION X Y Z: the physics gravity from FRAME on
+ * (stepped); world gravity = normalised direction x acceleration x 10. */
+typedef struct mmd_scene_gravity_key {
+    double frame;
+    float acceleration;         /* MMD's value (default 9.8) */
+    float direction[3];         /* default 0 -1 0 */
+    int line;
+} mmd_scene_gravity_key;
 
 typedef struct mmd_scene {
     char *path;                /* as given */
@@ -79,6 +104,10 @@ typedef struct mmd_scene {
     int64_t frame_first, frame_last; /* inclusive, output-fps frame numbers */
     int antialias;             /* 1, 2 or 4 (default 4) */
     bool ground_shadow;        /* MMD's planar ground shadow (default on) */
+    float ground_shadow_brightness; /* 0..10, shadow colour = light colour x this (default 1) */
+    bool ground_shadow_translucent; /* alpha 0.5 (default off) */
+    bool has_edge_color;       /* edge_color given: the edges of PMD models (which have no colour of their own) */
+    float edge_color[3];       /* 0..1 */
     float background[3];       /* 0..1, default white */
     bool transparent;
     /* [camera] */
@@ -102,6 +131,14 @@ typedef struct mmd_scene {
     /* [audio] */
     char *audio_file;          /* resolved path or NULL */
     double audio_offset;       /* seconds; > 0 delays the audio, < 0 trims its start */
+    /* [gravity]: keys sorted by frame; none = MMD's default 9.8 along 0 -1 0 */
+    mmd_scene_gravity_key *gravity;
+    int gravity_count;
+    /* [background]: MMD's background image, stretched over the frame x scale,
+     * centred, moved by offset output pixels (x right, y down) */
+    char *bg_image;            /* resolved path or NULL */
+    int bg_offset[2];
+    float bg_scale;            /* default 1 */
     /* [effects]: all off by default (renderer/gl/effects.h) */
     mmd_effects effects;
 } mmd_scene;
@@ -119,6 +156,11 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
  * oversized file, as "path: sentence" without a line. */
 mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err);
 void mmd_scene_free(mmd_scene *s); /* NULL is a no-op */
+/* Physics gravity at VMD time t (MMD units/s^2): the last [gravity] key at or
+ * before t (stepped; MMD's 9.8 along 0 -1 0 before the first or without keys),
+ * normalised direction x acceleration x 10 (0 -98 0 by default); a zero
+ * direction is straight down (nanoem's PhysicsEngine::setDirection). */
+void mmd_scene_gravity_at(const mmd_scene *s, double t, float g[3]);
 
 /* Value parsers, shared with the command line: MMD_OK, or MMD_E_BAD_VALUE
  * with "expected ..." in err->msg (err may be NULL). */

@@ -95,7 +95,7 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
             continue; /* MMD hides materials whose alpha is 0 (material morphs) */
         const gpu_material *gm = &g->mats[k];
         int sphere_mode = gm->sphere && mt->sphere_mode <= MMD_SPHERE_SUB_TEXTURE ? mt->sphere_mode : 0;
-        bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode;
+        bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode && g->look.self_shadow;
         bool spec = s->specular_power > 0 && (s->specular[0] > 0 || s->specular[1] > 0 || s->specular[2] > 0);
         int key = (gm->tex != 0) | sphere_mode << 1 | (int)shadow << 3 |
                   (int)((mt->flags & MMD_MAT_VERTEX_COLOR) != 0) << 4 | (int)spec << 5 | (int)tinted(s) << 6;

@@ -17,7 +17,9 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
           dz = f->v->eye[2] - in->edge_origin[2];
     float fovk = f->v->fov / 30.0f;
     fovk = fovk < 0 ? 0 : (fovk > 1 ? 1 : fovk);
-    float k = sqrtf(dx * dx + dy * dy + dz * dz) * fovk * 0.001f * EDGE_K;
+    float k = sqrtf(dx * dx + dy * dy + dz * dz) * fovk * 0.001f * EDGE_K * g->look.edge_scale;
+    if (!(k > 0.0f))
+        return; /* edge width 0 (a project's model setting): no hull */
     gl->UseProgram(r->prog_flat);
     gl->UniformMatrix4fv(r->u_flat[F_WORLD], 1, GL_FALSE, f->world);
     gl->UniformMatrix4fv(r->u_flat[F_VIEWPROJ], 1, GL_FALSE, f->viewproj);
@@ -34,7 +36,10 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
             s->diffuse[3] <= 0.0f || s->edge_size <= 0.0f || s->edge_color[3] <= 0.0f || n == 0)
             continue;
         gl->Uniform1f(r->u_flat[F_EDGE], s->edge_size * k);
-        gl->Uniform4fv(r->u_flat[F_COLOR], 1, s->edge_color);
+        float color[4] = {s->edge_color[0], s->edge_color[1], s->edge_color[2], s->edge_color[3]};
+        if (r->o.pmd_edge_color_set && g->m->format == MMD_FORMAT_PMD) /* PMD has no material morphs */
+            memcpy(color, r->o.pmd_edge_color, sizeof r->o.pmd_edge_color);
+        gl->Uniform4fv(r->u_flat[F_COLOR], 1, color);
         gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
     }
     gl->CullFace(GL_BACK);

@@ -16,7 +16,14 @@ void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, si
     gl->UseProgram(r->prog_ground);
     gl->UniformMatrix4fv(r->u_ground[F_WORLD], 1, GL_FALSE, w);
     gl->UniformMatrix4fv(r->u_ground[F_VIEWPROJ], 1, GL_FALSE, f->viewproj);
-    float color[4] = {f->light_color[0], f->light_color[1], f->light_color[2], 1.0f};
+    /* the light's colour (nanoem, and MMD's manual: a white light gives a white
+     * shadow) x the project's brightness; translucent: alpha 0.5 (nanoem) */
+    float color[4], b = r->o.ground_shadow_brightness;
+    for (int c = 0; c < 3; c++) {
+        float x = f->light_color[c] * b;
+        color[c] = x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+    }
+    color[3] = r->o.ground_shadow_translucent ? 0.5f : 1.0f;
     gl->Uniform4fv(r->u_ground[F_COLOR], 1, color);
     gl->Disable(GL_CULL_FACE);
     /* An opaque shadow colour needs neither blending nor the stencil that keeps

@@ -89,7 +89,7 @@ static void shadow_bounds(const mmd_renderer *r, const mmd_render_instance *ins,
         bool casts = false;
         for (uint32_t k = 0; k < m->material_count && !casts; k++)
             casts = (m->materials[k].flags & MMD_MAT_CAST_SHADOW) && ms[k].diffuse[3] > 0;
-        if (ins[i].hidden || !casts)
+        if (ins[i].hidden || !casts || !r->models[i].look.self_shadow)
             continue;
         const float *p = ins[i].positions;
         for (size_t v = 0; v < m->vertex_count; v++, p += 3) {
@@ -124,7 +124,7 @@ bool mmd_shadow_any_receiver(const mmd_renderer *r, const mmd_render_instance *i
     for (size_t i = 0; i < count; i++) {
         const mmd_model *m = r->models[i].m;
         const mmd_material_state *ms = ins[i].materials ? ins[i].materials : r->models[i].base;
-        for (uint32_t k = 0; k < m->material_count && !ins[i].hidden; k++)
+        for (uint32_t k = 0; k < m->material_count && !ins[i].hidden && r->models[i].look.self_shadow; k++)
             if ((m->materials[k].flags & MMD_MAT_RECEIVE_SHADOW) && ms[k].diffuse[3] > 0 &&
                 m->materials[k].index_count > 0)
                 return true;
@@ -136,9 +136,9 @@ void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t co
 {
     const mmd_gl *gl = r->gl;
     for (size_t i = 0; i < count; i++) {
-        if (ins[i].hidden)
-            continue;
         gpu_model *g = &r->models[i];
+        if (ins[i].hidden || (flag == MMD_MAT_CAST_SHADOW && !g->look.self_shadow))
+            continue; /* a model with self-shadow off casts none */
         const mmd_material_state *ms = ins[i].materials ? ins[i].materials : g->base;
         gl->BindVertexArray(g->vao);
         size_t off = 0;

@@ -34,6 +34,7 @@ void mmd_render_options_default(mmd_render_options *o)
     o->backend = mmd_gl_default_backend();
     o->edges = o->ground_shadow = o->self_shadow = true;
     o->shadow_map_size = 2048;
+    o->ground_shadow_brightness = 1.0f;
     o->texture_budget = MMD_TEXTURE_BUDGET_DEFAULT;
     mmd_effects_default(&o->effects);
 }
@@ -196,6 +197,7 @@ void mmd_renderer_free(mmd_renderer *r)
             if (r->tex_cache[i].tex)
                 gl->DeleteTextures(1, &r->tex_cache[i].tex);
         mmd_accessories_free(r);
+        mmd_background_free(r);
         GLuint fbos[3] = {r->fbo_ms, r->fbo_res, r->fbo_shadow};
         GLuint rbs[4] = {r->rb_ms_color, r->rb_ms_depth, r->rb_res_color, r->rb_res_depth};
         GLuint texs[4] = {r->tex_shadow, r->tex_white, r->tex_res, r->tex_glow};
@@ -278,6 +280,7 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     gpu_model *g = &r->models[r->model_count];
     memset(g, 0, sizeof *g);
     g->m = m;
+    mmd_render_look_default(&g->look);
     size_t vc = m->vertex_count, tc = m->texture_count ? m->texture_count : 1;
     g->tex_repeat = calloc(tc, sizeof(GLuint));
     g->tex_clamp = calloc(tc, sizeof(GLuint));
@@ -363,6 +366,19 @@ mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const cha
     return add_model(r, m, model_dir, msg, sizeof msg) < 0 ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
 }
 
+void mmd_render_look_default(mmd_render_look *l)
+{
+    l->edge_scale = 1.0f;
+    l->add_blend = false;
+    l->self_shadow = true;
+}
+
+void mmd_renderer_set_look(mmd_renderer *r, size_t slot, const mmd_render_look *l)
+{
+    if (slot < r->model_count)
+        r->models[slot].look = *l;
+}
+
 size_t mmd_renderer_model_count(const mmd_renderer *r) { return r->model_count; }
 const mmd_model *mmd_renderer_model(const mmd_renderer *r, size_t slot) { return r->models[slot].m; }
 void mmd_renderer_scratch(mmd_renderer *r, size_t slot, float **pos, float **nrm)
@@ -438,6 +454,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     }
 
     mmd_target_begin(r);
+    mmd_pass_background(r);
     mmd_prof_mark(r, MMD_PASS_CLEAR);
     gl->Enable(GL_DEPTH_TEST);
     gl->DepthFunc(GL_LEQUAL);
@@ -450,6 +467,9 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     for (size_t i = 0; i < count; i++) {
         if (ins[i].hidden)
             continue;
+        bool add = r->models[i].look.add_blend; /* MMD's 加算合成: as an add-blend accessory */
+        if (add)
+            gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
         if (mmd_pass_colour(r, &r->models[i], &ins[i], &f, msg, msg_size))
             return -1;
         /* Start llvmpipe's rasteriser threads on what is queued (glFlush is
@@ -461,6 +481,8 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
             mmd_pass_edges(r, &r->models[i], &ins[i], &f);
             mmd_prof_mark(r, MMD_PASS_EDGE);
         }
+        if (add)
+            gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     }
     if (mmd_pass_accessories(r, &f, true, msg, msg_size)) /* those marked after_models */
         return -1;

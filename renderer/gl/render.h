@@ -37,6 +37,11 @@ typedef struct mmd_render_options {
     int threads;               /* skinning threads and LP_NUM_THREADS; 0 = auto */
     bool allow_outside_assets; /* texture paths may leave the model's folder */
     bool edges, ground_shadow, self_shadow; /* passes (default on) */
+    float ground_shadow_brightness; /* MMD's 地面影の明るさ: shadow colour = light colour x this,
+                                       each channel clamped to 0..1 (default 1) */
+    bool ground_shadow_translucent; /* MMD's 半透明: the ground shadow at alpha 0.5 (nanoem) (default off) */
+    bool pmd_edge_color_set;   /* a project's edge colour: the edges of PMD models, which carry */
+    float pmd_edge_color[3];   /* no colour of their own (PMX materials keep theirs) (default off) */
     int shadow_map_size;       /* default 2048 */
     size_t texture_budget;     /* decoded texture bytes incl. mip levels, all models together
                                   (default MMD_TEXTURE_BUDGET_DEFAULT); a texture that does not fit
@@ -64,6 +69,23 @@ void mmd_renderer_free(mmd_renderer *r); /* NULL is a no-op */
  * once on stderr and render white. Slots are numbered in the order models are
  * added (the first is slot 0). */
 mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err);
+/* MMD's per-model display switches (a project's model menu), per slot;
+ * mmd_render_look_default gives {1, false, true}, what a slot starts with. */
+typedef struct mmd_render_look {
+    float edge_scale; /* multiplies every edge width of the model (PMM edge width; 0 = no edges) */
+    bool add_blend;   /* MMD's 加算合成: colour and edge passes add onto what is behind them */
+    bool self_shadow; /* casts into and receives MMD's self-shadow map (off: neither) */
+} mmd_render_look;
+void mmd_render_look_default(mmd_render_look *l);
+/* Settings of slot (< models added), kept for every later frame. */
+void mmd_renderer_set_look(mmd_renderer *r, size_t slot, const mmd_render_look *l);
+/* MMD's background image (背景画像): drawn over the clear colour before
+ * everything else, stretched to the output size x scale, centred, then moved
+ * by offset output pixels (x right, y down). A file that cannot be found or
+ * decoded warns once and nothing is drawn (returns MMD_OK: the render goes
+ * on). Replaces the previous background. */
+mmd_status mmd_renderer_set_background(mmd_renderer *r, const char *path, const int offset[2], float scale,
+                                       mmd_error *err);
 /* anims[i] belongs to slot i (already evaluated for this frame). rgba receives
  * width*height*4 bytes. */
 mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,

@@ -9,6 +9,7 @@
  *   pass_colour.c       MMD's material pass (toon, sphere, texture, specular, self-shadow)
  *   pass_edge.c         inverted-hull edges
  *   pass_ground_shadow.c the projected ground shadow
+ *   pass_background.c   the background image, drawn first
  *   accessory.c         accessories: upload, placement, worlds
  *   pass_accessory.c    MMD's accessory colour pass, accessory casters, the live screen
  *   render_anim.c       skinning mmd_anim instances across the pool, then the frame
@@ -51,6 +52,7 @@ typedef struct gpu_model {
     GLuint vbo_glow;          /* per-vertex AL glow (effects.glow and some marked vertex), else 0 */
     mmd_luminous_morphs lum;  /* LightUp / LightOff / LightBlink */
     double *prof_mat; /* options.profile: colour-pass CPU ms per material, last frame */
+    mmd_render_look look; /* edge scale, add-blend, self-shadow (mmd_renderer_set_look) */
 } gpu_model;
 
 typedef struct gpu_acc_material {
@@ -126,6 +128,9 @@ struct mmd_renderer {
     GLuint prog_acc[ACC_VARIANTS];
     GLint u_acc[ACC_VARIANTS][24];
     GLuint tex_screen;  /* the previous frame, when an accessory shows screen.bmp */
+    GLuint tex_bg, prog_bg, vao_bg; /* background image (pass_background.c), 0 = none */
+    GLint u_bg[2];
+    float bg_rect[4];   /* NDC x0, y0, x1, y1 of the image */
     mmd_render_timings timings;
     pool pool;
     worker_arg wargs[MAX_THREADS];
@@ -203,6 +208,9 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
 int mmd_glow_target_create(mmd_renderer *r, char *msg, size_t msg_size);
 bool mmd_pass_glow(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f);
 void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f);
+/* pass_background.c: draws the background image when one is set; free releases it. */
+void mmd_pass_background(mmd_renderer *r);
+void mmd_background_free(mmd_renderer *r);
 void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t count,
                              const frame_ctx *f);
 /* Draws, with the bound program and state, the triangle materials of every

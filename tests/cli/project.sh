@@ -35,6 +35,15 @@ assert d["keys"]["camera"] == 2 and d["keys"]["camera_follow"] == 1
 assert d["render"]["black_background"] is True and d["render"]["physics"] == "trace"
 assert len(d["effects"]["assignments"]) == 2 and d["effects"]["file"].endswith("song.emm")
 assert len(d["warnings"]) == 1
+m0, m1 = d["models"]
+assert (m0["edge_width"], m0["self_shadow"], m1["add_blend"]) == (2, False, True)
+r = d["render"]
+assert r["ground_shadow_brightness"] == 0.5 and r["ground_shadow_translucent"] is True
+assert r["edge_color"] == [1, 0.501961, 0], r["edge_color"]
+bg = d["background_image"]
+assert bg["status"] == "found" and bg["offset"] == [10, 5] and bg["scale"] == 0.5, bg
+assert bg["resolved"].endswith("assets/BackGround/sky.bmp")
+assert d["background_video"] == {"path": "", "status": "none", "offset": [0, 0], "scale": 1}, d["background_video"]
 print("json ok")
 PY
 )
@@ -50,15 +59,35 @@ t_grep "export: the camera follows the dancer from frame 20" "^follow = dancer:�
 t_grep "export: the project's range" "^frames = 0-40$"
 t_grep "export: the ground shadow is off" "^ground_shadow = off$"
 t_grep "export: the found accessory has a section" "^\\[accessory:a2\\]$"
-t_grep "export: it sits in the dancer's right wrist" "^parent = dancer:右手首$"
-t_grep "export: its Si (project: x10)" "^scale = 0\\.5$"
-t_grep "export: its rotation in degrees" "^rotation = 0 0 90"
-t_grep "export: its opacity and add-blend" "^opacity = 0\\.5$"
+t_grep "export: it sits in the dancer's right wrist from frame 0" "^parent = dancer:右手首 @0$"
+t_grep "export: and in the world from frame 30 (its second key)" "^parent = none @30$"
+t_grep "export: key 0 (Si = project / 10, degrees, opacity, visible, shadow)" "^key = 0 0 1 0 0 0 90(\\.[0-9]+)? 0\\.5 0\\.5 on on$"
+t_grep "export: key 30" "^key = 30 0 2 0 0 0 0 1 1 on on$"
+t_grep "export: its add-blend" "^add_blend = on$"
+t_grep "export: the gravity keys" "^key = 20 5 0 1 0$"
+t_grep "export: the dancer's edge width" "^edge_width = 2$"
+t_grep "export: the dancer's self-shadow is off" "^self_shadow = off$"
+OUT=$(grep -A3 '^\[model:fan\]' "$TMP/exp/scene.ini")
+t_grep "export: the fan model is add-blended" "^add_blend = on$"
+OUT=$(cat "$TMP/exp/scene.ini")
+t_grep "export: the ground shadow's brightness and translucency" "^ground_shadow_brightness = 0\\.5$"
+t_grep "export: translucent" "^ground_shadow_translucent = on$"
+t_grep "export: the edge colour" "^edge_color = #ff8000$"
+OUT=$(grep -A3 '^\[background\]' "$TMP/exp/scene.ini")
+t_grep "export: the background image" "^image = .*assets/BackGround/sky\\.bmp$"
+t_grep "export: its offset" "^offset = 10 5$"
+t_grep "export: its scale" "^scale = 0\\.5$"
+OUT=$(cat "$TMP/exp/scene.ini")
 t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.vmd" -a -s "$TMP/exp/model_2.vmd" -a -s "$TMP/exp/camera.vmd"
 
 t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
 t_grep "render warns once per effect" "effect \.\.\\\\fx\\\\shadow\.fx \(Pmd1\) is not applied"
-t_grep "render names what the project sets and is not applied yet" "not applied yet: keys of accessory 'fan' after its first$"
+if grep -q "accessory 'fan' after its first\\|not applied yet:.*gravity" <<<"$OUT"; then
+    t_fail "render applies accessory keys and gravity (no not-applied warning for them)" "$OUT"
+else
+    t_pass "render applies accessory keys and gravity (no not-applied warning for them)"
+fi
+t_expect "the render applies the appearance settings (none is named as not applied)" 1 grep -qE "not applied yet:.*(edge|add-blend|self-shadow|ground-shadow|background image)" <<<"$OUT"
 t_expect "render the export" 0 "$MMD" "$TMP/exp/scene.ini" -o "$TMP/r2/" --frames 0-40:20 -q
 same=1
 for f in 000000 000020 000040; do cmp -s "$TMP/r1/frame_$f.png" "$TMP/r2/frame_$f.png" || same=0; done
@@ -94,7 +123,75 @@ print("fan ok %.2g" % worst)
 PY
 )
     t_grep "fan in hand: child world = parent bone world x local (1e-5)" "fan ok"
+    OUT=$(python3 - "$TMP/pose.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+def m(v):
+    return [[v[c * 4 + r] for c in range(4)] for r in range(4)]
+def mul(a, b):
+    return [[sum(a[r][k] * b[k][c] for k in range(4)) for c in range(4)] for r in range(4)]
+def rz(deg):
+    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+    return [[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+def ts(y, si):
+    return [[1, 0, 0, 0], [0, 1, 0, y], [0, 0, 1, 0], [0, 0, 0, 1]], [[si * 10, 0, 0, 0], [0, si * 10, 0, 0], [0, 0, si * 10, 0], [0, 0, 0, 1]]
+fr = {f["frame"]: f for f in d["frames"]}
+worst = 0
+# frame 13.5 of keys 0 (wrist, y 1, Rz 90, Si 0.5, Tr 0.5) and 30 (world, y 2, Rz 0, Si 1, Tr 1):
+# s = 0.45: y 1.45, Rz 49.5 (slerp), Si 0.725, Tr 0.725, still in the wrist (parent stepped)
+f = fr[13.5]; a = f["accessories"][0]
+t, sc = ts(1.45, 0.725)
+want = mul(mul(mul(m(f["models"][0]["world"][2]), t), rz(49.5)), sc)
+worst = max(abs(want[r][c] - m(a["world"])[r][c]) for r in range(4) for c in range(4))
+assert abs(a["opacity"] - 0.725) < 1e-6 and a["visible"], a
+# frame 40: past the last key, in the world at y 2, Si 1
+t, sc = ts(2, 1)
+want = mul(t, sc)
+worst = max(worst, max(abs(want[r][c] - m(fr[40]["accessories"][0]["world"])[r][c]) for r in range(4) for c in range(4)))
+assert worst < 1e-5, worst
+print("accessory keys ok %.2g" % worst)
+PY
+)
+    t_grep "accessory between keys: interpolated placement in the hand, then its last key in the world (1e-5)" "accessory keys ok"
 fi
+
+# MMD's calculation order: the fan (child) evaluated before the dancer (its
+# outside parent) sees the hand of the frame before (one-frame lag); frames
+# then depend on history, so chunks must still equal the whole run.
+OUT=$(cat "$TMP/exp/scene.ini")
+t_grep "export: the calculation order" "^calc_order = 2$"
+sed -e 's/^calc_order = 1$/calc_order = 9/' "$TMP/exp/scene.ini" > "$TMP/exp/lag.ini"
+"$MMD" pose --scene "$TMP/exp/lag.ini" --frames 10,11,12.5 --json > "$TMP/lag.json" 2>/dev/null
+"$MMD" pose --scene "$TMP/exp/scene.ini" --frames 10,11,12,13 --json > "$TMP/nolag.json" 2>/dev/null
+if command -v python3 >/dev/null; then
+    OUT=$(python3 - "$TMP/lag.json" "$TMP/nolag.json" <<'PY'
+import json, math, sys
+lag = {f["frame"]: f for f in json.load(open(sys.argv[1]))["frames"]}
+now = {f["frame"]: f for f in json.load(open(sys.argv[2]))["frames"]}
+def m(v):
+    return [[v[c * 4 + r] for c in range(4)] for r in range(4)]
+def mul(a, b):
+    return [[sum(a[r][k] * b[k][c] for k in range(4)) for c in range(4)] for r in range(4)]
+h = math.sin(math.radians(15)); c = math.cos(math.radians(15))
+local = [[1, 0, 0, 0], [0, 1 - 2 * h * h, -2 * h * c, 0.5], [0, 2 * h * c, 1 - 2 * h * h, 0], [0, 0, 0, 1]]
+worst = 0
+for f, prev in ((11, 10), (12.5, 12)):  # 12.5 follows the whole frame 12 evaluated in between
+    want = mul(m(now[prev]["models"][0]["world"][2]), local)
+    got = m(lag[f]["models"][1]["world"][0])
+    worst = max(worst, max(abs(want[r][k] - got[r][k]) for r in range(4) for k in range(4)))
+moved = max(abs(a - b) for a, b in zip(now[10]["models"][0]["world"][2], now[11]["models"][0]["world"][2]))
+assert moved > 1e-3 and worst < 1e-5, (moved, worst)
+print("lag ok %.2g" % worst)
+PY
+)
+    t_grep "calc_order child first: the fan follows the hand of the previous frame (1e-5)" "lag ok"
+fi
+t_expect "lagging scene: whole run" 0 "$MMD" "$TMP/exp/lag.ini" -o "$TMP/lw/" --frames 4-12:4 -q
+t_expect "lagging scene: the second of two chunks" 0 "$MMD" "$TMP/exp/lag.ini" -o "$TMP/lc/" --frames 4-12:4 --chunk 1/2 -q
+same=1
+for f in 000008 000012; do cmp -s "$TMP/lw/frame_$f.png" "$TMP/lc/frame_$f.png" || same=0; done
+[ -f "$TMP/lc/frame_000004.png" ] && same=0
+if [ $same -eq 1 ]; then t_pass "lagging scene: a chunk starting mid-range = the whole run, byte for byte"; else t_fail "lagging scene: chunk = whole run"; fi
 
 t_expect "a cycle of outside parents is an input error" 2 "$MMD" "$TMP/p/proj/cycle.pmm" -o "$TMP/r4/" --asset-root "$A" -q
 t_grep "the cycle names the models and bones" "cycle at frame 0: 'dancer' bone 'センター' follows 'fan' bone 'センター'; 'fan' bone 'センター' follows 'dancer' bone '右手首'"
@@ -126,4 +223,21 @@ t_grep "naming the bone and line" "bad2.ini:3: model 'a' has no bone '腰'"
 printf '[output]\nground_shadow = maybe\n[model]\nfile = %s\n' "$A/Model/Fan.pmx" > "$TMP/bad3.ini"
 t_expect "ground_shadow takes on or off" 2 "$MMD" "$TMP/bad3.ini" -o "$TMP/x/" -q
 t_grep "and says so with the line" "bad3.ini:2: expected ground_shadow = on or off"
+for kv in "output:edge_color = red:expected edge_color = #rrggbb" \
+          "output:ground_shadow_brightness = 11:expected ground_shadow_brightness 0..10" \
+          "output:ground_shadow_translucent = half:expected ground_shadow_translucent = on or off" \
+          "model:edge_width = -1:expected edge_width 0..100" "model:add_blend = 2:expected add_blend = on or off" \
+          "model:self_shadow = x:expected self_shadow = on or off" \
+          "background:scale = 0:expected scale above 0" "background:offset = 1:expected offset = X Y" \
+          "background:image = nothere.png:cannot read background image file" \
+          "background:video = a.avi:unknown key 'video' in \\[background\\]"; do
+    sec=${kv%%:*}; rest=${kv#*:}; line=${rest%%:*}; want=${rest#*:}
+    if [ "$sec" = model ]; then
+        printf '[model]\nfile = %s\n%s\n' "$A/Model/Fan.pmx" "$line" > "$TMP/bad4.ini"; ln=3
+    else
+        printf '[model]\nfile = %s\n[%s]\n%s\n' "$A/Model/Fan.pmx" "$sec" "$line" > "$TMP/bad4.ini"; ln=4
+    fi
+    t_expect "[$sec] $line is a scene error" 2 "$MMD" "$TMP/bad4.ini" -o "$TMP/x/" -q
+    t_grep "with its line and what is expected" "bad4.ini:$ln: $want"
+done
 t_done

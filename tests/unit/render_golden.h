@@ -18,11 +18,30 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cglm/cglm.h>
+
+#include "renderer/gl/render.h"
 #include "renderer/image/diff.h"
 #include "renderer/image/png.h"
 #include "tests/util/test.h"
 
 static char g_out[1024] = "build/test-out"; /* <build>/test-out, from argv[0] */
+
+/* The accessory and look scenes' camera: LH eye (-25, 25, -35) looking at
+ * (0, 5, 0), fov 30, GL matrices as DESIGN A.6 (mirror z, RH look-at). */
+static inline void golden_view(mmd_render_view *v, int w, int h)
+{
+    const float eye[3] = {-25, 25, -35}, target[3] = {0, 5, 0};
+    vec3 e = {eye[0], eye[1], -eye[2]}, t = {target[0], target[1], -target[2]}, up = {0, 1, 0};
+    mat4 view, proj;
+    glm_lookat(e, t, up, view);
+    glm_perspective(glm_rad(30.0f), (float)w / (float)h, 1.0f, 10000.0f, proj);
+    memcpy(v->view, view, sizeof v->view);
+    memcpy(v->proj, proj, sizeof v->proj);
+    memcpy(v->eye, eye, sizeof v->eye);
+    memcpy(v->target, target, sizeof v->target);
+    v->fov = 30;
+}
 
 static void golden_init(const char *argv0)
 {

@@ -712,6 +712,46 @@ TEST(warmup_far_from_rest_matches_continuous_run)
     }
 }
 
+/* [gravity] keys (issue 16): mmd_physics_set_gravity turns the fall of a
+ * free body; the setting survives a reset (a seek, a warm-up). */
+TEST(gravity_flip_changes_fall_direction)
+{
+    fixture f;
+    fx_init(&f);
+    int32_t b = fx_bone(&f, 0, 50, 0, -1);
+    mmd_rigid_body *rb = fx_body(&f, b, 0, 1); /* a free sphere */
+    rb->size[0] = 1;
+    rb->position[1] = 50;
+    rb->linear_damping = 0;
+    mmd_physics *p = NULL;
+    REQUIRE(mmd_physics_create(&f.m, &p, NULL) == MMD_OK);
+    float world[16], out[16], body[16];
+    rest_pose(&f.m, world);
+    mmd_physics_reset(p, world);
+    for (int i = 0; i < 15; i++) /* 0.5 s at the default 0 -98 0: y = 50 - 98/2 0.25 = 37.75 */
+        mmd_physics_step(p, 1.0 / 30.0, world, out);
+    mmd_physics_body_world(p, 0, body);
+    CHECK(body[13] < 40 && body[13] > 36);
+    CHECK_NEAR(body[12], 0, 1e-4);
+    float up[3] = {0, 98, 0};
+    mmd_physics_set_gravity(p, up);
+    mmd_physics_reset(p, world); /* at rest again at y 50, gravity kept */
+    for (int i = 0; i < 15; i++)
+        mmd_physics_step(p, 1.0 / 30.0, world, out);
+    mmd_physics_body_world(p, 0, body);
+    CHECK(body[13] > 60 && body[13] < 64);
+    float side[3] = {49, 0, 0}, bad[3] = {NAN, 0, 0};
+    mmd_physics_set_gravity(p, side);
+    mmd_physics_set_gravity(p, bad); /* ignored */
+    float y0 = body[13], x0 = body[12];
+    for (int i = 0; i < 15; i++) /* mid-flight: the body keeps its upward speed and now drifts +X */
+        mmd_physics_step(p, 1.0 / 30.0, world, out);
+    mmd_physics_body_world(p, 0, body);
+    CHECK(body[12] > x0 + 5);
+    CHECK(body[13] > y0 + 10);
+    mmd_physics_free(p);
+}
+
 int main(void)
 {
     RUN(euler_order_is_yxz);
@@ -728,5 +768,6 @@ int main(void)
     RUN(gene_light_preroll_twice_equals_fresh);
     RUN(gene_light_two_runs_bitwise_identical);
     RUN(warmup_far_from_rest_matches_continuous_run);
+    RUN(gravity_flip_changes_fall_direction);
     return test_finish();
 }

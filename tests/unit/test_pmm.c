@@ -28,6 +28,11 @@ static mmd_pmm *full_project(int version)
     p->image_enabled = true;
     p->image_path = "UserFile\\BackGround\\bg.png";
     p->image_scale = 1.5f;
+    p->image_offset[0] = -12, p->image_offset[1] = 34;
+    p->video_enabled = true;
+    p->video_path = "UserFile\\BackGround\\bg.avi";
+    p->video_offset[0] = 7, p->video_offset[1] = -8;
+    p->video_scale = 0.75f;
     p->ground_shadow_brightness = 0.5f;
     p->accessories_after_models = 1;
     if (version > 1) {
@@ -87,6 +92,8 @@ static mmd_pmm *full_project(int version)
     if (version > 1) {
         mmd_pmm_gravity_key *g = mmd_pmm_add_gravity_key(p, 33);
         g->acceleration = 4;
+        g->direction[0] = 1; /* sideways from frame 33 */
+        g->direction[1] = 0;
         g->noise = true;
         mmd_pmm_shadow_key *s = mmd_pmm_add_shadow_key(p, 44);
         s->mode = 2;
@@ -123,6 +130,12 @@ static void same_project(const mmd_pmm *a, const mmd_pmm *b)
     CHECK_STR(a->audio_path, b->audio_path);
     CHECK_STR(a->image_path, b->image_path);
     CHECK(a->image_scale == b->image_scale);
+    CHECK(a->image_offset[0] == b->image_offset[0] && a->image_offset[1] == b->image_offset[1]);
+    CHECK(a->video_enabled == b->video_enabled && a->image_enabled == b->image_enabled);
+    CHECK_STR(a->video_path, b->video_path);
+    CHECK(a->video_offset[0] == b->video_offset[0] && a->video_offset[1] == b->video_offset[1]);
+    CHECK(a->video_scale == b->video_scale);
+    CHECK(a->ground_shadow_translucent == b->ground_shadow_translucent);
     CHECK(a->ground_shadow_brightness == b->ground_shadow_brightness);
     CHECK_EQ_INT(a->accessories_after_models, b->accessories_after_models);
     CHECK_EQ_INT(a->physics, b->physics);
@@ -165,7 +178,9 @@ static void same_project(const mmd_pmm *a, const mmd_pmm *b)
     CHECK(!memcmp(a->light_keys, b->light_keys, a->light_key_count * sizeof *a->light_keys));
     REQUIRE(a->gravity_key_count == b->gravity_key_count);
     for (uint32_t i = 0; i < a->gravity_key_count; i++) {
+        CHECK(a->gravity_keys[i].frame == b->gravity_keys[i].frame);
         CHECK(a->gravity_keys[i].acceleration == b->gravity_keys[i].acceleration);
+        CHECK(!memcmp(a->gravity_keys[i].direction, b->gravity_keys[i].direction, sizeof a->gravity_keys[i].direction));
         CHECK(a->gravity_keys[i].noise == b->gravity_keys[i].noise);
     }
     REQUIRE(a->shadow_key_count == b->shadow_key_count);
@@ -209,6 +224,14 @@ TEST(round_trip_v2)
     CHECK_EQ_INT(q->camera_keys[1].look_at.model, 0);
     CHECK_EQ_INT(q->camera_keys[0].look_at.model, -1);
     CHECK_NEAR(q->accessories[0].keys[1].opacity, 0.5, 1e-6);
+    CHECK_EQ_INT(q->accessories[0].keys[1].frame, 8);
+    CHECK_NEAR(q->accessories[0].keys[1].scale, 2, 0);
+    CHECK(!q->accessories[0].keys[1].visible && q->accessories[0].keys[0].visible);
+    REQUIRE(q->gravity_key_count == 2);
+    CHECK_EQ_INT(q->gravity_keys[1].frame, 33);
+    CHECK_NEAR(q->gravity_keys[1].acceleration, 4, 0);
+    CHECK_NEAR(q->gravity_keys[1].direction[0], 1, 0);
+    CHECK_NEAR(q->gravity_keys[0].acceleration, 9.8, 1e-6);
     CHECK_EQ_INT(q->warnings, 0);
     /* written again: the same bytes */
     size_t n2;

@@ -29,20 +29,6 @@ TEST_STATE_DEFINE
 static char g_assets[1100];
 static char g_glver[128]; /* of the last renderer, for golden_check */
 
-static void view_make(mmd_render_view *v)
-{
-    const float eye[3] = {-25, 25, -35}, target[3] = {0, 5, 0};
-    vec3 e = {eye[0], eye[1], -eye[2]}, t = {target[0], target[1], -target[2]}, up = {0, 1, 0};
-    mat4 view, proj;
-    glm_lookat(e, t, up, view);
-    glm_perspective(glm_rad(30.0f), (float)W / H, 1.0f, 10000.0f, proj);
-    memcpy(v->view, view, sizeof v->view);
-    memcpy(v->proj, proj, sizeof v->proj);
-    memcpy(v->eye, eye, sizeof v->eye);
-    memcpy(v->target, target, sizeof v->target);
-    v->fov = 30;
-}
-
 /* Sphere map 32x32: a radial gradient, orange at the centre to dark blue. */
 static void write_assets(void)
 {
@@ -178,7 +164,7 @@ static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *r
         in.normals = nrm;
     }
     mmd_render_view v;
-    view_make(&v);
+    golden_view(&v, W, H);
     for (int f = 0; f < (fo->frames ? fo->frames : 1) && !rc; f++)
         rc = mmd_renderer_draw(r, &in, fo->model ? 1 : 0, &v, NULL, fo->shadow, rgba, &err) != MMD_OK;
     if (rc)

@@ -395,6 +395,78 @@ TEST(accessory_errors)
     expect_error(t, 3, "expected a name after 'accessory:'");
 }
 
+/* Accessory keys, timed parents and [gravity] (issue 16). */
+TEST(accessory_keys_and_gravity)
+{
+    const char *text = "[model:miku]\nfile = a.pmx\n"
+                       "[accessory:fan]\nfile = fan.x\n"
+                       "key = 30 0 2 0 0 0 0 1 1 on off\n"
+                       "key = 0 0 1 0 0 0 90 0.5 0.5 off on\n"
+                       "key = 30 0 3 0 0 0 0 1 1 on off\n" /* same frame: the later line wins */
+                       "parent = miku:右手首 @0\nparent = none @30\n"
+                       "[gravity]\nkey = 20 5 0 1 0\nkey = 0 9.8 0 -1 0\n";
+    mmd_scene *s;
+    mmd_error err = {0};
+    int rc = parse(text, &s, &err);
+    if (rc)
+        printf("#   %s\n", err.msg);
+    REQUIRE(rc == 0);
+    const mmd_scene_accessory *a = &s->accessories[0];
+    REQUIRE(a->key_count == 2);
+    CHECK_NEAR(a->keys[0].frame, 0, 0);
+    CHECK_NEAR(a->keys[0].place.rotation[2], 90, 0);
+    CHECK_NEAR(a->keys[0].place.scale, 0.5, 0);
+    CHECK(!a->keys[0].place.visible && a->keys[0].place.shadow);
+    CHECK_NEAR(a->keys[1].frame, 30, 0);
+    CHECK_NEAR(a->keys[1].place.position[1], 3, 0);
+    CHECK(a->keys[1].place.visible && !a->keys[1].place.shadow);
+    REQUIRE(a->parent_count == 2);
+    CHECK_STR(a->parents[0].model, "miku");
+    CHECK(a->parents[1].model == NULL && a->parents[1].frame == 30);
+    CHECK_EQ_INT(a->parent_model, 0);
+    REQUIRE(s->gravity_count == 2);
+    CHECK_NEAR(s->gravity[0].frame, 0, 0);
+    CHECK_NEAR(s->gravity[1].acceleration, 5, 0);
+    float g[3];
+    mmd_scene_gravity_at(s, 19.9, g);
+    CHECK_NEAR(g[1], -98, 1e-4);
+    mmd_scene_gravity_at(s, 20, g); /* stepped */
+    CHECK_NEAR(g[1], 50, 1e-4);
+    CHECK_NEAR(g[0], 0, 0);
+    mmd_scene_free(s);
+    REQUIRE(parse("[model]\nfile = a.pmx\n[gravity]\nkey = 0 9.8 0 0 0\n", &s, &err) == 0);
+    mmd_scene_gravity_at(s, 5, g); /* no direction: straight down */
+    CHECK_NEAR(g[1], -98, 1e-4);
+    mmd_scene_free(s);
+    REQUIRE(parse("[model]\nfile = a.pmx\n", &s, &err) == 0);
+    mmd_scene_gravity_at(s, 5, g); /* no [gravity]: MMD's default */
+    CHECK_NEAR(g[1], -98, 1e-4);
+    mmd_scene_free(s);
+    const char *m = "[model:miku]\nfile=a.pmx\n[accessory]\nfile = fan.x\n";
+    char t[512];
+    snprintf(t, sizeof t, "%skey = 0 1 2 3 0 0 0 1 1 on\n", m);
+    expect_error(t, 5, "expected key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW");
+    snprintf(t, sizeof t, "%skey = -1 1 2 3 0 0 0 1 1 on on\n", m);
+    expect_error(t, 5, "frame >= 0");
+    snprintf(t, sizeof t, "%skey = 0 1 2 3 0 0 0 1 1.5 on on\n", m);
+    expect_error(t, 5, "opacity 0..1");
+    snprintf(t, sizeof t, "%sparent = miku:頭 @soon\n", m);
+    expect_error(t, 5, "with a frame number after '@'");
+    snprintf(t, sizeof t, "%sparent = rin:頭 @10\n", m);
+    expect_error(t, 5, "parent model 'rin' is not a [model:NAME]");
+    snprintf(t, sizeof t, "%sparent = none @10\nparent = rin:頭 @20\n", m);
+    expect_error(t, 6, "no model named 'rin'");
+    expect_error("[model]\nfile=a.pmx\n[gravity]\nkey = 0 9.8 0 -1\n", 4, "expected key = FRAME ACCELERATION X Y Z");
+    expect_error("[model]\nfile=a.pmx\n[gravity]\nkey = 0 9.8 0 -1 0 7\n", 4, "expected key = FRAME ACCELERATION");
+    expect_error("[model]\nfile=a.pmx\n[gravity]\nacceleration = 3\n", 4, "unknown key 'acceleration' in [gravity]");
+    REQUIRE(parse("[model]\nfile = a.pmx\ncalc_order = 3\n[model]\nfile = a.pmx\n", &s, &err) == 0);
+    CHECK_EQ_INT(s->models[0].calc_order, 3);
+    CHECK_EQ_INT(s->models[1].calc_order, 0);
+    mmd_scene_free(s);
+    expect_error("[model]\nfile=a.pmx\ncalc_order = 0\n", 3, "expected calc_order as a whole number");
+    expect_error("[model]\nfile=a.pmx\ncalc_order = 2\ncalc_order = 2\n", 4, "given twice");
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/mmd_scene_XXXXXX");
@@ -411,6 +483,7 @@ int main(void)
     touch("beat.wav");
     touch("stage.x");
     touch("fan.vac");
+    touch("fan.x");
     RUN(every_key);
     RUN(defaults);
     RUN(comments_and_transparent);
@@ -423,6 +496,7 @@ int main(void)
     RUN(utf8_bom);
     RUN(accessories);
     RUN(accessory_errors);
+    RUN(accessory_keys_and_gravity);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     if (system(cmd) != 0)

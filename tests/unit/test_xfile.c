@@ -335,6 +335,58 @@ TEST(accessory_world_matrix)
     CHECK_NEAR(m[12], 11.0, 1e-5);
 }
 
+/* Between accessory keys (issue 16, nanoem's Accessory::synchronizeMotion):
+ * linear position/Si/Tr, slerped rotation given back in degrees that
+ * rebuild the same matrix, stepped flags. */
+TEST(accessory_place_mix)
+{
+    mmd_accessory_place a, b, r;
+    mmd_accessory_place_default(&a);
+    mmd_accessory_place_default(&b);
+    a.rotation[2] = 90;
+    a.scale = 0.5f;
+    a.opacity = 0.5f;
+    a.position[1] = 1;
+    b.position[1] = 2;
+    b.visible = false;
+    mmd_accessory_place_mix(&a, &b, 0.45f, &r);
+    CHECK_NEAR(r.position[1], 1.45, 1e-6);
+    CHECK_NEAR(r.scale, 0.725, 1e-6);
+    CHECK_NEAR(r.opacity, 0.725, 1e-6);
+    CHECK_NEAR(r.rotation[2], 49.5, 1e-4);
+    CHECK_NEAR(r.rotation[0], 0, 1e-5);
+    CHECK(r.visible); /* a's until b's frame */
+    mmd_accessory_place_mix(&a, &a, 0.3f, &r); /* equal rotations: exact degrees back */
+    CHECK(!memcmp(r.rotation, a.rotation, sizeof a.rotation));
+    /* a general rotation: s = 0 and s = 1 rebuild the keys' matrices */
+    float deg[2][3] = {{30, -60, 10}, {-120, 45, 170}};
+    for (int k = 0; k < 2; k++) {
+        mmd_accessory_place p0, p1, m;
+        mmd_accessory_place_default(&p0);
+        mmd_accessory_place_default(&p1);
+        memcpy(p0.rotation, deg[k], sizeof p0.rotation);
+        memcpy(p1.rotation, deg[1 - k], sizeof p1.rotation);
+        float want[16], got[16];
+        mmd_accessory_world(&p0, NULL, want);
+        mmd_accessory_place_mix(&p0, &p1, 0, &m);
+        mmd_accessory_world(&m, NULL, got);
+        for (int i = 0; i < 16; i++)
+            CHECK_NEAR(got[i], want[i], 1e-4); /* x10 scale: 1e-5 relative */
+    }
+    /* gimbal lock (Y = 90): the matrix survives */
+    mmd_accessory_place g0, g1, gm;
+    mmd_accessory_place_default(&g0);
+    mmd_accessory_place_default(&g1);
+    g0.rotation[0] = 20, g0.rotation[1] = 90, g0.rotation[2] = 35;
+    g1.rotation[0] = 1;
+    float want[16], got[16];
+    mmd_accessory_world(&g0, NULL, want);
+    mmd_accessory_place_mix(&g0, &g1, 0, &gm);
+    mmd_accessory_world(&gm, NULL, got);
+    for (int i = 0; i < 16; i++)
+        CHECK_NEAR(got[i], want[i], 1e-3);
+}
+
 int main(void)
 {
     RUN(round_trip_every_encoding_identical);
@@ -347,5 +399,6 @@ int main(void)
     RUN(shared_assets_real_files);
     RUN(vac_six_lines);
     RUN(accessory_world_matrix);
+    RUN(accessory_place_mix);
     return test_finish();
 }
