@@ -5,7 +5,7 @@
 #   renderer/base/     small helpers (messages, file system): core/ only
 #   renderer/image/    image files (decode, PNG, diff, texture paths): base, core
 #   renderer/gl/       GL context, shaders, passes: image, base, core
-#   renderer/output/   frame sinks (PNG, video, audio, YUV): image, base, core
+#   renderer/output/   frame sinks (PNG, video, audio, YUV), background video frames: image, base, core
 #   renderer/cli/      commands, options, scene.ini: everything above
 #
 # Never gl <-> output, never back to cli. Prints each offending line; exit 1.

@@ -19,7 +19,9 @@
  *                                v2 also: dancer edge width 2 and self-shadow off, fan
  *                                add-blend, edge colour, translucent ground shadow at
  *                                brightness 0.5, background image "UserFile\BackGround\sky.bmp"
- *                                at offset (10, 5) and scale 0.5
+ *                                at offset (10, 5) and scale 0.5, background video
+ *                                "UserFile\BackGround\clip.mkv" at (-20, -10) x 0.25 (the
+ *                                test renders that file)
  * DIR/assets/BackGround/sky.bmp 16x12 24-bit BMP: a blue top half, an orange bottom half
  * DIR/assets/Accessory/fan.x    a small box (.x text)
  * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
@@ -141,6 +143,11 @@ static mmd_pmm *project(int version, bool cycle)
         p->image_offset[0] = 10;
         p->image_offset[1] = 5;
         p->image_scale = 0.5f;
+        p->video_enabled = true; /* written by tests/cli/project.sh (mkproject has no encoder) */
+        p->video_path = "UserFile\\BackGround\\clip.mkv";
+        p->video_offset[0] = -20;
+        p->video_offset[1] = -10;
+        p->video_scale = 0.25f;
     }
     mmd_pmm_add_accessory(p, "stage", "UserFile\\Accessory\\stage.x");
     mmd_pmm_accessory *x = mmd_pmm_add_accessory(p, "fan", "UserFile\\Accessory\\Fan.x");

@@ -94,8 +94,6 @@ static void warn_unapplied(const mmd_project *p)
             NOTE("gravity noise");
             break;
         }
-    if (p->video_file)
-        NOTE("background video");
 #undef NOTE
     if (n)
         fprintf(stderr, "mmdrender: warning: %s: not applied yet: %s\n", p->path, line);

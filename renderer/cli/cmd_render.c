@@ -36,6 +36,7 @@
 #include "renderer/gl/render.h"
 #include "renderer/image/texpath.h"
 #include "renderer/cli/scene.h"
+#include "renderer/output/bgvideo.h"
 #include "renderer/output/sink.h"
 
 /* CLI-only globals: g_stop is set by SIGINT/SIGTERM and polled between frames
@@ -291,6 +292,7 @@ typedef struct render_job {
     mmd_camera_track *camera;
     mmd_links *links;          /* outside parents, camera follow (links.h) */
     mmd_renderer *renderer;
+    mmd_bgvideo *bgvideo;      /* [background] video, NULL when none or unreadable */
     mmd_sink *sink;
     mmd_progress *progress;
     uint8_t *rgba;
@@ -303,6 +305,7 @@ static void job_free(render_job *j)
     free(j->rgba);
     mmd_progress_free(j->progress);
     mmd_renderer_free(j->renderer);
+    mmd_bgvideo_free(j->bgvideo);
     mmd_scene_accessories_free(&j->acc);
     mmd_camera_track_free(j->camera);
     mmd_links_free(j->links);
@@ -640,6 +643,8 @@ static int add_models(render_job *j)
         fprintf(stderr, "mmdrender: background image: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
+    if (s->bg_video && mmd_bgvideo_open(s->bg_video, &j->bgvideo, &err) != MMD_OK) /* render on without it */
+        fprintf(stderr, "mmdrender: warning: background video not drawn: %s\n", err.msg);
     if (mmd_scene_accessories_attach(&j->acc, j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: accessory: %s\n", err.msg);
         return mmd_exit_code(err.status);
@@ -701,6 +706,32 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
     return 0;
 }
 
+/* The background video's frame at VMD time t (30 per second) into the
+ * renderer; a video that stops decoding is dropped with one warning. An exit
+ * status: nonzero only for a GL failure. */
+static int show_bgvideo(render_job *j, double t)
+{
+    if (!j->bgvideo)
+        return 0;
+    const uint8_t *px;
+    int w, h;
+    bool changed;
+    mmd_error err;
+    if (mmd_bgvideo_frame(j->bgvideo, t / 30.0, &px, &w, &h, &changed, &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: warning: background video not drawn: %s\n", err.msg);
+        mmd_bgvideo_free(j->bgvideo);
+        j->bgvideo = NULL;
+        return 0;
+    }
+    const mmd_scene *s = j->scene;
+    if (changed && mmd_renderer_set_background_frame(j->renderer, px, w, h, s->bg_video_offset, s->bg_video_scale,
+                                                     &err) != MMD_OK) {
+        fprintf(stderr, "mmdrender: background video: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
 typedef struct run_stats {
     double render_s, write_s;
     int64_t rendered;
@@ -758,6 +789,8 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         mmd_shadow_state shadow;
         mmd_error err;
         sample_view(j, t, &cam, &light, &shadow);
+        if (show_bgvideo(j, t) != 0)
+            return MMD_EXIT_GL;
         mmd_renderer_set_time(j->renderer, t / 30.0); /* VMD frames -> seconds (LightBlink) */
         if (mmd_renderer_render(j->renderer, j->anims, (size_t)s->model_count, &cam, &light, &shadow, j->rgba,
                                 &err) != MMD_OK) {

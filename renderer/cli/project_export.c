@@ -336,6 +336,35 @@ static int model_sections(sbuf *b, const mmd_project *p, const char *dir_real, c
     return 0;
 }
 
+/* "KEY = X Y" when the offset is not 0 0, "KEY = S" when the scale is set and
+ * in range (MMD stores 0 for a scale never set: 1). */
+static void placement(sbuf *b, const char *offset_key, const int32_t offset[2], const char *scale_key, float scale)
+{
+    if (offset[0] || offset[1])
+        sb_printf(b, "%s = %.0f %.0f\n", offset_key, clampd(offset[0], -65536, 65536), clampd(offset[1], -65536, 65536));
+    if (scale != 1.0f && scale > 0.0f && scale <= 100.0f)
+        sb_printf(b, "%s = %.9g\n", scale_key, (double)scale);
+}
+
+/* [background]: the image and the video found, with MMD's placement. */
+static int background_section(sbuf *b, const mmd_project *p, const char *dir_real, char *msg, size_t n)
+{
+    const mmd_pmm *m = p->pmm;
+    sb_printf(b, "[background]\n");
+    if (p->image_file) {
+        if (add_file_key(b, "image", dir_real, p->image_file, msg, n))
+            return -1;
+        placement(b, "offset", m->image_offset, "scale", m->image_scale);
+    }
+    if (p->video_file) {
+        if (add_file_key(b, "video", dir_real, p->video_file, msg, n))
+            return -1;
+        placement(b, "video_offset", m->video_offset, "video_scale", m->video_scale);
+    }
+    sb_printf(b, "\n");
+    return 0;
+}
+
 static int write_scene(const mmd_project *p, const char *dir, const char *dir_real, char *msg, size_t n)
 {
     sbuf b = {0};
@@ -349,19 +378,9 @@ static int write_scene(const mmd_project *p, const char *dir, const char *dir_re
         free(b.s);
         return -1;
     }
-    if (p->image_file) {
-        const mmd_pmm *m = p->pmm;
-        sb_printf(&b, "[background]\n");
-        if (add_file_key(&b, "image", dir_real, p->image_file, msg, n)) {
-            free(b.s);
-            return -1;
-        }
-        if (m->image_offset[0] || m->image_offset[1])
-            sb_printf(&b, "offset = %.0f %.0f\n", clampd(m->image_offset[0], -65536, 65536),
-                      clampd(m->image_offset[1], -65536, 65536));
-        if (m->image_scale != 1.0f && m->image_scale > 0.0f && m->image_scale <= 100.0f)
-            sb_printf(&b, "scale = %.9g\n", (double)m->image_scale);
-        sb_printf(&b, "\n");
+    if ((p->image_file || p->video_file) && background_section(&b, p, dir_real, msg, n)) {
+        free(b.s);
+        return -1;
     }
     gravity_section(&b, p->pmm);
     if (p->audio_file) {

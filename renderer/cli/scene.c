@@ -745,8 +745,23 @@ static void key_background(parse_state *st, const char *k, const char *v)
             fail_at(st, st->line, "expected scale above 0, at most 100 (1 = the frame's size), got '%s'", v);
         else
             s->bg_scale = (float)d;
+    } else if (!strcmp(k, "video")) {
+        if (once(st, 3, k))
+            s->bg_video = resolve(st, v, "background video");
+    } else if (!strcmp(k, "video_offset")) {
+        if (once(st, 4, k) && !parse_offset(v, s->bg_video_offset))
+            fail_at(st, st->line, "expected video_offset = X Y in output pixels (x right, y down), got '%s'", v);
+    } else if (!strcmp(k, "video_scale")) {
+        if (!once(st, 5, k))
+            return;
+        if (!parse_double(v, &d) || d <= 0 || d > 100)
+            fail_at(st, st->line, "expected video_scale above 0, at most 100 (1 = the frame's size), got '%s'", v);
+        else
+            s->bg_video_scale = (float)d;
     } else {
-        fail_at(st, st->line, "unknown key '%s' in [background] (expected image, offset, scale)", k);
+        fail_at(st, st->line,
+                "unknown key '%s' in [background] (expected image, offset, scale, video, video_offset, video_scale)",
+                k);
     }
 }
 
@@ -1114,7 +1129,7 @@ static void set_defaults(mmd_scene *s)
     s->antialias = 4;
     s->ground_shadow = true;
     s->ground_shadow_brightness = 1.0f;
-    s->bg_scale = 1.0f;
+    s->bg_scale = s->bg_video_scale = 1.0f;
     s->background[0] = s->background[1] = s->background[2] = 1.0f;
     s->cam_target[1] = 10.0f;
     s->cam_distance = -45.0f;

@@ -139,6 +139,9 @@ typedef struct mmd_scene {
     char *bg_image;            /* resolved path or NULL */
     int bg_offset[2];
     float bg_scale;            /* default 1 */
+    char *bg_video;            /* MMD's background video (背景AVI), drawn over the image: resolved path or NULL */
+    int bg_video_offset[2];
+    float bg_video_scale;      /* default 1 */
     /* [effects]: all off by default (renderer/gl/effects.h) */
     mmd_effects effects;
 } mmd_scene;

@@ -86,6 +86,11 @@ void mmd_renderer_set_look(mmd_renderer *r, size_t slot, const mmd_render_look *
  * on). Replaces the previous background. */
 mmd_status mmd_renderer_set_background(mmd_renderer *r, const char *path, const int offset[2], float scale,
                                        mmd_error *err);
+/* A frame of MMD's background video (背景AVI), w x h RGBA top row first, drawn
+ * over the background image with the same placement rule until the next call;
+ * rgba NULL removes it. */
+mmd_status mmd_renderer_set_background_frame(mmd_renderer *r, const uint8_t *rgba, int w, int h, const int offset[2],
+                                             float scale, mmd_error *err);
 /* anims[i] belongs to slot i (already evaluated for this frame). rgba receives
  * width*height*4 bytes. */
 mmd_status mmd_renderer_render(mmd_renderer *r, mmd_anim *const *anims, size_t count,

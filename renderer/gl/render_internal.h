@@ -128,9 +128,13 @@ struct mmd_renderer {
     GLuint prog_acc[ACC_VARIANTS];
     GLint u_acc[ACC_VARIANTS][24];
     GLuint tex_screen;  /* the previous frame, when an accessory shows screen.bmp */
-    GLuint tex_bg, prog_bg, vao_bg; /* background image (pass_background.c), 0 = none */
+    struct bg_layer {   /* background image [0] (a cached texture), video frame [1] (owned) */
+        GLuint tex;     /* 0 = none */
+        int w, h;       /* of the owned texture */
+        float rect[4];  /* NDC x0, y0, x1, y1 */
+    } bg[2];
+    GLuint prog_bg, vao_bg; /* pass_background.c */
     GLint u_bg[2];
-    float bg_rect[4];   /* NDC x0, y0, x1, y1 of the image */
     mmd_render_timings timings;
     pool pool;
     worker_arg wargs[MAX_THREADS];

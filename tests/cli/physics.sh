@@ -66,6 +66,23 @@ ndiff=0
 for f in "$TMP"/nophys/frame_*.png; do cmp -s "$f" "$TMP/ref/$(basename "$f")" || ndiff=$((ndiff + 1)); done
 [ "$ndiff" -eq 10 ] && t_pass "all 10 frames differ from --no-physics" || t_fail "physics changes frames" "$ndiff of 10 differ"
 
+# (b2) [gravity] keys drive the physics world's gravity (issue 16): MMD's
+# default written out gives the same bytes; gravity pulling up from frame 0
+# moves hair and skirt, and a key at frame 30 changes nothing before it
+cp "$SCENE" "$S/grav_down.ini"; printf '\n[gravity]\nkey = 0 9.8 0 -1 0\n' >>"$S/grav_down.ini"
+cp "$SCENE" "$S/grav_up.ini"; printf '\n[gravity]\nkey = 0 9.8 0 1 0\n' >>"$S/grav_up.ini"
+cp "$SCENE" "$S/grav_late.ini"; printf '\n[gravity]\nkey = 30 9.8 0 1 0\n' >>"$S/grav_late.ini"
+G=(--size 160x90 --frames 0-40:20 -q --threads 1)
+for g in down up late; do "$MMD" "$S/grav_$g.ini" -o "$TMP/g_$g/" "${G[@]}" || t_fail "gravity $g exit"; done
+cmp -s "$TMP/g_down/frame_000020.png" "$TMP/ref/frame_000020.png" && t_pass "gravity 9.8 down = no [gravity], byte for byte" ||
+    t_fail "gravity 9.8 down = no [gravity]"
+cmp -s "$TMP/g_up/frame_000020.png" "$TMP/ref/frame_000020.png" && t_fail "gravity up changes the frame" ||
+    t_pass "gravity up changes the frame"
+cmp -s "$TMP/g_late/frame_000020.png" "$TMP/ref/frame_000020.png" && t_pass "a gravity key at frame 30 leaves frame 20 alone" ||
+    t_fail "a gravity key at frame 30 leaves frame 20 alone"
+cmp -s "$TMP/g_late/frame_000040.png" "$TMP/ref/frame_000040.png" && t_fail "and changes frame 40" ||
+    t_pass "and changes frame 40"
+
 # (c) Gene_light with a shared motion, physics on: whole vs 3 chunks
 GENE=$SHARED_ASSETS/gene
 if [ -f "$GENE/Gene_light.pmx" ] && [ -f "$GENE/motion/22_apology.vmd" ]; then

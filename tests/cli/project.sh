@@ -8,6 +8,9 @@ MKP=$BUILD/tools/mkproject
 "$MKP" "$TMP/p" || { t_fail "mkproject writes the fixtures"; t_done; exit 1; }
 P=$TMP/p/proj/song.pmm
 A=$TMP/p/assets
+# the project's background video: a still of the fan on blue, 8 frames of lossless FFV1
+printf '[output]\nsize = 32x24\nbackground = #204060\n[model]\nfile = %s\n' "$A/Model/Fan.pmx" > "$TMP/clip.ini"
+t_expect "a background video for the project" 0 "$MMD" "$TMP/clip.ini" -o "$A/BackGround/clip.mkv" --codec ffv1 --frames 0-7 -q
 
 t_expect "info on a project exits 0" 0 "$MMD" info "$P" --asset-root "$A"
 t_grep "info: the dancer is found through UserFile\\ under the asset root" "model 1: dancer .*\[found\]"
@@ -43,7 +46,8 @@ assert r["edge_color"] == [1, 0.501961, 0], r["edge_color"]
 bg = d["background_image"]
 assert bg["status"] == "found" and bg["offset"] == [10, 5] and bg["scale"] == 0.5, bg
 assert bg["resolved"].endswith("assets/BackGround/sky.bmp")
-assert d["background_video"] == {"path": "", "status": "none", "offset": [0, 0], "scale": 1}, d["background_video"]
+bv = d["background_video"]
+assert bv["status"] == "found" and bv["offset"] == [-20, -10] and bv["scale"] == 0.25, bv
 print("json ok")
 PY
 )
@@ -77,6 +81,10 @@ OUT=$(grep -A3 '^\[background\]' "$TMP/exp/scene.ini")
 t_grep "export: the background image" "^image = .*assets/BackGround/sky\\.bmp$"
 t_grep "export: its offset" "^offset = 10 5$"
 t_grep "export: its scale" "^scale = 0\\.5$"
+OUT=$(grep -A6 '^\[background\]' "$TMP/exp/scene.ini")
+t_grep "export: the background video" "^video = .*assets/BackGround/clip\\.mkv$"
+t_grep "export: its offset" "^video_offset = -20 -10$"
+t_grep "export: its scale" "^video_scale = 0\\.25$"
 OUT=$(cat "$TMP/exp/scene.ini")
 t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.vmd" -a -s "$TMP/exp/model_2.vmd" -a -s "$TMP/exp/camera.vmd"
 
@@ -87,7 +95,7 @@ if grep -q "accessory 'fan' after its first\\|not applied yet:.*gravity" <<<"$OU
 else
     t_pass "render applies accessory keys and gravity (no not-applied warning for them)"
 fi
-t_expect "the render applies the appearance settings (none is named as not applied)" 1 grep -qE "not applied yet:.*(edge|add-blend|self-shadow|ground-shadow|background image)" <<<"$OUT"
+t_expect "the render applies the appearance settings (none is named as not applied)" 1 grep -qE "not applied yet:.*(edge|add-blend|self-shadow|ground-shadow|background)" <<<"$OUT"
 t_expect "render the export" 0 "$MMD" "$TMP/exp/scene.ini" -o "$TMP/r2/" --frames 0-40:20 -q
 same=1
 for f in 000000 000020 000040; do cmp -s "$TMP/r1/frame_$f.png" "$TMP/r2/frame_$f.png" || same=0; done
@@ -223,6 +231,26 @@ t_grep "naming the bone and line" "bad2.ini:3: model 'a' has no bone '腰'"
 printf '[output]\nground_shadow = maybe\n[model]\nfile = %s\n' "$A/Model/Fan.pmx" > "$TMP/bad3.ini"
 t_expect "ground_shadow takes on or off" 2 "$MMD" "$TMP/bad3.ini" -o "$TMP/x/" -q
 t_grep "and says so with the line" "bad3.ini:2: expected ground_shadow = on or off"
+# the background video's frame f is output frame f (30 fps): a camera that sees
+# nothing shows the video alone, byte for byte; a lone frame (decoded from the
+# start) and a jump of 13 s (a seek; past the end: the last frame) too
+"$MMD" "$TMP/exp/scene.ini" -o "$TMP/va.mkv" --codec ffv1 --frames 0-7 -q 2>/dev/null
+"$MMD" "$TMP/exp/scene.ini" -o "$TMP/va/" --frames 0-7 -q 2>/dev/null
+printf '[output]\nsize = 160x120\nbackground = #000000\nground_shadow = off\n[camera]\nposition = 0 5000 0\n[model]\nfile = %s\n[background]\nvideo = %s\n' \
+    "$A/Model/Fan.pmx" "$TMP/va.mkv" > "$TMP/vb.ini"
+t_expect "a scene with a background video renders" 0 "$MMD" "$TMP/vb.ini" -o "$TMP/vb/" --frames 0-7 -q
+same=1
+for f in 0 1 2 3 4 5 6 7; do "$MMD" diff "$TMP/va/frame_00000$f.png" "$TMP/vb/frame_00000$f.png" >/dev/null || same=0; done
+if [ $same -eq 1 ]; then t_pass "output frame f shows video frame f (8 frames, exact)"; else t_fail "output frame f shows video frame f (8 frames, exact)"; fi
+t_expect "a lone frame 5" 0 "$MMD" "$TMP/vb.ini" -o "$TMP/vc/" --frames 5 -q
+t_expect "shows video frame 5" 0 "$MMD" diff "$TMP/va/frame_000005.png" "$TMP/vc/frame_000005.png"
+t_expect "frames 0 and 400" 0 "$MMD" "$TMP/vb.ini" -o "$TMP/vd/" --frames 0-400:400 -q
+t_expect "frame 400 shows the video's last frame" 0 "$MMD" diff "$TMP/va/frame_000007.png" "$TMP/vd/frame_000400.png"
+printf 'not a video' > "$TMP/bad.avi"
+sed "s|^video = .*|video = $TMP/bad.avi|" "$TMP/vb.ini" > "$TMP/vbad.ini"
+t_expect "an undecodable background video is a warning, the render goes on" 0 "$MMD" "$TMP/vbad.ini" -o "$TMP/ve/" --frames 0
+t_grep "the warning names it" "warning: background video not drawn: .*bad\\.avi"
+
 for kv in "output:edge_color = red:expected edge_color = #rrggbb" \
           "output:ground_shadow_brightness = 11:expected ground_shadow_brightness 0..10" \
           "output:ground_shadow_translucent = half:expected ground_shadow_translucent = on or off" \
@@ -230,7 +258,8 @@ for kv in "output:edge_color = red:expected edge_color = #rrggbb" \
           "model:self_shadow = x:expected self_shadow = on or off" \
           "background:scale = 0:expected scale above 0" "background:offset = 1:expected offset = X Y" \
           "background:image = nothere.png:cannot read background image file" \
-          "background:video = a.avi:unknown key 'video' in \\[background\\]"; do
+          "background:video_scale = -1:expected video_scale above 0" \
+          "background:movie = a.avi:unknown key 'movie' in \\[background\\]"; do
     sec=${kv%%:*}; rest=${kv#*:}; line=${rest%%:*}; want=${rest#*:}
     if [ "$sec" = model ]; then
         printf '[model]\nfile = %s\n%s\n' "$A/Model/Fan.pmx" "$line" > "$TMP/bad4.ini"; ln=3
