@@ -881,21 +881,36 @@ static bool parse_two_bools(const char *p, bool *a, bool *b)
     return !*p && parse_bool(w[0], a) && parse_bool(w[1], b);
 }
 
-/* Inserts k into a frame-sorted array of count elements of `size` bytes whose
- * first member is the double frame; a key at an existing frame replaces it. */
-static int insert_sorted(void *arr, int count, const void *k, size_t size)
-{
-    double f = *(const double *)k;
-    int i = count;
-    while (i > 0 && *(const double *)((const char *)arr + (size_t)(i - 1) * size) > f)
-        i--;
-    if (i > 0 && *(const double *)((const char *)arr + (size_t)(i - 1) * size) == f) {
-        memcpy((char *)arr + (size_t)(i - 1) * size, k, size);
-        return count;
+/* Keys are appended as read and sorted once after the file (by frame, then
+ * line; a later line at the same frame replaces the earlier): O(n log n)
+ * whatever the order of the lines. Both key structs start with the frame. */
+#define CMP_BY_FRAME_LINE(name, type)                                                     \
+    static int name(const void *x, const void *y)                                         \
+    {                                                                                     \
+        const type *a = x, *b = y;                                                        \
+        if (a->frame != b->frame)                                                         \
+            return (a->frame > b->frame) - (a->frame < b->frame);                         \
+        return (a->line > b->line) - (a->line < b->line);                                 \
     }
-    memmove((char *)arr + (size_t)(i + 1) * size, (char *)arr + (size_t)i * size, (size_t)(count - i) * size);
-    memcpy((char *)arr + (size_t)i * size, k, size);
-    return count + 1;
+CMP_BY_FRAME_LINE(cmp_acc_key, mmd_scene_acc_key)
+CMP_BY_FRAME_LINE(cmp_gravity_key, mmd_scene_gravity_key)
+#undef CMP_BY_FRAME_LINE
+
+static int sort_keys(void *arr, int count, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (count < 2)
+        return count;
+    qsort(arr, (size_t)count, size, cmp);
+    int out = 0;
+    for (int i = 0; i < count; i++) {
+        char *k = (char *)arr + (size_t)i * size;
+        if (out > 0 && *(double *)((char *)arr + (size_t)(out - 1) * size) == *(double *)k)
+            out--; /* the later line at this frame wins */
+        if ((char *)arr + (size_t)out * size != k)
+            memcpy((char *)arr + (size_t)out * size, k, size);
+        out++;
+    }
+    return out;
 }
 
 /* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW */
@@ -922,7 +937,7 @@ static void key_acc_key(parse_state *st, mmd_scene_accessory *a, const char *v)
     k.place.scale = (float)d[7];
     k.place.opacity = (float)d[8];
     if (grow(st, (void **)&a->keys, &st->key_caps[st->s->accessory_count - 1], a->key_count, sizeof k))
-        a->key_count = insert_sorted(a->keys, a->key_count, &k, sizeof k);
+        a->keys[a->key_count++] = k;
 }
 
 /* [gravity] key = FRAME ACCELERATION X Y Z */
@@ -944,7 +959,7 @@ static void key_gravity(parse_state *st, const char *k, const char *v)
     mmd_scene_gravity_key g = {.frame = d[0], .acceleration = (float)d[1],
                                .direction = {(float)d[2], (float)d[3], (float)d[4]}, .line = st->line};
     if (grow(st, (void **)&s->gravity, &st->gravity_cap, s->gravity_count, sizeof g))
-        s->gravity_count = insert_sorted(s->gravity, s->gravity_count, &g, sizeof g);
+        s->gravity[s->gravity_count++] = g;
 }
 
 static void key_accessory(parse_state *st, const char *k, const char *v)
@@ -1057,13 +1072,16 @@ static void key_effects(parse_state *st, const char *k, const char *v)
     }
 }
 
-/* After the whole file: parent models by name, every accessory complete. */
+/* After the whole file: parent models by name, every accessory complete,
+ * key tracks sorted. */
 static void finish_accessories(parse_state *st)
 {
     if (!accessory_done(st))
         return;
+    st->s->gravity_count = sort_keys(st->s->gravity, st->s->gravity_count, sizeof *st->s->gravity, cmp_gravity_key);
     for (int i = 0; i < st->s->accessory_count && !st->failed; i++) {
         mmd_scene_accessory *a = &st->s->accessories[i];
+        a->key_count = sort_keys(a->keys, a->key_count, sizeof *a->keys, cmp_acc_key);
         const char *pm = st->parent_names[i];
         if (!pm)
             continue;
