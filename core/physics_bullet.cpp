@@ -99,24 +99,89 @@ void to_gl(const btTransform &t, float *m)
 
 } /* namespace */
 
+/* The broadphase work budget (issue 14). Every overlap of two bounding boxes
+ * the broadphase finds passes through this filter; the default test (group and
+ * mask) decides as Bullet's own would, so a model under the budget simulates
+ * bitwise as without it. Two counts bound the work a step can cost: the
+ * overlaps tested (tests, reset before each substep and once before the
+ * world is built: bodies that pile up, collide or not, cost one test per pair
+ * each time a box moves) and the colliding pairs kept (pairs: narrowphase and
+ * solver work). Past either budget the filter refuses everything and says so
+ * (over); the bridge then stops simulating the model (mmd_physics_step). */
+struct PairBudget : btOverlapFilterCallback {
+    const btOverlappingPairCache *cache = nullptr;
+    uint64_t max_pairs = 0, max_tests = 0;
+    mutable uint64_t tests = 0, peak_tests = 0, peak_pairs = 0;
+    mutable bool over = false;
+
+    bool needBroadphaseCollision(btBroadphaseProxy *a, btBroadphaseProxy *b) const override
+    {
+        if (over)
+            return false;
+        if (++tests > max_tests) {
+            over = true;
+            return false;
+        }
+        peak_tests = std::max(peak_tests, tests);
+        if (!(a->m_collisionFilterGroup & b->m_collisionFilterMask) ||
+            !(b->m_collisionFilterGroup & a->m_collisionFilterMask))
+            return false;
+        const uint64_t n = (uint64_t)cache->getNumOverlappingPairs();
+        if (n >= max_pairs) {
+            over = true;
+            return false;
+        }
+        peak_pairs = std::max(peak_pairs, n + 1);
+        return true;
+    }
+};
+
 /* Everything Bullet carries from one step to the next (broadphase pairs,
  * contact manifolds with their warm-start impulses, solver state) lives here.
  * mmd_physics_reset builds a new World rather than teleporting bodies in the
  * old one, so a reset object continues bitwise like a fresh one: a seek or a
  * second pre-roll gives the same frames as a new process (chunks). */
+/* Bullet's btCollisionWorld::updateAabbs as it is, but for the stop once the
+ * budget is spent: n boxes moving into one pile within one step would
+ * otherwise still test their n^2/2 overlaps before the step ends. */
+struct BudgetWorld : btDiscreteDynamicsWorld {
+    const PairBudget *budget;
+    BudgetWorld(btDispatcher *d, btBroadphaseInterface *b, btConstraintSolver *s, btCollisionConfiguration *c,
+                const PairBudget *pb)
+        : btDiscreteDynamicsWorld(d, b, s, c), budget(pb)
+    {
+    }
+    void updateAabbs() override
+    {
+        for (int i = 0; i < m_collisionObjects.size() && !budget->over; i++) {
+            btCollisionObject *o = m_collisionObjects[i];
+            if (m_forceUpdateAllAabbs || o->isActive())
+                updateSingleAabb(o);
+        }
+    }
+};
+
 struct World {
+    PairBudget budget;
     btDefaultCollisionConfiguration config;
     btCollisionDispatcher dispatcher{&config};
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
-    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
+    BudgetWorld world{&dispatcher, &broadphase, &solver, &config, &budget};
     btStaticPlaneShape ground_shape{btVector3(0, 1, 0), 0};
     btRigidBody *ground = nullptr;
     std::vector<btRigidBody *> rbs;          /* owned; Body::rb points here */
     std::vector<btCollisionShape *> shapes;  /* owned; Body::shape points here */
     std::vector<btTypedConstraint *> joints; /* owned */
 
-    World() = default;
+    explicit World(uint32_t bodies)
+    {
+        budget.cache = broadphase.getOverlappingPairCache();
+        budget.max_pairs = std::min<uint64_t>(MMD_PHYSICS_PAIRS_BASE + (uint64_t)MMD_PHYSICS_PAIRS_PER_BODY * bodies,
+                                              MMD_PHYSICS_PAIRS_MAX);
+        budget.max_tests = MMD_PHYSICS_TESTS_PER_PAIR * budget.max_pairs;
+        broadphase.getOverlappingPairCache()->setOverlapFilterCallback(&budget);
+    }
     ~World()
     {
         for (btTypedConstraint *c : joints) {
@@ -146,6 +211,8 @@ struct mmd_physics {
     std::vector<uint8_t> drives;   /* per bone: written by some dynamic body */
     std::vector<float> scratch;    /* bone_count x 16: copy of the input pose */
     double acc = 0;                /* substeps owed (fraction of one) */
+    bool stopped = false;          /* over the broadphase budget: no simulation until reset */
+    uint64_t peak_pairs = 0, peak_tests = 0; /* most in one step since create */
     btVector3 gravity{0, -98, 0};  /* mmd_physics_set_gravity; kept over resets */
     mmd_physics_clock clock{};
 
@@ -228,6 +295,12 @@ mmd_status build_bodies(const mmd_model *m, World &w, std::vector<Body> &bodies,
         b.rb->setUserIndex((int)i);
         const int group = 1 << (rb->group & 15);
         w.world.addRigidBody(b.rb, group, (int)rb->no_collide_mask);
+        if (w.budget.over)
+            return mmd_error_set(err, MMD_E_LIMIT, "physics.body", i, -1,
+                                 "%u rigid bodies overlap in more than %llu bounding-box tests or %llu "
+                                 "colliding pairs (cap MMD_PHYSICS_PAIRS_*)",
+                                 m->rigid_body_count, (unsigned long long)w.budget.max_tests,
+                                 (unsigned long long)w.budget.max_pairs);
     }
     return MMD_OK;
 }
@@ -386,7 +459,7 @@ void build_order(mmd_physics *p)
 /* A new world for m: ground, bodies at rest, joints (throws std::bad_alloc). */
 mmd_status make_world(const mmd_model *m, std::unique_ptr<World> &out, std::vector<Body> &bodies, mmd_error *err)
 {
-    std::unique_ptr<World> w(new World);
+    std::unique_ptr<World> w(new World(m->rigid_body_count));
     w->world.setGravity(btVector3(0, -98, 0));
     /* ground: collides with every group a body's mask accepts */
     btRigidBody::btRigidBodyConstructionInfo gi(0, nullptr, &w->ground_shape);
@@ -482,6 +555,8 @@ mmd_status mmd_physics_create(const mmd_model *m, mmd_physics **out, mmd_error *
             return s;
         }
         build_order(p);
+        p->peak_pairs = p->w->budget.peak_pairs;
+        p->peak_tests = p->w->budget.peak_tests;
         p->scratch.resize((size_t)m->bone_count * 16);
         p->clock.forced_dt = -1;
     } catch (const std::bad_alloc &) {
@@ -544,6 +619,7 @@ void mmd_physics_reset(mmd_physics *p, const float *bone_world)
                 toggled[i] = p->bodies[i].dynamic && p->bodies[i].kinematic;
             p->bodies.swap(nb);
             p->w.swap(nw); /* the old world goes with nw */
+            p->stopped = false;
             apply_gravity(p);
             for (size_t i = 0; i < toggled.size(); i++)
                 if (toggled[i])
@@ -568,6 +644,42 @@ void mmd_physics_reset(mmd_physics *p, const float *bone_world)
     p->acc = 0;
 }
 
+/* n substeps of 1/120 s, kinematic bodies moved from prev to cur along the
+ * way. Stops early before a substep when the attached anim is cancelled, or
+ * after one that went over the broadphase budget (the model is then
+ * stopped). Returns the substeps run. */
+static uint32_t run_substeps(mmd_physics *p, uint32_t planned)
+{
+    const mmd_anim *cancel = p->clock.anim; /* its cancel flag, checked every substep */
+    for (uint32_t k = 1; k <= planned; k++) {
+        if (cancel && mmd_anim_cancelled(cancel))
+            return k - 1;
+        const btScalar f = btScalar(k) / btScalar(planned);
+        for (Body &b : p->bodies) {
+            if (!b.kinematic || b.bone < 0)
+                continue;
+            if (k == planned) {
+                place_kinematic(b, b.cur);
+            } else {
+                btTransform t;
+                t.setOrigin(b.prev.getOrigin().lerp(b.cur.getOrigin(), f));
+                t.setRotation(b.prev.getRotation().slerp(b.cur.getRotation(), f));
+                place_kinematic(b, t);
+            }
+        }
+        PairBudget &bud = p->w->budget;
+        bud.tests = 0;
+        p->w->world.stepSimulation(kStep, 0, kStep);
+        p->peak_pairs = std::max(p->peak_pairs, bud.peak_pairs);
+        p->peak_tests = std::max(p->peak_tests, bud.peak_tests);
+        if (bud.over) {
+            p->stopped = true; /* bones follow the animation from now on */
+            return k;
+        }
+    }
+    return planned;
+}
+
 uint32_t mmd_physics_step(mmd_physics *p, double dt, const float *in, float *out)
 {
     const mmd_model *m = p->model;
@@ -587,32 +699,21 @@ uint32_t mmd_physics_step(mmd_physics *p, double dt, const float *in, float *out
             p->acc = 0;
         n = whole > MMD_PHYSICS_MAX_SUBSTEPS ? MMD_PHYSICS_MAX_SUBSTEPS : (uint32_t)whole;
     }
+    if (p->stopped)
+        n = 0;
     if (n) {
         for (Body &b : p->bodies)
             if (b.kinematic && b.bone >= 0 && finite16(old + (size_t)b.bone * 16))
                 b.cur = from_gl(old + (size_t)b.bone * 16) * b.offset;
-        for (uint32_t k = 1; k <= n; k++) {
-            const btScalar f = btScalar(k) / btScalar(n);
-            for (Body &b : p->bodies) {
-                if (!b.kinematic || b.bone < 0)
-                    continue;
-                if (k == n) {
-                    place_kinematic(b, b.cur);
-                } else {
-                    btTransform t;
-                    t.setOrigin(b.prev.getOrigin().lerp(b.cur.getOrigin(), f));
-                    t.setRotation(b.prev.getRotation().slerp(b.cur.getRotation(), f));
-                    place_kinematic(b, t);
-                }
-            }
-            p->w->world.stepSimulation(kStep, 0, kStep);
-        }
+        n = run_substeps(p, n);
         for (Body &b : p->bodies)
             b.prev = b.cur;
     }
 
     if (out != in && nb)
         std::memcpy(out, in, nb * sizeof(float));
+    if (p->stopped)
+        return n;
     for (uint32_t i : p->order) {
         Body &b = p->bodies[i];
         if (b.kinematic)
@@ -691,6 +792,15 @@ void mmd_physics_body_offset(const mmd_physics *p, uint32_t body, float out[16])
 {
     if (body < p->bodies.size())
         to_gl(p->bodies[body].offset, out);
+}
+
+void mmd_physics_work_of(const mmd_physics *p, mmd_physics_work *out)
+{
+    out->peak_pairs = p->peak_pairs;
+    out->peak_tests = p->peak_tests;
+    out->max_pairs = p->w->budget.max_pairs;
+    out->max_tests = p->w->budget.max_tests;
+    out->stopped = p->stopped;
 }
 
 mmd_physics_clock *mmd_physics_clock_of(mmd_physics *p)

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/physics.h"
+
 struct mmd_world {
     mmd_anim **anims;
     const char *const *names;
@@ -244,5 +246,21 @@ void mmd_world_evaluate(mmd_world *w, double t)
     for (size_t o = 0; o < k; o++) {
         mmd_world_bind(w, order[o], t);
         mmd_anim_evaluate(w->anims[order[o]], t);
+    }
+}
+
+void mmd_world_preroll(mmd_world *w, double t0, mmd_physics *const *physics, double seconds)
+{
+    if (mmd_world_lags(w))
+        mmd_world_evaluate(w, t0); /* a lagging child warms up under its parent's pose at t0, not its rest pose */
+    const uint32_t *order;
+    size_t n = mmd_world_order(w, t0, &order);
+    for (size_t o = 0; o < n; o++) {
+        uint32_t m = order[o];
+        mmd_world_bind(w, m, t0);
+        if (physics[m])
+            mmd_physics_preroll(physics[m], w->anims[m], t0, seconds);
+        else
+            mmd_anim_evaluate(w->anims[m], t0);
     }
 }

@@ -66,4 +66,13 @@ mmd_status mmd_world_set_order(mmd_world *w, const uint32_t *order, mmd_error *e
  * frame from its range's first, as with physics). */
 bool mmd_world_lags(const mmd_world *w);
 
+/* The physics warm-up at t0 (mmd_physics_preroll, `seconds` held) of every
+ * model with physics[i] != NULL, the others evaluated at t0, in the
+ * evaluation order with the outside parents holding at t0: each child warms
+ * up under its parent's pose at t0 (with a lagging order the models are
+ * evaluated at t0 once first, as if the frame before showed the same pose).
+ * physics has one entry per model (NULL: none). */
+struct mmd_physics;
+void mmd_world_preroll(mmd_world *w, double t0, struct mmd_physics *const *physics, double seconds);
+
 #endif

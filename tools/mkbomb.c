@@ -2,6 +2,7 @@
  *
  *   mkbomb ik CHAINS LINKS LOOPS OUT.pmx
  *   mkbomb physics BODIES OUT.pmx
+ *   mkbomb converge BODIES collide|through|hold OUT.pmx
  *   mkbomb far-vmd FRAME OUT.vmd | far-camera FRAME OUT.vmd
  */
 #include <stdio.h>
@@ -35,11 +36,17 @@ int main(int argc, char **argv)
         d = mmd_bomb_physics((uint32_t)strtoul(argv[2], NULL, 0), &n);
         return put(argv[3], d, n);
     }
+    if (argc == 5 && !strcmp(argv[1], "converge")) {
+        d = mmd_bomb_physics_converge((uint32_t)strtoul(argv[2], NULL, 0), strcmp(argv[3], "through") != 0,
+                                      strcmp(argv[3], "hold") != 0, &n);
+        return put(argv[4], d, n);
+    }
     if (argc == 4 && (!strcmp(argv[1], "far-vmd") || !strcmp(argv[1], "far-camera"))) {
         d = mmd_bomb_far_vmd((uint32_t)strtoul(argv[2], NULL, 0), argv[1][4] == 'c', &n);
         return put(argv[3], d, n);
     }
     fprintf(stderr, "usage: mkbomb ik CHAINS LINKS LOOPS OUT.pmx | physics BODIES OUT.pmx |\n"
+                    "       converge BODIES collide|through|hold OUT.pmx |\n"
                     "       far-vmd FRAME OUT.vmd | far-camera FRAME OUT.vmd\n");
     return 2;
 }

@@ -288,6 +288,7 @@ typedef struct render_job {
      * borrow the first one's data and are not freed through their slot */
     bool model_borrowed[MMD_SCENE_MAX_MODELS], motion_borrowed[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
     bool camera_borrowed;
+    bool physics_warned[MMD_SCENE_MAX_MODELS]; /* the budget warning was printed */
     int files_loaded;
     mmd_camera_track *camera;
     mmd_links *links;          /* outside parents, camera follow (links.h) */
@@ -605,6 +606,8 @@ static int open_renderer(render_job *j, const render_args *a)
     ro.backend = a->gl;
     ro.threads = a->threads;
     ro.allow_outside_assets = a->allow_outside;
+    ro.quiet = a->quiet;
+    ro.cancel = &g_stop; /* a signal stops a frame between material draws */
     if (a->texture_mib > 0)
         ro.texture_budget = (size_t)a->texture_mib << 20;
     ro.ground_shadow = s->ground_shadow;
@@ -694,7 +697,8 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
                             .preset = a->preset, .crf = a->crf, .threads = a->threads,
                             .audio_path = s->audio_file, .audio_offset = s->audio_offset,
                             .start_time = p->start_time, .chunk = chunked,
-                            .first_frame = p->begin, .last_frame = p->end, .chunk_tag = tag};
+                            .first_frame = p->begin, .last_frame = p->end, .chunk_tag = tag,
+                            .cancel = &g_stop};
     mmd_error err;
     j->sink = kind->open(&r, &err);
     if (!j->sink) {
@@ -738,6 +742,31 @@ typedef struct run_stats {
     double t_begin, load_s, first_frame_s, first_frame_cpu_s; /* from the command's start */
 } run_stats;
 
+/* A model whose bodies piled up past the physics budget (core/physics.h) is
+ * no longer simulated: say so once, naming the model and where (frame < 0:
+ * while settling before the range). */
+static void warn_physics_stopped(render_job *j, const render_args *a, int64_t frame)
+{
+    for (int i = 0; i < j->scene->model_count; i++) {
+        mmd_physics_work w;
+        if (!j->physics[i] || j->physics_warned[i])
+            continue;
+        mmd_physics_work_of(j->physics[i], &w);
+        if (!w.stopped)
+            continue;
+        j->physics_warned[i] = true;
+        if (a->quiet)
+            continue;
+        char at[64] = "while settling before the first frame";
+        if (frame >= 0)
+            snprintf(at, sizeof at, "at frame %lld", (long long)frame);
+        fprintf(stderr, "mmdrender: warning: %s: %u rigid bodies piled up past the physics budget (%llu "
+                "colliding pairs, %llu box tests a step) %s: physics stopped, its bones follow the motion\n",
+                j->scene->models[i].file, j->models[i]->rigid_body_count, (unsigned long long)w.max_pairs,
+                (unsigned long long)w.max_tests, at);
+    }
+}
+
 /* [gravity] at t on every simulated model. True when some model simulates. */
 static bool set_gravity(render_job *j, double t)
 {
@@ -760,6 +789,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
     const mmd_scene *s = j->scene;
     if (p->physics && set_gravity(j, p->preroll_time))
         mmd_links_preroll(j->links, p->preroll_time, j->physics, 2.0); /* outside parents as the frames have them */
+    warn_physics_stopped(j, a, -1);
     st->load_s = now_s() - st->t_begin;
     bool screen = mmd_scene_accessories_use_screen(&j->acc);
     bool animated_acc = mmd_scene_accessories_animated(&j->acc);
@@ -781,6 +811,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         }
         if (g_stop)
             break; /* evaluation was cut short: this frame is not drawn */
+        warn_physics_stopped(j, a, f);
         bool skip = wanted && a->skip_existing && kind->frame_exists(a->out, f, s->width, s->height);
         if ((!wanted && !pre) || (skip && !screen))
             continue;
@@ -794,6 +825,8 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         mmd_renderer_set_time(j->renderer, t / 30.0); /* VMD frames -> seconds (LightBlink) */
         if (mmd_renderer_render(j->renderer, j->anims, (size_t)s->model_count, &cam, &light, &shadow, j->rgba,
                                 &err) != MMD_OK) {
+            if (err.status == MMD_E_INTERRUPTED)
+                break; /* a signal stopped the frame: not written */
             fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, err.msg);
             return mmd_exit_code(err.status);
         }

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/physics.h"
 #include "core/world.h"
 #include "renderer/base/msg.h"
 
@@ -159,18 +158,9 @@ void mmd_links_evaluate(mmd_links *l, double t) { mmd_world_evaluate(l->world, t
 
 bool mmd_links_lag(const mmd_links *l) { return mmd_world_lags(l->world); }
 
-void mmd_links_preroll(mmd_links *l, double t0, mmd_physics *const *physics, double seconds)
+void mmd_links_preroll(mmd_links *l, double t0, struct mmd_physics *const *physics, double seconds)
 {
-    const uint32_t *order;
-    size_t n = mmd_world_order(l->world, t0, &order);
-    for (size_t o = 0; o < n; o++) {
-        uint32_t m = order[o];
-        mmd_world_bind(l->world, m, t0);
-        if (physics[m])
-            mmd_physics_preroll(physics[m], l->anims[m], t0, seconds);
-        else
-            mmd_anim_evaluate(l->anims[m], t0);
-    }
+    mmd_world_preroll(l->world, t0, physics, seconds);
 }
 
 void mmd_links_follow(const mmd_links *l, double t, mmd_camera_state *cam)

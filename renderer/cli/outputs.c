@@ -42,6 +42,7 @@ static void video_options(const mmd_output_request *r, mmd_video_options *out)
     vo.start_time = r->start_time;
     vo.chunk = r->chunk;
     vo.chunk_tag = r->chunk_tag;
+    vo.cancel = r->cancel;
     *out = vo;
 }
 

@@ -9,6 +9,7 @@
 #ifndef MMD_RENDERER_OUTPUTS_H
 #define MMD_RENDERER_OUTPUTS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -28,6 +29,7 @@ typedef struct mmd_output_request {
     bool chunk;                      /* one farm chunk of several */
     int64_t first_frame, last_frame; /* the frames this run writes (PNG folder lock) */
     const char *chunk_tag;           /* chunk videos: the metadata concat checks */
+    const volatile sig_atomic_t *cancel; /* videos: set by a signal, shortens the close */
 } mmd_output_request;
 
 typedef struct mmd_output_kind {

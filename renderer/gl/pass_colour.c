@@ -85,7 +85,7 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
     }
     gl->BindVertexArray(g->vao);
     size_t off = 0;
-    for (uint32_t k = 0; k < g->m->material_count; k++) {
+    for (uint32_t k = 0; k < g->m->material_count && !mmd_render_cancelled(r); k++) {
         const mmd_material *mt = &g->m->materials[k];
         const mmd_material_state *s = &ms[k];
         size_t n = mt->index_count;

@@ -27,7 +27,7 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
     gl->CullFace(GL_FRONT);
     gl->BindVertexArray(g->vao);
     size_t off = 0;
-    for (uint32_t i = 0; i < g->m->material_count; i++) {
+    for (uint32_t i = 0; i < g->m->material_count && !mmd_render_cancelled(r); i++) {
         const mmd_material *mt = &g->m->materials[i];
         const mmd_material_state *s = &ms[i];
         size_t n = mt->index_count, at = off;

@@ -142,7 +142,7 @@ void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t co
         const mmd_material_state *ms = ins[i].materials ? ins[i].materials : g->base;
         gl->BindVertexArray(g->vao);
         size_t off = 0;
-        for (uint32_t k = 0; k < g->m->material_count; k++) {
+        for (uint32_t k = 0; k < g->m->material_count && !mmd_render_cancelled(r); k++) {
             const mmd_material *mt = &g->m->materials[k];
             size_t n = mt->index_count;
             if ((mt->flags & flag) && ms[k].diffuse[3] > 0 && prim_of(mt->flags) == GL_TRIANGLES)

@@ -410,6 +410,9 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     }
 }
 
+/* draw's result when options.cancel stopped it (else 0, or -1 with msg) */
+#define DRAW_INTERRUPTED (-2)
+
 static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const mmd_render_view *v,
                 const mmd_light_state *light, const mmd_shadow_state *shadow, uint8_t *rgba, char *msg,
                 size_t msg_size)
@@ -486,6 +489,12 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     }
     if (mmd_pass_accessories(r, &f, true, msg, msg_size)) /* those marked after_models */
         return -1;
+    if (mmd_render_cancelled(r)) { /* the passes stopped early: no image */
+        gl->BindVertexArray(0);
+        mmd_prof_end(r);
+        snprintf(msg, msg_size, "interrupted");
+        return DRAW_INTERRUPTED;
+    }
     gl->Flush(); /* the same for the edges while the ground shadow is binned */
     if (r->o.ground_shadow)
         mmd_pass_ground_shadows(r, ins, count, &f);
@@ -511,6 +520,6 @@ mmd_status mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instanc
                              const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)
 {
     char msg[sizeof err->msg] = "";
-    return draw(r, instances, count, view, light, shadow, rgba, msg, sizeof msg) ? mmd_fail(err, MMD_E_GL, "%s", msg)
-                                                                                 : MMD_OK;
+    int rc = draw(r, instances, count, view, light, shadow, rgba, msg, sizeof msg);
+    return rc == 0 ? MMD_OK : mmd_fail(err, rc == DRAW_INTERRUPTED ? MMD_E_INTERRUPTED : MMD_E_GL, "%s", msg);
 }

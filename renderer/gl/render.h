@@ -15,6 +15,7 @@
 #ifndef MMD_RENDERER_RENDER_H
 #define MMD_RENDERER_RENDER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +49,10 @@ typedef struct mmd_render_options {
                                   is halved until it does, else drawn white, with a warning */
     mmd_effects effects;       /* glow, soft shadow, diffusion, SSAA, FXAA (default all off) */
     bool profile;              /* benchmarks: finish and time every pass (mmd_renderer_profile) */
+    bool quiet;                /* no warnings on stderr (texture drawn white or scaled down) */
+    const volatile sig_atomic_t *cancel; /* while *cancel is non-zero, a frame being drawn stops
+                                  between material draws and render returns MMD_E_INTERRUPTED
+                                  (the image is then unspecified); NULL (default): never */
 } mmd_render_options;
 
 typedef struct mmd_renderer mmd_renderer;
@@ -66,7 +71,7 @@ void mmd_render_options_default(mmd_render_options *o);
 mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err);
 void mmd_renderer_free(mmd_renderer *r); /* NULL is a no-op */
 /* Upload a model; textures resolve relative to model_dir. Missing textures warn
- * once on stderr and render white. Slots are numbered in the order models are
+ * once on stderr (not when options.quiet) and render white. Slots are numbered in the order models are
  * added (the first is slot 0). */
 mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err);
 /* MMD's per-model display switches (a project's model menu), per slot;

@@ -167,6 +167,8 @@ void mmd_renderer_scratch(mmd_renderer *r, size_t slot, float **pos, float **nrm
 mmd_render_timings *mmd_renderer_timings_mut(mmd_renderer *r);
 const mmd_render_options *mmd_renderer_options(const mmd_renderer *r);
 double mmd_render_now_ms(void);
+/* options.cancel is set: the frame's passes stop between material draws. */
+static inline bool mmd_render_cancelled(const mmd_renderer *r) { return r->o.cancel && *r->o.cancel; }
 
 /* pool.c: start `threads` - 1 workers (the caller is the last one); stop joins them. */
 void mmd_pool_start(mmd_renderer *r, int threads);

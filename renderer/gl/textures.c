@@ -120,7 +120,7 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
         mmd_image_free(&img);
         return 0;
     }
-    if (halvings) {
+    if (halvings && !r->o.quiet) {
         char pn[512], pm[512];
         fprintf(stderr, "warning: texture \"%s\" of %s: scaled down %dx to %dx%d to stay within the "
                 "texture memory budget (%.1f MiB; --texture-memory)\n", mmd_printable(name, pn, sizeof pn),
@@ -154,7 +154,7 @@ GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool rep
     if (rc == MMD_OK && (t = cached_texture(r, path, repeat, name, owner, why.msg, sizeof why.msg)) != 0)
         return t;
     char pn[512], po[700], pw[1024];
-    if (warn)
+    if (warn && !r->o.quiet)
         fprintf(stderr, "warning: texture \"%s\" of %s: %s (drawn white)\n", mmd_printable(name, pn, sizeof pn),
                 mmd_printable(owner, po, sizeof po), mmd_printable(why.msg, pw, sizeof pw));
     return 0;

@@ -91,9 +91,16 @@ bool mmd_sink_video_is_video_path(const char *path)
 
 /* ---- muxing ------------------------------------------------------------- */
 
-static int drain(video_sink *v, AVCodecContext *enc, AVStream *st)
+static bool cancelled(const video_sink *v) { return v->o.cancel && *v->o.cancel; }
+
+/* Packets the encoder has ready into the file. give_up >= 0 (the final flush):
+ * once cancelled and past that time, stop; the frames the encoder still holds
+ * are lost, the file stays playable. */
+static int drain(video_sink *v, AVCodecContext *enc, AVStream *st, double give_up)
 {
     for (;;) {
+        if (give_up >= 0 && cancelled(v) && now_s() > give_up)
+            return 0;
         int e = avcodec_receive_packet(enc, v->pkt);
         if (e == AVERROR(EAGAIN) || e == AVERROR_EOF)
             return 0;
@@ -151,7 +158,7 @@ static int encode_video(video_sink *v, int idx)
     int e = avcodec_send_frame(v->venc, f);
     if (e < 0)
         return e;
-    if ((e = drain(v, v->venc, v->vst)) < 0)
+    if ((e = drain(v, v->venc, v->vst, -1)) < 0)
         return e;
     if (v->audio)
         return write_audio(v);
@@ -196,7 +203,7 @@ static void *encoder_main(void *arg)
         int idx = v->head;
         bool failed = v->failed;
         pthread_mutex_unlock(&v->mu);
-        if (!failed) {
+        if (!failed && !cancelled(v)) { /* a signal: what is still queued is dropped */
             double t0 = now_s();
             int e = encode_video(v, idx);
             v->encode_s += now_s() - t0;
@@ -308,7 +315,7 @@ static mmd_status finish(video_sink *v, mmd_error *err)
     char eb[128];
     int e = avcodec_send_frame(v->venc, NULL);
     if (e >= 0)
-        e = drain(v, v->venc, v->vst);
+        e = drain(v, v->venc, v->vst, now_s() + MMD_VIDEO_STOP_GRACE_MS / 1000.0);
     if (e < 0)
         return mmd_fail(err, failure_status(v, e), "%s: flushing the video encoder failed: %s", v->final_path,
                         averr(e, eb, sizeof eb));

@@ -24,12 +24,13 @@
  * yuv420p codecs, copied as RGBA for the others, which swscale converts) and are encoded on a
  * thread; write_frame blocks only while the queue is full. The file is written as
  * DIR/.NAME.part-PID and renamed on a successful close; abort deletes it.
- * close after an interrupt finalises what was queued (a playable file).
+ * close after an interrupt finalises what was encoded (a playable file).
  * chunk: video only with closed GOPs starting on a keyframe (for concat).
  */
 #ifndef MMD_RENDERER_SINK_VIDEO_H
 #define MMD_RENDERER_SINK_VIDEO_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,7 +53,13 @@ typedef struct mmd_video_options {
     const char *chunk_tag;  /* chunk: what concat checks (MMD_CHUNK_TAG_FORMAT), written as the
                                file's "comment" metadata; NULL none */
     int queue_frames;       /* queue depth, default 6 */
+    const volatile sig_atomic_t *cancel; /* while *cancel is non-zero (a signal): queued frames not
+                               yet encoded are dropped (never reported done) and close gives the
+                               encoder MMD_VIDEO_STOP_GRACE_MS to hand back the frames it holds
+                               before the trailer is written; NULL (default): never */
 } mmd_video_options;
+
+#define MMD_VIDEO_STOP_GRACE_MS 500
 
 /* Time spent, for benchmarks (seconds) and the frame count. */
 typedef struct mmd_video_stats {

@@ -252,6 +252,12 @@ scene "$TMP/esc.ini" esc.pmx full.vmd
 OUT=$("$MMD" "$TMP/esc.ini" -o null --progress none --frames 0 2>&1)
 if grep -q $'\x1b' <<<"$OUT"; then t_fail "no raw ESC in render's warnings"; else t_pass "no raw ESC in render's warnings"; fi
 
+# --- -q silences the renderer's warnings too (textures drawn white) ---------
+t_within "fixture with missing textures: warns" 0 20 "$MMD" "$S" -o null --progress none --frames 0
+t_grep "texture drawn white is a warning" 'tex\\body\.png.*drawn white'
+t_within "the same with -q: exit 0" 0 20 "$MMD" "$S" -o null -q --frames 0
+[ -z "$OUT" ] && t_pass "-q: no texture warning" || t_fail "-q: no texture warning" "$OUT"
+
 # --- IK and physics bombs: bounded work, a warning, the frame is drawn -------
 if [ -x "$BOMB" ]; then
     "$BOMB" ik 16 1024 65536 "$TMP/ik.pmx" && "$BOMB" physics 4096 "$TMP/ph.pmx"
@@ -261,6 +267,44 @@ if [ -x "$BOMB" ]; then
     t_grep "IK bomb: warned with the cap" 'IK would cost 4299161600 bone updates a frame \(cap 2097152\)'
     t_within "physics bomb (4096 overlapping bodies): 2 frames" 0 60 "$MMD" "$TMP/ph.ini" -o "$TMP/ph/" --progress none
     t_grep "physics bomb: drawn without physics, warned" 'more than 4096 colliding pairs.*without physics'
+    # later pile-ups: 4,096 balls apart at rest, pulled into one place by their joints (colliding, or
+    # masked out and passing through each other); minutes and 6 GB a frame before the budget
+    "$BOMB" converge 4096 collide "$TMP/pile.pmx" && "$BOMB" converge 4096 through "$TMP/pass.pmx"
+    for k in pile pass; do
+        printf '[output]\nsize = 64x64\nantialias = 1\nframes = 0-2\n[model]\nfile = %s.pmx\nphysics = on\n' $k >"$TMP/$k.ini"
+        t_within "physics pile-up ($k, 4096 balls pulled together): 3 frames" 0 60 "$MMD" "$TMP/$k.ini" -o "$TMP/$k/" --progress none
+        t_grep "pile-up ($k): physics stopped at the budget, model named" 'pass\.pmx|pile\.pmx: 4097 rigid bodies piled up past the physics budget \(69648 colliding pairs, 557184 box tests a step\) while settling'
+    done
+    t_within "-q: the pile-up warning obeys it" 0 60 "$MMD" "$TMP/pile.ini" -o "$TMP/pileq/" --progress none -q
+    [ -z "$OUT" ] && t_pass "-q: nothing printed" || t_fail "-q: nothing printed" "$OUT"
+    # SIGTERM inside a long frame: IK at its cap into a video, 4,096 jointed balls at fps 1/10
+    # (1,200 substeps a frame); the process ends within 3 s (a cap) with 130 and no temporaries
+    "$BOMB" converge 4096 hold "$TMP/hold.pmx"
+    printf '[output]\nsize = 64x64\nantialias = 1\nfps = 1/10\n[model]\nfile = hold.pmx\nphysics = on\n' >"$TMP/hold.ini"
+    t_stops() { # NAME DIR CMD... : SIGTERM 0.5 s after the output was opened (signals handled from there)
+        local name=$1 dir=$2 pid i rc; shift 2
+        "$@" --progress plain >"$TMP/stop.log" 2>&1 &
+        pid=$!
+        for i in $(seq 600); do [ -n "$(ls -A "$dir")" ] && break; sleep 0.1; done
+        sleep 0.5
+        kill -TERM $pid
+        for i in $(seq 30); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+        if kill -0 $pid 2>/dev/null; then
+            kill -KILL $pid; wait $pid; t_fail "$name: ends within 3 s of SIGTERM" "still running"; return
+        fi
+        wait $pid; rc=$?
+        [ $rc -eq 130 ] && t_pass "$name: ends within 3 s of SIGTERM, exit 130" \
+            || t_fail "$name: ends within 3 s of SIGTERM, exit 130" "exit $rc: $(tail -n 2 "$TMP/stop.log")"
+        [ -z "$(find "$dir" -name '.*' -type f ! -name .mmdrender.lock)" ] && t_pass "$name: no temporary left" \
+            || t_fail "$name: no temporary left" "$(ls -A "$dir")"
+    }
+    mkdir -p "$TMP/sik" "$TMP/sph"
+    t_stops "IK bomb, video" "$TMP/sik" "$MMD" "$TMP/ik.ini" -o "$TMP/sik/ik.mp4" --frames 0-100000 --threads 1
+    [ ! -e "$TMP/sik/ik.mp4" ] || ffprobe -v error "$TMP/sik/ik.mp4" >/dev/null 2>&1 \
+        && t_pass "IK bomb, video: finalised (plays)" || t_fail "IK bomb, video: finalised (plays)"
+    t_stops "physics frame of 1200 substeps, PNGs" "$TMP/sph" "$MMD" "$TMP/hold.ini" -o "$TMP/sph/" --frames 1-1 --threads 1
+    [ -z "$(ls "$TMP/sph" | grep -v '^\.')" ] && t_pass "physics frame: interrupted before its frame was done, nothing written" \
+        || t_fail "physics frame: nothing written" "$(ls "$TMP/sph")"
 else
     t_skip "IK and physics bombs" "skipped: no $BOMB"
 fi

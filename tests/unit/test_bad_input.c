@@ -1146,6 +1146,88 @@ TEST(physics_bomb_is_refused_by_pair_cap)
     }
 }
 
+/* The model in a generated bomb's bytes (freed), NULL when any step fails. */
+static mmd_model *load_bomb(uint8_t *d, size_t n)
+{
+    mmd_model *m = NULL;
+    if (d && mmd_model_load(d, n, &m, NULL) != MMD_OK)
+        m = NULL;
+    free(d);
+    return m;
+}
+
+/* Physics bomb, later pile-ups (issue 14): balls that start apart and are
+ * pulled into one place by their joints (colliding, or masked out and passing
+ * through each other) have no pair at rest, so create accepts them; the
+ * broadphase budget stops the simulation once the pile forms, under an alarm
+ * (4,096 colliding balls: minutes and 6 GB a frame on main before the budget).
+ * The stopped model's bones are the animation's, as with physics off. */
+TEST(physics_pile_up_stops_at_the_budget)
+{
+    static const uint32_t counts[] = {4096, 4096, 512};
+    for (int i = 0; i < 3; i++) {
+        size_t n = 0;
+        uint8_t *d = mmd_bomb_physics_converge(counts[i], i != 1, true, &n);
+        mmd_model *m = load_bomb(d, n);
+        REQUIRE(m);
+        mmd_error err;
+        mmd_anim *a = NULL, *ref = NULL;
+        mmd_physics *p = NULL;
+        REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK && mmd_anim_create(m, NULL, 0, &ref, &err) == MMD_OK);
+        REQUIRE(mmd_physics_create(m, &p, &err) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+        alarm(60);
+        mmd_physics_preroll(p, a, 0, 2.0);
+        for (int f = 1; f <= 30; f++)
+            mmd_anim_evaluate(a, (double)f);
+        alarm(0);
+        mmd_physics_work w;
+        mmd_physics_work_of(p, &w);
+        printf("#   %u balls pulled together (%s): peak %llu pairs of %llu, %llu tests of %llu, %s\n", counts[i],
+               i != 1 ? "colliding" : "passing through", (unsigned long long)w.peak_pairs,
+               (unsigned long long)w.max_pairs, (unsigned long long)w.peak_tests, (unsigned long long)w.max_tests,
+               w.stopped ? "stopped" : "running");
+        CHECK(w.stopped);
+        CHECK(w.peak_pairs <= w.max_pairs && w.peak_tests <= w.max_tests);
+        CHECK_EQ_INT(w.max_pairs, MMD_PHYSICS_PAIRS_BASE + MMD_PHYSICS_PAIRS_PER_BODY * (counts[i] + 1));
+        mmd_anim_evaluate(ref, 30);
+        CHECK(memcmp(mmd_anim_world(a), mmd_anim_world(ref), 16 * sizeof(float)) == 0);
+        /* a reset is a fresh world: simulated again until the pile forms again */
+        mmd_anim_evaluate(a, 0);
+        mmd_physics_work_of(p, &w);
+        CHECK(!w.stopped);
+        mmd_physics_free(p);
+        mmd_anim_free(ref);
+        mmd_anim_free(a);
+        mmd_model_free(m);
+    }
+}
+
+/* SIGTERM inside a frame: the physics steps one substep at a time and looks
+ * at the anim's cancel flag before each (a frame of fps 1/10 owes 1,200). */
+TEST(physics_step_stops_when_cancelled)
+{
+    size_t n = 0;
+    uint8_t *d = mmd_bomb_physics_converge(64, true, true, &n);
+    mmd_model *m = load_bomb(d, n);
+    REQUIRE(m);
+    mmd_error err;
+    mmd_anim *a = NULL;
+    mmd_physics *p = NULL;
+    REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK);
+    REQUIRE(mmd_physics_create(m, &p, &err) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+    mmd_anim_evaluate(a, 0);
+    float *w = mmd_anim_world_mut(a);
+    CHECK_EQ_INT(mmd_physics_step(p, 10.0, w, w), MMD_PHYSICS_MAX_SUBSTEPS);
+    volatile sig_atomic_t stop = 1;
+    mmd_anim_set_cancel(a, &stop);
+    CHECK_EQ_INT(mmd_physics_step(p, 10.0, w, w), 0);
+    stop = 0;
+    CHECK_EQ_INT(mmd_physics_step(p, 1.0 / 30.0, w, w), 4);
+    mmd_physics_free(p);
+    mmd_anim_free(a);
+    mmd_model_free(m);
+}
+
 /* ========================================================================= .x / .vac */
 typedef struct x_case {
     const char *what, *text;          /* a whole file (text encoding) */
@@ -1316,6 +1398,8 @@ int main(void)
     RUN(image_decode_time_budget);
     RUN(ik_bomb_work_is_capped);
     RUN(physics_bomb_is_refused_by_pair_cap);
+    RUN(physics_pile_up_stops_at_the_budget);
+    RUN(physics_step_stops_when_cancelled);
     RUN(x_bad_input_table);
     RUN(vac_bad_input);
     RUN(worst_case_shapes_load);

@@ -238,6 +238,18 @@ static mmd_renderer *make_renderer(int samples, mmd_gl_backend backend, bool tra
     return r;
 }
 
+/* The cube at rest as a posed instance (pos/nrm: 28 x 3 floats each). */
+static void cube_instance(const cube_model *c, float *pos, float *nrm, mmd_render_instance *in)
+{
+    for (uint32_t i = 0; i < c->m.vertex_count; i++) {
+        memcpy(pos + i * 3, c->v[i].position, 12);
+        memcpy(nrm + i * 3, c->v[i].normal, 12);
+    }
+    memset(in, 0, sizeof *in);
+    in->positions = pos;
+    in->normals = nrm;
+}
+
 static int render_cube(mmd_renderer *r, cube_model *c, const mmd_render_view *v, const mmd_shadow_state *sh,
                        uint8_t *rgba)
 {
@@ -247,14 +259,8 @@ static int render_cube(mmd_renderer *r, cube_model *c, const mmd_render_view *v,
         return -1;
     }
     float pos[28 * 3], nrm[28 * 3];
-    for (uint32_t i = 0; i < c->m.vertex_count; i++) {
-        memcpy(pos + i * 3, c->v[i].position, 12);
-        memcpy(nrm + i * 3, c->v[i].normal, 12);
-    }
     mmd_render_instance in;
-    memset(&in, 0, sizeof in);
-    in.positions = pos;
-    in.normals = nrm;
+    cube_instance(c, pos, nrm, &in);
     if (mmd_renderer_draw(r, &in, 1, v, NULL, sh, rgba, &err) != MMD_OK) {
         printf("#   draw: %s\n", err.msg);
         return -1;
@@ -488,6 +494,26 @@ TEST(deterministic_and_msaa_options)
     free(b);
 }
 
+/* The cube drawn by a default MSAA 4 renderer (malloc'd W x H RGBA), NULL on failure. */
+static uint8_t *reference_image(cube_model *c, const mmd_render_view *v, const mmd_shadow_state *sh)
+{
+    uint8_t *a = malloc((size_t)W * H * 4);
+    mmd_renderer *r = a ? make_renderer(4, mmd_gl_default_backend(), false) : NULL;
+    if (!r || render_cube(r, c, v, sh, a) != 0) {
+        free(a);
+        a = NULL;
+    }
+    mmd_renderer_free(r);
+    return a;
+}
+
+/* Options for a second renderer to compare with reference_image. */
+static void small_options(mmd_render_options *o)
+{
+    mmd_render_options_default(o);
+    o->width = W, o->height = H, o->threads = 2, o->shadow_map_size = 1024;
+}
+
 /* options.profile (make bench) finishes and times every pass: same pixels, a figure per pass drawn. */
 TEST(profile_keeps_pixels)
 {
@@ -498,15 +524,12 @@ TEST(profile_keeps_pixels)
     mmd_render_view v;
     default_view(&v, 1);
     mmd_shadow_state sh = {1, 0.01125f};
-    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
+    uint8_t *a = reference_image(&c, &v, &sh), *b = malloc((size_t)W * H * 4);
     REQUIRE(a && b);
-    mmd_renderer *r = make_renderer(4, mmd_gl_default_backend(), false);
-    REQUIRE(r);
-    REQUIRE(render_cube(r, &c, &v, &sh, a) == 0);
-    mmd_renderer_free(r);
+    mmd_renderer *r;
     mmd_render_options o;
-    mmd_render_options_default(&o);
-    o.width = W, o.height = H, o.threads = 2, o.shadow_map_size = 1024, o.profile = true;
+    small_options(&o);
+    o.profile = true;
     mmd_error err;
     REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
     REQUIRE(render_cube(r, &c, &v, &sh, b) == 0);
@@ -519,6 +542,39 @@ TEST(profile_keeps_pixels)
     CHECK(p->wall_ms[MMD_PASS_SKIN] == 0);
     CHECK(mmd_renderer_profile_material(r, 0, 0) >= 0 && mmd_renderer_profile_material(r, 0, 99) == 0);
     CHECK(mmd_renderer_profile_material(r, 5, 0) == 0);
+    mmd_renderer_free(r);
+    free(a);
+    free(b);
+}
+
+/* options.cancel (the CLI's signal flag): a frame drawn while it is set stops
+ * between material draws with MMD_E_INTERRUPTED; cleared, the same renderer
+ * draws what a fresh one draws. */
+TEST(cancel_stops_a_frame)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_EDGE | MMD_MAT_CAST_SHADOW;
+    mmd_render_view v;
+    default_view(&v, 1);
+    mmd_shadow_state sh = {1, 0.01125f};
+    uint8_t *a = reference_image(&c, &v, &sh), *b = malloc((size_t)W * H * 4);
+    REQUIRE(a && b);
+    volatile sig_atomic_t stop = 1;
+    mmd_render_options o;
+    small_options(&o);
+    o.cancel = &stop;
+    mmd_renderer *r;
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, &err) == MMD_OK);
+    float pos[28 * 3], nrm[28 * 3];
+    mmd_render_instance in;
+    cube_instance(&c, pos, nrm, &in);
+    CHECK_EQ_INT(mmd_renderer_draw(r, &in, 1, &v, NULL, &sh, b, &err), MMD_E_INTERRUPTED);
+    stop = 0;
+    CHECK_EQ_INT(mmd_renderer_draw(r, &in, 1, &v, NULL, &sh, b, &err), MMD_OK);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
     mmd_renderer_free(r);
     free(a);
     free(b);
@@ -973,14 +1029,8 @@ static void morph_case(const char *golden, float w_red, float w_tint, bool textu
     REQUIRE(r);
     REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, &err) == MMD_OK);
     float pos[28 * 3], nrm[28 * 3];
-    for (uint32_t i = 0; i < c.m.vertex_count; i++) {
-        memcpy(pos + i * 3, c.v[i].position, 12);
-        memcpy(nrm + i * 3, c.v[i].normal, 12);
-    }
     mmd_render_instance in;
-    memset(&in, 0, sizeof in);
-    in.positions = pos;
-    in.normals = nrm;
+    cube_instance(&c, pos, nrm, &in);
     in.materials = ms;
     mmd_render_view v;
     default_view(&v, 1);
@@ -1032,6 +1082,7 @@ int main(int argc, char **argv)
     RUN(golden_material_morph);
     RUN(deterministic_and_msaa_options);
     RUN(profile_keeps_pixels);
+    RUN(cancel_stops_a_frame);
     RUN(egl_matches_osmesa);
     RUN(transparent_background_straight_alpha);
     RUN(hidden_and_zero_alpha_materials_draw_nothing);

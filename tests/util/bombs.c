@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/model.h"
 #include "core/pmx_write.h"
@@ -84,6 +85,59 @@ uint8_t *mmd_bomb_physics(uint32_t bodies, size_t *size)
         rb[i].mode = MMD_BODY_PHYSICS;
         rb[i].no_collide_mask = 0xffff;
         rb[i].friction = 0.5f;
+    }
+    return finish(m, size);
+}
+
+uint8_t *mmd_bomb_physics_converge(uint32_t bodies, bool collide, bool pull, size_t *size)
+{
+    mmd_model *m = mmd_model_new();
+    if (!m || !bodies)
+        return mmd_model_free(m), NULL;
+    m->name = m->name_en = mmd_model_str(m, "converging physics bomb");
+    mmd_bone *b = mmd_model_add_bones(m, 1);
+    mmd_rigid_body *rb = mmd_model_add_rigid_bodies(m, bodies + 1);
+    mmd_joint *j = mmd_model_add_joints(m, bodies);
+    if (!b || !rb || !j)
+        return mmd_model_free(m), NULL;
+    bone(m, b, "root", 0, 10, 0, -1);
+    /* body 0: the anchor, following the root bone, colliding with nothing */
+    rb[0].name = rb[0].name_en = mmd_model_str(m, "anchor");
+    rb[0].bone = 0;
+    rb[0].shape = MMD_SHAPE_SPHERE;
+    rb[0].size[0] = 0.5f;
+    rb[0].position[1] = 10;
+    rb[0].mode = MMD_BODY_FOLLOW_BONE;
+    rb[0].group = 15;
+    rb[0].no_collide_mask = 0;
+    /* the balls on a square grid in the plane y = 10, 3 units apart (radius 1:
+     * no two touch), each locked by its joint to the anchor's place */
+    uint32_t side = 1;
+    while (side * side < bodies)
+        side++;
+    for (uint32_t i = 0; i < bodies; i++) {
+        mmd_rigid_body *r = &rb[i + 1];
+        r->name = r->name_en = mmd_model_str(m, "ball");
+        r->bone = 0;
+        r->shape = MMD_SHAPE_SPHERE;
+        r->size[0] = 1;
+        r->position[0] = 3.0f * ((float)(i % side) - 0.5f * (float)side);
+        r->position[1] = 10;
+        r->position[2] = 3.0f * ((float)(i / side) - 0.5f * (float)side);
+        r->mass = 1;
+        r->mode = MMD_BODY_PHYSICS;
+        r->group = 0;
+        r->no_collide_mask = collide ? 0xffff : 0xfffe; /* 0xfffe: the balls pass through each other */
+        r->friction = 0.5f;
+        j[i].name = j[i].name_en = mmd_model_str(m, "pull");
+        j[i].type = MMD_JOINT_SPRING_6DOF;
+        j[i].body_a = 0;
+        j[i].body_b = (int32_t)i + 1;
+        memcpy(j[i].position, r->position, sizeof j[i].position);
+        /* the ball's centre is held at (anchor - ball) from where the joint
+         * starts, i.e. on the anchor: every ball is pulled into one place */
+        for (int c = 0; c < 3 && pull; c++)
+            j[i].linear_lower[c] = j[i].linear_upper[c] = rb[0].position[c] - r->position[c];
     }
     return finish(m, size);
 }

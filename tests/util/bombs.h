@@ -7,6 +7,13 @@
  *       bone is 10,000 units away), so CCD never stops early.
  *   mmd_bomb_physics(bodies, &size)            PMX: `bodies` dynamic spheres
  *       on one bone, all at the same place, every group colliding.
+ *   mmd_bomb_physics_converge(bodies, collide, pull, &size)  PMX: `bodies`
+ *       dynamic spheres apart on a grid (no pair at rest), each joined to one
+ *       anchor. pull: the joint's limits hold the ball on the anchor, so in a
+ *       few steps they pull into one pile (colliding with each other when
+ *       collide, else passing through each other: masked out, still
+ *       overlapping boxes); else each joint holds its ball where it is (no
+ *       pile, but a solver row set per ball every substep: a slow frame).
  *   mmd_bomb_far_vmd(frame, camera, &size)     VMD with one key of bone "center" (or
  *       camera key when camera) at `frame` (e.g. 0xFFFFFFFF).
  *
@@ -21,6 +28,7 @@
 
 uint8_t *mmd_bomb_ik(uint32_t chains, uint32_t links, int32_t loops, size_t *size);
 uint8_t *mmd_bomb_physics(uint32_t bodies, size_t *size);
+uint8_t *mmd_bomb_physics_converge(uint32_t bodies, bool collide, bool pull, size_t *size);
 uint8_t *mmd_bomb_far_vmd(uint32_t frame, bool camera, size_t *size);
 
 #endif
