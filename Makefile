@@ -9,6 +9,7 @@
 #   make deps       install the Debian packages (idempotent)
 #   make fuzz       libFuzzer targets with clang, 10 minutes each (FUZZ_SECONDS=N to change)
 #   make check-layering   the include arrows between folders (tools/check_layering.sh)
+#   make check-func-len   no function in core/ or renderer/ over 120 lines (tools/check_func_len.sh)
 #   make GL=egl     EGL alone, no OSMesa (Mesa >= 25.1 has none), in build-egl/
 
 CC ?= cc
@@ -65,7 +66,7 @@ CPPFLAGS_COMMON := -I. -I$(BUILD)/gen -D_GNU_SOURCE -DCGLM_ALL_UNALIGNED -MMD -M
 CFLAGS_COMMON := -std=c11 $(WARN) $(OPT) $(SANFLAGS) -pthread
 # A package pkg-config cannot find stops the build here, with its name (goals
 # that install or need no packages are exempt; `make test` re-enters make after deps).
-PKG_EXEMPT_GOALS := deps clean test check bench demo fuzz check-layering
+PKG_EXEMPT_GOALS := deps clean test check bench demo fuzz check-layering check-func-len
 ifeq ($(filter-out $(PKG_EXEMPT_GOALS),$(or $(MAKECMDGOALS),all)),$(or $(MAKECMDGOALS),all))
 PKG_MISSING := $(shell for p in $(PKGS_CORE) $(PKGS_PHYS) $(PKGS_RENDER); do \
                  $(PKG_CONFIG) --exists $$p || echo $$p; done)
@@ -104,7 +105,7 @@ LIB_CORE := $(BUILD)/libmmdcore.a
 LIB_RENDER := $(BUILD)/libmmdrender.a
 BIN := $(BUILD)/mmdrender
 
-.PHONY: all test check bench bench-scene demo deps fuzz clean check-layering tools tests
+.PHONY: all test check bench bench-scene demo deps fuzz clean check-layering check-func-len tools tests
 all: $(BIN) $(TOOL_BIN)
 
 $(BUILD)/obj/core/%.o: core/%.c
@@ -176,13 +177,16 @@ deps:
 
 test: deps
 	@$(MAKE) --no-print-directory tests
-	@$(MAKE) --no-print-directory check-layering
+	@$(MAKE) --no-print-directory check-layering check-func-len
 	@MMD_SHARED_ASSETS=$(SHARED_ASSETS) SHARED_ASSETS=$(SHARED_ASSETS) SHARED_REFERENCE=$(SHARED_REFERENCE) bash tests/run.sh $(BUILD)
 
 check: test
 
 check-layering:
 	@bash tools/check_layering.sh
+
+check-func-len:
+	@bash tools/check_func_len.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all

@@ -365,7 +365,7 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
     X(bone_tracks, nb) X(morph_tracks, a->nm) X(ik_slot, nb) X(ik_bones, nb) X(anim_pos, nb * 3)      \
     X(anim_rot, nb * 4) X(morph_pos, nb * 3) X(morph_rot, nb * 4) X(append_pos, nb * 3)               \
     X(append_rot, nb * 4) X(ik_rot, nb * 4) X(local_rot, nb * 4) X(base_rot, nb * 4)                  \
-    X(local_pos, nb * 3) X(world, nb * 16) X(skinning, nb * 16) X(skin34, nb * 12)                    \
+    X(local_pos, nb * 3) X(world, nb * 16) X(skinning, nb * 16)                                       \
     X(rest_offset, nb * 3) X(ik_enabled, nb) X(phys_off, nb) X(is_ik_link, nb) X(append_link, nb)     \
     X(phys_written, nb) X(refresh_mark, nb) X(raw_weights, a->nm) X(weights, a->nm)   \
     X(op_world, nb * 16) X(op_set, nb)

@@ -64,7 +64,6 @@ struct mmd_anim {
     float *world, *skinning;    /* nb x 16 */
     float *op_world;            /* nb x 16: outside parent of a bone (world.c), when op_set */
     bool *op_set;
-    float *skin34;              /* nb x 12: skinning columns x, y, z, t (CPU skinning) */
     float *rest_offset;         /* nb x 3: position - parent position */
     bool *ik_enabled, *phys_off, *is_ik_link;
     int32_t *append_link;       /* nb: append parent when effective, else -1 */

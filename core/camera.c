@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cglm/cglm.h>
+
 #include "core/interp.h"
 
 typedef struct cam_key {
@@ -167,9 +169,7 @@ void mmd_camera_sample(mmd_camera_track *c, double t, mmd_camera_state *out)
                     double y = mmd_bezier(&kb->curve[a], s);
                     out->target[a] = (float)(ka->target[a] + (kb->target[a] - ka->target[a]) * y);
                 }
-                double yr = mmd_bezier(&kb->curve[3], s);
-                for (int a = 0; a < 3; a++)
-                    out->rotation[a] = (float)(ka->rot[a] + (kb->rot[a] - ka->rot[a]) * yr);
+                glm_vec3_lerp((float *)ka->rot, (float *)kb->rot, (float)mmd_bezier(&kb->curve[3], s), out->rotation);
                 double yd = mmd_bezier(&kb->curve[4], s), yf = mmd_bezier(&kb->curve[5], s);
                 out->distance = (float)(ka->distance + (kb->distance - ka->distance) * yd);
                 out->fov = (float)(ka->fov + (kb->fov - ka->fov) * yf);
@@ -194,11 +194,9 @@ void mmd_light_sample(mmd_camera_track *c, double t, mmd_light_state *out)
         return;
     }
     const mmd_light_key *ka = &c->light[i], *kb = &c->light[i + 1];
-    double s = (t - ka->frame) / ((double)kb->frame - ka->frame);
-    for (int a = 0; a < 3; a++) {
-        out->color[a] = (float)(ka->color[a] + (kb->color[a] - ka->color[a]) * s);
-        out->direction[a] = (float)(ka->direction[a] + (kb->direction[a] - ka->direction[a]) * s);
-    }
+    float s = (float)((t - ka->frame) / ((double)kb->frame - ka->frame));
+    glm_vec3_lerp((float *)ka->color, (float *)kb->color, s, out->color);
+    glm_vec3_lerp((float *)ka->direction, (float *)kb->direction, s, out->direction);
 }
 
 void mmd_shadow_sample(mmd_camera_track *c, double t, mmd_shadow_state *out)
@@ -213,86 +211,61 @@ void mmd_shadow_sample(mmd_camera_track *c, double t, mmd_shadow_state *out)
     out->distance = k->distance;
 }
 
-/* R = Ry(-ry) · Rx(-rx) · Rz(-rz) applied to v (LH, column vectors). */
-static void cam_rotate(const float rot[3], const double v[3], double o[3])
+/* R = Ry(-ry) · Rx(-rx) · Rz(-rz) (LH, column vectors): forward R·(0,0,1) is
+ * column 2, up R·(0,1,0) column 1. cglm's rotations are the textbook ones. */
+static void cam_rotation(const float rot[3], mat4 r)
 {
-    double cx = cos(-rot[0]), sx = sin(-rot[0]), cy = cos(-rot[1]), sy = sin(-rot[1]);
-    double cz = cos(-rot[2]), sz = sin(-rot[2]);
-    /* Rz */
-    double x = cz * v[0] - sz * v[1], y = sz * v[0] + cz * v[1], z = v[2];
-    /* Rx */
-    double y2 = cx * y - sx * z, z2 = sx * y + cx * z;
-    /* Ry */
-    o[0] = cy * x + sy * z2;
-    o[1] = y2;
-    o[2] = -sy * x + cy * z2;
+    glm_mat4_identity(r);
+    glm_rotate_y(r, -rot[1], r);
+    glm_rotate_x(r, -rot[0], r);
+    glm_rotate_z(r, -rot[2], r);
 }
 
 void mmd_camera_derive(mmd_camera_state *s)
 {
-    double off[3], up[3];
-    const double v0[3] = {0, 0, s->distance}, vu[3] = {0, 1, 0};
-    cam_rotate(s->rotation, v0, off);
-    cam_rotate(s->rotation, vu, up);
-    for (int a = 0; a < 3; a++) {
-        s->eye[a] = (float)(s->target[a] + off[a]);
-        s->up[a] = (float)up[a];
-    }
+    mat4 r;
+    cam_rotation(s->rotation, r);
+    glm_vec3_scale(r[2], s->distance, s->eye); /* eye = target + R·(0,0,distance) */
+    glm_vec3_add(s->target, s->eye, s->eye);
+    glm_vec3_copy(r[1], s->up);
+}
+
+/* The GL view: in MMD's LH space a point p is at R^T (p - eye) from the
+ * camera, eye = target + R (0,0,distance), so at R^T p - R^T target -
+ * (0,0,distance), computed in that form (no eye round trip, which costs
+ * float bits). GL mirrors Z on both sides (DESIGN A.6): the world is
+ * mirrored and the camera looks down -Z, view_gl = M view_lh M with
+ * M = diag(1,1,-1), which negates the entries with one index 2. */
+static void cam_view(const mmd_camera_state *s, mat4 v)
+{
+    mat4 r;
+    cam_rotation(s->rotation, r);
+    glm_mat4_transpose_to(r, v);
+    glm_mat4_mulv3(v, (float *)s->target, 0.0f, v[3]);
+    glm_vec3_negate(v[3]);
+    v[3][2] -= s->distance;
+    for (int col = 0; col < 4; col++)
+        for (int row = 0; row < 3; row++)
+            if ((col == 2) != (row == 2))
+                v[col][row] = -v[col][row];
 }
 
 void mmd_camera_matrices(const mmd_camera_state *s, float aspect, float view[16], float proj[16])
 {
-    /* LH -> GL: mirror Z (DESIGN A.6). Forward = R·(0,0,1), up = R·(0,1,0). */
-    double f[3], u[3], e[3];
-    const double vz[3] = {0, 0, 1}, vy[3] = {0, 1, 0};
-    cam_rotate(s->rotation, vz, f);
-    cam_rotate(s->rotation, vy, u);
-    double off[3];
-    const double v0[3] = {0, 0, s->distance};
-    cam_rotate(s->rotation, v0, off);
-    for (int a = 0; a < 3; a++)
-        e[a] = (double)s->target[a] + off[a];
-    e[2] = -e[2], f[2] = -f[2], u[2] = -u[2];
-    /* lookAt (RH): camera looks along f */
-    double r[3] = {f[1] * u[2] - f[2] * u[1], f[2] * u[0] - f[0] * u[2], f[0] * u[1] - f[1] * u[0]};
-    double rl = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-    if (rl > 0)
-        r[0] /= rl, r[1] /= rl, r[2] /= rl;
-    double uu[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0]};
-    memset(view, 0, 16 * sizeof *view);
-    for (int a = 0; a < 3; a++) {
-        view[4 * a + 0] = (float)r[a];
-        view[4 * a + 1] = (float)uu[a];
-        view[4 * a + 2] = (float)-f[a];
-    }
-    view[12] = (float)-(r[0] * e[0] + r[1] * e[1] + r[2] * e[2]);
-    view[13] = (float)-(uu[0] * e[0] + uu[1] * e[1] + uu[2] * e[2]);
-    view[14] = (float)(f[0] * e[0] + f[1] * e[1] + f[2] * e[2]);
-    view[15] = 1.0f;
+    cam_view(s, (vec4 *)view);
 
-    double fov = (double)s->fov * M_PI / 180.0;
-    if (!(fov > 0.0) || fov >= M_PI)
-        fov = 30.0 * M_PI / 180.0;
+    float fov = glm_rad(s->fov);
+    if (!(fov > 0.0f) || fov >= GLM_PIf)
+        fov = glm_rad(30.0f);
     if (!(aspect > 0))
         aspect = 1.0f;
-    const double n = 0.5, fa = 10000.0;
-    memset(proj, 0, 16 * sizeof *proj);
+    const float n = 0.5f, fa = 10000.0f;
     if (!s->ortho) {
-        double t = 1.0 / tan(fov / 2);
-        proj[0] = (float)(t / aspect);
-        proj[5] = (float)t;
-        proj[10] = (float)((fa + n) / (n - fa));
-        proj[11] = -1.0f;
-        proj[14] = (float)(2 * fa * n / (n - fa));
+        glm_perspective(fov, aspect, n, fa, (vec4 *)proj);
     } else {
-        double h = 2.0 * fabs((double)s->distance) * tan(fov / 2), w = h * aspect;
-        double on = -fa, of = fa;
+        float h = 2.0f * fabsf(s->distance) * tanf(fov / 2), w = h * aspect;
         if (!(h > 0))
             h = 1, w = aspect;
-        proj[0] = (float)(2.0 / w);
-        proj[5] = (float)(2.0 / h);
-        proj[10] = (float)(-2.0 / (of - on));
-        proj[14] = (float)(-(of + on) / (of - on));
-        proj[15] = 1.0f;
+        glm_ortho(-w / 2, w / 2, -h / 2, h / 2, -fa, fa, (vec4 *)proj);
     }
 }

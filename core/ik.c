@@ -1,7 +1,8 @@
 /* core/ik.c - CCD IK, the babylon-mmd/nanoem variant (DESIGN B.4):
  * unit angle x (j+1), single-axis snapping during the first half of the
  * iterations, Euler limits (YXZ / ZYX / XZY chosen from the limits) with a
- * +-88 degree asin clamp and reflection, double-precision maths. */
+ * +-88 degree asin clamp and reflection. Float maths from cglm, as MMD's
+ * own (D3DX) is float. */
 #include "core/anim_internal.h"
 
 enum { AX_NONE, AX_FIXED, AX_X, AX_Y, AX_Z };
@@ -11,13 +12,13 @@ typedef struct anim_ik_link {
     int32_t bone;
     bool limited;
     uint8_t axis, order;
-    double lo[3], hi[3];
+    float lo[3], hi[3];
 } anim_ik_link;
 
 typedef struct anim_ik {
     int32_t bone, target;
     int32_t iterations;
-    double unit_angle;
+    float unit_angle;
     anim_ik_link *links;
     uint32_t link_count;
     int32_t *path;           /* root-most link .. target, parent order */
@@ -94,13 +95,12 @@ mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
             if (!l->limited)
                 continue;
             for (int c = 0; c < 3; c++) {
-                l->lo[c] = fmin(src->lower[c], src->upper[c]);
-                l->hi[c] = fmax(src->lower[c], src->upper[c]);
+                l->lo[c] = fminf(src->lower[c], src->upper[c]);
+                l->hi[c] = fmaxf(src->lower[c], src->upper[c]);
             }
-            const double hp = M_PI * 0.5;
-            if (-hp < l->lo[0] && l->hi[0] < hp)
+            if (-GLM_PI_2 < l->lo[0] && l->hi[0] < GLM_PI_2)
                 l->order = ORD_YXZ;
-            else if (-hp < l->lo[1] && l->hi[1] < hp)
+            else if (-GLM_PI_2 < l->lo[1] && l->hi[1] < GLM_PI_2)
                 l->order = ORD_ZYX;
             bool zx = l->lo[0] == 0 && l->hi[0] == 0, zy = l->lo[1] == 0 && l->hi[1] == 0;
             bool zz = l->lo[2] == 0 && l->hi[2] == 0;
@@ -137,61 +137,22 @@ mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
     return MMD_OK;
 }
 
-/* ---- double quaternion helpers ---- */
-static void dq_mul(const double a[4], const double b[4], double o[4])
-{
-    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-    o[0] = x, o[1] = y, o[2] = z, o[3] = w;
-}
-
-static void dq_axis(double x, double y, double z, double ang, double q[4])
-{
-    double s = sin(ang * 0.5);
-    q[0] = x * s, q[1] = y * s, q[2] = z * s, q[3] = cos(ang * 0.5);
-}
-
-/* column-major 3x3 part in a 16 layout (same indices as the float matrices) */
-static void dq_to_m(const double q[4], double m[16])
-{
-    double x = q[0], y = q[1], z = q[2], w = q[3];
-    m[0] = 1 - 2 * (y * y + z * z), m[1] = 2 * (x * y + z * w), m[2] = 2 * (x * z - y * w);
-    m[4] = 2 * (x * y - z * w), m[5] = 1 - 2 * (x * x + z * z), m[6] = 2 * (y * z + x * w);
-    m[8] = 2 * (x * z + y * w), m[9] = 2 * (y * z - x * w), m[10] = 1 - 2 * (x * x + y * y);
-}
-
-static double limit_angle(double ang, double lo, double hi, bool use_axis)
+static float limit_angle(float ang, float lo, float hi, bool use_axis)
 {
     if (ang < lo) {
-        double d = 2 * lo - ang;
+        float d = 2 * lo - ang;
         return (d <= hi && use_axis) ? d : lo;
     }
     if (ang > hi) {
-        double d = 2 * hi - ang;
+        float d = 2 * hi - ang;
         return (d >= lo && use_axis) ? d : hi;
     }
     return ang;
 }
 
-static void get_pos(const mmd_anim *a, int32_t b, double p[3])
+static void get_pos(const mmd_anim *a, int32_t b, vec3 p)
 {
-    const float *w = a->world + 16 * b;
-    p[0] = w[12], p[1] = w[13], p[2] = w[14];
-}
-
-static double dist2(const double a[3], const double b[3])
-{
-    double x = a[0] - b[0], y = a[1] - b[1], z = a[2] - b[2];
-    return x * x + y * y + z * z;
-}
-
-static void normalize(double v[3])
-{
-    double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (l > 0)
-        v[0] /= l, v[1] /= l, v[2] /= l;
+    glm_vec3_copy(a->world + 16 * b + 12, p);
 }
 
 static void update_path(mmd_anim *a, const anim_ik *k)
@@ -202,103 +163,94 @@ static void update_path(mmd_anim *a, const anim_ik *k)
         mmd_anim_update_bone(a, k->offchain[j]);
 }
 
-static void solve_link(mmd_anim *a, const anim_ik *k, uint32_t j, const double ip[3], double tp[3], bool use_axis)
+/* The Euler decomposition of each order (babylon-mmd/nanoem): the middle
+ * angle from an asin clamped to +-88 degrees, the outer two from atan2, and
+ * the axes composed back in that order. m is column-major (m[col][row]). */
+static const struct euler_order {
+    uint8_t axis[3];                  /* composition order: q = R(axis0) R(axis1) R(axis2) */
+    uint8_t sin_col, sin_row;         /* middle angle = asin(-m[col][row]) */
+    uint8_t y1[2], x1[2], y2[2], x2[2]; /* first / last angle = atan2(m[y], m[x]) */
+} euler_orders[3] = {
+    [ORD_YXZ] = {{1, 0, 2}, 2, 1, {2, 0}, {2, 2}, {0, 1}, {1, 1}},
+    [ORD_ZYX] = {{2, 1, 0}, 0, 2, {0, 1}, {0, 0}, {1, 2}, {2, 2}},
+    [ORD_XZY] = {{0, 2, 1}, 1, 0, {1, 2}, {1, 1}, {2, 0}, {0, 0}},
+};
+
+/* ik = R(limited Euler angles of ik·base) · base^-1 */
+static void limit_rotation(const anim_ik_link *l, const float base[4], bool use_axis, versor ik)
+{
+    const struct euler_order *o = &euler_orders[l->order];
+    versor lr, r, q, t;
+    mat3 m;
+    glm_quat_copy((float *)base, lr);
+    glm_quat_mul(ik, lr, r);
+    glm_quat_mat3(r, m);
+    const float th = glm_rad(88.0f);
+    float mid = asinf(glm_clamp(-m[o->sin_col][o->sin_row], -1.0f, 1.0f));
+    mid = glm_clamp(mid, -th, th);
+    float inv = 1.0f / cosf(mid), ang[3];
+    ang[o->axis[0]] = atan2f(m[o->y1[0]][o->y1[1]] * inv, m[o->x1[0]][o->x1[1]] * inv);
+    ang[o->axis[1]] = mid;
+    ang[o->axis[2]] = atan2f(m[o->y2[0]][o->y2[1]] * inv, m[o->x2[0]][o->x2[1]] * inv);
+    for (int c = 0; c < 3; c++)
+        ang[c] = limit_angle(ang[c], l->lo[c], l->hi[c], use_axis);
+    glm_quat_identity(t);
+    for (int i = 0; i < 3; i++) {
+        vec3 axis = {0, 0, 0};
+        axis[o->axis[i]] = 1;
+        glm_quatv(q, ang[o->axis[i]], axis);
+        glm_quat_mul(t, q, r);
+        glm_quat_copy(r, t);
+    }
+    if (glm_vec4_norm2(lr) > 0)
+        glm_quat_inv(lr, lr);
+    else
+        glm_quat_conjugate(lr, lr);
+    glm_quat_mul(t, lr, ik);
+}
+
+static void solve_link(mmd_anim *a, const anim_ik *k, uint32_t j, const vec3 ip, vec3 tp, bool use_axis)
 {
     const anim_ik_link *l = &k->links[j];
     int32_t b = l->bone;
-    double cp[3], vt[3], vi[3];
+    vec3 cp, vt, vi, ax;
     get_pos(a, b, cp);
-    for (int c = 0; c < 3; c++)
-        vt[c] = cp[c] - tp[c], vi[c] = cp[c] - ip[c];
-    normalize(vt);
-    normalize(vi);
-    double ax[3] = {vt[1] * vi[2] - vt[2] * vi[1], vt[2] * vi[0] - vt[0] * vi[2], vt[0] * vi[1] - vt[1] * vi[0]};
-    if (ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2] < 1e-8)
+    glm_vec3_sub(cp, tp, vt);
+    glm_vec3_sub(cp, (float *)ip, vi);
+    glm_vec3_normalize(vt);
+    glm_vec3_normalize(vi);
+    glm_vec3_cross(vt, vi, ax);
+    float sin_ang = glm_vec3_norm(ax);
+    if (sin_ang * sin_ang < 1e-8f)
         return;
-    double P[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}; /* parent world rotation, columns */
+    /* The angle from atan2(|vt x vi|, vt.vi), not acos of the dot: near 1
+     * acosf resolves only ~3e-4 rad. Gene_light against the reference poses
+     * (test_reference_pose), IK-driven bones: acosf 0.023 off (fails 1e-2),
+     * atan2f 4.5e-6, the former double acos 3.8e-6. */
+    float ang = fminf(k->unit_angle * (float)(j + 1), atan2f(sin_ang, glm_vec3_dot(vt, vi)));
+    mat3 p; /* the parent's world rotation */
     int32_t par = a->model->bones[b].parent;
-    if (par >= 0) {
-        const float *w = a->world + 16 * par;
-        for (int c = 0; c < 3; c++)
-            P[c] = w[c], P[3 + c] = w[4 + c], P[6 + c] = w[8 + c];
-    }
-    if (l->limited && use_axis && l->axis >= AX_X) {
+    if (par >= 0)
+        glm_mat4_pick3((vec4 *)(a->world + 16 * par), p);
+    else
+        glm_mat3_identity(p);
+    if (l->limited && use_axis && l->axis >= AX_X) { /* snap to the one free axis */
         int col = l->axis - AX_X;
-        double d = ax[0] * P[3 * col] + ax[1] * P[3 * col + 1] + ax[2] * P[3 * col + 2];
-        ax[0] = ax[1] = ax[2] = 0;
+        float d = glm_vec3_dot(ax, p[col]);
+        glm_vec3_zero(ax);
         ax[col] = d >= 0 ? 1 : -1;
     } else {
-        double t[3];
-        for (int c = 0; c < 3; c++) /* P^T ax */
-            t[c] = P[3 * c] * ax[0] + P[3 * c + 1] * ax[1] + P[3 * c + 2] * ax[2];
-        memcpy(ax, t, sizeof t);
-        normalize(ax);
+        vec3 t;
+        glm_mat3_transpose(p);
+        glm_mat3_mulv(p, ax, t); /* into the parent's frame */
+        glm_vec3_normalize_to(t, ax);
     }
-    double dot = vt[0] * vi[0] + vt[1] * vi[1] + vt[2] * vi[2];
-    dot = dot < -1 ? -1 : dot > 1 ? 1 : dot;
-    double ang = fmin(k->unit_angle * (double)(j + 1), acos(dot));
-    double q[4], ik[4];
-    for (int c = 0; c < 4; c++)
-        ik[c] = a->ik_rot[4 * b + c];
-    dq_axis(ax[0], ax[1], ax[2], ang, q);
-    dq_mul(q, ik, ik);
-    if (l->limited) {
-        double lr[4], r[4], m[16];
-        for (int c = 0; c < 4; c++)
-            lr[c] = a->base_rot[4 * b + c];
-        dq_mul(ik, lr, r);
-        dq_to_m(r, m);
-        const double th = 88.0 * M_PI / 180.0;
-        double rx, ry, rz, inv, q1[4], q2[4], q3[4], t[4];
-        switch (l->order) {
-        case ORD_YXZ:
-            rx = asin(fmax(-1, fmin(1, -m[9])));
-            rx = fabs(rx) > th ? (rx < 0 ? -th : th) : rx;
-            inv = cos(rx);
-            inv = inv != 0 ? 1 / inv : inv;
-            ry = atan2(m[8] * inv, m[10] * inv);
-            rz = atan2(m[1] * inv, m[5] * inv);
-            rx = limit_angle(rx, l->lo[0], l->hi[0], use_axis);
-            ry = limit_angle(ry, l->lo[1], l->hi[1], use_axis);
-            rz = limit_angle(rz, l->lo[2], l->hi[2], use_axis);
-            dq_axis(0, 1, 0, ry, q1), dq_axis(1, 0, 0, rx, q2), dq_axis(0, 0, 1, rz, q3);
-            break;
-        case ORD_ZYX:
-            ry = asin(fmax(-1, fmin(1, -m[2])));
-            ry = fabs(ry) > th ? (ry < 0 ? -th : th) : ry;
-            inv = cos(ry);
-            inv = inv != 0 ? 1 / inv : inv;
-            rx = atan2(m[6] * inv, m[10] * inv);
-            rz = atan2(m[1] * inv, m[0] * inv);
-            rx = limit_angle(rx, l->lo[0], l->hi[0], use_axis);
-            ry = limit_angle(ry, l->lo[1], l->hi[1], use_axis);
-            rz = limit_angle(rz, l->lo[2], l->hi[2], use_axis);
-            dq_axis(0, 0, 1, rz, q1), dq_axis(0, 1, 0, ry, q2), dq_axis(1, 0, 0, rx, q3);
-            break;
-        default: /* XZY */
-            rz = asin(fmax(-1, fmin(1, -m[4])));
-            rz = fabs(rz) > th ? (rz < 0 ? -th : th) : rz;
-            inv = cos(rz);
-            inv = inv != 0 ? 1 / inv : inv;
-            rx = atan2(m[6] * inv, m[5] * inv);
-            ry = atan2(m[8] * inv, m[0] * inv);
-            rx = limit_angle(rx, l->lo[0], l->hi[0], use_axis);
-            ry = limit_angle(ry, l->lo[1], l->hi[1], use_axis);
-            rz = limit_angle(rz, l->lo[2], l->hi[2], use_axis);
-            dq_axis(1, 0, 0, rx, q1), dq_axis(0, 0, 1, rz, q2), dq_axis(0, 1, 0, ry, q3);
-            break;
-        }
-        dq_mul(q1, q2, t);
-        dq_mul(t, q3, t);
-        double li[4] = {-lr[0], -lr[1], -lr[2], lr[3]};
-        double n = lr[0] * lr[0] + lr[1] * lr[1] + lr[2] * lr[2] + lr[3] * lr[3];
-        if (n > 0)
-            for (int c = 0; c < 4; c++)
-                li[c] /= n;
-        dq_mul(t, li, ik);
-    }
-    for (int c = 0; c < 4; c++)
-        a->ik_rot[4 * b + c] = (float)ik[c];
+    versor q, ik;
+    glm_quatv(q, ang, ax);
+    glm_quat_mul(q, a->ik_rot + 4 * b, ik);
+    if (l->limited)
+        limit_rotation(l, a->base_rot + 4 * b, use_axis, ik);
+    glm_quat_copy(ik, a->ik_rot + 4 * b);
     update_path(a, k);
     get_pos(a, k->target, tp);
 }
@@ -313,18 +265,18 @@ void mmd_anim_solve_ik(mmd_anim *a, int32_t ik_bone)
         return;
     for (uint32_t j = 0; j < k->link_count; j++)
         aq_ident(a->ik_rot + 4 * k->links[j].bone);
-    double ip[3], tp[3];
+    vec3 ip, tp;
     get_pos(a, ik_bone, ip);
     update_path(a, k);
     get_pos(a, k->target, tp);
-    if (dist2(ip, tp) < 1e-8)
+    if (glm_vec3_distance2(ip, tp) < 1e-8f)
         return;
     int32_t half = k->iterations >> 1;
     for (int32_t i = 0; i < k->iterations && !mmd_anim_cancelled(a); i++) {
         for (uint32_t j = 0; j < k->link_count; j++)
             if (k->links[j].axis != AX_FIXED || !k->links[j].limited)
                 solve_link(a, k, j, ip, tp, i < half);
-        if (dist2(ip, tp) < 1e-8)
+        if (glm_vec3_distance2(ip, tp) < 1e-8f)
             break;
     }
     /* descendants of the chain (evaluated earlier or later) follow */

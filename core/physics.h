@@ -27,9 +27,11 @@
  *
  * Determinism: the same model and the same sequence of calls give bitwise the
  * same matrices (single thread, no wall clock). Rendering a frame range must
- * always simulate from the scene's first frame (mmd_physics_preroll at the
- * first frame, then one step per frame up to the range), so chunks agree with
- * whole runs; the CLI calls it that way.
+ * always simulate from the range's first frame (mmd_physics_preroll there,
+ * then one step per frame up to a chunk's own frames), so chunks agree with
+ * whole runs; the CLI calls it that way, through mmd_world_preroll
+ * (core/world.h) so that models under outside parents warm up where their
+ * parents hold them.
  *
  * Typical use with the animation core:
  *

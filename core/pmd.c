@@ -556,15 +556,10 @@ static void attach_iks(pmd_ctx *c, const pmd_ik *iks, uint32_t nik, uint32_t nb,
     }
 }
 
-static void parse_bones_and_ik(pmd_ctx *c)
+/* The nb bone records into tmp (name, parent, position) and raw (tail, type, source). */
+static void read_bones(pmd_ctx *c, uint32_t nb, mmd_bone *tmp, pmd_bone_raw *raw)
 {
     mmd_reader *r = &c->r;
-    mmd_model *m = c->m;
-    r->section = "pmd.bone";
-    uint32_t nb = read_count(c, 2, BONE_REC, MMD_MAX_BONES, "bones");
-    size_t bone_start = r->pos;
-    pmd_bone_raw *raw = alloc_array(c, nb, sizeof *raw);
-    mmd_bone *tmp = alloc_array(c, nb, sizeof *tmp);
     for (uint32_t i = 0; i < nb && ok(c); i++) {
         r->item = i;
         mmd_bone *b = &tmp[i];
@@ -600,14 +595,13 @@ static void parse_bones_and_ik(pmd_ctx *c)
             mmd_rd_fail(r, MMD_E_NOMEM, "bone name");
     }
     r->item = -1;
-    if (!ok(c))
-        return;
+}
 
-    /* IK records */
-    r->section = "pmd.ik";
-    uint32_t nik = read_count(c, 2, IK_MIN, 65535, "IK records");
-    pmd_ik *iks = alloc_array(c, nik, sizeof *iks);
-    uint32_t *ik_of_bone = alloc_array(c, nb, sizeof *ik_of_bone); /* IK records per bone */
+/* The nik IK records into iks, counting them per bone in ik_of_bone.
+ * Returns the bones to add: one per further record on a bone. */
+static uint32_t read_iks(pmd_ctx *c, uint32_t nb, pmd_ik *iks, uint32_t nik, uint32_t *ik_of_bone)
+{
+    mmd_reader *r = &c->r;
     uint32_t extra = 0;
     for (uint32_t i = 0; i < nik && ok(c); i++) {
         r->item = i;
@@ -637,6 +631,47 @@ static void parse_bones_and_ik(pmd_ctx *c)
             extra++;
     }
     r->item = -1;
+    return extra;
+}
+
+/* Vertex bone indices, read before the bones, against the file's nb bones. */
+static void check_vertex_bones(pmd_ctx *c, uint32_t nb)
+{
+    mmd_reader *r = &c->r;
+    const mmd_model *m = c->m;
+    r->section = "pmd.vertex";
+    for (uint32_t i = 0; i < m->vertex_count; i++) {
+        const mmd_vertex *v = &m->vertices[i];
+        for (int k = 0; k < 2; k++) {
+            if (v->bones[k] >= (int32_t)nb) {
+                r->item = i;
+                mmd_rd_fail_at(r, c->vertex_start + (size_t)i * VERTEX_REC + 32 + 2 * (size_t)k, MMD_E_BAD_INDEX,
+                               "bone %d out of range (%u bones)", v->bones[k], nb);
+                r->item = -1;
+                return;
+            }
+        }
+    }
+}
+
+static void parse_bones_and_ik(pmd_ctx *c)
+{
+    mmd_reader *r = &c->r;
+    mmd_model *m = c->m;
+    r->section = "pmd.bone";
+    uint32_t nb = read_count(c, 2, BONE_REC, MMD_MAX_BONES, "bones");
+    size_t bone_start = r->pos;
+    pmd_bone_raw *raw = alloc_array(c, nb, sizeof *raw);
+    mmd_bone *tmp = alloc_array(c, nb, sizeof *tmp);
+    read_bones(c, nb, tmp, raw);
+    if (!ok(c))
+        return;
+
+    r->section = "pmd.ik";
+    uint32_t nik = read_count(c, 2, IK_MIN, 65535, "IK records");
+    pmd_ik *iks = alloc_array(c, nik, sizeof *iks);
+    uint32_t *ik_of_bone = alloc_array(c, nb, sizeof *ik_of_bone); /* IK records per bone */
+    uint32_t extra = read_iks(c, nb, iks, nik, ik_of_bone);
     if (!ok(c))
         return;
 
@@ -665,21 +700,7 @@ static void parse_bones_and_ik(pmd_ctx *c)
     m->bone_count = total;
     set_table(boffs, total, &m->file_offsets.bone, &m->file_offsets.bone_count);
     c->file_bones = nb;
-
-    /* Vertex bone indices can be checked now. */
-    r->section = "pmd.vertex";
-    for (uint32_t i = 0; i < m->vertex_count; i++) {
-        const mmd_vertex *v = &m->vertices[i];
-        for (int k = 0; k < 2; k++) {
-            if (v->bones[k] >= (int32_t)nb) {
-                r->item = i;
-                mmd_rd_fail_at(r, c->vertex_start + (size_t)i * VERTEX_REC + 32 + 2 * (size_t)k, MMD_E_BAD_INDEX,
-                               "bone %d out of range (%u bones)", v->bones[k], nb);
-                r->item = -1;
-                return;
-            }
-        }
-    }
+    check_vertex_bones(c, nb);
 }
 
 static void parse_skins(pmd_ctx *c)

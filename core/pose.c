@@ -169,9 +169,6 @@ void mmd_anim_build_skinning(mmd_anim *a)
         for (int c = 0; c < 3; c++)
             s[12 + c] = w[12 + c] - (w[c] * p[0] + w[4 + c] * p[1] + w[8 + c] * p[2]);
         s[3] = s[7] = s[11] = 0, s[15] = 1;
-        float *c = a->skin34 + 12 * b;
-        for (int k = 0; k < 3; k++)
-            c[k] = s[k], c[3 + k] = s[4 + k], c[6 + k] = s[8 + k], c[9 + k] = s[12 + k];
     }
 }
 

@@ -151,11 +151,8 @@ static mmd_status repair_vertices(mmd_model *m, mmd_error *err)
     return MMD_OK;
 }
 
-static mmd_status repair_values(mmd_model *m, mmd_error *err)
+static void repair_materials(mmd_model *m)
 {
-    mmd_status st = repair_vertices(m, err);
-    if (st != MMD_OK)
-        return st;
     for (uint32_t i = 0; i < m->material_count; i++) {
         mmd_material *mt = &m->materials[i];
         bool bad = fix_f(mt->diffuse, 4, 1);
@@ -168,6 +165,10 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
             WARN_AT(sec(m, "pmx.material", "pmd.material"), i, MAT_AT(i),
                     "non-finite material values: diffuse 1, others 0");
     }
+}
+
+static mmd_status repair_bones(mmd_model *m, mmd_error *err)
+{
     const char *s = sec(m, "pmx.bone", "pmd.bone");
     for (uint32_t i = 0; i < m->bone_count; i++) {
         mmd_bone *b = &m->bones[i];
@@ -196,48 +197,64 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
         if (bad)
             WARN_AT(s, i, BONE_AT(i), "non-finite or negative bone/IK values: neutral values");
     }
+    return MMD_OK;
+}
+
+/* Offset k of morph mo to neutral values where it is not finite; true if it was not. */
+static bool repair_morph_offset(mmd_morph *mo, uint32_t k)
+{
+    bool bad = false;
+    switch (mo->type) {
+    case MMD_MORPH_GROUP:
+    case MMD_MORPH_FLIP: return fix_f(&mo->u.group[k].weight, 1, 0);
+    case MMD_MORPH_VERTEX: return fix_f(mo->u.vertex[k].offset, 3, 0);
+    case MMD_MORPH_BONE: {
+        mmd_morph_bone *o = &mo->u.bone[k];
+        bad = fix_f(o->translation, 3, 0);
+        if (!finite_v(o->rotation, 4)) {
+            o->rotation[0] = o->rotation[1] = o->rotation[2] = 0;
+            o->rotation[3] = 1;
+            bad = true;
+        }
+        return bad;
+    }
+    case MMD_MORPH_MATERIAL: {
+        mmd_morph_material *o = &mo->u.material[k];
+        float def = o->op == 0 ? 1.0f : 0.0f; /* neutral for multiply / add */
+        bad = fix_f(o->diffuse, 4, def);
+        bad |= fix_f(o->specular, 3, def);
+        bad |= fix_f(&o->specular_power, 1, def);
+        bad |= fix_f(o->ambient, 3, def);
+        bad |= fix_f(o->edge_color, 4, def);
+        bad |= fix_f(&o->edge_size, 1, def);
+        bad |= fix_f(o->texture_tint, 4, def);
+        bad |= fix_f(o->sphere_tint, 4, def);
+        bad |= fix_f(o->toon_tint, 4, def);
+        return bad;
+    }
+    case MMD_MORPH_IMPULSE:
+        bad = fix_f(mo->u.impulse[k].velocity, 3, 0);
+        bad |= fix_f(mo->u.impulse[k].torque, 3, 0);
+        return bad;
+    default: return fix_f(mo->u.uv[k].offset, 4, 0); /* UV, add UV */
+    }
+}
+
+static void repair_morphs(mmd_model *m)
+{
     for (uint32_t i = 0; i < m->morph_count; i++) {
         mmd_morph *mo = &m->morphs[i];
         bool bad = false;
-        for (uint32_t k = 0; k < mo->offset_count; k++) {
-            switch (mo->type) {
-            case MMD_MORPH_GROUP:
-            case MMD_MORPH_FLIP: bad |= fix_f(&mo->u.group[k].weight, 1, 0); break;
-            case MMD_MORPH_VERTEX: bad |= fix_f(mo->u.vertex[k].offset, 3, 0); break;
-            case MMD_MORPH_BONE: {
-                mmd_morph_bone *o = &mo->u.bone[k];
-                bad |= fix_f(o->translation, 3, 0);
-                if (!finite_v(o->rotation, 4)) {
-                    o->rotation[0] = o->rotation[1] = o->rotation[2] = 0;
-                    o->rotation[3] = 1;
-                    bad = true;
-                }
-                break;
-            }
-            case MMD_MORPH_MATERIAL: {
-                mmd_morph_material *o = &mo->u.material[k];
-                float def = o->op == 0 ? 1.0f : 0.0f; /* neutral for multiply / add */
-                bad |= fix_f(o->diffuse, 4, def);
-                bad |= fix_f(o->specular, 3, def);
-                bad |= fix_f(&o->specular_power, 1, def);
-                bad |= fix_f(o->ambient, 3, def);
-                bad |= fix_f(o->edge_color, 4, def);
-                bad |= fix_f(&o->edge_size, 1, def);
-                bad |= fix_f(o->texture_tint, 4, def);
-                bad |= fix_f(o->sphere_tint, 4, def);
-                bad |= fix_f(o->toon_tint, 4, def);
-                break;
-            }
-            case MMD_MORPH_IMPULSE:
-                bad |= fix_f(mo->u.impulse[k].velocity, 3, 0);
-                bad |= fix_f(mo->u.impulse[k].torque, 3, 0);
-                break;
-            default: bad |= fix_f(mo->u.uv[k].offset, 4, 0); break; /* UV, add UV */
-            }
-        }
+        for (uint32_t k = 0; k < mo->offset_count; k++)
+            bad |= repair_morph_offset(mo, k);
         if (bad)
             WARN_AT(sec(m, "pmx.morph", "pmd.morph"), i, MORPH_AT(i), "non-finite morph offsets: no effect there");
     }
+}
+
+/* Rigid bodies, joints and soft bodies. */
+static void repair_physics(mmd_model *m)
+{
     for (uint32_t i = 0; i < m->rigid_body_count; i++) {
         mmd_rigid_body *b = &m->rigid_bodies[i];
         bool bad = fix_f(b->size, 3, 0);
@@ -274,7 +291,20 @@ static mmd_status repair_values(mmd_model *m, mmd_error *err)
         if (bad)
             WARN_AT("pmx.soft_body", i, SOFT_AT(i), "non-finite soft body values: 0");
     }
-    return MMD_OK;
+}
+
+static mmd_status repair_values(mmd_model *m, mmd_error *err)
+{
+    mmd_status st = repair_vertices(m, err);
+    if (st == MMD_OK) {
+        repair_materials(m);
+        st = repair_bones(m, err);
+    }
+    if (st == MMD_OK) {
+        repair_morphs(m);
+        repair_physics(m);
+    }
+    return st;
 }
 
 /* Zero-length normals (in the file, or non-finite ones zeroed above) are

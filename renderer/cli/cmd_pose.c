@@ -102,12 +102,13 @@ static void json_vec(FILE *f, const float *v, int n)
     fputc(']', f);
 }
 
-static int load_error(const char *path, const mmd_error *e)
+/* Says why path could not be loaded; false, for load_inputs to return. */
+static bool load_error(const char *path, const mmd_error *e)
 {
     char buf[512];
     mmd_error_format(e, path, buf, sizeof buf);
     fprintf(stderr, "mmdrender pose: %s\n", buf);
-    return MMD_EXIT_INPUT;
+    return false;
 }
 
 /* One frame's object: world matrices, morph weights, camera (with --camera). */
@@ -152,138 +153,162 @@ static void write_frame_json(FILE *f, const mmd_model *model, mmd_anim *anim, mm
     fputc('}', f);
 }
 
-int mmd_cmd_pose(int argc, char **argv)
+typedef struct pose_opts {
+    const char *model_path, *camera_path, *scene_path, *motion_paths[POSE_MAX_MOTIONS];
+    size_t nmotion, nframes, fcap;
+    double *frames;
+    bool physics;
+} pose_opts;
+
+/* The command line into *o. Returns -1 to go on, else the exit code (--help:
+ * 0; a bad command line: usage, said on stderr). */
+static int parse_args(int argc, char **argv, pose_opts *o)
 {
-    const char *model_path = NULL, *camera_path = NULL, *scene_path = NULL, *motion_paths[POSE_MAX_MOTIONS];
-    size_t nmotion = 0, nframes = 0, fcap = 0;
-    double *frames = NULL;
-    bool physics = false;
-    int rc = MMD_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            free(frames);
             return MMD_EXIT_OK;
         } else if (!strcmp(a, "--json")) {
             /* JSON is the only output format */
         } else if (!strcmp(a, "--physics")) {
-            physics = true;
+            o->physics = true;
         } else if (!strcmp(a, "--motion") && i + 1 < argc) {
-            if (nmotion == POSE_MAX_MOTIONS) {
+            if (o->nmotion == POSE_MAX_MOTIONS) {
                 fprintf(stderr, "mmdrender pose: too many --motion (max %d)\n", POSE_MAX_MOTIONS);
-                goto out;
+                return MMD_EXIT_USAGE;
             }
-            motion_paths[nmotion++] = argv[++i];
+            o->motion_paths[o->nmotion++] = argv[++i];
         } else if (!strcmp(a, "--camera") && i + 1 < argc) {
-            camera_path = argv[++i];
+            o->camera_path = argv[++i];
         } else if (!strcmp(a, "--scene") && i + 1 < argc) {
-            scene_path = argv[++i];
+            o->scene_path = argv[++i];
         } else if (!strcmp(a, "--frames") && i + 1 < argc) {
-            if (!parse_frames(argv[++i], &frames, &nframes, &fcap)) {
+            if (!parse_frames(argv[++i], &o->frames, &o->nframes, &o->fcap)) {
                 fprintf(stderr, "mmdrender pose: bad --frames '%s'\n", argv[i]);
-                goto out;
+                return MMD_EXIT_USAGE;
             }
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "mmdrender pose: unknown or incomplete option '%s'\n", a);
             usage(stderr);
-            goto out;
-        } else if (!model_path) {
-            model_path = a;
+            return MMD_EXIT_USAGE;
+        } else if (!o->model_path) {
+            o->model_path = a;
         } else {
             fprintf(stderr, "mmdrender pose: unexpected argument '%s'\n", a);
-            goto out;
+            return MMD_EXIT_USAGE;
         }
     }
-    if (scene_path && !model_path && nframes > 0 && nmotion == 0 && !camera_path) {
-        rc = mmd_pose_scene(scene_path, frames, nframes);
-        goto out;
-    }
-    if (!model_path || nframes == 0 || scene_path) {
-        usage(stderr);
-        goto out;
-    }
-    for (size_t k = 1; physics && k < nframes; k++)
-        if (!(frames[k] > frames[k - 1])) {
-            fprintf(stderr, "mmdrender pose: --physics needs ascending frames (%g after %g), as a render has\n",
-                    frames[k], frames[k - 1]);
-            goto out;
-        }
+    return -1;
+}
 
-    mmd_model *model = NULL;
-    mmd_motion *motions[POSE_MAX_MOTIONS] = {0}, *cam = NULL;
-    mmd_camera_track *ct = NULL;
-    mmd_anim *anim = NULL;
-    mmd_physics *phys = NULL;
+/* What one model's pose needs, loaded and bound. */
+typedef struct pose_inputs {
+    mmd_model *model;
+    mmd_motion *motions[POSE_MAX_MOTIONS], *cam;
+    mmd_camera_track *ct;
+    mmd_anim *anim;
+    mmd_physics *phys;
+} pose_inputs;
+
+static void inputs_free(pose_inputs *in)
+{
+    mmd_physics_free(in->phys); /* detaches from anim first */
+    mmd_anim_free(in->anim);
+    mmd_camera_track_free(in->ct);
+    mmd_motion_free(in->cam);
+    for (size_t i = 0; i < POSE_MAX_MOTIONS; i++)
+        mmd_motion_free(in->motions[i]);
+    mmd_model_free(in->model);
+}
+
+/* Loads the model, motions and camera, binds the animation and (with
+ * --physics) the rigid bodies, warmed up at the first frame. False after
+ * saying why; o->physics is cleared when the model's bodies are too many. */
+static bool load_inputs(pose_opts *o, pose_inputs *in)
+{
     mmd_error e = {0};
-    rc = MMD_EXIT_INPUT;
-    if (mmd_model_load_file(model_path, &model, &e) != MMD_OK) {
-        load_error(model_path, &e);
-        goto cleanup;
-    }
-    for (size_t i = 0; i < nmotion; i++)
-        if (mmd_motion_load_file(motion_paths[i], &motions[i], &e) != MMD_OK) {
-            load_error(motion_paths[i], &e);
-            goto cleanup;
-        }
-    if (camera_path) {
-        if (mmd_motion_load_file(camera_path, &cam, &e) != MMD_OK) {
-            load_error(camera_path, &e);
-            goto cleanup;
-        }
-        if (mmd_camera_track_create(cam, &ct, &e) != MMD_OK) {
-            load_error(camera_path, &e);
-            goto cleanup;
-        }
-    }
-    if (mmd_anim_create(model, (const mmd_motion *const *)motions, nmotion, &anim, &e) != MMD_OK) {
-        load_error(model_path, &e);
-        goto cleanup;
-    }
+    if (mmd_model_load_file(o->model_path, &in->model, &e) != MMD_OK)
+        return load_error(o->model_path, &e);
+    for (size_t i = 0; i < o->nmotion; i++)
+        if (mmd_motion_load_file(o->motion_paths[i], &in->motions[i], &e) != MMD_OK)
+            return load_error(o->motion_paths[i], &e);
+    if (o->camera_path && (mmd_motion_load_file(o->camera_path, &in->cam, &e) != MMD_OK ||
+                           mmd_camera_track_create(in->cam, &in->ct, &e) != MMD_OK))
+        return load_error(o->camera_path, &e);
+    if (mmd_anim_create(in->model, (const mmd_motion *const *)in->motions, o->nmotion, &in->anim, &e) != MMD_OK)
+        return load_error(o->model_path, &e);
     char pb[256];
-    for (size_t i = 0; i < mmd_anim_unbound_count(anim); i++)
+    for (size_t i = 0; i < mmd_anim_unbound_count(in->anim); i++)
         fprintf(stderr, "mmdrender pose: note: motion track '%s' matches nothing in the model\n",
-                mmd_printable(mmd_anim_unbound_name(anim, i), pb, sizeof pb));
-    mmd_status ps = MMD_OK;
-    if (physics && model->rigid_body_count > 0 && (ps = mmd_physics_create(model, &phys, &e)) == MMD_E_LIMIT) {
-        fprintf(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", model_path, e.msg);
-        physics = false; /* a pile of bodies, as in render */
+                mmd_printable(mmd_anim_unbound_name(in->anim, i), pb, sizeof pb));
+    if (!o->physics || in->model->rigid_body_count == 0)
+        return true;
+    mmd_status ps = mmd_physics_create(in->model, &in->phys, &e);
+    if (ps == MMD_E_LIMIT) {
+        fprintf(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", o->model_path, e.msg);
+        o->physics = false; /* a pile of bodies, as in render */
+        return true;
     }
-    if (physics && model->rigid_body_count > 0) {
-        if (ps != MMD_OK || mmd_physics_attach(phys, anim) != MMD_OK) {
-            load_error(model_path, &e);
-            goto cleanup;
-        }
-        mmd_physics_preroll(phys, anim, frames[0], 2.0); /* as cmd_render.c does at the first frame */
-    }
+    if (ps != MMD_OK || mmd_physics_attach(in->phys, in->anim) != MMD_OK)
+        return load_error(o->model_path, &e);
+    mmd_physics_preroll(in->phys, in->anim, o->frames[0], 2.0); /* as cmd_render.c does at the first frame */
+    return true;
+}
 
+/* The JSON document on stdout; the exit code. */
+static int write_poses(const pose_opts *o, const pose_inputs *in)
+{
     FILE *f = stdout;
+    const mmd_model *model = in->model;
+    const double *frames = o->frames;
     fputs("{\"bones\":[", f);
     for (uint32_t b = 0; b < model->bone_count; b++) {
         if (b)
             fputc(',', f);
         mmd_json_str(f, model->bones[b].name);
     }
-    fputs(physics ? "],\"physics\":true,\"frames\":[" : "],\"frames\":[", f);
-    for (size_t k = 0; k < nframes; k++) {
+    fputs(o->physics ? "],\"physics\":true,\"frames\":[" : "],\"frames\":[", f);
+    for (size_t k = 0; k < o->nframes; k++) {
         /* a render steps through every frame between the listed ones */
-        for (double g = k ? floor(frames[k - 1]) + 1 : frames[k]; phys && k && g < frames[k]; g++)
-            mmd_anim_evaluate(anim, g);
-        write_frame_json(f, model, anim, ct, frames[k], k == 0);
+        for (double g = k ? floor(frames[k - 1]) + 1 : frames[k]; in->phys && k && g < frames[k]; g++)
+            mmd_anim_evaluate(in->anim, g);
+        write_frame_json(f, model, in->anim, in->ct, frames[k], k == 0);
     }
     fputs("\n]}\n", f);
-    rc = (fflush(f) == 0 && !ferror(f)) ? MMD_EXIT_OK : MMD_EXIT_OUTPUT;
-    if (rc != MMD_EXIT_OK)
-        fprintf(stderr, "mmdrender pose: cannot write output\n");
-cleanup:
-    mmd_physics_free(phys); /* detaches from anim first */
-    mmd_anim_free(anim);
-    mmd_camera_track_free(ct);
-    mmd_motion_free(cam);
-    for (size_t i = 0; i < nmotion; i++)
-        mmd_motion_free(motions[i]);
-    mmd_model_free(model);
-out:
-    free(frames);
+    if (fflush(f) == 0 && !ferror(f))
+        return MMD_EXIT_OK;
+    fprintf(stderr, "mmdrender pose: cannot write output\n");
+    return MMD_EXIT_OUTPUT;
+}
+
+/* Checks the combination of options and runs the pose (or the scene's). */
+static int run(pose_opts *o)
+{
+    if (o->scene_path && !o->model_path && o->nframes > 0 && o->nmotion == 0 && !o->camera_path)
+        return mmd_pose_scene(o->scene_path, o->frames, o->nframes);
+    if (!o->model_path || o->nframes == 0 || o->scene_path) {
+        usage(stderr);
+        return MMD_EXIT_USAGE;
+    }
+    for (size_t k = 1; o->physics && k < o->nframes; k++)
+        if (!(o->frames[k] > o->frames[k - 1])) {
+            fprintf(stderr, "mmdrender pose: --physics needs ascending frames (%g after %g), as a render has\n",
+                    o->frames[k], o->frames[k - 1]);
+            return MMD_EXIT_USAGE;
+        }
+    pose_inputs in = {0};
+    int rc = load_inputs(o, &in) ? write_poses(o, &in) : MMD_EXIT_INPUT;
+    inputs_free(&in);
+    return rc;
+}
+
+int mmd_cmd_pose(int argc, char **argv)
+{
+    pose_opts o = {0};
+    int rc = parse_args(argc, argv, &o);
+    if (rc < 0)
+        rc = run(&o);
+    free(o.frames);
     return rc;
 }

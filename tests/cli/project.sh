@@ -206,6 +206,12 @@ t_grep "the cycle names the models and bones" "cycle at frame 0: 'dancer' bone '
 
 t_expect "version 1 project: info with the models found" 0 "$MMD" info "$TMP/p/proj/song_v1.pmm" --asset-root "$A"
 t_grep "v1: version and keys read" "PMM version 1"
+t_expect "v1: export" 0 "$MMD" export "$TMP/p/proj/song_v1.pmm" "$TMP/exp1" --asset-root "$A"
+OUT=$(cat "$TMP/exp1/scene.ini")
+t_grep "v1: the accessory's keys are exported" "^key = 30 0 2 0 0 0 0 1 1 on on$"
+t_grep "v1: and its parent keys" "^parent = none @30$"
+if grep -q '^\[gravity\]\|^calc_order' <<<"$OUT"; then t_fail "v1: no gravity or calculation order (v1 has neither)"; else
+    t_pass "v1: no gravity or calculation order (v1 has neither)"; fi
 t_expect "version 1 project without its models is refused" 2 "$MMD" info "$TMP/p/proj/song_v1.pmm"
 t_grep "v1: the refusal names the model" "layout of model 'dancer' depends on its bone count"
 
