@@ -3,26 +3,34 @@
 #include "core/anim_internal.h"
 
 
+/* q turned onto the fixed axis: its angle about the axis (negated when its
+ * own axis opposes the fixed one). */
 static void fixed_axis(const float axis_in[3], float q[4])
 {
-    double ax[3] = {axis_in[0], axis_in[1], axis_in[2]};
-    double l = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
-    if (!(l > 0)) {
+    vec3 ax;
+    glm_vec3_copy((float *)axis_in, ax);
+    if (!(glm_vec3_norm(ax) > 0)) {
         aq_ident(q);
         return;
     }
-    ax[0] /= l, ax[1] /= l, ax[2] /= l;
-    /* axis-angle of q; the angle flips when the axis opposes the fixed one */
-    double v[3] = {q[0], q[1], q[2]};
-    double vl = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    double ang = 0;
-    if (vl >= 1e-8) {
-        ang = 2.0 * atan2(vl, (double)q[3]);
-        if (v[0] * ax[0] + v[1] * ax[1] + v[2] * ax[2] < 0)
+    float vl = glm_vec3_norm(q), ang = 0; /* q's imaginary part */
+    if (vl >= 1e-8f) {
+        ang = 2.0f * atan2f(vl, q[3]);
+        if (glm_vec3_dot(q, ax) < 0)
             ang = -ang;
     }
-    double h = 0.5 * ang, sh = sin(h);
-    q[0] = (float)(ax[0] * sh), q[1] = (float)(ax[1] * sh), q[2] = (float)(ax[2] * sh), q[3] = (float)cos(h);
+    glm_quatv(q, ang, ax);
+}
+
+/* The translation of world · T(-rest): where the skinning matrix takes the origin. */
+static void skin_translation(const float *world, const float rest[3], float out[3])
+{
+    vec4 r; /* the rest position's image under the rotation, then t - r */
+    glm_vec4_scale((float *)world, rest[0], r);
+    glm_vec4_muladds((float *)world + 4, rest[1], r);
+    glm_vec4_muladds((float *)world + 8, rest[2], r);
+    glm_vec4_sub((float *)world + 12, r, r);
+    glm_vec3_copy(r, out);
 }
 
 /* Rotation the VMD/morph stage gives the bone: morph · fixedAxis(anim). */
@@ -69,9 +77,7 @@ static void solve_append(mmd_anim *a, int32_t b)
         float src[3];
         if (local) {
             /* translation part of world(t) · T(-rest(t)) */
-            const float *w = a->world + 16 * t, *p = tb->position;
-            for (int c = 0; c < 3; c++)
-                src[c] = w[12 + c] - (w[c] * p[0] + w[4 + c] * p[1] + w[8 + c] * p[2]);
+            skin_translation(a->world + 16 * t, tb->position, src);
         } else if (a->append_link[t] >= 0 && (tb->flags & MMD_BONE_APPEND_TRANSLATE)) {
             memcpy(src, a->append_pos + 3 * t, sizeof src);
         } else {
@@ -163,11 +169,10 @@ void mmd_anim_build_skinning(mmd_anim *a)
 {
     const mmd_bone *bones = a->model->bones;
     for (uint32_t b = 0; b < a->nb; b++) {
-        const float *w = a->world + 16 * b, *p = bones[b].position;
+        const float *w = a->world + 16 * b;
         float *s = a->skinning + 16 * b;
         memcpy(s, w, 12 * sizeof *s);
-        for (int c = 0; c < 3; c++)
-            s[12 + c] = w[12 + c] - (w[c] * p[0] + w[4 + c] * p[1] + w[8 + c] * p[2]);
+        skin_translation(w, bones[b].position, s + 12);
         s[3] = s[7] = s[11] = 0, s[15] = 1;
     }
 }
