@@ -4,6 +4,10 @@
 # hand: child world = parent bone world x local), camera follow, cycles, v1,
 # missing files, options over the project. Projects from tools/mkproject.c.
 . tests/util/cli_lib.sh
+# A private TMPDIR, so the check that no mmdrender-pmm-* folder is left behind
+# sees only this script's runs, not other renders on the same machine.
+export TMPDIR=$TMP/tmpdir
+mkdir -p "$TMPDIR"
 MKP=$BUILD/tools/mkproject
 "$MKP" "$TMP/p" || { t_fail "mkproject writes the fixtures"; t_done; exit 1; }
 P=$TMP/p/proj/song.pmm
@@ -100,7 +104,7 @@ t_expect "render the export" 0 "$MMD" "$TMP/exp/scene.ini" -o "$TMP/r2/" --frame
 same=1
 for f in 000000 000020 000040; do cmp -s "$TMP/r1/frame_$f.png" "$TMP/r2/frame_$f.png" || same=0; done
 if [ $same -eq 1 ]; then t_pass "project render = export render, byte for byte"; else t_fail "project render = export render, byte for byte"; fi
-t_expect "no temporary folder is left behind" 0 bash -c "! ls -d \"${TMPDIR:-/tmp}\"/mmdrender-pmm-* 2>/dev/null | grep -q ."
+t_expect "no temporary folder is left behind" 0 bash -c "! ls -d \"$TMPDIR\"/mmdrender-pmm-* 2>/dev/null | grep -q ."
 
 t_expect "options override the project (--size)" 0 "$MMD" "$P" -o "$TMP/r3/" --asset-root "$A" --frames 10 --size 64x48 -q
 if command -v python3 >/dev/null; then
