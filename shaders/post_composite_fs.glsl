@@ -1,32 +1,27 @@
-// shaders/post_composite_fs.glsl - the frame with its glows: Diffusion's
-// bloom screen-blended (1 - (1 - c)(1 - d)), then AutoLuminous glow added:
-// the emitters themselves (half size) and their halo (the chain's sum from
-// quarter size down). Colour is premultiplied when the background is
-// transparent, so added light also raises alpha.
-uniform sampler2D u_scene;
-uniform sampler2D u_glow_src; // the emission, half size
-uniform sampler2D u_glow;     // its halo: the chain's sum, quarter size
-uniform sampler2D u_diff;
-uniform vec2 u_glow_k;  // x: emitter weight, y: halo weight (strength / levels)
-uniform float u_diff_k; // diffusion strength / levels
+// shaders/post_composite_fs.glsl - the glows over the frame, by the blend
+// state (pass_post.c) rather than by reading the frame: with f the frame,
+//   rgb = 1 - (1 - f)(1 - d) + g = (d + g) + f (1 - d),  a = max(f.a, d, g)
+// i.e. Diffusion's bloom d screen-blended, then AutoLuminous glow g added.
+// post_combine_fs.glsl gathered d + g and d at reduced size; one bilinear
+// 8-bit tap each here (the dearest part of the effects is this full-size
+// pass, and llvmpipe's 8-bit filtering is its cheapest). Dual-source
+// blending: o_add is added, the frame kept by 1 - o_dim (ONE,
+// ONE_MINUS_SRC1_COLOR; alpha MAX). Colour is premultiplied when the
+// background is transparent, so added light also raises alpha.
+uniform sampler2D u_add; // (d + g, max(d, g))
+uniform sampler2D u_dim; // d (DIM 1: both glow and Diffusion)
 in vec2 v_uv;
-out vec4 o_color;
+layout(location = 0, index = 0) out vec4 o_add;
+layout(location = 0, index = 1) out vec4 o_dim;
 
 void main()
 {
-    ivec2 p = ivec2(gl_FragCoord.xy);
-    vec4 c = texelFetch(u_scene, p, 0);
-    vec3 rgb = c.rgb;
-    float a = c.a;
-#if DIFFUSION
-    vec3 d = clamp(texture(u_diff, v_uv).rgb * u_diff_k, 0.0, 1.0);
-    rgb = 1.0 - (1.0 - rgb) * (1.0 - d);
-    a = max(a, max(d.r, max(d.g, d.b)));
+    o_add = texture(u_add, v_uv);
+#if DIM == 1
+    o_dim = texture(u_dim, v_uv);
+#elif DIM == 2 // Diffusion only: d is what is added
+    o_dim = o_add;
+#else
+    o_dim = vec4(0.0);
 #endif
-#if GLOW
-    vec3 g = texture(u_glow_src, v_uv).rgb * u_glow_k.x + texture(u_glow, v_uv).rgb * u_glow_k.y;
-    rgb += g;
-    a = max(a, clamp(max(g.r, max(g.g, g.b)), 0.0, 1.0));
-#endif
-    o_color = clamp(vec4(rgb, a), 0.0, 1.0);
 }

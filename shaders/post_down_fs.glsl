@@ -1,6 +1,6 @@
 // shaders/post_down_fs.glsl - one step down the bloom chain (half size): the
-// dual-filter (Kawase) downsample, centre x4 plus four bilinear taps half a
-// source texel away on the diagonals, / 8.
+// mean of the 2x2 source texels (what the dual-filter downsample's five taps
+// half a source texel apart amount to), one bilinear tap.
 // PREFILTER 1 (Diffusion's first step, from the full frame to quarter size):
 // a 4x4 box, keeping what is brighter than u_threshold in luma, scaled to
 // 0..1 above it.
@@ -33,12 +33,9 @@ void main()
              pick(texture(u_src, c + vec2(-1.0, 1.0) * u_texel).rgb) + pick(texture(u_src, c + vec2(1.0, 1.0) * u_texel).rgb);
     o_color = vec4(s * 0.25, 1.0);
 #else
-    vec2 h = u_texel * 0.5;
-    vec3 s = pick(texture(u_src, v_uv).rgb) * 4.0;
-    s += pick(texture(u_src, v_uv + vec2(-h.x, -h.y)).rgb);
-    s += pick(texture(u_src, v_uv + vec2(h.x, -h.y)).rgb);
-    s += pick(texture(u_src, v_uv + vec2(-h.x, h.y)).rgb);
-    s += pick(texture(u_src, v_uv + vec2(h.x, h.y)).rgb);
-    o_color = vec4(s * 0.125, 1.0);
+    // the 2x2 source texels under this texel, one bilinear tap at their shared
+    // corner (the dual filter's four diagonal taps half a source texel out
+    // land on those same texel centres: the same mean, a fifth of the reads)
+    o_color = vec4(texture(u_src, v_uv).rgb, 1.0);
 #endif
 }

@@ -149,7 +149,7 @@ static void bench_cpu_side(bench *b, int first, int frames)
 
 static const char *const k_pass[MMD_PASS_COUNT] = {"skinning (renderer threads)", "upload", "self-shadow map",
                                                    "clear", "colour", "edges", "ground shadow", "MSAA resolve",
-                                                   "readback"};
+                                                   "readback", "glow emission", "post effects"};
 
 static void sample(bench *b, double t, mmd_camera_state *cam, mmd_light_state *light, mmd_shadow_state *sh)
 {

@@ -27,13 +27,13 @@
 
 #define MMD_GL_FUNCS(X)                                                                        \
     X(ActiveTexture) X(AttachShader) X(BindAttribLocation) X(BindBuffer) X(BindFramebuffer)     \
-    X(BindRenderbuffer) X(BindTexture) X(BindVertexArray) X(BlendFuncSeparate)                  \
+    X(BindRenderbuffer) X(BindTexture) X(BindVertexArray) X(BlendEquationSeparate) X(BlendFuncSeparate) \
     X(BlitFramebuffer) X(BufferData) X(BufferSubData) X(CheckFramebufferStatus) X(Clear)        \
     X(ClearColor) X(ClearDepth) X(ClearStencil) X(ColorMask) X(CompileShader)                   \
     X(CompressedTexImage2D) X(CopyTexSubImage2D) X(CreateProgram) X(CreateShader) X(CullFace) X(DeleteBuffers)       \
     X(DeleteFramebuffers) X(DeleteProgram) X(DeleteRenderbuffers) X(DeleteShader)               \
     X(DeleteTextures) X(DeleteVertexArrays) X(DepthFunc) X(DepthMask) X(Disable)                \
-    X(DisableVertexAttribArray) X(DrawArrays) X(DrawBuffer) X(DrawElements) X(Enable)           \
+    X(DisableVertexAttribArray) X(DrawArrays) X(DrawBuffer) X(DrawBuffers) X(DrawElements) X(Enable) \
     X(EnableVertexAttribArray) X(Finish) X(Flush) X(FramebufferRenderbuffer) X(FramebufferTexture2D)     \
     X(FrontFace) X(GenBuffers) X(GenFramebuffers) X(GenRenderbuffers) X(GenTextures)            \
     X(GenVertexArrays) X(GenerateMipmap) X(GetError) X(GetIntegerv) X(GetProgramInfoLog)        \

@@ -25,10 +25,11 @@ struct mmd_post {
     mmd_effects e;
     int w, h;
     GLuint vao;
-    GLuint prog_ssaa, prog_down, prog_down_pre, prog_up, prog_comp, prog_fxaa;
+    GLuint prog_ssaa, prog_down, prog_down_pre, prog_up, prog_comb, prog_comp, prog_fxaa;
     GLuint tex_scene, fbo_scene; /* ssaa > 1: the box-filtered frame */
-    GLuint tex_comp, fbo_comp;   /* fxaa: the composite before edge AA */
-    GLuint rb_out, fbo_out;      /* w x h RGBA8: what is read back */
+    GLuint rb_out, fbo_out;      /* fxaa: w x h RGBA8, what is read back */
+    GLuint tex_add, tex_dim, fbo_add; /* glow or diffusion: combined at cw x ch (post_combine_fs) */
+    int cw, ch;
     GLuint black;                /* 1x1 black: the glow inputs of a frame where nothing glowed */
     chain glow, diff;
 };
@@ -108,13 +109,15 @@ static void set_sampler(const mmd_gl *gl, GLuint prog, const char *name, int uni
 static int programs(mmd_post *p, char *msg, size_t n)
 {
     const mmd_gl *gl = p->gl;
-    char defs[96];
+    char defs[96], dim[32];
     snprintf(defs, sizeof defs, "#define GLOW %d\n#define DIFFUSION %d\n", p->e.glow ? 1 : 0, p->e.diffusion ? 1 : 0);
+    snprintf(dim, sizeof dim, "#define DIM %d\n", p->e.glow && p->e.diffusion ? 1 : p->e.diffusion ? 2 : 0);
     if (!(p->prog_ssaa = build(gl, "post_ssaa_fs", NULL, msg, n)) ||
         !(p->prog_down = build(gl, "post_down_fs", "#define PREFILTER 0\n", msg, n)) ||
         !(p->prog_down_pre = build(gl, "post_down_fs", "#define PREFILTER 1\n", msg, n)) ||
         !(p->prog_up = build(gl, "post_up_fs", NULL, msg, n)) ||
-        !(p->prog_comp = build(gl, "post_composite_fs", defs, msg, n)) ||
+        !(p->prog_comb = build(gl, "post_combine_fs", defs, msg, n)) ||
+        !(p->prog_comp = build(gl, "post_composite_fs", dim, msg, n)) ||
         !(p->prog_fxaa = build(gl, "post_fxaa_fs", NULL, msg, n)))
         return -1;
     set_sampler(gl, p->prog_ssaa, "u_src", 0);
@@ -122,11 +125,35 @@ static int programs(mmd_post *p, char *msg, size_t n)
     set_sampler(gl, p->prog_down_pre, "u_src", 0);
     set_sampler(gl, p->prog_up, "u_src", 0);
     set_sampler(gl, p->prog_fxaa, "u_src", 0);
-    set_sampler(gl, p->prog_comp, "u_scene", 0);
-    set_sampler(gl, p->prog_comp, "u_glow_src", 1);
-    set_sampler(gl, p->prog_comp, "u_glow", 2);
-    set_sampler(gl, p->prog_comp, "u_diff", 3);
+    set_sampler(gl, p->prog_comb, "u_glow_src", 1);
+    set_sampler(gl, p->prog_comb, "u_glow", 2);
+    set_sampler(gl, p->prog_comb, "u_diff", 3);
+    set_sampler(gl, p->prog_comp, "u_add", 0);
+    set_sampler(gl, p->prog_comp, "u_dim", 1);
     return 0;
+}
+
+/* The combine targets: half size with glow (the emission's size), else
+ * quarter (Diffusion's chain starts there); a second one for d with both. */
+static int combine_create(mmd_post *p)
+{
+    const mmd_gl *gl = p->gl;
+    int k = p->e.glow ? 1 : 2;
+    p->cw = p->w >> k > 0 ? p->w >> k : 1;
+    p->ch = p->h >> k > 0 ? p->h >> k : 1;
+    p->tex_add = mmd_post_texture_target(gl, GL_RGBA8, p->cw, p->ch, &p->fbo_add);
+    if (!p->tex_add)
+        return -1;
+    if (!(p->e.glow && p->e.diffusion))
+        return 0;
+    GLuint fbo;
+    p->tex_dim = mmd_post_texture_target(gl, GL_RGBA8, p->cw, p->ch, &fbo);
+    gl->DeleteFramebuffers(1, &fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, p->fbo_add);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, p->tex_dim, 0);
+    const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
+    gl->DrawBuffers(2, bufs);
+    return p->tex_dim && gl->CheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE ? 0 : -1;
 }
 
 int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out, char *msg,
@@ -155,15 +182,13 @@ int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int heigh
         p->tex_scene = mmd_post_texture_target(gl, GL_RGBA8, width, height, &p->fbo_scene);
         rc = p->tex_scene ? 0 : -1;
     }
-    if (!rc && e->fxaa && (e->glow || e->diffusion || e->ssaa > 1)) {
-        p->tex_comp = mmd_post_texture_target(gl, GL_RGBA8, width, height, &p->fbo_comp);
-        rc = p->tex_comp ? 0 : -1;
-    }
+    if (!rc && (e->glow || e->diffusion))
+        rc = combine_create(p);
     if (!rc && e->glow) /* from the emission at half size (pass_glow.c) */
         rc = chain_create(gl, &p->glow, width, height, e->glow_radius, 2);
     if (!rc && e->diffusion)
         rc = chain_create(gl, &p->diff, width, height, 1.0f, 2);
-    if (!rc) {
+    if (!rc && e->fxaa) {
         gl->GenFramebuffers(1, &p->fbo_out);
         gl->BindFramebuffer(GL_FRAMEBUFFER, p->fbo_out);
         gl->GenRenderbuffers(1, &p->rb_out);
@@ -189,20 +214,19 @@ void mmd_post_free(mmd_post *p)
     const mmd_gl *gl = p->gl;
     chain_free(gl, &p->glow);
     chain_free(gl, &p->diff);
-    GLuint fbos[3] = {p->fbo_scene, p->fbo_comp, p->fbo_out};
-    GLuint texs[3] = {p->tex_scene, p->tex_comp, p->black};
+    GLuint fbos[3] = {p->fbo_scene, p->fbo_out, p->fbo_add};
+    GLuint texs[4] = {p->tex_scene, p->black, p->tex_add, p->tex_dim};
     gl->DeleteFramebuffers(3, fbos);
-    gl->DeleteTextures(3, texs);
+    gl->DeleteTextures(4, texs);
     gl->DeleteRenderbuffers(1, &p->rb_out);
-    GLuint progs[6] = {p->prog_ssaa, p->prog_down, p->prog_down_pre, p->prog_up, p->prog_comp, p->prog_fxaa};
-    for (int i = 0; i < 6; i++)
+    GLuint progs[7] = {p->prog_ssaa, p->prog_down, p->prog_down_pre, p->prog_up, p->prog_comb, p->prog_comp,
+                       p->prog_fxaa};
+    for (int i = 0; i < 7; i++)
         if (progs[i])
             gl->DeleteProgram(progs[i]);
     gl->DeleteVertexArrays(1, &p->vao);
     free(p);
 }
-
-GLuint mmd_post_output_fbo(const mmd_post *p) { return p->fbo_out; }
 
 static void draw_into(const mmd_post *p, GLuint fbo, int w, int h)
 {
@@ -252,10 +276,41 @@ bool mmd_post_needed(const mmd_post *p, GLuint glow)
     return (p->e.glow && glow) || p->e.diffusion || p->e.fxaa || p->e.ssaa > 1;
 }
 
-void mmd_post_run(mmd_post *p, GLuint scene, GLuint glow)
+/* The glows over the frame in fbo: gathered at reduced size
+ * (post_combine_fs), then blended in at full size (post_composite_fs,
+ * dual-source: the frame is never read by a shader). */
+static void composite(const mmd_post *p, GLuint fbo, GLuint glow)
 {
     const mmd_gl *gl = p->gl;
-    bool do_glow = p->e.glow && glow, comp = do_glow || p->e.diffusion, more = comp || p->e.fxaa;
+    bool do_glow = p->e.glow && glow;
+    gl->UseProgram(p->prog_comb);
+    /* emitters at full strength, the halo (a sum over its levels) at strength / levels */
+    int halo_levels = p->glow.levels - p->glow.first + 1;
+    float gk[2] = {do_glow ? p->e.glow_strength : 0.0f,
+                   do_glow && halo_levels > 0 ? p->e.glow_strength / (float)halo_levels : 0.0f};
+    gl->Uniform2f(gl->GetUniformLocation(p->prog_comb, "u_glow_k"), gk[0], gk[1]);
+    gl->Uniform1f(gl->GetUniformLocation(p->prog_comb, "u_diff_k"),
+                  p->diff.levels ? 2.0f * p->e.diffusion_strength / (float)(p->diff.levels - p->diff.first + 1)
+                                 : 0.0f);
+    bind(gl, 1, do_glow ? glow : p->black);
+    bind(gl, 2, do_glow ? p->glow.tex[p->glow.first] : p->black);
+    bind(gl, 3, p->e.diffusion ? p->diff.tex[p->diff.first] : p->black);
+    draw_into(p, p->fbo_add, p->cw, p->ch);
+    gl->UseProgram(p->prog_comp);
+    bind(gl, 0, p->tex_add);
+    bind(gl, 1, p->tex_dim);
+    gl->Enable(GL_BLEND);
+    gl->BlendEquationSeparate(GL_FUNC_ADD, GL_MAX);
+    gl->BlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC1_COLOR, GL_ONE, GL_ONE);
+    draw_into(p, fbo, p->w, p->h);
+    gl->BlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+    gl->Disable(GL_BLEND);
+}
+
+GLuint mmd_post_run(mmd_post *p, GLuint scene, GLuint scene_fbo, GLuint glow)
+{
+    const mmd_gl *gl = p->gl;
+    bool do_glow = p->e.glow && glow;
     gl->Disable(GL_DEPTH_TEST);
     gl->Disable(GL_CULL_FACE);
     gl->Disable(GL_STENCIL_TEST);
@@ -265,38 +320,26 @@ void mmd_post_run(mmd_post *p, GLuint scene, GLuint glow)
         gl->UseProgram(p->prog_ssaa);
         gl->Uniform1i(gl->GetUniformLocation(p->prog_ssaa, "u_scale"), p->e.ssaa);
         bind(gl, 0, scene);
-        draw_into(p, more ? p->fbo_scene : p->fbo_out, p->w, p->h);
+        draw_into(p, p->fbo_scene, p->w, p->h);
         scene = p->tex_scene;
+        scene_fbo = p->fbo_scene;
     }
     if (do_glow) /* the halo: from quarter size down and back */
         run_chain(p, &p->glow, glow, p->w / 2 > 0 ? p->w / 2 : 1, p->h / 2 > 0 ? p->h / 2 : 1, false, 0.0f);
     if (p->e.diffusion)
         run_chain(p, &p->diff, scene, p->w, p->h, true, p->e.diffusion_threshold);
-    GLuint fxaa_src = scene;
-    if (comp) {
-        gl->UseProgram(p->prog_comp);
-        /* emitters at full strength, the halo (a sum over its levels) at strength / levels */
-        int halo_levels = p->glow.levels - p->glow.first + 1;
-        float gk[2] = {do_glow ? p->e.glow_strength : 0.0f,
-                       do_glow && halo_levels > 0 ? p->e.glow_strength / (float)halo_levels : 0.0f};
-        gl->Uniform2f(gl->GetUniformLocation(p->prog_comp, "u_glow_k"), gk[0], gk[1]);
-        gl->Uniform1f(gl->GetUniformLocation(p->prog_comp, "u_diff_k"),
-                      p->diff.levels ? 2.0f * p->e.diffusion_strength / (float)(p->diff.levels - p->diff.first + 1)
-                                     : 0.0f);
-        bind(gl, 0, scene);
-        bind(gl, 1, do_glow ? glow : p->black);
-        bind(gl, 2, do_glow ? p->glow.tex[p->glow.first] : p->black);
-        bind(gl, 3, p->e.diffusion ? p->diff.tex[p->diff.first] : p->black);
-        draw_into(p, p->e.fxaa ? p->fbo_comp : p->fbo_out, p->w, p->h);
-        fxaa_src = p->tex_comp;
-    }
+    if (do_glow || p->e.diffusion)
+        composite(p, scene_fbo, glow);
+    GLuint out = scene_fbo;
     if (p->e.fxaa) {
         gl->UseProgram(p->prog_fxaa);
         gl->Uniform2f(gl->GetUniformLocation(p->prog_fxaa, "u_texel"), 1.0f / (float)p->w, 1.0f / (float)p->h);
-        bind(gl, 0, fxaa_src);
+        bind(gl, 0, scene);
         draw_into(p, p->fbo_out, p->w, p->h);
+        out = p->fbo_out;
     }
     for (int u = 3; u >= 0; u--)
         bind(gl, u, 0);
     gl->BindVertexArray(0);
+    return out;
 }

@@ -4,8 +4,8 @@
  * mmd_effects_post() is true; nothing here runs when every effect is off.
  *
  *     mmd_post_create(gl, &effects, w, h, &p, msg, n);   // output size w x h
- *     per frame: mmd_post_run(p, scene_tex, glow_tex);  // ssaa-sized inputs
- *                read back from mmd_post_output_fbo(p)
+ *     per frame: fbo = mmd_post_run(p, scene_tex, scene_fbo, glow_tex); // ssaa-sized inputs
+ *                read back from fbo
  *     mmd_post_free(p);
  */
 #ifndef MMD_RENDERER_GL_PASS_POST_H
@@ -29,14 +29,15 @@ typedef struct mmd_post mmd_post;
 int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out, char *msg,
                     size_t msg_size);
 void mmd_post_free(mmd_post *p); /* NULL is a no-op */
-/* scene: RGBA8 texture of (width * ssaa) x (height * ssaa); glow: the
- * MMD_POST_HDR emission at half the output size (pass_glow.c), 0 when nothing
- * glowed. Leaves the frame in the output FBO. */
-void mmd_post_run(mmd_post *p, GLuint scene, GLuint glow);
+/* scene: RGBA8 texture of (width * ssaa) x (height * ssaa) attached to
+ * scene_fbo; glow: the MMD_POST_HDR emission at half the output size
+ * (pass_glow.c), 0 when nothing glowed. The glows are blended into the frame
+ * in place (scene_fbo itself when ssaa is 1). Returns the FBO that holds the
+ * width x height result, to read back. */
+GLuint mmd_post_run(mmd_post *p, GLuint scene, GLuint scene_fbo, GLuint glow);
 /* Whether mmd_post_run has work with this glow input; when not, the caller
  * reads the scene itself (glow on but nothing glowed, no other effect). */
 bool mmd_post_needed(const mmd_post *p, GLuint glow);
-GLuint mmd_post_output_fbo(const mmd_post *p);
 /* A texture + FBO of the given format and size (linear, clamped), for the
  * colour target and here. Returns the texture, 0 on failure. */
 GLuint mmd_post_texture_target(const mmd_gl *gl, GLenum format, int w, int h, GLuint *fbo);

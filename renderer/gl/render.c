@@ -500,11 +500,13 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
         mmd_pass_ground_shadows(r, ins, count, &f);
     mmd_prof_mark(r, MMD_PASS_GROUND_SHADOW);
     r->glow_drawn = r->o.effects.glow && mmd_pass_glow(r, ins, count, &f);
+    mmd_prof_mark(r, MMD_PASS_GLOW);
     gl->BindVertexArray(0);
     gl->Finish();
     double t2 = mmd_render_now_ms();
     int rc = mmd_target_finish(r, rgba, msg, msg_size);
-    mmd_accessories_copy_screen(r);
+    if (!r->post) /* with effects, finish_post (targets.c) copied it before they ran */
+        mmd_accessories_copy_screen(r);
     double t3 = mmd_render_now_ms();
     r->timings.upload_ms = t1 - t0;
     r->timings.draw_ms = t2 - t1;

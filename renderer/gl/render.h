@@ -115,7 +115,10 @@ void mmd_renderer_set_time(mmd_renderer *r, double seconds);
  * threads, getrusage), steadier than wall_ms on a shared machine. */
 enum {
     MMD_PASS_SKIN, MMD_PASS_UPLOAD, MMD_PASS_SHADOW_MAP, MMD_PASS_CLEAR, MMD_PASS_COLOUR, MMD_PASS_EDGE,
-    MMD_PASS_GROUND_SHADOW, MMD_PASS_RESOLVE, MMD_PASS_READBACK, MMD_PASS_COUNT
+    MMD_PASS_GROUND_SHADOW, MMD_PASS_RESOLVE, MMD_PASS_READBACK,
+    MMD_PASS_GLOW, /* effects: AutoLuminous emission (pass_glow.c) */
+    MMD_PASS_POST, /* effects: blooms, composite, SSAA resolve, FXAA (pass_post.c) */
+    MMD_PASS_COUNT
 };
 typedef struct mmd_render_profile {
     double cpu_ms[MMD_PASS_COUNT], wall_ms[MMD_PASS_COUNT];

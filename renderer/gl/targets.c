@@ -125,14 +125,18 @@ static void finish_post(mmd_renderer *r)
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
         gl->BlitFramebuffer(0, 0, r->rw, r->rh, 0, 0, r->rw, r->rh, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        mmd_prof_mark(r, MMD_PASS_RESOLVE);
     }
+    /* screen.bmp gets the frame before the effects (they blend into fbo_res) */
+    mmd_accessories_copy_screen(r);
     GLuint glow = r->glow_drawn ? r->tex_glow : 0;
     if (!mmd_post_needed(r->postfx, glow)) { /* nothing glowed this frame: the frame as drawn */
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
         return;
     }
-    mmd_post_run(r->postfx, r->tex_res, glow);
-    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, mmd_post_output_fbo(r->postfx));
+    GLuint out = mmd_post_run(r->postfx, r->tex_res, r->fbo_res, glow);
+    mmd_prof_mark(r, MMD_PASS_POST);
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, out);
 }
 
 int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size)
