@@ -2,6 +2,7 @@
  * Accessory::fullWorldTransform order: bone x T x Rz x Ry x Rx x S x 10). */
 #include "core/accessory.h"
 
+#include <cglm/cglm.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,54 +23,29 @@ void mmd_accessory_place_default(mmd_accessory_place *p)
     p->shadow = true;
 }
 
-void mmd_x_mat4_mul(const float *a, const float *b, float *out)
-{
-    float r[16];
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++)
-                s += a[k * 4 + row] * b[c * 4 + k];
-            r[c * 4 + row] = s;
-        }
-    memcpy(out, r, sizeof r);
-}
-
-static void rot(int axis, float deg, float *m)
-{
-    double r = deg * (3.14159265358979323846 / 180.0);
-    float c = (float)cos(r), s = (float)sin(r);
-    memset(m, 0, 16 * sizeof *m);
-    m[15] = 1;
-    int i = (axis + 1) % 3, j = (axis + 2) % 3;
-    m[axis * 4 + axis] = 1;
-    m[i * 4 + i] = c;
-    m[j * 4 + j] = c;
-    m[i * 4 + j] = s;  /* column i, row j */
-    m[j * 4 + i] = -s; /* column j, row i */
-}
-
 void mmd_accessory_world(const mmd_accessory_place *p, const float *parent, float out[16])
 {
-    float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    mat4 m, r;
     if (parent)
-        memcpy(m, parent, sizeof m);
-    float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, p->position[0], p->position[1], p->position[2], 1};
-    mmd_x_mat4_mul(m, t, m);
-    for (int axis = 2; axis >= 0; axis--) {
-        float r[16];
-        rot(axis, p->rotation[axis], r);
-        mmd_x_mat4_mul(m, r, m);
-    }
-    float s = (p->scale > 0 ? p->scale : 0) * 10.0f;
-    float sc[16] = {s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1};
-    mmd_x_mat4_mul(m, sc, out);
+        glm_mat4_ucopy((vec4 *)parent, m);
+    else
+        glm_mat4_identity(m);
+    glm_translate(m, (float *)p->position);
+    glm_rotate_z(m, glm_rad(p->rotation[2]), r);
+    glm_rotate_y(r, glm_rad(p->rotation[1]), m);
+    glm_rotate_x(m, glm_rad(p->rotation[0]), r);
+    glm_scale_uni(r, (p->scale > 0 ? p->scale : 0) * 10.0f);
+    glm_mat4_ucopy(r, (vec4 *)out);
 }
 
 /* ---- keys ------------------------------------------------------------- */
 
 /* q = qz * qy * qx of the X, Y, Z degrees (the R = Rz Ry Rx of
- * mmd_accessory_world); x y z w. */
+ * mmd_accessory_world); x y z w. The key blend stays in double, unlike the
+ * rest of core's maths (cglm, float): near Y = 90 degrees the way back to
+ * Euler angles is ill-conditioned, and a float quaternion there rebuilt the
+ * key's matrix 2.3e-3 off (test_xfile accessory_place_mix, gimbal case) where
+ * double stays under 1e-3. */
 static void euler_quat(const float deg[3], double q[4])
 {
     double h[3], c[3], s[3];

@@ -1,6 +1,7 @@
 /* core/xfile_build.c - .x load entry: header, decompression, the check of the
  * parsed meshes (indices, counts) with their byte offsets, flattening into one
  * vertex/index list grouped by material, and mmd_x_validate. */
+#include <cglm/cglm.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,12 +82,15 @@ static bool shared_vertices(const xraw_mesh *me)
     return true;
 }
 
-static void world_of(const xframe *f, float m[16])
+static void world_of(const xframe *f, float out[16])
 {
-    for (int i = 0; i < 16; i++)
-        m[i] = i % 5 == 0 ? 1.0f : 0.0f;
-    for (; f; f = f->parent)
-        mmd_x_mat4_mul(f->local, m, m);
+    mat4 m, t;
+    glm_mat4_identity(m);
+    for (; f; f = f->parent) {
+        glm_mat4_mul((vec4 *)f->local, m, t);
+        glm_mat4_copy(t, m);
+    }
+    glm_mat4_ucopy(m, (vec4 *)out);
 }
 
 /* Inverse transpose of the upper 3x3 (for normals); the 3x3 itself when singular. */

@@ -33,7 +33,5 @@ mmd_status mmd_x_inflate(const uint8_t *data, size_t size, uint8_t **out, size_t
 mmd_status mmd_x_deflate(const uint8_t header[16], const uint8_t *payload, size_t n, uint8_t **out,
                          size_t *out_size, mmd_error *err);
 
-/* out = a x b, column-major 4x4 (out may alias a or b). */
-void mmd_x_mat4_mul(const float *a, const float *b, float *out);
 
 #endif
