@@ -75,6 +75,21 @@ mmd_status mmd_anim_skin_prepare(mmd_anim *a, mmd_error *err)
     return MMD_OK;
 }
 
+/* m p for a point p: the columns scaled and summed in x, y, z, t order,
+ * each a cglm vec4 op. Not glm_mat4_mulv3: it stores p as a vec4 and loads
+ * it back (a store-forwarding stall per call): Gene_light's CPU skinning
+ * took 0.76 ms a frame with it against 0.23 ms this way (bench_anim), and
+ * its t-first sum moves golden pixels. */
+static inline void point(mat4 m, const float *p, float *out)
+{
+    vec4 r;
+    glm_vec4_scale(m[0], p[0], r);
+    glm_vec4_muladds(m[1], p[1], r);
+    glm_vec4_muladds(m[2], p[2], r);
+    glm_vec4_add(r, m[3], r);
+    glm_vec3_copy(r, out);
+}
+
 /* SDEF: rotation slerped between the two bones about C, plus the blended
  * images of the precomputed (C+R0)/2, (C+R1)/2 (DESIGN D). */
 static void skin_sdef(const mmd_anim *a, uint32_t v, const float p[3], const float n[3], float *po, float *no)
@@ -87,15 +102,17 @@ static void skin_sdef(const mmd_anim *a, uint32_t v, const float p[3], const flo
     am_to_quat(a->skinning + 16 * bo[0], q0);
     am_to_quat(a->skinning + 16 * bo[1], q1);
     mmd_quat_slerp(q0, q1, w1, q);
+    mat3 rq; /* one matrix for the point and the normal (glm_quat_rotatev renormalises q per call) */
+    glm_quat_mat3(q, rq);
     vec3 d, r, a0, a1;
     glm_vec3_sub((float *)p, (float *)s->c, d);
-    glm_quat_rotatev(q, d, r);
-    glm_mat4_mulv3(m0, (float *)s->cr0, 1.0f, a0);
-    glm_mat4_mulv3(m1, (float *)s->cr1, 1.0f, a1);
+    glm_mat3_mulv(rq, d, r);
+    point(m0, s->cr0, a0);
+    point(m1, s->cr1, a1);
     glm_vec3_muladds(a0, w0, r);
     glm_vec3_muladds(a1, w1, r);
     glm_vec3_copy(r, po);
-    glm_quat_rotatev(q, (float *)n, no);
+    glm_mat3_mulv(rq, (float *)n, no);
     glm_vec3_normalize(no);
 }
 
@@ -158,19 +175,11 @@ static inline void blend(const float *restrict S, const int32_t *bo, const float
     }
 }
 
-/* The position and the (renormalised) normal through m: the columns scaled
- * and summed in x, y, z, t order, each a cglm vec4 op. Not glm_mat4_mulv3:
- * it stores p as a vec4 and loads it back (a store-forwarding stall per
- * call), CPU skinning 0.76 ms a Gene_light frame against 0.23 ms this way
- * (bench_anim), and its t-first sum moves golden pixels. */
+/* The position and the (renormalised) normal through m. */
 static inline void apply(mat4 m, const float *p, const float *n, float *po, float *no)
 {
     vec4 r;
-    glm_vec4_scale(m[0], p[0], r);
-    glm_vec4_muladds(m[1], p[1], r);
-    glm_vec4_muladds(m[2], p[2], r);
-    glm_vec4_add(r, m[3], r);
-    glm_vec3_copy(r, po);
+    point(m, p, po);
     glm_vec4_scale(m[0], n[0], r);
     glm_vec4_muladds(m[1], n[1], r);
     glm_vec4_muladds(m[2], n[2], r);

@@ -355,22 +355,27 @@ static mmd_status check_bmp_size(const uint8_t *d, size_t size, mmd_error *err)
     return MMD_OK;
 }
 
-/* TGA types 1 (colour-mapped), 2 (true colour), 3 (grey), all uncompressed:
- * 18-byte header, id, colour map, then w x h pixels. */
+/* TGA types 1 (colour-mapped), 2 (true colour), 3 (grey), uncompressed:
+ * 18-byte header, id, colour map, then w x h pixels. Types 9, 10, 11 are the
+ * same run-length encoded: a packet is one header byte and at least one pixel
+ * and covers at most 128 pixels, so the smallest complete file still holds
+ * ceil(w*h / 128) packets. stb reads past the end as zeros, which made an
+ * 18-byte RLE header a 49-Mpixel decode (a fuzz timeout). */
 static mmd_status check_tga_size(const uint8_t *d, size_t size, int w, int h, mmd_error *err)
 {
-    if (size < 18 || d[1] > 1 || d[2] < 1 || d[2] > 3)
+    if (size < 18 || d[1] > 1 || (d[2] & 7u) < 1 || (d[2] & 7u) > 3 || (d[2] & ~11u))
         return MMD_OK;
     if ((int)rd16(d + 12) != w || (int)rd16(d + 14) != h)
         return MMD_OK; /* not the header stb read: some other format */
     uint64_t cmap = d[1] ? (uint64_t)rd16(d + 5) * ((d[7] + 7u) / 8u) : 0;
-    uint64_t pixel = (d[16] + 7u) / 8u;
-    uint64_t need = 18 + (uint64_t)d[0] + cmap + (uint64_t)w * (uint64_t)h * pixel;
+    uint64_t pixel = (d[16] + 7u) / 8u, count = (uint64_t)w * (uint64_t)h;
+    uint64_t data = d[2] & 8u ? (count + 127) / 128 * (1 + pixel) : count * pixel;
+    uint64_t need = 18 + (uint64_t)d[0] + cmap + data;
     if (need > size)
         return mmd_fail(err, MMD_E_TRUNCATED,
-                        "TGA: %dx%d at %u bpp needs %llu bytes (header, id %u, colour map %llu), the "
-                        "file has %zu",
-                        w, h, d[16], (unsigned long long)need, d[0], (unsigned long long)cmap, size);
+                        "TGA: %dx%d at %u bpp%s needs %llu bytes (header, id %u, colour map %llu), "
+                        "the file has %zu",
+                        w, h, d[16], d[2] & 8u ? " run-length encoded" : "", (unsigned long long)need, d[0], (unsigned long long)cmap, size);
     return MMD_OK;
 }
 

@@ -302,6 +302,31 @@ TEST(tga_truncated_pixel_data_refused)
     CHECK(strstr(ie.msg, "needs 22 bytes") != NULL);
 }
 
+/* Run-length TGA (type 10): at most 128 pixels a packet, so 300 pixels need
+ * three packets of 1 + 3 bytes at least; fewer bytes are refused before stb,
+ * which would read the missing ones as zeros (the fuzzer's 18-byte header of
+ * 5956x8275 pixels). */
+TEST(tga_rle_too_short_refused)
+{
+    uint8_t t[18 + 3 * 4] = {0};
+    t[2] = 10;
+    put16(t + 12, 300);
+    put16(t + 14, 1);
+    t[16] = 24;
+    const uint8_t packets[12] = {0x80 | 127, 10, 20, 30, 0x80 | 127, 10, 20, 30, 0x80 | 43, 10, 20, 30};
+    memcpy(t + 18, packets, sizeof packets);
+    mmd_image img;
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(t, sizeof t, &img, &ie) == MMD_OK);
+    CHECK_EQ_INT(img.width, 300);
+    CHECK_EQ_INT(img.data[299 * 4 + 0], 30); /* BGR stored: red is the third byte */
+    mmd_image_free(&img);
+    CHECK_EQ_INT(mmd_image_load_memory(t, sizeof t - 1, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "run-length encoded needs 30 bytes") != NULL);
+    const uint8_t bomb[18] = {1, 0, 10, 0, 40, 0, 10, 0, 40, 0, 0, 0, 0x44, 0x17, 0x53, 0x20, 15, 0x71};
+    CHECK_EQ_INT(mmd_image_load_memory(bomb, sizeof bomb, &img, &ie), MMD_E_TRUNCATED);
+}
+
 TEST(gif_first_frame)
 {
     mmd_image img;
@@ -579,6 +604,7 @@ int main(void)
     RUN(tga_uncompressed_bottom_up);
     RUN(bmp_truncated_pixel_data_refused);
     RUN(tga_truncated_pixel_data_refused);
+    RUN(tga_rle_too_short_refused);
     RUN(gif_first_frame);
     RUN(jpeg_decodes);
     RUN(dds_dxt1_with_mips);
