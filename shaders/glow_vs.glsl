@@ -1,5 +1,5 @@
 // shaders/glow_vs.glsl - AutoLuminous emission pass (pass_glow.c): the scene's
-// triangles again, at half the output size, for the emission colours only.
+// triangles again, at quarter the output size, for the emission colours only.
 in vec3 a_position;
 in vec2 a_uv;
 in vec4 a_glow;           // per-vertex glow (MMD_ATTR_GLOW; constant 0 without marks)

@@ -1,6 +1,6 @@
 // shaders/post_combine_fs.glsl - what the composite blends over the frame,
-// gathered at reduced size into 8-bit targets (pass_post.c): at half size with
-// glow (where the emission is), else at quarter size. With d Diffusion's bloom
+// gathered at quarter size (where the glow's emission and both chains start)
+// into 8-bit targets (pass_post.c). With d Diffusion's bloom
 // and g AutoLuminous glow (the emitters themselves plus their halo, the
 // chain's sum from quarter size down):
 //   o_add = (d + g, max(d, g))  (the frame's final colour is clamped to 0..1,

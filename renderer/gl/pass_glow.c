@@ -1,20 +1,30 @@
 /* renderer/gl/pass_glow.c - AutoLuminous emission: every shown triangle
- * material drawn again into a float target at half the output size (own
+ * material drawn again into a float target at quarter the output size (own
  * depth, MMD's order and blending), emitters with their emission, the rest
  * with 0 so they hide what is behind them. pass_post.c blooms the result.
- * Half size and no MSAA keep it a small fraction of the colour pass; AL
- * itself renders its emitters into a separate target the same way. */
+ * Quarter size (the blur chain's first level; half size cost ~5 ms more
+ * rasterisation at 1080p) and no MSAA keep it a small fraction of the colour
+ * pass; the sharp emitter itself is the colour pass's own material, the
+ * glow only adds light over it. AL itself renders its emitters into a
+ * separate target the same way. */
 #include <stdio.h>
 
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
+
+/* The emission's size along a side of n output pixels: quarter (pass_post.c's
+ * chain level 2), at least 1. */
+static int glow_size(int n)
+{
+    return n >> 2 > 0 ? n >> 2 : 1;
+}
 
 enum { G_WORLD, G_VIEWPROJ, G_TEX, G_COLOR, G_K, G_ALPHA, G_COUNT };
 
 int mmd_glow_target_create(mmd_renderer *r, char *msg, size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
-    int w = r->o.width / 2 > 0 ? r->o.width / 2 : 1, h = r->o.height / 2 > 0 ? r->o.height / 2 : 1;
+    int w = glow_size(r->o.width), h = glow_size(r->o.height);
     r->tex_glow = mmd_post_texture_target(gl, MMD_POST_HDR, w, h, &r->fbo_glow);
     if (r->tex_glow) {
         gl->GenRenderbuffers(1, &r->rb_glow_depth);
@@ -63,7 +73,7 @@ bool mmd_pass_glow(mmd_renderer *r, const mmd_render_instance *ins, size_t count
     if (!any_emitter(r, ins, count))
         return false; /* emission would be 0 everywhere: pass_post.c skips the glow */
     const mmd_gl *gl = r->gl;
-    int w = r->o.width / 2 > 0 ? r->o.width / 2 : 1, h = r->o.height / 2 > 0 ? r->o.height / 2 : 1;
+    int w = glow_size(r->o.width), h = glow_size(r->o.height);
     gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_glow);
     gl->Viewport(0, 0, w, h);
     gl->ClearColor(0, 0, 0, 0);

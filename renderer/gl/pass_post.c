@@ -1,7 +1,7 @@
 /* renderer/gl/pass_post.c - post passes: SSAA box resolve, bloom chains
  * (AutoLuminous glow of the emission target, Diffusion of the whole frame),
  * composite and FXAA. Each step is one full-screen triangle into a texture;
- * the chains run at half size and below, so their cost is a fraction of a
+ * the chains run at quarter size and below, so their cost is a fraction of a
  * full-size pass. Every read is texel-exact or a fixed bilinear tap: the same
  * bytes on every run, thread count and chunking. */
 #include "renderer/gl/pass_post.h"
@@ -25,7 +25,7 @@ struct mmd_post {
     mmd_effects e;
     int w, h;
     GLuint vao;
-    GLuint prog_ssaa, prog_down, prog_down_pre, prog_up, prog_comb, prog_comp, prog_fxaa;
+    GLuint prog_ssaa, prog_down, prog_down_pre, prog_up, prog_up4, prog_comb, prog_comp, prog_fxaa;
     GLuint tex_scene, fbo_scene; /* ssaa > 1: the box-filtered frame */
     GLuint rb_out, fbo_out;      /* fxaa: w x h RGBA8, what is read back */
     GLuint tex_add, tex_dim, fbo_add; /* glow or diffusion: combined at cw x ch (post_combine_fs) */
@@ -115,7 +115,8 @@ static int programs(mmd_post *p, char *msg, size_t n)
     if (!(p->prog_ssaa = build(gl, "post_ssaa_fs", NULL, msg, n)) ||
         !(p->prog_down = build(gl, "post_down_fs", "#define PREFILTER 0\n", msg, n)) ||
         !(p->prog_down_pre = build(gl, "post_down_fs", "#define PREFILTER 1\n", msg, n)) ||
-        !(p->prog_up = build(gl, "post_up_fs", NULL, msg, n)) ||
+        !(p->prog_up = build(gl, "post_up_fs", "#define TAPS 8\n", msg, n)) ||
+        !(p->prog_up4 = build(gl, "post_up_fs", "#define TAPS 4\n", msg, n)) ||
         !(p->prog_comb = build(gl, "post_combine_fs", defs, msg, n)) ||
         !(p->prog_comp = build(gl, "post_composite_fs", dim, msg, n)) ||
         !(p->prog_fxaa = build(gl, "post_fxaa_fs", NULL, msg, n)))
@@ -124,6 +125,7 @@ static int programs(mmd_post *p, char *msg, size_t n)
     set_sampler(gl, p->prog_down, "u_src", 0);
     set_sampler(gl, p->prog_down_pre, "u_src", 0);
     set_sampler(gl, p->prog_up, "u_src", 0);
+    set_sampler(gl, p->prog_up4, "u_src", 0);
     set_sampler(gl, p->prog_fxaa, "u_src", 0);
     set_sampler(gl, p->prog_comb, "u_glow_src", 1);
     set_sampler(gl, p->prog_comb, "u_glow", 2);
@@ -133,14 +135,13 @@ static int programs(mmd_post *p, char *msg, size_t n)
     return 0;
 }
 
-/* The combine targets: half size with glow (the emission's size), else
- * quarter (Diffusion's chain starts there); a second one for d with both. */
+/* The combine targets: quarter size (the glow's emission and both chains
+ * start there); a second one for d with both. */
 static int combine_create(mmd_post *p)
 {
     const mmd_gl *gl = p->gl;
-    int k = p->e.glow ? 1 : 2;
-    p->cw = p->w >> k > 0 ? p->w >> k : 1;
-    p->ch = p->h >> k > 0 ? p->h >> k : 1;
+    p->cw = p->w >> 2 > 0 ? p->w >> 2 : 1;
+    p->ch = p->h >> 2 > 0 ? p->h >> 2 : 1;
     p->tex_add = mmd_post_texture_target(gl, GL_RGBA8, p->cw, p->ch, &p->fbo_add);
     if (!p->tex_add)
         return -1;
@@ -184,7 +185,7 @@ int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int heigh
     }
     if (!rc && (e->glow || e->diffusion))
         rc = combine_create(p);
-    if (!rc && e->glow) /* from the emission at half size (pass_glow.c) */
+    if (!rc && e->glow) /* from the emission at quarter size (pass_glow.c) */
         rc = chain_create(gl, &p->glow, width, height, e->glow_radius, 2);
     if (!rc && e->diffusion)
         rc = chain_create(gl, &p->diff, width, height, 1.0f, 2);
@@ -219,9 +220,9 @@ void mmd_post_free(mmd_post *p)
     gl->DeleteFramebuffers(3, fbos);
     gl->DeleteTextures(4, texs);
     gl->DeleteRenderbuffers(1, &p->rb_out);
-    GLuint progs[7] = {p->prog_ssaa, p->prog_down, p->prog_down_pre, p->prog_up, p->prog_comb, p->prog_comp,
-                       p->prog_fxaa};
-    for (int i = 0; i < 7; i++)
+    GLuint progs[8] = {p->prog_ssaa, p->prog_down, p->prog_down_pre, p->prog_up, p->prog_up4, p->prog_comb,
+                       p->prog_comp, p->prog_fxaa};
+    for (int i = 0; i < 8; i++)
         if (progs[i])
             gl->DeleteProgram(progs[i]);
     gl->DeleteVertexArrays(1, &p->vao);
@@ -242,14 +243,18 @@ static void bind(const mmd_gl *gl, int unit, GLuint tex)
 }
 
 /* Down the chain from src (sw x sh) into levels first..levels, then back up,
- * adding each level onto the next larger; leaves the blurred sum in level first. */
+ * adding each level onto the next larger; leaves the blurred sum in level first.
+ * at_first (src is already level first's size, and there is a level below):
+ * no copy of src into level first; the down steps start from src and the last
+ * up step (4 taps, post_up_fs) overwrites level first, which ends as the sum
+ * without src itself. */
 static void run_chain(const mmd_post *p, const chain *c, GLuint src, int sw, int sh, bool prefilter,
-                      float threshold)
+                      float threshold, bool at_first)
 {
     const mmd_gl *gl = p->gl;
     gl->Disable(GL_BLEND);
     GLuint tex = src;
-    for (int i = c->first; i <= c->levels; i++) {
+    for (int i = c->first + (at_first ? 1 : 0); i <= c->levels; i++) {
         GLuint prog = i == c->first && prefilter ? p->prog_down_pre : p->prog_down;
         gl->UseProgram(prog);
         gl->Uniform2f(gl->GetUniformLocation(prog, "u_texel"), 1.0f / (float)sw, 1.0f / (float)sh);
@@ -262,13 +267,23 @@ static void run_chain(const mmd_post *p, const chain *c, GLuint src, int sw, int
     }
     gl->Enable(GL_BLEND);
     gl->BlendFuncSeparate(GL_ONE, GL_ONE, GL_ONE, GL_ONE);
-    gl->UseProgram(p->prog_up);
     for (int i = c->levels; i > c->first; i--) {
-        gl->Uniform2f(gl->GetUniformLocation(p->prog_up, "u_texel"), 1.0f / (float)c->w[i], 1.0f / (float)c->h[i]);
+        bool last = at_first && i - 1 == c->first;
+        GLuint prog = last ? p->prog_up4 : p->prog_up;
+        gl->UseProgram(prog);
+        gl->Uniform2f(gl->GetUniformLocation(prog, "u_texel"), 1.0f / (float)c->w[i], 1.0f / (float)c->h[i]);
         bind(gl, 0, c->tex[i]);
+        if (last)
+            gl->Disable(GL_BLEND);
         draw_into(p, c->fbo[i - 1], c->w[i - 1], c->h[i - 1]);
     }
     gl->Disable(GL_BLEND);
+}
+
+/* Whether the glow's chain starts below its quarter-size emission (run_chain at_first). */
+static bool glow_at_first(const mmd_post *p)
+{
+    return p->glow.levels > p->glow.first;
 }
 
 bool mmd_post_needed(const mmd_post *p, GLuint glow)
@@ -284,10 +299,11 @@ static void composite(const mmd_post *p, GLuint fbo, GLuint glow)
     const mmd_gl *gl = p->gl;
     bool do_glow = p->e.glow && glow;
     gl->UseProgram(p->prog_comb);
-    /* emitters at full strength, the halo (a sum over its levels) at strength / levels */
+    /* emitters at full strength, the halo (a sum over its levels) at strength / levels;
+     * its top level, the emission itself, is in the emitters' weight when the chain skipped it */
     int halo_levels = p->glow.levels - p->glow.first + 1;
-    float gk[2] = {do_glow ? p->e.glow_strength : 0.0f,
-                   do_glow && halo_levels > 0 ? p->e.glow_strength / (float)halo_levels : 0.0f};
+    float hk = do_glow && halo_levels > 0 ? p->e.glow_strength / (float)halo_levels : 0.0f;
+    float gk[2] = {do_glow ? p->e.glow_strength + (glow_at_first(p) ? hk : 0.0f) : 0.0f, hk};
     gl->Uniform2f(gl->GetUniformLocation(p->prog_comb, "u_glow_k"), gk[0], gk[1]);
     gl->Uniform1f(gl->GetUniformLocation(p->prog_comb, "u_diff_k"),
                   p->diff.levels ? 2.0f * p->e.diffusion_strength / (float)(p->diff.levels - p->diff.first + 1)
@@ -324,10 +340,10 @@ GLuint mmd_post_run(mmd_post *p, GLuint scene, GLuint scene_fbo, GLuint glow)
         scene = p->tex_scene;
         scene_fbo = p->fbo_scene;
     }
-    if (do_glow) /* the halo: from quarter size down and back */
-        run_chain(p, &p->glow, glow, p->w / 2 > 0 ? p->w / 2 : 1, p->h / 2 > 0 ? p->h / 2 : 1, false, 0.0f);
+    if (do_glow) /* the halo: from the quarter-size emission down and back */
+        run_chain(p, &p->glow, glow, p->glow.w[2], p->glow.h[2], false, 0.0f, glow_at_first(p));
     if (p->e.diffusion)
-        run_chain(p, &p->diff, scene, p->w, p->h, true, p->e.diffusion_threshold);
+        run_chain(p, &p->diff, scene, p->w, p->h, true, p->e.diffusion_threshold, false);
     if (do_glow || p->e.diffusion)
         composite(p, scene_fbo, glow);
     GLuint out = scene_fbo;

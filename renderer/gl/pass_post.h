@@ -1,6 +1,6 @@
 /* renderer/gl/pass_post.h - the passes after the colour pass (issue 18):
  * supersampling resolve, AutoLuminous glow and Diffusion blooms (blur chains
- * at half size and below), composite, FXAA. Used by targets.c when
+ * at quarter size and below), composite, FXAA. Used by targets.c when
  * mmd_effects_post() is true; nothing here runs when every effect is off.
  *
  *     mmd_post_create(gl, &effects, w, h, &p, msg, n);   // output size w x h
@@ -30,7 +30,7 @@ int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int heigh
                     size_t msg_size);
 void mmd_post_free(mmd_post *p); /* NULL is a no-op */
 /* scene: RGBA8 texture of (width * ssaa) x (height * ssaa) attached to
- * scene_fbo; glow: the MMD_POST_HDR emission at half the output size
+ * scene_fbo; glow: the MMD_POST_HDR emission at quarter the output size
  * (pass_glow.c), 0 when nothing glowed. The glows are blended into the frame
  * in place (scene_fbo itself when ssaa is 1). Returns the FBO that holds the
  * width x height result, to read back. */

@@ -110,7 +110,7 @@ struct mmd_renderer {
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
     /* effects (issue 18): render size rw x rh = output x ssaa; with post passes
      * the resolve target's colour is tex_res (read by pass_post.c); glow draws
-     * emission into tex_glow (half the output size, pass_glow.c) */
+     * emission into tex_glow (a quarter of the output size, pass_glow.c) */
     int rw, rh;
     bool post, glow_drawn;
     GLuint tex_res, smp_shadow_cmp;
