@@ -341,6 +341,7 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     free(uv);
     free(add);
     free(edge);
+    mmd_tex_decode_ahead(r, m, model_dir);
     for (uint32_t i = 0; i < m->material_count; i++) {
         const mmd_material *mt = &m->materials[i];
         mmd_material_state_base(mt, &g->base[i]);
@@ -352,6 +353,7 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
         else
             g->mats[i].toon = mmd_tex_model(r, g, model_dir, mt->toon, false);
     }
+    mmd_tex_ahead_release(r);
     if (gl->GetError() != GL_NO_ERROR) {
         free_model(gl, g);
         snprintf(msg, msg_size, "GL error while uploading model");

@@ -26,6 +26,7 @@
 #include "renderer/gl/context.h"
 #include "renderer/gl/pass_post.h"
 #include "renderer/gl/render.h"
+#include "renderer/image/decode.h"
 
 #define MAX_THREADS 16
 /* accessory program variants: tex(1) | sphere mode(2) | self-shadow(1) | specular(1) */
@@ -97,10 +98,22 @@ typedef struct tex_entry {
     size_t bytes;    /* counted against the budget */
 } tex_entry;
 
+/* A texture file decoded ahead of its upload (textures.c: a model's files are
+ * decoded together before its materials take them one by one). */
+typedef struct tex_ahead {
+    unsigned long long dev, ino;
+    bool taken;
+    mmd_status st;
+    mmd_image img; /* st MMD_OK: owned until taken */
+    mmd_error err; /* otherwise */
+} tex_ahead;
+
 struct mmd_renderer {
     mmd_render_options o;
     tex_entry *tex_cache;
     size_t tex_count, tex_cap;
+    tex_ahead *ahead; /* during mmd_renderer_add_model only */
+    size_t ahead_count;
     size_t tex_bytes; /* decoded texture bytes of this renderer (incl. mip levels) */
     mmd_gl_context *ctx;
     const mmd_gl *gl;
@@ -186,6 +199,11 @@ GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, boo
 /* Texture idx of model g with the given wrap, loaded on first use; 0 (drawn
  * white, warned once per texture) when it cannot be found or decoded. */
 GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat);
+/* Decode together, ahead of the mmd_tex_model calls that upload them, the
+ * files of model m's materials that are not cached yet; release what those
+ * calls did not take. */
+void mmd_tex_decode_ahead(mmd_renderer *r, const mmd_model *m, const char *model_dir);
+void mmd_tex_ahead_release(mmd_renderer *r);
 /* A texture by name relative to dir (resolved like models' textures); 0 when
  * it cannot be found or decoded (a warning naming owner when warn). */
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner);

@@ -4,15 +4,46 @@
  * models and materials name it (keyed by device and inode), within the
  * decoded-bytes budget (mmd_render_options.texture_budget: textures that do
  * not fit are halved until they do, or drawn white); failures draw white and
- * warn once. */
+ * warn once. A model's files are decoded together first (decode_ahead: a few
+ * child processes side by side instead of one fork per file, which costs
+ * milliseconds once a GL context is up) and uploaded as its materials ask. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "renderer/base/msg.h"
 #include "renderer/gl/render_internal.h"
 #include "renderer/image/decode.h"
 #include "renderer/image/texpath.h"
+
+static bool pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* Levels 1.. of a power-of-two texture bound to TEXTURE_2D, built on the CPU
+ * with glGenerateMipmap's rounding (image/decode.h): the same texels without
+ * llvmpipe's blit, whose first use costs a 60 ms shader compile and which is
+ * several times slower per level. False when there is no memory (the caller
+ * generates them with GL). */
+static bool upload_mips(const mmd_gl *gl, int w, int h, const uint8_t *px)
+{
+    uint8_t *buf = malloc((size_t)(w > 1 ? w / 2 : 1) * (size_t)(h > 1 ? h / 2 : 1) * 4 * 2);
+    if (!buf)
+        return false;
+    uint8_t *a = buf, *b = buf + (size_t)(w > 1 ? w / 2 : 1) * (size_t)(h > 1 ? h / 2 : 1) * 4;
+    const uint8_t *src = px;
+    for (int level = 1; w > 1 || h > 1; level++) {
+        mmd_image_mip_next(src, w, h, a);
+        w = w > 1 ? w / 2 : 1;
+        h = h > 1 ? h / 2 : 1;
+        gl->TexImage2D(GL_TEXTURE_2D, level, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, a);
+        src = a; /* the next level reads this one and writes the other half */
+        uint8_t *t = a;
+        a = b;
+        b = t;
+    }
+    free(buf);
+    return true;
+}
 
 GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, bool repeat, bool mip)
 {
@@ -28,7 +59,8 @@ GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, boo
     gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap);
     gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     if (mip) {
-        gl->GenerateMipmap(GL_TEXTURE_2D);
+        if (!(pow2(w) && pow2(h) && upload_mips(gl, w, h, px)))
+            gl->GenerateMipmap(GL_TEXTURE_2D);
         gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
     } else {
         gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -84,6 +116,32 @@ static bool fit_budget(mmd_renderer *r, mmd_image *img, bool mip, int *halvings)
     return true;
 }
 
+/* Index of the file (dev, ino) in the cache, or count when absent. */
+static size_t cache_find(const mmd_renderer *r, unsigned long long dev, unsigned long long ino)
+{
+    size_t i = 0;
+    while (i < r->tex_count && !(r->tex_cache[i].dev == dev && r->tex_cache[i].ino == ino))
+        i++;
+    return i;
+}
+
+/* The file decoded ahead (moved out), or decoded now. */
+static mmd_status decode(mmd_renderer *r, const char *path, const struct stat *st, mmd_image *img, mmd_error *err)
+{
+    for (size_t i = 0; i < r->ahead_count; i++) {
+        tex_ahead *a = &r->ahead[i];
+        if (a->dev == (unsigned long long)st->st_dev && a->ino == (unsigned long long)st->st_ino && !a->taken) {
+            if (a->st == MMD_OK)
+                *img = a->img;
+            else
+                *err = a->err;
+            a->taken = true;
+            return a->st;
+        }
+    }
+    return mmd_image_load_file(path, img, err);
+}
+
 /* The cache entry for (file, wrap), decoding and uploading on first use. */
 static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, const char *name, const char *owner,
                              char *why, size_t why_size)
@@ -111,7 +169,7 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
     *e = (tex_entry){.dev = (unsigned long long)st.st_dev, .ino = (unsigned long long)st.st_ino, .repeat = repeat};
     mmd_image img;
     mmd_error ie;
-    if (mmd_image_load_file(path, &img, &ie) != MMD_OK)
+    if (decode(r, path, &st, &img, &ie) != MMD_OK)
         return snprintf(why, why_size, "%s", ie.msg), 0;
     int halvings = 0;
     if (!fit_budget(r, &img, repeat, &halvings)) {
@@ -174,4 +232,77 @@ GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32
     snprintf(owner, sizeof owner, "model \"%s\"", g->m->name);
     *slot = mmd_tex_file(r, model_dir, g->m->textures[idx], repeat, !warned, owner);
     return *slot;
+}
+
+/* Ahead-decoding holds at most this many decoded bytes (and no more than the
+ * texture budget has left); later files decode on first use. */
+#define AHEAD_MAX_BYTES ((size_t)256 << 20)
+
+/* The resolved path of texture idx of m into paths[*n] and ahead[*n], unless
+ * it is cached already or listed. */
+static void list_file(mmd_renderer *r, const mmd_model *m, const char *model_dir, int32_t idx, char **paths,
+                      size_t *n)
+{
+    char path[4096];
+    mmd_error why;
+    struct stat st;
+    if (idx < 0 || (uint32_t)idx >= m->texture_count ||
+        mmd_texpath_resolve(model_dir && *model_dir ? model_dir : ".", m->textures[idx], r->o.allow_outside_assets,
+                            path, sizeof path, &why) != MMD_OK ||
+        stat(path, &st) != 0 || cache_find(r, st.st_dev, st.st_ino) < r->tex_count)
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (r->ahead[i].dev == (unsigned long long)st.st_dev && r->ahead[i].ino == (unsigned long long)st.st_ino)
+            return;
+    if (!(paths[*n] = strdup(path)))
+        return;
+    r->ahead[*n] = (tex_ahead){.dev = st.st_dev, .ino = st.st_ino, .taken = true};
+    ++*n;
+}
+
+void mmd_tex_decode_ahead(mmd_renderer *r, const mmd_model *m, const char *model_dir)
+{
+    size_t cap = (size_t)m->material_count * 3, n = 0;
+    char **paths = calloc(cap ? cap : 1, sizeof *paths);
+    r->ahead = calloc(cap ? cap : 1, sizeof *r->ahead);
+    if (!paths || !r->ahead) {
+        free(paths);
+        mmd_tex_ahead_release(r);
+        return;
+    }
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const mmd_material *mt = &m->materials[i];
+        list_file(r, m, model_dir, mt->texture, paths, &n);
+        if (mt->sphere_mode != MMD_SPHERE_NONE)
+            list_file(r, m, model_dir, mt->sphere_texture, paths, &n);
+        if (!mt->toon_shared)
+            list_file(r, m, model_dir, mt->toon, paths, &n);
+    }
+    size_t left = r->o.texture_budget > r->tex_bytes ? r->o.texture_budget - r->tex_bytes : 0;
+    size_t max = left < AHEAD_MAX_BYTES ? left : AHEAD_MAX_BYTES;
+    mmd_image *img = calloc(n ? n : 1, sizeof *img);
+    mmd_status *st = calloc(n ? n : 1, sizeof *st);
+    mmd_error *err = calloc(n ? n : 1, sizeof *err);
+    if (img && st && err && n > 0) {
+        size_t done = mmd_image_load_files((const char *const *)paths, n, r->threads, max, img, st, err);
+        for (size_t i = 0; i < done; i++)
+            r->ahead[i] = (tex_ahead){r->ahead[i].dev, r->ahead[i].ino, false, st[i], img[i], err[i]};
+    }
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+    free(img);
+    free(st);
+    free(err);
+    r->ahead_count = n;
+}
+
+void mmd_tex_ahead_release(mmd_renderer *r)
+{
+    for (size_t i = 0; i < r->ahead_count; i++)
+        if (!r->ahead[i].taken && r->ahead[i].st == MMD_OK)
+            mmd_image_free(&r->ahead[i].img);
+    free(r->ahead);
+    r->ahead = NULL;
+    r->ahead_count = 0;
 }

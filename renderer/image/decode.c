@@ -14,18 +14,15 @@
 #include "renderer/image/decode.h"
 
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <stb_image.h>
 
 #include "core/file.h"
 #include "core/status.h"
+#include "renderer/image/decode_child.h"
 
 #define DDSD_MIPMAPCOUNT 0x20000u
 #define DDPF_ALPHAPIXELS 0x1u
@@ -94,6 +91,22 @@ bool mmd_image_halve(mmd_image *img)
     img->size = (size_t)nw * (size_t)nh * 4;
     img->level_size[0] = img->size;
     return true;
+}
+
+void mmd_image_mip_next(const uint8_t *src, int w, int h, uint8_t *dst)
+{
+    int nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
+    for (int y = 0; y < nh; y++) {
+        const uint8_t *r0 = src + (size_t)(h > 1 ? 2 * y : 0) * w * 4, *r1 = src + (size_t)(h > 1 ? 2 * y + 1 : 0) * w * 4;
+        uint8_t *o = dst + (size_t)y * nw * 4;
+        for (int x = 0; x < nw; x++) {
+            int x0 = (w > 1 ? 2 * x : 0) * 4, x1 = (w > 1 ? 2 * x + 1 : 0) * 4;
+            for (int c = 0; c < 4; c++) {
+                int top = (r0[x0 + c] + r0[x1 + c] + 1) >> 1, bottom = (r1[x0 + c] + r1[x1 + c] + 1) >> 1;
+                o[x * 4 + c] = (uint8_t)((top + bottom + 1) >> 1);
+            }
+        }
+    }
 }
 
 static mmd_status check_dims(long long w, long long h, mmd_error *err)
@@ -442,91 +455,14 @@ static const char *other_format_name(const uint8_t *d, size_t size)
     return NULL;
 }
 
-/* ---- the decode, in-process or in a child under a wall-clock limit -------- */
+/* ---- the decode, in-process or in children under a wall-clock limit ------ */
 
-typedef struct decode_result {
-    int status; /* MMD_OK or an mmd_status */
-    int w, h;
-    char why[96];
-} decode_result;
-
-/* stb into px (w*h*4 bytes, sized from stbi_info). */
-static void stb_decode(const uint8_t *d, size_t size, int w, int h, uint8_t *px, decode_result *r)
+/* Everything before the pixels: the format by its first bytes, the header
+ * checks and the size. A DDS is decoded here (*out set, *job untouched);
+ * otherwise *job is ready for stb but for its pixels (job->px NULL). */
+static mmd_status prepare(const uint8_t *d, size_t size, mmd_image *out, mmd_decode_job *job, mmd_error *err)
 {
-    int w2 = 0, h2 = 0, comp = 0;
-    uint8_t *got = stbi_load_from_memory(d, (int)size, &w2, &h2, &comp, 4);
-    r->w = w2;
-    r->h = h2;
-    if (!got) {
-        const char *why = stbi_failure_reason();
-        r->status = MMD_E_BAD_STRUCTURE;
-        snprintf(r->why, sizeof r->why, "cannot decode image: %s", why ? why : "corrupt data");
-        return;
-    }
-    if (w2 != w || h2 != h) { /* stb disagreeing with itself: treat as corrupt */
-        r->status = MMD_E_BAD_STRUCTURE;
-        snprintf(r->why, sizeof r->why, "image size changed while decoding");
-    } else {
-        memcpy(px, got, (size_t)w * (size_t)h * 4);
-        r->status = MMD_OK;
-    }
-    stbi_image_free(got);
-}
-
-/* The same in a forked child writing into shared memory; the parent waits at
- * most limit_ms and kills it after that. This is the time budget: whatever a
- * decoder bug does (the HDR loop above, or one not known yet), a worker is
- * back within the limit with an error instead of hanging. The child touches
- * only stb, malloc and the shared block, then _exit()s. */
-static void stb_decode_timed(const uint8_t *d, size_t size, int w, int h, uint8_t *px, int limit_ms,
-                             decode_result *r)
-{
-    size_t bytes = (size_t)w * (size_t)h * 4;
-    void *shm = mmap(NULL, sizeof *r + bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shm == MAP_FAILED) {
-        r->status = MMD_E_NOMEM;
-        snprintf(r->why, sizeof r->why, "cannot map %zu bytes for decoding", bytes);
-        return;
-    }
-    decode_result *sr = shm;
-    sr->status = MMD_E_BAD_STRUCTURE;
-    snprintf(sr->why, sizeof sr->why, "the decoder crashed");
-    pid_t pid = fork();
-    if (pid == 0) {
-        stb_decode(d, size, w, h, (uint8_t *)shm + sizeof *r, sr);
-        _exit(0);
-    }
-    if (pid < 0) {
-        munmap(shm, sizeof *r + bytes);
-        stb_decode(d, size, w, h, px, r); /* no process to spare: decode here */
-        return;
-    }
-    int status = 0, waited_us = 0;
-    pid_t done;
-    while ((done = waitpid(pid, &status, WNOHANG)) == 0 && waited_us < limit_ms * 1000) {
-        int step = waited_us < 20000 ? 200 : 5000;
-        usleep((useconds_t)step);
-        waited_us += step;
-    }
-    if (done == 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        r->status = MMD_E_LIMIT;
-        snprintf(r->why, sizeof r->why, "decoding took longer than the %d ms budget (stopped)", limit_ms);
-    } else {
-        *r = *sr;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            r->status = MMD_E_BAD_STRUCTURE;
-            snprintf(r->why, sizeof r->why, "the decoder crashed");
-        } else if (r->status == MMD_OK) {
-            memcpy(px, (uint8_t *)shm + sizeof *r, bytes);
-        }
-    }
-    munmap(shm, sizeof *r + bytes);
-}
-
-static mmd_status load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_image *out, mmd_error *err)
-{
+    memset(job, 0, sizeof *job);
     if (!d || size == 0)
         return mmd_fail(err, MMD_E_TRUNCATED, "image is empty");
     img_fmt fmt = sniff(d, size);
@@ -563,31 +499,54 @@ static mmd_status load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_i
         st = check_tga_size(d, size, w, h, err);
     if (st != MMD_OK)
         return st;
-    size_t bytes = (size_t)w * (size_t)h * 4;
+    *job = (mmd_decode_job){.data = d, .size = size, .w = w, .h = h};
+    return MMD_OK;
+}
+
+/* Pixels for a prepared job (ours, so callers free() them like DDS data). */
+static mmd_status alloc_pixels(mmd_decode_job *job, mmd_error *err)
+{
+    size_t bytes = (size_t)job->w * (size_t)job->h * 4;
+    job->px = malloc(bytes);
+    return job->px ? MMD_OK : mmd_fail(err, MMD_E_NOMEM, "cannot allocate %zu bytes", bytes);
+}
+
+/* A decoded job into *out (taking its pixels), or its error. */
+static mmd_status finish(mmd_decode_job *job, mmd_image *out, mmd_error *err)
+{
+    if (job->res.status != MMD_OK) {
+        free(job->px);
+        job->px = NULL;
+        return mmd_fail(err, job->res.status, "%s", job->res.why);
+    }
     mmd_image img;
     memset(&img, 0, sizeof img);
-    img.data = malloc(bytes); /* ours, so callers free() it like DDS data */
-    if (!img.data)
-        return mmd_fail(err, MMD_E_NOMEM, "cannot allocate %zu bytes", bytes);
-    decode_result r;
-    memset(&r, 0, sizeof r);
-    if (limit_ms > 0)
-        stb_decode_timed(d, size, w, h, img.data, limit_ms, &r);
-    else
-        stb_decode(d, size, w, h, img.data, &r);
-    if (r.status != MMD_OK) {
-        free(img.data);
-        return mmd_fail(err, r.status, "%s", r.why);
-    }
-    img.width = w;
-    img.height = h;
+    img.data = job->px;
+    img.width = job->w;
+    img.height = job->h;
     img.format = MMD_IMAGE_RGBA8;
-    img.size = bytes;
+    img.size = (size_t)job->w * (size_t)job->h * 4;
     img.levels = 1;
-    img.level_size[0] = bytes;
-    img.has_alpha = rgba_has_alpha(img.data, (size_t)w * h);
+    img.level_size[0] = img.size;
+    img.has_alpha = rgba_has_alpha(img.data, (size_t)job->w * job->h);
+    job->px = NULL;
     *out = img;
     return MMD_OK;
+}
+
+static mmd_status load_memory(const uint8_t *d, size_t size, int limit_ms, mmd_image *out, mmd_error *err)
+{
+    mmd_decode_job job;
+    mmd_status st = prepare(d, size, out, &job, err);
+    if (st != MMD_OK || !job.data) /* an error, or a DDS decoded */
+        return st;
+    if ((st = alloc_pixels(&job, err)) != MMD_OK)
+        return st;
+    if (limit_ms > 0)
+        mmd_decode_children(&job, 1, 1, limit_ms);
+    else
+        mmd_decode_here(&job);
+    return finish(&job, out, err);
 }
 
 mmd_status mmd_image_load_memory(const void *data, size_t size, mmd_image *out, mmd_error *err)
@@ -600,6 +559,12 @@ mmd_status mmd_image_load_memory_timed(const void *data, size_t size, int limit_
     return load_memory(data, size, limit_ms, out, err);
 }
 
+/* The path before the sentence; the offset stays. */
+static mmd_status with_path(mmd_error *err, const char *path, mmd_status st, const mmd_error *inner)
+{
+    return mmd_error_set(err, st, inner->section, inner->item, inner->offset, "%s: %s", path, inner->msg);
+}
+
 mmd_status mmd_image_load_file(const char *path, mmd_image *out, mmd_error *err)
 {
     void *data = NULL;
@@ -610,7 +575,68 @@ mmd_status mmd_image_load_file(const char *path, mmd_image *out, mmd_error *err)
         return mmd_fail(err, st, "%s: %s", path, inner.msg);
     st = load_memory(data, size, MMD_IMAGE_DECODE_MS, out, &inner);
     free(data);
-    if (st != MMD_OK) /* the path before the sentence; the offset stays */
-        return mmd_error_set(err, st, inner.section, inner.item, inner.offset, "%s: %s", path, inner.msg);
-    return MMD_OK;
+    return st == MMD_OK ? MMD_OK : with_path(err, path, st, &inner);
+}
+
+/* Bytes a prepared file will take decoded. */
+static size_t decoded_bytes(const mmd_decode_job *job, const mmd_image *dds)
+{
+    return job->data ? (size_t)job->w * (size_t)job->h * 4 : dds->size;
+}
+
+/* Files read and prepared in order while their decoded bytes fit max_bytes
+ * (the first always); those stb decodes go to the children together. The
+ * count handled; every file's bytes are freed before returning. */
+static size_t load_batch(const char *const *paths, size_t n, int workers, size_t max_bytes, mmd_image *out,
+                         mmd_status *st, mmd_error *errs, void **data, mmd_decode_job *jobs, size_t *at)
+{
+    size_t i, nj = 0, total = 0; /* jobs[k] is file at[k] */
+    for (i = 0; i < n; i++) {
+        mmd_error inner;
+        size_t size = 0;
+        data[i] = NULL;
+        if ((st[i] = mmd_file_read(paths[i], &data[i], &size, &inner)) != MMD_OK) {
+            mmd_fail(&errs[i], st[i], "%s: %s", paths[i], inner.msg);
+            continue;
+        }
+        st[i] = prepare(data[i], size, &out[i], &jobs[nj], &inner);
+        size_t bytes = st[i] == MMD_OK ? decoded_bytes(&jobs[nj], &out[i]) : 0;
+        if (i > 0 && total + bytes > max_bytes) { /* the next call's */
+            if (st[i] == MMD_OK && !jobs[nj].data)
+                mmd_image_free(&out[i]);
+            free(data[i]);
+            break;
+        }
+        total += bytes;
+        if (st[i] == MMD_OK && jobs[nj].data && (st[i] = alloc_pixels(&jobs[nj], &inner)) == MMD_OK)
+            at[nj++] = i;
+        if (st[i] != MMD_OK)
+            with_path(&errs[i], paths[i], st[i], &inner);
+    }
+    mmd_decode_children(jobs, nj, workers, MMD_IMAGE_DECODE_MS);
+    for (size_t k = 0; k < nj; k++) {
+        mmd_error inner;
+        size_t f = at[k];
+        if ((st[f] = finish(&jobs[k], &out[f], &inner)) != MMD_OK)
+            with_path(&errs[f], paths[f], st[f], &inner);
+    }
+    for (size_t f = 0; f < i; f++)
+        free(data[f]);
+    return i;
+}
+
+size_t mmd_image_load_files(const char *const *paths, size_t n, int workers, size_t max_bytes, mmd_image *out,
+                            mmd_status *st, mmd_error *errs)
+{
+    void **data = malloc(n * sizeof *data);
+    mmd_decode_job *jobs = malloc(n * sizeof *jobs);
+    size_t *at = malloc(n * sizeof *at), done = 0;
+    if (n > 0 && (!data || !jobs || !at))
+        st[done] = mmd_image_load_file(paths[done], &out[done], &errs[done]), done++;
+    else
+        done = load_batch(paths, n, workers, max_bytes, out, st, errs, data, jobs, at);
+    free(data);
+    free(jobs);
+    free(at);
+    return done;
 }

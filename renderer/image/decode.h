@@ -23,6 +23,8 @@
  * time, in a child process that is killed after it: MMD_E_LIMIT), so that a
  * decoder bug cannot hang a worker; mmd_image_load_memory_timed takes the
  * budget as an argument, mmd_image_load_memory decodes in-process (fuzzing).
+ * mmd_image_load_files decodes many files as mmd_image_load_file does each,
+ * side by side in a few children (one fork per child, not per file).
  *
  * All loaders return MMD_OK (0) or an mmd_status (core/status.h) with a
  * sentence in err (may be NULL), and the byte offset in err->offset where the
@@ -67,12 +69,27 @@ mmd_status mmd_image_load_file(const char *path, mmd_image *out, mmd_error *err)
 mmd_status mmd_image_load_memory(const void *data, size_t size, mmd_image *out, mmd_error *err);
 mmd_status mmd_image_load_memory_timed(const void *data, size_t size, int limit_ms, mmd_image *out,
                                        mmd_error *err);
+/* The first k of paths[0..n) decoded as mmd_image_load_file would, each
+ * under its own budget, in up to `workers` child processes at once; k (>= 1
+ * when n >= 1) is returned: the files, in order, whose decoded bytes fit
+ * max_bytes together (the first always). For i < k, st[i] is MMD_OK with
+ * out[i] set (the caller frees it), or an error with errs[i]. */
+size_t mmd_image_load_files(const char *const *paths, size_t n, int workers, size_t max_bytes, mmd_image *out,
+                            mmd_status *st, mmd_error *errs);
 void mmd_image_free(mmd_image *img);
 /* Halve img in place to fit a memory budget: RGBA8 is box-filtered to
  * ceil(w/2) x ceil(h/2); DXT drops its top mip level when it has another.
  * False (img unchanged) when it cannot get smaller (1x1, a DXT with one
  * level, or out of memory). */
 bool mmd_image_halve(mmd_image *img);
+
+/* The next mip level of a w x h RGBA8 image whose sides are powers of two
+ * (each side halved, a side of 1 stays 1) into dst, rounded as llvmpipe's
+ * glGenerateMipmap rounds it: each row pair (a + b + 1) >> 1, then the two
+ * rows the same way (byte-identical for power-of-two sizes, checked by
+ * test_render's mip test), so levels can be built on the CPU instead of by a
+ * blit that costs a shader compile on first use. */
+void mmd_image_mip_next(const uint8_t *src, int w, int h, uint8_t *dst);
 
 /* Short name of a format ("RGBA8", "DXT1", ...). */
 const char *mmd_image_format_name(int format);

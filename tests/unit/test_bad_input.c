@@ -29,6 +29,7 @@
 
 #include "renderer/cli/scene.h"
 #include "renderer/image/decode.h"
+#include "renderer/image/decode_child.h"
 #include "tests/fuzz/fixtures.h"
 #include "tests/util/pmd_writer.h"
 #include "core/anim.h"
@@ -1073,6 +1074,45 @@ TEST(image_decode_time_budget)
     free(b.p);
 }
 
+/* The decode workers (image/decode_child.h) with a job that hangs stb (the
+ * zero-length-run HDR scanline, handed to them directly: the loaders refuse
+ * it by its first bytes) between good ones: its worker is killed at the
+ * budget, the hang is MMD_E_LIMIT, and every other job still decodes, the
+ * ones after it in a second round (one worker) or on the other worker. */
+TEST(image_decode_workers_survive_a_hang)
+{
+    uint8_t hdr[53] = {0};
+    const char *head = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 16\n";
+    memcpy(hdr, head, strlen(head));
+    memcpy(hdr + strlen(head), "\x02\x02\x00\x10", 4);
+    uint8_t px[16 * 16 * 3];
+    for (size_t i = 0; i < sizeof px; i++)
+        px[i] = (uint8_t)(i * 7);
+    membuf b = {0};
+    stbi_write_bmp_to_func(mem_write, &b, 16, 16, 3, px);
+    uint8_t want[16 * 16 * 4];
+    mmd_decode_job here = {.data = b.p, .size = b.n, .w = 16, .h = 16, .px = want};
+    mmd_decode_here(&here);
+    REQUIRE(here.res.status == MMD_OK);
+    for (int workers = 1; workers <= 2; workers++) {
+        uint8_t out[4][16 * 16 * 4];
+        mmd_decode_job jobs[4];
+        for (int i = 0; i < 4; i++)
+            jobs[i] = (mmd_decode_job){.data = b.p, .size = b.n, .w = 16, .h = 16, .px = out[i]};
+        jobs[1] = (mmd_decode_job){.data = hdr, .size = sizeof hdr, .w = 16, .h = 1, .px = out[1]};
+        alarm(20);
+        mmd_decode_children(jobs, 4, workers, 200);
+        alarm(0);
+        printf("#   %d worker(s): the hang: %s\n", workers, jobs[1].res.why);
+        CHECK_EQ_INT(jobs[1].res.status, MMD_E_LIMIT);
+        for (int i = 0; i < 4; i += 1 + (i == 0)) {
+            CHECK_EQ_INT(jobs[i].res.status, MMD_OK);
+            CHECK(!memcmp(out[i], want, sizeof want));
+        }
+    }
+    free(b.p);
+}
+
 /* ================================================================ bombs */
 /* IK bomb: 16 chains of 1,024 links with 65,536 loops and an unreachable
  * target (1.1 MB) asked for 4.3e9 bone updates a frame (108 s per chain on
@@ -1396,6 +1436,7 @@ int main(void)
     RUN(image_png_cut_inside_chunk_header);
     RUN(image_undocumented_formats_refused_by_signature);
     RUN(image_decode_time_budget);
+    RUN(image_decode_workers_survive_a_hang);
     RUN(ik_bomb_work_is_capped);
     RUN(physics_bomb_is_refused_by_pair_cap);
     RUN(physics_pile_up_stops_at_the_budget);

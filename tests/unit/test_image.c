@@ -2,6 +2,7 @@
  * GIF (first frame), JPEG, DDS (DXT1/3/5 blocks + mips, A8R8G8B8, X8R8G8B8),
  * limits and corrupt input (truncation sweeps must fail cleanly). */
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -596,6 +597,94 @@ TEST(real_png_texture)
     mmd_image_free(&img);
 }
 
+/* A temporary file holding n bytes; its path into path (>= 32 bytes). */
+static void temp_file(char *path, const void *d, size_t n)
+{
+    strcpy(path, "/tmp/test_image_XXXXXX");
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, d, n) == (ssize_t)n);
+    close(fd);
+}
+
+/* The batch gives, file by file, what mmd_image_load_file gives: pixels,
+ * alpha flag, status and sentence (a DDS, a corrupt file and a missing one
+ * among BMPs decoded by two workers), and stops where max_bytes runs out. */
+TEST(load_files_match_load_file)
+{
+    char paths[6][32];
+    size_t n;
+    uint8_t *b = make_bmp(33, 17, 24, px_grad_zero_alpha, &n);
+    temp_file(paths[0], b, n);
+    free(b);
+    b = make_bmp(64, 64, 32, px_grad_alpha, &n);
+    temp_file(paths[1], b, n);
+    b[20] ^= 0x7f; /* a BMP whose header lies about its size */
+    temp_file(paths[2], b, n);
+    free(b);
+    uint8_t dds[128 + 8] = {0};
+    size_t dn = dds_header(dds, 4, 4, 1, "DXT1", 0, 0, 0, 0, 0);
+    temp_file(paths[3], dds, dn + 8);
+    strcpy(paths[4], "/nonexistent/t.png");
+    b = make_bmp(5, 300, 32, px_grad_zero_alpha, &n);
+    temp_file(paths[5], b, n);
+    free(b);
+    const char *pp[6] = {paths[0], paths[1], paths[2], paths[3], paths[4], paths[5]};
+    mmd_image out[6];
+    mmd_status st[6];
+    mmd_error errs[6];
+    CHECK_EQ_INT(mmd_image_load_files(pp, 6, 2, SIZE_MAX, out, st, errs), 6);
+    CHECK(st[0] == MMD_OK && st[1] == MMD_OK && st[3] == MMD_OK && st[5] == MMD_OK);
+    CHECK(st[0] == MMD_OK && st[1] == MMD_OK && out[1].has_alpha && !out[0].has_alpha);
+    for (int i = 0; i < 6; i++) {
+        mmd_image one;
+        mmd_error e1 = {0};
+        mmd_status s1 = mmd_image_load_file(pp[i], &one, &e1);
+        CHECK_EQ_INT(st[i], s1);
+        if (s1 != MMD_OK) {
+            printf("#   %s\n", errs[i].msg);
+            CHECK(strcmp(errs[i].msg, e1.msg) == 0);
+            continue;
+        }
+        CHECK(out[i].width == one.width && out[i].height == one.height && out[i].format == one.format);
+        CHECK(out[i].size == one.size && !memcmp(out[i].data, one.data, one.size));
+        CHECK(out[i].has_alpha == one.has_alpha);
+        mmd_image_free(&one);
+        mmd_image_free(&out[i]);
+    }
+    /* 33x17 and 64x64 RGBA8 fill the bytes; the corrupt third takes none, the DDS waits */
+    CHECK_EQ_INT(mmd_image_load_files(pp, 6, 2, 33 * 17 * 4 + 64 * 64 * 4, out, st, errs), 3);
+    CHECK_EQ_INT(st[2], MMD_E_LIMIT);
+    mmd_image_free(&out[0]);
+    mmd_image_free(&out[1]);
+    CHECK_EQ_INT(mmd_image_load_files(pp + 1, 5, 1, 1, out, st, errs), 1); /* the first always */
+    mmd_image_free(&out[0]);
+    for (int i = 0; i < 6; i++)
+        if (i != 4)
+            unlink(paths[i]);
+}
+
+/* glGenerateMipmap's rounding, by hand: (a + b + 1) >> 1 along the row, then
+ * between the rows; a side of 1 stays 1 (test_render checks it against GL). */
+TEST(mip_next_rounding)
+{
+    uint8_t src[4 * 2 * 4], dst[2 * 1 * 4];
+    for (int i = 0; i < 32; i++)
+        src[i] = (uint8_t)(i * 37 % 256);
+    mmd_image_mip_next(src, 4, 2, dst);
+    for (int x = 0; x < 2; x++)
+        for (int c = 0; c < 4; c++) {
+            int t = (src[(2 * x) * 4 + c] + src[(2 * x + 1) * 4 + c] + 1) >> 1;
+            int u = (src[16 + (2 * x) * 4 + c] + src[16 + (2 * x + 1) * 4 + c] + 1) >> 1;
+            CHECK_EQ_INT(dst[x * 4 + c], (t + u + 1) >> 1);
+        }
+    uint8_t col[1 * 4 * 4] = {0, 0, 0, 0, 255, 255, 255, 255, 1, 2, 3, 4, 2, 2, 2, 2}, half[1 * 2 * 4];
+    mmd_image_mip_next(col, 1, 4, half);
+    CHECK_EQ_INT(half[0], 128); /* (0 + 255 + 1) >> 1 twice over the same column */
+    CHECK_EQ_INT(half[4], 2);   /* 1 and 2: 1.5 rounds up */
+    CHECK_EQ_INT(half[5], 2);
+}
+
 int main(void)
 {
     RUN(bmp_24bit_top_row_first);
@@ -616,5 +705,7 @@ int main(void)
     RUN(png_chunk_length_beyond_file);
     RUN(load_file_names_the_path);
     RUN(real_png_texture);
+    RUN(load_files_match_load_file);
+    RUN(mip_next_rounding);
     return test_finish();
 }

@@ -14,7 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "renderer/gl/context.h"
 #include "renderer/gl/render.h"
+#include "renderer/image/decode.h"
 #include "tests/util/test.h"
 #include "tests/unit/anim_fixture.h"
 #include "tests/unit/render_golden.h"
@@ -1058,6 +1060,58 @@ TEST(golden_material_morph)
     morph_case("cube_morph_texture_tint", 0, 1, true);
 }
 
+/* The mip levels textures.c builds on the CPU (image/decode.h
+ * mmd_image_mip_next) are byte for byte what llvmpipe's glGenerateMipmap
+ * makes, for power-of-two sizes square and not: read back level by level. */
+TEST(cpu_mips_match_gl)
+{
+    char msg[256];
+    mmd_gl_context *c;
+    REQUIRE(mmd_gl_context_create(MMD_GL_OSMESA, 1, &c, msg, sizeof msg) == 0 ||
+            mmd_gl_context_create(MMD_GL_EGL, 1, &c, msg, sizeof msg) == 0);
+    const mmd_gl *gl = mmd_gl_context_api(c);
+    if (!strstr((const char *)gl->GetString(GL_RENDERER), "llvmpipe")) {
+        mmd_gl_context_free(c);
+        SKIP("skipped: not llvmpipe (the rounding is llvmpipe's)");
+    }
+    static const int sizes[][2] = {{64, 64}, {128, 8}, {1, 32}, {16, 2}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        uint8_t *a = malloc((size_t)w * h * 4), *b = malloc((size_t)w * h * 4), *g = malloc((size_t)w * h * 4);
+        REQUIRE(a && b && g);
+        for (size_t i = 0; i < (size_t)w * h * 4; i++)
+            a[i] = (uint8_t)((i * 2654435761u) >> 13);
+        GLuint t, fb;
+        gl->GenTextures(1, &t);
+        gl->BindTexture(GL_TEXTURE_2D, t);
+        gl->PixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        gl->PixelStorei(GL_PACK_ALIGNMENT, 1);
+        gl->TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, a);
+        gl->GenerateMipmap(GL_TEXTURE_2D);
+        gl->GenFramebuffers(1, &fb);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, fb);
+        int differ = 0;
+        for (int level = 1; w > 1 || h > 1; level++) {
+            mmd_image_mip_next(a, w, h, b);
+            w = w > 1 ? w / 2 : 1;
+            h = h > 1 ? h / 2 : 1;
+            gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, level);
+            gl->ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, g);
+            differ += memcmp(b, g, (size_t)w * h * 4) != 0;
+            memcpy(a, b, (size_t)w * h * 4);
+        }
+        printf("#   %dx%d: %d levels differ\n", sizes[k][0], sizes[k][1], differ);
+        CHECK_EQ_INT(differ, 0);
+        CHECK_EQ_INT(gl->GetError(), GL_NO_ERROR);
+        gl->DeleteFramebuffers(1, &fb);
+        gl->DeleteTextures(1, &t);
+        free(a);
+        free(b);
+        free(g);
+    }
+    mmd_gl_context_free(c);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -1065,6 +1119,7 @@ int main(int argc, char **argv)
     write_assets();
     RUN(texture_is_upright);
     RUN(texture_cache_and_budget);
+    RUN(cpu_mips_match_gl);
     RUN(golden_plain);
     RUN(golden_texture);
     RUN(golden_toon);
