@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <libavutil/log.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -781,15 +782,46 @@ static bool set_gravity(render_job *j, double t)
     return any;
 }
 
+/* The physics pre-roll (2 s before the first simulated frame, outside parents
+ * as the frames have them) on its own thread while add_models decodes and
+ * uploads the textures and open_output opens the output: neither touches the
+ * motions, poses or physics worlds it writes. */
+typedef struct preroll_job {
+    render_job *j;
+    const mmd_render_plan *p;
+    pthread_t thread;
+    bool running;
+} preroll_job;
+
+static void *preroll_main(void *arg)
+{
+    const preroll_job *pj = arg;
+    if (pj->p->physics && set_gravity(pj->j, pj->p->preroll_time))
+        mmd_links_preroll(pj->j->links, pj->p->preroll_time, pj->j->physics, 2.0);
+    return NULL;
+}
+
+static void preroll_start(preroll_job *pj)
+{
+    pj->running = pthread_create(&pj->thread, NULL, preroll_main, pj) == 0;
+    if (!pj->running) /* no thread to spare: here, now */
+        preroll_main(pj);
+}
+
+static void preroll_join(preroll_job *pj)
+{
+    if (pj->running)
+        pthread_join(pj->thread, NULL);
+    pj->running = false;
+}
+
 /* Executes the plan: evaluates from sim_begin (physics pre-rolled), renders and
  * writes the chunk's frames. An exit code; stops early on a signal. */
 static int run_frames(render_job *j, const render_args *a, const mmd_output_kind *kind,
                       const mmd_render_plan *p, run_stats *st)
 {
     const mmd_scene *s = j->scene;
-    if (p->physics && set_gravity(j, p->preroll_time))
-        mmd_links_preroll(j->links, p->preroll_time, j->physics, 2.0); /* outside parents as the frames have them */
-    warn_physics_stopped(j, a, -1);
+    warn_physics_stopped(j, a, -1); /* after preroll_start's thread */
     st->load_s = now_s() - st->t_begin;
     bool screen = mmd_scene_accessories_use_screen(&j->acc);
     bool animated_acc = mmd_scene_accessories_animated(&j->acc);
@@ -957,9 +989,13 @@ int mmd_cmd_render(int argc, char **argv)
                     chunk_count, (long long)plan.total);
         goto out;
     }
-    if ((rc = add_models(&j)) != 0 || (rc = open_output(&j, &a, kind, &plan, chunk_index, chunk_count)) != 0)
+    preroll_job pj = {.j = &j, .p = &plan};
+    preroll_start(&pj);
+    if ((rc = add_models(&j)) == 0 && (rc = open_output(&j, &a, kind, &plan, chunk_index, chunk_count)) == 0)
+        install_signals(j.sink); /* a signal now also cuts the pre-roll short (mmd_anim_set_cancel) */
+    preroll_join(&pj);
+    if (rc)
         goto out;
-    install_signals(j.sink);
     double t_start = now_s();
     rc = run_frames(&j, &a, kind, &plan, &st);
     rc = finish_run(&j, &a, kind, rc, &st, t_start);
