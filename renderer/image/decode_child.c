@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -132,10 +133,16 @@ static int spawn(shared *sh, mmd_decode_job *jobs, const size_t *order, size_t n
     if (pipe(fds) != 0)
         return 0;
     int made = 0;
+    pid_t parent = getpid();
     for (int k = 0; k < workers; k++) {
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
+            /* the budget holds even if the parent dies (a signal before its
+             * handlers are up): the kernel ends the worker with it */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent)
+                _exit(0);
             work(sh, jobs, order, n, k);
         }
         if (pid < 0)

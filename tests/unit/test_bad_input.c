@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1113,6 +1114,49 @@ TEST(image_decode_workers_survive_a_hang)
     free(b.p);
 }
 
+/* A worker on a hang does not outlive a parent killed before its budget: the
+ * test process becomes the subreaper of the orphaned worker and must reap it,
+ * killed, well within the 60 s budget the dead parent can no longer enforce. */
+TEST(image_decode_worker_dies_with_its_parent)
+{
+    uint8_t hdr[53] = {0};
+    const char *head = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 16\n";
+    memcpy(hdr, head, strlen(head));
+    memcpy(hdr + strlen(head), "\x02\x02\x00\x10", 4);
+    REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+    pid_t mid = fork();
+    REQUIRE(mid >= 0);
+    if (mid == 0) {
+        uint8_t px[16 * 4];
+        mmd_decode_job job = {.data = hdr, .size = sizeof hdr, .w = 16, .h = 1, .px = px};
+        mmd_decode_children(&job, 1, 1, 60000);
+        _exit(1); /* not reached: killed below */
+    }
+    usleep(200000);
+    kill(mid, SIGKILL);
+    REQUIRE(waitpid(mid, NULL, 0) == mid);
+    int reaped = 0, status = 0;
+    for (int ms = 0; ms < 5000 && !reaped; ms += 10) { /* the orphaned worker, now ours */
+        pid_t w = waitpid(-1, &status, WNOHANG);
+        if (w > 0)
+            reaped = 1;
+        else
+            usleep(10000);
+    }
+    if (!reaped) { /* the failure: do not leave the looping worker behind */
+        FILE *ps = popen("ps -o pid= --ppid $PPID", "r");
+        int pid;
+        while (ps && fscanf(ps, "%d", &pid) == 1)
+            if (pid != (int)getpid())
+                kill(pid, SIGKILL);
+        if (ps)
+            pclose(ps);
+    }
+    prctl(PR_SET_CHILD_SUBREAPER, 0);
+    CHECK(reaped);
+    CHECK(reaped && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
 /* ================================================================ bombs */
 /* IK bomb: 16 chains of 1,024 links with 65,536 loops and an unreachable
  * target (1.1 MB) asked for 4.3e9 bone updates a frame (108 s per chain on
@@ -1437,6 +1481,7 @@ int main(void)
     RUN(image_undocumented_formats_refused_by_signature);
     RUN(image_decode_time_budget);
     RUN(image_decode_workers_survive_a_hang);
+    RUN(image_decode_worker_dies_with_its_parent);
     RUN(ik_bomb_work_is_capped);
     RUN(physics_bomb_is_refused_by_pair_cap);
     RUN(physics_pile_up_stops_at_the_budget);
