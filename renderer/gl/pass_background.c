@@ -49,7 +49,7 @@ mmd_status mmd_renderer_set_background(mmd_renderer *r, const char *path, const 
     r->bg[0].tex = mmd_tex_file(r, dir, name, false, false, "the background image");
     if (!r->bg[0].tex) {
         char pn[1024];
-        fprintf(stderr, "warning: background image \"%s\" cannot be read or decoded: not drawn\n",
+        fprintf(stderr, "mmdrender: warning: background image \"%s\" cannot be read or decoded: not drawn\n",
                 mmd_printable(path, pn, sizeof pn));
         return MMD_OK;
     }

@@ -180,7 +180,7 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
     }
     if (halvings && !r->o.quiet) {
         char pn[512], pm[512];
-        fprintf(stderr, "warning: texture \"%s\" of %s: scaled down %dx to %dx%d to stay within the "
+        fprintf(stderr, "mmdrender: warning: texture \"%s\" of %s: scaled down %dx to %dx%d to stay within the "
                 "texture memory budget (%.1f MiB; --texture-memory)\n", mmd_printable(name, pn, sizeof pn),
                 mmd_printable(owner, pm, sizeof pm), 1 << halvings, img.width, img.height,
                 (double)r->o.texture_budget / (1 << 20));
@@ -213,7 +213,7 @@ GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool rep
         return t;
     char pn[512], po[700], pw[1024];
     if (warn && !r->o.quiet)
-        fprintf(stderr, "warning: texture \"%s\" of %s: %s (drawn white)\n", mmd_printable(name, pn, sizeof pn),
+        fprintf(stderr, "mmdrender: warning: texture \"%s\" of %s: %s (drawn white)\n", mmd_printable(name, pn, sizeof pn),
                 mmd_printable(owner, po, sizeof po), mmd_printable(why.msg, pw, sizeof pw));
     return 0;
 }
