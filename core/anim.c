@@ -367,7 +367,7 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
     X(append_rot, nb * 4) X(ik_rot, nb * 4) X(local_rot, nb * 4) X(base_rot, nb * 4)                  \
     X(local_pos, nb * 3) X(world, nb * 16) X(skinning, nb * 16)                                       \
     X(rest_offset, nb * 3) X(ik_enabled, nb) X(phys_off, nb) X(is_ik_link, nb) X(append_link, nb)     \
-    X(phys_written, nb) X(refresh_mark, nb) X(raw_weights, a->nm) X(weights, a->nm)   \
+    X(phys_written, nb) X(raw_weights, a->nm) X(weights, a->nm)                                      \
     X(op_world, nb * 16) X(op_set, nb)
 #define ANIM_ALLOC_ROW(field, n) &&ALLOC(a->field, (size_t)(n))
     bool arrays = (a->order = compute_order(a)) != NULL ANIM_ARRAYS(ANIM_ALLOC_ROW);
@@ -390,6 +390,7 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
             st = mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory");
             goto fail;
         }
+        a->pos_in_order = pos_in_order;
         for (uint32_t i = 0; i < nb; i++)
             pos_in_order[a->order[i]] = (int32_t)i;
         for (uint32_t b = 0; b < nb; b++) {
@@ -426,7 +427,7 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
         memcpy(a->world + 16 * b, m, sizeof m);
     }
     if ((st = mmd_anim_morph_prepare(a, err)) != MMD_OK || (st = mmd_anim_skin_prepare(a, err)) != MMD_OK ||
-        (st = mmd_anim_ik_prepare(a, err)) != MMD_OK)
+        (st = mmd_anim_refresh_prepare(a, err)) != MMD_OK || (st = mmd_anim_ik_prepare(a, err)) != MMD_OK)
         goto fail;
 
     size_t nmo = motions ? motion_count : 0;
@@ -473,6 +474,7 @@ uint32_t mmd_anim_ik_capped(const mmd_anim *a, uint64_t *wanted, uint64_t *kept)
         *kept = a->ik_work;
     return a->ik_capped;
 }
+uint32_t mmd_anim_ik_refresh_capped(const mmd_anim *a) { return a->ik_refresh_capped; }
 void mmd_anim_set_cancel(mmd_anim *a, const volatile sig_atomic_t *flag) { a->cancel = flag; }
 bool mmd_anim_cancelled(const mmd_anim *a) { return a->cancel && *a->cancel; }
 const char *mmd_anim_unbound_name(const mmd_anim *a, size_t i)

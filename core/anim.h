@@ -108,6 +108,11 @@ void mmd_anim_set_pose_weight(mmd_anim *a, float w);
  * none: the render warns otherwise) and the per-frame work before and after. */
 #define MMD_IK_MAX_WORK (1u << 21)
 uint32_t mmd_anim_ik_capped(const mmd_anim *a, uint64_t *wanted, uint64_t *kept);
+/* After solving, a chain recomputes the bones under it that were evaluated
+ * before it. Those refreshes have the same bound (counted as the bones under
+ * each chain's root-most link, in chain order); chains past it skip theirs.
+ * How many (0 for every real model). */
+uint32_t mmd_anim_ik_refresh_capped(const mmd_anim *a);
 
 /* Cancellation: while *flag is non-zero, evaluate stops its long loops (IK
  * iterations, physics steps) early, so a frame being interrupted ends within

@@ -92,13 +92,27 @@ struct mmd_anim {
     struct anim_ik *ik;         /* per IK slot */
     uint64_t ik_work, ik_work_wanted; /* bone updates per frame at most: after / before the cap */
     uint32_t ik_capped;         /* chains whose loop count the cap reduced */
+    uint32_t ik_refresh_capped; /* chains that do not refresh their descendants (ik.c cap_refresh) */
     const volatile sig_atomic_t *cancel; /* mmd_anim_set_cancel */
 
     /* physics hook */
     float pose_weight;          /* mmd_anim_set_pose_weight: 1 = the motion as sampled */
     mmd_anim_physics_fn phys_fn;
     void *phys_user;
-    bool *phys_written, *refresh_mark;
+    bool *phys_written;
+
+    /* Refreshing the descendants of moved bones (pose.c mmd_anim_refresh_*):
+     * a bone is marked moved, or visited, when its entry equals refresh_gen,
+     * so a new set costs no clearing; the walk goes down child lists. */
+    uint32_t refresh_gen;
+    uint32_t *refresh_moved, *refresh_seen; /* nb */
+    int32_t *refresh_seeds;                 /* nb: the bones marked, in marking order */
+    uint32_t refresh_seed_count;
+    int32_t *refresh_todo, *refresh_found;  /* nb: the walk's stack; the descendants' places in order */
+    int32_t *pos_in_order;                  /* nb: bone -> its index in order */
+    uint32_t *child_start;                  /* nb + 1: children of b are child_list[child_start[b]..[b + 1]) */
+    int32_t *child_list;                    /* nb */
+    uint32_t *subtree;                      /* nb: bones in the subtree under b, b included */
 };
 
 /* ---- float math: thin names over cglm (versor = x,y,z,w; mat4 column-major).
@@ -139,7 +153,13 @@ void mmd_anim_apply_morphs(mmd_anim *a);                  /* morph.c */
 void mmd_anim_pose_bones(mmd_anim *a, bool after_physics); /* pose.c */
 void mmd_anim_update_bone(mmd_anim *a, int32_t b);        /* pose.c: local+world of one bone */
 void mmd_anim_build_skinning(mmd_anim *a);                /* pose.c */
-void mmd_anim_refresh_marked(mmd_anim *a);                /* pose.c */
+/* pose.c: begin a set of moved bones, mark some, then recompute (in evaluation
+ * order) every bone whose parent chain holds a marked one; the cost follows
+ * the descendants found, not the model's bone count. */
+void mmd_anim_refresh_begin(mmd_anim *a);
+void mmd_anim_refresh_mark(mmd_anim *a, int32_t bone);
+void mmd_anim_refresh_marked(mmd_anim *a);
+mmd_status mmd_anim_refresh_prepare(mmd_anim *a, mmd_error *err); /* pose.c: child lists */
 mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err); /* ik.c */
 void mmd_anim_solve_ik(mmd_anim *a, int32_t ik_bone);     /* ik.c */
 mmd_status mmd_anim_skin_prepare(mmd_anim *a, mmd_error *err); /* skin.c */

@@ -25,6 +25,7 @@ typedef struct anim_ik {
     uint32_t path_count;
     int32_t *offchain;       /* links not on path (malformed chains), updated after it */
     uint32_t offchain_count;
+    bool refresh;            /* recompute the chain's descendants after solving (see cap_refresh) */
 } anim_ik;
 
 /* Bone updates one iteration of chain k costs: each link step re-evaluates
@@ -67,6 +68,37 @@ static void cap_ik_work(mmd_anim *a)
         left -= want * w;
     }
     a->ik_work = MMD_IK_MAX_WORK - left;
+}
+
+/* Bones the descendant refresh after chain k can recompute at most: the
+ * subtree of its root-most path bone (the whole path lies in it) and those of
+ * its off-path links. */
+static uint64_t refresh_work(const mmd_anim *a, const anim_ik *k)
+{
+    uint64_t w = k->path_count ? a->subtree[k->path[0]] : 0;
+    for (uint32_t j = 0; j < k->offchain_count; j++)
+        w += a->subtree[k->offchain[j]];
+    return w;
+}
+
+/* The descendant refreshes count against MMD_IK_MAX_WORK too (a budget of
+ * their own): thousands of chains each over thousands of descendants would
+ * ask for 10^9 bone updates a frame. Chains past it, in chain order, solve
+ * without refreshing descendants evaluated before them (those after are
+ * evaluated anyway); mmd_anim_ik_refresh_capped counts them. Real models ask
+ * for a few hundred. */
+static void cap_refresh(mmd_anim *a)
+{
+    uint64_t used = 0;
+    for (uint32_t s = 0; s < a->ik_count; s++) {
+        anim_ik *k = &a->ik[s];
+        uint64_t w = refresh_work(a, k);
+        k->refresh = used + w <= MMD_IK_MAX_WORK;
+        if (k->refresh)
+            used += w;
+        else
+            a->ik_refresh_capped++;
+    }
 }
 
 mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
@@ -121,19 +153,19 @@ mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
         }
         k->path_count = n;
         /* links off the target's parent chain, found once (not per link step) */
-        memset(a->refresh_mark, 0, a->nb * sizeof *a->refresh_mark);
+        mmd_anim_refresh_begin(a); /* as a set of bones: no clearing per chain */
         for (uint32_t i = 0; i < n; i++)
-            a->refresh_mark[k->path[i]] = true;
+            mmd_anim_refresh_mark(a, k->path[i]);
         if (!ALLOC(k->offchain, k->link_count))
             return mmd_error_set(err, MMD_E_NOMEM, "anim.ik", -1, -1, "no memory");
         for (uint32_t j = 0; j < k->link_count; j++)
-            if (!a->refresh_mark[k->links[j].bone]) {
-                a->refresh_mark[k->links[j].bone] = true;
+            if (a->refresh_moved[k->links[j].bone] != a->refresh_gen) {
+                mmd_anim_refresh_mark(a, k->links[j].bone);
                 k->offchain[k->offchain_count++] = k->links[j].bone;
             }
     }
-    memset(a->refresh_mark, 0, a->nb * sizeof *a->refresh_mark);
     cap_ik_work(a);
+    cap_refresh(a);
     return MMD_OK;
 }
 
@@ -280,10 +312,12 @@ void mmd_anim_solve_ik(mmd_anim *a, int32_t ik_bone)
             break;
     }
     /* descendants of the chain (evaluated earlier or later) follow */
-    memset(a->refresh_mark, 0, a->nb * sizeof *a->refresh_mark);
+    if (!k->refresh)
+        return;
+    mmd_anim_refresh_begin(a);
     for (uint32_t i = 0; i < k->path_count; i++)
-        a->refresh_mark[k->path[i]] = true;
+        mmd_anim_refresh_mark(a, k->path[i]);
     for (uint32_t j = 0; j < k->link_count; j++)
-        a->refresh_mark[k->links[j].bone] = true;
+        mmd_anim_refresh_mark(a, k->links[j].bone);
     mmd_anim_refresh_marked(a);
 }

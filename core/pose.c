@@ -120,17 +120,113 @@ void mmd_anim_update_bone(mmd_anim *a, int32_t b)
     }
 }
 
-/* Recompute every bone whose parent chain contains a bone marked in
- * a->refresh_mark (marks propagate in evaluation order). */
+/* a->subtree from the child lists: roots first, parents before children (a
+ * breadth-first list), then sizes summed from the end. Bones no root reaches
+ * (a parent cycle) count themselves only. */
+static mmd_status subtree_sizes(mmd_anim *a, mmd_error *err)
+{
+    uint32_t nb = a->nb, n = 0;
+    int32_t *list = a->refresh_found; /* free until the first refresh */
+    if (!ALLOC(a->subtree, nb))
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %u bones", nb);
+    for (uint32_t b = 0; b < nb; b++) {
+        a->subtree[b] = 1;
+        int32_t p = a->model->bones[b].parent;
+        if (p < 0 || (uint32_t)p >= nb)
+            list[n++] = (int32_t)b;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t c = a->child_start[list[i]]; c < a->child_start[list[i] + 1]; c++)
+            list[n++] = a->child_list[c];
+    while (n-- > 0) {
+        int32_t p = a->model->bones[list[n]].parent;
+        if (p >= 0 && (uint32_t)p < nb)
+            a->subtree[p] += a->subtree[list[n]];
+    }
+    return MMD_OK;
+}
+
+mmd_status mmd_anim_refresh_prepare(mmd_anim *a, mmd_error *err)
+{
+    uint32_t nb = a->nb;
+    if (!ALLOC(a->refresh_moved, nb) || !ALLOC(a->refresh_seen, nb) || !ALLOC(a->refresh_seeds, nb) ||
+        !ALLOC(a->refresh_todo, nb) || !ALLOC(a->refresh_found, nb) || !ALLOC(a->child_start, (size_t)nb + 1) ||
+        !ALLOC(a->child_list, nb))
+        return mmd_error_set(err, MMD_E_NOMEM, "anim", -1, -1, "no memory for %u bones", nb);
+    const mmd_bone *bones = a->model->bones;
+    for (uint32_t b = 0; b < nb; b++) /* counts, then starts (CSR) */
+        if (bones[b].parent >= 0 && (uint32_t)bones[b].parent < nb)
+            a->child_start[bones[b].parent + 1]++;
+    for (uint32_t b = 0; b < nb; b++)
+        a->child_start[b + 1] += a->child_start[b];
+    for (uint32_t b = 0; b < nb; b++) /* refresh_todo counts the children placed so far */
+        if (bones[b].parent >= 0 && (uint32_t)bones[b].parent < nb) {
+            int32_t p = bones[b].parent;
+            a->child_list[a->child_start[p] + (uint32_t)a->refresh_todo[p]++] = (int32_t)b;
+        }
+    memset(a->refresh_todo, 0, nb * sizeof *a->refresh_todo);
+    return subtree_sizes(a, err);
+}
+
+void mmd_anim_refresh_begin(mmd_anim *a)
+{
+    if (++a->refresh_gen == 0) { /* after 2^32 sets: clear once */
+        memset(a->refresh_moved, 0, a->nb * sizeof *a->refresh_moved);
+        memset(a->refresh_seen, 0, a->nb * sizeof *a->refresh_seen);
+        a->refresh_gen = 1;
+    }
+    a->refresh_seed_count = 0;
+}
+
+void mmd_anim_refresh_mark(mmd_anim *a, int32_t bone)
+{
+    if (a->refresh_moved[bone] != a->refresh_gen) {
+        a->refresh_moved[bone] = a->refresh_gen;
+        a->refresh_seeds[a->refresh_seed_count++] = bone;
+    }
+}
+
+static int cmp_int32(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Recompute every bone whose parent chain holds a marked bone, in evaluation
+ * order, as a walk over all bones in order would: a bone is recomputed when
+ * its parent moved before it in that order (then it moved too), unless it
+ * moved already or physics wrote it. Only the marked bones' descendants can
+ * qualify, so they are found down the child lists (each once), sorted by their
+ * place in the order and tested as the full walk tests them. */
 void mmd_anim_refresh_marked(mmd_anim *a)
 {
-    bool *moved = a->refresh_mark;
-    for (uint32_t i = 0; i < a->nb; i++) {
-        int32_t b = a->order[i];
+    uint32_t gen = a->refresh_gen, top = 0, found = 0;
+    int32_t *stack = a->refresh_todo, *pos = a->refresh_found;
+    for (uint32_t i = 0; i < a->refresh_seed_count; i++) {
+        int32_t s = a->refresh_seeds[i];
+        if (a->refresh_seen[s] != gen) {
+            a->refresh_seen[s] = gen;
+            stack[top++] = s;
+        }
+    }
+    while (top > 0) { /* each bone enters the stack once: top <= nb */
+        int32_t b = stack[--top];
+        for (uint32_t c = a->child_start[b]; c < a->child_start[b + 1]; c++) {
+            int32_t k = a->child_list[c];
+            if (a->refresh_seen[k] != gen) {
+                a->refresh_seen[k] = gen;
+                stack[top++] = k;
+                pos[found++] = a->pos_in_order[k];
+            }
+        }
+    }
+    qsort(pos, found, sizeof *pos, cmp_int32);
+    for (uint32_t i = 0; i < found; i++) {
+        int32_t b = a->order[pos[i]];
         int32_t p = a->model->bones[b].parent;
-        if (moved[b] || p < 0 || !moved[p] || a->phys_written[b])
+        if (a->refresh_moved[b] == gen || p < 0 || a->refresh_moved[p] != gen || a->phys_written[b])
             continue;
-        moved[b] = true;
+        a->refresh_moved[b] = gen;
         if (a->append_link[b] >= 0)
             solve_append(a, b);
         mmd_anim_update_bone(a, b);
@@ -182,7 +278,7 @@ void mmd_anim_refresh_from(mmd_anim *a, int32_t bone)
     if (bone < 0 || (uint32_t)bone >= a->nb)
         return;
     a->phys_written[bone] = true;
-    memset(a->refresh_mark, 0, a->nb * sizeof *a->refresh_mark);
-    a->refresh_mark[bone] = true;
+    mmd_anim_refresh_begin(a);
+    mmd_anim_refresh_mark(a, bone);
     mmd_anim_refresh_marked(a);
 }

@@ -404,6 +404,11 @@ static int load_inputs(render_job *j, const render_args *a)
             fprintf(stderr, "mmdrender: warning: %s: IK would cost %llu bone updates a frame (cap %u): "
                     "%u chain(s) get fewer loops\n", sm->file, (unsigned long long)ik_wanted,
                     (unsigned)MMD_IK_MAX_WORK, (unsigned)ik_capped);
+        uint32_t refresh_capped = mmd_anim_ik_refresh_capped(j->anims[i]);
+        if (refresh_capped && !a->quiet)
+            fprintf(stderr, "mmdrender: warning: %s: %u IK chain(s) past the work cap (%u bone updates) do not "
+                    "recompute the bones under them evaluated before them\n", sm->file, (unsigned)refresh_capped,
+                    (unsigned)MMD_IK_MAX_WORK);
         mmd_anim_set_cancel(j->anims[i], &g_stop);
         if (sm->physics && !a->no_physics && j->models[i]->rigid_body_count > 0) {
             mmd_status ps = mmd_physics_create(j->models[i], &j->physics[i], &err);

@@ -1202,6 +1202,75 @@ TEST(ik_bomb_work_is_capped)
     mmd_model_free(m);
 }
 
+/* CPU seconds of `frames` evaluations of an IK bomb of `chains` one-link chains. */
+static double ik_chains_cpu(uint32_t chains, int frames)
+{
+    size_t n = 0;
+    uint8_t *d = mmd_bomb_ik(chains, 1, 1, &n);
+    mmd_model *m = NULL;
+    mmd_anim *a = NULL;
+    mmd_error err;
+    if (!d || mmd_model_load(d, n, &m, &err) != MMD_OK || mmd_anim_create(m, NULL, 0, &a, &err) != MMD_OK) {
+        free(d);
+        mmd_model_free(m);
+        return -1;
+    }
+    free(d);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    for (int f = 0; f < frames; f++)
+        mmd_anim_evaluate(a, f);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    mmd_anim_free(a);
+    mmd_model_free(m);
+    return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* After each IK chain its descendants are recomputed. That walked every bone
+ * of the model per chain: 21,845 one-link chains (65,535 bones) took 1.9 s a
+ * frame, 100 times the cost per chain of 2,184 chains. The walk now follows
+ * child lists, so the cost per chain must not grow with the model (a loose
+ * factor of 4 for timer noise; it was 100). */
+TEST(ik_many_chains_cost_linear)
+{
+    alarm(60);
+    double small = ik_chains_cpu(2184, 20), big = ik_chains_cpu(21845, 20);
+    alarm(0);
+    REQUIRE(small > 0 && big > 0);
+    double ratio = (big / 21845) / (small / 2184);
+    printf("#   2,184 chains %.2f ms a frame, 21,845 chains %.2f ms: %.1fx the cost per chain\n", small * 50,
+           big * 50, ratio);
+    CHECK(ratio < 4.0);
+}
+
+/* The refreshes after IK chains share the IK work bound: 128 chains turning
+ * the root of a 32,768-bone chain ask to recompute 4.2 M bones a frame; the
+ * first 64 (2^21 / 32,768) still do, the other 64 skip it and are counted.
+ * Gene's chains and a few deep ones are untouched. */
+TEST(ik_refresh_work_is_capped)
+{
+    static const uint32_t shapes[][3] = {{32768, 128, 64}, {32768, 8, 0}, {4, 1, 0}}; /* bones, chains, capped */
+    for (int i = 0; i < 3; i++) {
+        size_t n = 0;
+        uint8_t *d = mmd_bomb_ik_deep(shapes[i][0], shapes[i][1], &n);
+        REQUIRE(d);
+        mmd_model *m = NULL;
+        mmd_anim *a = NULL;
+        mmd_error err;
+        REQUIRE(mmd_model_load(d, n, &m, &err) == MMD_OK);
+        free(d);
+        REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK);
+        printf("#   %u bones under %u chains: %u chains skip the refresh\n", shapes[i][0], shapes[i][1],
+               mmd_anim_ik_refresh_capped(a));
+        CHECK_EQ_INT((int)mmd_anim_ik_refresh_capped(a), (int)shapes[i][2]);
+        alarm(30);
+        mmd_anim_evaluate(a, 0);
+        alarm(0);
+        mmd_anim_free(a);
+        mmd_model_free(m);
+    }
+}
+
 /* Physics bomb: 1,024 and 4,096 dynamic spheres in one place (8 s and 137 s
  * a frame on main) are refused by the rest-pair cap, so the renderer draws
  * them without physics; a few separate bodies still simulate. */
@@ -1483,6 +1552,8 @@ int main(void)
     RUN(image_decode_workers_survive_a_hang);
     RUN(image_decode_worker_dies_with_its_parent);
     RUN(ik_bomb_work_is_capped);
+    RUN(ik_many_chains_cost_linear);
+    RUN(ik_refresh_work_is_capped);
     RUN(physics_bomb_is_refused_by_pair_cap);
     RUN(physics_pile_up_stops_at_the_budget);
     RUN(physics_step_stops_when_cancelled);

@@ -64,6 +64,37 @@ uint8_t *mmd_bomb_ik(uint32_t chains, uint32_t links, int32_t loops, size_t *siz
     return finish(m, size);
 }
 
+uint8_t *mmd_bomb_ik_deep(uint32_t bones, uint32_t chains, size_t *size)
+{
+    mmd_model *m = mmd_model_new();
+    if (!m || bones < 2)
+        return mmd_model_free(m), NULL;
+    m->name = m->name_en = mmd_model_str(m, "deep ik bomb");
+    mmd_bone *b = mmd_model_add_bones(m, bones + chains);
+    if (!b)
+        return mmd_model_free(m), NULL;
+    char name[32];
+    for (uint32_t i = 0; i < bones; i++) {
+        snprintf(name, sizeof name, "b%u", i);
+        bone(m, &b[i], name, 0, 0.01f * (float)i, 0, i ? (int32_t)i - 1 : -1);
+    }
+    for (uint32_t c = 0; c < chains; c++) {
+        mmd_bone *ik = &b[bones + c];
+        snprintf(name, sizeof name, "ik%u", c);
+        bone(m, ik, name, 1, (float)c, 0, -1);
+        ik->flags |= MMD_BONE_IK;
+        ik->ik_target = 1;
+        ik->ik_loop = 1;
+        ik->ik_limit_angle = 0.01f;
+        ik->ik_link_count = 1;
+        ik->ik_links = mmd_model_alloc(m, 1, sizeof *ik->ik_links);
+        if (!ik->ik_links)
+            return mmd_model_free(m), NULL;
+        ik->ik_links[0] = (mmd_ik_link){.bone = 0};
+    }
+    return finish(m, size);
+}
+
 uint8_t *mmd_bomb_physics(uint32_t bodies, size_t *size)
 {
     mmd_model *m = mmd_model_new();

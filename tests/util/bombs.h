@@ -5,6 +5,9 @@
  *   mmd_bomb_ik(chains, links, loops, &size)   PMX: `chains` IK chains of
  *       `links` links each, `loops` iterations, target unreachable (the IK
  *       bone is 10,000 units away), so CCD never stops early.
+ *   mmd_bomb_ik_deep(bones, chains, &size)     PMX: one parent chain of `bones`
+ *       bones and `chains` one-link IK chains turning its root, so each
+ *       chain's solve moves every bone of the chain (refreshed after it).
  *   mmd_bomb_physics(bodies, &size)            PMX: `bodies` dynamic spheres
  *       on one bone, all at the same place, every group colliding.
  *   mmd_bomb_physics_converge(bodies, collide, pull, &size)  PMX: `bodies`
@@ -27,6 +30,7 @@
 #include <stdint.h>
 
 uint8_t *mmd_bomb_ik(uint32_t chains, uint32_t links, int32_t loops, size_t *size);
+uint8_t *mmd_bomb_ik_deep(uint32_t bones, uint32_t chains, size_t *size);
 uint8_t *mmd_bomb_physics(uint32_t bodies, size_t *size);
 uint8_t *mmd_bomb_physics_converge(uint32_t bodies, bool collide, bool pull, size_t *size);
 uint8_t *mmd_bomb_far_vmd(uint32_t frame, bool camera, size_t *size);
