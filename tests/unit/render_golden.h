@@ -4,7 +4,7 @@
  * through renderer/image/diff.h, the maths of `mmdrender diff`: exact when
  * gl_version contains tests/golden/MESA_VERSION, else the tolerant setting
  * (`--threshold 4 --max-fraction 0.01`: at most 1% of pixels off by more than
- * 4/255). MMD_GOLDEN_UPDATE=1 rewrites the golden instead. On failure it prints
+ * 4/255). MMD_GOLDEN_UPDATE=1 rewrites the goldens whose pixels differ instead. On failure it prints
  * the figures and writes <build>/test-out/<name>.actual.png and <name>.diff.png
  * (the heatmap of `mmdrender diff --heatmap`).
  */
@@ -87,13 +87,18 @@ static void golden_check(const char *name, const uint8_t *rgba, int w, int h, co
     mmd_error err;
     snprintf(path, sizeof path, "tests/golden/%s.png", name);
     const char *upd = getenv("MMD_GOLDEN_UPDATE");
-    if (upd && *upd == '1') {
-        CHECK(golden_write(path, rgba, w, h) == 0);
-        printf("#   updated %s\n", path);
-        return;
-    }
     uint8_t *g = NULL;
     int gw = 0, gh = 0;
+    if (upd && *upd == '1') { /* only goldens whose pixels changed: the others keep their bytes */
+        bool same = mmd_png_read_file(path, &g, &gw, &gh, &err) == MMD_OK && gw == w && gh == h &&
+                    !memcmp(g, rgba, (size_t)w * h * 4);
+        free(g);
+        if (!same) {
+            CHECK(golden_write(path, rgba, w, h) == 0);
+            printf("#   updated %s\n", path);
+        }
+        return;
+    }
     snprintf(out, sizeof out, "%s/%s.actual.png", g_out, name);
     if (mmd_png_read_file(path, &g, &gw, &gh, &err) != MMD_OK || gw != w || gh != h) {
         printf("#   golden %s missing or wrong size; actual in %s\n", path, out);

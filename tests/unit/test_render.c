@@ -4,7 +4,7 @@
  *
  * Goldens live in tests/golden/<name>.png. They compare exactly when the GL
  * version string contains tests/golden/MESA_VERSION, else with a tolerance
- * (<= 1% of pixels off by more than 4/255). MMD_GOLDEN_UPDATE=1 rewrites them.
+ * (<= 1% of pixels off by more than 4/255). MMD_GOLDEN_UPDATE=1 rewrites those that differ.
  * On failure the actual image and a diff go to <build>/test-out/.
  */
 #include <cglm/cglm.h>
