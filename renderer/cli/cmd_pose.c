@@ -27,7 +27,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mmdrender pose MODEL [--motion VMD]... [--camera VMD] [--physics] --frames LIST [--json]\n"
-               "       mmdrender pose --scene SCENE.ini --frames LIST [--json]\n"
+               "       mmdrender pose --scene SCENE.ini [--physics] --frames LIST [--json]\n"
                "  LIST: comma-separated frames (30 fps, fractional allowed) or ranges A:B[:STEP]\n"
                "  --physics  simulate rigid bodies as a render of these frames would (warm-up at\n"
                "             the first listed frame, every frame in between); LIST must ascend\n"
@@ -285,9 +285,8 @@ static int write_poses(const pose_opts *o, const pose_inputs *in)
 /* Checks the combination of options and runs the pose (or the scene's). */
 static int run(pose_opts *o)
 {
-    if (o->scene_path && !o->model_path && o->nframes > 0 && o->nmotion == 0 && !o->camera_path)
-        return mmd_pose_scene(o->scene_path, o->frames, o->nframes);
-    if (!o->model_path || o->nframes == 0 || o->scene_path) {
+    bool scene = o->scene_path && !o->model_path && o->nframes > 0 && o->nmotion == 0 && !o->camera_path;
+    if (!scene && (!o->model_path || o->nframes == 0 || o->scene_path)) {
         usage(stderr);
         return MMD_EXIT_USAGE;
     }
@@ -297,6 +296,8 @@ static int run(pose_opts *o)
                     o->frames[k], o->frames[k - 1]);
             return MMD_EXIT_USAGE;
         }
+    if (scene)
+        return mmd_pose_scene(o->scene_path, o->frames, o->nframes, o->physics);
     pose_inputs in = {0};
     int rc = load_inputs(o, &in) ? write_poses(o, &in) : MMD_EXIT_INPUT;
     inputs_free(&in);

@@ -8,7 +8,12 @@
  * (world = parent bone x T x Rz x Ry x Rx x S(Si x 10), keys applied).
  * With a calc_order that lags (links.h mmd_links_lag) every whole frame from
  * one listed frame to the next is evaluated too, as a render from the first
- * listed frame does. */
+ * listed frame does. With --physics the models whose scene entry simulates
+ * (physics = on, the default) get their rigid bodies as a render of these
+ * frames has them: gravity keys, the 2 s warm-up at the first listed frame
+ * (outside parents applied), then every whole frame up to each listed one;
+ * the JSON gains "physics":true. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +22,7 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/accessory.h"
+#include "core/physics.h"
 #include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
@@ -30,6 +36,8 @@ typedef struct pose_job {
     mmd_anim *anims[MMD_SCENE_MAX_MODELS];
     mmd_links *links;
     mmd_scene_accessories acc;
+    mmd_physics *physics[MMD_SCENE_MAX_MODELS];
+    bool simulate; /* some model has physics */
 } pose_job;
 
 static void pose_free(pose_job *j)
@@ -37,6 +45,7 @@ static void pose_free(pose_job *j)
     mmd_links_free(j->links);
     mmd_scene_accessories_free(&j->acc);
     for (int i = 0; j->scene && i < j->scene->model_count; i++) {
+        mmd_physics_free(j->physics[i]); /* detaches from the anim first */
         mmd_anim_free(j->anims[i]);
         for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
             mmd_motion_free(j->motions[i][k]);
@@ -74,6 +83,47 @@ static int pose_load(pose_job *j, const char *path)
         return MMD_EXIT_INPUT;
     }
     return MMD_EXIT_OK;
+}
+
+/* Rigid bodies for the models that simulate (as cmd_render.c load_inputs:
+ * a pile past the budget is posed without physics, with a warning). */
+static int pose_physics(pose_job *j)
+{
+    for (int i = 0; i < j->scene->model_count; i++) {
+        const mmd_scene_model *sm = &j->scene->models[i];
+        if (!sm->physics || j->models[i]->rigid_body_count == 0)
+            continue;
+        mmd_error e;
+        mmd_status st = mmd_physics_create(j->models[i], &j->physics[i], &e);
+        if (st == MMD_E_LIMIT) {
+            fprintf(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", sm->file, e.msg);
+            continue;
+        }
+        if (st != MMD_OK || (st = mmd_physics_attach(j->physics[i], j->anims[i])) != MMD_OK) {
+            fprintf(stderr, "mmdrender pose: physics: %s: %s\n", sm->file, st == MMD_OK ? "attach failed" : e.msg);
+            return mmd_exit_code(st);
+        }
+        j->simulate = true;
+    }
+    return MMD_EXIT_OK;
+}
+
+/* The scene's gravity at t on every simulated model. */
+static void set_gravity(pose_job *j, double t)
+{
+    float g[3];
+    mmd_scene_gravity_at(j->scene, t, g);
+    for (int i = 0; i < j->scene->model_count; i++)
+        if (j->physics[i])
+            mmd_physics_set_gravity(j->physics[i], g);
+}
+
+/* Every model at t (outside parents first), physics stepped to t. */
+static void evaluate(pose_job *j, double t)
+{
+    if (j->simulate)
+        set_gravity(j, t);
+    mmd_links_evaluate(j->links, t);
 }
 
 /* The frame's accessories (none: nothing, so scenes without them print as before). */
@@ -121,11 +171,13 @@ static void print_frame(FILE *f, pose_job *j, double t, bool first)
     fputc('}', f);
 }
 
-int mmd_pose_scene(const char *path, const double *frames, size_t nframes)
+int mmd_pose_scene(const char *path, const double *frames, size_t nframes, bool physics)
 {
     pose_job j;
     memset(&j, 0, sizeof j);
     int rc = pose_load(&j, path);
+    if (rc == MMD_EXIT_OK && physics)
+        rc = pose_physics(&j);
     if (rc != MMD_EXIT_OK) {
         pose_free(&j);
         return rc;
@@ -145,12 +197,18 @@ int mmd_pose_scene(const char *path, const double *frames, size_t nframes)
         }
         fputs("]}", f);
     }
-    fputs("],\"frames\":[", f);
-    bool lag = mmd_links_lag(j.links); /* frames depend on the one before: evaluate those between, as a render */
+    fputs(physics ? "],\"physics\":true,\"frames\":[" : "],\"frames\":[", f);
+    if (j.simulate) { /* warm up at the first listed frame, as cmd_render.c */
+        set_gravity(&j, frames[0]);
+        mmd_links_preroll(j.links, frames[0], j.physics, 2.0);
+    }
+    /* frames depend on the one before (a lagging calc_order, physics): evaluate those between, as a render */
+    bool between = mmd_links_lag(j.links) || j.simulate;
     for (size_t k = 0; k < nframes; k++) {
-        for (double g = frames[k - (k > 0)] + 1; lag && k > 0 && g < frames[k] && g - frames[k - 1] < 1e7; g += 1)
-            mmd_links_evaluate(j.links, g);
-        mmd_links_evaluate(j.links, frames[k]);
+        double g = k ? (j.simulate ? floor(frames[k - 1]) : frames[k - 1]) + 1 : 0; /* whole frames, as pose MODEL */
+        for (; between && k > 0 && g < frames[k] && g - frames[k - 1] < 1e7; g += 1)
+            evaluate(&j, g);
+        evaluate(&j, frames[k]);
         print_frame(f, &j, frames[k], k == 0);
     }
     fputs("\n]}\n", f);

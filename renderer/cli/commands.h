@@ -8,6 +8,7 @@
 #ifndef MMD_RENDERER_COMMANDS_H
 #define MMD_RENDERER_COMMANDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/status.h"
@@ -44,6 +45,6 @@ int mmd_cmd_info_project(int argc, char **argv);
 int mmd_project_arg(int argc, char **argv);
 int mmd_cmd_render_project(int argc, char **argv, int project_index);
 /* `pose --scene SCENE` (cmd_pose_scene.c). */
-int mmd_pose_scene(const char *scene_path, const double *frames, size_t frame_count);
+int mmd_pose_scene(const char *scene_path, const double *frames, size_t frame_count, bool physics);
 
 #endif

@@ -5,6 +5,7 @@
 #     and with other --threads values, over frames where the hair swings;
 # (b) physics really runs: every frame differs from --no-physics, the static
 #     start pose (frames 0-15) included;
+# (b2) pose --scene --physics gives pose MODEL --physics's world matrices;
 # (c) Gene_light (87 bodies) with a shared motion: whole run vs 3 chunks, byte
 #     identical (skipped without ../shared).
 . tests/util/cli_lib.sh
@@ -82,6 +83,20 @@ cmp -s "$TMP/g_late/frame_000020.png" "$TMP/ref/frame_000020.png" && t_pass "a g
     t_fail "a gravity key at frame 30 leaves frame 20 alone"
 cmp -s "$TMP/g_late/frame_000040.png" "$TMP/ref/frame_000040.png" && t_fail "and changes frame 40" ||
     t_pass "and changes frame 40"
+
+# (b2) pose --scene --physics poses the scene's model as pose MODEL --physics
+# does (the same warm-up and frames a render has); without --physics it differs
+worlds() { grep -o '"world":\[\(\[[^]]*\],\?\)*\]'; }
+P=(--frames 0:90:10 --json)
+"$MMD" pose "$S/demo/character.pmx" --motion "$S/demo/dance.vmd" --physics "${P[@]}" 2>/dev/null | worlds >"$TMP/pm.txt"
+"$MMD" pose --scene "$SCENE" --physics "${P[@]}" 2>/dev/null | worlds >"$TMP/ps.txt"
+"$MMD" pose --scene "$SCENE" "${P[@]}" 2>/dev/null | worlds >"$TMP/pn.txt"
+[ "$(wc -l <"$TMP/ps.txt")" -eq 10 ] && cmp -s "$TMP/pm.txt" "$TMP/ps.txt" &&
+    t_pass "pose --scene --physics = pose MODEL --physics (10 frames)" || t_fail "pose --scene --physics" "$(wc -l <"$TMP/ps.txt") frames"
+cmp -s "$TMP/pn.txt" "$TMP/ps.txt" && t_fail "pose --scene without --physics differs" || t_pass "pose --scene without --physics differs"
+err=$("$MMD" pose --scene "$SCENE" --physics --json --frames 10,0 2>&1 >/dev/null)
+[ $? -eq 1 ] && grep -q "ascending" <<<"$err" && t_pass "pose --scene --physics refuses frames that do not ascend" ||
+    t_fail "pose --scene --physics ascending" "$err"
 
 # (c) Gene_light with a shared motion, physics on: whole vs 3 chunks
 GENE=$SHARED_ASSETS/gene
