@@ -1021,15 +1021,21 @@ TEST(forged_counts_fail_fast_without_allocating)
  * bytes before stb runs. The HDR case is a 53-byte file whose RLE scanline has
  * a zero-length run: stb_image loops on it forever (alarm() turns a regression
  * into a failure). The PPM claims 16384x16384 in 30 bytes (1 GiB decoded). */
+/* The 53-byte Radiance HDR on which stb_image loops forever: an RLE scanline
+ * of width 16 whose runs have length 0. */
+static void hdr_hang(uint8_t hdr[53])
+{
+    const char *head = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 16\n";
+    size_t hl = strlen(head);
+    memset(hdr, 0, 53);
+    memcpy(hdr, head, hl);
+    hdr[hl] = 2, hdr[hl + 1] = 2, hdr[hl + 2] = 0, hdr[hl + 3] = 16;
+}
+
 TEST(image_undocumented_formats_refused_by_signature)
 {
     uint8_t hdr[53];
-    memset(hdr, 0, sizeof hdr);
-    const char *head = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 16\n";
-    size_t hl = strlen(head);
-    REQUIRE(hl + 4 <= sizeof hdr);
-    memcpy(hdr, head, hl);
-    hdr[hl] = 2, hdr[hl + 1] = 2, hdr[hl + 2] = 0, hdr[hl + 3] = 16; /* RLE scanline, width 16; runs of 0 */
+    hdr_hang(hdr);
     alarm(20);
     expect_image_refused("Radiance HDR, zero-length run", hdr, sizeof hdr, MMD_E_UNSUPPORTED, MMD_E_UNSUPPORTED,
                          "Radiance HDR");
@@ -1082,10 +1088,8 @@ TEST(image_decode_time_budget)
  * ones after it in a second round (one worker) or on the other worker. */
 TEST(image_decode_workers_survive_a_hang)
 {
-    uint8_t hdr[53] = {0};
-    const char *head = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 16\n";
-    memcpy(hdr, head, strlen(head));
-    memcpy(hdr + strlen(head), "\x02\x02\x00\x10", 4);
+    uint8_t hdr[53];
+    hdr_hang(hdr);
     uint8_t px[16 * 16 * 3];
     for (size_t i = 0; i < sizeof px; i++)
         px[i] = (uint8_t)(i * 7);
@@ -1119,10 +1123,8 @@ TEST(image_decode_workers_survive_a_hang)
  * killed, well within the 60 s budget the dead parent can no longer enforce. */
 TEST(image_decode_worker_dies_with_its_parent)
 {
-    uint8_t hdr[53] = {0};
-    const char *head = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 16\n";
-    memcpy(hdr, head, strlen(head));
-    memcpy(hdr + strlen(head), "\x02\x02\x00\x10", 4);
+    uint8_t hdr[53];
+    hdr_hang(hdr);
     REQUIRE(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
     pid_t mid = fork();
     REQUIRE(mid >= 0);
