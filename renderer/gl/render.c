@@ -222,6 +222,7 @@ void mmd_renderer_free(mmd_renderer *r)
     }
     free(r->models);
     free(r->tex_cache);
+    mmd_file_map_free(&r->tex_map);
     free(r);
 }
 

@@ -25,6 +25,7 @@
 #include "core/luminous.h"
 #include "renderer/gl/context.h"
 #include "renderer/gl/pass_post.h"
+#include "renderer/base/filemap.h"
 #include "renderer/gl/render.h"
 #include "renderer/image/decode.h"
 
@@ -112,8 +113,10 @@ struct mmd_renderer {
     mmd_render_options o;
     tex_entry *tex_cache;
     size_t tex_count, tex_cap;
-    tex_ahead *ahead; /* during mmd_renderer_add_model only */
+    mmd_file_map tex_map;   /* (dev, ino, repeat) -> tex_cache index */
+    tex_ahead *ahead;       /* during mmd_renderer_add_model only */
     size_t ahead_count;
+    mmd_file_map ahead_map; /* (dev, ino, 0) -> ahead index */
     size_t tex_bytes; /* decoded texture bytes of this renderer (incl. mip levels) */
     mmd_gl_context *ctx;
     const mmd_gl *gl;

@@ -116,28 +116,24 @@ static bool fit_budget(mmd_renderer *r, mmd_image *img, bool mip, int *halvings)
     return true;
 }
 
-/* Index of the file (dev, ino) in the cache, or count when absent. */
-static size_t cache_find(const mmd_renderer *r, unsigned long long dev, unsigned long long ino)
+/* Whether the file (dev, ino) is in the cache in either wrap mode. */
+static bool cached(const mmd_renderer *r, unsigned long long dev, unsigned long long ino)
 {
-    size_t i = 0;
-    while (i < r->tex_count && !(r->tex_cache[i].dev == dev && r->tex_cache[i].ino == ino))
-        i++;
-    return i;
+    return mmd_file_map_get(&r->tex_map, dev, ino, 1) >= 0 || mmd_file_map_get(&r->tex_map, dev, ino, 0) >= 0;
 }
 
 /* The file decoded ahead (moved out), or decoded now. */
 static mmd_status decode(mmd_renderer *r, const char *path, const struct stat *st, mmd_image *img, mmd_error *err)
 {
-    for (size_t i = 0; i < r->ahead_count; i++) {
+    long i = mmd_file_map_get(&r->ahead_map, st->st_dev, st->st_ino, 0);
+    if (i >= 0 && !r->ahead[i].taken) {
         tex_ahead *a = &r->ahead[i];
-        if (a->dev == (unsigned long long)st->st_dev && a->ino == (unsigned long long)st->st_ino && !a->taken) {
-            if (a->st == MMD_OK)
-                *img = a->img;
-            else
-                *err = a->err;
-            a->taken = true;
-            return a->st;
-        }
+        if (a->st == MMD_OK)
+            *img = a->img;
+        else
+            *err = a->err;
+        a->taken = true;
+        return a->st;
     }
     return mmd_image_load_file(path, img, err);
 }
@@ -149,13 +145,12 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
     struct stat st;
     if (stat(path, &st) != 0)
         return snprintf(why, why_size, "cannot stat %.300s", path), 0;
-    for (size_t i = 0; i < r->tex_count; i++) {
-        const tex_entry *e = &r->tex_cache[i];
-        if (e->dev == (unsigned long long)st.st_dev && e->ino == (unsigned long long)st.st_ino && e->repeat == repeat) {
-            if (!e->tex)
-                snprintf(why, why_size, "%.200s: see the first warning for this file", path);
-            return e->tex; /* the same file named again: decoded once */
-        }
+    long at = mmd_file_map_get(&r->tex_map, st.st_dev, st.st_ino, repeat);
+    if (at >= 0) {
+        const tex_entry *e = &r->tex_cache[at];
+        if (!e->tex)
+            snprintf(why, why_size, "%.200s: see the first warning for this file", path);
+        return e->tex; /* the same file named again: decoded once */
     }
     if (r->tex_count == r->tex_cap) {
         size_t cap = r->tex_cap ? r->tex_cap * 2 : 16;
@@ -165,6 +160,8 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
         r->tex_cache = n;
         r->tex_cap = cap;
     }
+    if (!mmd_file_map_put(&r->tex_map, st.st_dev, st.st_ino, repeat, (long)r->tex_count))
+        return snprintf(why, why_size, "out of memory"), 0;
     tex_entry *e = &r->tex_cache[r->tex_count++];
     *e = (tex_entry){.dev = (unsigned long long)st.st_dev, .ino = (unsigned long long)st.st_ino, .repeat = repeat};
     mmd_image img;
@@ -249,13 +246,16 @@ static void list_file(mmd_renderer *r, const mmd_model *m, const char *model_dir
     if (idx < 0 || (uint32_t)idx >= m->texture_count ||
         mmd_texpath_resolve(model_dir && *model_dir ? model_dir : ".", m->textures[idx], r->o.allow_outside_assets,
                             path, sizeof path, &why) != MMD_OK ||
-        stat(path, &st) != 0 || cache_find(r, st.st_dev, st.st_ino) < r->tex_count)
+        stat(path, &st) != 0 || cached(r, st.st_dev, st.st_ino) ||
+        mmd_file_map_get(&r->ahead_map, st.st_dev, st.st_ino, 0) >= 0) /* listed */
         return;
-    for (size_t i = 0; i < *n; i++)
-        if (r->ahead[i].dev == (unsigned long long)st.st_dev && r->ahead[i].ino == (unsigned long long)st.st_ino)
-            return;
     if (!(paths[*n] = strdup(path)))
         return;
+    if (!mmd_file_map_put(&r->ahead_map, st.st_dev, st.st_ino, 0, (long)*n)) {
+        free(paths[*n]);
+        paths[*n] = NULL;
+        return;
+    }
     r->ahead[*n] = (tex_ahead){.dev = st.st_dev, .ino = st.st_ino, .taken = true};
     ++*n;
 }
@@ -305,4 +305,5 @@ void mmd_tex_ahead_release(mmd_renderer *r)
     free(r->ahead);
     r->ahead = NULL;
     r->ahead_count = 0;
+    mmd_file_map_free(&r->ahead_map);
 }

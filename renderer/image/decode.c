@@ -608,10 +608,14 @@ static size_t load_batch(const char *const *paths, size_t n, int workers, size_t
             break;
         }
         total += bytes;
-        if (st[i] == MMD_OK && jobs[nj].data && (st[i] = alloc_pixels(&jobs[nj], &inner)) == MMD_OK)
-            at[nj++] = i;
+        if (st[i] == MMD_OK && jobs[nj].data && (st[i] = alloc_pixels(&jobs[nj], &inner)) == MMD_OK) {
+            at[nj++] = i; /* its bytes stay for the children */
+            continue;
+        }
         if (st[i] != MMD_OK)
             with_path(&errs[i], paths[i], st[i], &inner);
+        free(data[i]); /* a DDS decoded, or an error: done with the bytes */
+        data[i] = NULL;
     }
     mmd_decode_children(jobs, nj, workers, MMD_IMAGE_DECODE_MS);
     for (size_t k = 0; k < nj; k++) {

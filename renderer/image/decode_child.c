@@ -238,20 +238,25 @@ void mmd_decode_children(mmd_decode_job *jobs, size_t n, int workers, int limit_
         off += ((size_t)jobs[i].w * (size_t)jobs[i].h * 4 + 63) & ~(size_t)63;
     }
     workers = workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
-    /* Each round settles at least the job a dead worker was on, so rounds end. */
-    for (;;) {
+    /* A worker that dies leaves the job it was on settled (crashed or past the
+     * budget) and the jobs it never took waiting: another round takes those.
+     * A round that settles nothing (its workers died before taking a job, or
+     * none could be made) ends the rounds: the rest is decoded here. */
+    for (size_t before = n + 1;;) {
         size_t left = 0;
         for (size_t i = 0; i < n; i++)
             if (atomic_load(&sh->slots[i].state) == SLOT_WAITING)
                 order[left++] = i;
         if (left == 0)
             break;
-        if (!round_in_children(sh, jobs, order, left, (size_t)workers < left ? workers : (int)left, limit_ms,
+        if (left == before ||
+            !round_in_children(sh, jobs, order, left, (size_t)workers < left ? workers : (int)left, limit_ms,
                                killed)) {
             for (size_t q = 0; q < left; q++) /* no process to spare: decode here */
                 decode_into_slot(sh, jobs, order[q]);
             break;
         }
+        before = left;
     }
     for (size_t i = 0; i < n; i++)
         collect(sh, jobs, i, killed, limit_ms);

@@ -2,6 +2,7 @@
 #include "core/arena.h"
 #include "core/reader.h"
 #include "core/text.h"
+#include "renderer/base/filemap.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE
@@ -91,6 +92,29 @@ TEST(text_sjis_and_cut_names)
     mmd_text_destroy(t);
 }
 
+/* The texture cache's file map: 200,000 keys that differ in device, inode or
+ * tag (the wrap mode) all come back with their values, absent keys give -1,
+ * a second put replaces the value without growing the count. */
+TEST(file_map_keys_and_values)
+{
+    mmd_file_map m = {0};
+    CHECK_EQ_INT((int)mmd_file_map_get(&m, 1, 2, 0), -1); /* empty, never allocated */
+    for (long i = 0; i < 200000; i++)
+        REQUIRE(mmd_file_map_put(&m, (unsigned long long)(i % 7), (unsigned long long)(i / 14), (int)(i / 7 % 2), i));
+    CHECK_EQ_INT((int)m.count, 200000);
+    int wrong = 0;
+    for (long i = 0; i < 200000; i++)
+        wrong += mmd_file_map_get(&m, (unsigned long long)(i % 7), (unsigned long long)(i / 14), (int)(i / 7 % 2)) != i;
+    CHECK_EQ_INT(wrong, 0);
+    CHECK_EQ_INT((int)mmd_file_map_get(&m, 7, 0, 0), -1);
+    CHECK_EQ_INT((int)mmd_file_map_get(&m, 0, 0, 2), -1);
+    REQUIRE(mmd_file_map_put(&m, 3, 5, 1, 42));
+    CHECK_EQ_INT((int)mmd_file_map_get(&m, 3, 5, 1), 42);
+    CHECK_EQ_INT((int)m.count, 200000);
+    mmd_file_map_free(&m);
+    CHECK(m.slots == NULL && m.count == 0);
+}
+
 int main(void)
 {
     RUN(arena_alignment_and_overflow);
@@ -98,5 +122,6 @@ int main(void)
     RUN(reader_count_bounds);
     RUN(reader_index_widths);
     RUN(text_sjis_and_cut_names);
+    RUN(file_map_keys_and_values);
     return test_finish();
 }
