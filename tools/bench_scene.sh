@@ -87,6 +87,10 @@ echo "2. load and CPU side"
 one=$(BENCH_SCENE_FRAMES=1 frames=1 run bench.ini null 1920x1080 4)
 awk -v w="$(col 3 "$one")" -v c="$(col 4 "$one")" \
     'BEGIN { printf "  load to first frame (2 models, 14 textures, physics pre-roll 2 s, 1080p MSAA 4): %.3f s wall, %.3f s CPU   goal <= 0.5 s\n", w, c }'
+# a fresh machine: llvmpipe compiles every shader variant on the first frame (Mesa's disk cache empty)
+cold=$(MESA_SHADER_CACHE_DISABLE=true BENCH_SCENE_FRAMES=1 frames=1 run bench.ini null 1920x1080 4)
+awk -v w="$(col 3 "$cold")" -v c="$(col 4 "$cold")" \
+    'BEGIN { printf "    the same with Mesa'"'"'s shader cache off (a fresh machine, once): %.3f s wall, %.3f s CPU\n", w, c }'
 "$build/tools/bench_scene" "$dir/bench.ini" 1920x1080 4 "$frames" "$first" 2 | sed 's/^/  /'
 
 echo
