@@ -99,8 +99,10 @@ static int pose_physics(pose_job *j)
             fprintf(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", sm->file, e.msg);
             continue;
         }
-        if (st != MMD_OK || (st = mmd_physics_attach(j->physics[i], j->anims[i])) != MMD_OK) {
-            fprintf(stderr, "mmdrender pose: physics: %s: %s\n", sm->file, st == MMD_OK ? "attach failed" : e.msg);
+        if (st == MMD_OK && (st = mmd_physics_attach(j->physics[i], j->anims[i])) != MMD_OK)
+            snprintf(e.msg, sizeof e.msg, "cannot attach the rigid bodies to the model's bones");
+        if (st != MMD_OK) {
+            fprintf(stderr, "mmdrender pose: physics: %s: %s\n", sm->file, e.msg);
             return mmd_exit_code(st);
         }
         j->simulate = true;

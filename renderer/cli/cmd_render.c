@@ -264,9 +264,9 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* CPU seconds of the whole process, all threads (--stats; steadier than wall time on a shared machine) */
-/* CPU time of the process (all threads) and of its reaped children (the
- * texture decoders of image/decode_child.c). */
+/* CPU seconds of the process, all threads, and of its reaped children (the
+ * texture decoders of image/decode_child.c): --stats, steadier than wall time
+ * on a shared machine. */
 static double cpu_s(void)
 {
     double t = 0;
