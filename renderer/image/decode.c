@@ -565,18 +565,6 @@ static mmd_status with_path(mmd_error *err, const char *path, mmd_status st, con
     return mmd_error_set(err, st, inner->section, inner->item, inner->offset, "%s: %s", path, inner->msg);
 }
 
-mmd_status mmd_image_load_file(const char *path, mmd_image *out, mmd_error *err)
-{
-    void *data = NULL;
-    size_t size = 0;
-    mmd_error inner;
-    mmd_status st = mmd_file_read(path, &data, &size, &inner);
-    if (st != MMD_OK)
-        return mmd_fail(err, st, "%s: %s", path, inner.msg);
-    st = load_memory(data, size, MMD_IMAGE_DECODE_MS, out, &inner);
-    free(data);
-    return st == MMD_OK ? MMD_OK : with_path(err, path, st, &inner);
-}
 
 /* Bytes a prepared file will take decoded. */
 static size_t decoded_bytes(const mmd_decode_job *job, const mmd_image *dds)
@@ -627,6 +615,20 @@ static size_t load_batch(const char *const *paths, size_t n, int workers, size_t
     for (size_t f = 0; f < i; f++)
         free(data[f]);
     return i;
+}
+
+/* One file: the batch of one, in one child. */
+mmd_status mmd_image_load_file(const char *path, mmd_image *out, mmd_error *err)
+{
+    void *data;
+    mmd_decode_job job;
+    size_t at;
+    mmd_status st;
+    mmd_error e;
+    load_batch(&path, 1, 1, SIZE_MAX, out, &st, &e, &data, &job, &at);
+    if (st != MMD_OK && err)
+        *err = e;
+    return st;
 }
 
 size_t mmd_image_load_files(const char *const *paths, size_t n, int workers, size_t max_bytes, mmd_image *out,
