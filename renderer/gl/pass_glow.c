@@ -12,19 +12,12 @@
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
 
-/* The emission's size along a side of n output pixels: quarter (pass_post.c's
- * chain level 2), at least 1. */
-static int glow_size(int n)
-{
-    return n >> 2 > 0 ? n >> 2 : 1;
-}
-
 enum { G_WORLD, G_VIEWPROJ, G_TEX, G_COLOR, G_K, G_ALPHA, G_COUNT };
 
 int mmd_glow_target_create(mmd_renderer *r, char *msg, size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
-    int w = glow_size(r->o.width), h = glow_size(r->o.height);
+    int w = mmd_post_level_size(r->o.width, 2), h = mmd_post_level_size(r->o.height, 2);
     r->tex_glow = mmd_post_texture_target(gl, MMD_POST_HDR, w, h, &r->fbo_glow);
     if (r->tex_glow) {
         gl->GenRenderbuffers(1, &r->rb_glow_depth);
@@ -73,7 +66,7 @@ bool mmd_pass_glow(mmd_renderer *r, const mmd_render_instance *ins, size_t count
     if (!any_emitter(r, ins, count))
         return false; /* emission would be 0 everywhere: pass_post.c skips the glow */
     const mmd_gl *gl = r->gl;
-    int w = glow_size(r->o.width), h = glow_size(r->o.height);
+    int w = mmd_post_level_size(r->o.width, 2), h = mmd_post_level_size(r->o.height, 2);
     gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_glow);
     gl->Viewport(0, 0, w, h);
     gl->ClearColor(0, 0, 0, 0);

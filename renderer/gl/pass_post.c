@@ -72,14 +72,19 @@ static int chain_levels(int w, int h, float radius, int first)
     return n;
 }
 
+int mmd_post_level_size(int n, int k)
+{
+    return n >> k > 0 ? n >> k : 1;
+}
+
 /* Levels first..n of a chain over a w x h frame (level i is (w, h) >> i). */
 static int chain_create(const mmd_gl *gl, chain *c, int w, int h, float radius, int first)
 {
     c->first = first;
     c->levels = chain_levels(w, h, radius, first);
     for (int i = first; i <= c->levels; i++) {
-        c->w[i] = w >> i > 0 ? w >> i : 1;
-        c->h[i] = h >> i > 0 ? h >> i : 1;
+        c->w[i] = mmd_post_level_size(w, i);
+        c->h[i] = mmd_post_level_size(h, i);
         c->tex[i] = mmd_post_texture_target(gl, MMD_POST_HDR, c->w[i], c->h[i], &c->fbo[i]);
         if (!c->tex[i])
             return -1;
@@ -140,8 +145,8 @@ static int programs(mmd_post *p, char *msg, size_t n)
 static int combine_create(mmd_post *p)
 {
     const mmd_gl *gl = p->gl;
-    p->cw = p->w >> 2 > 0 ? p->w >> 2 : 1;
-    p->ch = p->h >> 2 > 0 ? p->h >> 2 : 1;
+    p->cw = mmd_post_level_size(p->w, 2);
+    p->ch = mmd_post_level_size(p->h, 2);
     p->tex_add = mmd_post_texture_target(gl, GL_RGBA8, p->cw, p->ch, &p->fbo_add);
     if (!p->tex_add)
         return -1;

@@ -29,6 +29,9 @@ typedef struct mmd_post mmd_post;
 int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out, char *msg,
                     size_t msg_size);
 void mmd_post_free(mmd_post *p); /* NULL is a no-op */
+/* A side of n output pixels at blur-chain level k: n >> k, at least 1 (the
+ * glow's emission is level 2, quarter size). */
+int mmd_post_level_size(int n, int k);
 /* scene: RGBA8 texture of (width * ssaa) x (height * ssaa) attached to
  * scene_fbo; glow: the MMD_POST_HDR emission at quarter the output size
  * (pass_glow.c), 0 when nothing glowed. The glows are blended into the frame
