@@ -346,13 +346,14 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     for (uint32_t i = 0; i < m->material_count; i++) {
         const mmd_material *mt = &m->materials[i];
         mmd_material_state_base(mt, &g->base[i]);
-        g->mats[i].tex = mmd_tex_model(r, g, model_dir, mt->texture, true);
-        if (mt->sphere_mode != MMD_SPHERE_NONE)
-            g->mats[i].sphere = mmd_tex_model(r, g, model_dir, mt->sphere_texture, false);
+        int32_t t[3];
+        mmd_material_textures(mt, t);
+        g->mats[i].tex = mmd_tex_model(r, g, model_dir, t[0], true);
+        g->mats[i].sphere = mmd_tex_model(r, g, model_dir, t[1], false); /* 0 for -1 */
         if (mt->toon_shared)
             g->mats[i].toon = mt->toon >= 0 && mt->toon < 10 ? r->toon_shared[mt->toon] : 0;
         else
-            g->mats[i].toon = mmd_tex_model(r, g, model_dir, mt->toon, false);
+            g->mats[i].toon = mmd_tex_model(r, g, model_dir, t[2], false);
     }
     mmd_tex_ahead_release(r);
     if (gl->GetError() != GL_NO_ERROR) {

@@ -90,22 +90,20 @@ typedef struct worker_arg {
 } worker_arg;
 
 /* One decoded-and-uploaded texture file, shared by every model and material
- * that names it (textures.c): keyed by the resolved file's device and inode
- * and the wrap mode (GL keeps wrap and mip levels in the texture object). */
+ * that names it (textures.c): found through tex_map by the resolved file's
+ * device and inode and the wrap mode (GL keeps wrap and mip levels in the
+ * texture object). */
 typedef struct tex_entry {
-    unsigned long long dev, ino;
-    bool repeat;
     GLuint tex;      /* 0: failed or dropped (drawn white) */
     size_t bytes;    /* counted against the budget */
 } tex_entry;
 
 /* A texture file decoded ahead of its upload (textures.c: a model's files are
  * decoded together before its materials take them one by one). */
-typedef struct tex_ahead {
-    unsigned long long dev, ino;
-    bool taken;
+typedef struct tex_ahead { /* found through ahead_map */
+    bool ready;    /* decoded and not taken yet */
     mmd_status st;
-    mmd_image img; /* st MMD_OK: owned until taken */
+    mmd_image img; /* st MMD_OK: owned while ready */
     mmd_error err; /* otherwise */
 } tex_ahead;
 
@@ -202,6 +200,16 @@ GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, boo
 /* Texture idx of model g with the given wrap, loaded on first use; 0 (drawn
  * white, warned once per texture) when it cannot be found or decoded. */
 GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat);
+/* The model textures material mt draws with, by slot: 0 the texture
+ * (repeat, mipmapped), 1 the sphere map, 2 the toon (clamped); -1 when the
+ * slot has none of the model's (no sphere, a shared toon). add_model uploads
+ * them and mmd_tex_decode_ahead decodes the same list. */
+static inline void mmd_material_textures(const mmd_material *mt, int32_t idx[3])
+{
+    idx[0] = mt->texture;
+    idx[1] = mt->sphere_mode != MMD_SPHERE_NONE ? mt->sphere_texture : -1;
+    idx[2] = mt->toon_shared ? -1 : mt->toon;
+}
 /* Decode together, ahead of the mmd_tex_model calls that upload them, the
  * files of model m's materials that are not cached yet; release what those
  * calls did not take. */

@@ -126,13 +126,13 @@ static bool cached(const mmd_renderer *r, unsigned long long dev, unsigned long 
 static mmd_status decode(mmd_renderer *r, const char *path, const struct stat *st, mmd_image *img, mmd_error *err)
 {
     long i = mmd_file_map_get(&r->ahead_map, st->st_dev, st->st_ino, 0);
-    if (i >= 0 && !r->ahead[i].taken) {
+    if (i >= 0 && r->ahead[i].ready) {
         tex_ahead *a = &r->ahead[i];
         if (a->st == MMD_OK)
             *img = a->img;
         else
             *err = a->err;
-        a->taken = true;
+        a->ready = false; /* taken */
         return a->st;
     }
     return mmd_image_load_file(path, img, err);
@@ -163,7 +163,7 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
     if (!mmd_file_map_put(&r->tex_map, st.st_dev, st.st_ino, repeat, (long)r->tex_count))
         return snprintf(why, why_size, "out of memory"), 0;
     tex_entry *e = &r->tex_cache[r->tex_count++];
-    *e = (tex_entry){.dev = (unsigned long long)st.st_dev, .ino = (unsigned long long)st.st_ino, .repeat = repeat};
+    *e = (tex_entry){0};
     mmd_image img;
     mmd_error ie;
     if (decode(r, path, &st, &img, &ie) != MMD_OK)
@@ -256,7 +256,7 @@ static void list_file(mmd_renderer *r, const mmd_model *m, const char *model_dir
         paths[*n] = NULL;
         return;
     }
-    r->ahead[*n] = (tex_ahead){.dev = st.st_dev, .ino = st.st_ino, .taken = true};
+    r->ahead[*n] = (tex_ahead){0}; /* not ready until decoded */
     ++*n;
 }
 
@@ -271,12 +271,10 @@ void mmd_tex_decode_ahead(mmd_renderer *r, const mmd_model *m, const char *model
         return;
     }
     for (uint32_t i = 0; i < m->material_count; i++) {
-        const mmd_material *mt = &m->materials[i];
-        list_file(r, m, model_dir, mt->texture, paths, &n);
-        if (mt->sphere_mode != MMD_SPHERE_NONE)
-            list_file(r, m, model_dir, mt->sphere_texture, paths, &n);
-        if (!mt->toon_shared)
-            list_file(r, m, model_dir, mt->toon, paths, &n);
+        int32_t t[3];
+        mmd_material_textures(&m->materials[i], t);
+        for (int k = 0; k < 3; k++)
+            list_file(r, m, model_dir, t[k], paths, &n);
     }
     size_t left = r->o.texture_budget > r->tex_bytes ? r->o.texture_budget - r->tex_bytes : 0;
     size_t max = left < AHEAD_MAX_BYTES ? left : AHEAD_MAX_BYTES;
@@ -286,7 +284,7 @@ void mmd_tex_decode_ahead(mmd_renderer *r, const mmd_model *m, const char *model
     if (img && st && err && n > 0) {
         size_t done = mmd_image_load_files((const char *const *)paths, n, r->threads, max, img, st, err);
         for (size_t i = 0; i < done; i++)
-            r->ahead[i] = (tex_ahead){r->ahead[i].dev, r->ahead[i].ino, false, st[i], img[i], err[i]};
+            r->ahead[i] = (tex_ahead){true, st[i], img[i], err[i]};
     }
     for (size_t i = 0; i < n; i++)
         free(paths[i]);
@@ -300,7 +298,7 @@ void mmd_tex_decode_ahead(mmd_renderer *r, const mmd_model *m, const char *model
 void mmd_tex_ahead_release(mmd_renderer *r)
 {
     for (size_t i = 0; i < r->ahead_count; i++)
-        if (!r->ahead[i].taken && r->ahead[i].st == MMD_OK)
+        if (r->ahead[i].ready && r->ahead[i].st == MMD_OK)
             mmd_image_free(&r->ahead[i].img);
     free(r->ahead);
     r->ahead = NULL;
