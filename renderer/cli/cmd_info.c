@@ -2,7 +2,7 @@
  * VMD/VPD motion or DirectX .x accessory contains.
  *
  * The format is detected from the content ("PMX ", "Pmd", "Vocaloid Motion
- * Data", "Vocaloid Pose Data file", "xof "). JSON keys are a contract (README):
+ * Data", "Vocaloid Pose Data file", "xof "). JSON keys are a contract (docs/cli.md):
  * models  {"file","format","version","name","name_en","encoding","counts":{...},
  *          "morph_types":{...},"weight_types":{...},
  *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],

@@ -1,7 +1,7 @@
 /* renderer/cli/cmd_info_project.c - `mmdrender info PROJECT.pmm [--json]
  * [--asset-root DIR]...`: a project's settings, its models and accessories
  * with their files found or missing, key counts per kind, effects.
- * The JSON keys are a contract (README "Projects"). */
+ * The JSON keys are a contract (docs/projects.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

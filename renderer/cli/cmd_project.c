@@ -8,7 +8,7 @@
  * VMDs, renderer/cli/project_export.c) and renders that scene with the same
  * options, which override the project; the folder is removed afterwards. So
  * rendering an export gives the same bytes as rendering the project.
- * JSON keys of `info` are a contract (README "Projects").
+ * JSON keys of `info` are a contract (docs/projects.md).
  */
 #include <dirent.h>
 #include <limits.h>
@@ -76,7 +76,7 @@ static void warn_effects(const mmd_project *p)
 }
 
 /* One line naming what the project sets that a render does not apply yet
- * (README "Projects"), only what differs from MMD's defaults. */
+ * (docs/projects.md), only what differs from MMD's defaults. */
 static void warn_unapplied(const mmd_project *p)
 {
     const mmd_pmm *m = p->pmm;

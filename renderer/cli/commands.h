@@ -1,7 +1,7 @@
 /* renderer/cli/commands.h - the CLI's subcommands and exit codes.
  *
  * main.c only dispatches; each subcommand lives in its own cmd_*.c and
- * parses its own options. Exit codes are a contract (README, --help). The
+ * parses its own options. Exit codes are a contract (docs/cli.md, --help). The
  * library below the CLI returns mmd_status (core/status.h); mmd_exit_code
  * maps a status to its exit code from one table (exit.c).
  */

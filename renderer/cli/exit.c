@@ -1,4 +1,4 @@
-/* renderer/cli/exit.c - the one place a status becomes an exit code (README). */
+/* renderer/cli/exit.c - the one place a status becomes an exit code (docs/cli.md, "Exit codes"). */
 #include "renderer/cli/commands.h"
 
 /* Every status has a row, so a new status must be placed here (the size check

@@ -20,7 +20,7 @@
 #include "renderer/base/msg.h"
 #include "renderer/cli/project.h"
 
-#define SCENE_LINE_MAX 197 /* README "Scene files" */
+#define SCENE_LINE_MAX 197 /* docs/scenes.md */
 
 typedef struct sbuf {
     char *s;
@@ -137,7 +137,7 @@ static int add_file_key(sbuf *b, const char *key, const char *dir_real, const ch
     return 0;
 }
 
-/* Project values into the scene keys' ranges (README "Projects"). */
+/* Project values into the scene keys' ranges (docs/projects.md). */
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
 static bool same_parent(mmd_pmm_parent a, mmd_pmm_parent b) { return a.model == b.model && a.bone == b.bone; }
@@ -242,7 +242,7 @@ static void accessory_parents(sbuf *b, const mmd_project *p, const mmd_pmm_acces
     }
 }
 
-/* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW (README "Accessory keys"). */
+/* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW (docs/projects.md "Accessory keys"). */
 static void accessory_key(sbuf *b, const mmd_pmm_accessory_key *k)
 {
     sb_printf(b, "key = %u %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %s %s\n", k->frame, (double)k->position[0],
@@ -252,7 +252,7 @@ static void accessory_key(sbuf *b, const mmd_pmm_accessory_key *k)
 }
 
 /* Accessories in draw order: placed by their key (several keys as key lines,
- * README "Accessory keys"). The project stores MMD's Si x 10 (nanoem's
+ * docs/projects.md "Accessory keys"). The project stores MMD's Si x 10 (nanoem's
  * document default for a new accessory key is 10 where MMD shows Si 1.0;
  * docs/pmm.md); the scene's scale is Si. Rotations are radians. */
 static int accessory_sections(sbuf *b, const mmd_project *p, const char *dir_real, char *msg, size_t n)

@@ -51,7 +51,7 @@ typedef struct mmd_scene_model {
     bool self_shadow;                    /* casts and receives the self-shadow (default on) */
     mmd_scene_link *parents;             /* outside_parent keys, in file order */
     int parent_count;
-    int calc_order;                      /* calc_order = N (1..), 0 unset: README "Calculation order" */
+    int calc_order;                      /* calc_order = N (1..), 0 unset: docs/projects.md "Calculation order" */
     int line;                            /* line of the section header */
 } mmd_scene_model;
 
@@ -63,7 +63,7 @@ enum {
     MMD_SCENE_ACC_PARENT = 8,
 };
 /* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW in [accessory]: the
- * placement over time (README "Accessory keys"). */
+ * placement over time (docs/projects.md "Accessory keys"). */
 typedef struct mmd_scene_acc_key {
     double frame;               /* VMD frame (30 fps) */
     mmd_accessory_place place;  /* position, rotation (degrees), scale, opacity, visible, shadow */

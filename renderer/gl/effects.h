@@ -3,7 +3,7 @@
  * Every effect is off in mmd_effects_default, and off renders the very bytes
  * the renderer drew before effects existed. Scene keys ([effects]) and CLI
  * options (--glow, --soft-shadow, --diffusion, --ssaa, --fxaa) fill this
- * struct; README.md "Effects" documents the keys and ranges below.
+ * struct; docs/effects.md documents the keys and ranges below.
  */
 #ifndef MMD_RENDERER_GL_EFFECTS_H
 #define MMD_RENDERER_GL_EFFECTS_H

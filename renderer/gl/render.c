@@ -56,7 +56,7 @@ static int check_effects(const mmd_render_options *o, char *msg, size_t msg_size
         !(e->soft_shadow_radius >= 0.5f && e->soft_shadow_radius <= 8) ||
         !(e->diffusion_strength >= 0 && e->diffusion_strength <= 2) ||
         !(e->diffusion_threshold >= 0 && e->diffusion_threshold <= 1)) {
-        snprintf(msg, msg_size, "an effect value is out of range (see README, Effects)");
+        snprintf(msg, msg_size, "an effect value is out of range (see docs/effects.md)");
         return -1;
     }
     return 0;
