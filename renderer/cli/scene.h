@@ -51,7 +51,7 @@ typedef struct mmd_scene_model {
     bool self_shadow;                    /* casts and receives the self-shadow (default on) */
     mmd_scene_link *parents;             /* outside_parent keys, in file order */
     int parent_count;
-    int calc_order;                      /* calc_order = N (1..), 0 unset: docs/projects.md "Calculation order" */
+    int calc_order;                      /* calc_order = N (1..), 0 unset: docs/pmm.md "Calculation order" */
     int line;                            /* line of the section header */
 } mmd_scene_model;
 
