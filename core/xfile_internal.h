@@ -11,6 +11,12 @@
 #define MMD_X_HEADER_BYTES 16
 #define MMD_X_MSZIP_BLOCK 32768u            /* inflated bytes per MSZIP block at most */
 #define MMD_X_MAX_INFLATED (256u << 20)     /* inflated payload cap */
+/* An honest mesh deflates about 3:1 (text) or 1.5:1 (binary floats); a payload
+ * more than MMD_X_MAX_RATIO times its compressed bytes (above MMD_X_FREE_INFLATED)
+ * is a bomb: parsing and building cost about 25 ms and 7 bytes per inflated
+ * byte, so the cap keeps a 1 MiB file under 1 s and 300 MB (issue 24). */
+#define MMD_X_MAX_RATIO 32u
+#define MMD_X_FREE_INFLATED (1u << 20)
 
 /* Binary tokens (DirectX .x binary format). */
 enum {

@@ -83,6 +83,11 @@ mmd_status mmd_x_inflate(const uint8_t *data, size_t size, uint8_t **out, size_t
                              "x.mszip", -1, (int64_t)at,
                              "inflated size %zu is impossible for %zu compressed bytes (limit %u)",
                              payload, mmd_rd_left(&r), MMD_X_MAX_INFLATED);
+    if (payload > MMD_X_FREE_INFLATED && payload / MMD_X_MAX_RATIO > mmd_rd_left(&r))
+        return mmd_error_set(r.err, MMD_E_LIMIT, "x.mszip", -1, (int64_t)at,
+                             "inflated size %zu is more than %u times the %zu compressed bytes (a mesh "
+                             "deflates far less; compression-ratio limit)",
+                             payload, MMD_X_MAX_RATIO, mmd_rd_left(&r));
     uint8_t *buf = malloc(payload ? payload : 1);
     z_stream z;
     memset(&z, 0, sizeof z);

@@ -4,6 +4,7 @@
  *   mkbomb physics BODIES OUT.pmx
  *   mkbomb converge BODIES collide|through|hold OUT.pmx
  *   mkbomb far-vmd FRAME OUT.vmd | far-camera FRAME OUT.vmd
+ *   mkbomb xzip VERTICES text|binary OUT.x
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +46,13 @@ int main(int argc, char **argv)
         d = mmd_bomb_far_vmd((uint32_t)strtoul(argv[2], NULL, 0), argv[1][4] == 'c', &n);
         return put(argv[3], d, n);
     }
+    if (argc == 5 && !strcmp(argv[1], "xzip")) {
+        d = mmd_bomb_xzip((uint32_t)strtoul(argv[2], NULL, 0), !strcmp(argv[3], "binary"), &n);
+        return put(argv[4], d, n);
+    }
     fprintf(stderr, "usage: mkbomb ik CHAINS LINKS LOOPS OUT.pmx | physics BODIES OUT.pmx |\n"
                     "       converge BODIES collide|through|hold OUT.pmx |\n"
-                    "       far-vmd FRAME OUT.vmd | far-camera FRAME OUT.vmd\n");
+                    "       far-vmd FRAME OUT.vmd | far-camera FRAME OUT.vmd |\n"
+                    "       xzip VERTICES text|binary OUT.x\n");
     return 2;
 }

@@ -7,6 +7,7 @@
 #include "core/model.h"
 #include "core/xfile_internal.h"
 #include "core/xfile_write.h"
+#include "tests/util/bombs.h"
 #include "tests/util/test.h"
 #include "tests/util/x_fixture.h"
 
@@ -265,6 +266,36 @@ TEST(mszip_damage_is_refused)
     mmd_x_free(src);
 }
 
+/* Issue 24: a 512 KB tzip inflating ~1000:1 cost 1.5 GB; the ratio cap refuses it
+ * before inflating, a small compressible file (under 1 MiB inflated) still loads. */
+TEST(mszip_bomb_is_refused_by_ratio)
+{
+    size_t n = 0;
+    uint8_t *b = mmd_bomb_xzip(1000000, false, &n);
+    REQUIRE(b);
+    CHECK(n < 64 * 1024);
+    mmd_error err;
+    CHECK(load(b, n, &err) == NULL);
+    CHECK_EQ_INT(err.status, MMD_E_LIMIT);
+    CHECK_EQ_INT(err.offset, 16);
+    CHECK(strstr(err.msg, "compression-ratio limit") != NULL);
+    CHECK(strstr(err.msg, "more than 32 times") != NULL);
+    free(b);
+    b = mmd_bomb_xzip(1000000, true, &n);
+    REQUIRE(b);
+    CHECK(load(b, n, &err) == NULL);
+    CHECK_EQ_INT(err.status, MMD_E_LIMIT);
+    free(b);
+    b = mmd_bomb_xzip(30000, false, &n); /* about 550 KB inflated: under the free 1 MiB */
+    REQUIRE(b);
+    mmd_xmesh *x = load(b, n, &err);
+    REQUIRE(x);
+    CHECK_EQ_INT(x->index_count, 30000);
+    CHECK_EQ_INT(x->material_count, 1);
+    mmd_x_free(x);
+    free(b);
+}
+
 TEST(shared_assets_real_files)
 {
     char path[512];
@@ -396,6 +427,7 @@ int main(void)
     RUN(errors_name_the_offset);
     RUN(truncation_sweep_every_encoding);
     RUN(mszip_damage_is_refused);
+    RUN(mszip_bomb_is_refused_by_ratio);
     RUN(shared_assets_real_files);
     RUN(vac_six_lines);
     RUN(accessory_world_matrix);

@@ -8,6 +8,7 @@
 #include "core/model.h"
 #include "core/pmx_write.h"
 #include "core/vmd_write.h"
+#include "core/xfile_write.h"
 
 static uint8_t *finish(mmd_model *m, size_t *size)
 {
@@ -186,5 +187,21 @@ uint8_t *mmd_bomb_far_vmd(uint32_t frame, bool camera, size_t *size)
     if (!ok || mmd_vmd_write(m, &out, size, &err) != MMD_OK)
         out = NULL;
     mmd_motion_free(m);
+    return out;
+}
+
+uint8_t *mmd_bomb_xzip(uint32_t vertices, bool binary, size_t *size)
+{
+    uint32_t faces = vertices / 3;
+    mmd_xmesh *x = mmd_x_new(vertices, faces * 3, 1);
+    if (!x)
+        return NULL;
+    x->materials[0].index_count = faces * 3; /* every index 0, every position 0 */
+    mmd_x_write_options o = {.encoding = binary ? MMD_X_BZIP : MMD_X_TZIP, .float_bits = 32};
+    uint8_t *out = NULL;
+    mmd_error err;
+    if (mmd_x_write(x, &o, &out, size, &err) != MMD_OK)
+        out = NULL;
+    mmd_x_free(x);
     return out;
 }

@@ -19,6 +19,9 @@
  *       pile, but a solver row set per ball every substep: a slow frame).
  *   mmd_bomb_far_vmd(frame, camera, &size)     VMD with one key of bone "center" (or
  *       camera key when camera) at `frame` (e.g. 0xFFFFFFFF).
+ *   mmd_bomb_xzip(vertices, binary, &size)     compressed .x (tzip, or bzip when
+ *       binary): one Mesh of `vertices` vertices all at the origin and
+ *       vertices / 3 faces (0,0,0), so it deflates about 1000:1 (issue 24).
  *
  * All return malloc'd bytes (free()) or NULL when out of memory.
  */
@@ -34,5 +37,6 @@ uint8_t *mmd_bomb_ik_deep(uint32_t bones, uint32_t chains, size_t *size);
 uint8_t *mmd_bomb_physics(uint32_t bodies, size_t *size);
 uint8_t *mmd_bomb_physics_converge(uint32_t bodies, bool collide, bool pull, size_t *size);
 uint8_t *mmd_bomb_far_vmd(uint32_t frame, bool camera, size_t *size);
+uint8_t *mmd_bomb_xzip(uint32_t vertices, bool binary, size_t *size);
 
 #endif
