@@ -31,6 +31,7 @@
 #include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/links.h"
+#include "renderer/cli/memory.h"
 #include "renderer/cli/outputs.h"
 #include "renderer/cli/plan.h"
 #include "renderer/cli/progress.h"
@@ -101,6 +102,9 @@ static const char k_usage[] =
     "  --stats                 print a JSON timing summary at the end (benchmarks)\n"
     "  --texture-memory MIB    decoded textures of all models together (default 2048);\n"
     "                          larger textures are scaled down, then dropped (white)\n"
+    "  --max-memory MIB        refuse a render whose targets, effects, frames and\n"
+    "                          output queue would hold more (default 1024, 64..1048576);\n"
+    "                          textures get what it leaves, up to --texture-memory\n"
     "  -h, --help              this text;  --version  the version\n"
     "\n"
     "exit codes: 0 ok, 1 usage, 2 bad input (scene, model, motion, audio), 3 GL,\n"
@@ -109,7 +113,7 @@ static const char k_usage[] =
 typedef struct render_args {
     const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
     const char *ssaa, *soft_shadow;
-    int crf, threads, texture_mib;
+    int crf, threads, texture_mib, max_memory_mib;
     bool glow, diffusion, fxaa;
     bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats;
     int progress;
@@ -132,14 +136,14 @@ static int parse_args(int argc, char **argv, render_args *a)
 {
     enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
            O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET, O_GLOW,
-           O_SOFT_SHADOW, O_DIFFUSION, O_SSAA, O_FXAA, O_TEXMEM };
+           O_SOFT_SHADOW, O_DIFFUSION, O_SSAA, O_FXAA, O_TEXMEM, O_MAXMEM };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, O_FRAMES},
         {"size", required_argument, NULL, O_SIZE}, {"fps", required_argument, NULL, O_FPS},
         {"aa", required_argument, NULL, O_AA}, {"background", required_argument, NULL, O_BG},
         {"codec", required_argument, NULL, O_CODEC}, {"crf", required_argument, NULL, O_CRF},
         {"preset", required_argument, NULL, O_PRESET},
-        {"texture-memory", required_argument, NULL, O_TEXMEM},
+        {"texture-memory", required_argument, NULL, O_TEXMEM}, {"max-memory", required_argument, NULL, O_MAXMEM},
         {"glow", no_argument, NULL, O_GLOW}, {"soft-shadow", optional_argument, NULL, O_SOFT_SHADOW},
         {"diffusion", no_argument, NULL, O_DIFFUSION}, {"ssaa", required_argument, NULL, O_SSAA},
         {"fxaa", no_argument, NULL, O_FXAA},
@@ -152,6 +156,7 @@ static int parse_args(int argc, char **argv, render_args *a)
         {"version", no_argument, NULL, O_VERSION}, {NULL, 0, NULL, 0}};
     memset(a, 0, sizeof *a);
     a->crf = -1;
+    a->max_memory_mib = MMD_MAX_MEMORY_DEFAULT_MIB;
     a->progress = MMD_PROGRESS_AUTO;
     a->gl = mmd_gl_default_backend();
     opterr = 0;
@@ -174,6 +179,10 @@ static int parse_args(int argc, char **argv, render_args *a)
         case O_TEXMEM:
             if (!mmd_parse_int(optarg, 1, 1 << 20, &a->texture_mib))
                 return usage_error("--texture-memory: expected MiB 1..1048576, got '%s'", optarg);
+            break;
+        case O_MAXMEM:
+            if (!mmd_parse_int(optarg, MMD_MAX_MEMORY_MIN_MIB, MMD_MAX_MEMORY_MAX_MIB, &a->max_memory_mib))
+                return usage_error("--max-memory: expected MiB 64..1048576, got '%s'", optarg);
             break;
         case O_THREADS:
             if (!mmd_parse_int(optarg, 0, 256, &a->threads))
@@ -599,13 +608,10 @@ static mmd_plan_input plan_input(const render_job *j, int step, int chunk_index,
     return in;
 }
 
-/* GL context, models and the frame buffer. An exit code, 0 on success. */
-/* The GL context and targets, before any input is loaded: a size or MSAA
- * level the GL cannot hold is refused up front (exit 1). An exit code. */
-static int open_renderer(render_job *j, const render_args *a)
+/* The renderer's options from the scene and the command line. */
+static void render_options(const render_job *j, const render_args *a, mmd_render_options *out)
 {
     const mmd_scene *s = j->scene;
-    mmd_error err;
     mmd_render_options ro;
     mmd_render_options_default(&ro);
     ro.width = s->width;
@@ -629,6 +635,34 @@ static int open_renderer(render_job *j, const render_args *a)
     ro.pmd_edge_color_set = s->has_edge_color;
     memcpy(ro.pmd_edge_color, s->edge_color, sizeof ro.pmd_edge_color);
     ro.effects = s->effects;
+    *out = ro;
+}
+
+/* What the output is asked for, before anything is opened (sizes, memory). */
+static mmd_output_request base_request(const render_job *j, const render_args *a)
+{
+    const mmd_scene *s = j->scene;
+    return (mmd_output_request){.target = a->out, .width = s->width, .height = s->height, .fps_num = s->fps_num,
+                                .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
+                                .preset = a->preset, .crf = a->crf, .threads = a->threads};
+}
+
+/* The GL context and targets, before any input is loaded: a render over
+ * --max-memory (renderer/cli/memory.h), or a size or MSAA level the GL
+ * cannot hold, is refused up front (exit 1). An exit code. */
+static int open_renderer(render_job *j, const render_args *a, const mmd_output_kind *kind)
+{
+    mmd_error err;
+    mmd_render_options ro;
+    render_options(j, a, &ro);
+    mmd_output_request req = base_request(j, a);
+    mmd_memory_plan mem;
+    if (mmd_memory_check(&ro, kind, &req, (uint64_t)a->max_memory_mib << 20, a->texture_mib > 0, &mem, &err) !=
+        MMD_OK) {
+        fprintf(stderr, "mmdrender: %s\n", err.msg);
+        return mmd_exit_code(err.status);
+    }
+    ro.texture_budget = (size_t)mem.textures;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
         fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
         return mmd_exit_code(err.status);
@@ -677,10 +711,7 @@ static int add_models(render_job *j)
  * 4:2:0, a frame libavcodec refuses), before any input is loaded. An exit code. */
 static int check_sizes(const render_job *j, const render_args *a, const mmd_output_kind *kind)
 {
-    const mmd_scene *s = j->scene;
-    mmd_output_request r = {.target = a->out, .width = s->width, .height = s->height, .fps_num = s->fps_num,
-                            .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
-                            .preset = a->preset, .crf = a->crf, .threads = a->threads};
+    mmd_output_request r = base_request(j, a);
     mmd_error err;
     if (kind->check(&r, &err) == MMD_OK)
         return 0;
@@ -978,7 +1009,7 @@ int mmd_cmd_render(int argc, char **argv)
         goto usage;
     av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
     /* sizes the encoder or the GL cannot take are refused before loading anything */
-    if ((kind->check && (rc = check_sizes(&j, &a, kind)) != 0) || (rc = open_renderer(&j, &a)) != 0 ||
+    if ((kind->check && (rc = check_sizes(&j, &a, kind)) != 0) || (rc = open_renderer(&j, &a, kind)) != 0 ||
         (rc = load_inputs(&j, &a)) != 0)
         goto out;
     mmd_plan_input in = plan_input(&j, step, chunk_index, chunk_count);

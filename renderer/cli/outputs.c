@@ -60,6 +60,18 @@ static mmd_status check_video(const mmd_output_request *r, mmd_error *err)
     return mmd_sink_video_check(&vo, err);
 }
 
+static uint64_t video_memory(const mmd_output_request *r)
+{
+    mmd_video_options vo;
+    video_options(r, &vo);
+    return mmd_sink_video_memory(&vo);
+}
+
+static uint64_t png_memory(const mmd_output_request *r)
+{
+    return mmd_sink_png_memory(r->width, r->height, r->threads);
+}
+
 static mmd_sink *open_png(const mmd_output_request *r, mmd_error *err)
 {
     return mmd_sink_png_open_range(r->target, r->threads, r->alpha, r->first_frame, r->last_frame, err);
@@ -75,9 +87,10 @@ static bool writes_file(const char *target, const char *path, int64_t *frame)
 static const mmd_output_kind k_kinds[] = {
     {.name = "null", .recognises = is_null},
     {.name = "video", .recognises = mmd_sink_video_is_video_path, .open = open_video,
-     .stats = mmd_sink_video_stats, .check = check_video, .writes = writes_file, .encodes = true},
+     .stats = mmd_sink_video_stats, .check = check_video, .writes = writes_file, .memory = video_memory,
+     .encodes = true},
     {.name = "png", .recognises = is_png, .open = open_png, .frame_exists = mmd_sink_png_frame_exists,
-     .writes = mmd_sink_png_writes},
+     .writes = mmd_sink_png_writes, .memory = png_memory},
 };
 
 const mmd_output_kind *mmd_output_kind_for(const char *target)

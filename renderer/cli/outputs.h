@@ -48,6 +48,9 @@ typedef struct mmd_output_kind {
     /* true when writing to target would replace the file `path`, with *frame
      * the frame that writes it (-1: any; one-file outputs); NULL: writes nothing */
     bool (*writes)(const char *target, const char *path, int64_t *frame);
+    /* bytes the sink will hold for the request (queue, encoder), for
+     * --max-memory (renderer/cli/memory.h); NULL: none */
+    uint64_t (*memory)(const mmd_output_request *r);
     bool encodes;     /* --codec and --preset apply */
 } mmd_output_kind;
 

@@ -78,6 +78,36 @@ int mmd_post_level_size(int n, int k)
 }
 
 /* Levels first..n of a chain over a w x h frame (level i is (w, h) >> i). */
+/* RGBA8 and MMD_POST_HDR (R11F_G11F_B10F) both take 4 bytes a texel. */
+#define POST_TEXEL_BYTES 4u
+
+static uint64_t chain_memory(int w, int h, float radius, int first)
+{
+    uint64_t n = 0;
+    for (int i = first, levels = chain_levels(w, h, radius, first); i <= levels; i++)
+        n += (uint64_t)mmd_post_level_size(w, i) * (uint64_t)mmd_post_level_size(h, i) * POST_TEXEL_BYTES;
+    return n;
+}
+
+uint64_t mmd_post_memory(const mmd_effects *e, int width, int height)
+{
+    uint64_t frame = (uint64_t)width * (uint64_t)height * POST_TEXEL_BYTES;
+    uint64_t quarter = (uint64_t)mmd_post_level_size(width, 2) * (uint64_t)mmd_post_level_size(height, 2) *
+                       POST_TEXEL_BYTES;
+    uint64_t n = 0;
+    if (e->ssaa > 1)
+        n += frame; /* tex_scene */
+    if (e->glow || e->diffusion)
+        n += quarter * (e->glow && e->diffusion ? 2 : 1); /* tex_add (+ tex_dim) */
+    if (e->glow)
+        n += chain_memory(width, height, e->glow_radius, 2);
+    if (e->diffusion)
+        n += chain_memory(width, height, 1.0f, 2);
+    if (e->fxaa)
+        n += frame; /* rb_out */
+    return n;
+}
+
 static int chain_create(const mmd_gl *gl, chain *c, int w, int h, float radius, int first)
 {
     c->first = first;

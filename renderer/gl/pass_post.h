@@ -13,8 +13,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "renderer/gl/context.h"
+
 #include "renderer/gl/effects.h"
 
 /* The float format of emission and bloom targets: packed 11/11/10-bit floats
@@ -32,6 +34,10 @@ void mmd_post_free(mmd_post *p); /* NULL is a no-op */
 /* A side of n output pixels at blur-chain level k: n >> k, at least 1 (the
  * glow's emission is level 2, quarter size). */
 int mmd_post_level_size(int n, int k);
+/* Bytes of GL storage mmd_post_create allocates for e at width x height (the
+ * output size): the SSAA-filtered frame, the combine targets, both blur
+ * chains, FXAA's output. Pure (no GL); mmd_renderer_memory adds it. */
+uint64_t mmd_post_memory(const mmd_effects *e, int width, int height);
 /* scene: RGBA8 texture of (width * ssaa) x (height * ssaa) attached to
  * scene_fbo; glow: the MMD_POST_HDR emission at quarter the output size
  * (pass_glow.c), 0 when nothing glowed. The glows are blended into the frame

@@ -69,6 +69,12 @@ void mmd_render_options_default(mmd_render_options *o);
  * hold (its largest render target, its sample count, or a target it cannot
  * allocate), so a caller can refuse it before loading anything. */
 mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err);
+/* Bytes of GL storage mmd_renderer_create allocates for o's size, MSAA,
+ * effects and shadow map (colour and depth targets, the resolve target, the
+ * glow target, effect chains, the shadow map), before any model: the part of
+ * a render's memory its options decide (renderer/cli/memory.h adds the rest).
+ * Pure: no GL context; o's ranges as create checks them. */
+uint64_t mmd_renderer_memory(const mmd_render_options *o);
 void mmd_renderer_free(mmd_renderer *r); /* NULL is a no-op */
 /* Upload a model; textures resolve relative to model_dir. Missing textures warn
  * once on stderr (not when options.quiet) and render white. Slots are numbered in the order models are

@@ -170,7 +170,8 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
         return snprintf(why, why_size, "%s", ie.msg), 0;
     int halvings = 0;
     if (!fit_budget(r, &img, repeat, &halvings)) {
-        snprintf(why, why_size, "over the texture memory budget (%.1f MiB used of %.1f MiB; --texture-memory)",
+        snprintf(why, why_size,
+                 "over the texture memory budget (%.1f MiB used of %.1f MiB; --texture-memory, --max-memory)",
                  (double)r->tex_bytes / (1 << 20), (double)r->o.texture_budget / (1 << 20));
         mmd_image_free(&img);
         return 0;
@@ -178,7 +179,8 @@ static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, con
     if (halvings && !r->o.quiet) {
         char pn[512], pm[512];
         fprintf(stderr, "mmdrender: warning: texture \"%s\" of %s: scaled down %dx to %dx%d to stay within the "
-                "texture memory budget (%.1f MiB; --texture-memory)\n", mmd_printable(name, pn, sizeof pn),
+                "texture memory budget (%.1f MiB; --texture-memory, --max-memory)\n",
+                mmd_printable(name, pn, sizeof pn),
                 mmd_printable(owner, pm, sizeof pm), 1 << halvings, img.width, img.height,
                 (double)r->o.texture_budget / (1 << 20));
     }

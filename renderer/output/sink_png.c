@@ -435,6 +435,21 @@ mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_err
     return mmd_sink_png_open_range(target, threads, alpha, -1, -1, err);
 }
 
+/* The encoder threads for a --threads value (<= 0: one per online CPU), at most MAX_THREADS. */
+static int worker_count(int threads)
+{
+    if (threads <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = c > 0 ? (int)c : 1;
+    }
+    return threads > MAX_THREADS ? MAX_THREADS : threads;
+}
+
+uint64_t mmd_sink_png_memory(int width, int height, int threads)
+{
+    return (uint64_t)width * (uint64_t)height * 4u * 2u * (uint64_t)worker_count(threads); /* the slots */
+}
+
 mmd_sink *mmd_sink_png_open_range(const char *target, int threads, bool alpha, int64_t first, int64_t last,
                                   mmd_error *err)
 {
@@ -449,12 +464,7 @@ mmd_sink *mmd_sink_png_open_range(const char *target, int threads, bool alpha, i
         free(s);
         return NULL;
     }
-    if (threads <= 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = c > 0 ? (int)c : 1;
-    }
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
+    threads = worker_count(threads);
     s->base.vt = &png_vt;
     s->alpha = alpha;
     s->level = MMD_PNG_LEVEL_DEFAULT;

@@ -39,6 +39,10 @@
 
 #define MMD_PNG_LOCK_NAME ".mmdrender.lock"
 
+/* Bytes the sink holds for frames of width x height with `threads` (as
+ * open takes it): its queue of 2 x threads RGBA frames. Pure. */
+uint64_t mmd_sink_png_memory(int width, int height, int threads);
+
 /* MMD_E_USAGE for a bad target, MMD_E_OUTPUT otherwise (a directory that
  * cannot be made, the folder locked by another writer). */
 mmd_sink *mmd_sink_png_open(const char *target, int threads, bool alpha, mmd_error *err);

@@ -529,6 +529,12 @@ slots:
     return MMD_OK;
 }
 
+uint64_t mmd_sink_video_memory(const mmd_video_options *o)
+{
+    const mmd_codec *c = mmd_codec_pick(o->path, o->codec, o->alpha, o->preset, NULL);
+    return c && o->width > 0 && o->height > 0 ? (uint64_t)o->width * (uint64_t)o->height * c->sink_bytes : 0;
+}
+
 mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
 {
     if (!o || !o->path || o->width <= 0 || o->height <= 0 || o->fps_num <= 0 || o->fps_den <= 0) {

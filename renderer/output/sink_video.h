@@ -80,6 +80,10 @@ mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err);
  * or 4:2:2 codec, a frame larger than libavcodec takes), MMD_E_ENCODER when
  * the encoder is missing. Nothing is created. */
 mmd_status mmd_sink_video_check(const mmd_video_options *o, mmd_error *err);
+/* Bytes the sink will hold for o (its queue, the pixel conversion and the
+ * encoder's frames): width x height x the codec row's sink_bytes
+ * (codecs.h). 0 when o names no codec check would accept. Pure. */
+uint64_t mmd_sink_video_memory(const mmd_video_options *o);
 /* s must come from mmd_sink_video_open; valid until close/abort. */
 void mmd_sink_video_stats(const mmd_sink *s, mmd_video_stats *out);
 

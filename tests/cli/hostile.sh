@@ -228,8 +228,28 @@ t_within "odd size for h264 (yuv420p): exit 1 before the (broken) model is read"
 t_grep "the reason" 'even width and height'
 t_within "16384x16384 video: exit 1 before loading" 1 20 "$MMD" "$TMP/broken.ini" -o "$TMP/big.mp4" "${Q[@]}" --size 16384x16384 --aa 1 --frames 0
 t_grep "libavcodec's frame size named" 'larger than libavcodec takes'
-t_within "a size GL cannot hold with MSAA: exit 1 before loading" 1 60 "$MMD" "$TMP/broken.ini" -o "$TMP/big/" "${Q[@]}" --size 16384x16384 --aa 4 --frames 0
+t_within "a size GL cannot hold with MSAA: exit 1 before loading" 1 60 "$MMD" "$TMP/broken.ini" -o "$TMP/big/" "${Q[@]}" --size 16384x16384 --aa 4 --frames 0 --max-memory 1048576
 t_grep "GL's reason" 'render target|MSAA'
+
+# --- memory from a few bytes (issue 24): the estimate against --max-memory, before the GL context ---
+t_within "16384x16384 MSAA 4 from a small scene: exit 1 before loading" 1 10 "$MMD" "$TMP/broken.ini" -o null "${Q[@]}" --size 16384x16384 --aa 4 --frames 0
+t_grep "the estimate and the cap named" 'would hold about 10256 MiB .*over --max-memory 1024 MiB'
+t_within "16384x8192 PNGs: exit 1 before loading" 1 10 "$MMD" "$TMP/broken.ini" -o "$TMP/bigp/" "${Q[@]}" --size 16384x8192 --aa 1 --frames 0
+t_grep "PNG queue counted" 'the png output\), over --max-memory'
+[ ! -e "$TMP/bigp" ] && t_pass "refused before the output was opened" || t_fail "refused before the output was opened"
+t_within "the same under --max-memory 8192: the broken model is reached (exit 2)" 2 30 "$MMD" "$TMP/broken.ini" -o null "${Q[@]}" --size 16384x8192 --aa 1 --frames 0 --max-memory 8192
+t_within "--max-memory below 64: usage error" 1 10 "$MMD" "$S" -o null "${Q[@]}" --frames 0 --max-memory 63
+t_within "--texture-memory 2048 beside the default cap: exit 1" 1 10 "$MMD" "$S" -o null "${Q[@]}" --frames 0 --texture-memory 2048
+t_grep "what is left named" 'texture-memory 2048 MiB does not fit .*at most [0-9]+ MiB left'
+t_within "--texture-memory 2048 --max-memory 4096: renders" 0 30 "$MMD" "$S" -o null "${Q[@]}" --frames 0 --texture-memory 2048 --max-memory 4096
+
+# --- a compressed .x that inflates ~1000:1 (issue 24): refused before inflating --------
+if [ -x "$BOMB" ] && "$BOMB" xzip 1000000 text "$TMP/xbomb.x" 2>/dev/null; then
+    t_within "tzip .x bomb ($(stat -c %s "$TMP/xbomb.x") bytes): info exits 2" 2 10 "$MMD" info "$TMP/xbomb.x"
+    t_grep "the ratio cap named" 'more than 32 times .*compression-ratio limit'
+else
+    t_skip ".x bomb" "skipped: no $BOMB"
+fi
 
 # --- the same file named several times is loaded once -------------------------------
 printf '[output]\nwidth = 32\nheight = 24\nantialias = 1\n[camera]\nmotion = full.vmd\n' >"$TMP/dup.ini"
