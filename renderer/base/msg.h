@@ -1,6 +1,7 @@
 /* renderer/base/msg.h - small helpers shared by renderer modules.
  *
  *   mmd_msgf(msg, n, ret, fmt, ...)
+ *   mmd_msg_print(f, fmt, ...)          the one way human-readable text reaches a terminal
  *   mmd_msg_warnings(f, prefix, file, list)
  *
  * mmd_msgf formats an error sentence into the caller's buffer msg of n bytes
@@ -11,6 +12,7 @@
 #ifndef MMD_RENDERER_MSG_H
 #define MMD_RENDERER_MSG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,6 +27,16 @@ int mmd_msgf(char *msg, size_t n, int ret, const char *fmt, ...) __attribute__((
  * NUL-terminated) and returns buf; s NULL gives "". For human-readable
  * output; JSON has its own escaping. */
 const char *mmd_printable(const char *s, char *buf, size_t n);
+/* printf to f for people (stdout, stderr): every %s argument goes through
+ * mmd_printable (precision honoured, on the bytes before escaping), so a name
+ * or error sentence from a file (models, textures, scenes, projects, .x,
+ * .vac, images) cannot carry terminal escapes; the format's own text
+ * (newlines, a progress bar's \r) is the program's and is written as is.
+ * Other conversions are printf's. %n is not supported. Returns the bytes
+ * written, or -1 on an output error. Not for JSON (renderer/cli/json_out.h)
+ * or files we write (scenes, HTML). */
+int mmd_msg_print(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int mmd_msg_vprint(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* A loaded file's repairs (core/status.h), one line per kind on f:
  * "<prefix>warning: <file>: offset 0x1a2b, pmx.material #3: what (and 4 more)",
  * plus a line for kinds beyond the list's capacity. Nothing when list is empty. */

@@ -34,6 +34,7 @@
 #include "renderer/cli/commands.h"
 #include "renderer/cli/outputs.h"
 #include "renderer/base/fs.h"
+#include "renderer/base/msg.h"
 #include "core/file.h"
 #include "renderer/base/parse.h"
 
@@ -101,7 +102,7 @@ static void errf(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fputs("mmdrender concat: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    mmd_msg_vprint(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
 }
@@ -420,7 +421,7 @@ static int scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_
     }
     for (unsigned i = 0; i < ic->nb_streams; i++)
         if ((int)i != s && ic->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_AUDIO)
-            fprintf(stderr, "mmdrender concat: %s: warning: its audio stream is ignored\n", c->path);
+            mmd_msg_print(stderr, "mmdrender concat: %s: warning: its audio stream is ignored\n", c->path);
     c->tb = st->time_base;
     c->start = INT64_MAX;
     c->end = INT64_MIN;
@@ -804,7 +805,7 @@ static int concat_run(const concat_opts *o)
         goto done;
     committed = true;
     if (!o->quiet) {
-        printf("%s: %d chunks, %lld frames, %.3f s", o->out, n, (long long)total_frames, video_s);
+        mmd_msg_print(stdout, "%s: %d chunks, %lld frames, %.3f s", o->out, n, (long long)total_frames, video_s);
         if (a)
             printf(", audio %s (%s)", mmd_audio_is_copy(a) ? "copied" : "encoded", mmd_audio_codec_name(a));
         printf("\n");

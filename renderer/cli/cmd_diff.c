@@ -27,9 +27,11 @@
 #include <sys/stat.h>
 
 #include "renderer/base/fs.h"
+#include "renderer/base/msg.h"
 #include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/diff_html.h"
+#include "renderer/cli/json_out.h"
 #include "renderer/image/diff.h"
 #include "renderer/image/png.h"
 
@@ -197,30 +199,16 @@ static int diff_files(const char *pa, const char *pb, const char *name, const di
     return rc;
 }
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            printf("\\%c", *p);
-        else if (*p < 0x20)
-            printf("\\u%04x", *p);
-        else
-            putchar(*p);
-    }
-    putchar('"');
-}
-
 static void report(const char *name, const diff_result *dr, const diff_opts *o, bool *first)
 {
     const mmd_imgdiff_result *r = &dr->m;
     if (o->json) {
         printf("%s\n    {\"name\": ", *first ? "" : ",");
         *first = false;
-        json_str(name);
+        mmd_json_str(stdout, name);
         if (dr->error[0]) {
             printf(", \"error\": ");
-            json_str(dr->error);
+            mmd_json_str(stdout, dr->error);
             printf(", \"pass\": false}");
             return;
         }
@@ -236,7 +224,7 @@ static void report(const char *name, const diff_result *dr, const diff_opts *o, 
         return;
     }
     if (dr->error[0]) {
-        printf("%s: ERROR: %s\n", name, dr->error);
+        mmd_msg_print(stdout, "%s: ERROR: %s\n", name, dr->error);
         return;
     }
     char psnr[32];
@@ -244,9 +232,9 @@ static void report(const char *name, const diff_result *dr, const diff_opts *o, 
         snprintf(psnr, sizeof psnr, "inf");
     else
         snprintf(psnr, sizeof psnr, "%.2f dB", r->psnr);
-    printf("%s: %dx%d max %d, mean %.4f, PSNR %s, SSIM %.5f, %lld px over %d (%.4f%%): %s\n", name,
-           r->width, r->height, r->max_error, r->mean_error, psnr, r->ssim, r->pixels_over,
-           o->threshold, 100.0 * r->fraction_over, dr->pass ? "ok" : "DIFFERS");
+    mmd_msg_print(stdout, "%s: %dx%d max %d, mean %.4f, PSNR %s, SSIM %.5f, %lld px over %d (%.4f%%): %s\n", name,
+                  r->width, r->height, r->max_error, r->mean_error, psnr, r->ssim, r->pixels_over,
+                  o->threshold, 100.0 * r->fraction_over, dr->pass ? "ok" : "DIFFERS");
 }
 
 static bool is_dir(const char *p)
@@ -331,7 +319,7 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
                      !strcmp(opt, "--heatmap") || !strcmp(opt, "--html");
         if (takes && !val) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "mmdrender diff: %s needs a value\n", opt);
+                mmd_msg_print(stderr, "mmdrender diff: %s needs a value\n", opt);
                 return -1;
             }
             val = argv[++i];
@@ -347,13 +335,13 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
         } else if (!strcmp(opt, "--threshold")) {
             long t;
             if (!mmd_parse_long(val, 0, 255, &t)) {
-                fprintf(stderr, "mmdrender diff: --threshold wants an integer 0..255, got '%s'\n", val);
+                mmd_msg_print(stderr, "mmdrender diff: --threshold wants an integer 0..255, got '%s'\n", val);
                 return -1;
             }
             o->threshold = (int)t;
         } else if (!strcmp(opt, "--max-fraction")) {
             if (!mmd_parse_double(val, 0.0, 1.0, &o->max_fraction)) {
-                fprintf(stderr, "mmdrender diff: --max-fraction wants a number 0..1, got '%s'\n", val);
+                mmd_msg_print(stderr, "mmdrender diff: --max-fraction wants a number 0..1, got '%s'\n", val);
                 return -1;
             }
         } else if (!strcmp(opt, "--heatmap")) {
@@ -361,13 +349,13 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
         } else if (!strcmp(opt, "--html")) {
             o->html = val;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "mmdrender diff: unknown option '%s'\n", a);
+            mmd_msg_print(stderr, "mmdrender diff: unknown option '%s'\n", a);
             usage(stderr);
             return -1;
         } else if (np < 2) {
             paths[np++] = a;
         } else {
-            fprintf(stderr, "mmdrender diff: too many arguments ('%s')\n", a);
+            mmd_msg_print(stderr, "mmdrender diff: too many arguments ('%s')\n", a);
             return -1;
         }
     }
@@ -376,7 +364,7 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
         return -1;
     }
     if (o->all && !o->html) {
-        fprintf(stderr, "mmdrender diff: --all applies to the --html report\n");
+        mmd_msg_print(stderr, "mmdrender diff: --all applies to the --html report\n");
         return -1;
     }
     return 0;
@@ -388,7 +376,7 @@ static bool make_dir(const char *dir, const char *sub, const char *what)
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s%s%s", dir, sub ? "/" : "", sub ? sub : "");
     if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "mmdrender diff: cannot create %s directory '%s': %s\n", what, p, strerror(errno));
+        mmd_msg_print(stderr, "mmdrender diff: cannot create %s directory '%s': %s\n", what, p, strerror(errno));
         return false;
     }
     return true;
@@ -415,7 +403,7 @@ static bool diff_dirs(const char *const paths[2], const diff_opts *o, diff_resul
     char **la = NULL, **lb = NULL;
     size_t na = 0, nb = 0;
     if (list_pngs(paths[0], &la, &na) != 0 || list_pngs(paths[1], &lb, &nb) != 0) {
-        fprintf(stderr, "mmdrender diff: cannot list directories: %s\n", strerror(errno));
+        mmd_msg_print(stderr, "mmdrender diff: cannot list directories: %s\n", strerror(errno));
         free_list(la, na);
         return false;
     }
@@ -446,7 +434,7 @@ static bool diff_dirs(const char *const paths[2], const diff_opts *o, diff_resul
     }
     if (t->total == 0) {
         if (!o->json)
-            fprintf(stderr, "mmdrender diff: no PNG files in '%s' or '%s'\n", paths[0], paths[1]);
+            mmd_msg_print(stderr, "mmdrender diff: no PNG files in '%s' or '%s'\n", paths[0], paths[1]);
         t->worst = DIFF_BAD;
     }
     free_list(la, na);
@@ -465,11 +453,11 @@ static int finish_report(const char *const paths[2], const diff_opts *o, html_re
             rep->failed = true;
     }
     if (rep->failed) {
-        fprintf(stderr, "mmdrender diff: report: %s\n", rep->msg);
+        mmd_msg_print(stderr, "mmdrender diff: report: %s\n", rep->msg);
         return DIFF_BAD;
     }
     if (!o->json)
-        printf("report: %s/index.html (%zu rows)\n", o->html, rep->n);
+        mmd_msg_print(stdout, "report: %s/index.html (%zu rows)\n", o->html, rep->n);
     return DIFF_PASS;
 }
 
@@ -482,14 +470,14 @@ int mmd_cmd_diff(int argc, char **argv)
         return rc;
     for (int i = 0; i < 2; i++) /* outputs are never inputs (by inode) */
         if ((o.heatmap && mmd_same_file(o.heatmap, paths[i])) || (o.html && mmd_same_file(o.html, paths[i]))) {
-            fprintf(stderr, "mmdrender diff: the output '%s' is the input '%s'\n",
-                    o.heatmap && mmd_same_file(o.heatmap, paths[i]) ? o.heatmap : o.html, paths[i]);
+            mmd_msg_print(stderr, "mmdrender diff: the output '%s' is the input '%s'\n",
+                          o.heatmap && mmd_same_file(o.heatmap, paths[i]) ? o.heatmap : o.html, paths[i]);
             return DIFF_BAD;
         }
     bool da = is_dir(paths[0]), db = is_dir(paths[1]);
     if (da != db) {
-        fprintf(stderr, "mmdrender diff: '%s' and '%s' must both be PNG files or both directories\n",
-                paths[0], paths[1]);
+        mmd_msg_print(stderr, "mmdrender diff: '%s' and '%s' must both be PNG files or both directories\n",
+                      paths[0], paths[1]);
         return DIFF_BAD;
     }
     if ((da && o.heatmap && !make_dir(o.heatmap, NULL, "heatmap")) ||

@@ -153,44 +153,44 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
         fputs("}\n", f);
         return;
     }
-    printf("file:           %s\n", path);
-    printf("format:         %s %.1f (%s)\n", m->format == MMD_FORMAT_PMD ? "PMD" : "PMX", (double)m->version,
-           encoding_name(m->encoding));
+    mmd_msg_print(stdout, "file:           %s\n", path);
+    mmd_msg_print(stdout, "format:         %s %.1f (%s)\n", m->format == MMD_FORMAT_PMD ? "PMD" : "PMX",
+                  (double)m->version, encoding_name(m->encoding));
     char pb[1024];
-    printf("name:           %s\n", mmd_printable(m->name, pb, sizeof pb));
+    mmd_msg_print(stdout, "name:           %s\n", mmd_printable(m->name, pb, sizeof pb));
     if (m->name_en[0])
-        printf("english name:   %s\n", mmd_printable(m->name_en, pb, sizeof pb));
-    printf("vertices:       %u (", m->vertex_count);
+        mmd_msg_print(stdout, "english name:   %s\n", mmd_printable(m->name_en, pb, sizeof pb));
+    mmd_msg_print(stdout, "vertices:       %u (", m->vertex_count);
     for (int i = 0, first = 1; i < 5; i++)
         if (wt[i]) {
-            printf("%s%s %u", first ? "" : ", ", weight_names[i], wt[i]);
+            mmd_msg_print(stdout, "%s%s %u", first ? "" : ", ", weight_names[i], wt[i]);
             first = 0;
         }
-    printf(")\n");
-    printf("faces:          %u\n", m->index_count / 3);
-    printf("materials:      %u\n", m->material_count);
-    printf("bones:          %u\n", m->bone_count);
-    printf("morphs:         %u", m->morph_count);
+    mmd_msg_print(stdout, ")\n");
+    mmd_msg_print(stdout, "faces:          %u\n", m->index_count / 3);
+    mmd_msg_print(stdout, "materials:      %u\n", m->material_count);
+    mmd_msg_print(stdout, "bones:          %u\n", m->bone_count);
+    mmd_msg_print(stdout, "morphs:         %u", m->morph_count);
     if (m->morph_count) {
-        printf(" (");
+        mmd_msg_print(stdout, " (");
         for (int i = 0, first = 1; i < MMD_MORPH_TYPE_COUNT; i++)
             if (mt[i]) {
-                printf("%s%s %u", first ? "" : ", ", morph_names[i], mt[i]);
+                mmd_msg_print(stdout, "%s%s %u", first ? "" : ", ", morph_names[i], mt[i]);
                 first = 0;
             }
-        printf(")");
+        mmd_msg_print(stdout, ")");
     }
-    printf("\n");
-    printf("display frames: %u\n", m->display_frame_count);
-    printf("rigid bodies:   %u\n", m->rigid_body_count);
-    printf("joints:         %u\n", m->joint_count);
+    mmd_msg_print(stdout, "\n");
+    mmd_msg_print(stdout, "display frames: %u\n", m->display_frame_count);
+    mmd_msg_print(stdout, "rigid bodies:   %u\n", m->rigid_body_count);
+    mmd_msg_print(stdout, "joints:         %u\n", m->joint_count);
     if (m->soft_body_count)
-        printf("soft bodies:    %u\n", m->soft_body_count);
+        mmd_msg_print(stdout, "soft bodies:    %u\n", m->soft_body_count);
     if (m->warnings) {
-        printf("warnings:       %u (repaired oddities)\n", m->warnings);
+        mmd_msg_print(stdout, "warnings:       %u (repaired oddities)\n", m->warnings);
         mmd_msg_warnings(stdout, "  ", path, &m->warning_list);
     }
-    printf("textures:       %u\n", m->texture_count);
+    mmd_msg_print(stdout, "textures:       %u\n", m->texture_count);
     for (uint32_t i = 0; i < m->texture_count; i++) {
         resolve_texture(path, m->textures[i], allow_outside, &ts);
         char shown[4096];
@@ -199,9 +199,10 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
             if (*p == '\\')
                 *p = '/';
         if (ts.rc == MMD_OK)
-            printf("  %-40s ok (%s)\n", shown, ts.resolved);
+            mmd_msg_print(stdout, "  %-40s ok (%s)\n", shown, ts.resolved);
         else
-            printf("  %-40s %s: %s\n", shown, ts.rc == MMD_E_UNSUPPORTED ? "REFUSED" : "MISSING", ts.why);
+            mmd_msg_print(stdout, "  %-40s %s: %s\n", shown, ts.rc == MMD_E_UNSUPPORTED ? "REFUSED" : "MISSING",
+                          ts.why);
     }
 }
 
@@ -226,22 +227,22 @@ static void print_motion(const char *path, const mmd_motion *m, bool json)
         fputs("}\n", f);
         return;
     }
-    printf("file:           %s\n", path);
+    mmd_msg_print(stdout, "file:           %s\n", path);
     if (m->format == MMD_MOTION_VPD)
-        printf("format:         VPD pose\n");
+        mmd_msg_print(stdout, "format:         VPD pose\n");
     else
-        printf("format:         VMD v%d\n", m->version);
+        mmd_msg_print(stdout, "format:         VMD v%d\n", m->version);
     char pb[1024];
-    printf("model name:     %s\n", mmd_printable(m->model_name, pb, sizeof pb));
-    printf("bone keys:      %u\n", m->bone_key_count);
-    printf("morph keys:     %u\n", m->morph_key_count);
-    printf("camera keys:    %u\n", m->camera_key_count);
-    printf("light keys:     %u\n", m->light_key_count);
-    printf("shadow keys:    %u\n", m->shadow_key_count);
-    printf("property keys:  %u (%u IK states)\n", m->property_key_count, ik);
-    printf("last frame:     %u (%.2f s at 30 fps)\n", m->last_frame, m->last_frame / 30.0);
+    mmd_msg_print(stdout, "model name:     %s\n", mmd_printable(m->model_name, pb, sizeof pb));
+    mmd_msg_print(stdout, "bone keys:      %u\n", m->bone_key_count);
+    mmd_msg_print(stdout, "morph keys:     %u\n", m->morph_key_count);
+    mmd_msg_print(stdout, "camera keys:    %u\n", m->camera_key_count);
+    mmd_msg_print(stdout, "light keys:     %u\n", m->light_key_count);
+    mmd_msg_print(stdout, "shadow keys:    %u\n", m->shadow_key_count);
+    mmd_msg_print(stdout, "property keys:  %u (%u IK states)\n", m->property_key_count, ik);
+    mmd_msg_print(stdout, "last frame:     %u (%.2f s at 30 fps)\n", m->last_frame, m->last_frame / 30.0);
     if (m->warnings) {
-        printf("warnings:       %u\n", m->warnings);
+        mmd_msg_print(stdout, "warnings:       %u\n", m->warnings);
         mmd_msg_warnings(stdout, "  ", path, &m->warning_list);
     }
 }
@@ -271,9 +272,10 @@ static void x_texture(const char *path, const char *tex, const char *kind, bool 
         }
         fputc('}', stdout);
     } else if (ts.rc == MMD_OK) {
-        printf("  %-40s %-10s ok (%s)\n", tex, kind, ts.resolved);
+        mmd_msg_print(stdout, "  %-40s %-10s ok (%s)\n", tex, kind, ts.resolved);
     } else {
-        printf("  %-40s %-10s %s: %s\n", tex, kind, ts.rc == MMD_E_UNSUPPORTED ? "REFUSED" : "MISSING", ts.why);
+        mmd_msg_print(stdout, "  %-40s %-10s %s: %s\n", tex, kind, ts.rc == MMD_E_UNSUPPORTED ? "REFUSED" : "MISSING",
+                      ts.why);
     }
 }
 
@@ -293,17 +295,18 @@ static void print_x(const char *path, const mmd_xmesh *x, bool json, bool allow_
                x->face_count, x->index_count / 3, x->material_count, x->has_normals ? "true" : "false",
                x->has_uvs ? "true" : "false", x->has_colors ? "true" : "false");
     } else {
-        printf("file:           %s\n", path);
-        printf("format:         DirectX .x %u.%02u (%s, %u-bit floats)\n", x->version / 100, x->version % 100,
-               enc[x->encoding & 3], x->float_bits);
-        printf("meshes:         %u (in %u frames)\n", x->mesh_count, x->frame_count);
-        printf("vertices:       %u%s%s%s\n", x->vertex_count, x->has_normals ? "" : " (normals computed)",
-               x->has_uvs ? "" : " (no uvs)", x->has_colors ? " (vertex colours)" : "");
-        printf("faces:          %u (%u triangles)\n", x->face_count, x->index_count / 3);
-        printf("materials:      %u\n", x->material_count);
+        mmd_msg_print(stdout, "file:           %s\n", path);
+        mmd_msg_print(stdout, "format:         DirectX .x %u.%02u (%s, %u-bit floats)\n", x->version / 100,
+                      x->version % 100, enc[x->encoding & 3], x->float_bits);
+        mmd_msg_print(stdout, "meshes:         %u (in %u frames)\n", x->mesh_count, x->frame_count);
+        mmd_msg_print(stdout, "vertices:       %u%s%s%s\n", x->vertex_count,
+                      x->has_normals ? "" : " (normals computed)", x->has_uvs ? "" : " (no uvs)",
+                      x->has_colors ? " (vertex colours)" : "");
+        mmd_msg_print(stdout, "faces:          %u (%u triangles)\n", x->face_count, x->index_count / 3);
+        mmd_msg_print(stdout, "materials:      %u\n", x->material_count);
         if (x->warnings)
-            printf("warnings:       %u (repaired oddities)\n", x->warnings);
-        printf("textures:       %u\n", ntex);
+            mmd_msg_print(stdout, "warnings:       %u (repaired oddities)\n", x->warnings);
+        mmd_msg_print(stdout, "textures:       %u\n", ntex);
     }
     bool first = true;
     for (uint32_t i = 0; i < x->material_count; i++) {
@@ -337,7 +340,7 @@ static int input_error(const char *path, const mmd_error *err)
 {
     char buf[512];
     mmd_error_format(err, path, buf, sizeof buf);
-    fprintf(stderr, "mmdrender info: %s\n", buf);
+    mmd_msg_print(stderr, "mmdrender info: %s\n", buf);
     return MMD_EXIT_INPUT;
 }
 
@@ -357,18 +360,18 @@ int mmd_cmd_info(int argc, char **argv)
             usage(stdout);
             return MMD_EXIT_OK;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "mmdrender info: unknown option '%s'\n", a);
+            mmd_msg_print(stderr, "mmdrender info: unknown option '%s'\n", a);
             usage(stderr);
             return MMD_EXIT_USAGE;
         } else if (path) {
-            fprintf(stderr, "mmdrender info: one FILE only ('%s' and '%s')\n", path, a);
+            mmd_msg_print(stderr, "mmdrender info: one FILE only ('%s' and '%s')\n", path, a);
             return MMD_EXIT_USAGE;
         } else {
             path = a;
         }
     }
     if (!path) {
-        fprintf(stderr, "mmdrender info: missing FILE\n");
+        mmd_msg_print(stderr, "mmdrender info: missing FILE\n");
         usage(stderr);
         return MMD_EXIT_USAGE;
     }

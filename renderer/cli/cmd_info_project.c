@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/cli/project.h"
@@ -168,39 +169,42 @@ static void print_text(FILE *f, const mmd_project *pr)
     const mmd_pmm *p = pr->pmm;
     int64_t first, last;
     mmd_project_range(pr, &first, &last);
-    fprintf(f, "%s: MikuMikuDance project (PMM version %d)\n", pr->path, p->version);
-    fprintf(f, "  output: %dx%d, %g fps, frames %lld-%lld%s\n", p->width, p->height, (double)p->fps,
-            (long long)first, (long long)last, p->begin_enabled || p->end_enabled ? " (begin/end set)" : "");
-    fprintf(f, "  audio: %s [%s]\n", p->audio_path, status_of(p->audio_path, pr->audio_file, p->audio_enabled));
-    fprintf(f, "  background: %s; image %s [%s]; video %s [%s]\n", p->black_background ? "black" : "white",
-            p->image_path, status_of(p->image_path, pr->image_file, p->image_enabled), p->video_path,
-            status_of(p->video_path, pr->video_file, p->video_enabled));
-    fprintf(f, "  ground shadow: %s (brightness %g%s); edge colour %g %g %g; physics: %s\n",
-            p->ground_shadow ? "on" : "off", (double)p->ground_shadow_brightness,
-            p->ground_shadow_translucent ? ", translucent" : "", (double)p->edge_color[0], (double)p->edge_color[1],
-            (double)p->edge_color[2], physics_name(p->physics));
-    fprintf(f, "  keys: camera %u (following a bone: %u), light %u, self-shadow %u (%s), gravity %u\n",
-            p->camera_key_count, follow_keys(p), p->light_key_count, p->shadow_key_count,
-            p->self_shadow ? "on" : "off", p->gravity_key_count);
+    mmd_msg_print(f, "%s: MikuMikuDance project (PMM version %d)\n", pr->path, p->version);
+    mmd_msg_print(f, "  output: %dx%d, %g fps, frames %lld-%lld%s\n", p->width, p->height, (double)p->fps,
+                  (long long)first, (long long)last, p->begin_enabled || p->end_enabled ? " (begin/end set)" : "");
+    mmd_msg_print(f, "  audio: %s [%s]\n", p->audio_path, status_of(p->audio_path, pr->audio_file, p->audio_enabled));
+    mmd_msg_print(f, "  background: %s; image %s [%s]; video %s [%s]\n", p->black_background ? "black" : "white",
+                  p->image_path, status_of(p->image_path, pr->image_file, p->image_enabled), p->video_path,
+                  status_of(p->video_path, pr->video_file, p->video_enabled));
+    mmd_msg_print(f, "  ground shadow: %s (brightness %g%s); edge colour %g %g %g; physics: %s\n",
+                  p->ground_shadow ? "on" : "off", (double)p->ground_shadow_brightness,
+                  p->ground_shadow_translucent ? ", translucent" : "", (double)p->edge_color[0],
+                  (double)p->edge_color[1], (double)p->edge_color[2], physics_name(p->physics));
+    mmd_msg_print(f, "  keys: camera %u (following a bone: %u), light %u, self-shadow %u (%s), gravity %u\n",
+                  p->camera_key_count, follow_keys(p), p->light_key_count, p->shadow_key_count,
+                  p->self_shadow ? "on" : "off", p->gravity_key_count);
     for (uint32_t i = 0; i < p->model_count; i++) {
         const mmd_pmm_model *m = &p->models[i];
         model_counts c = count_model(m);
-        fprintf(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path, status_of(m->path, pr->model_files[i], true));
-        fprintf(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
-                m->calc_order, (double)m->edge_width, m->add_blend ? "on" : "off", m->self_shadow ? "on" : "off");
-        fprintf(f, "    keys: bone %u (%u tracks animated of %u), morph %u (%u of %u), model %u, outside parents %u\n",
-                c.bone_keys, c.bone_tracks, m->bone_count, c.morph_keys, c.morph_tracks, m->morph_count, m->key_count,
-                c.outside_parent_keys);
+        mmd_msg_print(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path,
+                      status_of(m->path, pr->model_files[i], true));
+        mmd_msg_print(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
+                      m->calc_order, (double)m->edge_width, m->add_blend ? "on" : "off", m->self_shadow ? "on" : "off");
+        mmd_msg_print(f, "    keys: bone %u (%u tracks animated of %u), morph %u (%u of %u), model %u, "
+                         "outside parents %u\n",
+                      c.bone_keys, c.bone_tracks, m->bone_count, c.morph_keys, c.morph_tracks, m->morph_count,
+                      m->key_count, c.outside_parent_keys);
     }
     for (uint32_t i = 0; i < p->accessory_count; i++)
-        fprintf(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, p->accessories[i].name, p->accessories[i].path,
-                status_of(p->accessories[i].path, pr->accessory_files[i], true), p->accessories[i].key_count);
+        mmd_msg_print(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, p->accessories[i].name,
+                      p->accessories[i].path, status_of(p->accessories[i].path, pr->accessory_files[i], true),
+                      p->accessories[i].key_count);
     if (pr->emm_file)
-        fprintf(f, "  effects (%s, not applied):\n", pr->emm_file);
+        mmd_msg_print(f, "  effects (%s, not applied):\n", pr->emm_file);
     for (size_t i = 0; i < pr->effect_count; i++)
-        fprintf(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
+        mmd_msg_print(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
     for (size_t i = 0; i < pr->warning_count; i++)
-        fprintf(f, "  warning: %s\n", pr->warnings[i]);
+        mmd_msg_print(f, "  warning: %s\n", pr->warnings[i]);
 }
 
 int mmd_cmd_info_project(int argc, char **argv)
@@ -215,20 +219,20 @@ int mmd_cmd_info_project(int argc, char **argv)
         } else if (!strcmp(a, "--asset-root") && i + 1 < argc && nroots < MMD_PROJECT_MAX_ROOTS) {
             roots[nroots++] = argv[++i];
         } else if (a[0] == '-' || path) {
-            fprintf(stderr, "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...\n");
+            mmd_msg_print(stderr, "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...\n");
             return MMD_EXIT_USAGE;
         } else {
             path = a;
         }
     }
     if (!path) {
-        fprintf(stderr, "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...\n");
+        mmd_msg_print(stderr, "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...\n");
         return MMD_EXIT_USAGE;
     }
     char msg[1024];
     mmd_project *p = NULL;
     if (mmd_project_load(path, roots, nroots, &p, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: %s\n", msg);
+        mmd_msg_print(stderr, "mmdrender: %s\n", msg);
         return MMD_EXIT_INPUT;
     }
     if (json)

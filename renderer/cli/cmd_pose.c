@@ -107,7 +107,7 @@ static bool load_error(const char *path, const mmd_error *e)
 {
     char buf[512];
     mmd_error_format(e, path, buf, sizeof buf);
-    fprintf(stderr, "mmdrender pose: %s\n", buf);
+    mmd_msg_print(stderr, "mmdrender pose: %s\n", buf);
     return false;
 }
 
@@ -175,7 +175,7 @@ static int parse_args(int argc, char **argv, pose_opts *o)
             o->physics = true;
         } else if (!strcmp(a, "--motion") && i + 1 < argc) {
             if (o->nmotion == POSE_MAX_MOTIONS) {
-                fprintf(stderr, "mmdrender pose: too many --motion (max %d)\n", POSE_MAX_MOTIONS);
+                mmd_msg_print(stderr, "mmdrender pose: too many --motion (max %d)\n", POSE_MAX_MOTIONS);
                 return MMD_EXIT_USAGE;
             }
             o->motion_paths[o->nmotion++] = argv[++i];
@@ -185,17 +185,17 @@ static int parse_args(int argc, char **argv, pose_opts *o)
             o->scene_path = argv[++i];
         } else if (!strcmp(a, "--frames") && i + 1 < argc) {
             if (!parse_frames(argv[++i], &o->frames, &o->nframes, &o->fcap)) {
-                fprintf(stderr, "mmdrender pose: bad --frames '%s'\n", argv[i]);
+                mmd_msg_print(stderr, "mmdrender pose: bad --frames '%s'\n", argv[i]);
                 return MMD_EXIT_USAGE;
             }
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "mmdrender pose: unknown or incomplete option '%s'\n", a);
+            mmd_msg_print(stderr, "mmdrender pose: unknown or incomplete option '%s'\n", a);
             usage(stderr);
             return MMD_EXIT_USAGE;
         } else if (!o->model_path) {
             o->model_path = a;
         } else {
-            fprintf(stderr, "mmdrender pose: unexpected argument '%s'\n", a);
+            mmd_msg_print(stderr, "mmdrender pose: unexpected argument '%s'\n", a);
             return MMD_EXIT_USAGE;
         }
     }
@@ -240,13 +240,13 @@ static bool load_inputs(pose_opts *o, pose_inputs *in)
         return load_error(o->model_path, &e);
     char pb[256];
     for (size_t i = 0; i < mmd_anim_unbound_count(in->anim); i++)
-        fprintf(stderr, "mmdrender pose: note: motion track '%s' matches nothing in the model\n",
-                mmd_printable(mmd_anim_unbound_name(in->anim, i), pb, sizeof pb));
+        mmd_msg_print(stderr, "mmdrender pose: note: motion track '%s' matches nothing in the model\n",
+                      mmd_printable(mmd_anim_unbound_name(in->anim, i), pb, sizeof pb));
     if (!o->physics || in->model->rigid_body_count == 0)
         return true;
     mmd_status ps = mmd_physics_create(in->model, &in->phys, &e);
     if (ps == MMD_E_LIMIT) {
-        fprintf(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", o->model_path, e.msg);
+        mmd_msg_print(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", o->model_path, e.msg);
         o->physics = false; /* a pile of bodies, as in render */
         return true;
     }
@@ -278,7 +278,7 @@ static int write_poses(const pose_opts *o, const pose_inputs *in)
     fputs("\n]}\n", f);
     if (fflush(f) == 0 && !ferror(f))
         return MMD_EXIT_OK;
-    fprintf(stderr, "mmdrender pose: cannot write output\n");
+    mmd_msg_print(stderr, "mmdrender pose: cannot write output\n");
     return MMD_EXIT_OUTPUT;
 }
 
@@ -292,8 +292,8 @@ static int run(pose_opts *o)
     }
     for (size_t k = 1; o->physics && k < o->nframes; k++)
         if (!(o->frames[k] > o->frames[k - 1])) {
-            fprintf(stderr, "mmdrender pose: --physics needs ascending frames (%g after %g), as a render has\n",
-                    o->frames[k], o->frames[k - 1]);
+            mmd_msg_print(stderr, "mmdrender pose: --physics needs ascending frames (%g after %g), as a render has\n",
+                          o->frames[k], o->frames[k - 1]);
             return MMD_EXIT_USAGE;
         }
     if (scene)

@@ -23,6 +23,7 @@
 #include "core/motion.h"
 #include "core/accessory.h"
 #include "core/physics.h"
+#include "renderer/base/msg.h"
 #include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
@@ -59,7 +60,7 @@ static int pose_load(pose_job *j, const char *path)
     char msg[600];
     mmd_error e;
     if (mmd_scene_load_file(path, &j->scene, &e) != MMD_OK) {
-        fprintf(stderr, "mmdrender pose: %s\n", e.msg);
+        mmd_msg_print(stderr, "mmdrender pose: %s\n", e.msg);
         return mmd_exit_code(e.status);
     }
     for (int i = 0; i < j->scene->model_count; i++) {
@@ -73,13 +74,13 @@ static int pose_load(pose_job *j, const char *path)
                                    &j->anims[i], &e) == MMD_OK;
         if (!ok) {
             mmd_error_format(&e, bad, msg, sizeof msg);
-            fprintf(stderr, "mmdrender pose: %s\n", msg);
+            mmd_msg_print(stderr, "mmdrender pose: %s\n", msg);
             return MMD_EXIT_INPUT;
         }
     }
     if (mmd_links_create(j->scene, j->anims, &j->links, msg, sizeof msg) ||
         mmd_scene_accessories_load(j->scene, j->models, true, &j->acc, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender pose: %s\n", msg);
+        mmd_msg_print(stderr, "mmdrender pose: %s\n", msg);
         return MMD_EXIT_INPUT;
     }
     return MMD_EXIT_OK;
@@ -96,13 +97,13 @@ static int pose_physics(pose_job *j)
         mmd_error e;
         mmd_status st = mmd_physics_create(j->models[i], &j->physics[i], &e);
         if (st == MMD_E_LIMIT) {
-            fprintf(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", sm->file, e.msg);
+            mmd_msg_print(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", sm->file, e.msg);
             continue;
         }
         if (st == MMD_OK && (st = mmd_physics_attach(j->physics[i], j->anims[i])) != MMD_OK)
             snprintf(e.msg, sizeof e.msg, "cannot attach the rigid bodies to the model's bones");
         if (st != MMD_OK) {
-            fprintf(stderr, "mmdrender pose: physics: %s: %s\n", sm->file, e.msg);
+            mmd_msg_print(stderr, "mmdrender pose: physics: %s: %s\n", sm->file, e.msg);
             return mmd_exit_code(st);
         }
         j->simulate = true;

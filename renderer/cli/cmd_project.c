@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/project.h"
 
@@ -34,7 +35,7 @@ static int take_roots(int *argc, char **argv, roots *r)
         const char *v = NULL;
         if (!strcmp(argv[i], "--asset-root")) {
             if (i + 1 >= *argc) {
-                fprintf(stderr, "mmdrender: --asset-root needs a folder\n");
+                mmd_msg_print(stderr, "mmdrender: --asset-root needs a folder\n");
                 return -1;
             }
             v = argv[++i];
@@ -46,7 +47,7 @@ static int take_roots(int *argc, char **argv, roots *r)
             continue;
         }
         if (r->count >= MMD_PROJECT_MAX_ROOTS) {
-            fprintf(stderr, "mmdrender: at most %d --asset-root folders\n", MMD_PROJECT_MAX_ROOTS);
+            mmd_msg_print(stderr, "mmdrender: at most %d --asset-root folders\n", MMD_PROJECT_MAX_ROOTS);
             return -1;
         }
         r->dirs[r->count++] = v;
@@ -59,7 +60,7 @@ static int take_roots(int *argc, char **argv, roots *r)
 static void print_warnings(const mmd_project *p)
 {
     for (size_t i = 0; i < p->warning_count; i++)
-        fprintf(stderr, "mmdrender: warning: %s: %s\n", p->path, p->warnings[i]);
+        mmd_msg_print(stderr, "mmdrender: warning: %s: %s\n", p->path, p->warnings[i]);
 }
 
 /* One warning per effect file (effects are listed, not applied). */
@@ -70,8 +71,9 @@ static void warn_effects(const mmd_project *p)
         for (size_t j = 0; j < i && !seen; j++)
             seen = !strcmp(p->effects[j].file, p->effects[i].file);
         if (!seen)
-            fprintf(stderr, "mmdrender: warning: %s: effect %s (%s) is not applied: MME effects are not supported\n",
-                    p->emm_file, p->effects[i].file, p->effects[i].object);
+            mmd_msg_print(stderr,
+                          "mmdrender: warning: %s: effect %s (%s) is not applied: MME effects are not supported\n",
+                          p->emm_file, p->effects[i].file, p->effects[i].object);
     }
 }
 
@@ -96,7 +98,7 @@ static void warn_unapplied(const mmd_project *p)
         }
 #undef NOTE
     if (n)
-        fprintf(stderr, "mmdrender: warning: %s: not applied yet: %s\n", p->path, line);
+        mmd_msg_print(stderr, "mmdrender: warning: %s: not applied yet: %s\n", p->path, line);
 }
 
 /* Index of the project among the render arguments (not an option's value), or 0. */
@@ -158,7 +160,7 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
     char msg[1024], tmpl[PATH_MAX], scene[PATH_MAX + 16];
     mmd_project *p = NULL;
     if (mmd_project_load(project, r.dirs, r.count, &p, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: %s\n", msg);
+        mmd_msg_print(stderr, "mmdrender: %s\n", msg);
         free(args);
         return MMD_EXIT_INPUT;
     }
@@ -169,8 +171,9 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
     for (uint32_t i = 0; i < p->pmm->model_count; i++)
         found += p->model_files[i] != NULL;
     if (!found) {
-        fprintf(stderr, "mmdrender: %s: none of the project's %u models was found (see the warnings; --asset-root "
-                        "DIR looks under DIR for paths with UserFile\\)\n", project, p->pmm->model_count);
+        mmd_msg_print(stderr,
+                      "mmdrender: %s: none of the project's %u models was found (see the warnings; --asset-root "
+                      "DIR looks under DIR for paths with UserFile\\)\n", project, p->pmm->model_count);
         mmd_project_free(p);
         free(args);
         return MMD_EXIT_INPUT;
@@ -179,9 +182,9 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
     int tk = snprintf(tmpl, sizeof tmpl, "%s/mmdrender-pmm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int rc = MMD_EXIT_OUTPUT;
     if (tk <= 0 || (size_t)tk >= sizeof tmpl || !mkdtemp(tmpl)) {
-        fprintf(stderr, "mmdrender: cannot create a temporary folder in %s\n", tmp && *tmp ? tmp : "/tmp");
+        mmd_msg_print(stderr, "mmdrender: cannot create a temporary folder in %s\n", tmp && *tmp ? tmp : "/tmp");
     } else if (mmd_project_export(p, tmpl, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: %s: %s\n", project, msg);
+        mmd_msg_print(stderr, "mmdrender: %s: %s\n", project, msg);
         rc = MMD_EXIT_INPUT;
     } else {
         int k = snprintf(scene, sizeof scene, "%s/scene.ini", tmpl);
@@ -213,14 +216,14 @@ int mmd_cmd_export(int argc, char **argv)
     char msg[1024];
     mmd_project *p = NULL;
     if (mmd_project_load(argv[1], r.dirs, r.count, &p, msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: %s\n", msg);
+        mmd_msg_print(stderr, "mmdrender: %s\n", msg);
         return MMD_EXIT_INPUT;
     }
     print_warnings(p);
     warn_effects(p);
     int rc = MMD_EXIT_OK;
     if (mmd_project_export(p, argv[2], msg, sizeof msg)) {
-        fprintf(stderr, "mmdrender: export: %s\n", msg);
+        mmd_msg_print(stderr, "mmdrender: export: %s\n", msg);
         rc = MMD_EXIT_OUTPUT;
     }
     mmd_project_free(p);

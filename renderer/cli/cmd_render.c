@@ -123,12 +123,12 @@ typedef struct render_args {
 static int usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "mmdrender: ");
+    mmd_msg_print(stderr, "mmdrender: ");
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    fprintf(stderr, fmt, arg);
+    mmd_msg_print(stderr, fmt, arg);
 #pragma GCC diagnostic pop
-    fprintf(stderr, "\n(mmdrender --help for the options)\n");
+    mmd_msg_print(stderr, "\n(mmdrender --help for the options)\n");
     return MMD_EXIT_USAGE;
 }
 
@@ -260,7 +260,7 @@ static int parse_chunk(const char *s, int *index, int *count)
                                "AWS_BATCH_JOB_ARRAY_INDEX is set", s);
     }
     if (!mmd_parse_int(src, 0, *count - 1, index)) {
-        fprintf(stderr, "mmdrender: --chunk %s: index '%s' is not in 0..%d\n", s, src, *count - 1);
+        mmd_msg_print(stderr, "mmdrender: --chunk %s: index '%s' is not in 0..%d\n", s, src, *count - 1);
         return MMD_EXIT_USAGE;
     }
     return 0;
@@ -371,7 +371,7 @@ static int load_inputs(render_job *j, const render_args *a)
             j->model_borrowed[i] = true;
         } else if (mmd_model_load_file(sm->file, &j->models[i], &err) != MMD_OK) {
             mmd_error_format(&err, sm->file, buf, sizeof buf);
-            fprintf(stderr, "mmdrender: %s\n", buf);
+            mmd_msg_print(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
         } else {
             j->files_loaded++;
@@ -384,7 +384,7 @@ static int load_inputs(render_job *j, const render_args *a)
                 j->motion_borrowed[i][k] = true;
             } else if (mmd_motion_load_file(sm->motions[k], &j->motions[i][k], &err) != MMD_OK) {
                 mmd_error_format(&err, sm->motions[k], buf, sizeof buf);
-                fprintf(stderr, "mmdrender: %s\n", buf);
+                mmd_msg_print(stderr, "mmdrender: %s\n", buf);
                 return MMD_EXIT_INPUT;
             } else {
                 j->files_loaded++;
@@ -395,46 +395,46 @@ static int load_inputs(render_job *j, const render_args *a)
         }
         if (mmd_anim_create(j->models[i], ms, (size_t)sm->motion_count, &j->anims[i], &err) != MMD_OK) {
             mmd_error_format(&err, sm->file, buf, sizeof buf);
-            fprintf(stderr, "mmdrender: %s\n", buf);
+            mmd_msg_print(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
         }
         size_t unbound = mmd_anim_unbound_count(j->anims[i]);
         if (unbound && !a->quiet) {
-            fprintf(stderr, "mmdrender: warning: %zu motion track(s) match nothing in %s:", unbound, sm->file);
+            mmd_msg_print(stderr, "mmdrender: warning: %zu motion track(s) match nothing in %s:", unbound, sm->file);
             char pb[256];
             for (size_t u = 0; u < unbound && u < 8; u++)
-                fprintf(stderr, "%s %s", u ? "," : "",
-                        mmd_printable(mmd_anim_unbound_name(j->anims[i], u), pb, sizeof pb));
-            fprintf(stderr, "%s\n", unbound > 8 ? ", ..." : "");
+                mmd_msg_print(stderr, "%s %s", u ? "," : "",
+                              mmd_printable(mmd_anim_unbound_name(j->anims[i], u), pb, sizeof pb));
+            mmd_msg_print(stderr, "%s\n", unbound > 8 ? ", ..." : "");
         }
         uint64_t ik_wanted, ik_kept;
         uint32_t ik_capped = mmd_anim_ik_capped(j->anims[i], &ik_wanted, &ik_kept);
         if (ik_capped && !a->quiet)
-            fprintf(stderr, "mmdrender: warning: %s: IK would cost %llu bone updates a frame (cap %u): "
-                    "%u chain(s) get fewer loops\n", sm->file, (unsigned long long)ik_wanted,
-                    (unsigned)MMD_IK_MAX_WORK, (unsigned)ik_capped);
+            mmd_msg_print(stderr, "mmdrender: warning: %s: IK would cost %llu bone updates a frame (cap %u): "
+                          "%u chain(s) get fewer loops\n", sm->file, (unsigned long long)ik_wanted,
+                          (unsigned)MMD_IK_MAX_WORK, (unsigned)ik_capped);
         uint32_t refresh_capped = mmd_anim_ik_refresh_capped(j->anims[i]);
         if (refresh_capped && !a->quiet)
-            fprintf(stderr, "mmdrender: warning: %s: %u IK chain(s) past the work cap (%u bone updates) do not "
-                    "recompute the bones under them evaluated before them\n", sm->file, (unsigned)refresh_capped,
-                    (unsigned)MMD_IK_MAX_WORK);
+            mmd_msg_print(stderr, "mmdrender: warning: %s: %u IK chain(s) past the work cap (%u bone updates) do not "
+                          "recompute the bones under them evaluated before them\n", sm->file, (unsigned)refresh_capped,
+                          (unsigned)MMD_IK_MAX_WORK);
         mmd_anim_set_cancel(j->anims[i], &g_stop);
         if (sm->physics && !a->no_physics && j->models[i]->rigid_body_count > 0) {
             mmd_status ps = mmd_physics_create(j->models[i], &j->physics[i], &err);
             if (ps == MMD_E_LIMIT) { /* a pile of bodies: bounded by drawing it without physics */
                 if (!a->quiet)
-                    fprintf(stderr, "mmdrender: warning: %s: %s: drawn without physics\n", sm->file, err.msg);
+                    mmd_msg_print(stderr, "mmdrender: warning: %s: %s: drawn without physics\n", sm->file, err.msg);
                 continue;
             }
             if (ps != MMD_OK || mmd_physics_attach(j->physics[i], j->anims[i]) != MMD_OK) {
                 mmd_error_format(&err, sm->file, buf, sizeof buf);
-                fprintf(stderr, "mmdrender: physics: %s\n", buf);
+                mmd_msg_print(stderr, "mmdrender: physics: %s\n", buf);
                 return MMD_EXIT_INPUT;
             }
         }
     }
     if (mmd_scene_accessories_load(s, j->models, a->allow_outside, &j->acc, buf, sizeof buf)) {
-        fprintf(stderr, "mmdrender: %s\n", buf);
+        mmd_msg_print(stderr, "mmdrender: %s\n", buf);
         return MMD_EXIT_INPUT;
     }
     if (s->camera_motion) {
@@ -442,7 +442,7 @@ static int load_inputs(render_job *j, const render_args *a)
         j->camera_borrowed = j->camera_motion != NULL;
         if (!j->camera_motion && mmd_motion_load_file(s->camera_motion, &j->camera_motion, &err) != MMD_OK) {
             mmd_error_format(&err, s->camera_motion, buf, sizeof buf);
-            fprintf(stderr, "mmdrender: %s\n", buf);
+            mmd_msg_print(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
         }
         if (!j->camera_borrowed) {
@@ -453,11 +453,11 @@ static int load_inputs(render_job *j, const render_args *a)
     }
     if (mmd_camera_track_create(j->camera_motion, &j->camera, &err) != MMD_OK) {
         mmd_error_format(&err, s->camera_motion ? s->camera_motion : s->path, buf, sizeof buf);
-        fprintf(stderr, "mmdrender: %s\n", buf);
+        mmd_msg_print(stderr, "mmdrender: %s\n", buf);
         return MMD_EXIT_INPUT;
     }
     if (mmd_links_create(s, j->anims, &j->links, buf, sizeof buf)) {
-        fprintf(stderr, "mmdrender: %s\n", buf);
+        mmd_msg_print(stderr, "mmdrender: %s\n", buf);
         return MMD_EXIT_INPUT;
     }
     return 0;
@@ -659,12 +659,12 @@ static int open_renderer(render_job *j, const render_args *a, const mmd_output_k
     mmd_memory_plan mem;
     if (mmd_memory_check(&ro, kind, &req, (uint64_t)a->max_memory_mib << 20, a->texture_mib > 0, &mem, &err) !=
         MMD_OK) {
-        fprintf(stderr, "mmdrender: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
     ro.texture_budget = (size_t)mem.textures;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
-        fprintf(stderr, "mmdrender: GL: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: GL: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
     return 0;
@@ -683,25 +683,25 @@ static int add_models(render_job *j)
         else
             mmd_fail(&err, st, "model path is too long");
         if (st != MMD_OK) {
-            fprintf(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
+            mmd_msg_print(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
             return mmd_exit_code(st);
         }
         mmd_render_look look = {s->models[i].edge_width, s->models[i].add_blend, s->models[i].self_shadow};
         mmd_renderer_set_look(j->renderer, (size_t)i, &look);
     }
     if (s->bg_image && mmd_renderer_set_background(j->renderer, s->bg_image, s->bg_offset, s->bg_scale, &err) != MMD_OK) {
-        fprintf(stderr, "mmdrender: background image: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: background image: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
     if (s->bg_video && mmd_bgvideo_open(s->bg_video, &j->bgvideo, &err) != MMD_OK) /* render on without it */
-        fprintf(stderr, "mmdrender: warning: background video not drawn: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: warning: background video not drawn: %s\n", err.msg);
     if (mmd_scene_accessories_attach(&j->acc, j->renderer, &err) != MMD_OK) {
-        fprintf(stderr, "mmdrender: accessory: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: accessory: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
     j->rgba = malloc((size_t)s->width * (size_t)s->height * 4);
     if (!j->rgba) {
-        fprintf(stderr, "mmdrender: out of memory\n");
+        mmd_msg_print(stderr, "mmdrender: out of memory\n");
         return MMD_EXIT_GL;
     }
     return 0;
@@ -715,7 +715,7 @@ static int check_sizes(const render_job *j, const render_args *a, const mmd_outp
     mmd_error err;
     if (kind->check(&r, &err) == MMD_OK)
         return 0;
-    fprintf(stderr, "mmdrender: %s\n", err.msg);
+    mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
     return mmd_exit_code(err.status);
 }
 
@@ -746,7 +746,7 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
     mmd_error err;
     j->sink = kind->open(&r, &err);
     if (!j->sink) {
-        fprintf(stderr, "mmdrender: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
     j->sink->on_done = on_frame_done;
@@ -766,7 +766,7 @@ static int show_bgvideo(render_job *j, double t)
     bool changed;
     mmd_error err;
     if (mmd_bgvideo_frame(j->bgvideo, t / 30.0, &px, &w, &h, &changed, &err) != MMD_OK) {
-        fprintf(stderr, "mmdrender: warning: background video not drawn: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: warning: background video not drawn: %s\n", err.msg);
         mmd_bgvideo_free(j->bgvideo);
         j->bgvideo = NULL;
         return 0;
@@ -774,7 +774,7 @@ static int show_bgvideo(render_job *j, double t)
     const mmd_scene *s = j->scene;
     if (changed && mmd_renderer_set_background_frame(j->renderer, px, w, h, s->bg_video_offset, s->bg_video_scale,
                                                      &err) != MMD_OK) {
-        fprintf(stderr, "mmdrender: background video: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: background video: %s\n", err.msg);
         return -1;
     }
     return 0;
@@ -804,10 +804,10 @@ static void warn_physics_stopped(render_job *j, const render_args *a, int64_t fr
         char at[64] = "while settling before the first frame";
         if (frame >= 0)
             snprintf(at, sizeof at, "at frame %lld", (long long)frame);
-        fprintf(stderr, "mmdrender: warning: %s: %u rigid bodies piled up past the physics budget (%llu "
-                "colliding pairs, %llu box tests a step) %s: physics stopped, its bones follow the motion\n",
-                j->scene->models[i].file, j->models[i]->rigid_body_count, (unsigned long long)w.max_pairs,
-                (unsigned long long)w.max_tests, at);
+        mmd_msg_print(stderr, "mmdrender: warning: %s: %u rigid bodies piled up past the physics budget (%llu "
+                      "colliding pairs, %llu box tests a step) %s: physics stopped, its bones follow the motion\n",
+                      j->scene->models[i].file, j->models[i]->rigid_body_count, (unsigned long long)w.max_pairs,
+                      (unsigned long long)w.max_tests, at);
     }
 }
 
@@ -902,7 +902,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
                                 &err) != MMD_OK) {
             if (err.status == MMD_E_INTERRUPTED)
                 break; /* a signal stopped the frame: not written */
-            fprintf(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, err.msg);
+            mmd_msg_print(stderr, "mmdrender: frame %lld: GL: %s\n", (long long)f, err.msg);
             return mmd_exit_code(err.status);
         }
         double t1 = now_s();
@@ -915,7 +915,7 @@ static int run_frames(render_job *j, const render_args *a, const mmd_output_kind
         }
         if (j->sink) {
             if (mmd_sink_write(j->sink, j->rgba, s->width, s->height, (size_t)s->width * 4, f, &err) != MMD_OK) {
-                fprintf(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
+                mmd_msg_print(stderr, "mmdrender: frame %lld: %s\n", (long long)f, err.msg);
                 return mmd_exit_code(err.status);
             }
         } else {
@@ -956,7 +956,7 @@ static int finish_run(render_job *j, const render_args *a, const mmd_output_kind
         j->sink = NULL;
         mmd_error err;
         if (mmd_sink_close(sink, &err) != MMD_OK) {
-            fprintf(stderr, "mmdrender: %s\n", err.msg);
+            mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
             rc = mmd_exit_code(err.status);
         }
     }
@@ -971,10 +971,10 @@ static int finish_run(render_job *j, const render_args *a, const mmd_output_kind
     if (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED)
         mmd_progress_finish(j->progress);
     if (rc == MMD_EXIT_INTERRUPTED && !a->quiet)
-        fprintf(stderr, "mmdrender: interrupted after %lld frame(s); %s was finalised\n", n, a->out);
+        mmd_msg_print(stderr, "mmdrender: interrupted after %lld frame(s); %s was finalised\n", n, a->out);
     else if (rc == MMD_EXIT_OK && !a->quiet)
-        fprintf(stderr, "mmdrender: %lld frame(s) in %.2f s (%.2f fps) -> %s\n", n, wall,
-                wall > 0 ? (double)n / wall : 0.0, a->out);
+        mmd_msg_print(stderr, "mmdrender: %lld frame(s) in %.2f s (%.2f fps) -> %s\n", n, wall,
+                      wall > 0 ? (double)n / wall : 0.0, a->out);
     if (a->stats)
         printf("{\"frames\":%lld,\"wall_s\":%.4f,\"render_s\":%.4f,\"write_s\":%.4f,\"queue_wait_s\":%.4f,"
                "\"encode_s\":%.4f,\"fps\":%.3f,\"render_fps\":%.3f,\"files_loaded\":%d,\"load_s\":%.4f,"
@@ -996,7 +996,7 @@ int mmd_cmd_render(int argc, char **argv)
     memset(&j, 0, sizeof j);
     run_stats st = {.t_begin = now_s()};
     if (mmd_scene_load_file(a.scene, &j.scene, &err) != MMD_OK) {
-        fprintf(stderr, "mmdrender: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
     int step, chunk_index = 0, chunk_count = 1;
@@ -1016,9 +1016,9 @@ int mmd_cmd_render(int argc, char **argv)
     mmd_render_plan plan;
     bool nonempty = mmd_render_plan_make(&in, &plan);
     if (plan.over_cap) {
-        fprintf(stderr, "mmdrender: the motions' last key (VMD frame %lu) is output frame %lld, past the frame "
-                "cap %lld: give --frames A-B\n", (unsigned long)in.last_key, (long long)plan.last,
-                (long long)MMD_PLAN_MAX_FRAME);
+        mmd_msg_print(stderr, "mmdrender: the motions' last key (VMD frame %lu) is output frame %lld, past the frame "
+                      "cap %lld: give --frames A-B\n", (unsigned long)in.last_key, (long long)plan.last,
+                      (long long)MMD_PLAN_MAX_FRAME);
         rc = MMD_EXIT_INPUT;
         goto out;
     }
@@ -1028,8 +1028,8 @@ int mmd_cmd_render(int argc, char **argv)
     }
     if (!nonempty) {
         if (!a.quiet)
-            fprintf(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
-                    chunk_count, (long long)plan.total);
+            mmd_msg_print(stderr, "mmdrender: chunk %d/%d of %lld frames is empty: nothing to do\n", chunk_index,
+                          chunk_count, (long long)plan.total);
         goto out;
     }
     preroll_job pj = {.j = &j, .p = &plan};
@@ -1044,7 +1044,7 @@ int mmd_cmd_render(int argc, char **argv)
     rc = finish_run(&j, &a, kind, rc, &st, t_start);
     goto out;
 usage:
-    fprintf(stderr, "mmdrender: %s\n(mmdrender --help for the options)\n", err.msg);
+    mmd_msg_print(stderr, "mmdrender: %s\n(mmdrender --help for the options)\n", err.msg);
     rc = mmd_exit_code(err.status);
 out:
     job_free(&j);

@@ -272,6 +272,37 @@ scene "$TMP/esc.ini" esc.pmx full.vmd
 OUT=$("$MMD" "$TMP/esc.ini" -o null --progress none --frames 0 2>&1)
 if grep -q $'\x1b' <<<"$OUT"; then t_fail "no raw ESC in render's warnings"; else t_pass "no raw ESC in render's warnings"; fi
 
+# --- every name from a file reaches the terminal escaped (issue 24): .x, .vac, scene, .pmm, diff ---
+mkdir -p "$TMP/esc/A" "$TMP/esc/B"
+no_esc() { # NAME: $OUT holds no raw ESC and shows it as \x1b (JSON: \u001b)
+    if grep -q $'\x1b' <<<"$OUT"; then t_fail "$1: no raw ESC" "$(od -c <<<"$OUT" | head -5)"; else t_pass "$1: no raw ESC"; fi
+    t_grep "$1: ESC shown escaped" '\\(x1b|u001b)\[31m'
+}
+python3 - tests/fuzz/corpus/x/sample_txt.x "$TMP/esc/esc.x" tests/fuzz/corpus/pmm/full_v2.pmm "$TMP/esc/esc.pmm" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+j = d.index(b'"', d.index(b'TextureFilename {')) + 1
+open(sys.argv[2], 'wb').write(d[:j] + b'\x1b[31mred.png*\x1b[31menv.spa' + d[d.index(b'"', j):])
+d = open(sys.argv[3], 'rb').read()
+a, b = b'dancer.pmx', b'\x1b[31mx.pmx'
+assert a in d and len(a) == len(b)
+open(sys.argv[4], 'wb').write(d.replace(a, b, 1))
+PY
+t_within "info on a .x naming textures with escapes: exit 0" 0 20 "$MMD" info "$TMP/esc/esc.x"; no_esc "info .x"
+t_within "info --json on that .x: exit 0" 0 20 "$MMD" info "$TMP/esc/esc.x" --json; no_esc "info .x --json"
+printf 'stage\r\n\x1b[31mnone.x\r\n1\r\n0,0,0\r\n0,0,0\r\n' >"$TMP/esc/esc.vac"
+printf '[output]\nwidth = 32\nheight = 24\nantialias = 1\n[model]\nfile = ../m/fixture.pmx\nphysics = off\n[accessory]\nfile = esc.vac\n' >"$TMP/esc/vac.ini"
+t_within "a .vac naming a .x with escapes: exit 2" 2 20 "$MMD" "$TMP/esc/vac.ini" -o null "${Q[@]}" --frames 0; no_esc ".vac error"
+printf '[output]\nwidth = 32\nheight = 24\n[model]\nfile = \x1b[31mnone.pmx\n' >"$TMP/esc/path.ini"
+t_within "a scene naming a model path with escapes: exit 2" 2 20 "$MMD" "$TMP/esc/path.ini" -o null "${Q[@]}"; no_esc "scene path error"
+t_within "info on a project whose model path has escapes: exit 0" 0 20 "$MMD" info "$TMP/esc/esc.pmm"; no_esc "info .pmm"
+t_within "render of that project (path warnings; no model found): exit 2" 2 60 "$MMD" "$TMP/esc/esc.pmm" -o null --progress none --frames 0 --size 32x24; no_esc ".pmm warnings"
+cp "$TMP/d/frame_000000.png" "$TMP/esc/A/"$'\x1b[31ma.png'
+cp "$TMP/d/frame_000000.png" "$TMP/esc/B/"$'\x1b[31ma.png'
+cp "$TMP/d/frame_000000.png" "$TMP/esc/A/"$'\x1b[31monly.png'
+t_within "diff of folders with escaped names: exit 2 (one unmatched)" 2 20 "$MMD" diff "$TMP/esc/A" "$TMP/esc/B"; no_esc "diff names"
+t_within "diff --json of them: exit 2" 2 20 "$MMD" diff "$TMP/esc/A" "$TMP/esc/B" --json; no_esc "diff --json names"
+
 # --- -q silences the renderer's warnings too (textures drawn white) ---------
 t_within "fixture with missing textures: warns" 0 20 "$MMD" "$S" -o null --progress none --frames 0
 t_grep "texture drawn white is a warning" 'tex\\body\.png.*drawn white'
