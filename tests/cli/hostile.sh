@@ -243,6 +243,14 @@ t_within "--texture-memory 2048 beside the default cap: exit 1" 1 10 "$MMD" "$S"
 t_grep "what is left named" 'texture-memory 2048 MiB does not fit .*at most [0-9]+ MiB left'
 t_within "--texture-memory 2048 --max-memory 4096: renders" 0 30 "$MMD" "$S" -o null "${Q[@]}" --frames 0 --texture-memory 2048 --max-memory 4096
 
+if [ -x "$BUILD/tools/mkproject" ] && "$BUILD/tools/mkproject" "$TMP/proj" >/dev/null 2>&1; then
+    t_within "a project rendered at 16384x8192 to PNGs: exit 1 before loading" 1 20 "$MMD" "$TMP/proj/proj/song.pmm" \
+        --asset-root "$TMP/proj/assets" -o "$TMP/projbig/" --size 16384x8192 --aa 1 -q
+    t_grep "the project's render names the cap" 'about 3600 MiB .*over --max-memory 1024 MiB'
+else
+    t_skip "project over --max-memory" "skipped: no mkproject"
+fi
+
 # --- a compressed .x that inflates ~1000:1 (issue 24): refused before inflating --------
 if [ -x "$BOMB" ] && "$BOMB" xzip 1000000 text "$TMP/xbomb.x" 2>/dev/null; then
     t_within "tzip .x bomb ($(stat -c %s "$TMP/xbomb.x") bytes): info exits 2" 2 10 "$MMD" info "$TMP/xbomb.x"
