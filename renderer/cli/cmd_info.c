@@ -193,8 +193,8 @@ static void print_model(const char *path, const mmd_model *m, bool json, bool al
     mmd_msg_print(stdout, "textures:       %u\n", m->texture_count);
     for (uint32_t i = 0; i < m->texture_count; i++) {
         resolve_texture(path, m->textures[i], allow_outside, &ts);
-        char shown[4096];
-        mmd_printable(m->textures[i], shown, sizeof shown);
+        char shown[4096]; /* '\' as '/', then escaped where printed (a \xNN keeps its '\') */
+        snprintf(shown, sizeof shown, "%s", m->textures[i]);
         for (char *p = shown; *p; p++)
             if (*p == '\\')
                 *p = '/';

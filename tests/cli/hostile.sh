@@ -296,6 +296,15 @@ a, b = b'dancer.pmx', b'\x1b[31mx.pmx'
 assert a in d and len(a) == len(b)
 open(sys.argv[4], 'wb').write(d.replace(a, b, 1))
 PY
+python3 - "$TMP/m/fixture.pmx" "$TMP/esc/tex.pmx" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+a, b = 'tex\\body.png'.encode('utf-16-le'), '\x1b[31mbod.png'.encode('utf-16-le')
+assert a in d and len(a) == len(b)
+open(sys.argv[2], 'wb').write(d.replace(a, b, 1))
+PY
+t_within "info on a model naming a texture with escapes: exit 0" 0 20 "$MMD" info "$TMP/esc/tex.pmx"; no_esc "info texture name"
+t_grep "its own backslash kept (not turned into a /)" '^  \\x1b\[31mbod\.png'
 t_within "info on a .x naming textures with escapes: exit 0" 0 20 "$MMD" info "$TMP/esc/esc.x"; no_esc "info .x"
 t_within "info --json on that .x: exit 0" 0 20 "$MMD" info "$TMP/esc/esc.x" --json; no_esc "info .x --json"
 printf 'stage\r\n\x1b[31mnone.x\r\n1\r\n0,0,0\r\n0,0,0\r\n' >"$TMP/esc/esc.vac"
