@@ -10,19 +10,19 @@
 #define X264 (MMD_CODEC_YUV | MMD_CODEC_PRESET | MMD_CODEC_ONE_THREAD)
 
 static const mmd_codec k_codecs[] = {
-    {"h264", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV420P, NONE}, {NONE}, X264, 18, 96},
-    {"h264-10", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV420P10LE, NONE}, {NONE}, X264, 18, 180},
-    {"h264-444", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV444P, NONE}, {NONE}, X264, 18, 188},
+    {"h264", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV420P, NONE}, {NONE}, X264, 18, 96, 0, 12},
+    {"h264-10", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV420P10LE, NONE}, {NONE}, X264, 18, 180, 0, 24},
+    {"h264-444", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV444P, NONE}, {NONE}, X264, 18, 188, 0, 24},
     {"x264rgb", "libx264rgb", "mp4 mov mkv", {AV_PIX_FMT_BGR0, AV_PIX_FMT_RGB24, AV_PIX_FMT_BGR24}, {NONE},
-     MMD_CODEC_PRESET | MMD_CODEC_ONE_THREAD, -1, 84},
-    {"hevc", "libx265", "mp4 mov mkv", {AV_PIX_FMT_YUV420P, NONE}, {NONE}, X264 | MMD_CODEC_HVC1, 22, 184},
+     MMD_CODEC_PRESET | MMD_CODEC_ONE_THREAD, -1, 84, 0, 24},
+    {"hevc", "libx265", "mp4 mov mkv", {AV_PIX_FMT_YUV420P, NONE}, {NONE}, X264 | MMD_CODEC_HVC1, 22, 184, 0, 14},
     {"ffv1", "ffv1", "mkv", {AV_PIX_FMT_0RGB32, AV_PIX_FMT_GBRP, NONE}, {AV_PIX_FMT_RGB32, AV_PIX_FMT_GBRAP, NONE},
-     0, -1, 220},
-    {"vp9", "libvpx-vp9", "webm mkv", {AV_PIX_FMT_YUV420P, NONE}, {AV_PIX_FMT_YUVA420P, NONE}, MMD_CODEC_YUV, 24, 164},
-    {"qtrle", "qtrle", "mov", {AV_PIX_FMT_RGB24, NONE}, {AV_PIX_FMT_ARGB, NONE}, 0, -1, 52},
-    {"utvideo", "utvideo", "avi mkv", {AV_PIX_FMT_GBRP, NONE}, {AV_PIX_FMT_GBRAP, NONE}, MMD_CODEC_PCM, -1, 78},
+     0, -1, 220, 0, 0},
+    {"vp9", "libvpx-vp9", "webm mkv", {AV_PIX_FMT_YUV420P, NONE}, {AV_PIX_FMT_YUVA420P, NONE}, MMD_CODEC_YUV, 24, 164, 336, 4},
+    {"qtrle", "qtrle", "mov", {AV_PIX_FMT_RGB24, NONE}, {AV_PIX_FMT_ARGB, NONE}, 0, -1, 52, 0, 0},
+    {"utvideo", "utvideo", "avi mkv", {AV_PIX_FMT_GBRP, NONE}, {AV_PIX_FMT_GBRAP, NONE}, MMD_CODEC_PCM, -1, 66, 0, 11},
     {"prores", "prores_ks", "mov mkv", {AV_PIX_FMT_YUV422P10LE, NONE}, {AV_PIX_FMT_YUVA444P10LE, NONE},
-     MMD_CODEC_YUV | MMD_CODEC_PCM, -1, 82},
+     MMD_CODEC_YUV | MMD_CODEC_PCM, -1, 80, 143, 3},
 };
 #define N_CODECS (sizeof k_codecs / sizeof k_codecs[0])
 

@@ -51,10 +51,11 @@ typedef struct mmd_codec {
     enum AVPixelFormat pix[3], pix_alpha[3]; /* wanted, first supported wins; NONE ends */
     unsigned flags;         /* MMD_CODEC_* */
     int crf;                /* default CRF, -1: not a CRF codec */
-    unsigned sink_bytes;    /* bytes per frame pixel the video sink holds with this codec: its
-                               6-frame queue, the conversion and the encoder's own frames
-                               (RSS over `-o null`, 1080p, --threads 0, 2 cores, +10%;
-                               docs/limits.md). mmd_sink_video_memory's figure */
+    /* bytes per frame pixel the video sink holds with this codec (its 6-frame queue, the
+     * conversion, the encoder's own frames): sink_bytes on one encoder thread (sink_bytes_alpha
+     * when the frames keep alpha, 0: the same) + sink_bytes_thread for each further thread.
+     * RSS over `-o null`, 1080p, 2 cores, + 10% (docs/limits.md); mmd_sink_video_memory's figures */
+    unsigned sink_bytes, sink_bytes_alpha, sink_bytes_thread;
 } mmd_codec;
 
 /* NULL when unknown ("libx264" is h264). */

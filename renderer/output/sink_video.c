@@ -532,7 +532,16 @@ slots:
 uint64_t mmd_sink_video_memory(const mmd_video_options *o)
 {
     const mmd_codec *c = mmd_codec_pick(o->path, o->codec, o->alpha, o->preset, NULL);
-    return c && o->width > 0 && o->height > 0 ? (uint64_t)o->width * (uint64_t)o->height * c->sink_bytes : 0;
+    if (!c || o->width <= 0 || o->height <= 0)
+        return 0;
+    int threads = mmd_codec_threads(c, o->threads);
+    if (threads <= 0) { /* libavcodec's automatic count: the CPUs, at most 16 */
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n < 1 ? 1 : n > 16 ? 16 : (int)n;
+    }
+    uint64_t per_px = (o->alpha && c->sink_bytes_alpha ? c->sink_bytes_alpha : c->sink_bytes) +
+                      (uint64_t)c->sink_bytes_thread * (uint64_t)(threads - 1);
+    return (uint64_t)o->width * (uint64_t)o->height * per_px;
 }
 
 mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)

@@ -76,13 +76,23 @@ TEST(frames_per_output_kind)
     r = request("frames/", 1920, 1080); /* + 2 x 2 threads queued RGBA frames */
     REQUIRE(mmd_memory_check(&o, mmd_output_kind_for("frames/"), &r, 1024 * MIB, false, &m, &err) == MMD_OK);
     CHECK_EQ_INT(m.frames, px * 4 + px * 16);
-    r = request("out.mp4", 1920, 1080); /* h264: 96 bytes a pixel (codecs.c) */
+    r = request("out.mp4", 1920, 1080); /* h264: 96 bytes a pixel on one thread, + 12 for the second */
     REQUIRE(mmd_memory_check(&o, mmd_output_kind_for("out.mp4"), &r, 1024 * MIB, false, &m, &err) == MMD_OK);
-    CHECK_EQ_INT(m.frames, px * 4 + px * 96);
+    CHECK_EQ_INT(m.frames, px * 4 + px * (96 + 12));
+    r.threads = 8;
+    REQUIRE(mmd_memory_check(&o, mmd_output_kind_for("out.mp4"), &r, 1024 * MIB, false, &m, &err) == MMD_OK);
+    CHECK_EQ_INT(m.frames, px * 4 + px * (96 + 7 * 12));
     r.target = "out.mkv";
-    r.codec = "ffv1";
+    r.codec = "ffv1"; /* slice threads: no more memory */
     REQUIRE(mmd_memory_check(&o, mmd_output_kind_for("out.mkv"), &r, 1024 * MIB, false, &m, &err) == MMD_OK);
     CHECK_EQ_INT(m.frames, px * 4 + px * 220);
+    r = request("out.webm", 1920, 1080); /* vp9 with alpha: a second encoder (336), + 4 a thread */
+    r.alpha = true;
+    REQUIRE(mmd_memory_check(&o, mmd_output_kind_for("out.webm"), &r, 1024 * MIB, false, &m, &err) == MMD_OK);
+    CHECK_EQ_INT(m.frames, px * 4 + px * (336 + 4));
+    r.alpha = false;
+    REQUIRE(mmd_memory_check(&o, mmd_output_kind_for("out.webm"), &r, 1024 * MIB, false, &m, &err) == MMD_OK);
+    CHECK_EQ_INT(m.frames, px * 4 + px * (164 + 4));
 }
 
 TEST(over_the_cap_is_refused_naming_it)
