@@ -19,11 +19,20 @@ static bool is_screen(const char *tex)
     return !strcasecmp(b, "screen.bmp");
 }
 
-/* The live screen texture: black until the first frame is copied in. */
+/* The live screen texture: black until the first frame is copied in. A
+ * frame-sized texture, so it counts against the texture budget (what
+ * --max-memory leaves, renderer/cli/memory.h); over it: no screen (white). */
 static GLuint screen_texture(mmd_renderer *r)
 {
     if (!r->tex_screen) {
         size_t n = (size_t)r->o.width * (size_t)r->o.height * 4;
+        if (r->tex_bytes + n > r->o.texture_budget) {
+            if (!r->o.quiet)
+                fprintf(stderr, "mmdrender: warning: screen.bmp (%.1f MiB) is over the texture memory budget "
+                        "(%.1f MiB; --texture-memory, --max-memory): drawn white\n", (double)n / (1 << 20),
+                        (double)r->o.texture_budget / (1 << 20));
+            return 0;
+        }
         uint8_t *black = calloc(n ? n : 4, 1);
         if (!black)
             return 0;
@@ -31,6 +40,7 @@ static GLuint screen_texture(mmd_renderer *r)
             black[i] = 255;
         r->tex_screen = mmd_tex_upload_rgba(r, r->o.width, r->o.height, black, true, false);
         free(black);
+        r->tex_bytes += r->tex_screen ? n : 0;
     }
     return r->tex_screen;
 }

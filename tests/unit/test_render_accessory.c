@@ -123,6 +123,7 @@ typedef struct frame_opts {
     const mmd_model *model; /* drawn as slot 0 */
     int frames;             /* render this many frames, keep the last */
     bool blue;              /* a blue-grey background instead of white */
+    size_t texture_budget;  /* 0: the default */
 } frame_opts;
 
 static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *rgba)
@@ -135,6 +136,8 @@ static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *r
     o.samples = 1;
     o.shadow_map_size = 1024;
     o.ground_shadow = fo->ground;
+    if (fo->texture_budget)
+        o.texture_budget = fo->texture_budget;
     if (fo->blue)
         o.background[0] = 0.45f, o.background[1] = 0.55f, o.background[2] = 0.7f;
     mmd_renderer *r = NULL;
@@ -309,6 +312,16 @@ TEST(screen_shows_previous_frame)
     CHECK(c1[0] < 40 && c1[1] < 40 && c1[2] < 40);
     CHECK(c2[0] + c2[1] + c2[2] > 3 * 100);
     golden_check("acc_screen_frame2", two, W, H, g_glver);
+    /* the screen is a frame-sized texture: over the texture budget (what --max-memory
+     * leaves) there is none, and the slab is drawn white, lit by its emissive */
+    fo.frames = 1;
+    fo.texture_budget = (size_t)W * H * 4 - 1;
+    REQUIRE(render(it, 2, &fo, one) == 0);
+    printf("#   screen centre over the budget: %d %d %d\n", c1[0], c1[1], c1[2]);
+    CHECK(c1[0] > 200 && c1[1] > 200 && c1[2] > 200);
+    fo.texture_budget = (size_t)W * H * 4; /* exactly fits: black on the first frame again */
+    REQUIRE(render(it, 2, &fo, one) == 0);
+    CHECK(c1[0] < 40 && c1[1] < 40 && c1[2] < 40);
     free(one);
     free(two);
     mmd_x_free(scr);
