@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -174,7 +175,8 @@ static int print_str(FILE *f, const spec *sp, va_list *ap)
     return ferror(f) ? -1 : (int)(shown + pad);
 }
 
-int mmd_msg_vprint(FILE *f, const char *fmt, va_list ap)
+/* The conversions of mmd_msg_vprint, written to f piece by piece. */
+static int print_to(FILE *f, const char *fmt, va_list ap)
 {
     va_list aq;
     va_copy(aq, ap);
@@ -199,6 +201,24 @@ int mmd_msg_vprint(FILE *f, const char *fmt, va_list ap)
     }
     va_end(aq);
     return total;
+}
+
+/* Built in memory and written with one fwrite, so a line is not split
+ * among other threads' or processes' output on an unbuffered stderr. */
+int mmd_msg_vprint(FILE *f, const char *fmt, va_list ap)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return print_to(f, fmt, ap);
+    int rc = print_to(m, fmt, ap);
+    if (fclose(m) != 0)
+        rc = -1;
+    if (rc >= 0 && fwrite(buf, 1, len, f) != len)
+        rc = -1;
+    free(buf);
+    return rc < 0 ? -1 : (int)len;
 }
 
 int mmd_msg_print(FILE *f, const char *fmt, ...)
