@@ -103,7 +103,8 @@ static const char k_usage[] =
     "  --texture-memory MIB    decoded textures of all models together (default 2048);\n"
     "                          larger textures are scaled down, then dropped (white)\n"
     "  --max-memory MIB        refuse a render whose targets, effects, frames and\n"
-    "                          output queue would hold more (default 1024, 64..1048576);\n"
+    "                          output queue would hold more (default "
+    MMD_MAX_MEMORY_STR(MMD_MAX_MEMORY_DEFAULT_MIB) ", " MMD_MAX_MEMORY_RANGE ");\n"
     "                          textures get what it leaves, up to --texture-memory\n"
     "  -h, --help              this text;  --version  the version\n"
     "\n"
@@ -182,7 +183,7 @@ static int parse_args(int argc, char **argv, render_args *a)
             break;
         case O_MAXMEM:
             if (!mmd_parse_int(optarg, MMD_MAX_MEMORY_MIN_MIB, MMD_MAX_MEMORY_MAX_MIB, &a->max_memory_mib))
-                return usage_error("--max-memory: expected MiB 64..1048576, got '%s'", optarg);
+                return usage_error("--max-memory: expected MiB " MMD_MAX_MEMORY_RANGE ", got '%s'", optarg);
             break;
         case O_THREADS:
             if (!mmd_parse_int(optarg, 0, 256, &a->threads))

@@ -27,8 +27,12 @@
 #include "renderer/gl/render.h"
 
 #define MMD_MAX_MEMORY_DEFAULT_MIB 1024 /* --max-memory default: a 1 MB input stays under 1 GB */
-#define MMD_MAX_MEMORY_MAX_MIB (1 << 20) /* --max-memory range 64..this */
-#define MMD_MAX_MEMORY_MIN_MIB 64
+#define MMD_MAX_MEMORY_MIN_MIB 64        /* --max-memory range */
+#define MMD_MAX_MEMORY_MAX_MIB 1048576
+#define MMD_MAX_MEMORY_STR_(x) #x
+#define MMD_MAX_MEMORY_STR(x) MMD_MAX_MEMORY_STR_(x)
+/* "64..1048576", for messages */
+#define MMD_MAX_MEMORY_RANGE MMD_MAX_MEMORY_STR(MMD_MAX_MEMORY_MIN_MIB) ".." MMD_MAX_MEMORY_STR(MMD_MAX_MEMORY_MAX_MIB)
 
 typedef struct mmd_memory_plan {
     uint64_t targets;  /* render targets, effect chains, shadow map (mmd_renderer_memory) */
