@@ -27,6 +27,9 @@
  * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
  * DIR/proj/song_v1.pmm          the same project as version 1 (no outside parents)
  * DIR/proj/cycle.pmm            dancer センター follows fan センター: a cycle
+ * DIR/proj/media.pmm            song.pmm with the song "song.wav" and the background
+ *                                video "clip.avi", both beside it (tests/cli/hostile.sh
+ *                                writes them: playlists that must not be followed)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -232,6 +235,11 @@ int main(int argc, char **argv)
     rc |= write_project(proj, "song.pmm", project(2, false));
     rc |= write_project(proj, "song_v1.pmm", project(1, false));
     rc |= write_project(proj, "cycle.pmm", project(2, true));
+    mmd_pmm *media = project(2, false);
+    media->audio_enabled = true;
+    media->audio_path = "song.wav";
+    media->video_path = "clip.avi";
+    rc |= write_project(proj, "media.pmm", media);
     rc |= save(proj, "song.emm", emm, sizeof emm - 1);
     mmd_xmesh *box = x_fixture_box(0, 0, 0, 0.1f, 0.1f, 0.1f);
     size_t xn = 0;
