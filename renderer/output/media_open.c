@@ -20,8 +20,9 @@ enum { USE_A = 1u << MMD_MEDIA_AUDIO, USE_V = 1u << MMD_MEDIA_VIDEO, USE_C = 1u 
  * Everything else is refused, among them the indirections: playlists and
  * scripts naming other files or URLs (hls, dash, concat/ffconcat, imf, tee),
  * image sequences and patterns (image2, image2pipe), subfile, data, sdp, rtp,
- * rtsp, and any demuxer a future libavformat adds. Chunks are what our video
- * outputs write (.mp4 .mov .mkv .webm .avi). */
+ * rtsp, and any demuxer a future libavformat adds. A song may also be the sound
+ * of a video file (a music video); a background video needs a video container.
+ * Chunks are what our video outputs write (.mp4 .mov .mkv .webm .avi). */
 static const struct demuxer {
     const char *name;
     const char *label;
@@ -38,9 +39,9 @@ static const struct demuxer {
     {"mov,mp4,m4a,3gp,3g2,mj2", "MP4/M4A/MOV", USE_A | USE_V | USE_C},
     {"matroska,webm", "MKV/MKA/WebM", USE_A | USE_V | USE_C},
     {"asf", "WMA/WMV", USE_A | USE_V},
-    {"avi", "AVI", USE_V | USE_C},
-    {"mpeg", "MPEG-PS", USE_V},
-    {"mpegts", "MPEG-TS", USE_V},
+    {"avi", "AVI", USE_A | USE_V | USE_C},
+    {"mpeg", "MPEG-PS", USE_A | USE_V},
+    {"mpegts", "MPEG-TS", USE_A | USE_V},
 };
 #define DEMUXER_COUNT (sizeof k_demuxers / sizeof k_demuxers[0])
 #define LIST_CAP 256 /* room for every row's name or label, joined */
