@@ -85,6 +85,13 @@ for v in clip.avi script.avi; do
     t_grep "$v: the warning says what it is" "warning: background video not drawn: $v: is an? .* \\((hls|concat)\\), not a video file"
     t_expect "$v: the frame is the frame without a background video" 0 "$MMD" diff "$W/plain/frame_000000.png" "$W/v_$v/frame_000000.png"
 done
+# an image-sequence pattern: libavformat's image2 would read frame_000000.png, frame_000001.png, ...
+in_w "$MMD" plain.ini -o seq/ "${Q[@]}" --frames 0-2 --background '#ff00ff' >/dev/null 2>&1
+cp "$W/seq/frame_000000.png" "$W/seq/frame_%06d.png"
+scene v_seq.ini $'[background]\nvideo = seq/frame_%06d.png\n'
+t_expect "[background] video = seq/frame_%06d.png (a pattern): a warning, the render goes on" 0 in_w "$MMD" v_seq.ini -o v_seq/ --frames 0
+t_grep "the pattern is named for what it is" "frame_%06d\.png: is an image2 sequence \(image2\), not a video file"
+t_expect "the pattern: the frame is the frame without a background video" 0 "$MMD" diff "$W/plain/frame_000000.png" "$W/v_seq/frame_000000.png"
 
 # --- the same through a MikuMikuDance project ---------------------------------------
 if "$MKP" "$TMP/p" >/dev/null 2>&1; then
