@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/cli/project.h"
@@ -178,14 +179,16 @@ static void print_text(FILE *f, const mmd_project *pr)
 {
     const mmd_pmm *p = pr->pmm;
     int64_t first, last;
+    char a[512], b[512]; /* names and paths from the project, made printable (msg.h) */
     mmd_project_range(pr, &first, &last);
     fprintf(f, "%s: MikuMikuDance project (PMM version %d)\n", pr->path, p->version);
     fprintf(f, "  output: %dx%d, %g fps, frames %lld-%lld%s\n", p->width, p->height, (double)p->fps,
             (long long)first, (long long)last, p->begin_enabled || p->end_enabled ? " (begin/end set)" : "");
-    fprintf(f, "  audio: %s [%s]\n", p->audio_path, file_status(p->audio_path, pr->audio_state, p->audio_enabled, true));
+    fprintf(f, "  audio: %s [%s]\n", mmd_printable(p->audio_path, a, sizeof a),
+            file_status(p->audio_path, pr->audio_state, p->audio_enabled, true));
     fprintf(f, "  background: %s; image %s [%s]; video %s [%s]\n", p->black_background ? "black" : "white",
-            p->image_path, file_status(p->image_path, pr->image_state, p->image_enabled, true), p->video_path,
-            file_status(p->video_path, pr->video_state, p->video_enabled, true));
+            mmd_printable(p->image_path, a, sizeof a), file_status(p->image_path, pr->image_state, p->image_enabled, true),
+            mmd_printable(p->video_path, b, sizeof b), file_status(p->video_path, pr->video_state, p->video_enabled, true));
     fprintf(f, "  ground shadow: %s (brightness %g%s); edge colour %g %g %g; physics: %s\n",
             p->ground_shadow ? "on" : "off", (double)p->ground_shadow_brightness,
             p->ground_shadow_translucent ? ", translucent" : "", (double)p->edge_color[0], (double)p->edge_color[1],
@@ -196,8 +199,8 @@ static void print_text(FILE *f, const mmd_project *pr)
     for (uint32_t i = 0; i < p->model_count; i++) {
         const mmd_pmm_model *m = &p->models[i];
         model_counts c = count_model(m);
-        fprintf(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path,
-                file_status(m->path, pr->model_states[i], true, true));
+        fprintf(f, "  model %u: %s  %s [%s]\n", i + 1, mmd_printable(m->name, a, sizeof a),
+                mmd_printable(m->path, b, sizeof b), file_status(m->path, pr->model_states[i], true, true));
         fprintf(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
                 m->calc_order, (double)m->edge_width, m->add_blend ? "on" : "off", m->self_shadow ? "on" : "off");
         fprintf(f, "    keys: bone %u (%u tracks animated of %u), morph %u (%u of %u), model %u, outside parents %u\n",
@@ -205,12 +208,14 @@ static void print_text(FILE *f, const mmd_project *pr)
                 c.outside_parent_keys);
     }
     for (uint32_t i = 0; i < p->accessory_count; i++)
-        fprintf(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, p->accessories[i].name, p->accessories[i].path,
+        fprintf(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, mmd_printable(p->accessories[i].name, a, sizeof a),
+                mmd_printable(p->accessories[i].path, b, sizeof b),
                 file_status(p->accessories[i].path, pr->accessory_states[i], true, true), p->accessories[i].key_count);
     if (pr->emm_file)
         fprintf(f, "  effects (%s, not applied):\n", pr->emm_file);
     for (size_t i = 0; i < pr->effect_count; i++)
-        fprintf(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
+        fprintf(f, "    %s = %s\n", mmd_printable(pr->effects[i].object, a, sizeof a),
+                mmd_printable(pr->effects[i].file, b, sizeof b));
     for (size_t i = 0; i < pr->warning_count; i++)
         fprintf(f, "  warning: %s\n", pr->warnings[i]);
 }

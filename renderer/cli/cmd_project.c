@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/project.h"
 
@@ -66,9 +67,11 @@ static void warn_effects(const mmd_project *p)
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
             seen = !strcmp(p->effects[j].file, p->effects[i].file);
+        char a[512], b[512];
         if (!seen)
             fprintf(stderr, "mmdrender: warning: %s: effect %s (%s) is not applied: MME effects are not supported\n",
-                    p->emm_file, p->effects[i].file, p->effects[i].object);
+                    p->emm_file, mmd_printable(p->effects[i].file, a, sizeof a),
+                    mmd_printable(p->effects[i].object, b, sizeof b));
     }
 }
 

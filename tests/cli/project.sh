@@ -341,6 +341,9 @@ t_count "two warnings, one line each" 2 "^mmdrender: warning:"
 t_expect "the exported scene has no [effects] section" 1 grep -q '^\[effects\]\|^glow' "$H/enl/scene.ini"
 OUT=$(cat "$H/enl/scene.ini")
 t_count "and one model" 1 '^\[model' 
+t_expect "info on it: exit 0" 0 "$MMD" info "$H/a/proj/nl.pmm" --asset-root "$H/a/root"
+t_grep "info prints the path made printable, marked REFUSED" "model 2: m2  evil\\\\x0a\[effects\]\\\\x0aglow = on\\\\x0a\.pmx \[REFUSED\]"
+t_count "no line of its own for the name's [effects]" 0 '^\[effects\]'
 t_expect "the project renders (the good model)" 0 "$MMD" "$H/a/proj/nl.pmm" -o "$H/onl/" --asset-root "$H/a/root" --size 32x24 --frames 0 -q
 cmp -s "$H/o1/frame_000000.png" "$H/onl/frame_000000.png" && t_pass "with no effect applied: the good model's frame" \
     || t_fail "with no effect applied: the good model's frame"
