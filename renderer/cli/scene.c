@@ -1225,6 +1225,19 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
     return MMD_OK;
 }
 
+bool mmd_scene_can_hold(const char *value)
+{
+    size_t n = strlen(value);
+    if (n && (value[0] == ' ' || value[n - 1] == ' '))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)value[i];
+        if (c < 0x20 || c == 0x7f || (c == ';' && i && value[i - 1] == ' '))
+            return false;
+    }
+    return true;
+}
+
 mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err)
 {
     void *data;

@@ -176,4 +176,12 @@ mmd_status mmd_scene_parse_background(const char *v, float rgb[3], bool *transpa
 mmd_status mmd_scene_parse_antialias(const char *v, int *aa, mmd_error *err);
 mmd_status mmd_scene_parse_ssaa(const char *v, int *ssaa, mmd_error *err); /* 1..4 */
 
+/* True when value, written as "key = value" on a scene line, parses back as
+ * itself: no control character (a newline would start a line of its own, a
+ * tab is a blank), no space at either end (inih trims them), no ';' after a
+ * space (a comment).
+ * Whoever writes a scene from text it did not make (project export: file and
+ * bone names) checks it here. Length is the writer's (a line holds 200 bytes). */
+bool mmd_scene_can_hold(const char *value);
+
 #endif
