@@ -745,9 +745,10 @@ static void run_free(diff_run *run)
 {
     report_free(&run->rep);
     free(run->mask);
-    for (int fd = 0, *fds[3] = {&run->html_fd, &run->img_fd, &run->heat_fd}; fd < 3; fd++)
-        if (*fds[fd] >= 0)
-            close(*fds[fd]);
+    const int fds[3] = {run->html_fd, run->img_fd, run->heat_fd};
+    for (int i = 0; i < 3; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
 }
 
 int mmd_cmd_diff(int argc, char **argv)
