@@ -389,6 +389,7 @@ static int load_inputs(render_job *j, const render_args *a)
             fprintf(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
         }
+        mmd_scene_model_place(sm, j->anims[i]);
         size_t unbound = mmd_anim_unbound_count(j->anims[i]);
         if (unbound && !a->quiet) {
             fprintf(stderr, "mmdrender: warning: %zu motion track(s) match nothing in %s:", unbound, sm->file);

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/accessory.h"
+#include "core/anim.h"
 #include "core/arena.h"
 #include "core/file.h"
 #include "renderer/cli/plan.h"
@@ -427,6 +429,7 @@ static void begin_section(parse_state *st, const char *line)
         m->physics = true;
         m->edge_width = 1;
         m->self_shadow = true;
+        m->scale = 1;
         m->line = st->line;
         st->section = SEC_MODEL;
         return;
@@ -660,6 +663,26 @@ static void key_light(parse_state *st, const char *k, const char *v)
     }
 }
 
+/* position / rotation / scale of a [model]: its placement (docs/scenes.md);
+ * the ranges are the accessories' except scale, which must be above 0. */
+static void key_model_place(parse_state *st, mmd_scene_model *m, const char *k, const char *v)
+{
+    double d;
+    if (!strcmp(k, "position")) {
+        if (once(st, 8, k) && !parse_vec3(v, m->position, -1e6, 1e6))
+            fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
+    } else if (!strcmp(k, "rotation")) {
+        if (once(st, 9, k) && !parse_vec3(v, m->rotation, -36000, 36000))
+            fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
+    } else if (once(st, 10, k)) {
+        if (!parse_double(v, &d) || !(d > 0) || d > 1000)
+            fail_at(st, st->line, "expected scale as a number above 0, at most 1000, got '%s'", v);
+        else
+            m->scale = (float)d;
+    }
+    m->placed = true;
+}
+
 static void key_model(parse_state *st, const char *k, const char *v)
 {
     mmd_scene_model *m = cur_model(st);
@@ -693,6 +716,8 @@ static void key_model(parse_state *st, const char *k, const char *v)
     } else if (!strcmp(k, "self_shadow")) {
         if (once(st, 4, k) && !parse_bool(v, &m->self_shadow))
             fail_at(st, st->line, "expected self_shadow = on or off, got '%s'", v);
+    } else if (!strcmp(k, "position") || !strcmp(k, "rotation") || !strcmp(k, "scale")) {
+        key_model_place(st, m, k, v);
     } else if (!strcmp(k, "calc_order")) {
         int64_t n;
         if (!once(st, 7, k))
@@ -704,7 +729,7 @@ static void key_model(parse_state *st, const char *k, const char *v)
     } else {
         fail_at(st, st->line,
                 "unknown key '%s' in [model] (expected file, motion, physics, outside_parent, edge_width, add_blend, "
-                "self_shadow, calc_order)",
+                "self_shadow, calc_order, position, rotation, scale)",
                 k);
     }
 }
@@ -1265,6 +1290,15 @@ void mmd_scene_gravity_at(const mmd_scene *s, double t, float g[3])
     }
     for (int c = 0; c < 3; c++)
         g[c] = (float)(dir[c] / n * acc * 10.0);
+}
+
+void mmd_scene_model_place(const mmd_scene_model *sm, mmd_anim *anim)
+{
+    if (!sm->placed)
+        return;
+    float m[16];
+    mmd_place_matrix(sm->position, sm->rotation, sm->scale, m);
+    mmd_anim_set_placement(anim, m, sm->scale);
 }
 
 void mmd_scene_free(mmd_scene *s)

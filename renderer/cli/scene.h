@@ -52,6 +52,9 @@ typedef struct mmd_scene_model {
     mmd_scene_link *parents;             /* outside_parent keys, in file order */
     int parent_count;
     int calc_order;                      /* calc_order = N (1..), 0 unset: docs/pmm.md "Calculation order" */
+    bool placed;                         /* position, rotation or scale given */
+    float position[3], rotation[3];      /* MMD units; degrees, applied X, then Y, then Z */
+    float scale;                         /* uniform, > 0 (default 1) */
     int line;                            /* line of the section header */
 } mmd_scene_model;
 
@@ -159,6 +162,10 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
  * oversized file, as "path: sentence" without a line. */
 mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err);
 void mmd_scene_free(mmd_scene *s); /* NULL is a no-op */
+/* The [model]'s placement on its anim (mmd_anim_set_placement with
+ * mmd_place_matrix): nothing when the section gives none. */
+struct mmd_anim;
+void mmd_scene_model_place(const mmd_scene_model *sm, struct mmd_anim *anim);
 /* Physics gravity at VMD time t (MMD units/s^2): the last [gravity] key at or
  * before t (stepped; MMD's 9.8 along 0 -1 0 before the first or without keys),
  * normalised direction x acceleration x 10 (0 -98 0 by default); a zero
