@@ -62,6 +62,7 @@ static int pose_load(pose_job *j, const char *path)
         fprintf(stderr, "mmdrender pose: %s\n", e.msg);
         return mmd_exit_code(e.status);
     }
+    mmd_scene_warn(j->scene, stderr, "mmdrender pose: ");
     for (int i = 0; i < j->scene->model_count; i++) {
         const mmd_scene_model *sm = &j->scene->models[i];
         const char *bad = sm->file;

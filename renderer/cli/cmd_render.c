@@ -969,6 +969,8 @@ int mmd_cmd_render(int argc, char **argv)
         fprintf(stderr, "mmdrender: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
+    if (!a.quiet)
+        mmd_scene_warn(j.scene, stderr, "mmdrender: ");
     int step, chunk_index = 0, chunk_count = 1;
     const mmd_output_kind *kind = NULL;
     if (apply_options(j.scene, &a, &step, &err) != MMD_OK)

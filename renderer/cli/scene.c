@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,8 +16,10 @@
 #include "core/anim.h"
 #include "core/arena.h"
 #include "core/file.h"
+#include "core/text.h"
 #include "renderer/cli/plan.h"
 #include "renderer/base/parse.h"
+#include "renderer/image/texpath.h"
 
 #define MAX_SCENE_BYTES (1u << 20)
 
@@ -305,6 +308,10 @@ static bool parse_bool(const char *v, bool *out)
 
 /* ---- paths ------------------------------------------------------------ */
 
+/* A path as written, relative to the scene's folder (absolute and ".." allowed:
+ * the scene is the user's own file, like a project). When no file has that
+ * exact name, the project and texture resolver (image/texpath.h) tries '\'
+ * separators, other letter case and Shift-JIS names, component by component. */
 static char *resolve(parse_state *st, const char *v, const char *what)
 {
     if (!*v) {
@@ -323,6 +330,13 @@ static char *resolve(parse_state *st, const char *v, const char *what)
         snprintf(out, dl + vl + 2, "%s/%s", st->s->dir, v);
     mmd_error err;
     if (st->check_files && mmd_file_check_regular(out, &err) != MMD_OK) {
+        char found[PATH_MAX];
+        if (err.status == MMD_E_IO && mmd_texpath_resolve(st->s->dir, v, true, found, sizeof found, NULL) == MMD_OK &&
+            mmd_file_check_regular(found, NULL) == MMD_OK) {
+            if (!(out = mmd_arena_strdup(st->arena, found)))
+                fail_nomem(st, st->line);
+            return out;
+        }
         fail_at(st, st->line, "cannot read %s file '%s' (%s)", what, out, err.msg);
         return NULL;
     }
@@ -1250,6 +1264,39 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
     return MMD_OK;
 }
 
+/* The file's text as UTF-8 (malloc'd): itself when it is valid UTF-8; else,
+ * when it is valid Shift-JIS (CP932, as Windows editors in Japan save), its
+ * conversion with *sjis set; else NULL with a sentence naming the encodings. */
+static char *scene_text(const char *path, const uint8_t *data, size_t size, bool *sjis, mmd_error *err)
+{
+    mmd_text *t = mmd_text_create();
+    mmd_arena *a = mmd_arena_create();
+    unsigned bad_utf8 = 0, bad_sjis = 0;
+    const char *src = NULL;
+    size_t n = size;
+    if (t && a && mmd_text_utf8(t, a, data, size, &bad_utf8) && bad_utf8 == 0) {
+        src = (const char *)data;
+    } else if (t && a && (src = mmd_text_sjis(t, a, data, size, &bad_sjis)) != NULL && bad_sjis == 0) {
+        *sjis = true;
+        n = strlen(src);
+    } else {
+        src = NULL;
+    }
+    char *text = src ? malloc(n + 1) : NULL;
+    if (text) {
+        memcpy(text, src, n);
+        text[n] = 0;
+    } else if (!src && t && a) {
+        mmd_fail(err, MMD_E_BAD_STRING, "%s: not UTF-8 text (%u invalid sequences) nor Shift-JIS: save the scene as "
+                 "UTF-8", path, bad_utf8);
+    } else {
+        mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
+    }
+    mmd_arena_destroy(a);
+    mmd_text_destroy(t);
+    return text;
+}
+
 mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err)
 {
     void *data;
@@ -1262,17 +1309,23 @@ mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err
         free(data);
         return mmd_fail(err, MMD_E_BAD_MAGIC, "%s: not a scene file (binary or larger than 1 MiB)", path);
     }
-    char *text = malloc(size + 1);
-    if (!text) {
-        free(data);
-        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
-    }
-    memcpy(text, data, size);
-    text[size] = 0;
+    bool sjis = false;
+    mmd_error te;
+    char *text = scene_text(path, data, size, &sjis, &te);
     free(data);
+    if (!text)
+        return mmd_fail(err, te.status, "%s", te.msg);
     mmd_status rc = mmd_scene_parse(text, path, true, out, err);
     free(text);
+    if (rc == MMD_OK)
+        (*out)->read_as_sjis = sjis;
     return rc;
+}
+
+void mmd_scene_warn(const mmd_scene *s, FILE *f, const char *prefix)
+{
+    if (s->read_as_sjis)
+        fprintf(f, "%swarning: %s: not UTF-8; read as Shift-JIS (CP932): save it as UTF-8\n", prefix, s->path);
 }
 
 void mmd_scene_gravity_at(const mmd_scene *s, double t, float g[3])

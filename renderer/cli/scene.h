@@ -7,7 +7,9 @@
  *     mmd_scene_free(s);
  *
  * Parsed with inih. Paths in the file are relative to the scene file's folder
- * and are stored resolved (joined with that folder). Every value is checked;
+ * and are stored resolved (joined with that folder; a name not found as
+ * written goes through image/texpath.h: '\', letter case, Shift-JIS names).
+ * mmd_scene_load_file reads UTF-8, or Shift-JIS converted (read_as_sjis). Every value is checked;
  * unknown sections and keys are errors. See README.md "Scene files" for the
  * format. The value parsers are shared with the command line (--size, --fps,
  * --frames, --background), which overrides the file.
@@ -18,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/accessory.h"
 #include "core/status.h"
@@ -100,6 +103,7 @@ typedef struct mmd_scene_gravity_key {
 typedef struct mmd_scene {
     char *path;                /* as given */
     char *dir;                 /* folder of the scene file ("." when none) */
+    bool read_as_sjis;         /* the file was Shift-JIS, converted (mmd_scene_warn) */
     /* [output] */
     int width, height;         /* default 1920x1080 */
     int fps_num, fps_den;      /* default 30/1 */
@@ -162,6 +166,10 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
  * oversized file, as "path: sentence" without a line. */
 mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err);
 void mmd_scene_free(mmd_scene *s); /* NULL is a no-op */
+/* The scene's own warning, if any, as a line on f ("<prefix>warning: ..."):
+ * a scene.ini that is not UTF-8 but valid Shift-JIS is read converted
+ * (mmd_scene_load_file; invalid in both is MMD_E_BAD_STRING, naming both). */
+void mmd_scene_warn(const mmd_scene *s, FILE *f, const char *prefix);
 /* The [model]'s placement on its anim (mmd_anim_set_placement with
  * mmd_place_matrix): nothing when the section gives none. */
 struct mmd_anim;
