@@ -71,6 +71,23 @@ done
 t_expect "frames: placed = keyed (rasterised from matrices 1e-6 apart)" 0 "$MMD" diff "$TMP/out_placed" "$TMP/out_keyed" --threshold 8 --max-fraction 0.001
 t_expect "the placed model is not where the unplaced one is" 1 "$MMD" diff "$TMP/out_placed" "$TMP/out_plain"
 t_grep "every frame differs" "^3 images: 0 ok, 3 differ, 0 unusable$"
+# a scene saved on Japanese Windows: Shift-JIS, CRLF, '\' and other letter case
+if command -v iconv >/dev/null; then
+    mkdir -p "$TMP/jp"; cp -r "$TMP/demo" "$TMP/jp/デモ"
+    printf '[model:踊り手]\r\nfile = デモ\\Character.PMX\r\nmotion = デモ\\DANCE.vmd\r\nposition = 5 0 -3\r\nrotation = 0 30 0\r\n' \
+        | iconv -f UTF-8 -t CP932 >"$TMP/jp/scene.ini"
+    t_expect "Shift-JIS scene with Windows paths" 0 "$MMD" pose --scene "$TMP/jp/scene.ini" --frames 0:40:5 --json
+    t_grep "it names its model" '"name":"踊り手"'
+    "$MMD" pose --scene "$TMP/jp/scene.ini" --frames 0:40:5 --json >"$TMP/jp.json" 2>"$TMP/jp.err"
+    grep -q "warning: .*scene.ini: not UTF-8; read as Shift-JIS (CP932): save it as UTF-8" "$TMP/jp.err" \
+        && t_pass "one warning names the encoding" || t_fail "one warning names the encoding" "$(cat "$TMP/jp.err")"
+    t_expect "and places it as the UTF-8 scene does" 0 python3 "$TMP/compare.py" "$TMP/jp.json" "$TMP/placed--frames.json" 0 0 0 0 1 0
+else
+    t_skip "Shift-JIS scene" "no iconv"
+fi
+printf '[model]\nfile = a\x80\x80.pmx\n' >"$TMP/latin.ini"
+t_expect "neither UTF-8 nor Shift-JIS: 2" 2 "$MMD" pose --scene "$TMP/latin.ini" --frames 0 --json
+t_grep "the hint names both encodings" "not UTF-8 text \(2 invalid sequences\) nor Shift-JIS: save the scene as UTF-8"
 # refused values name the line
 printf '[model]\nfile = demo/character.pmx\nscale = 0\n' >"$TMP/bad1.ini"
 t_expect "scale 0 refused" 2 "$MMD" pose --scene "$TMP/bad1.ini" --frames 0 --json
