@@ -1264,10 +1264,7 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
     return MMD_OK;
 }
 
-/* The file's text as UTF-8 (malloc'd): itself when it is valid UTF-8; else,
- * when it is valid Shift-JIS (CP932, as Windows editors in Japan save), its
- * conversion with *sjis set; else NULL with a sentence naming the encodings. */
-static char *scene_text(const char *path, const uint8_t *data, size_t size, bool *sjis, mmd_error *err)
+char *mmd_scene_decode(const char *path, const uint8_t *data, size_t size, bool *sjis, mmd_error *err)
 {
     mmd_text *t = mmd_text_create();
     mmd_arena *a = mmd_arena_create();
@@ -1311,7 +1308,7 @@ mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err
     }
     bool sjis = false;
     mmd_error te;
-    char *text = scene_text(path, data, size, &sjis, &te);
+    char *text = mmd_scene_decode(path, data, size, &sjis, &te);
     free(data);
     if (!text)
         return mmd_fail(err, te.status, "%s", te.msg);

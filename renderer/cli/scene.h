@@ -170,6 +170,12 @@ void mmd_scene_free(mmd_scene *s); /* NULL is a no-op */
  * a scene.ini that is not UTF-8 but valid Shift-JIS is read converted
  * (mmd_scene_load_file; invalid in both is MMD_E_BAD_STRING, naming both). */
 void mmd_scene_warn(const mmd_scene *s, FILE *f, const char *prefix);
+/* A scene file's bytes (size, no NUL) as UTF-8 text (malloc'd, NUL-terminated):
+ * the bytes themselves when they are valid UTF-8; else, when they are valid
+ * Shift-JIS (CP932, as Japanese Windows editors save), their conversion with
+ * *sjis set; else NULL with MMD_E_BAD_STRING in err naming both encodings
+ * (MMD_E_NOMEM when out of memory). mmd_scene_load_file uses it. */
+char *mmd_scene_decode(const char *path, const uint8_t *data, size_t size, bool *sjis, mmd_error *err);
 /* The [model]'s placement on its anim (mmd_anim_set_placement with
  * mmd_place_matrix): nothing when the section gives none. */
 struct mmd_anim;
