@@ -50,8 +50,8 @@
 enum { DIFF_PASS = 0, DIFF_FAIL = 1, DIFF_BAD = 2, DIFF_MISSING = MMD_EXIT_DIFF_MISSING };
 
 /* Pixels per image: two images, a heatmap and three PNG encodes for the report
- * stay under 1 GB and a few seconds (docs/limits.md); an 8K UHD frame fits. */
-#define DIFF_MAX_PIXELS (7680ull * 4320ull)
+ * stay under 1 GB and 5 s (docs/limits.md); 4K (DCI and UHD) frames fit. */
+#define DIFF_MAX_PIXELS (4096ull * 4096ull)
 
 typedef struct diff_opts {
     int threshold;
