@@ -712,6 +712,12 @@ static int finish_report(diff_run *run)
             rep->failed = snprintf(rep->msg, sizeof rep->msg, "out of memory") > 0;
         else if (mmd_diff_html_write(dir, &info, rows, shown, rep->msg, sizeof rep->msg) != 0)
             rep->failed = true;
+        size_t dl = strlen(dir);
+        if (rep->failed && !strncmp(rep->msg, dir, dl)) { /* name the folder as given, not its /proc link */
+            char m[sizeof rep->msg];
+            snprintf(m, sizeof m, "%s%s", o->html, rep->msg + dl);
+            memcpy(rep->msg, m, sizeof m);
+        }
         free(rows);
     }
     if (rep->failed) {
