@@ -22,6 +22,9 @@
 #include "renderer/image/texpath.h"
 
 #define MAX_SCENE_BYTES (1u << 20)
+/* Bounds of a place in MMD units and of an angle in degrees (camera, model, accessory placements and keys). */
+#define MAX_UNITS 1e6
+#define MAX_DEGREES 36000
 
 enum {
     SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_BACKGROUND,
@@ -608,13 +611,13 @@ static void key_camera(parse_state *st, const char *k, const char *v)
         if (once(st, 0, k))
             s->camera_motion = resolve(st, v, "camera motion");
     } else if (!strcmp(k, "position") || !strcmp(k, "target")) {
-        if (once(st, 1, "position") && !parse_vec3(v, s->cam_target, -1e6, 1e6))
+        if (once(st, 1, "position") && !parse_vec3(v, s->cam_target, -MAX_UNITS, MAX_UNITS))
             fail_at(st, st->line, "expected %s as three numbers 'x y z' (MMD units), got '%s'", k, v);
     } else if (!strcmp(k, "rotation")) {
         float r[3];
         if (!once(st, 2, k))
             return;
-        if (!parse_vec3(v, r, -36000, 36000)) {
+        if (!parse_vec3(v, r, -MAX_DEGREES, MAX_DEGREES)) {
             fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
             return;
         }
@@ -678,15 +681,16 @@ static void key_light(parse_state *st, const char *k, const char *v)
 }
 
 /* position / rotation / scale of a [model]: its placement (docs/scenes.md);
- * the ranges are the accessories' except scale, which must be above 0. */
+ * the ranges and sentences are the accessories', except scale, which must be
+ * above 0 (a model is not an accessory's x 10 mesh). */
 static void key_model_place(parse_state *st, mmd_scene_model *m, const char *k, const char *v)
 {
     double d;
     if (!strcmp(k, "position")) {
-        if (once(st, 8, k) && !parse_vec3(v, m->position, -1e6, 1e6))
+        if (once(st, 8, k) && !parse_vec3(v, m->position, -MAX_UNITS, MAX_UNITS))
             fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
     } else if (!strcmp(k, "rotation")) {
-        if (once(st, 9, k) && !parse_vec3(v, m->rotation, -36000, 36000))
+        if (once(st, 9, k) && !parse_vec3(v, m->rotation, -MAX_DEGREES, MAX_DEGREES))
             fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
     } else if (once(st, 10, k)) {
         if (!parse_double(v, &d) || !(d > 0) || d > 1000)
@@ -959,8 +963,8 @@ static void key_acc_key(parse_state *st, mmd_scene_accessory *a, const char *v)
     const char *rest;
     mmd_scene_acc_key k = {.line = st->line};
     mmd_accessory_place_default(&k.place);
-    bool ok = parse_numbers(v, 1, 0, 1e9, d, &rest) && parse_numbers(rest, 3, -1e6, 1e6, d + 1, &rest) &&
-              parse_numbers(rest, 3, -36000, 36000, d + 4, &rest) && parse_numbers(rest, 1, 0, 1e6, d + 7, &rest) &&
+    bool ok = parse_numbers(v, 1, 0, 1e9, d, &rest) && parse_numbers(rest, 3, -MAX_UNITS, MAX_UNITS, d + 1, &rest) &&
+              parse_numbers(rest, 3, -MAX_DEGREES, MAX_DEGREES, d + 4, &rest) && parse_numbers(rest, 1, 0, 1e6, d + 7, &rest) &&
               parse_numbers(rest, 1, 0, 1, d + 8, &rest) && parse_two_bools(rest, &k.place.visible, &k.place.shadow);
     if (!ok) {
         fail_at(st, st->line,
@@ -1011,11 +1015,11 @@ static void key_accessory(parse_state *st, const char *k, const char *v)
         if (once(st, 0, k))
             a->file = resolve(st, v, "accessory");
     } else if (!strcmp(k, "position")) {
-        if (once(st, 1, k) && !parse_vec3(v, a->place.position, -1e6, 1e6))
+        if (once(st, 1, k) && !parse_vec3(v, a->place.position, -MAX_UNITS, MAX_UNITS))
             fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
         a->set |= MMD_SCENE_ACC_POSITION;
     } else if (!strcmp(k, "rotation")) {
-        if (once(st, 2, k) && !parse_vec3(v, a->place.rotation, -36000, 36000))
+        if (once(st, 2, k) && !parse_vec3(v, a->place.rotation, -MAX_DEGREES, MAX_DEGREES))
             fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
         a->set |= MMD_SCENE_ACC_ROTATION;
     } else if (!strcmp(k, "scale")) {
