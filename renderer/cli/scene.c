@@ -680,6 +680,17 @@ static void key_light(parse_state *st, const char *k, const char *v)
     }
 }
 
+/* k = "position" or "rotation" of a placement ([model], [accessory]) into out. */
+static void parse_place(parse_state *st, const char *k, const char *v, float out[3])
+{
+    if (!strcmp(k, "position")) {
+        if (!parse_vec3(v, out, -MAX_UNITS, MAX_UNITS))
+            fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
+    } else if (!parse_vec3(v, out, -MAX_DEGREES, MAX_DEGREES)) {
+        fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
+    }
+}
+
 /* position / rotation / scale of a [model]: its placement (docs/scenes.md);
  * the ranges and sentences are the accessories', except scale, which must be
  * above 0 (a model is not an accessory's x 10 mesh). */
@@ -687,11 +698,11 @@ static void key_model_place(parse_state *st, mmd_scene_model *m, const char *k, 
 {
     double d;
     if (!strcmp(k, "position")) {
-        if (once(st, 8, k) && !parse_vec3(v, m->position, -MAX_UNITS, MAX_UNITS))
-            fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
+        if (once(st, 8, k))
+            parse_place(st, k, v, m->position);
     } else if (!strcmp(k, "rotation")) {
-        if (once(st, 9, k) && !parse_vec3(v, m->rotation, -MAX_DEGREES, MAX_DEGREES))
-            fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
+        if (once(st, 9, k))
+            parse_place(st, k, v, m->rotation);
     } else if (once(st, 10, k)) {
         if (!parse_double(v, &d) || !(d > 0) || d > 1000)
             fail_at(st, st->line, "expected scale as a number above 0, at most 1000, got '%s'", v);
@@ -1015,12 +1026,12 @@ static void key_accessory(parse_state *st, const char *k, const char *v)
         if (once(st, 0, k))
             a->file = resolve(st, v, "accessory");
     } else if (!strcmp(k, "position")) {
-        if (once(st, 1, k) && !parse_vec3(v, a->place.position, -MAX_UNITS, MAX_UNITS))
-            fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
+        if (once(st, 1, k))
+            parse_place(st, k, v, a->place.position);
         a->set |= MMD_SCENE_ACC_POSITION;
     } else if (!strcmp(k, "rotation")) {
-        if (once(st, 2, k) && !parse_vec3(v, a->place.rotation, -MAX_DEGREES, MAX_DEGREES))
-            fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
+        if (once(st, 2, k))
+            parse_place(st, k, v, a->place.rotation);
         a->set |= MMD_SCENE_ACC_ROTATION;
     } else if (!strcmp(k, "scale")) {
         if (!once(st, 3, k))
