@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "renderer/cli/commands.h"
+#include "renderer/cli/options.h"
 #include "renderer/cli/project.h"
 
 typedef struct roots {
@@ -102,19 +103,10 @@ static void warn_unapplied(const mmd_project *p)
 /* Index of the project among the render arguments (not an option's value), or 0. */
 int mmd_project_arg(int argc, char **argv)
 {
-    static const char *const with_value[] = {"-o", "--output", "--frames", "--size", "--fps", "--aa",
-                                             "--background", "--codec", "--crf", "--preset", "--threads",
-                                             "--progress", "--gl", "--chunk", "--ssaa", "--asset-root"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--"))
-            continue;
         if (a[0] == '-') {
-            for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-                if (!strcmp(a, with_value[k])) {
-                    i++;
-                    break;
-                }
+            i += mmd_cli_takes_value(a); /* its value is not the project */
             continue;
         }
         size_t n = strlen(a);
