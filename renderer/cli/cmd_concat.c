@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "renderer/output/audio.h"
+#include "renderer/output/codecs.h"
 #include "renderer/output/sink_video.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/outputs.h"
@@ -778,7 +779,7 @@ static int concat_run(const concat_opts *o)
         goto done;
     }
     file_open = true;
-    if ((e = avformat_write_header(oc, NULL)) < 0) {
+    if ((e = mmd_mux_write_header(oc, fdpath)) < 0) {
         errf("%s: cannot write the header: %s", o->out, averr(e, eb, sizeof eb));
         rc = MMD_EXIT_OUTPUT;
         goto done;

@@ -642,13 +642,20 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
     char tag[200];
     snprintf(tag, sizeof tag, MMD_CHUNK_TAG_FORMAT, chunk_index, chunk_count, (long long)p->begin,
              (long long)p->end, (long long)p->first, (long long)p->last, p->step, s->fps_num, s->fps_den);
-    mmd_output_request r = {.target = a->out, .width = s->width, .height = s->height, .fps_num = s->fps_num,
-                            .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
-                            .preset = a->preset, .crf = a->crf, .threads = a->threads,
-                            .audio_path = s->audio_file, .audio_offset = s->audio_offset,
-                            .start_time = p->start_time, .chunk = chunked,
-                            .first_frame = p->begin, .last_frame = p->end, .chunk_tag = tag,
-                            .cancel = &g_stop};
+    mmd_output_request r = mmd_output_request_for(s, p, a->out);
+    r.codec = a->codec;
+    r.preset = a->preset;
+    r.crf = a->crf;
+    r.threads = a->threads;
+    r.chunk = chunked;
+    r.chunk_tag = tag;
+    r.cancel = &g_stop;
+    if (kind->encodes && p->step > 1 && !a->quiet && p->video_rate_kept)
+        fprintf(stderr, "mmdrender: warning: step %d: fps / step does not fit a video's rate, so the video keeps "
+                "%d/%d fps and plays %d times faster than the song\n", p->step, r.fps_num, r.fps_den, p->step);
+    else if (kind->encodes && p->step > 1 && !a->quiet)
+        fprintf(stderr, "mmdrender: step %d: the video plays at %d/%d fps (fps / step), in sync with the song\n",
+                p->step, r.fps_num, r.fps_den);
     mmd_error err;
     j->sink = kind->open(&r, &err);
     if (!j->sink) {
