@@ -27,6 +27,8 @@
  * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
  * DIR/proj/song_v1.pmm          the same project as version 1 (no outside parents)
  * DIR/proj/cycle.pmm            dancer センター follows fan センター: a cycle
+ * DIR/proj/music.pmm            song.pmm with its song "UserFile\Wave\song.wav" on (the
+ *                                test writes that file: tests/cli/encode.sh)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -232,6 +234,10 @@ int main(int argc, char **argv)
     rc |= write_project(proj, "song.pmm", project(2, false));
     rc |= write_project(proj, "song_v1.pmm", project(1, false));
     rc |= write_project(proj, "cycle.pmm", project(2, true));
+    mmd_pmm *music = project(2, false);
+    music->audio_enabled = true;
+    music->audio_path = "UserFile\\Wave\\song.wav";
+    rc |= write_project(proj, "music.pmm", music);
     rc |= save(proj, "song.emm", emm, sizeof emm - 1);
     mmd_xmesh *box = x_fixture_box(0, 0, 0, 0.1f, 0.1f, 0.1f);
     size_t xn = 0;
