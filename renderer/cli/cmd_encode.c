@@ -40,7 +40,9 @@ static void on_encode_signal(int sig)
 }
 
 typedef struct encode_args {
-    const char *frames_in, *scene, *out, *frames, *fps, *codec, *preset;
+    const char *frames_in, *scene, *out, *frames, *fps, *codec, *preset, *audio, *ignored;
+    double audio_offset;
+    int ignored_count;
     const char *roots[MMD_PROJECT_MAX_ROOTS];
     int root_count, crf, threads, progress;
     bool no_audio, quiet;
@@ -62,14 +64,14 @@ static int usage(const char *fmt, const char *arg)
 static int parse_args(int argc, char **argv, encode_args *a)
 {
     struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
-    mmd_cli_longopts(MMD_CLI_ENCODE, longopts);
+    mmd_cli_longopts(MMD_CLI_ENCODE | MMD_CLI_RENDER, longopts); /* a farm passes the render's options */
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->progress = MMD_PROGRESS_AUTO;
     opterr = 0;
     optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, &li)) != -1) {
         switch (c) {
         case 'o': a->out = optarg; break;
         case MMD_OPT_SCENE: a->scene = optarg; break;
@@ -86,6 +88,11 @@ static int parse_args(int argc, char **argv, encode_args *a)
                 return usage("--threads: expected 0..256, got '%s'", optarg);
             break;
         case MMD_OPT_NOAUDIO: a->no_audio = true; break;
+        case MMD_OPT_AUDIO: a->audio = optarg; break;
+        case MMD_OPT_AUDIO_OFFSET:
+            if (!mmd_parse_double(optarg, -86400, 86400, &a->audio_offset))
+                return usage("--audio-offset: expected seconds, got '%s'", optarg);
+            break;
         case MMD_OPT_ASSET_ROOT:
             if (a->root_count >= MMD_PROJECT_MAX_ROOTS)
                 return usage("too many --asset-root folders (at most 16), at '%s'", optarg);
@@ -97,15 +104,23 @@ static int parse_args(int argc, char **argv, encode_args *a)
             break;
         case 'q': a->quiet = true; break;
         case 'h': mmd_cli_usage(MMD_CLI_ENCODE, stdout); return -1;
+        case MMD_OPT_VERSION: mmd_cli_version(stdout); return -1;
         case ':': return usage("option %s needs a value", argv[optind - 1]);
-        default: return usage("unknown option '%s'", argv[optind - 1]);
+        case '?': return usage("unknown option '%s'", argv[optind - 1]);
+        default: /* a render option: the frames are made already */
+            if (!a->ignored_count++ && li >= 0)
+                a->ignored = longopts[li].name;
         }
+        li = -1;
     }
     for (; optind < argc; optind++) {
         if (a->frames_in)
             return usage("unexpected argument '%s' (one FRAMES folder or pattern)", argv[optind]);
         a->frames_in = argv[optind];
     }
+    if (a->ignored_count && !a->quiet)
+        fprintf(stderr, "mmdrender encode: %d render option(s) ignored (--%s%s): the frames are rendered already\n",
+                a->ignored_count, a->ignored ? a->ignored : "?", a->ignored_count > 1 ? ", ..." : "");
     if (!a->frames_in)
         return usage("%s", "missing FRAMES (the PNG folder/ or pattern the frames were rendered to)");
     if (!a->scene)
@@ -185,6 +200,20 @@ static int check_frames(const char *frames, const mmd_render_plan *p)
     return MMD_EXIT_INPUT;
 }
 
+/* --audio FILE [--audio-offset S] in place of the scene's [audio]. 0, or -1
+ * (said) when the file is not there. */
+static int replace_audio(mmd_scene *s, const char *file, double offset)
+{
+    struct stat st;
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "mmdrender encode: --audio %s: no such file\n", file);
+        return -1;
+    }
+    s->audio_file = (char *)file; /* scene strings live in its arena: this one is argv's */
+    s->audio_offset = offset;
+    return 0;
+}
+
 /* The scene's rate and range after --fps and --frames, the range found in
  * FRAMES when neither gives one; the plan over it. 0, or an exit code. */
 static int make_plan(mmd_scene *s, const encode_args *a, mmd_render_plan *p)
@@ -205,6 +234,8 @@ static int make_plan(mmd_scene *s, const encode_args *a, mmd_render_plan *p)
             fprintf(stderr, "mmdrender encode: frames %lld-%lld:%d (found in %s)\n", (long long)s->frame_first,
                     (long long)s->frame_last, step, a->frames_in);
     }
+    if (a->audio && replace_audio(s, a->audio, a->audio_offset))
+        return MMD_EXIT_INPUT;
     if (a->no_audio)
         s->audio_file = NULL;
     mmd_plan_input in = {.has_frames = true, .frame_first = s->frame_first, .frame_last = s->frame_last,

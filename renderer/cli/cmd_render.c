@@ -30,6 +30,7 @@
 #include "renderer/base/parse.h"
 #include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/json_out.h"
 #include "renderer/cli/links.h"
 #include "renderer/cli/options.h"
 #include "renderer/cli/outputs.h"
@@ -64,7 +65,7 @@ typedef struct render_args {
     const char *ssaa, *soft_shadow;
     int crf, threads, texture_mib;
     bool glow, diffusion, fxaa;
-    bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats;
+    bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats, print_plan;
     int progress;
     mmd_gl_backend gl;
 } render_args;
@@ -136,6 +137,7 @@ static int parse_args(int argc, char **argv, render_args *a)
         case MMD_OPT_CHUNK: a->chunk = optarg; break;
         case MMD_OPT_SKIP: a->skip_existing = true; break;
         case MMD_OPT_STATS: a->stats = true; break;
+        case MMD_OPT_PRINT_PLAN: a->print_plan = true; break;
         case MMD_OPT_GLOW: a->glow = true; break;
         case MMD_OPT_SOFT_SHADOW:
             a->soft_shadow = optarg ? optarg : "on";
@@ -160,6 +162,8 @@ static int parse_args(int argc, char **argv, render_args *a)
     }
     if (!a->scene)
         return usage_error("%s", "missing SCENE.ini");
+    if (!a->out && a->print_plan)
+        a->out = "null"; /* nothing is written */
     if (!a->out)
         return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
     return 0;
@@ -516,6 +520,25 @@ static const mmd_output_kind *check_output(const render_args *a, mmd_error *err)
     else
         return k;
     return NULL;
+}
+
+/* --print-plan: the range, its step and frame count, this chunk's frames, the
+ * scene's rate and the video's (fps / step), the song (resolved path or null,
+ * offset) and the scene time of the range's first frame, on one JSON line
+ * (docs/cli.md): what a farm's stitch needs, a .pmm's song included. */
+static void print_plan(const mmd_render_plan *p, const mmd_scene *s)
+{
+    printf("{\"first\":%lld,\"last\":%lld,\"step\":%d,\"frames\":%lld,\"chunk_first\":%lld,\"chunk_last\":%lld,"
+           "\"chunk_frames\":%lld,\"fps_num\":%d,\"fps_den\":%d,\"video_fps_num\":%d,\"video_fps_den\":%d,"
+           "\"start_time\":%.6f,\"audio_file\":", (long long)p->first, (long long)p->last, p->step,
+           (long long)p->total, (long long)p->begin, (long long)p->end, (long long)p->frames, s->fps_num, s->fps_den,
+           p->video_fps_num, p->video_fps_den, (double)p->first * s->fps_den / s->fps_num);
+    char real[PATH_MAX];
+    if (s->audio_file) /* canonical: a project's export folder is gone once this returns */
+        mmd_json_str(stdout, realpath(s->audio_file, real) ? real : s->audio_file);
+    else
+        fputs("null", stdout);
+    printf(",\"audio_offset\":%.6f}\n", s->audio_offset);
 }
 
 /* The plan's input: the scene's range and rate, the chunk, the last key. */
@@ -922,8 +945,8 @@ int mmd_cmd_render(int argc, char **argv)
         goto usage;
     av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
     /* sizes the encoder or the GL cannot take are refused before loading anything */
-    if ((kind->check && (rc = check_sizes(&j, &a, kind)) != 0) || (rc = open_renderer(&j, &a)) != 0 ||
-        (rc = load_inputs(&j, &a)) != 0)
+    if ((kind->check && (rc = check_sizes(&j, &a, kind)) != 0) ||
+        (!a.print_plan && (rc = open_renderer(&j, &a)) != 0) || (rc = load_inputs(&j, &a)) != 0)
         goto out;
     mmd_plan_input in = plan_input(&j, step, chunk_index, chunk_count);
     mmd_render_plan plan;
@@ -933,6 +956,10 @@ int mmd_cmd_render(int argc, char **argv)
                 "cap %lld: give --frames A-B\n", (unsigned long)in.last_key, (long long)plan.last,
                 (long long)MMD_PLAN_MAX_FRAME);
         rc = MMD_EXIT_INPUT;
+        goto out;
+    }
+    if (a.print_plan) {
+        print_plan(&plan, j.scene);
         goto out;
     }
     if (nonempty && output_is_input(&j, &a, kind, &plan, err.msg, sizeof err.msg)) {
