@@ -536,9 +536,12 @@ static int check_sequence(const chunk *c, int n, const char *out)
             return MMD_EXIT_INPUT;
         }
     }
-    if (c[n - 1].last != c[0].range_last) {
+    /* the range's last frame on its step (0-23:2 ends at 22) */
+    long long step = c[0].step > 0 ? c[0].step : 1;
+    long long end = c[0].range_first + (c[0].range_last - c[0].range_first) / step * step;
+    if (c[n - 1].last != end) {
         errf("%s: the chunks end at frame %lld, the range at %lld: a chunk is missing at the end", c[n - 1].path,
-             c[n - 1].last, c[0].range_last);
+             c[n - 1].last, end);
         return MMD_EXIT_INPUT;
     }
     return MMD_EXIT_OK;

@@ -515,7 +515,7 @@ static const mmd_output_kind *check_output(const render_args *a, mmd_error *err)
                  "or a pattern like frames/%%05d.png", a->out);
     else if (a->skip_existing && !k->frame_exists)
         mmd_fail(err, MMD_E_USAGE, "--skip-existing works with PNG output only");
-    else if ((a->codec || a->preset) && !k->encodes)
+    else if ((a->codec || a->preset) && !k->encodes && !a->print_plan) /* the farm's line, without -o */
         mmd_fail(err, MMD_E_USAGE, "--%s needs a video output", a->codec ? "codec" : "preset");
     else
         return k;
