@@ -65,6 +65,7 @@ static int parse_args(int argc, char **argv, encode_args *a)
 {
     struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
     mmd_cli_longopts(MMD_CLI_ENCODE | MMD_CLI_RENDER, longopts); /* a farm passes the render's options */
+    char msg[160];
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->progress = MMD_PROGRESS_AUTO;
@@ -80,12 +81,9 @@ static int parse_args(int argc, char **argv, encode_args *a)
         case MMD_OPT_CODEC: a->codec = optarg; break;
         case MMD_OPT_PRESET: a->preset = optarg; break;
         case MMD_OPT_CRF:
-            if (!mmd_parse_int(optarg, 0, 63, &a->crf))
-                return usage("--crf: expected 0..63, got '%s'", optarg);
-            break;
         case MMD_OPT_THREADS:
-            if (!mmd_parse_int(optarg, 0, 256, &a->threads))
-                return usage("--threads: expected 0..256, got '%s'", optarg);
+            if (!mmd_cli_int(c, optarg, c == MMD_OPT_CRF ? &a->crf : &a->threads, msg, sizeof msg))
+                return usage("%s", msg);
             break;
         case MMD_OPT_NOAUDIO: a->no_audio = true; break;
         case MMD_OPT_AUDIO: a->audio = optarg; break;

@@ -86,6 +86,7 @@ static int parse_args(int argc, char **argv, render_args *a)
 {
     struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
     mmd_cli_longopts(MMD_CLI_RENDER, longopts);
+    char msg[160];
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->progress = MMD_PROGRESS_AUTO;
@@ -104,17 +105,13 @@ static int parse_args(int argc, char **argv, render_args *a)
         case MMD_OPT_CODEC: a->codec = optarg; break;
         case MMD_OPT_PRESET: a->preset = optarg; break;
         case MMD_OPT_CRF:
-            if (!mmd_parse_int(optarg, 0, 63, &a->crf))
-                return usage_error("--crf: expected 0..63, got '%s'", optarg);
-            break;
         case MMD_OPT_TEXMEM:
-            if (!mmd_parse_int(optarg, 1, 1 << 20, &a->texture_mib))
-                return usage_error("--texture-memory: expected MiB 1..1048576, got '%s'", optarg);
+        case MMD_OPT_THREADS: { /* ranges from the option table */
+            int *v = c == MMD_OPT_CRF ? &a->crf : c == MMD_OPT_TEXMEM ? &a->texture_mib : &a->threads;
+            if (!mmd_cli_int(c, optarg, v, msg, sizeof msg))
+                return usage_error("%s", msg);
             break;
-        case MMD_OPT_THREADS:
-            if (!mmd_parse_int(optarg, 0, 256, &a->threads))
-                return usage_error("--threads: expected 0..256, got '%s'", optarg);
-            break;
+        }
         case 'q': a->quiet = true; break;
         case MMD_OPT_PROGRESS:
             a->progress = mmd_progress_parse_mode(optarg);

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "core/physics.h"
+#include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
 #include "renderer/gl/context.h"
 
@@ -81,6 +82,13 @@ static const cli_option k_options[] = {
 #undef R
 #undef E
 
+/* The integer options' ranges (mmd_cli_int), beside their rows. */
+static const struct {
+    int key, min, max;
+} k_int_ranges[] = {
+    {MMD_OPT_CRF, 0, 63}, {MMD_OPT_THREADS, 0, 256}, {MMD_OPT_TEXMEM, 1, 1 << 20},
+};
+
 _Static_assert(sizeof k_options / sizeof *k_options <= MMD_CLI_MAX_OPTIONS, "raise MMD_CLI_MAX_OPTIONS");
 
 typedef struct cli_command {
@@ -133,6 +141,23 @@ bool mmd_cli_takes_value(const char *arg)
             (o->key < 256 && arg[0] == '-' && arg[1] == o->key && !arg[2]))
             return true;
     }
+    return false;
+}
+
+bool mmd_cli_int(int key, const char *value, int *out, char *msg, size_t msg_size)
+{
+    for (size_t i = 0; i < sizeof k_int_ranges / sizeof *k_int_ranges; i++) {
+        if (k_int_ranges[i].key != key)
+            continue;
+        if (mmd_parse_int(value, k_int_ranges[i].min, k_int_ranges[i].max, out))
+            return true;
+        for (size_t k = 0; k < sizeof k_options / sizeof *k_options; k++)
+            if (k_options[k].key == key)
+                snprintf(msg, msg_size, "--%s: expected %d..%d, got '%s'", k_options[k].name, k_int_ranges[i].min,
+                         k_int_ranges[i].max, value);
+        return false;
+    }
+    snprintf(msg, msg_size, "option %d has no range in the table", key); /* a programmer's error */
     return false;
 }
 

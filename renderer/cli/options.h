@@ -16,6 +16,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Which command takes an option (a row's `commands` bits). */
@@ -42,6 +43,9 @@ void mmd_cli_man(FILE *out);
 /* True when arg ("--frames", "-o") is an option of some command that takes
  * its value in the next argument. */
 bool mmd_cli_takes_value(const char *arg);
+/* An integer option's value (key: MMD_OPT_CRF, ...) within the range its row
+ * gives; false with "--crf: expected 0..63, got 'x'" in msg. */
+bool mmd_cli_int(int key, const char *value, int *out, char *msg, size_t msg_size);
 /* `--version`: ours, then the libraries the output bytes depend on (Mesa as
  * the GL context reports it, libav*, Bullet, cglm, libpng, zlib). */
 void mmd_cli_version(FILE *out);

@@ -1,6 +1,7 @@
-/* tests/unit/test_progress.c - plain progress lines for logs (renderer/cli/progress.h) carry
- * the frame count, percent, fps, elapsed time and ETA; the option table
- * (renderer/cli/options.h) says which options take the next argument as their value. */
+/* tests/unit/test_cli.c - CLI helpers: plain progress lines for logs (renderer/cli/progress.h)
+ * carry the frame count, percent, fps, elapsed time and ETA; the option table
+ * (renderer/cli/options.h) says which options take the next argument as their value and
+ * checks integer values against one range each. */
 #include <regex.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,9 +64,24 @@ TEST(option_table_says_which_options_take_a_value)
     CHECK(!mmd_cli_takes_value("scene.pmm"));
 }
 
+TEST(integer_options_have_one_range)
+{
+    char msg[160];
+    int v = -5;
+    CHECK(mmd_cli_int(MMD_OPT_CRF, "63", &v, msg, sizeof msg) && v == 63);
+    CHECK(!mmd_cli_int(MMD_OPT_CRF, "64", &v, msg, sizeof msg));
+    CHECK_STR(msg, "--crf: expected 0..63, got '64'");
+    CHECK(mmd_cli_int(MMD_OPT_THREADS, "0", &v, msg, sizeof msg) && v == 0);
+    CHECK(!mmd_cli_int(MMD_OPT_TEXMEM, "0", &v, msg, sizeof msg));
+    CHECK_STR(msg, "--texture-memory: expected 1..1048576, got '0'");
+    CHECK(!mmd_cli_int(MMD_OPT_THREADS, "2x", &v, msg, sizeof msg));
+    CHECK(!mmd_cli_int(MMD_OPT_GL, "1", &v, msg, sizeof msg)); /* not an integer option */
+}
+
 int main(void)
 {
     RUN(plain_lines_have_fps_elapsed_and_eta);
     RUN(option_table_says_which_options_take_a_value);
+    RUN(integer_options_have_one_range);
     return test_finish();
 }
