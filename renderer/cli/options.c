@@ -115,6 +115,12 @@ static const char k_outputs[] =
     "pattern with %0Nd (frames/%05d.png) or, for a one-frame range, a FILE.png;\n"
     "'null' renders without writing.";
 
+static const char k_encode_about[] =
+    "FRAMES is the PNG folder/ or %0Nd pattern a render wrote; OUT a video. The range\n"
+    "is --frames, else the scene's [output] frames, else the frames found; every frame\n"
+    "of it must be there (else exit 2, nothing written). The render's options are taken\n"
+    "and ignored, so a farm passes one option line to render and encode.";
+
 static const char k_exit_codes[] =
     "exit codes: 0 ok, 1 usage, 2 bad input (scene, model, motion, audio, frames),\n"
     "            3 GL, 4 encoder, 5 output not writable, 130 interrupted (outputs finalised)";
@@ -200,7 +206,10 @@ void mmd_cli_usage(int command, FILE *out)
             fputc('\n', out);
         }
     }
-    fprintf(out, "\n%s\n\noptions%s:\n", k_outputs, command == MMD_CLI_RENDER ? " (override the scene file)" : "");
+    if (command == MMD_CLI_ENCODE)
+        fprintf(out, "\n%s\n\noptions:\n", k_encode_about);
+    else
+        fprintf(out, "\n%s\n\noptions (override the scene file):\n", k_outputs);
     for (size_t i = 0; i < sizeof k_options / sizeof *k_options; i++) {
         const cli_option *o = &k_options[i];
         if (!(o->commands & command))
@@ -271,6 +280,8 @@ void mmd_cli_man(FILE *out)
     fputs(".SH OPTIONS\nOptions override the scene file.\n", out);
     man_options(out, MMD_CLI_RENDER);
     fputs(".SH ENCODE OPTIONS\n", out);
+    put_roff(out, k_encode_about);
+    fputc('\n', out);
     man_options(out, MMD_CLI_ENCODE);
     fputs(".SH EXIT STATUS\n", out);
     put_roff(out, k_exit_codes);
