@@ -34,6 +34,11 @@ t_grep "the song, cut to 0.4 s" 'codec_type=audio.*duration=0\.4'
 t_expect "render 0-23 lossless (x264rgb, mkv)" 0 "$MMD" "$S" -o "$TMP/r.mkv" "${R[@]}" --frames 0-23 --codec x264rgb
 t_expect "encode --codec x264rgb with --frames" 0 "$MMD" encode "$TMP/f/" --scene "$S" -o "$TMP/e.mkv" --codec x264rgb --frames 0-23 -q
 cmp -s "$TMP/r.mkv" "$TMP/e.mkv" && t_pass "lossless: encode = render, byte for byte" || t_fail "lossless encode = render"
+t_expect "encode takes the render's options (a farm's one line)" 0 "$MMD" encode "$TMP/f/" --scene "$S" -o "$TMP/e2.mp4" \
+    --frames 0-23 --size 1920x1080 --aa 4 --glow --chunk 1/4 --skip-existing
+t_grep "and says it ignores them" 'encode: 5 render option\(s\) ignored \(--size, \.\.\.\): the frames are rendered already'
+cmp -s "$TMP/r.mp4" "$TMP/e2.mp4" && t_pass "ignored options change nothing" || t_fail "ignored options change nothing"
+t_expect "an unknown option is still an error" 1 "$MMD" encode "$TMP/f/" --scene "$S" -o "$TMP/e3.mp4" --bogus
 
 # --- a step: fps/STEP, the song in sync -------------------------------------------------------
 t_expect "render 6-41:5 to PNGs" 0 "$MMD" "$S" -o "$TMP/s/" "${R[@]}" --frames 6-41:5

@@ -48,4 +48,12 @@ if command -v ffprobe >/dev/null; then
 else
     t_skip "STEP video" "no ffprobe"
 fi
+
+# --- --print-plan: what a farm sizes its array and stitches with -----------------------------
+sed 's/^fps = 30$/fps = 60/' "$S" >"$TMP/s60.ini"
+t_expect "--print-plan (no -o, no GL)" 0 "$MMD" "$TMP/s60.ini" --print-plan --frames 0-23:2 --chunk 1/4 --codec x264rgb
+t_grep "one JSON line: range, chunk, rates, start, song" '^\{"first":0,"last":23,"step":2,"frames":12,"chunk_first":6,"chunk_last":10,"chunk_frames":3,"fps_num":60,"fps_den":1,"video_fps_num":30,"video_fps_den":1,"start_time":0\.000000,"audio_file":"/.*/demo/beat\.wav","audio_offset":0\.000000\}$'
+[ "$(wc -l <<<"$OUT")" = 1 ] && t_pass "--print-plan prints nothing else" || t_fail "--print-plan prints nothing else" "$OUT"
+t_expect "--print-plan with --no-audio" 0 "$MMD" "$TMP/s60.ini" --print-plan --no-audio --frames 30-40
+t_grep "start time of frame 30 at 60 fps, no song" '"first":30,.*"start_time":0\.500000,"audio_file":null,'
 t_done
