@@ -77,6 +77,23 @@ t_expect "encode --help" 0 "$MMD" encode --help
 t_grep "encode --help lists --scene and --frames" '--scene SCENE'
 grep -q -- '--ssaa' <<<"$OUT" && t_fail "encode --help lists only its options" "--ssaa listed" || t_pass "encode --help lists only its options"
 
+# --- SIGINT: the video is finalised with the frames so far, exit 130 ---------------------------
+"$MMD" "$S" -o "$TMP/one.png" --size 1280x720 --aa 1 -q --frames 0 || t_fail "a 720p frame"
+mkdir -p "$TMP/many"
+for i in $(seq 0 299); do cp "$TMP/one.png" "$TMP/many/$(printf 'frame_%06d.png' "$i")"; done
+timeout --preserve-status -s INT 1.5 "$MMD" encode "$TMP/many/" --scene "$S" -o "$TMP/int.mp4" -q; rc=$?
+if [ $rc = 130 ]; then
+    t_pass "SIGINT: exit 130"
+    n=$(ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$TMP/int.mp4" 2>/dev/null)
+    [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -lt 300 ] && t_pass "the interrupted video plays ($n of 300 frames)" ||
+        t_fail "the interrupted video plays" "packets '$n'"
+    [ -z "$(ls -A "$TMP" | grep '\.part')" ] && t_pass "no .part left after SIGINT" || t_fail "no .part left after SIGINT"
+elif [ $rc = 0 ]; then
+    t_skip "SIGINT during encode" "the 300 frames were done before the signal"
+else
+    t_fail "SIGINT: exit 130" "exit $rc"
+fi
+
 # --- a .pmm project: its own song and range ---------------------------------------------------
 "$MKP" "$TMP/p" >/dev/null 2>&1 || t_fail "mkproject"
 mkdir -p "$TMP/p/assets/Wave"
