@@ -58,7 +58,7 @@ rm "$TMP/g/frame_000007.png" "$TMP/g/frame_000023.png"
 t_expect "two frames missing of --frames 0-23: exit 2" 2 "$MMD" encode "$TMP/g/" --scene "$S" -o "$TMP/m.mp4" --frames 0-23
 t_grep "names the missing frames" 'missing frame 7: .*frame_000007\.png'
 t_grep "counts them" '2 of the 24 frames of 0-23:1 are missing: nothing written'
-[ ! -e "$TMP/m.mp4" ] && [ -z "$(ls -A "$TMP" | grep '\.part')" ] && t_pass "no video and no .part left" || t_fail "nothing written"
+[ ! -e "$TMP/m.mp4" ] && [ -z "$(find "$TMP" -maxdepth 1 -name '*.part*')" ] && t_pass "no video and no .part left" || t_fail "nothing written"
 t_expect "a gap in the frames found: exit 2" 2 "$MMD" encode "$TMP/g/" --scene "$S" -o "$TMP/m.mp4"
 t_grep "the gap is named" 'missing frame 7: '
 "$MMD" "$S" -o "$TMP/big/" --size 320x180 --aa 1 -q --frames 5
@@ -87,7 +87,7 @@ if [ $rc = 130 ]; then
     n=$(ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$TMP/int.mp4" 2>/dev/null)
     [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -lt 300 ] && t_pass "the interrupted video plays ($n of 300 frames)" ||
         t_fail "the interrupted video plays" "packets '$n'"
-    [ -z "$(ls -A "$TMP" | grep '\.part')" ] && t_pass "no .part left after SIGINT" || t_fail "no .part left after SIGINT"
+    [ -z "$(find "$TMP" -maxdepth 1 -name '*.part*')" ] && t_pass "no .part left after SIGINT" || t_fail "no .part left after SIGINT"
 elif [ $rc = 0 ]; then
     t_skip "SIGINT during encode" "the 300 frames were done before the signal"
 else
