@@ -38,6 +38,8 @@
  * m1, m2, ... with one bone センター), accessory (a1, ...), image, video or
  * audio (the background image, video and song, enabled). For the path tests
  * of tests/cli/project.sh.
+ * DIR/proj/music.pmm            song.pmm with its song "UserFile\Wave\song.wav" on (the
+ *                                test writes that file: tests/cli/encode.sh)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -290,6 +292,10 @@ int main(int argc, char **argv)
     media->audio_path = "song.wav";
     media->video_path = "clip.avi";
     rc |= write_project(proj, "media.pmm", media);
+    mmd_pmm *music = project(2, false);
+    music->audio_enabled = true;
+    music->audio_path = "UserFile\\Wave\\song.wav";
+    rc |= write_project(proj, "music.pmm", music);
     rc |= save(proj, "song.emm", emm, sizeof emm - 1);
     mmd_xmesh *box = x_fixture_box(0, 0, 0, 0.1f, 0.1f, 0.1f);
     size_t xn = 0;

@@ -31,6 +31,7 @@
 
 #include "renderer/output/audio.h"
 #include "renderer/output/media_open.h"
+#include "renderer/output/codecs.h"
 #include "renderer/output/sink_video.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/outputs.h"
@@ -533,9 +534,12 @@ static int check_sequence(const chunk *c, int n, const char *out)
             return MMD_EXIT_INPUT;
         }
     }
-    if (c[n - 1].last != c[0].range_last) {
+    /* the range's last frame on its step (0-23:2 ends at 22) */
+    long long step = c[0].step > 0 ? c[0].step : 1;
+    long long end = c[0].range_first + (c[0].range_last - c[0].range_first) / step * step;
+    if (c[n - 1].last != end) {
         errf("%s: the chunks end at frame %lld, the range at %lld: a chunk is missing at the end", c[n - 1].path,
-             c[n - 1].last, c[0].range_last);
+             c[n - 1].last, end);
         return MMD_EXIT_INPUT;
     }
     return MMD_EXIT_OK;
@@ -776,7 +780,7 @@ static int concat_run(const concat_opts *o)
         goto done;
     }
     file_open = true;
-    if ((e = avformat_write_header(oc, NULL)) < 0) {
+    if ((e = mmd_mux_write_header(oc, fdpath)) < 0) {
         errf("%s: cannot write the header: %s", o->out, averr(e, eb, sizeof eb));
         rc = MMD_EXIT_OUTPUT;
         goto done;

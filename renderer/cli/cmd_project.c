@@ -20,6 +20,7 @@
 
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/options.h"
 #include "renderer/cli/project.h"
 
 /* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it) into
@@ -102,26 +103,22 @@ static void warn_unapplied(const mmd_project *p)
 /* Index of the project among the render arguments (not an option's value), or 0. */
 int mmd_project_arg(int argc, char **argv)
 {
-    static const char *const with_value[] = {"-o", "--output", "--frames", "--size", "--fps", "--aa",
-                                             "--background", "--codec", "--crf", "--preset", "--threads",
-                                             "--progress", "--gl", "--chunk", "--ssaa", "--asset-root"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--"))
-            continue;
         if (a[0] == '-') {
-            for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-                if (!strcmp(a, with_value[k])) {
-                    i++;
-                    break;
-                }
+            i += mmd_cli_takes_value(a); /* its value is not the project */
             continue;
         }
-        size_t n = strlen(a);
-        if ((n > 4 && !strcasecmp(a + n - 4, ".pmm")) || mmd_project_is_pmm(a))
+        if (mmd_is_project(a))
             return i;
     }
     return 0;
+}
+
+bool mmd_is_project(const char *path)
+{
+    size_t n = strlen(path);
+    return (n > 4 && !strcasecmp(path + n - 4, ".pmm")) || mmd_project_is_pmm(path);
 }
 
 static void remove_export(const char *dir)
@@ -141,25 +138,13 @@ static void remove_export(const char *dir)
     rmdir(dir);
 }
 
-int mmd_cmd_render_project(int argc, char **argv, int project_index)
+int mmd_project_run(const char *project, const mmd_project_search *search,
+                    int (*run)(const char *scene, void *ctx), void *ctx)
 {
-    mmd_project_search r = {{0}, 0, false};
-    const char *project = argv[project_index];
-    char **args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args)
-        return MMD_EXIT_INPUT;
-    memcpy(args, argv, (size_t)argc * sizeof *args);
-    args[argc] = NULL;
-    int n = argc;
-    if (take_roots(&n, args, &r)) {
-        free(args);
-        return MMD_EXIT_USAGE;
-    }
     char msg[1024], tmpl[PATH_MAX], scene[PATH_MAX + 16];
     mmd_project *p = NULL;
-    if (mmd_project_load(project, &r, &p, msg, sizeof msg)) {
+    if (mmd_project_load(project, search, &p, msg, sizeof msg)) {
         fprintf(stderr, "mmdrender: %s\n", msg);
-        free(args);
         return MMD_EXIT_INPUT;
     }
     print_warnings(p);
@@ -173,7 +158,6 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
                         "DIR looks under DIR for paths with UserFile\\, --allow-outside-assets lets paths leave the "
                         "project's folder)\n", project, p->pmm->model_count);
         mmd_project_free(p);
-        free(args);
         return MMD_EXIT_INPUT;
     }
     const char *tmp = getenv("TMPDIR");
@@ -186,13 +170,44 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
         rc = MMD_EXIT_INPUT;
     } else {
         int k = snprintf(scene, sizeof scene, "%s/scene.ini", tmpl);
-        for (int i = 0; k > 0 && (size_t)k < sizeof scene && i < n; i++)
-            if (args[i] == project)
-                args[i] = scene;
-        rc = mmd_cmd_render(n, args);
+        rc = k > 0 && (size_t)k < sizeof scene ? run(scene, ctx) : MMD_EXIT_OUTPUT;
     }
     remove_export(tmpl);
     mmd_project_free(p);
+    return rc;
+}
+
+typedef struct render_argv {
+    int argc;
+    char **argv;
+    const char *project;
+} render_argv;
+
+/* The render command line with the exported scene in the project's place. */
+static int render_scene(const char *scene, void *ctx)
+{
+    render_argv *r = ctx;
+    for (int i = 0; i < r->argc; i++)
+        if (r->argv[i] == r->project)
+            r->argv[i] = (char *)scene;
+    return mmd_cmd_render(r->argc, r->argv);
+}
+
+int mmd_cmd_render_project(int argc, char **argv, int project_index)
+{
+    mmd_project_search r = {{0}, 0, false};
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args)
+        return MMD_EXIT_INPUT;
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    args[argc] = NULL;
+    int n = argc;
+    if (take_roots(&n, args, &r)) {
+        free(args);
+        return MMD_EXIT_USAGE;
+    }
+    render_argv ra = {n, args, argv[project_index]};
+    int rc = mmd_project_run(argv[project_index], &r, render_scene, &ra);
     free(args);
     return rc;
 }

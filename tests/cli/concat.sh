@@ -23,6 +23,8 @@ ffmpeg -loglevel error -f lavfi -i "sine=frequency=440:duration=3" -ac 2 -ar 441
 
 t_expect "concat mp4 + wav: exit 0" 0 "$MMD" concat "${chunks[@]}" --audio "$D/song.wav" -o "$D/final.mp4"
 t_grep "summary" "final.mp4: 4 chunks, 35 frames, 1.167 s, audio encoded \(aac\)"
+OUT=$(mp4_atoms "$D/final.mp4")
+t_grep "concat's mp4 is faststart: moov before mdat" '^ftyp (free )?moov .*mdat'
 n=$(ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$D/final.mp4")
 [ "$n" = 35 ] && t_pass "frame count = sum of chunks (35)" || t_fail "frame count = sum of chunks (35)" "got $n"
 # presentation times sorted must be exactly k/30

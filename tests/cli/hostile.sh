@@ -119,9 +119,12 @@ python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(); sys.exit(0 if st
     && t_pass "the wrong-size frame was re-rendered at 32x24" || t_fail "the wrong-size frame was re-rendered"
 
 # --- exit codes ------------------------------------------------------------------
-for pat in 'f_%n.png' 'f_%s.png' 'f_%d_%d.png' 'x.png'; do
+for pat in 'f_%n.png' 'f_%s.png' 'f_%d_%d.png'; do
     t_within "PNG pattern '$pat': exit 1" 1 20 "$MMD" "$S" -o "$TMP/pat/$pat" "${Q[@]}" --frames 0
 done
+# a name ending in .png without a pattern is one file: one frame (issue 28), not a range
+t_within "-o x.png for frames 0-1: exit 1" 1 20 "$MMD" "$S" -o "$TMP/x.png" "${Q[@]}" --frames 0-1
+[ ! -e "$TMP/x.png" ] && t_pass "no x.png for a range" || t_fail "no x.png for a range"
 "$MMD" "$S" -o "$TMP/c0.mp4" "${Q[@]}" --frames 0-1 >/dev/null 2>&1
 t_within "concat -o out.avi: exit 1" 1 20 "$MMD" concat "$TMP/c0.mp4" -o "$TMP/out.avi"
 [ ! -e "$TMP/out.avi" ] && t_pass "no out.avi written" || t_fail "no out.avi written"
