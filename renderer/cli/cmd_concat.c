@@ -693,6 +693,7 @@ static int open_container(const char *out, const AVCodecParameters *par, AVRatio
         errf("out of memory");
         return MMD_EXIT_OUTPUT;
     }
+    (*oc)->flags |= AVFMT_FLAG_BITEXACT; /* as the video sink: no random Matroska id, no dates */
     AVStream *st = *vst = avformat_new_stream(*oc, NULL);
     if (!st || avcodec_parameters_copy(st->codecpar, par) < 0) {
         errf("out of memory");

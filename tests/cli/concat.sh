@@ -67,6 +67,9 @@ t_expect "mkv via --list: exit 0" 0 "$MMD" concat --list "$D/list.txt" -o "$D/lo
 md5s "$D/whole.mkv" >"$D/whole.md5"; md5s "$D/lossless.mkv" >"$D/lossless.md5"
 if [ "$(wc -l <"$D/lossless.md5")" = 35 ] && cmp -s "$D/whole.md5" "$D/lossless.md5"; then t_pass "lossless chunks joined = one-run video, frame for frame"
 else t_fail "lossless chunks joined = one-run video" "$(wc -l <"$D/lossless.md5") frames"; fi
+"$MMD" concat --list "$D/list.txt" -o "$D/lossless2.mkv" -q
+if cmp -s "$D/lossless.mkv" "$D/lossless2.mkv"; then t_pass "mkv concat: the same bytes on a second run (bit-exact muxer)"
+else t_fail "mkv concat: the same bytes on a second run" "Matroska segment id or dates differ"; fi
 
 # errors
 "$MK" "$D/small.mp4" --frames 35-39 --size 32x32
