@@ -11,6 +11,8 @@
 #   make check-layering   the include arrows between folders (tools/check_layering.sh)
 #   make check-func-len   no function in core/ or renderer/ over 120 lines (tools/check_func_len.sh)
 #   make GL=egl     EGL alone, no OSMesa (Mesa >= 25.1 has none), in build-egl/
+#   make install    the binary, its man page and bash/zsh completion under $(DESTDIR)$(PREFIX)
+#                   (PREFIX ?= /usr/local); make uninstall removes them
 
 CC ?= cc
 CXX ?= c++
@@ -104,9 +106,17 @@ TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 LIB_CORE := $(BUILD)/libmmdcore.a
 LIB_RENDER := $(BUILD)/libmmdrender.a
 BIN := $(BUILD)/mmdrender
+# The man page is printed by the binary from its option table (renderer/cli/options.c), as --help is.
+MAN := $(BUILD)/mmdrender.1
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 
-.PHONY: all test check bench bench-scene demo deps fuzz clean check-layering check-func-len tools tests
-all: $(BIN) $(TOOL_BIN)
+.PHONY: all test check bench bench-scene demo deps fuzz clean check-layering check-func-len tools tests \
+        install uninstall
+all: $(BIN) $(MAN) $(TOOL_BIN)
 
 $(BUILD)/obj/core/%.o: core/%.c
 	@mkdir -p $(dir $@)
@@ -166,11 +176,25 @@ $(BUILD)/tools/%: $(BUILD)/obj/tools/%.o $(TEST_UTIL_OBJ) $(LIB_RENDER) $(LIB_CO
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS_COMMON) $^ $(LIBS_ALL) -o $@
 
+$(MAN): $(BIN)
+	$(Q)$(BIN) --help-man >$@.tmp && mv $@.tmp $@
+
+install: $(BIN) $(MAN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/mmdrender
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/mmdrender.1
+	install -m 644 tools/completion/mmdrender.bash $(DESTDIR)$(BASHCOMPDIR)/mmdrender
+	install -m 644 tools/completion/_mmdrender $(DESTDIR)$(ZSHCOMPDIR)/_mmdrender
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/mmdrender $(DESTDIR)$(MANDIR)/man1/mmdrender.1 \
+	      $(DESTDIR)$(BASHCOMPDIR)/mmdrender $(DESTDIR)$(ZSHCOMPDIR)/_mmdrender
+
 # Objects of test and tool programs are kept: a second `make test` links nothing.
 .SECONDARY: $(TEST_SRC:%.c=$(BUILD)/obj/%.o) $(TOOL_SRC:%.c=$(BUILD)/obj/%.o) $(TEST_UTIL_OBJ)
 
 tools: $(TOOL_BIN)
-tests: $(TEST_BIN) $(BIN) $(TOOL_BIN)
+tests: $(TEST_BIN) $(BIN) $(MAN) $(TOOL_BIN)
 
 deps:
 	@bash tools/deps.sh

@@ -57,6 +57,10 @@ extern "C" {
 
 typedef struct mmd_physics mmd_physics;
 
+/* Bullet's version as btGetVersion() gives it (e.g. 324 for 3.24): physics
+ * bytes depend on it (`mmdrender --version` prints it). */
+int mmd_physics_bullet_version(void);
+
 #define MMD_PHYSICS_STEP_HZ 120     /* internal fixed step 1/120 s */
 #define MMD_PHYSICS_MAX_SUBSTEPS 1200 /* per call (10 s); the rest is dropped */
 /* Colliding pairs allowed at rest: every pair of overlapping bodies that may

@@ -829,4 +829,9 @@ const uint32_t *mmd_physics_body_order(const mmd_physics *p, uint32_t *count)
     return p->order.data();
 }
 
+int mmd_physics_bullet_version(void)
+{
+    return btGetVersion();
+}
+
 } /* extern "C" */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/deps.sh - install the Debian 12 packages mmdrender needs (idempotent).
+# tools/deps.sh - install the Debian 12 packages mmdrender needs (tools/packages.txt; idempotent).
 # Runs apt-get only when something is missing; `apt-get update` first then.
 # tools/deps.sh --browser: Debian's Chromium for the diff report's browser test
 # (tests/cli/diff_report.sh), best effort: it says why and exits 0 when it cannot.
@@ -16,9 +16,9 @@ if [ "${1:-}" = --browser ]; then
     fi
     exit 0
 fi
-pkgs=(build-essential pkg-config libosmesa6-dev libegl-dev libgl-dev libpng-dev libcglm-dev
-      libinih-dev libstb-dev libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
-      libswresample-dev libbullet-dev zlib1g-dev ffmpeg)
+# The list is tools/packages.txt (also the Dockerfile's, through this script).
+mapfile -t pkgs < <(sed 's/#.*//; s/[[:space:]]//g; /^$/d' "$(dirname "${BASH_SOURCE[0]}")/packages.txt")
+[ ${#pkgs[@]} -gt 0 ] || { echo "tools/deps.sh: tools/packages.txt lists no package" >&2; exit 1; }
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -30,6 +30,8 @@
 #include <unistd.h>
 
 #include "renderer/output/audio.h"
+#include "renderer/output/media_open.h"
+#include "renderer/output/codecs.h"
 #include "renderer/output/sink_video.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/outputs.h"
@@ -291,16 +293,13 @@ static int open_video(const char *path, AVFormatContext **ic, int *stream)
 {
     char eb[128];
     mmd_error err;
-    if (mmd_file_check_regular(path, &err) != MMD_OK) { /* a FIFO would block libavformat */
-        errf("%s: %s", path, err.msg);
-        return MMD_EXIT_INPUT;
+    mmd_status st = mmd_media_open(path, MMD_MEDIA_CHUNK, ic, &err);
+    if (st != MMD_OK) {
+        errf("%s", err.msg);
+        return mmd_exit_code(st);
     }
-    int e = avformat_open_input(ic, path, NULL, NULL);
+    int e = avformat_find_stream_info(*ic, NULL);
     if (e < 0) {
-        errf("%s: cannot open: %s", path, averr(e, eb, sizeof eb));
-        return MMD_EXIT_INPUT;
-    }
-    if ((e = avformat_find_stream_info(*ic, NULL)) < 0) {
         errf("%s: cannot read: %s", path, averr(e, eb, sizeof eb));
         return MMD_EXIT_INPUT;
     }
@@ -473,7 +472,7 @@ static int scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_
     }
 done:
     av_packet_free(&pkt);
-    avformat_close_input(&ic);
+    mmd_media_close(&ic);
     return rc;
 }
 
@@ -536,9 +535,12 @@ static int check_sequence(const chunk *c, int n, const char *out)
             return MMD_EXIT_INPUT;
         }
     }
-    if (c[n - 1].last != c[0].range_last) {
+    /* the range's last frame on its step (0-23:2 ends at 22) */
+    long long step = c[0].step > 0 ? c[0].step : 1;
+    long long end = c[0].range_first + (c[0].range_last - c[0].range_first) / step * step;
+    if (c[n - 1].last != end) {
         errf("%s: the chunks end at frame %lld, the range at %lld: a chunk is missing at the end", c[n - 1].path,
-             c[n - 1].last, c[0].range_last);
+             c[n - 1].last, end);
         return MMD_EXIT_INPUT;
     }
     return MMD_EXIT_OK;
@@ -578,7 +580,7 @@ static int video_peek(video_copy *v)
         if (e == AVERROR_EOF) {
             const chunk *c = &v->chunks[v->cur];
             v->offset0 += av_rescale_q(c->end - c->start, c->tb, v->tb0);
-            avformat_close_input(&v->ic);
+            mmd_media_close(&v->ic);
             v->cur++;
             continue;
         }
@@ -692,6 +694,7 @@ static int open_container(const char *out, const AVCodecParameters *par, AVRatio
         errf("out of memory");
         return MMD_EXIT_OUTPUT;
     }
+    (*oc)->flags |= AVFMT_FLAG_BITEXACT; /* as the video sink: no random Matroska id, no dates */
     AVStream *st = *vst = avformat_new_stream(*oc, NULL);
     if (!st || avcodec_parameters_copy(st->codecpar, par) < 0) {
         errf("out of memory");
@@ -779,7 +782,7 @@ static int concat_run(const concat_opts *o)
         goto done;
     }
     file_open = true;
-    if ((e = avformat_write_header(oc, NULL)) < 0) {
+    if ((e = mmd_mux_write_header(oc, fdpath)) < 0) {
         errf("%s: cannot write the header: %s", o->out, averr(e, eb, sizeof eb));
         rc = MMD_EXIT_OUTPUT;
         goto done;
@@ -819,7 +822,7 @@ done:
     if (tmp_fd >= 0)
         close(tmp_fd);
     av_packet_free(&v.pkt);
-    avformat_close_input(&v.ic);
+    mmd_media_close(&v.ic);
     mmd_audio_free(a);
     avformat_free_context(oc);
     avcodec_parameters_free(&par);

@@ -20,15 +20,12 @@
 
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/options.h"
 #include "renderer/cli/project.h"
 
-typedef struct roots {
-    const char *dirs[MMD_PROJECT_MAX_ROOTS];
-    int count;
-} roots;
-
-/* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it). */
-static int take_roots(int *argc, char **argv, roots *r)
+/* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it) into
+ * r; --allow-outside-assets is seen and left in place (render reads it too). */
+static int take_roots(int *argc, char **argv, mmd_project_search *r)
 {
     int w = 0;
     for (int i = 0; i < *argc; i++) {
@@ -42,15 +39,16 @@ static int take_roots(int *argc, char **argv, roots *r)
         } else if (!strncmp(argv[i], "--asset-root=", 13)) {
             v = argv[i] + 13;
         }
+        r->allow_outside = r->allow_outside || !strcmp(argv[i], "--allow-outside-assets");
         if (!v) {
             argv[w++] = argv[i];
             continue;
         }
-        if (r->count >= MMD_PROJECT_MAX_ROOTS) {
+        if (r->root_count >= MMD_PROJECT_MAX_ROOTS) {
             mmd_msg_print(stderr, "mmdrender: at most %d --asset-root folders\n", MMD_PROJECT_MAX_ROOTS);
             return -1;
         }
-        r->dirs[r->count++] = v;
+        r->roots[r->root_count++] = v;
     }
     *argc = w;
     argv[w] = NULL;
@@ -104,26 +102,22 @@ static void warn_unapplied(const mmd_project *p)
 /* Index of the project among the render arguments (not an option's value), or 0. */
 int mmd_project_arg(int argc, char **argv)
 {
-    static const char *const with_value[] = {"-o", "--output", "--frames", "--size", "--fps", "--aa",
-                                             "--background", "--codec", "--crf", "--preset", "--threads",
-                                             "--progress", "--gl", "--chunk", "--ssaa", "--asset-root"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--"))
-            continue;
         if (a[0] == '-') {
-            for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-                if (!strcmp(a, with_value[k])) {
-                    i++;
-                    break;
-                }
+            i += mmd_cli_takes_value(a); /* its value is not the project */
             continue;
         }
-        size_t n = strlen(a);
-        if ((n > 4 && !strcasecmp(a + n - 4, ".pmm")) || mmd_project_is_pmm(a))
+        if (mmd_is_project(a))
             return i;
     }
     return 0;
+}
+
+bool mmd_is_project(const char *path)
+{
+    size_t n = strlen(path);
+    return (n > 4 && !strcasecmp(path + n - 4, ".pmm")) || mmd_project_is_pmm(path);
 }
 
 static void remove_export(const char *dir)
@@ -143,25 +137,13 @@ static void remove_export(const char *dir)
     rmdir(dir);
 }
 
-int mmd_cmd_render_project(int argc, char **argv, int project_index)
+int mmd_project_run(const char *project, const mmd_project_search *search,
+                    int (*run)(const char *scene, void *ctx), void *ctx)
 {
-    roots r = {{0}, 0};
-    const char *project = argv[project_index];
-    char **args = malloc(((size_t)argc + 1) * sizeof *args);
-    if (!args)
-        return MMD_EXIT_INPUT;
-    memcpy(args, argv, (size_t)argc * sizeof *args);
-    args[argc] = NULL;
-    int n = argc;
-    if (take_roots(&n, args, &r)) {
-        free(args);
-        return MMD_EXIT_USAGE;
-    }
     char msg[1024], tmpl[PATH_MAX], scene[PATH_MAX + 16];
     mmd_project *p = NULL;
-    if (mmd_project_load(project, r.dirs, r.count, &p, msg, sizeof msg)) {
+    if (mmd_project_load(project, search, &p, msg, sizeof msg)) {
         mmd_msg_print(stderr, "mmdrender: %s\n", msg);
-        free(args);
         return MMD_EXIT_INPUT;
     }
     print_warnings(p);
@@ -173,9 +155,9 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
     if (!found) {
         mmd_msg_print(stderr,
                       "mmdrender: %s: none of the project's %u models was found (see the warnings; --asset-root "
-                      "DIR looks under DIR for paths with UserFile\\)\n", project, p->pmm->model_count);
+                      "DIR looks under DIR for paths with UserFile\\, --allow-outside-assets lets paths leave the "
+                      "project's folder)\n", project, p->pmm->model_count);
         mmd_project_free(p);
-        free(args);
         return MMD_EXIT_INPUT;
     }
     const char *tmp = getenv("TMPDIR");
@@ -188,43 +170,82 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
         rc = MMD_EXIT_INPUT;
     } else {
         int k = snprintf(scene, sizeof scene, "%s/scene.ini", tmpl);
-        for (int i = 0; k > 0 && (size_t)k < sizeof scene && i < n; i++)
-            if (args[i] == project)
-                args[i] = scene;
-        rc = mmd_cmd_render(n, args);
+        rc = k > 0 && (size_t)k < sizeof scene ? run(scene, ctx) : MMD_EXIT_OUTPUT;
     }
     remove_export(tmpl);
     mmd_project_free(p);
+    return rc;
+}
+
+typedef struct render_argv {
+    int argc;
+    char **argv;
+    const char *project;
+} render_argv;
+
+/* The render command line with the exported scene in the project's place. */
+static int render_scene(const char *scene, void *ctx)
+{
+    render_argv *r = ctx;
+    for (int i = 0; i < r->argc; i++)
+        if (r->argv[i] == r->project)
+            r->argv[i] = (char *)scene;
+    return mmd_cmd_render(r->argc, r->argv);
+}
+
+int mmd_cmd_render_project(int argc, char **argv, int project_index)
+{
+    mmd_project_search r = {{0}, 0, false};
+    char **args = malloc(((size_t)argc + 1) * sizeof *args);
+    if (!args)
+        return MMD_EXIT_INPUT;
+    memcpy(args, argv, (size_t)argc * sizeof *args);
+    args[argc] = NULL;
+    int n = argc;
+    if (take_roots(&n, args, &r)) {
+        free(args);
+        return MMD_EXIT_USAGE;
+    }
+    render_argv ra = {n, args, argv[project_index]};
+    int rc = mmd_project_run(argv[project_index], &r, render_scene, &ra);
     free(args);
     return rc;
 }
 
 int mmd_cmd_export(int argc, char **argv)
 {
-    roots r = {{0}, 0};
+    mmd_project_search r = {{0}, 0, false};
     if (take_roots(&argc, argv, &r))
         return MMD_EXIT_USAGE;
+    int w = 1; /* --allow-outside-assets is an option, not an operand */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--allow-outside-assets"))
+            argv[w++] = argv[i];
+    argc = w;
     if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-') {
         fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
-                "usage: mmdrender export PROJECT.pmm DIR [--asset-root DIR]...\n"
+                "usage: mmdrender export PROJECT.pmm DIR [--asset-root DIR]... [--allow-outside-assets]\n"
                 "  Write DIR/scene.ini, DIR/model_N.vmd (one per model found) and DIR/camera.vmd\n"
                 "  (camera, light and self-shadow keys): rendering DIR/scene.ini gives the same\n"
-                "  bytes as rendering the project.\n"
-                "exit codes: 0 ok, 1 usage, 2 bad project, 5 output cannot be written\n");
+                "  bytes as rendering the project. Files the project names must stay in its\n"
+                "  folder or an asset root unless --allow-outside-assets. Nothing is written\n"
+                "  when one of these names is a file of the project (exit 1) or a symbolic link.\n"
+                "exit codes: 0 ok, 1 usage (or an output is an input), 2 bad project, 5 output cannot be written\n");
         return argc == 2 && !strcmp(argv[1], "--help") ? MMD_EXIT_OK : MMD_EXIT_USAGE;
     }
     char msg[1024];
     mmd_project *p = NULL;
-    if (mmd_project_load(argv[1], r.dirs, r.count, &p, msg, sizeof msg)) {
+    if (mmd_project_load(argv[1], &r, &p, msg, sizeof msg)) {
         mmd_msg_print(stderr, "mmdrender: %s\n", msg);
         return MMD_EXIT_INPUT;
     }
     print_warnings(p);
     warn_effects(p);
     int rc = MMD_EXIT_OK;
-    if (mmd_project_export(p, argv[2], msg, sizeof msg)) {
+    mmd_status st = mmd_project_export(p, argv[2], msg, sizeof msg);
+    if (st != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender: export: %s\n", msg);
-        rc = MMD_EXIT_OUTPUT;
+        rc = mmd_exit_code(st); /* MMD_E_USAGE: an output is an input (1); MMD_E_OUTPUT (5) */
     }
     mmd_project_free(p);
     return rc;

@@ -30,8 +30,10 @@
 #include "renderer/base/parse.h"
 #include "renderer/cli/accessories.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/json_out.h"
 #include "renderer/cli/links.h"
 #include "renderer/cli/memory.h"
+#include "renderer/cli/options.h"
 #include "renderer/cli/outputs.h"
 #include "renderer/cli/plan.h"
 #include "renderer/cli/progress.h"
@@ -59,64 +61,12 @@ static void on_signal(int sig)
     g_stop = sig;
 }
 
-static const char k_usage[] =
-    "usage: mmdrender SCENE.ini -o OUT [options]\n"
-    "       mmdrender info FILE [--json] | pose ... | diff ... | concat ...\n"
-    "\n"
-    "OUT is a video (.mp4 .mkv .mov .webm .avi), a PNG folder (ending in /) or a PNG\n"
-    "pattern with %0Nd (frames/%05d.png); 'null' renders without writing.\n"
-    "\n"
-    "options (override the scene file):\n"
-    "  -o, --output OUT        where the frames go (required)\n"
-    "  --frames A-B[:STEP]     inclusive output-frame range; STEP renders every STEP-th\n"
-    "                          frame (frame f shows motion time f*30/fps)\n"
-    "  --size WxH              image size in pixels\n"
-    "  --fps N                 output rate: 30, 60, 29.97 or 30000/1001\n"
-    "  --aa N                  MSAA samples: 1, 2 or 4\n"
-    "  --background C          #rrggbb or transparent\n"
-    "  --glow                  AutoLuminous-style glow of AL-marked materials\n"
-    "  --soft-shadow           soft self-shadow edges (PCF); --soft-shadow=contact:\n"
-    "                          contact-hardening (sharp where the shadow touches)\n"
-    "  --diffusion             soft bloom of the whole frame (Diffusion style)\n"
-    "  --ssaa N                supersampling: render N times larger (2, 3 or 4), filter down\n"
-    "  --fxaa                  post-process edge anti-aliasing (cheap)\n"
-    "  --codec NAME            h264 (default), h264-10, h264-444, x264rgb, hevc, ffv1,\n"
-    "                          vp9, qtrle, utvideo (.avi default), prores (4444 with\n"
-    "                          alpha, else 422 HQ)\n"
-    "  --crf N                 quality for h264* (default 18), hevc (22), vp9 (24)\n"
-    "  --preset NAME           x264/x265 speed for h264*, x264rgb, hevc: ultrafast,\n"
-    "                          superfast, veryfast (default), faster, fast, medium, ...\n"
-    "  --threads N             render and encoder threads (0 = all cores; x264 and\n"
-    "                          x265 then encode on one thread: same bytes anywhere)\n"
-    "  --chunk I/N             render only chunk I of N (0-based, contiguous) of the\n"
-    "                          frame range; auto/N takes I from SLURM_ARRAY_TASK_ID,\n"
-    "                          JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX\n"
-    "  --skip-existing         PNG: do not render frames whose PNG is complete\n"
-    "  --no-physics            turn physics off for every model\n"
-    "  --no-audio              ignore the scene's [audio]\n"
-    "  --gl osmesa|egl|egl-gpu GL backend (default osmesa; egl in a build without OSMesa;\n"
-    "                          egl-gpu: a hardware EGL device, an error without one)\n"
-    "  --allow-outside-assets  let texture paths leave the model's folder\n"
-    "  --progress MODE         bar (terminal default), plain, json or none\n"
-    "  -q, --quiet             no progress, warnings or summary\n"
-    "  --stats                 print a JSON timing summary at the end (benchmarks)\n"
-    "  --texture-memory MIB    decoded textures of all models together (default 2048);\n"
-    "                          larger textures are scaled down, then dropped (white)\n"
-    "  --max-memory MIB        refuse a render whose targets, effects, frames and\n"
-    "                          output queue would hold more (default "
-    MMD_MAX_MEMORY_STR(MMD_MAX_MEMORY_DEFAULT_MIB) ", " MMD_MAX_MEMORY_RANGE ");\n"
-    "                          textures get what it leaves, up to --texture-memory\n"
-    "  -h, --help              this text;  --version  the version\n"
-    "\n"
-    "exit codes: 0 ok, 1 usage, 2 bad input (scene, model, motion, audio), 3 GL,\n"
-    "            4 encoder, 5 output not writable, 130 interrupted (outputs finalised)\n";
-
 typedef struct render_args {
     const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
     const char *ssaa, *soft_shadow;
     int crf, threads, texture_mib, max_memory_mib;
     bool glow, diffusion, fxaa;
-    bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats;
+    bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats, print_plan;
     int progress;
     mmd_gl_backend gl;
 } render_args;
@@ -135,26 +85,9 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int parse_args(int argc, char **argv, render_args *a)
 {
-    enum { O_FRAMES = 256, O_SIZE, O_FPS, O_AA, O_BG, O_CODEC, O_CRF, O_THREADS, O_PROGRESS, O_GL,
-           O_OUTSIDE, O_NOPHYS, O_CHUNK, O_SKIP, O_VERSION, O_NOAUDIO, O_STATS, O_PRESET, O_GLOW,
-           O_SOFT_SHADOW, O_DIFFUSION, O_SSAA, O_FXAA, O_TEXMEM, O_MAXMEM };
-    static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'}, {"frames", required_argument, NULL, O_FRAMES},
-        {"size", required_argument, NULL, O_SIZE}, {"fps", required_argument, NULL, O_FPS},
-        {"aa", required_argument, NULL, O_AA}, {"background", required_argument, NULL, O_BG},
-        {"codec", required_argument, NULL, O_CODEC}, {"crf", required_argument, NULL, O_CRF},
-        {"preset", required_argument, NULL, O_PRESET},
-        {"texture-memory", required_argument, NULL, O_TEXMEM}, {"max-memory", required_argument, NULL, O_MAXMEM},
-        {"glow", no_argument, NULL, O_GLOW}, {"soft-shadow", optional_argument, NULL, O_SOFT_SHADOW},
-        {"diffusion", no_argument, NULL, O_DIFFUSION}, {"ssaa", required_argument, NULL, O_SSAA},
-        {"fxaa", no_argument, NULL, O_FXAA},
-        {"threads", required_argument, NULL, O_THREADS}, {"quiet", no_argument, NULL, 'q'},
-        {"progress", required_argument, NULL, O_PROGRESS}, {"gl", required_argument, NULL, O_GL},
-        {"allow-outside-assets", no_argument, NULL, O_OUTSIDE},
-        {"no-physics", no_argument, NULL, O_NOPHYS}, {"no-audio", no_argument, NULL, O_NOAUDIO},
-        {"chunk", required_argument, NULL, O_CHUNK}, {"skip-existing", no_argument, NULL, O_SKIP},
-        {"stats", no_argument, NULL, O_STATS}, {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, O_VERSION}, {NULL, 0, NULL, 0}};
+    struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
+    mmd_cli_longopts(MMD_CLI_RENDER, longopts);
+    char msg[160];
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->max_memory_mib = MMD_MAX_MEMORY_DEFAULT_MIB;
@@ -166,36 +99,32 @@ static int parse_args(int argc, char **argv, render_args *a)
     while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': a->out = optarg; break;
-        case O_FRAMES: a->frames = optarg; break;
-        case O_SIZE: a->size = optarg; break;
-        case O_FPS: a->fps = optarg; break;
-        case O_AA: a->aa = optarg; break;
-        case O_BG: a->background = optarg; break;
-        case O_CODEC: a->codec = optarg; break;
-        case O_PRESET: a->preset = optarg; break;
-        case O_CRF:
-            if (!mmd_parse_int(optarg, 0, 63, &a->crf))
-                return usage_error("--crf: expected 0..63, got '%s'", optarg);
+        case MMD_OPT_FRAMES: a->frames = optarg; break;
+        case MMD_OPT_SIZE: a->size = optarg; break;
+        case MMD_OPT_FPS: a->fps = optarg; break;
+        case MMD_OPT_AA: a->aa = optarg; break;
+        case MMD_OPT_BG: a->background = optarg; break;
+        case MMD_OPT_CODEC: a->codec = optarg; break;
+        case MMD_OPT_PRESET: a->preset = optarg; break;
+        case MMD_OPT_CRF:
+        case MMD_OPT_TEXMEM:
+        case MMD_OPT_MAXMEM:
+        case MMD_OPT_THREADS: { /* ranges from the option table */
+            int *v = c == MMD_OPT_CRF      ? &a->crf
+                     : c == MMD_OPT_TEXMEM ? &a->texture_mib
+                     : c == MMD_OPT_MAXMEM ? &a->max_memory_mib
+                                           : &a->threads;
+            if (!mmd_cli_int(c, optarg, v, msg, sizeof msg))
+                return usage_error("%s", msg);
             break;
-        case O_TEXMEM:
-            if (!mmd_parse_int(optarg, 1, 1 << 20, &a->texture_mib))
-                return usage_error("--texture-memory: expected MiB 1..1048576, got '%s'", optarg);
-            break;
-        case O_MAXMEM:
-            if (!mmd_parse_int(optarg, MMD_MAX_MEMORY_MIN_MIB, MMD_MAX_MEMORY_MAX_MIB, &a->max_memory_mib))
-                return usage_error("--max-memory: expected MiB " MMD_MAX_MEMORY_RANGE ", got '%s'", optarg);
-            break;
-        case O_THREADS:
-            if (!mmd_parse_int(optarg, 0, 256, &a->threads))
-                return usage_error("--threads: expected 0..256, got '%s'", optarg);
-            break;
+        }
         case 'q': a->quiet = true; break;
-        case O_PROGRESS:
+        case MMD_OPT_PROGRESS:
             a->progress = mmd_progress_parse_mode(optarg);
             if (a->progress < 0)
                 return usage_error("--progress: expected bar, plain, json or none, got '%s'", optarg);
             break;
-        case O_GL:
+        case MMD_OPT_GL:
             if (!strcmp(optarg, "osmesa"))
                 a->gl = MMD_GL_OSMESA;
             else if (!strcmp(optarg, "egl"))
@@ -205,23 +134,26 @@ static int parse_args(int argc, char **argv, render_args *a)
             else
                 return usage_error("--gl: expected osmesa, egl or egl-gpu, got '%s'", optarg);
             break;
-        case O_OUTSIDE: a->allow_outside = true; break;
-        case O_NOPHYS: a->no_physics = true; break;
-        case O_NOAUDIO: a->no_audio = true; break;
-        case O_CHUNK: a->chunk = optarg; break;
-        case O_SKIP: a->skip_existing = true; break;
-        case O_STATS: a->stats = true; break;
-        case O_GLOW: a->glow = true; break;
-        case O_SOFT_SHADOW:
+        case MMD_OPT_OUTSIDE: a->allow_outside = true; break;
+        case MMD_OPT_NOPHYS: a->no_physics = true; break;
+        case MMD_OPT_NOAUDIO: a->no_audio = true; break;
+        case MMD_OPT_CHUNK: a->chunk = optarg; break;
+        case MMD_OPT_SKIP: a->skip_existing = true; break;
+        case MMD_OPT_STATS: a->stats = true; break;
+        case MMD_OPT_PRINT_PLAN: a->print_plan = true; break;
+        case MMD_OPT_GLOW: a->glow = true; break;
+        case MMD_OPT_SOFT_SHADOW:
             a->soft_shadow = optarg ? optarg : "on";
             if (strcmp(a->soft_shadow, "on") && strcmp(a->soft_shadow, "contact"))
                 return usage_error("--soft-shadow: expected no value or =contact, got '%s'", optarg);
             break;
-        case O_DIFFUSION: a->diffusion = true; break;
-        case O_SSAA: a->ssaa = optarg; break;
-        case O_FXAA: a->fxaa = true; break;
-        case 'h': fputs(k_usage, stdout); return -1;
-        case O_VERSION: printf("mmdrender %s\n", MMD_VERSION); return -1;
+        case MMD_OPT_DIFFUSION: a->diffusion = true; break;
+        case MMD_OPT_SSAA: a->ssaa = optarg; break;
+        case MMD_OPT_FXAA: a->fxaa = true; break;
+        case MMD_OPT_ASSET_ROOT: return usage_error("--asset-root %s: only a .pmm project has asset roots", optarg);
+        case 'h': mmd_cli_usage(MMD_CLI_RENDER, stdout); return -1;
+        case MMD_OPT_VERSION: mmd_cli_version(stdout); return -1;
+        case MMD_OPT_HELP_MAN: mmd_cli_man(stdout); return -1;
         case ':': return usage_error("option %s needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -233,6 +165,8 @@ static int parse_args(int argc, char **argv, render_args *a)
     }
     if (!a->scene)
         return usage_error("%s", "missing SCENE.ini");
+    if (!a->out && a->print_plan)
+        a->out = "null"; /* nothing is written */
     if (!a->out)
         return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
     return 0;
@@ -399,6 +333,7 @@ static int load_inputs(render_job *j, const render_args *a)
             mmd_msg_print(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
         }
+        mmd_scene_model_place(sm, j->anims[i]);
         size_t unbound = mmd_anim_unbound_count(j->anims[i]);
         if (unbound && !a->quiet) {
             mmd_msg_print(stderr, "mmdrender: warning: %zu motion track(s) match nothing in %s:", unbound, sm->file);
@@ -584,11 +519,30 @@ static const mmd_output_kind *check_output(const render_args *a, mmd_error *err)
                  "or a pattern like frames/%%05d.png", a->out);
     else if (a->skip_existing && !k->frame_exists)
         mmd_fail(err, MMD_E_USAGE, "--skip-existing works with PNG output only");
-    else if ((a->codec || a->preset) && !k->encodes)
+    else if ((a->codec || a->preset) && !k->encodes && !a->print_plan) /* the farm's line, without -o */
         mmd_fail(err, MMD_E_USAGE, "--%s needs a video output", a->codec ? "codec" : "preset");
     else
         return k;
     return NULL;
+}
+
+/* --print-plan: the range, its step and frame count, this chunk's frames, the
+ * scene's rate and the video's (fps / step), the song (resolved path or null,
+ * offset) and the scene time of the range's first frame, on one JSON line
+ * (docs/cli.md): what a farm's stitch needs, a .pmm's song included. */
+static void print_plan(const mmd_render_plan *p, const mmd_scene *s)
+{
+    printf("{\"first\":%lld,\"last\":%lld,\"step\":%d,\"frames\":%lld,\"chunk_first\":%lld,\"chunk_last\":%lld,"
+           "\"chunk_frames\":%lld,\"fps_num\":%d,\"fps_den\":%d,\"video_fps_num\":%d,\"video_fps_den\":%d,"
+           "\"start_time\":%.6f,\"audio_file\":", (long long)p->first, (long long)p->last, p->step,
+           (long long)p->total, (long long)p->begin, (long long)p->end, (long long)p->frames, s->fps_num, s->fps_den,
+           p->video_fps_num, p->video_fps_den, (double)p->first * s->fps_den / s->fps_num);
+    char real[PATH_MAX];
+    if (s->audio_file) /* canonical: a project's export folder is gone once this returns */
+        mmd_json_str(stdout, realpath(s->audio_file, real) ? real : s->audio_file);
+    else
+        fputs("null", stdout);
+    printf(",\"audio_offset\":%.6f}\n", s->audio_offset);
 }
 
 /* The plan's input: the scene's range and rate, the chunk, the last key. */
@@ -648,10 +602,11 @@ static mmd_output_request base_request(const render_job *j, const render_args *a
                                 .preset = a->preset, .crf = a->crf, .threads = a->threads};
 }
 
-/* The GL context and targets, before any input is loaded: a render over
- * --max-memory (renderer/cli/memory.h), or a size or MSAA level the GL
- * cannot hold, is refused up front (exit 1). An exit code. */
-static int open_renderer(render_job *j, const render_args *a, const mmd_output_kind *kind)
+/* What the render will hold against --max-memory (renderer/cli/memory.h),
+ * before the GL context and any input: over it is refused up front (exit 1),
+ * --print-plan too (a farm learns at planning time). *texture_budget: what
+ * decoded textures may take. An exit code. */
+static int check_memory(const render_job *j, const render_args *a, const mmd_output_kind *kind, size_t *texture_budget)
 {
     mmd_error err;
     mmd_render_options ro;
@@ -663,7 +618,18 @@ static int open_renderer(render_job *j, const render_args *a, const mmd_output_k
         mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
-    ro.texture_budget = (size_t)mem.textures;
+    *texture_budget = (size_t)mem.textures;
+    return 0;
+}
+
+/* The GL context and targets, before any input is loaded: a size or MSAA
+ * level the GL cannot hold is refused up front (exit 1). An exit code. */
+static int open_renderer(render_job *j, const render_args *a, size_t texture_budget)
+{
+    mmd_error err;
+    mmd_render_options ro;
+    render_options(j, a, &ro);
+    ro.texture_budget = texture_budget;
     if (mmd_renderer_create(&ro, &j->renderer, &err) != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender: GL: %s\n", err.msg);
         return mmd_exit_code(err.status);
@@ -737,13 +703,21 @@ static int open_output(render_job *j, const render_args *a, const mmd_output_kin
     char tag[200];
     snprintf(tag, sizeof tag, MMD_CHUNK_TAG_FORMAT, chunk_index, chunk_count, (long long)p->begin,
              (long long)p->end, (long long)p->first, (long long)p->last, p->step, s->fps_num, s->fps_den);
-    mmd_output_request r = {.target = a->out, .width = s->width, .height = s->height, .fps_num = s->fps_num,
-                            .fps_den = s->fps_den, .alpha = s->transparent, .codec = a->codec,
-                            .preset = a->preset, .crf = a->crf, .threads = a->threads,
-                            .audio_path = s->audio_file, .audio_offset = s->audio_offset,
-                            .start_time = p->start_time, .chunk = chunked,
-                            .first_frame = p->begin, .last_frame = p->end, .chunk_tag = tag,
-                            .cancel = &g_stop};
+    mmd_output_request r = mmd_output_request_for(s, p, a->out);
+    r.codec = a->codec;
+    r.preset = a->preset;
+    r.crf = a->crf;
+    r.threads = a->threads;
+    r.chunk = chunked;
+    r.chunk_tag = tag;
+    r.cancel = &g_stop;
+    if (kind->encodes && p->step > 1 && !a->quiet && p->video_rate_kept)
+        mmd_msg_print(stderr, "mmdrender: warning: step %d: fps / step does not fit a video's rate, so the video "
+                      "keeps %d/%d fps and plays %d times faster than the song\n", p->step, r.fps_num, r.fps_den,
+                      p->step);
+    else if (kind->encodes && p->step > 1 && !a->quiet)
+        mmd_msg_print(stderr, "mmdrender: step %d: the video plays at %d/%d fps (fps / step), in sync with the "
+                      "song\n", p->step, r.fps_num, r.fps_den);
     mmd_error err;
     j->sink = kind->open(&r, &err);
     if (!j->sink) {
@@ -1000,6 +974,8 @@ int mmd_cmd_render(int argc, char **argv)
         mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
+    if (!a.quiet)
+        mmd_scene_warn(j.scene, stderr, "mmdrender: ");
     int step, chunk_index = 0, chunk_count = 1;
     const mmd_output_kind *kind = NULL;
     if (apply_options(j.scene, &a, &step, &err) != MMD_OK)
@@ -1010,8 +986,10 @@ int mmd_cmd_render(int argc, char **argv)
         goto usage;
     av_log_set_level(a.quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
     /* sizes the encoder or the GL cannot take are refused before loading anything */
-    if ((kind->check && (rc = check_sizes(&j, &a, kind)) != 0) || (rc = open_renderer(&j, &a, kind)) != 0 ||
-        (rc = load_inputs(&j, &a)) != 0)
+    size_t texture_budget = 0;
+    if ((kind->check && (rc = check_sizes(&j, &a, kind)) != 0) ||
+        (rc = check_memory(&j, &a, kind, &texture_budget)) != 0 ||
+        (!a.print_plan && (rc = open_renderer(&j, &a, texture_budget)) != 0) || (rc = load_inputs(&j, &a)) != 0)
         goto out;
     mmd_plan_input in = plan_input(&j, step, chunk_index, chunk_count);
     mmd_render_plan plan;
@@ -1021,6 +999,10 @@ int mmd_cmd_render(int argc, char **argv)
                       "cap %lld: give --frames A-B\n", (unsigned long)in.last_key, (long long)plan.last,
                       (long long)MMD_PLAN_MAX_FRAME);
         rc = MMD_EXIT_INPUT;
+        goto out;
+    }
+    if (a.print_plan) {
+        print_plan(&plan, j.scene);
         goto out;
     }
     if (nonempty && output_is_input(&j, &a, kind, &plan, err.msg, sizeof err.msg)) {

@@ -20,6 +20,7 @@ enum {
     MMD_EXIT_GL = 3,         /* no GL context / GL failure */
     MMD_EXIT_ENCODER = 4,    /* video/audio encoder failure */
     MMD_EXIT_OUTPUT = 5,     /* output cannot be written */
+    MMD_EXIT_DIFF_MISSING = 6, /* diff only: an image on one side only (missing, or new) */
     MMD_EXIT_INTERRUPTED = 130, /* SIGINT/SIGTERM: outputs finalised */
 };
 
@@ -43,7 +44,18 @@ int mmd_cmd_render(int argc, char **argv);
 int mmd_cmd_export(int argc, char **argv);
 int mmd_cmd_info_project(int argc, char **argv);
 int mmd_project_arg(int argc, char **argv);
+/* A project argument: a name ending in .pmm, or a file with PMM's signature. */
+bool mmd_is_project(const char *path);
 int mmd_cmd_render_project(int argc, char **argv, int project_index);
+/* Loads a project, exports it into a private temporary folder and calls
+ * run with that folder's scene.ini (removed afterwards): rendering or
+ * encoding a project is rendering or encoding its export. run's exit code,
+ * or 2 (MMD_EXIT_INPUT) for a project that cannot be loaded. */
+struct mmd_project_search;
+int mmd_project_run(const char *project, const struct mmd_project_search *search,
+                    int (*run)(const char *scene, void *ctx), void *ctx);
+/* `encode FRAMES --scene SCENE|PROJECT -o VIDEO` (cmd_encode.c). */
+int mmd_cmd_encode(int argc, char **argv);
 /* `pose --scene SCENE` (cmd_pose_scene.c). */
 int mmd_pose_scene(const char *scene_path, const double *frames, size_t frame_count, bool physics);
 

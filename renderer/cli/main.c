@@ -18,6 +18,8 @@ int main(int argc, char **argv)
             return mmd_cmd_concat(argc - 1, argv + 1);
         if (!strcmp(c, "export"))
             return mmd_cmd_export(argc - 1, argv + 1);
+        if (!strcmp(c, "encode"))
+            return mmd_cmd_encode(argc - 1, argv + 1);
     }
     int project = mmd_project_arg(argc, argv);
     if (project > 0)

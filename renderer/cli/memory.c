@@ -30,3 +30,20 @@ mmd_status mmd_memory_check(const mmd_render_options *ro, const mmd_output_kind 
                         MIB(ro->texture_budget), MIB(m.total), MIB(cap), (unsigned long long)(left >> 20));
     return MMD_OK;
 }
+
+mmd_status mmd_memory_check_output(const mmd_output_kind *kind, const mmd_output_request *req, uint64_t cap,
+                                   uint64_t *total, mmd_error *err)
+{
+    uint64_t frames = (uint64_t)req->width * (uint64_t)req->height * 4u;
+    if (kind && kind->memory)
+        frames += kind->memory(req);
+    if (total)
+        *total = frames;
+    if (frames > cap)
+        return mmd_fail(err, MMD_E_USAGE,
+                        "the encode would hold about %llu MiB (the %dx%d frame read in and the %s output's queue "
+                        "and encoder), over --max-memory %llu MiB: use a lighter --codec or fewer --threads, or "
+                        "raise --max-memory",
+                        MIB(frames), req->width, req->height, kind ? kind->name : "null", MIB(cap));
+    return MMD_OK;
+}

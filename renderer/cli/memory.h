@@ -47,4 +47,10 @@ typedef struct mmd_memory_plan {
 mmd_status mmd_memory_check(const mmd_render_options *ro, const mmd_output_kind *kind, const mmd_output_request *req,
                             uint64_t cap, bool texture_explicit, mmd_memory_plan *out, mmd_error *err);
 
+/* encode (no GL): the frame read in (width x height x 4, req's size) and
+ * what the output holds, against cap; MMD_E_USAGE with err over it. The
+ * figure is returned in *total (may be NULL). */
+mmd_status mmd_memory_check_output(const mmd_output_kind *kind, const mmd_output_request *req, uint64_t cap,
+                                   uint64_t *total, mmd_error *err);
+
 #endif

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "renderer/cli/plan.h"
+#include "renderer/cli/scene.h"
 #include "renderer/output/sink.h"
 #include "renderer/output/sink_video.h"
 
@@ -33,7 +35,7 @@ typedef struct mmd_output_request {
 } mmd_output_request;
 
 typedef struct mmd_output_kind {
-    const char *name; /* "null", "video", "png" */
+    const char *name; /* "null", "video", "still", "png" */
     /* true when target names this kind; rows are tried in order */
     bool (*recognises)(const char *target);
     /* the sink, or NULL with err; a NULL function: frames go nowhere */
@@ -59,6 +61,13 @@ typedef struct mmd_output_kind {
  * holds (first..last), the whole range it is part of with its step, and the
  * frame rate. printf/scanf format; the arguments in that order. */
 #define MMD_CHUNK_TAG_FORMAT "mmdrender chunk %d/%d frames %lld-%lld of %lld-%lld step %d fps %d/%d"
+
+/* What a run writes for scene s and plan p into target: size, the video's
+ * rate (p's video_fps: fps / step), alpha, the song and where the first frame
+ * sits in it (start_time), the frames it writes. The caller adds the encoder
+ * options, chunk and cancel. render and encode both open their sink from it,
+ * so the same frames make the same file. */
+mmd_output_request mmd_output_request_for(const mmd_scene *s, const mmd_render_plan *p, const char *target);
 
 /* The row for target, or NULL when no kind recognises it. */
 const mmd_output_kind *mmd_output_kind_for(const char *target);

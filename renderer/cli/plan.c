@@ -1,6 +1,30 @@
 /* renderer/cli/plan.c - the render plan (see plan.h). */
 #include "renderer/cli/plan.h"
 
+#include <limits.h>
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* fps_num / (fps_den * step), reduced; the fps itself when that is past an int. */
+static void video_rate(const mmd_plan_input *in, mmd_render_plan *p)
+{
+    int64_t num = in->fps_num, den = (int64_t)in->fps_den * in->step;
+    int64_t g = gcd64(num, den);
+    num /= g;
+    den /= g;
+    p->video_rate_kept = den > INT_MAX;
+    p->video_fps_num = p->video_rate_kept ? in->fps_num : (int)num;
+    p->video_fps_den = p->video_rate_kept ? in->fps_den : (int)den;
+}
+
 bool mmd_render_plan_make(const mmd_plan_input *in, mmd_render_plan *out)
 {
     mmd_render_plan p = {0};
@@ -25,6 +49,7 @@ bool mmd_render_plan_make(const mmd_plan_input *in, mmd_render_plan *out)
     p.t_per_frame = 30.0 * in->fps_den / in->fps_num;
     p.start_time = (double)p.begin * in->fps_den / in->fps_num;
     p.preroll_time = (double)p.first * p.t_per_frame;
+    video_rate(in, &p);
     *out = p;
     return p.frames > 0;
 }

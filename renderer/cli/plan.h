@@ -20,7 +20,8 @@
  *    texture, a calculation order that lags an outside parent) every frame
  *    from the range's first is evaluated (the frames before a chunk's first
  *    without being written; physics also warms up at the range's first), so
- *    a chunk sees the state a whole run sees.
+ *    a chunk sees the state a whole run sees;
+ *  - a video of a range with a step plays at fps / step (video_fps_*).
  */
 #ifndef MMD_RENDERER_PLAN_H
 #define MMD_RENDERER_PLAN_H
@@ -53,6 +54,11 @@ typedef struct mmd_render_plan {
     double t_per_frame;   /* VMD frames per output frame: 30 * fps_den / fps_num */
     double start_time;    /* seconds: scene time of `begin` (video start, audio alignment) */
     double preroll_time;  /* motion time the physics pre-roll leads up to: first * t_per_frame */
+    /* A video's rate: fps / step exactly (reduced), so a frame lasts the motion
+     * time it stands for and motion and song stay in sync; the fps itself when
+     * fps / step does not fit an int (video_rate_kept: say so, they drift). */
+    int video_fps_num, video_fps_den;
+    bool video_rate_kept;
     bool physics;
     bool over_cap;        /* no range was given and the last key's frame is past MMD_PLAN_MAX_FRAME */
 } mmd_render_plan;

@@ -80,9 +80,13 @@ static void print_locked(mmd_progress *p, double t, int final)
                 final ? "\n" : "");
         break;
     }
-    case MMD_PROGRESS_PLAIN:
-        fprintf(p->out, "frame %lld/%lld %d%%\n", (long long)p->done, (long long)p->total, pct);
+    case MMD_PROGRESS_PLAIN: { /* a log line: farm and CI logs have no bar */
+        long el = (long)(t - p->start + 0.5), e = (long)(eta + 0.5);
+        fprintf(p->out, "frame %lld/%lld %d%% %.2f fps elapsed %ld:%02ld:%02ld ETA %ld:%02ld:%02ld\n",
+                (long long)p->done, (long long)p->total, pct, fps, el / 3600, el / 60 % 60, el % 60, e / 3600,
+                e / 60 % 60, e % 60);
         break;
+    }
     case MMD_PROGRESS_JSON:
         fprintf(p->out, "{\"frame\":%lld,\"done\":%lld,\"total\":%lld,\"fps\":%.3f,\"eta_s\":%.2f}\n",
                 (long long)p->last_frame, (long long)p->done, (long long)p->total, fps, eta);

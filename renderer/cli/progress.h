@@ -5,7 +5,8 @@
  *     mmd_progress_finish(p); mmd_progress_free(p);
  *
  * bar:   "\r[#####.....]  12/300   4%  23.5 fps  ETA 0:12" (a terminal)
- * plain: "frame 12/300 4%" lines, at most a few per second plus the last
+ * plain: "frame 12/300 4% 23.50 fps elapsed 0:00:01 ETA 0:00:12" lines (logs:
+ *        farm tasks, CI), at most a few per second plus the last
  * json:  {"frame":12,"done":12,"total":300,"fps":23.5,"eta_s":12.3} per frame
  * AUTO picks bar when out is a terminal, else plain.
  */

@@ -1,6 +1,7 @@
 /* renderer/output/codecs.c - the codec table (see codecs.h). */
 #include "renderer/output/codecs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -179,4 +180,22 @@ int mmd_codec_options(const mmd_codec *c, const mmd_codec_args *a, AVDictionary 
     if (!strcmp(c->name, "prores")) /* 4444 carries the alpha; 422 HQ is the usual master otherwise */
         e |= av_dict_set(d, "profile", a->alpha ? "4444" : "hq", 0);
     return e < 0 ? -1 : 0;
+}
+
+int mmd_mux_write_header(AVFormatContext *oc, const char *fd_path)
+{
+    AVDictionary *opts = NULL;
+    const char *mux = oc->oformat->name;
+    if (!strcmp(mux, "mp4") || !strcmp(mux, "mov")) {
+        char *url = av_strdup(fd_path);
+        if (!url || av_dict_set(&opts, "movflags", "+faststart", 0) < 0) {
+            av_free(url);
+            return AVERROR(ENOMEM);
+        }
+        av_free(oc->url); /* the faststart pass reopens the file by this name */
+        oc->url = url;
+    }
+    int e = avformat_write_header(oc, &opts);
+    av_dict_free(&opts);
+    return e;
 }

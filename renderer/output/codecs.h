@@ -23,6 +23,7 @@
 #define MMD_RENDERER_CODECS_H
 
 #include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
 #include <libavutil/dict.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -77,5 +78,12 @@ int mmd_codec_options(const mmd_codec *c, const mmd_codec_args *a, AVDictionary 
 const char *mmd_codec_container_list(void);
 /* true when ext (no dot, any case) is a container of the table. */
 bool mmd_codec_is_container(const char *ext);
+/* Writes oc's header with the options every file of ours gets: MP4 and MOV
+ * put their index (moov) before the media (movflags +faststart: a browser or
+ * player starts before the whole file is there); the trailer then moves the
+ * data once, rereading the file through fd_path ("/proc/self/fd/N", the file
+ * the caller created, whatever its name is now). Deterministic: the same
+ * packets give the same bytes. avformat_write_header's result. */
+int mmd_mux_write_header(AVFormatContext *oc, const char *fd_path);
 
 #endif

@@ -620,7 +620,7 @@ mmd_sink *mmd_sink_video_open(const mmd_video_options *o, mmd_error *err)
         mmd_fail(err, MMD_E_ENCODER, "out of memory");
         goto fail;
     }
-    if ((e = avformat_write_header(v->oc, NULL)) < 0) {
+    if ((e = mmd_mux_write_header(v->oc, fdpath)) < 0) {
         mmd_fail(err, MMD_E_ENCODER, "%s: cannot write the header: %s", v->final_path, averr(e, eb, sizeof eb));
         goto fail;
     }

@@ -93,6 +93,8 @@ t_expect "--codec h264-10" 0 "$MMD" "$S" -o "$TMP/h10.mp4" "${SMALL[@]}" --codec
 OUT=$(probe "$TMP/h10.mp4")
 t_grep "H.264 High 10" 'codec_name=h264\|profile=High 10\|.*pix_fmt=yuv420p10le'
 t_expect "--codec h264-444" 0 "$MMD" "$S" -o "$TMP/h444.mov" "${SMALL[@]}" --codec h264-444 --preset ultrafast
+OUT=$(mp4_atoms "$TMP/h444.mov")
+t_grep "mov is faststart: moov before mdat" '^ftyp (free )?moov .*mdat'
 OUT=$(probe "$TMP/h444.mov")
 t_grep "H.264 High 4:4:4" 'codec_name=h264\|profile=High 4:4:4 Predictive\|.*pix_fmt=yuv444p$'
 

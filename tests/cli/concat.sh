@@ -23,6 +23,8 @@ ffmpeg -loglevel error -f lavfi -i "sine=frequency=440:duration=3" -ac 2 -ar 441
 
 t_expect "concat mp4 + wav: exit 0" 0 "$MMD" concat "${chunks[@]}" --audio "$D/song.wav" -o "$D/final.mp4"
 t_grep "summary" "final.mp4: 4 chunks, 35 frames, 1.167 s, audio encoded \(aac\)"
+OUT=$(mp4_atoms "$D/final.mp4")
+t_grep "concat's mp4 is faststart: moov before mdat" '^ftyp (free )?moov .*mdat'
 n=$(ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$D/final.mp4")
 [ "$n" = 35 ] && t_pass "frame count = sum of chunks (35)" || t_fail "frame count = sum of chunks (35)" "got $n"
 # presentation times sorted must be exactly k/30
@@ -65,6 +67,9 @@ t_expect "mkv via --list: exit 0" 0 "$MMD" concat --list "$D/list.txt" -o "$D/lo
 md5s "$D/whole.mkv" >"$D/whole.md5"; md5s "$D/lossless.mkv" >"$D/lossless.md5"
 if [ "$(wc -l <"$D/lossless.md5")" = 35 ] && cmp -s "$D/whole.md5" "$D/lossless.md5"; then t_pass "lossless chunks joined = one-run video, frame for frame"
 else t_fail "lossless chunks joined = one-run video" "$(wc -l <"$D/lossless.md5") frames"; fi
+"$MMD" concat --list "$D/list.txt" -o "$D/lossless2.mkv" -q
+if cmp -s "$D/lossless.mkv" "$D/lossless2.mkv"; then t_pass "mkv concat: the same bytes on a second run (bit-exact muxer)"
+else t_fail "mkv concat: the same bytes on a second run" "Matroska segment id or dates differ"; fi
 
 # errors
 "$MK" "$D/small.mp4" --frames 35-39 --size 32x32

@@ -119,9 +119,12 @@ python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(); sys.exit(0 if st
     && t_pass "the wrong-size frame was re-rendered at 32x24" || t_fail "the wrong-size frame was re-rendered"
 
 # --- exit codes ------------------------------------------------------------------
-for pat in 'f_%n.png' 'f_%s.png' 'f_%d_%d.png' 'x.png'; do
+for pat in 'f_%n.png' 'f_%s.png' 'f_%d_%d.png'; do
     t_within "PNG pattern '$pat': exit 1" 1 20 "$MMD" "$S" -o "$TMP/pat/$pat" "${Q[@]}" --frames 0
 done
+# a name ending in .png without a pattern is one file: one frame (issue 28), not a range
+t_within "-o x.png for frames 0-1: exit 1" 1 20 "$MMD" "$S" -o "$TMP/x.png" "${Q[@]}" --frames 0-1
+[ ! -e "$TMP/x.png" ] && t_pass "no x.png for a range" || t_fail "no x.png for a range"
 "$MMD" "$S" -o "$TMP/c0.mp4" "${Q[@]}" --frames 0-1 >/dev/null 2>&1
 t_within "concat -o out.avi: exit 1" 1 20 "$MMD" concat "$TMP/c0.mp4" -o "$TMP/out.avi"
 [ ! -e "$TMP/out.avi" ] && t_pass "no out.avi written" || t_fail "no out.avi written"
@@ -317,8 +320,15 @@ t_within "render of that project (path warnings; no model found): exit 2" 2 60 "
 cp "$TMP/d/frame_000000.png" "$TMP/esc/A/"$'\x1b[31ma.png'
 cp "$TMP/d/frame_000000.png" "$TMP/esc/B/"$'\x1b[31ma.png'
 cp "$TMP/d/frame_000000.png" "$TMP/esc/A/"$'\x1b[31monly.png'
-t_within "diff of folders with escaped names: exit 2 (one unmatched)" 2 20 "$MMD" diff "$TMP/esc/A" "$TMP/esc/B"; no_esc "diff names"
-t_within "diff --json of them: exit 2" 2 20 "$MMD" diff "$TMP/esc/A" "$TMP/esc/B" --json; no_esc "diff --json names"
+t_within "diff of folders with escaped names: exit 6 (one only in A: missing)" 6 20 "$MMD" diff "$TMP/esc/A" "$TMP/esc/B"; no_esc "diff names"
+t_within "diff --json of them: exit 6" 6 20 "$MMD" diff "$TMP/esc/A" "$TMP/esc/B" --json; no_esc "diff --json names"
+mkdir -p "$TMP/c1/A" "$TMP/c1/B" # a C1 control (U+009B, CSI) in a name: \x9b in text, \u009b in diff's JSON
+cp "$TMP/d/frame_000000.png" "$TMP/c1/A/"$'\xc2\x9b31mc.png'
+cp "$TMP/d/frame_000000.png" "$TMP/c1/B/"$'\xc2\x9b31mc.png'
+t_within "diff --json of a C1 name: exit 0" 0 20 "$MMD" diff "$TMP/c1/A" "$TMP/c1/B" --json
+t_grep "diff --json escapes C1 as \\u009b (shared mmd_json_str), main's keys kept" '"name": "\\u009b31mc\.png", "status": "pass", "pixels_masked"'
+t_within "diff of it as text: exit 0" 0 20 "$MMD" diff "$TMP/c1/A" "$TMP/c1/B"
+t_grep "text shows it as \\x9b" '^\\x9b31mc\.png: 32x24'
 
 # --- -q silences the renderer's warnings too (textures drawn white) ---------
 t_within "fixture with missing textures: warns" 0 20 "$MMD" "$S" -o null --progress none --frames 0

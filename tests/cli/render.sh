@@ -71,7 +71,7 @@ got=$(ls "$TMP/chunk" | tr '\n' ' ')
 t_expect "json progress" 0 "$MMD" "$S" -o "$TMP/png2/" --size 160x90 --aa 1 --frames 0-1 --progress json
 t_grep "json progress lines" '^\{"frame":1,"done":2,"total":2,"fps":[0-9.]+,"eta_s":[0-9.]+\}$'
 t_expect "plain progress" 0 "$MMD" "$S" -o "$TMP/png3/" --size 160x90 --aa 1 --frames 0-1 --progress plain
-t_grep "plain progress line" '^frame 2/2 100%$'
+t_grep "plain progress line: frame, fps, elapsed, ETA" '^frame 2/2 100% [0-9]+\.[0-9]{2} fps elapsed 0:00:[0-9]{2} ETA 0:00:00$'
 
 # --- video output ------------------------------------------------------------
 t_expect "render 10 frames to MP4 with audio" 0 "$MMD" "$S" -o "$TMP/a.mp4" "${SMALL[@]}" --frames 0-9
@@ -79,6 +79,8 @@ OUT=$(probe "$TMP/a.mp4")
 t_grep "mp4 video stream" 'codec_name=h264\|codec_type=video\|width=160\|height=90\|pix_fmt=yuv420p\|avg_frame_rate=30/1\|nb_read_packets=10'
 t_grep "mp4 has 10 video packets" 'codec_type=video.*nb_read_packets=10'
 t_grep "mp4 has an AAC track" 'codec_name=aac.*codec_type=audio'
+OUT=$(mp4_atoms "$TMP/a.mp4")
+t_grep "mp4 is faststart: moov before mdat" '^ftyp (free )?moov .*mdat'
 # an AAC song fits MP4: its packets are copied (44.1 kHz kept; encoding would give 48 kHz), in sync
 if command -v ffmpeg >/dev/null; then
     ffmpeg -loglevel error -y -f lavfi -i "sine=frequency=660:duration=2" -af "adelay=500|500" -ac 2 -c:a aac "$TMP/song.m4a"

@@ -4,11 +4,13 @@
 # Installs Debian's slurm-wlm and munge when missing (apt-get, idempotent), starts
 # munged, slurmctld -D and slurmd -D with a minimal configuration in a temp folder
 # (own ports, state and spool there, no accounting, proctrack/linuxproc, task/none),
-# then submits the demo scene through farm/submit.sh twice - PNG frames and lossless
-# chunk videos - each as an array of 4 chunks plus the afterok stitch job, waits
-# (bounded), and checks every frame is there and identical to a single-process
-# render (PNG bytes; decoded video frames), and that the stitched video has the
-# scene's audio. Every daemon it started is stopped on exit. Skips with a message
+# then submits the demo scene at 60 fps with its song, every 2nd frame, through
+# farm/submit.sh twice - PNG frames (4 tasks of at most 3 frames, --frames-per-task)
+# stitched by `mmdrender encode`, and lossless chunk videos (4 chunks) joined by concat -
+# each an array plus the afterok stitch job, waits (bounded), and checks every frame is
+# there and identical to a single-process render (PNG bytes; decoded video frames), that
+# the encoded video equals a single-process render's video byte for byte, and that both
+# stitched videos play at 60/2 fps with the song cut to their length. Every daemon it started is stopped on exit. Skips with a message
 # when the packages cannot be installed or a daemon does not come up.
 # MMD_SKIP_SLURM=1 skips it.
 . tests/util/cli_lib.sh
@@ -118,23 +120,26 @@ t_pass "munged, slurmctld and slurmd up; node $node idle with $cpus CPUs"
 # ---- the scene and a single-process reference -----------------------------------------
 S=$TMP/scene
 mkdir -p "$S"
-cp scenes/demo.ini "$S/"
+sed 's/^fps = 30$/fps = 60/' scenes/demo.ini >"$S/demo.ini"   # a 60 fps scene with a song
+grep -q '^fps = 60$' "$S/demo.ini" || { t_fail "60 fps demo scene" "$(grep fps "$S/demo.ini")"; t_done; exit; }
 "$MKDEMO" "$S/demo" >"$TMP/mkdemo.log" 2>&1 || { t_fail "demo assets" "$(tail -3 "$TMP/mkdemo.log")"; t_done; exit; }
-R=(--size 160x90 --frames 0-11)
+R=(--size 160x90 --frames 0-23:2)   # 12 frames, a video at 60/2 = 30 fps
 # OSMesa (Mesa 22) leaks its context state at exit; not ours. Keep LSan on for everything else.
 printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
 export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 t_expect "single-process reference render" 0 "$MMD" "$S/demo.ini" -o "$TMP/ref/" "${R[@]}" -q --threads 1
+t_expect "single-process reference video" 0 "$MMD" "$S/demo.ini" -o "$TMP/ref.mp4" "${R[@]}" -q --threads 1
 
 # ---- submit: PNG frames and chunk videos, 4 chunks each + stitch ----------------------
 sub() { # NAME OUT [submit options] -- render options
     local name=$1 out=$2; shift 2
     OUT=$(bash farm/submit.sh "$S/demo.ini" "$out" -n 4 --cpus 1 --mmdrender "$MMD" "$@" 2>&1)
     local rc=$?
+    printf '%s\n' "$OUT" >"$TMP/submit_$name.out"
     if [ $rc -eq 0 ] && grep -q '^stitch [0-9]' <<<"$OUT"; then t_pass "submit $name: $(tr '\n' ' ' <<<"$OUT")"
     else t_fail "submit $name" "exit $rc: $OUT"; fi
 }
-sub png "$TMP/png" -- "${R[@]}"
+sub png "$TMP/png" -k 3 -- "${R[@]}"
 png_r=$(sed -n 's/^render //p' <<<"$OUT"); png_s=$(sed -n 's/^stitch //p' <<<"$OUT")
 sub video "$TMP/vid" --video mp4 -- "${R[@]}" --codec x264rgb
 vid_r=$(sed -n 's/^render //p' <<<"$OUT"); vid_s=$(sed -n 's/^stitch //p' <<<"$OUT")
@@ -162,18 +167,32 @@ want=$(cd "$TMP/ref" && ls frame_*.png | tr '\n' ' ')
 bad=""; for f in "$TMP"/ref/frame_*.png; do cmp -s "$f" "$TMP/png/frames/$(basename "$f")" || bad+=" $(basename "$f")"; done
 [ -z "$bad" ] && t_pass "farm PNGs byte-identical to the single-process render" || t_fail "farm PNGs identical" "$bad"
 [ -e "$TMP/png/done/stitched" ] && t_pass "png stitch ran after the array" || t_fail "png stitch ran"
+grep -q '^12 frames, at most 3 a task: 4 tasks' <<<"$(cat "$TMP/submit_png.out" 2>/dev/null)" &&
+    t_pass "--frames-per-task 3: 12 frames in 4 tasks" || t_fail "--frames-per-task 3" "$(cat "$TMP/submit_png.out" 2>/dev/null)"
+E=$TMP/png/final.mp4
+if [ -f "$E" ]; then
+    cmp -s "$E" "$TMP/ref.mp4" && t_pass "png stitch (mmdrender encode) = a single-process render's video, byte for byte" ||
+        t_fail "encoded stitch = single-process video" "$(ls -l "$E" "$TMP/ref.mp4" | tr '\n' ' ')"
+    OUT=$(ffprobe -v error -count_packets -show_entries stream=codec_type,avg_frame_rate,nb_read_packets,duration -of compact=p=0 "$E" 2>&1)
+    t_grep "encoded stitch: 12 frames at 30 fps (60 fps, step 2)" 'codec_type=video\|avg_frame_rate=30/1\|duration=0\.400000\|nb_read_packets=12'
+    t_grep "encoded stitch carries the song, cut to 0.4 s" 'codec_type=audio.*duration=0\.4'
+else
+    t_fail "png stitch wrote final.mp4" "$(cat "$TMP"/png/logs/stitch_*.log 2>/dev/null | tail -n 5)"
+fi
 
 F=$TMP/vid/final.mp4
 if [ -f "$F" ] && command -v ffprobe >/dev/null; then
     n=$(ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$F")
     [ "$n" = 12 ] && t_pass "stitched video has every frame (12)" || t_fail "stitched video frames" "got $n"
     ffmpeg -loglevel error -i "$F" -map 0:v -pix_fmt rgb24 -f framemd5 - | grep -v '^#' | awk -F, '{print $NF}' >"$TMP/v.md5"
-    ffmpeg -loglevel error -framerate 30 -i "$TMP/ref/frame_%06d.png" -pix_fmt rgb24 -f framemd5 - | grep -v '^#' | awk -F, '{print $NF}' >"$TMP/p.md5"
+    ffmpeg -loglevel error -framerate 30 -pattern_type glob -i "$TMP/ref/frame_*.png" -pix_fmt rgb24 -f framemd5 - | grep -v '^#' | awk -F, '{print $NF}' >"$TMP/p.md5"
     [ -s "$TMP/v.md5" ] && cmp -s "$TMP/v.md5" "$TMP/p.md5" && t_pass "stitched lossless video = single-process PNGs, frame for frame" ||
         t_fail "stitched video = reference" "$(diff "$TMP/v.md5" "$TMP/p.md5" | head -3)"
     adur=$(ffprobe -v error -select_streams a -show_entries stream=duration -of csv=p=0 "$F")
     awk -v a="${adur:-0}" 'BEGIN { d = a - 0.4; if (d < 0) d = -d; exit !(d < 0.03) }' &&
         t_pass "stitched video carries the scene's audio, cut to 0.4 s" || t_fail "stitched audio" "duration '$adur'"
+    OUT=$(ffprobe -v error -select_streams v -show_entries stream=avg_frame_rate -of csv=p=0 "$F")
+    t_grep "concat stitch plays at 60/2 = 30 fps" '^30/1$'
 else
     t_fail "stitched video" "$F missing: $(cat "$TMP"/vid/logs/stitch_*.log 2>/dev/null | tail -n 5)"
 fi

@@ -140,6 +140,33 @@ TEST(textures_get_what_the_cap_leaves)
     CHECK(strstr(err.msg, "at most 928 MiB left") != NULL);
 }
 
+TEST(still_png_and_encode)
+{
+    const uint64_t px = 1920 * 1080;
+    mmd_render_options o = options(1920, 1080, 4);
+    mmd_memory_plan m;
+    mmd_error err;
+    /* -o FILE.png: encoded in place from the read-back; the row pointers and libpng's two rows */
+    mmd_output_request r = request("poster.png", 1920, 1080);
+    const mmd_output_kind *still = mmd_output_kind_for("poster.png");
+    REQUIRE(still != NULL && still->memory != NULL);
+    REQUIRE(mmd_memory_check(&o, still, &r, 1024 * MIB, false, &m, &err) == MMD_OK);
+    CHECK_EQ_INT(m.frames, px * 4 + 1080 * sizeof(void *) + 2 * (1920 * 4 + 1));
+    /* encode: no GL, the frame read in and the video's figure */
+    uint64_t total = 0;
+    r = request("out.mp4", 1920, 1080);
+    const mmd_output_kind *video = mmd_output_kind_for("out.mp4");
+    REQUIRE(mmd_memory_check_output(video, &r, 1024 * MIB, &total, &err) == MMD_OK);
+    CHECK_EQ_INT(total, px * 4 + px * (96 + 12));
+    r = request("out.mp4", 3840, 2160); /* 4K H.264 on 16 encoder threads: 96 + 15 x 12 B/px */
+    r.threads = 16;
+    CHECK(mmd_memory_check_output(video, &r, 1024 * MIB, &total, &err) == MMD_E_USAGE);
+    CHECK_EQ_INT(total, (uint64_t)3840 * 2160 * (4 + 96 + 15 * 12));
+    CHECK(strstr(err.msg, "over --max-memory 1024 MiB") != NULL);
+    CHECK(strstr(err.msg, "3840x2160") != NULL);
+    CHECK(mmd_memory_check_output(video, &r, 4096 * MIB, NULL, &err) == MMD_OK);
+}
+
 int main(void)
 {
     RUN(targets_1080p_msaa);
@@ -147,5 +174,6 @@ int main(void)
     RUN(frames_per_output_kind);
     RUN(over_the_cap_is_refused_naming_it);
     RUN(textures_get_what_the_cap_leaves);
+    RUN(still_png_and_encode);
     return test_finish();
 }

@@ -2,6 +2,7 @@
  * step, chunk bounds, first simulated frame, time per frame, audio start, and
  * DESIGN §3's determinism rules (a chunk renders and simulates what a whole run
  * does for its frames, at the same motion times). */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,39 @@ TEST(more_chunks_than_frames)
     CHECK(mmd_render_plan_make(&in, &p) && p.begin == 1 && p.end == 1);
 }
 
+/* A video of a STEP range plays at fps / STEP exactly: frame k of it lasts
+ * STEP / fps seconds, the motion time it shows, so the song stays in sync. */
+TEST(video_rate_of_a_step)
+{
+    mmd_plan_input in = base_input();
+    in.has_frames = true;
+    in.frame_first = 0;
+    in.frame_last = 299;
+    mmd_render_plan p;
+    REQUIRE(mmd_render_plan_make(&in, &p));
+    CHECK(p.video_fps_num == 30 && p.video_fps_den == 1 && !p.video_rate_kept);
+    in.step = 4; /* 30 / 4 = 15 / 2 */
+    REQUIRE(mmd_render_plan_make(&in, &p));
+    CHECK_EQ_INT(p.video_fps_num, 15);
+    CHECK_EQ_INT(p.video_fps_den, 2);
+    in.fps_num = 60; /* 60 / 3 = 20 */
+    in.step = 3;
+    REQUIRE(mmd_render_plan_make(&in, &p));
+    CHECK(p.video_fps_num == 20 && p.video_fps_den == 1);
+    in.fps_num = 30000; /* 29.97 / 10 = 3000 / 1001 */
+    in.fps_den = 1001;
+    in.step = 10;
+    REQUIRE(mmd_render_plan_make(&in, &p));
+    CHECK(p.video_fps_num == 3000 && p.video_fps_den == 1001);
+    /* video time of output frame f (begin + k * step) is k / rate = (f - begin) / fps: in sync */
+    CHECK(fabs(3.0 * p.video_fps_den / p.video_fps_num - (30.0 - 0.0) * in.fps_den / in.fps_num) < 1e-12);
+    in.fps_num = 999983; /* a prime rate with a large denominator and step: past an int, kept */
+    in.fps_den = 999979;
+    in.step = 1000000;
+    REQUIRE(mmd_render_plan_make(&in, &p));
+    CHECK(p.video_rate_kept && p.video_fps_num == 999983 && p.video_fps_den == 999979);
+}
+
 int main(void)
 {
     RUN(default_range_ends_at_the_last_key);
@@ -166,5 +200,6 @@ int main(void)
     RUN(chunks_partition_the_range);
     RUN(chunks_simulate_from_the_first_frame_with_physics);
     RUN(more_chunks_than_frames);
+    RUN(video_rate_of_a_step);
     return test_finish();
 }

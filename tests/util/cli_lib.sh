@@ -18,3 +18,15 @@ t_expect() {
 # t_grep NAME PATTERN : $OUT matches
 t_grep() { if grep -qE -- "$2" <<<"$OUT"; then t_pass "$1"; else t_fail "$1" "output lacks /$2/: $(head -c 300 <<<"$OUT")"; fi; }
 t_done() { echo "# counts: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"; [ "$T_FAIL" -eq 0 ]; }
+# mp4_atoms FILE : the top-level atoms of an MP4/MOV in file order ("ftyp moov mdat ...")
+mp4_atoms() {
+    local f=$1 off=0 size len
+    len=$(stat -c %s "$f")
+    while [ "$off" -lt "$len" ]; do
+        size=$(od -An -tu1 -j "$off" -N4 "$f" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+        printf '%s ' "$(dd if="$f" bs=1 skip=$((off + 4)) count=4 status=none)"
+        [ "$size" -ge 8 ] || break
+        off=$((off + size))
+    done
+    echo
+}
