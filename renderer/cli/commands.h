@@ -3,7 +3,8 @@
  * main.c only dispatches; each subcommand lives in its own cmd_*.c and
  * parses its own options. Exit codes are a contract (docs/cli.md, --help). The
  * library below the CLI returns mmd_status (core/status.h); mmd_exit_code
- * maps a status to its exit code from one table (exit.c).
+ * maps a status to its exit code through the class its row in MMD_STATUS_LIST
+ * gives it (exit.c).
  */
 #ifndef MMD_RENDERER_COMMANDS_H
 #define MMD_RENDERER_COMMANDS_H

@@ -414,18 +414,15 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     }
 }
 
-/* draw's result when options.cancel stopped it (else 0, or -1 with msg) */
-#define DRAW_INTERRUPTED (-2)
-
-static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const mmd_render_view *v,
-                const mmd_light_state *light, const mmd_shadow_state *shadow, uint8_t *rgba, char *msg,
-                size_t msg_size)
+/* MMD_E_INTERRUPTED when options.cancel stopped it; the passes' sentences are MMD_E_GL. */
+static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const mmd_render_view *v,
+                       const mmd_light_state *light, const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
-    if (count > r->model_count) {
-        snprintf(msg, msg_size, "%zu instances for %zu models", count, r->model_count);
-        return -1;
-    }
+    char msg[sizeof err->msg] = "";
+    const size_t msg_size = sizeof msg;
+    if (count > r->model_count)
+        return mmd_fail(err, MMD_E_GL, "%zu instances for %zu models", count, r->model_count);
     mmd_prof_begin(r);
     double t0 = mmd_render_now_ms();
     for (size_t i = 0; i < count; i++)
@@ -470,7 +467,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     gl->FrontFace(GL_CCW); /* see the top comment: two mirrors */
     gl->CullFace(GL_BACK);
     if (mmd_pass_accessories(r, &f, false, msg, msg_size)) /* MMD: accessories before the models */
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "%s", msg);
     for (size_t i = 0; i < count; i++) {
         if (ins[i].hidden)
             continue;
@@ -478,7 +475,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
         if (add)
             gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
         if (mmd_pass_colour(r, &r->models[i], &ins[i], &f, msg, msg_size))
-            return -1;
+            return mmd_fail(err, MMD_E_GL, "%s", msg);
         /* Start llvmpipe's rasteriser threads on what is queued (glFlush is
          * asynchronous there) while this thread transforms and bins the next
          * pass, instead of leaving them idle until glFinish. No extra CPU
@@ -492,12 +489,11 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
             gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     }
     if (mmd_pass_accessories(r, &f, true, msg, msg_size)) /* those marked after_models */
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "%s", msg);
     if (mmd_render_cancelled(r)) { /* the passes stopped early: no image */
         gl->BindVertexArray(0);
         mmd_prof_end(r);
-        snprintf(msg, msg_size, "interrupted");
-        return DRAW_INTERRUPTED;
+        return mmd_fail(err, MMD_E_INTERRUPTED, "interrupted");
     }
     gl->Flush(); /* the same for the edges while the ground shadow is binned */
     if (r->o.ground_shadow)
@@ -516,14 +512,12 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     r->timings.draw_ms = t2 - t1;
     r->timings.readback_ms = t3 - t2;
     mmd_prof_end(r);
-    return rc;
+    return rc ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
 }
 
 mmd_status mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instances, size_t count,
                              const mmd_render_view *view, const mmd_light_state *light,
                              const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)
 {
-    char msg[sizeof err->msg] = "";
-    int rc = draw(r, instances, count, view, light, shadow, rgba, msg, sizeof msg);
-    return rc == 0 ? MMD_OK : mmd_fail(err, rc == DRAW_INTERRUPTED ? MMD_E_INTERRUPTED : MMD_E_GL, "%s", msg);
+    return draw(r, instances, count, view, light, shadow, rgba, err);
 }
