@@ -31,6 +31,10 @@ enum {
  * MMD_E_INTERRUPTED 130. */
 int mmd_exit_code(mmd_status s);
 
+/* The CLI's side of mmd_warn_fn (renderer/base/msg.h): a warning from a
+ * module below it as "mmdrender: warning: SENTENCE" on stderr (ctx unused). */
+void mmd_cli_warn(void *ctx, const char *sentence);
+
 /* argv[0] is the subcommand name ("info", ...); return an exit code. */
 int mmd_cmd_info(int argc, char **argv);
 int mmd_cmd_pose(int argc, char **argv);

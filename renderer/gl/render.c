@@ -147,6 +147,13 @@ static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, si
         threads = MAX_THREADS + 1;
     r->threads = threads;
     mmd_pool_start(r, threads);
+    mmd_texlib_config tc = {o->texture_budget, o->allow_outside_assets, threads, o->quiet ? NULL : o->warn,
+                            o->warn_ctx};
+    if (!(r->texlib = mmd_texlib_create(&tc))) {
+        snprintf(msg, msg_size, "out of memory");
+        mmd_renderer_free(r);
+        return -1;
+    }
     if (gl->GetError() != GL_NO_ERROR) {
         snprintf(msg, msg_size, "GL error while setting up the renderer");
         mmd_renderer_free(r);
@@ -172,11 +179,7 @@ static void free_model(const mmd_gl *gl, gpu_model *g)
     GLuint bufs[7] = {g->vbo_pos, g->vbo_nrm, g->vbo_uv, g->vbo_add, g->vbo_edge, g->ebo, g->vbo_glow};
     gl->DeleteBuffers(7, bufs);
     gl->DeleteVertexArrays(1, &g->vao);
-    free(g->tex_repeat); /* the names belong to the renderer's texture cache */
-    free(g->tex_clamp);
-    free(g->tex_tried_r);
-    free(g->tex_tried_c);
-    free(g->mats);
+    free(g->mats); /* the texture names belong to the renderer (tex_names) */
     free(g->base);
     free(g->prof_mat);
     free(g->skin_pos);
@@ -193,9 +196,9 @@ void mmd_renderer_free(mmd_renderer *r)
         const mmd_gl *gl = r->gl;
         for (size_t i = 0; i < r->model_count; i++)
             free_model(gl, &r->models[i]);
-        for (size_t i = 0; i < r->tex_count; i++)
-            if (r->tex_cache[i].tex)
-                gl->DeleteTextures(1, &r->tex_cache[i].tex);
+        for (size_t i = 0; i < r->tex_name_cap; i++)
+            if (r->tex_names[i])
+                gl->DeleteTextures(1, &r->tex_names[i]);
         mmd_accessories_free(r);
         mmd_background_free(r);
         GLuint fbos[3] = {r->fbo_ms, r->fbo_res, r->fbo_shadow};
@@ -221,8 +224,8 @@ void mmd_renderer_free(mmd_renderer *r)
         mmd_gl_context_free(r->ctx);
     }
     free(r->models);
-    free(r->tex_cache);
-    mmd_file_map_free(&r->tex_map);
+    free(r->tex_names);
+    mmd_texlib_free(r->texlib);
     free(r);
 }
 
@@ -282,11 +285,7 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     memset(g, 0, sizeof *g);
     g->m = m;
     mmd_render_look_default(&g->look);
-    size_t vc = m->vertex_count, tc = m->texture_count ? m->texture_count : 1;
-    g->tex_repeat = calloc(tc, sizeof(GLuint));
-    g->tex_clamp = calloc(tc, sizeof(GLuint));
-    g->tex_tried_r = calloc(tc, sizeof(bool));
-    g->tex_tried_c = calloc(tc, sizeof(bool));
+    size_t vc = m->vertex_count;
     g->mats = calloc(m->material_count ? m->material_count : 1, sizeof *g->mats);
     g->base = calloc(m->material_count ? m->material_count : 1, sizeof *g->base);
     g->skin_pos = malloc((vc ? vc : 1) * 3 * sizeof(float));
@@ -295,8 +294,7 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     float *uv = malloc((vc ? vc : 1) * 2 * sizeof(float));
     float *add = malloc((vc ? vc : 1) * 4 * sizeof(float));
     float *edge = malloc((vc ? vc : 1) * sizeof(float));
-    if (!g->tex_repeat || !g->tex_clamp || !g->tex_tried_r || !g->tex_tried_c || !g->mats || !g->base ||
-        !g->skin_pos || !g->skin_nrm || !uv || !add || !edge || (r->o.profile && !g->prof_mat)) {
+    if (!g->mats || !g->base || !g->skin_pos || !g->skin_nrm || !uv || !add || !edge || (r->o.profile && !g->prof_mat)) {
         free(uv);
         free(add);
         free(edge);
@@ -342,20 +340,14 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     free(uv);
     free(add);
     free(edge);
-    mmd_tex_decode_ahead(r, m, model_dir);
-    for (uint32_t i = 0; i < m->material_count; i++) {
-        const mmd_material *mt = &m->materials[i];
-        mmd_material_state_base(mt, &g->base[i]);
-        int32_t t[3];
-        mmd_material_textures(mt, t);
-        g->mats[i].tex = mmd_tex_model(r, g, model_dir, t[0], true);
-        g->mats[i].sphere = mmd_tex_model(r, g, model_dir, t[1], false); /* 0 for -1 */
-        if (mt->toon_shared)
-            g->mats[i].toon = mt->toon >= 0 && mt->toon < 10 ? r->toon_shared[mt->toon] : 0;
-        else
-            g->mats[i].toon = mmd_tex_model(r, g, model_dir, t[2], false);
+    for (uint32_t i = 0; i < m->material_count; i++)
+        mmd_material_state_base(&m->materials[i], &g->base[i]);
+    mmd_error te;
+    if (mmd_tex_model(r, g, model_dir, &te) != MMD_OK) {
+        free_model(gl, g);
+        snprintf(msg, msg_size, "%s", te.msg);
+        return -1;
     }
-    mmd_tex_ahead_release(r);
     if (gl->GetError() != GL_NO_ERROR) {
         free_model(gl, g);
         snprintf(msg, msg_size, "GL error while uploading model");

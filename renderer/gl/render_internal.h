@@ -3,7 +3,7 @@
  *
  *   render.c            lifecycle: options, create/free, models, the frame (mmd_renderer_draw)
  *   pool.c              the fixed worker pool (mmd_renderer_parallel)
- *   textures.c          texture upload and the per-model texture cache
+ *   textures.c          texture upload, GL names of the texlib's textures (image/texlib.h)
  *   targets.c           colour/MSAA/shadow framebuffers, clear at frame start, resolve + readback
  *   pass_shadow_map.c   self-shadow light camera and depth pass
  *   pass_colour.c       MMD's material pass (toon, sphere, texture, specular, self-shadow)
@@ -28,6 +28,7 @@
 #include "renderer/base/filemap.h"
 #include "renderer/gl/render.h"
 #include "renderer/image/decode.h"
+#include "renderer/image/texlib.h"
 
 #define MAX_THREADS 16
 /* accessory program variants: tex(1) | sphere mode(2) | self-shadow(1) | specular(1) */
@@ -46,8 +47,6 @@ typedef struct gpu_material {
 typedef struct gpu_model {
     const mmd_model *m;
     GLuint vao, vbo_pos, vbo_nrm, vbo_uv, vbo_add, vbo_edge, ebo;
-    GLuint *tex_repeat, *tex_clamp; /* per model texture, lazily loaded; 0 = not tried */
-    bool *tex_tried_r, *tex_tried_c;
     gpu_material *mats;
     mmd_material_state *base; /* the model's own material values */
     float *skin_pos, *skin_nrm;
@@ -89,33 +88,11 @@ typedef struct worker_arg {
     int index;
 } worker_arg;
 
-/* One decoded-and-uploaded texture file, shared by every model and material
- * that names it (textures.c): found through tex_map by the resolved file's
- * device and inode and the wrap mode (GL keeps wrap and mip levels in the
- * texture object). */
-typedef struct tex_entry {
-    GLuint tex;      /* 0: failed or dropped (drawn white) */
-    size_t bytes;    /* counted against the budget */
-} tex_entry;
-
-/* A texture file decoded ahead of its upload (textures.c: a model's files are
- * decoded together before its materials take them one by one). */
-typedef struct tex_ahead { /* found through ahead_map */
-    bool ready;    /* decoded and not taken yet */
-    mmd_status st;
-    mmd_image img; /* st MMD_OK: owned while ready */
-    mmd_error err; /* otherwise */
-} tex_ahead;
-
 struct mmd_renderer {
     mmd_render_options o;
-    tex_entry *tex_cache;
-    size_t tex_count, tex_cap;
-    mmd_file_map tex_map;   /* (dev, ino, repeat) -> tex_cache index */
-    tex_ahead *ahead;       /* during mmd_renderer_add_model only */
-    size_t ahead_count;
-    mmd_file_map ahead_map; /* (dev, ino, 0) -> ahead index */
-    size_t tex_bytes; /* decoded texture bytes of this renderer (incl. mip levels) */
+    mmd_texlib *texlib; /* texture files: resolution, decoding, sharing, budget, warnings */
+    GLuint *tex_names;  /* by texlib id; 0 = none (white) */
+    size_t tex_name_cap;
     mmd_gl_context *ctx;
     const mmd_gl *gl;
     GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;
@@ -197,24 +174,10 @@ void mmd_prof_end(mmd_renderer *r);
 
 /* textures.c */
 GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, bool repeat, bool mip);
-/* Texture idx of model g with the given wrap, loaded on first use; 0 (drawn
- * white, warned once per texture) when it cannot be found or decoded. */
-GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat);
-/* The model textures material mt draws with, by slot: 0 the texture
- * (repeat, mipmapped), 1 the sphere map, 2 the toon (clamped); -1 when the
- * slot has none of the model's (no sphere, a shared toon). add_model uploads
- * them and mmd_tex_decode_ahead decodes the same list. */
-static inline void mmd_material_textures(const mmd_material *mt, int32_t idx[3])
-{
-    idx[0] = mt->texture;
-    idx[1] = mt->sphere_mode != MMD_SPHERE_NONE ? mt->sphere_texture : -1;
-    idx[2] = mt->toon_shared ? -1 : mt->toon;
-}
-/* Decode together, ahead of the mmd_tex_model calls that upload them, the
- * files of model m's materials that are not cached yet; release what those
- * calls did not take. */
-void mmd_tex_decode_ahead(mmd_renderer *r, const mmd_model *m, const char *model_dir);
-void mmd_tex_ahead_release(mmd_renderer *r);
+/* The textures of model g's materials (g->mats: texture, sphere, toon; 0 =
+ * white), from the texlib (mmd_texlib_model) and uploaded as it hands them
+ * out; MMD_E_NOMEM when there is no memory. */
+mmd_status mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, mmd_error *err);
 /* A texture by name relative to dir (resolved like models' textures); 0 when
  * it cannot be found or decoded (a warning naming owner when warn). */
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner);
