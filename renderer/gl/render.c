@@ -121,8 +121,8 @@ static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, si
         mmd_renderer_free(r);
         return tr == MMD_TARGETS_TOO_LARGE ? MMD_TARGETS_TOO_LARGE : -1;
     }
-    static const char *const flat_names[4] = {"u_world", "u_viewproj", "u_edge_offset", "u_color"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const flat_names[F_COUNT] = {MMD_FLAT_UNIFORMS(MMD_X_UNIFORM_NAME)};
+    for (int i = 0; i < F_COUNT; i++) {
         r->u_flat[i] = gl->GetUniformLocation(r->prog_flat, flat_names[i]);
         r->u_depth[i] = gl->GetUniformLocation(r->prog_depth, flat_names[i]);
         r->u_ground[i] = gl->GetUniformLocation(r->prog_ground, flat_names[i]);

@@ -31,10 +31,50 @@
 #include "renderer/image/texlib.h"
 
 #define MAX_THREADS 16
-/* accessory program variants: tex(1) | sphere mode(2) | self-shadow(1) | specular(1) */
-#define ACC_VARIANTS 32
-/* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) | tint(1) */
-#define MAIN_VARIANTS 128
+
+/* Program variants: one row per GLSL #define a variant sets, (name, bits),
+ * packed into the variant key from bit 0 in row order. The key's layout
+ * (CV_x / AV_x: the shift of field x), the number of variants, the encoding
+ * (CV(x, v), AV(x, v)) and the #define text (mmd_gl_variant_defines with the
+ * rows MMD_X_VARIANT_ROW_CV / _AV make) all come from these lists. */
+#define MMD_COLOUR_VARIANT(X) \
+    X(HAS_TEX, 1) X(SPHERE_MODE, 2) X(SELF_SHADOW, 1) X(VERTEX_COLOR, 1) X(SPECULAR, 1) X(TINT, 1)
+#define MMD_ACC_VARIANT(X) X(HAS_TEX, 1) X(SPHERE_MODE, 2) X(SELF_SHADOW, 1) X(SPECULAR, 1)
+#define MMD_X_VARIANT_SHIFT_CV(name, bits) CV_##name, CV_##name##_LAST = CV_##name + (bits) - 1,
+#define MMD_X_VARIANT_SHIFT_AV(name, bits) AV_##name, AV_##name##_LAST = AV_##name + (bits) - 1,
+#define MMD_X_VARIANT_ROW_CV(name, bits) {#name, CV_##name, bits},
+#define MMD_X_VARIANT_ROW_AV(name, bits) {#name, AV_##name, bits},
+enum { MMD_COLOUR_VARIANT(MMD_X_VARIANT_SHIFT_CV) CV_BITS };
+enum { MMD_ACC_VARIANT(MMD_X_VARIANT_SHIFT_AV) AV_BITS };
+#define CV(name, v) ((int)(v) << CV_##name) /* v must fit the field's bits */
+#define AV(name, v) ((int)(v) << AV_##name)
+#define MAIN_VARIANTS (1 << CV_BITS)
+#define ACC_VARIANTS (1 << AV_BITS)
+
+/* Uniforms, one row each (slot, GLSL name): the slot enum and the name array
+ * both come from the list (MMD_X_UNIFORM_SLOT, MMD_X_UNIFORM_NAME). */
+#define MMD_MAIN_UNIFORMS(X)                                                                                      \
+    X(U_WORLD, "u_world") X(U_VIEW, "u_view") X(U_PROJ, "u_proj") X(U_SHADOW_VP, "u_shadow_vp")                   \
+    X(U_DIFFUSE, "u_diffuse") X(U_AMBIENT, "u_ambient") X(U_SPECULAR, "u_specular") X(U_POWER, "u_power")         \
+    X(U_LIGHT_COLOR, "u_light_color") X(U_LIGHT_DIR, "u_light_dir") X(U_EYE, "u_eye") X(U_TEX, "u_tex")           \
+    X(U_SPHERE, "u_sphere") X(U_TOON, "u_toon") X(U_SHADOW_MAP, "u_shadow_map") X(U_SHADOW_MODE, "u_shadow_mode") \
+    X(U_TEX_MUL, "u_tex_mul") X(U_TEX_ADD, "u_tex_add") X(U_SPH_MUL, "u_sph_mul") X(U_SPH_ADD, "u_sph_add")       \
+    X(U_TOON_MUL, "u_toon_mul") X(U_TOON_ADD, "u_toon_add") X(U_SHADOW_CMP, "u_shadow_cmp") X(U_SOFT, "u_soft")
+/* the flat programs (edges, ground shadow, depth) */
+#define MMD_FLAT_UNIFORMS(X) \
+    X(F_WORLD, "u_world") X(F_VIEWPROJ, "u_viewproj") X(F_EDGE, "u_edge_offset") X(F_COLOR, "u_color")
+/* the accessory program (pass_accessory.c) */
+#define MMD_ACC_UNIFORMS(X)                                                                                       \
+    X(A_ACC_WORLD, "u_acc_world") X(A_WORLD, "u_world") X(A_VIEW, "u_view") X(A_PROJ, "u_proj")                   \
+    X(A_SHADOW_VP, "u_shadow_vp") X(A_DIFFUSE, "u_diffuse") X(A_EMISSIVE, "u_emissive")                           \
+    X(A_SPECULAR, "u_specular") X(A_POWER, "u_power") X(A_LIGHT_COLOR, "u_light_color")                           \
+    X(A_LIGHT_DIR, "u_light_dir") X(A_EYE, "u_eye") X(A_TEX, "u_tex") X(A_SPHERE, "u_sphere")                     \
+    X(A_SHADOW_MAP, "u_shadow_map") X(A_SHADOW_MODE, "u_shadow_mode")
+#define MMD_X_UNIFORM_SLOT(slot, name) slot,
+#define MMD_X_UNIFORM_NAME(slot, name) name,
+enum { MMD_MAIN_UNIFORMS(MMD_X_UNIFORM_SLOT) U_MAIN_COUNT };
+enum { MMD_FLAT_UNIFORMS(MMD_X_UNIFORM_SLOT) F_COUNT };
+enum { MMD_ACC_UNIFORMS(MMD_X_UNIFORM_SLOT) A_COUNT };
 
 /* fn(ctx, first, count) over [0, n) split into one fixed chunk per thread
  * (chunk bounds depend only on n and the thread count; results must not). */
@@ -96,7 +136,7 @@ struct mmd_renderer {
     mmd_gl_context *ctx;
     const mmd_gl *gl;
     GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;
-    GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4], u_ground[4];
+    GLint u_main[MAIN_VARIANTS][U_MAIN_COUNT], u_flat[F_COUNT], u_depth[F_COUNT], u_ground[F_COUNT];
     GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
     /* effects (issue 18): render size rw x rh = output x ssaa; with post passes
@@ -117,7 +157,7 @@ struct mmd_renderer {
     gpu_accessory *accs;
     size_t acc_count, acc_cap;
     GLuint prog_acc[ACC_VARIANTS];
-    GLint u_acc[ACC_VARIANTS][24];
+    GLint u_acc[ACC_VARIANTS][A_COUNT];
     GLuint tex_screen;  /* the previous frame, when an accessory shows screen.bmp */
     struct bg_layer {   /* background image [0] (a cached texture), video frame [1] (owned) */
         GLuint tex;     /* 0 = none */
@@ -135,13 +175,6 @@ struct mmd_renderer {
     bool prof_open;             /* a frame's profile has begun */
 };
 
-/* uniform slots of the main program */
-enum {
-    U_WORLD, U_VIEW, U_PROJ, U_SHADOW_VP, U_DIFFUSE, U_AMBIENT, U_SPECULAR, U_POWER, U_LIGHT_COLOR,
-    U_LIGHT_DIR, U_EYE, U_TEX, U_SPHERE, U_TOON, U_SHADOW_MAP, U_SHADOW_MODE, U_TEX_MUL, U_TEX_ADD, U_SPH_MUL, U_SPH_ADD, U_TOON_MUL,
-    U_TOON_ADD, U_SHADOW_CMP, U_SOFT, U_MAIN_COUNT
-};
-enum { F_WORLD, F_VIEWPROJ, F_EDGE, F_COLOR };
 
 /* What every pass of one frame shares. */
 typedef struct frame_ctx {
