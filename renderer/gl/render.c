@@ -40,38 +40,45 @@ void mmd_render_options_default(mmd_render_options *o)
 }
 
 /* Effect ranges (effects.h); the scene parser checks the same, this guards the library. */
-static int check_effects(const mmd_render_options *o, char *msg, size_t msg_size)
+static mmd_status check_effects(const mmd_render_options *o, mmd_error *err)
 {
     const mmd_effects *e = &o->effects;
-    if (e->ssaa < 1 || e->ssaa > 4) {
-        snprintf(msg, msg_size, "ssaa must be 1..4 (got %d)", e->ssaa);
-        return -1;
-    }
-    if ((long)o->width * e->ssaa > 16384 || (long)o->height * e->ssaa > 16384) {
-        snprintf(msg, msg_size, "render size %dx%d times ssaa %d is over 16384 pixels a side", o->width, o->height,
-                 e->ssaa);
-        return -1;
-    }
+    if (e->ssaa < 1 || e->ssaa > 4)
+        return mmd_fail(err, MMD_E_GL, "ssaa must be 1..4 (got %d)", e->ssaa);
+    if ((long)o->width * e->ssaa > 16384 || (long)o->height * e->ssaa > 16384)
+        return mmd_fail(err, MMD_E_GL, "render size %dx%d times ssaa %d is over 16384 pixels a side", o->width,
+                        o->height, e->ssaa);
     if (!(e->glow_strength >= 0 && e->glow_strength <= 10) || !(e->glow_radius >= 0.25f && e->glow_radius <= 4) ||
         !(e->soft_shadow_radius >= 0.5f && e->soft_shadow_radius <= 8) ||
         !(e->diffusion_strength >= 0 && e->diffusion_strength <= 2) ||
-        !(e->diffusion_threshold >= 0 && e->diffusion_threshold <= 1)) {
-        snprintf(msg, msg_size, "an effect value is out of range (see docs/effects.md)");
-        return -1;
-    }
-    return 0;
+        !(e->diffusion_threshold >= 0 && e->diffusion_threshold <= 1))
+        return mmd_fail(err, MMD_E_GL, "an effect value is out of range (see docs/effects.md)");
+    return MMD_OK;
+}
+
+/* The options every renderer checks before it opens a GL context (MMD_E_GL, as every failure of create). */
+static mmd_status check_options(const mmd_render_options *o, mmd_error *err)
+{
+    if (o->width < 1 || o->height < 1 || o->width > 16384 || o->height > 16384)
+        return mmd_fail(err, MMD_E_GL, "render size %dx%d out of range (1..16384)", o->width, o->height);
+    if (o->samples != 1 && o->samples != 2 && o->samples != 4)
+        return mmd_fail(err, MMD_E_GL, "MSAA samples must be 1, 2 or 4 (got %d)", o->samples);
+    if (o->self_shadow && (o->shadow_map_size < 64 || o->shadow_map_size > 8192))
+        return mmd_fail(err, MMD_E_GL, "shadow map size %d out of range (64..8192)", o->shadow_map_size);
+    return check_effects(o, err);
 }
 
 /* The flat programs (edges, ground shadow, depth) and, with soft shadows, the
  * shadow map's compare sampler. */
-static int build_flat(mmd_renderer *r, char *msg, size_t msg_size)
+static mmd_status build_flat(mmd_renderer *r, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
-    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size);
+    char msg[sizeof err->msg] = "";
+    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, sizeof msg);
     /* position-only vertex stage for the passes without an edge offset (fewer attributes fetched per vertex) */
     const char *pos_only = "#define POSITION_ONLY 1\n";
-    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, msg_size) : 0;
-    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, msg_size) : 0;
+    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, sizeof msg) : 0;
+    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, sizeof msg) : 0;
     if (r->o.effects.soft_shadow && r->o.self_shadow) {
         gl->GenSamplers(1, &r->smp_shadow_cmp);
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -81,55 +88,59 @@ static int build_flat(mmd_renderer *r, char *msg, size_t msg_size)
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
     }
-    return r->prog_ground ? 0 : -1;
+    return r->prog_ground ? MMD_OK : mmd_fail(err, MMD_E_GL, "%s", msg);
 }
 
-static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, size_t msg_size)
+/* Programs, targets and the colour program's plainest variant (failing early
+ * on GLSL errors). A size or MSAA level this GL cannot hold is MMD_E_USAGE
+ * (mmd_targets_create's MMD_TARGETS_TOO_LARGE), anything else MMD_E_GL. */
+static mmd_status create_gl(mmd_renderer *r, mmd_error *err)
 {
-    if (o->width < 1 || o->height < 1 || o->width > 16384 || o->height > 16384) {
-        snprintf(msg, msg_size, "render size %dx%d out of range (1..16384)", o->width, o->height);
-        return -1;
-    }
-    if (o->samples != 1 && o->samples != 2 && o->samples != 4) {
-        snprintf(msg, msg_size, "MSAA samples must be 1, 2 or 4 (got %d)", o->samples);
-        return -1;
-    }
-    if (o->self_shadow && (o->shadow_map_size < 64 || o->shadow_map_size > 8192)) {
-        snprintf(msg, msg_size, "shadow map size %d out of range (64..8192)", o->shadow_map_size);
-        return -1;
-    }
-    if (check_effects(o, msg, msg_size))
-        return -1;
-    mmd_renderer *r = calloc(1, sizeof *r);
-    if (!r) {
-        snprintf(msg, msg_size, "out of memory");
-        return -1;
-    }
-    r->o = *o;
-    r->rw = o->width * o->effects.ssaa;
-    r->rh = o->height * o->effects.ssaa;
-    r->post = mmd_effects_post(&o->effects);
-    if (mmd_gl_context_create(o->backend, o->threads, &r->ctx, msg, msg_size)) {
-        free(r);
-        return -1;
-    }
-    r->gl = mmd_gl_context_api(r->ctx);
+    const mmd_render_options *o = &r->o;
+    char msg[sizeof err->msg] = "";
+    mmd_status st = build_flat(r, err);
+    if (st != MMD_OK)
+        return st;
+    int tr = mmd_targets_create(r, msg, sizeof msg);
+    if (tr || (o->effects.glow && mmd_glow_target_create(r, msg, sizeof msg)) ||
+        (o->self_shadow && mmd_shadow_target_create(r, msg, sizeof msg)))
+        return mmd_fail(err, tr == MMD_TARGETS_TOO_LARGE ? MMD_E_USAGE : MMD_E_GL, "%s", msg);
     const mmd_gl *gl = r->gl;
-    int tr = build_flat(r, msg, msg_size) ? -1 : mmd_targets_create(r, msg, msg_size);
-    if (tr || (o->effects.glow && mmd_glow_target_create(r, msg, msg_size)) ||
-        (o->self_shadow && mmd_shadow_target_create(r, msg, msg_size))) {
-        mmd_renderer_free(r);
-        return tr == MMD_TARGETS_TOO_LARGE ? MMD_TARGETS_TOO_LARGE : -1;
-    }
     static const char *const flat_names[F_COUNT] = {MMD_FLAT_UNIFORMS(MMD_X_UNIFORM_NAME)};
     for (int i = 0; i < F_COUNT; i++) {
         r->u_flat[i] = gl->GetUniformLocation(r->prog_flat, flat_names[i]);
         r->u_depth[i] = gl->GetUniformLocation(r->prog_depth, flat_names[i]);
         r->u_ground[i] = gl->GetUniformLocation(r->prog_ground, flat_names[i]);
     }
-    if (!mmd_colour_program(r, 0, msg, msg_size)) { /* the plainest variant: fail early on GLSL errors */
+    if (!mmd_colour_program(r, 0, msg, sizeof msg))
+        return mmd_fail(err, MMD_E_GL, "%s", msg);
+    return MMD_OK;
+}
+
+/* The public functions speak mmd_status (core/status.h); the steps of other
+ * files that still write a sentence into a buffer are turned into MMD_E_GL. */
+mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err)
+{
+    mmd_status st = check_options(o, err);
+    if (st != MMD_OK)
+        return st;
+    mmd_renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return mmd_fail(err, MMD_E_GL, "out of memory");
+    r->o = *o;
+    r->rw = o->width * o->effects.ssaa;
+    r->rh = o->height * o->effects.ssaa;
+    r->post = mmd_effects_post(&o->effects);
+    char msg[sizeof err->msg] = "";
+    if (mmd_gl_context_create(o->backend, o->threads, &r->ctx, msg, sizeof msg)) {
+        free(r);
+        return mmd_fail(err, MMD_E_GL, "%s", msg);
+    }
+    r->gl = mmd_gl_context_api(r->ctx);
+    const mmd_gl *gl = r->gl;
+    if ((st = create_gl(r, err)) != MMD_OK) {
         mmd_renderer_free(r);
-        return -1;
+        return st;
     }
     const uint8_t white[4] = {255, 255, 255, 255};
     r->tex_white = mmd_tex_upload_rgba(r, 1, 1, white, false, false);
@@ -149,29 +160,16 @@ static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, si
     mmd_pool_start(r, threads);
     mmd_texlib_config tc = {o->texture_budget, o->allow_outside_assets, threads, o->quiet ? NULL : o->warn,
                             o->warn_ctx};
-    if (!(r->texlib = mmd_texlib_create(&tc))) {
-        snprintf(msg, msg_size, "out of memory");
+    if (!(r->texlib = mmd_texlib_create(&tc)))
+        st = mmd_fail(err, MMD_E_GL, "out of memory");
+    else if (gl->GetError() != GL_NO_ERROR)
+        st = mmd_fail(err, MMD_E_GL, "GL error while setting up the renderer");
+    if (st != MMD_OK) {
         mmd_renderer_free(r);
-        return -1;
-    }
-    if (gl->GetError() != GL_NO_ERROR) {
-        snprintf(msg, msg_size, "GL error while setting up the renderer");
-        mmd_renderer_free(r);
-        return -1;
+        return st;
     }
     *out = r;
-    return 0;
-}
-
-/* The public functions speak mmd_status (core/status.h); the steps inside
- * write their sentence into a buffer, turned into MMD_E_GL here. */
-mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err)
-{
-    char msg[sizeof err->msg] = "";
-    int rc = create(o, out, msg, sizeof msg);
-    return rc == MMD_TARGETS_TOO_LARGE ? mmd_fail(err, MMD_E_USAGE, "%s", msg)
-           : rc                        ? mmd_fail(err, MMD_E_GL, "%s", msg)
-                                       : MMD_OK;
+    return MMD_OK;
 }
 
 static void free_model(const mmd_gl *gl, gpu_model *g)
@@ -269,15 +267,14 @@ static bool vertex_glow(const gpu_model *g, float *out)
     return true;
 }
 
-static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, char *msg, size_t msg_size)
+/* Every failure is MMD_E_GL (what the renderer has always said, out of memory included). */
+mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err)
 {
     if (r->model_count == r->model_cap) {
         size_t cap = r->model_cap ? r->model_cap * 2 : 4;
         gpu_model *n = realloc(r->models, cap * sizeof *n);
-        if (!n) {
-            snprintf(msg, msg_size, "out of memory");
-            return -1;
-        }
+        if (!n)
+            return mmd_fail(err, MMD_E_GL, "out of memory");
         r->models = n;
         r->model_cap = cap;
     }
@@ -300,8 +297,7 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
         free(edge);
         const mmd_gl *gl = r->gl;
         free_model(gl, g);
-        snprintf(msg, msg_size, "out of memory for model buffers (%zu vertices)", vc);
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "out of memory for model buffers (%zu vertices)", vc);
     }
     for (size_t i = 0; i < vc; i++) {
         const mmd_vertex *v = &m->vertices[i];
@@ -345,21 +341,14 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     mmd_error te;
     if (mmd_tex_model(r, g, model_dir, &te) != MMD_OK) {
         free_model(gl, g);
-        snprintf(msg, msg_size, "%s", te.msg);
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "%s", te.msg);
     }
     if (gl->GetError() != GL_NO_ERROR) {
         free_model(gl, g);
-        snprintf(msg, msg_size, "GL error while uploading model");
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "GL error while uploading model");
     }
-    return (int)r->model_count++;
-}
-
-mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err)
-{
-    char msg[sizeof err->msg] = "";
-    return add_model(r, m, model_dir, msg, sizeof msg) < 0 ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
+    r->model_count++;
+    return MMD_OK;
 }
 
 void mmd_render_look_default(mmd_render_look *l)
