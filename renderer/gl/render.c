@@ -131,10 +131,9 @@ mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, 
     r->rw = o->width * o->effects.ssaa;
     r->rh = o->height * o->effects.ssaa;
     r->post = mmd_effects_post(&o->effects);
-    char msg[sizeof err->msg] = "";
-    if (mmd_gl_context_create(o->backend, o->threads, &r->ctx, msg, sizeof msg)) {
+    if ((st = mmd_gl_context_create(o->backend, o->threads, &r->ctx, err)) != MMD_OK) {
         free(r);
-        return mmd_fail(err, MMD_E_GL, "%s", msg);
+        return st;
     }
     r->gl = mmd_gl_context_api(r->ctx);
     const mmd_gl *gl = r->gl;

@@ -1067,10 +1067,10 @@ TEST(golden_material_morph)
  * makes, for power-of-two sizes square and not: read back level by level. */
 TEST(cpu_mips_match_gl)
 {
-    char msg[256];
+    mmd_error err;
     mmd_gl_context *c;
-    REQUIRE(mmd_gl_context_create(MMD_GL_OSMESA, 1, &c, msg, sizeof msg) == 0 ||
-            mmd_gl_context_create(MMD_GL_EGL, 1, &c, msg, sizeof msg) == 0);
+    REQUIRE(mmd_gl_context_create(MMD_GL_OSMESA, 1, &c, &err) == MMD_OK ||
+            mmd_gl_context_create(MMD_GL_EGL, 1, &c, &err) == MMD_OK);
     const mmd_gl *gl = mmd_gl_context_api(c);
     if (!strstr((const char *)gl->GetString(GL_RENDERER), "llvmpipe")) {
         mmd_gl_context_free(c);
