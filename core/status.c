@@ -8,13 +8,23 @@
 const char *mmd_status_str(mmd_status s)
 {
     static const char *const names[] = {
-#define MMD_X_STR(id, str) str,
+#define MMD_X_STR(id, str, cls) str,
         MMD_STATUS_LIST(MMD_X_STR)
 #undef MMD_X_STR
     };
     if ((unsigned)s >= MMD_STATUS_COUNT)
         return "unknown status";
     return names[s];
+}
+
+mmd_status_class mmd_status_class_of(mmd_status s)
+{
+    static const unsigned char classes[] = {
+#define MMD_X_CLASS(id, str, cls) cls,
+        MMD_STATUS_LIST(MMD_X_CLASS)
+#undef MMD_X_CLASS
+    };
+    return (unsigned)s < MMD_STATUS_COUNT ? (mmd_status_class)classes[s] : MMD_CLASS_INPUT;
 }
 
 mmd_status mmd_error_set(mmd_error *err, mmd_status status, const char *section,

@@ -7,8 +7,12 @@
  *
  * The renderer speaks the same vocabulary: the statuses after
  * MMD_E_BAD_STRUCTURE name the stage that failed outside the input files
- * (command line, GL, encoder, output file); the CLI maps every status to its
- * exit code in one table (renderer/cli/exit.c).
+ * (command line, GL, encoder, output file).
+ *
+ * Each row of the list is (id, sentence, class): the class says what kind of
+ * failure the status is, so a status cannot be added without one. Core knows
+ * no exit numbers; the CLI maps each class to its exit code in one switch
+ * (renderer/cli/exit.c), which -Wswitch keeps complete.
  */
 #ifndef MMD_CORE_STATUS_H
 #define MMD_CORE_STATUS_H
@@ -16,29 +20,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MMD_STATUS_LIST(X)                                  \
-    X(MMD_OK, "ok")                                         \
-    X(MMD_E_IO, "I/O error")                                \
-    X(MMD_E_NOMEM, "out of memory")                         \
-    X(MMD_E_LIMIT, "limit exceeded")                        \
-    X(MMD_E_UNSUPPORTED, "unsupported")                     \
-    X(MMD_E_TRUNCATED, "truncated")                         \
-    X(MMD_E_BAD_MAGIC, "bad magic")                         \
-    X(MMD_E_BAD_VERSION, "bad version")                     \
-    X(MMD_E_BAD_HEADER, "bad header")                       \
-    X(MMD_E_BAD_COUNT, "bad count")                         \
-    X(MMD_E_BAD_INDEX, "index out of range")                \
-    X(MMD_E_BAD_STRING, "bad string")                       \
-    X(MMD_E_BAD_VALUE, "bad value")                         \
-    X(MMD_E_BAD_STRUCTURE, "bad structure")                 \
-    X(MMD_E_USAGE, "bad usage")                             \
-    X(MMD_E_GL, "GL failure")                               \
-    X(MMD_E_ENCODER, "encoder failure")                     \
-    X(MMD_E_OUTPUT, "output not writable")                  \
-    X(MMD_E_INTERRUPTED, "interrupted")
+/* What kind of failure a status is (the CLI's exit code, docs/cli.md). */
+typedef enum mmd_status_class {
+    MMD_CLASS_OK,          /* success */
+    MMD_CLASS_INPUT,       /* an input file could not be read, or its bytes are wrong */
+    MMD_CLASS_USAGE,       /* the command line or a setting asks for what cannot be done */
+    MMD_CLASS_GL,          /* no GL context, or GL failed */
+    MMD_CLASS_ENCODER,     /* the video/audio encoder failed */
+    MMD_CLASS_OUTPUT,      /* an output cannot be written */
+    MMD_CLASS_INTERRUPTED, /* stopped by a signal; outputs finalised */
+} mmd_status_class;
+
+#define MMD_STATUS_LIST(X)                                      \
+    X(MMD_OK, "ok", MMD_CLASS_OK)                               \
+    X(MMD_E_IO, "I/O error", MMD_CLASS_INPUT)                   \
+    X(MMD_E_NOMEM, "out of memory", MMD_CLASS_INPUT)            \
+    X(MMD_E_LIMIT, "limit exceeded", MMD_CLASS_INPUT)           \
+    X(MMD_E_UNSUPPORTED, "unsupported", MMD_CLASS_INPUT)        \
+    X(MMD_E_TRUNCATED, "truncated", MMD_CLASS_INPUT)            \
+    X(MMD_E_BAD_MAGIC, "bad magic", MMD_CLASS_INPUT)            \
+    X(MMD_E_BAD_VERSION, "bad version", MMD_CLASS_INPUT)        \
+    X(MMD_E_BAD_HEADER, "bad header", MMD_CLASS_INPUT)          \
+    X(MMD_E_BAD_COUNT, "bad count", MMD_CLASS_INPUT)            \
+    X(MMD_E_BAD_INDEX, "index out of range", MMD_CLASS_INPUT)   \
+    X(MMD_E_BAD_STRING, "bad string", MMD_CLASS_INPUT)          \
+    X(MMD_E_BAD_VALUE, "bad value", MMD_CLASS_INPUT)            \
+    X(MMD_E_BAD_STRUCTURE, "bad structure", MMD_CLASS_INPUT)    \
+    X(MMD_E_USAGE, "bad usage", MMD_CLASS_USAGE)                \
+    X(MMD_E_GL, "GL failure", MMD_CLASS_GL)                     \
+    X(MMD_E_ENCODER, "encoder failure", MMD_CLASS_ENCODER)      \
+    X(MMD_E_OUTPUT, "output not writable", MMD_CLASS_OUTPUT)    \
+    X(MMD_E_INTERRUPTED, "interrupted", MMD_CLASS_INTERRUPTED)
 
 typedef enum mmd_status {
-#define MMD_X_ENUM(id, str) id,
+#define MMD_X_ENUM(id, str, cls) id,
     MMD_STATUS_LIST(MMD_X_ENUM)
 #undef MMD_X_ENUM
     MMD_STATUS_COUNT
@@ -79,6 +94,9 @@ void mmd_warning_format(const mmd_warning *w, char *buf, size_t size);
 
 /* Human name of a status ("truncated"). Never NULL. */
 const char *mmd_status_str(mmd_status s);
+/* The class of a status, from its row in MMD_STATUS_LIST; a value outside the
+ * list is MMD_CLASS_INPUT (never MMD_CLASS_OK). */
+mmd_status_class mmd_status_class_of(mmd_status s);
 
 /* Fill err (may be NULL) and return status. printf-style message. */
 mmd_status mmd_error_set(mmd_error *err, mmd_status status, const char *section,

@@ -230,6 +230,18 @@ int mmd_msg_print(FILE *f, const char *fmt, ...)
     return rc;
 }
 
+void mmd_warnf(mmd_warn_fn fn, void *ctx, const char *fmt, ...)
+{
+    if (!fn)
+        return;
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fn(ctx, line);
+}
+
 int mmd_msgf(char *msg, size_t n, int ret, const char *fmt, ...)
 {
     if (msg && n) {

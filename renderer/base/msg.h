@@ -3,6 +3,7 @@
  *   mmd_msgf(msg, n, ret, fmt, ...)
  *   mmd_msg_print(f, fmt, ...)          the one way human-readable text reaches a terminal
  *   mmd_msg_warnings(f, prefix, file, list)
+ *   mmd_warnf(fn, ctx, fmt, ...)
  *
  * mmd_msgf formats an error sentence into the caller's buffer msg of n bytes
  * (vsnprintf: always NUL-terminated, truncated to fit) and returns ret, so a
@@ -41,5 +42,13 @@ int mmd_msg_vprint(FILE *f, const char *fmt, va_list ap) __attribute__((format(p
  * "<prefix>warning: <file>: offset 0x1a2b, pmx.material #3: what (and 4 more)",
  * plus a line for kinds beyond the list's capacity. Nothing when list is empty. */
 void mmd_msg_warnings(FILE *f, const char *prefix, const char *file, const mmd_warning_list *list);
+
+/* How a module below the CLI tells the user something that does not stop the
+ * work (a texture drawn white): one sentence, without the "mmdrender:
+ * warning: " prefix, names from files already made printable. The CLI
+ * supplies the function and prints; NULL drops the warning. */
+typedef void (*mmd_warn_fn)(void *ctx, const char *sentence);
+/* Format the sentence (up to 4 KiB, truncated) and hand it to fn(ctx, ...); nothing when fn is NULL. */
+void mmd_warnf(mmd_warn_fn fn, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

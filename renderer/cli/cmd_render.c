@@ -581,6 +581,7 @@ static void render_options(const render_job *j, const render_args *a, mmd_render
     ro.threads = a->threads;
     ro.allow_outside_assets = a->allow_outside;
     ro.quiet = a->quiet;
+    ro.warn = mmd_cli_warn;
     ro.cancel = &g_stop; /* a signal stops a frame between material draws */
     if (a->texture_mib > 0)
         ro.texture_budget = (size_t)a->texture_mib << 20;

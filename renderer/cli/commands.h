@@ -3,7 +3,8 @@
  * main.c only dispatches; each subcommand lives in its own cmd_*.c and
  * parses its own options. Exit codes are a contract (docs/cli.md, --help). The
  * library below the CLI returns mmd_status (core/status.h); mmd_exit_code
- * maps a status to its exit code from one table (exit.c).
+ * maps a status to its exit code through the class its row in MMD_STATUS_LIST
+ * gives it (exit.c).
  */
 #ifndef MMD_RENDERER_COMMANDS_H
 #define MMD_RENDERER_COMMANDS_H
@@ -30,6 +31,10 @@ enum {
  * (I/O, truncated, bad ...) 2, MMD_E_GL 3, MMD_E_ENCODER 4, MMD_E_OUTPUT 5,
  * MMD_E_INTERRUPTED 130. */
 int mmd_exit_code(mmd_status s);
+
+/* The CLI's side of mmd_warn_fn (renderer/base/msg.h): a warning from a
+ * module below it as "mmdrender: warning: SENTENCE" on stderr (ctx unused). */
+void mmd_cli_warn(void *ctx, const char *sentence);
 
 /* argv[0] is the subcommand name ("info", ...); return an exit code. */
 int mmd_cmd_info(int argc, char **argv);

@@ -304,11 +304,11 @@ void mmd_cli_version(FILE *out)
 {
     fprintf(out, "mmdrender %s\n", MMD_VERSION);
     mmd_gl_context *c = NULL;
-    char msg[256];
-    if (mmd_gl_context_create(mmd_gl_default_backend(), 1, &c, msg, sizeof msg) == 0)
+    mmd_error err;
+    if (mmd_gl_context_create(mmd_gl_default_backend(), 1, &c, &err) == MMD_OK)
         fprintf(out, "GL: %s\n", mmd_gl_context_version(c));
     else
-        fprintf(out, "GL: no context (%s)\n", msg);
+        fprintf(out, "GL: no context (%s)\n", err.msg);
     mmd_gl_context_free(c);
     fprintf(out, "FFmpeg %s:", av_version_info());
     put_av(out, "libavcodec", avcodec_version());

@@ -26,21 +26,19 @@ static GLuint screen_texture(mmd_renderer *r)
 {
     if (!r->tex_screen) {
         size_t n = (size_t)r->o.width * (size_t)r->o.height * 4;
-        if (r->tex_bytes + n > r->o.texture_budget) {
-            if (!r->o.quiet)
-                fprintf(stderr, "mmdrender: warning: screen.bmp (%.1f MiB) is over the texture memory budget "
-                        "(%.1f MiB; --texture-memory, --max-memory): drawn white\n", (double)n / (1 << 20),
-                        (double)r->o.texture_budget / (1 << 20));
+        if (!mmd_texlib_reserve(r->texlib, n)) {
+            mmd_warnf(r->o.quiet ? NULL : r->o.warn, r->o.warn_ctx,
+                      "screen.bmp (%.1f MiB) is over the texture memory budget (%.1f MiB; --texture-memory, "
+                      "--max-memory): drawn white", (double)n / (1 << 20), (double)r->o.texture_budget / (1 << 20));
             return 0;
         }
         uint8_t *black = calloc(n ? n : 4, 1);
         if (!black)
-            return 0;
+            return 0; /* the reserved bytes stay counted: the budget errs on the safe side */
         for (size_t i = 3; i < n; i += 4)
             black[i] = 255;
         r->tex_screen = mmd_tex_upload_rgba(r, r->o.width, r->o.height, black, true, false);
         free(black);
-        r->tex_bytes += r->tex_screen ? n : 0;
     }
     return r->tex_screen;
 }

@@ -48,35 +48,30 @@ static any_proc get_proc(const mmd_gl_context *c, const char *name)
     return (any_proc)eglGetProcAddress(name);
 }
 
-static int load_table(mmd_gl_context *c, char *msg, size_t msg_size)
+static mmd_status load_table(mmd_gl_context *c, mmd_error *err)
 {
 #define MMD_GL_LOAD(n)                                                                 \
     c->gl.n = (__typeof__(c->gl.n))get_proc(c, "gl" #n);                              \
-    if (!c->gl.n) {                                                                    \
-        snprintf(msg, msg_size, "GL: entry point gl%s missing", #n);                   \
-        return -1;                                                                     \
-    }
+    if (!c->gl.n)                                                                      \
+        return mmd_fail(err, MMD_E_GL, "GL: entry point gl%s missing", #n);
     MMD_GL_FUNCS(MMD_GL_LOAD)
 #undef MMD_GL_LOAD
-    return 0;
+    return MMD_OK;
 }
 
-static int create_osmesa(mmd_gl_context *c, char *msg, size_t msg_size)
+static mmd_status create_osmesa(mmd_gl_context *c, mmd_error *err)
 {
 #ifdef MMD_NO_OSMESA
     (void)c;
-    snprintf(msg, msg_size, "OSMesa is not built in (this mmdrender was built with GL=egl): use --gl egl");
-    return -1;
+    return mmd_fail(err, MMD_E_GL, "OSMesa is not built in (this mmdrender was built with GL=egl): use --gl egl");
 #else
     const int attribs[] = {OSMESA_FORMAT, OSMESA_RGBA, OSMESA_DEPTH_BITS, 0,
                            OSMESA_PROFILE, OSMESA_CORE_PROFILE,
                            OSMESA_CONTEXT_MAJOR_VERSION, 3, OSMESA_CONTEXT_MINOR_VERSION, 3, 0};
     c->osmesa = OSMesaCreateContextAttribs(attribs, NULL);
-    if (!c->osmesa) {
-        snprintf(msg, msg_size, "OSMesa: cannot create a core 3.3 context");
-        return -1;
-    }
-    return mmd_gl_context_make_current(c) ? (snprintf(msg, msg_size, "OSMesa: make current failed"), -1) : 0;
+    if (!c->osmesa)
+        return mmd_fail(err, MMD_E_GL, "OSMesa: cannot create a core 3.3 context");
+    return mmd_gl_context_make_current(c) ? mmd_fail(err, MMD_E_GL, "OSMesa: make current failed") : MMD_OK;
 #endif
 }
 
@@ -127,41 +122,36 @@ static EGLDisplay open_egl_display(bool gpu)
 #define LSAN_ON() ((void)0)
 #endif
 
-static int create_egl_inner(mmd_gl_context *c, char *msg, size_t msg_size);
-static int create_egl(mmd_gl_context *c, char *msg, size_t msg_size)
+static mmd_status create_egl_inner(mmd_gl_context *c, mmd_error *err);
+static mmd_status create_egl(mmd_gl_context *c, mmd_error *err)
 {
     LSAN_OFF(); /* LSAN_ON() in mmd_gl_context_free */
-    return create_egl_inner(c, msg, msg_size);
+    return create_egl_inner(c, err);
 }
 
-static int create_egl_inner(mmd_gl_context *c, char *msg, size_t msg_size)
+static mmd_status create_egl_inner(mmd_gl_context *c, mmd_error *err)
 {
     bool gpu = c->backend == MMD_GL_EGL_GPU;
     c->egl_display = open_egl_display(gpu);
     EGLint major = 0, minor = 0;
     if (c->egl_display == EGL_NO_DISPLAY || !eglInitialize(c->egl_display, &major, &minor)) {
         c->egl_display = EGL_NO_DISPLAY;
-        snprintf(msg, msg_size, gpu ? "EGL: no GPU device (EGL_EXT_device_enumeration lists none but Mesa's software one)"
-                                    : "EGL: no software/surfaceless display");
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "%s",
+                        gpu ? "EGL: no GPU device (EGL_EXT_device_enumeration lists none but Mesa's software one)"
+                            : "EGL: no software/surfaceless display");
     }
-    if (!eglBindAPI(EGL_OPENGL_API)) {
-        snprintf(msg, msg_size, "EGL: desktop OpenGL API unavailable");
-        return -1;
-    }
+    if (!eglBindAPI(EGL_OPENGL_API))
+        return mmd_fail(err, MMD_E_GL, "EGL: desktop OpenGL API unavailable");
     const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
                               EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                               EGL_NONE};
     c->egl_context = eglCreateContext(c->egl_display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
-    if (c->egl_context == EGL_NO_CONTEXT) {
-        snprintf(msg, msg_size, "EGL: cannot create a core 3.3 context (0x%x)", (unsigned)eglGetError());
-        return -1;
-    }
-    return mmd_gl_context_make_current(c) ? (snprintf(msg, msg_size, "EGL: make current failed"), -1) : 0;
+    if (c->egl_context == EGL_NO_CONTEXT)
+        return mmd_fail(err, MMD_E_GL, "EGL: cannot create a core 3.3 context (0x%x)", (unsigned)eglGetError());
+    return mmd_gl_context_make_current(c) ? mmd_fail(err, MMD_E_GL, "EGL: make current failed") : MMD_OK;
 }
 
-int mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **out, char *msg,
-                          size_t msg_size)
+mmd_status mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **out, mmd_error *err)
 {
     if (threads > 0) {
         char v[16];
@@ -169,34 +159,30 @@ int mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **
         setenv("LP_NUM_THREADS", v, 1); /* read by llvmpipe when its screen is created */
     }
     mmd_gl_context *c = calloc(1, sizeof *c);
-    if (!c) {
-        snprintf(msg, msg_size, "out of memory");
-        return -1;
-    }
+    if (!c)
+        return mmd_fail(err, MMD_E_GL, "out of memory");
     c->backend = backend;
     c->egl_display = EGL_NO_DISPLAY;
     c->egl_context = EGL_NO_CONTEXT;
-    int rc = backend != MMD_GL_OSMESA ? create_egl(c, msg, msg_size) : create_osmesa(c, msg, msg_size);
-    if (rc == 0)
-        rc = load_table(c, msg, msg_size);
-    if (rc == 0) {
+    mmd_status rc = backend != MMD_GL_OSMESA ? create_egl(c, err) : create_osmesa(c, err);
+    if (rc == MMD_OK)
+        rc = load_table(c, err);
+    if (rc == MMD_OK) {
         const char *v = (const char *)c->gl.GetString(GL_VERSION);
         const char *r = (const char *)c->gl.GetString(GL_RENDERER);
         GLint maj = 0, min = 0;
         c->gl.GetIntegerv(GL_MAJOR_VERSION, &maj);
         c->gl.GetIntegerv(GL_MINOR_VERSION, &min);
         snprintf(c->version, sizeof c->version, "%s (%s)", v ? v : "?", r ? r : "?");
-        if (maj * 10 + min < 33) {
-            snprintf(msg, msg_size, "GL: need 3.3 core, got %s", c->version);
-            rc = -1;
-        }
+        if (maj * 10 + min < 33)
+            rc = mmd_fail(err, MMD_E_GL, "GL: need 3.3 core, got %s", c->version);
     }
-    if (rc) {
+    if (rc != MMD_OK) {
         mmd_gl_context_free(c);
-        return -1;
+        return rc;
     }
     *out = c;
-    return 0;
+    return MMD_OK;
 }
 
 int mmd_gl_context_make_current(mmd_gl_context *c)

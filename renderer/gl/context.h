@@ -9,7 +9,7 @@
  * backend's GetProcAddress), never by their global names, because libOSMesa and
  * libGL both export gl* symbols and only the backend's own are valid for it.
  *
- *     mmd_gl_context *c; mmd_gl_context_create(MMD_GL_OSMESA, 2, &c, msg, sizeof msg);
+ *     mmd_gl_context *c; mmd_gl_context_create(MMD_GL_OSMESA, 2, &c, &err);
  *     const mmd_gl *gl = mmd_gl_context_api(c); gl->Clear(GL_COLOR_BUFFER_BIT);
  *     mmd_gl_context_free(c);
  */
@@ -23,6 +23,7 @@
 #include <GL/glext.h>
 #include <stddef.h>
 
+#include "core/status.h"
 #include "renderer/gl/backend.h"
 
 #define MMD_GL_FUNCS(X)                                                                        \
@@ -55,9 +56,9 @@ typedef struct mmd_gl {
 typedef struct mmd_gl_context mmd_gl_context;
 
 /* Create and make current a core 3.3+ context. threads > 0 sets LP_NUM_THREADS
- * (llvmpipe's rasteriser threads) before Mesa starts. Returns 0, or -1 with msg. */
-int mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **out, char *msg,
-                          size_t msg_size);
+ * (llvmpipe's rasteriser threads) before Mesa starts. Returns MMD_OK, or
+ * MMD_E_GL with err (NULL allowed) saying why. */
+mmd_status mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **out, mmd_error *err);
 void mmd_gl_context_free(mmd_gl_context *c); /* NULL is a no-op */
 /* Make c current on the calling thread again (after another context was used). */
 int mmd_gl_context_make_current(mmd_gl_context *c);

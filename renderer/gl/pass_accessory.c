@@ -7,13 +7,8 @@
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
 
-enum {
-    A_ACC_WORLD, A_WORLD, A_VIEW, A_PROJ, A_SHADOW_VP, A_DIFFUSE, A_EMISSIVE, A_SPECULAR, A_POWER,
-    A_LIGHT_COLOR, A_LIGHT_DIR, A_EYE, A_TEX, A_SPHERE, A_SHADOW_MAP, A_SHADOW_MODE, A_COUNT
-};
-static const char *const k_acc_uniforms[A_COUNT] = {
-    "u_acc_world", "u_world", "u_view", "u_proj", "u_shadow_vp", "u_diffuse", "u_emissive", "u_specular",
-    "u_power", "u_light_color", "u_light_dir", "u_eye", "u_tex", "u_sphere", "u_shadow_map", "u_shadow_mode"};
+static const char *const k_acc_uniforms[A_COUNT] = {MMD_ACC_UNIFORMS(MMD_X_UNIFORM_NAME)};
+static const mmd_variant_bit k_variant[] = {MMD_ACC_VARIANT(MMD_X_VARIANT_ROW_AV)};
 
 static GLuint acc_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
 {
@@ -21,8 +16,7 @@ static GLuint acc_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
         return r->prog_acc[key];
     const mmd_gl *gl = r->gl;
     char defs[160];
-    snprintf(defs, sizeof defs, "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define SPECULAR %d\n",
-             key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1);
+    mmd_gl_variant_defines(k_variant, sizeof k_variant / sizeof k_variant[0], key, defs, sizeof defs);
     GLuint p = mmd_gl_program_build(gl, "acc_vs", "acc_fs", defs, msg, msg_size);
     if (!p)
         return 0;
@@ -63,7 +57,8 @@ static int draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_ctx *f,
             continue;
         int sphere = gm->sphere ? m->sphere_mode : 0;
         bool spec = m->power > 0 && (m->specular[0] > 0 || m->specular[1] > 0 || m->specular[2] > 0);
-        int key = (gm->tex != 0) | sphere << 1 | (f->shadow_mode != 0) << 3 | (int)spec << 4;
+        int key = AV(HAS_TEX, gm->tex != 0) | AV(SPHERE_MODE, sphere) | AV(SELF_SHADOW, f->shadow_mode != 0) |
+                  AV(SPECULAR, spec);
         GLuint prog = acc_program(r, key, msg, msg_size);
         if (!prog)
             return -1;

@@ -49,8 +49,8 @@ mmd_status mmd_renderer_set_background(mmd_renderer *r, const char *path, const 
     r->bg[0].tex = mmd_tex_file(r, dir, name, false, false, "the background image");
     if (!r->bg[0].tex) {
         char pn[1024];
-        fprintf(stderr, "mmdrender: warning: background image \"%s\" cannot be read or decoded: not drawn\n",
-                mmd_printable(path, pn, sizeof pn));
+        mmd_warnf(r->o.warn, r->o.warn_ctx, "background image \"%s\" cannot be read or decoded: not drawn",
+                  mmd_printable(path, pn, sizeof pn));
         return MMD_OK;
     }
     place(r, offset, scale, r->bg[0].rect);

@@ -6,11 +6,8 @@
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
 
-static const char *const mmd_main_uniforms[U_MAIN_COUNT] = {
-    "u_world", "u_view", "u_proj", "u_shadow_vp", "u_diffuse", "u_ambient", "u_specular", "u_power",
-    "u_light_color", "u_light_dir", "u_eye", "u_tex", "u_sphere", "u_toon", "u_shadow_map",
-    "u_shadow_mode", "u_tex_mul", "u_tex_add",
-    "u_sph_mul", "u_sph_add", "u_toon_mul", "u_toon_add", "u_shadow_cmp", "u_soft"};
+static const char *const mmd_main_uniforms[U_MAIN_COUNT] = {MMD_MAIN_UNIFORMS(MMD_X_UNIFORM_NAME)};
+static const mmd_variant_bit k_variant[] = {MMD_COLOUR_VARIANT(MMD_X_VARIANT_ROW_CV)};
 
 GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
 {
@@ -18,10 +15,7 @@ GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
         return r->prog_main[key];
     const mmd_gl *gl = r->gl;
     char defs[320];
-    int n = snprintf(defs, sizeof defs,
-                     "#define HAS_TEX %d\n#define SPHERE_MODE %d\n#define SELF_SHADOW %d\n#define VERTEX_COLOR %d\n"
-                     "#define SPECULAR %d\n#define TINT %d\n",
-                     key & 1, (key >> 1) & 3, (key >> 3) & 1, (key >> 4) & 1, (key >> 5) & 1, (key >> 6) & 1);
+    int n = mmd_gl_variant_defines(k_variant, sizeof k_variant / sizeof k_variant[0], key, defs, sizeof defs);
     /* effects are the same for every variant of a run; off adds nothing, so
      * the programs are the very ones drawn without effects */
     const mmd_effects *e = &r->o.effects;
@@ -97,8 +91,8 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         int sphere_mode = gm->sphere && mt->sphere_mode <= MMD_SPHERE_SUB_TEXTURE ? mt->sphere_mode : 0;
         bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode && g->look.self_shadow;
         bool spec = s->specular_power > 0 && (s->specular[0] > 0 || s->specular[1] > 0 || s->specular[2] > 0);
-        int key = (gm->tex != 0) | sphere_mode << 1 | (int)shadow << 3 |
-                  (int)((mt->flags & MMD_MAT_VERTEX_COLOR) != 0) << 4 | (int)spec << 5 | (int)tinted(s) << 6;
+        int key = CV(HAS_TEX, gm->tex != 0) | CV(SPHERE_MODE, sphere_mode) | CV(SELF_SHADOW, shadow) |
+                  CV(VERTEX_COLOR, (mt->flags & MMD_MAT_VERTEX_COLOR) != 0) | CV(SPECULAR, spec) | CV(TINT, tinted(s));
         GLuint prog = mmd_colour_program(r, key, msg, msg_size);
         if (!prog)
             return -1;

@@ -40,38 +40,45 @@ void mmd_render_options_default(mmd_render_options *o)
 }
 
 /* Effect ranges (effects.h); the scene parser checks the same, this guards the library. */
-static int check_effects(const mmd_render_options *o, char *msg, size_t msg_size)
+static mmd_status check_effects(const mmd_render_options *o, mmd_error *err)
 {
     const mmd_effects *e = &o->effects;
-    if (e->ssaa < 1 || e->ssaa > 4) {
-        snprintf(msg, msg_size, "ssaa must be 1..4 (got %d)", e->ssaa);
-        return -1;
-    }
-    if ((long)o->width * e->ssaa > 16384 || (long)o->height * e->ssaa > 16384) {
-        snprintf(msg, msg_size, "render size %dx%d times ssaa %d is over 16384 pixels a side", o->width, o->height,
-                 e->ssaa);
-        return -1;
-    }
+    if (e->ssaa < 1 || e->ssaa > 4)
+        return mmd_fail(err, MMD_E_GL, "ssaa must be 1..4 (got %d)", e->ssaa);
+    if ((long)o->width * e->ssaa > 16384 || (long)o->height * e->ssaa > 16384)
+        return mmd_fail(err, MMD_E_GL, "render size %dx%d times ssaa %d is over 16384 pixels a side", o->width,
+                        o->height, e->ssaa);
     if (!(e->glow_strength >= 0 && e->glow_strength <= 10) || !(e->glow_radius >= 0.25f && e->glow_radius <= 4) ||
         !(e->soft_shadow_radius >= 0.5f && e->soft_shadow_radius <= 8) ||
         !(e->diffusion_strength >= 0 && e->diffusion_strength <= 2) ||
-        !(e->diffusion_threshold >= 0 && e->diffusion_threshold <= 1)) {
-        snprintf(msg, msg_size, "an effect value is out of range (see docs/effects.md)");
-        return -1;
-    }
-    return 0;
+        !(e->diffusion_threshold >= 0 && e->diffusion_threshold <= 1))
+        return mmd_fail(err, MMD_E_GL, "an effect value is out of range (see docs/effects.md)");
+    return MMD_OK;
+}
+
+/* The options every renderer checks before it opens a GL context (MMD_E_GL, as every failure of create). */
+static mmd_status check_options(const mmd_render_options *o, mmd_error *err)
+{
+    if (o->width < 1 || o->height < 1 || o->width > 16384 || o->height > 16384)
+        return mmd_fail(err, MMD_E_GL, "render size %dx%d out of range (1..16384)", o->width, o->height);
+    if (o->samples != 1 && o->samples != 2 && o->samples != 4)
+        return mmd_fail(err, MMD_E_GL, "MSAA samples must be 1, 2 or 4 (got %d)", o->samples);
+    if (o->self_shadow && (o->shadow_map_size < 64 || o->shadow_map_size > 8192))
+        return mmd_fail(err, MMD_E_GL, "shadow map size %d out of range (64..8192)", o->shadow_map_size);
+    return check_effects(o, err);
 }
 
 /* The flat programs (edges, ground shadow, depth) and, with soft shadows, the
  * shadow map's compare sampler. */
-static int build_flat(mmd_renderer *r, char *msg, size_t msg_size)
+static mmd_status build_flat(mmd_renderer *r, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
-    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, msg_size);
+    char msg[sizeof err->msg] = "";
+    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, sizeof msg);
     /* position-only vertex stage for the passes without an edge offset (fewer attributes fetched per vertex) */
     const char *pos_only = "#define POSITION_ONLY 1\n";
-    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, msg_size) : 0;
-    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, msg_size) : 0;
+    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, sizeof msg) : 0;
+    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, sizeof msg) : 0;
     if (r->o.effects.soft_shadow && r->o.self_shadow) {
         gl->GenSamplers(1, &r->smp_shadow_cmp);
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -81,55 +88,58 @@ static int build_flat(mmd_renderer *r, char *msg, size_t msg_size)
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
     }
-    return r->prog_ground ? 0 : -1;
+    return r->prog_ground ? MMD_OK : mmd_fail(err, MMD_E_GL, "%s", msg);
 }
 
-static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, size_t msg_size)
+/* Programs, targets and the colour program's plainest variant (failing early
+ * on GLSL errors). A size or MSAA level this GL cannot hold is MMD_E_USAGE
+ * (mmd_targets_create's MMD_TARGETS_TOO_LARGE), anything else MMD_E_GL. */
+static mmd_status create_gl(mmd_renderer *r, mmd_error *err)
 {
-    if (o->width < 1 || o->height < 1 || o->width > 16384 || o->height > 16384) {
-        snprintf(msg, msg_size, "render size %dx%d out of range (1..16384)", o->width, o->height);
-        return -1;
-    }
-    if (o->samples != 1 && o->samples != 2 && o->samples != 4) {
-        snprintf(msg, msg_size, "MSAA samples must be 1, 2 or 4 (got %d)", o->samples);
-        return -1;
-    }
-    if (o->self_shadow && (o->shadow_map_size < 64 || o->shadow_map_size > 8192)) {
-        snprintf(msg, msg_size, "shadow map size %d out of range (64..8192)", o->shadow_map_size);
-        return -1;
-    }
-    if (check_effects(o, msg, msg_size))
-        return -1;
-    mmd_renderer *r = calloc(1, sizeof *r);
-    if (!r) {
-        snprintf(msg, msg_size, "out of memory");
-        return -1;
-    }
-    r->o = *o;
-    r->rw = o->width * o->effects.ssaa;
-    r->rh = o->height * o->effects.ssaa;
-    r->post = mmd_effects_post(&o->effects);
-    if (mmd_gl_context_create(o->backend, o->threads, &r->ctx, msg, msg_size)) {
-        free(r);
-        return -1;
-    }
-    r->gl = mmd_gl_context_api(r->ctx);
+    const mmd_render_options *o = &r->o;
+    char msg[sizeof err->msg] = "";
+    mmd_status st = build_flat(r, err);
+    if (st != MMD_OK)
+        return st;
+    int tr = mmd_targets_create(r, msg, sizeof msg);
+    if (tr || (o->effects.glow && mmd_glow_target_create(r, msg, sizeof msg)) ||
+        (o->self_shadow && mmd_shadow_target_create(r, msg, sizeof msg)))
+        return mmd_fail(err, tr == MMD_TARGETS_TOO_LARGE ? MMD_E_USAGE : MMD_E_GL, "%s", msg);
     const mmd_gl *gl = r->gl;
-    int tr = build_flat(r, msg, msg_size) ? -1 : mmd_targets_create(r, msg, msg_size);
-    if (tr || (o->effects.glow && mmd_glow_target_create(r, msg, msg_size)) ||
-        (o->self_shadow && mmd_shadow_target_create(r, msg, msg_size))) {
-        mmd_renderer_free(r);
-        return tr == MMD_TARGETS_TOO_LARGE ? MMD_TARGETS_TOO_LARGE : -1;
-    }
-    static const char *const flat_names[4] = {"u_world", "u_viewproj", "u_edge_offset", "u_color"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const flat_names[F_COUNT] = {MMD_FLAT_UNIFORMS(MMD_X_UNIFORM_NAME)};
+    for (int i = 0; i < F_COUNT; i++) {
         r->u_flat[i] = gl->GetUniformLocation(r->prog_flat, flat_names[i]);
         r->u_depth[i] = gl->GetUniformLocation(r->prog_depth, flat_names[i]);
         r->u_ground[i] = gl->GetUniformLocation(r->prog_ground, flat_names[i]);
     }
-    if (!mmd_colour_program(r, 0, msg, msg_size)) { /* the plainest variant: fail early on GLSL errors */
+    if (!mmd_colour_program(r, 0, msg, sizeof msg))
+        return mmd_fail(err, MMD_E_GL, "%s", msg);
+    return MMD_OK;
+}
+
+/* The public functions speak mmd_status (core/status.h); the steps of other
+ * files that still write a sentence into a buffer are turned into MMD_E_GL. */
+mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err)
+{
+    mmd_status st = check_options(o, err);
+    if (st != MMD_OK)
+        return st;
+    mmd_renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return mmd_fail(err, MMD_E_GL, "out of memory");
+    r->o = *o;
+    r->rw = o->width * o->effects.ssaa;
+    r->rh = o->height * o->effects.ssaa;
+    r->post = mmd_effects_post(&o->effects);
+    if ((st = mmd_gl_context_create(o->backend, o->threads, &r->ctx, err)) != MMD_OK) {
+        free(r);
+        return st;
+    }
+    r->gl = mmd_gl_context_api(r->ctx);
+    const mmd_gl *gl = r->gl;
+    if ((st = create_gl(r, err)) != MMD_OK) {
         mmd_renderer_free(r);
-        return -1;
+        return st;
     }
     const uint8_t white[4] = {255, 255, 255, 255};
     r->tex_white = mmd_tex_upload_rgba(r, 1, 1, white, false, false);
@@ -147,24 +157,18 @@ static int create(const mmd_render_options *o, mmd_renderer **out, char *msg, si
         threads = MAX_THREADS + 1;
     r->threads = threads;
     mmd_pool_start(r, threads);
-    if (gl->GetError() != GL_NO_ERROR) {
-        snprintf(msg, msg_size, "GL error while setting up the renderer");
+    mmd_texlib_config tc = {o->texture_budget, o->allow_outside_assets, threads, o->quiet ? NULL : o->warn,
+                            o->warn_ctx};
+    if (!(r->texlib = mmd_texlib_create(&tc)))
+        st = mmd_fail(err, MMD_E_GL, "out of memory");
+    else if (gl->GetError() != GL_NO_ERROR)
+        st = mmd_fail(err, MMD_E_GL, "GL error while setting up the renderer");
+    if (st != MMD_OK) {
         mmd_renderer_free(r);
-        return -1;
+        return st;
     }
     *out = r;
-    return 0;
-}
-
-/* The public functions speak mmd_status (core/status.h); the steps inside
- * write their sentence into a buffer, turned into MMD_E_GL here. */
-mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err)
-{
-    char msg[sizeof err->msg] = "";
-    int rc = create(o, out, msg, sizeof msg);
-    return rc == MMD_TARGETS_TOO_LARGE ? mmd_fail(err, MMD_E_USAGE, "%s", msg)
-           : rc                        ? mmd_fail(err, MMD_E_GL, "%s", msg)
-                                       : MMD_OK;
+    return MMD_OK;
 }
 
 static void free_model(const mmd_gl *gl, gpu_model *g)
@@ -172,11 +176,7 @@ static void free_model(const mmd_gl *gl, gpu_model *g)
     GLuint bufs[7] = {g->vbo_pos, g->vbo_nrm, g->vbo_uv, g->vbo_add, g->vbo_edge, g->ebo, g->vbo_glow};
     gl->DeleteBuffers(7, bufs);
     gl->DeleteVertexArrays(1, &g->vao);
-    free(g->tex_repeat); /* the names belong to the renderer's texture cache */
-    free(g->tex_clamp);
-    free(g->tex_tried_r);
-    free(g->tex_tried_c);
-    free(g->mats);
+    free(g->mats); /* the texture names belong to the renderer (tex_names) */
     free(g->base);
     free(g->prof_mat);
     free(g->skin_pos);
@@ -193,9 +193,9 @@ void mmd_renderer_free(mmd_renderer *r)
         const mmd_gl *gl = r->gl;
         for (size_t i = 0; i < r->model_count; i++)
             free_model(gl, &r->models[i]);
-        for (size_t i = 0; i < r->tex_count; i++)
-            if (r->tex_cache[i].tex)
-                gl->DeleteTextures(1, &r->tex_cache[i].tex);
+        for (size_t i = 0; i < r->tex_name_cap; i++)
+            if (r->tex_names[i])
+                gl->DeleteTextures(1, &r->tex_names[i]);
         mmd_accessories_free(r);
         mmd_background_free(r);
         GLuint fbos[3] = {r->fbo_ms, r->fbo_res, r->fbo_shadow};
@@ -221,8 +221,8 @@ void mmd_renderer_free(mmd_renderer *r)
         mmd_gl_context_free(r->ctx);
     }
     free(r->models);
-    free(r->tex_cache);
-    mmd_file_map_free(&r->tex_map);
+    free(r->tex_names);
+    mmd_texlib_free(r->texlib);
     free(r);
 }
 
@@ -266,15 +266,14 @@ static bool vertex_glow(const gpu_model *g, float *out)
     return true;
 }
 
-static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, char *msg, size_t msg_size)
+/* Every failure is MMD_E_GL (what the renderer has always said, out of memory included). */
+mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err)
 {
     if (r->model_count == r->model_cap) {
         size_t cap = r->model_cap ? r->model_cap * 2 : 4;
         gpu_model *n = realloc(r->models, cap * sizeof *n);
-        if (!n) {
-            snprintf(msg, msg_size, "out of memory");
-            return -1;
-        }
+        if (!n)
+            return mmd_fail(err, MMD_E_GL, "out of memory");
         r->models = n;
         r->model_cap = cap;
     }
@@ -282,11 +281,7 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     memset(g, 0, sizeof *g);
     g->m = m;
     mmd_render_look_default(&g->look);
-    size_t vc = m->vertex_count, tc = m->texture_count ? m->texture_count : 1;
-    g->tex_repeat = calloc(tc, sizeof(GLuint));
-    g->tex_clamp = calloc(tc, sizeof(GLuint));
-    g->tex_tried_r = calloc(tc, sizeof(bool));
-    g->tex_tried_c = calloc(tc, sizeof(bool));
+    size_t vc = m->vertex_count;
     g->mats = calloc(m->material_count ? m->material_count : 1, sizeof *g->mats);
     g->base = calloc(m->material_count ? m->material_count : 1, sizeof *g->base);
     g->skin_pos = malloc((vc ? vc : 1) * 3 * sizeof(float));
@@ -295,15 +290,13 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     float *uv = malloc((vc ? vc : 1) * 2 * sizeof(float));
     float *add = malloc((vc ? vc : 1) * 4 * sizeof(float));
     float *edge = malloc((vc ? vc : 1) * sizeof(float));
-    if (!g->tex_repeat || !g->tex_clamp || !g->tex_tried_r || !g->tex_tried_c || !g->mats || !g->base ||
-        !g->skin_pos || !g->skin_nrm || !uv || !add || !edge || (r->o.profile && !g->prof_mat)) {
+    if (!g->mats || !g->base || !g->skin_pos || !g->skin_nrm || !uv || !add || !edge || (r->o.profile && !g->prof_mat)) {
         free(uv);
         free(add);
         free(edge);
         const mmd_gl *gl = r->gl;
         free_model(gl, g);
-        snprintf(msg, msg_size, "out of memory for model buffers (%zu vertices)", vc);
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "out of memory for model buffers (%zu vertices)", vc);
     }
     for (size_t i = 0; i < vc; i++) {
         const mmd_vertex *v = &m->vertices[i];
@@ -342,32 +335,19 @@ static int add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir,
     free(uv);
     free(add);
     free(edge);
-    mmd_tex_decode_ahead(r, m, model_dir);
-    for (uint32_t i = 0; i < m->material_count; i++) {
-        const mmd_material *mt = &m->materials[i];
-        mmd_material_state_base(mt, &g->base[i]);
-        int32_t t[3];
-        mmd_material_textures(mt, t);
-        g->mats[i].tex = mmd_tex_model(r, g, model_dir, t[0], true);
-        g->mats[i].sphere = mmd_tex_model(r, g, model_dir, t[1], false); /* 0 for -1 */
-        if (mt->toon_shared)
-            g->mats[i].toon = mt->toon >= 0 && mt->toon < 10 ? r->toon_shared[mt->toon] : 0;
-        else
-            g->mats[i].toon = mmd_tex_model(r, g, model_dir, t[2], false);
+    for (uint32_t i = 0; i < m->material_count; i++)
+        mmd_material_state_base(&m->materials[i], &g->base[i]);
+    mmd_error te;
+    if (mmd_tex_model(r, g, model_dir, &te) != MMD_OK) {
+        free_model(gl, g);
+        return mmd_fail(err, MMD_E_GL, "%s", te.msg);
     }
-    mmd_tex_ahead_release(r);
     if (gl->GetError() != GL_NO_ERROR) {
         free_model(gl, g);
-        snprintf(msg, msg_size, "GL error while uploading model");
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "GL error while uploading model");
     }
-    return (int)r->model_count++;
-}
-
-mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err)
-{
-    char msg[sizeof err->msg] = "";
-    return add_model(r, m, model_dir, msg, sizeof msg) < 0 ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
+    r->model_count++;
+    return MMD_OK;
 }
 
 void mmd_render_look_default(mmd_render_look *l)
@@ -414,18 +394,15 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     }
 }
 
-/* draw's result when options.cancel stopped it (else 0, or -1 with msg) */
-#define DRAW_INTERRUPTED (-2)
-
-static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const mmd_render_view *v,
-                const mmd_light_state *light, const mmd_shadow_state *shadow, uint8_t *rgba, char *msg,
-                size_t msg_size)
+/* MMD_E_INTERRUPTED when options.cancel stopped it; the passes' sentences are MMD_E_GL. */
+static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const mmd_render_view *v,
+                       const mmd_light_state *light, const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
-    if (count > r->model_count) {
-        snprintf(msg, msg_size, "%zu instances for %zu models", count, r->model_count);
-        return -1;
-    }
+    char msg[sizeof err->msg] = "";
+    const size_t msg_size = sizeof msg;
+    if (count > r->model_count)
+        return mmd_fail(err, MMD_E_GL, "%zu instances for %zu models", count, r->model_count);
     mmd_prof_begin(r);
     double t0 = mmd_render_now_ms();
     for (size_t i = 0; i < count; i++)
@@ -470,7 +447,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     gl->FrontFace(GL_CCW); /* see the top comment: two mirrors */
     gl->CullFace(GL_BACK);
     if (mmd_pass_accessories(r, &f, false, msg, msg_size)) /* MMD: accessories before the models */
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "%s", msg);
     for (size_t i = 0; i < count; i++) {
         if (ins[i].hidden)
             continue;
@@ -478,7 +455,7 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
         if (add)
             gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
         if (mmd_pass_colour(r, &r->models[i], &ins[i], &f, msg, msg_size))
-            return -1;
+            return mmd_fail(err, MMD_E_GL, "%s", msg);
         /* Start llvmpipe's rasteriser threads on what is queued (glFlush is
          * asynchronous there) while this thread transforms and bins the next
          * pass, instead of leaving them idle until glFinish. No extra CPU
@@ -492,12 +469,11 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
             gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     }
     if (mmd_pass_accessories(r, &f, true, msg, msg_size)) /* those marked after_models */
-        return -1;
+        return mmd_fail(err, MMD_E_GL, "%s", msg);
     if (mmd_render_cancelled(r)) { /* the passes stopped early: no image */
         gl->BindVertexArray(0);
         mmd_prof_end(r);
-        snprintf(msg, msg_size, "interrupted");
-        return DRAW_INTERRUPTED;
+        return mmd_fail(err, MMD_E_INTERRUPTED, "interrupted");
     }
     gl->Flush(); /* the same for the edges while the ground shadow is binned */
     if (r->o.ground_shadow)
@@ -516,14 +492,12 @@ static int draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, c
     r->timings.draw_ms = t2 - t1;
     r->timings.readback_ms = t3 - t2;
     mmd_prof_end(r);
-    return rc;
+    return rc ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
 }
 
 mmd_status mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instances, size_t count,
                              const mmd_render_view *view, const mmd_light_state *light,
                              const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)
 {
-    char msg[sizeof err->msg] = "";
-    int rc = draw(r, instances, count, view, light, shadow, rgba, msg, sizeof msg);
-    return rc == 0 ? MMD_OK : mmd_fail(err, rc == DRAW_INTERRUPTED ? MMD_E_INTERRUPTED : MMD_E_GL, "%s", msg);
+    return draw(r, instances, count, view, light, shadow, rgba, err);
 }

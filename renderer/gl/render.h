@@ -25,6 +25,7 @@
 #include "core/camera.h"
 #include "core/model.h"
 #include "renderer/gl/backend.h"
+#include "renderer/base/msg.h"
 #include "renderer/gl/effects.h"
 
 #define MMD_TEXTURE_BUDGET_DEFAULT ((size_t)2 << 30) /* 2 GiB */
@@ -49,7 +50,10 @@ typedef struct mmd_render_options {
                                   is halved until it does, else drawn white, with a warning */
     mmd_effects effects;       /* glow, soft shadow, diffusion, SSAA, FXAA (default all off) */
     bool profile;              /* benchmarks: finish and time every pass (mmd_renderer_profile) */
-    bool quiet;                /* no warnings on stderr (texture drawn white or scaled down) */
+    bool quiet;                /* no texture warnings (drawn white or scaled down) */
+    mmd_warn_fn warn;          /* where the renderer's warnings go, one sentence each (the CLI prints
+                                  them); NULL (default): nowhere. The renderer prints nothing itself */
+    void *warn_ctx;            /* passed to warn */
     const volatile sig_atomic_t *cancel; /* while *cancel is non-zero, a frame being drawn stops
                                   between material draws and render returns MMD_E_INTERRUPTED
                                   (the image is then unspecified); NULL (default): never */
@@ -76,8 +80,8 @@ mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, 
  * Pure: no GL context; o's ranges as create checks them. */
 uint64_t mmd_renderer_memory(const mmd_render_options *o);
 void mmd_renderer_free(mmd_renderer *r); /* NULL is a no-op */
-/* Upload a model; textures resolve relative to model_dir. Missing textures warn
- * once on stderr (not when options.quiet) and render white. Slots are numbered in the order models are
+/* Upload a model; textures resolve relative to model_dir (image/texlib.h). Missing textures warn
+ * once (options.warn) and render white. Slots are numbered in the order models are
  * added (the first is slot 0). */
 mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err);
 /* MMD's per-model display switches (a project's model menu), per slot;

@@ -3,7 +3,7 @@
  *
  *   render.c            lifecycle: options, create/free, models, the frame (mmd_renderer_draw)
  *   pool.c              the fixed worker pool (mmd_renderer_parallel)
- *   textures.c          texture upload and the per-model texture cache
+ *   textures.c          texture upload, GL names of the texlib's textures (image/texlib.h)
  *   targets.c           colour/MSAA/shadow framebuffers, clear at frame start, resolve + readback
  *   pass_shadow_map.c   self-shadow light camera and depth pass
  *   pass_colour.c       MMD's material pass (toon, sphere, texture, specular, self-shadow)
@@ -28,12 +28,53 @@
 #include "renderer/base/filemap.h"
 #include "renderer/gl/render.h"
 #include "renderer/image/decode.h"
+#include "renderer/image/texlib.h"
 
 #define MAX_THREADS 16
-/* accessory program variants: tex(1) | sphere mode(2) | self-shadow(1) | specular(1) */
-#define ACC_VARIANTS 32
-/* colour-pass program variants: tex(1) | sphere mode(2) | self-shadow(1) | vertex colour(1) | specular(1) | tint(1) */
-#define MAIN_VARIANTS 128
+
+/* Program variants: one row per GLSL #define a variant sets, (name, bits),
+ * packed into the variant key from bit 0 in row order. The key's layout
+ * (CV_x / AV_x: the shift of field x), the number of variants, the encoding
+ * (CV(x, v), AV(x, v)) and the #define text (mmd_gl_variant_defines with the
+ * rows MMD_X_VARIANT_ROW_CV / _AV make) all come from these lists. */
+#define MMD_COLOUR_VARIANT(X) \
+    X(HAS_TEX, 1) X(SPHERE_MODE, 2) X(SELF_SHADOW, 1) X(VERTEX_COLOR, 1) X(SPECULAR, 1) X(TINT, 1)
+#define MMD_ACC_VARIANT(X) X(HAS_TEX, 1) X(SPHERE_MODE, 2) X(SELF_SHADOW, 1) X(SPECULAR, 1)
+#define MMD_X_VARIANT_SHIFT_CV(name, bits) CV_##name, CV_##name##_LAST = CV_##name + (bits) - 1,
+#define MMD_X_VARIANT_SHIFT_AV(name, bits) AV_##name, AV_##name##_LAST = AV_##name + (bits) - 1,
+#define MMD_X_VARIANT_ROW_CV(name, bits) {#name, CV_##name, bits},
+#define MMD_X_VARIANT_ROW_AV(name, bits) {#name, AV_##name, bits},
+enum { MMD_COLOUR_VARIANT(MMD_X_VARIANT_SHIFT_CV) CV_BITS };
+enum { MMD_ACC_VARIANT(MMD_X_VARIANT_SHIFT_AV) AV_BITS };
+#define CV(name, v) ((int)(v) << CV_##name) /* v must fit the field's bits */
+#define AV(name, v) ((int)(v) << AV_##name)
+#define MAIN_VARIANTS (1 << CV_BITS)
+#define ACC_VARIANTS (1 << AV_BITS)
+
+/* Uniforms, one row each (slot, GLSL name): the slot enum and the name array
+ * both come from the list (MMD_X_UNIFORM_SLOT, MMD_X_UNIFORM_NAME). */
+#define MMD_MAIN_UNIFORMS(X)                                                                                      \
+    X(U_WORLD, "u_world") X(U_VIEW, "u_view") X(U_PROJ, "u_proj") X(U_SHADOW_VP, "u_shadow_vp")                   \
+    X(U_DIFFUSE, "u_diffuse") X(U_AMBIENT, "u_ambient") X(U_SPECULAR, "u_specular") X(U_POWER, "u_power")         \
+    X(U_LIGHT_COLOR, "u_light_color") X(U_LIGHT_DIR, "u_light_dir") X(U_EYE, "u_eye") X(U_TEX, "u_tex")           \
+    X(U_SPHERE, "u_sphere") X(U_TOON, "u_toon") X(U_SHADOW_MAP, "u_shadow_map") X(U_SHADOW_MODE, "u_shadow_mode") \
+    X(U_TEX_MUL, "u_tex_mul") X(U_TEX_ADD, "u_tex_add") X(U_SPH_MUL, "u_sph_mul") X(U_SPH_ADD, "u_sph_add")       \
+    X(U_TOON_MUL, "u_toon_mul") X(U_TOON_ADD, "u_toon_add") X(U_SHADOW_CMP, "u_shadow_cmp") X(U_SOFT, "u_soft")
+/* the flat programs (edges, ground shadow, depth) */
+#define MMD_FLAT_UNIFORMS(X) \
+    X(F_WORLD, "u_world") X(F_VIEWPROJ, "u_viewproj") X(F_EDGE, "u_edge_offset") X(F_COLOR, "u_color")
+/* the accessory program (pass_accessory.c) */
+#define MMD_ACC_UNIFORMS(X)                                                                                       \
+    X(A_ACC_WORLD, "u_acc_world") X(A_WORLD, "u_world") X(A_VIEW, "u_view") X(A_PROJ, "u_proj")                   \
+    X(A_SHADOW_VP, "u_shadow_vp") X(A_DIFFUSE, "u_diffuse") X(A_EMISSIVE, "u_emissive")                           \
+    X(A_SPECULAR, "u_specular") X(A_POWER, "u_power") X(A_LIGHT_COLOR, "u_light_color")                           \
+    X(A_LIGHT_DIR, "u_light_dir") X(A_EYE, "u_eye") X(A_TEX, "u_tex") X(A_SPHERE, "u_sphere")                     \
+    X(A_SHADOW_MAP, "u_shadow_map") X(A_SHADOW_MODE, "u_shadow_mode")
+#define MMD_X_UNIFORM_SLOT(slot, name) slot,
+#define MMD_X_UNIFORM_NAME(slot, name) name,
+enum { MMD_MAIN_UNIFORMS(MMD_X_UNIFORM_SLOT) U_MAIN_COUNT };
+enum { MMD_FLAT_UNIFORMS(MMD_X_UNIFORM_SLOT) F_COUNT };
+enum { MMD_ACC_UNIFORMS(MMD_X_UNIFORM_SLOT) A_COUNT };
 
 /* fn(ctx, first, count) over [0, n) split into one fixed chunk per thread
  * (chunk bounds depend only on n and the thread count; results must not). */
@@ -46,8 +87,6 @@ typedef struct gpu_material {
 typedef struct gpu_model {
     const mmd_model *m;
     GLuint vao, vbo_pos, vbo_nrm, vbo_uv, vbo_add, vbo_edge, ebo;
-    GLuint *tex_repeat, *tex_clamp; /* per model texture, lazily loaded; 0 = not tried */
-    bool *tex_tried_r, *tex_tried_c;
     gpu_material *mats;
     mmd_material_state *base; /* the model's own material values */
     float *skin_pos, *skin_nrm;
@@ -89,37 +128,15 @@ typedef struct worker_arg {
     int index;
 } worker_arg;
 
-/* One decoded-and-uploaded texture file, shared by every model and material
- * that names it (textures.c): found through tex_map by the resolved file's
- * device and inode and the wrap mode (GL keeps wrap and mip levels in the
- * texture object). */
-typedef struct tex_entry {
-    GLuint tex;      /* 0: failed or dropped (drawn white) */
-    size_t bytes;    /* counted against the budget */
-} tex_entry;
-
-/* A texture file decoded ahead of its upload (textures.c: a model's files are
- * decoded together before its materials take them one by one). */
-typedef struct tex_ahead { /* found through ahead_map */
-    bool ready;    /* decoded and not taken yet */
-    mmd_status st;
-    mmd_image img; /* st MMD_OK: owned while ready */
-    mmd_error err; /* otherwise */
-} tex_ahead;
-
 struct mmd_renderer {
     mmd_render_options o;
-    tex_entry *tex_cache;
-    size_t tex_count, tex_cap;
-    mmd_file_map tex_map;   /* (dev, ino, repeat) -> tex_cache index */
-    tex_ahead *ahead;       /* during mmd_renderer_add_model only */
-    size_t ahead_count;
-    mmd_file_map ahead_map; /* (dev, ino, 0) -> ahead index */
-    size_t tex_bytes; /* decoded texture bytes of this renderer (incl. mip levels) */
+    mmd_texlib *texlib; /* texture files: resolution, decoding, sharing, budget, warnings */
+    GLuint *tex_names;  /* by texlib id; 0 = none (white) */
+    size_t tex_name_cap;
     mmd_gl_context *ctx;
     const mmd_gl *gl;
     GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;
-    GLint u_main[MAIN_VARIANTS][40], u_flat[4], u_depth[4], u_ground[4];
+    GLint u_main[MAIN_VARIANTS][U_MAIN_COUNT], u_flat[F_COUNT], u_depth[F_COUNT], u_ground[F_COUNT];
     GLuint fbo_ms, rb_ms_color, rb_ms_depth;    /* multisampled target (samples > 1) */
     GLuint fbo_res, rb_res_color, rb_res_depth; /* resolve target (or the target itself) */
     /* effects (issue 18): render size rw x rh = output x ssaa; with post passes
@@ -140,7 +157,7 @@ struct mmd_renderer {
     gpu_accessory *accs;
     size_t acc_count, acc_cap;
     GLuint prog_acc[ACC_VARIANTS];
-    GLint u_acc[ACC_VARIANTS][24];
+    GLint u_acc[ACC_VARIANTS][A_COUNT];
     GLuint tex_screen;  /* the previous frame, when an accessory shows screen.bmp */
     struct bg_layer {   /* background image [0] (a cached texture), video frame [1] (owned) */
         GLuint tex;     /* 0 = none */
@@ -158,13 +175,6 @@ struct mmd_renderer {
     bool prof_open;             /* a frame's profile has begun */
 };
 
-/* uniform slots of the main program */
-enum {
-    U_WORLD, U_VIEW, U_PROJ, U_SHADOW_VP, U_DIFFUSE, U_AMBIENT, U_SPECULAR, U_POWER, U_LIGHT_COLOR,
-    U_LIGHT_DIR, U_EYE, U_TEX, U_SPHERE, U_TOON, U_SHADOW_MAP, U_SHADOW_MODE, U_TEX_MUL, U_TEX_ADD, U_SPH_MUL, U_SPH_ADD, U_TOON_MUL,
-    U_TOON_ADD, U_SHADOW_CMP, U_SOFT, U_MAIN_COUNT
-};
-enum { F_WORLD, F_VIEWPROJ, F_EDGE, F_COLOR };
 
 /* What every pass of one frame shares. */
 typedef struct frame_ctx {
@@ -197,24 +207,10 @@ void mmd_prof_end(mmd_renderer *r);
 
 /* textures.c */
 GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, bool repeat, bool mip);
-/* Texture idx of model g with the given wrap, loaded on first use; 0 (drawn
- * white, warned once per texture) when it cannot be found or decoded. */
-GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat);
-/* The model textures material mt draws with, by slot: 0 the texture
- * (repeat, mipmapped), 1 the sphere map, 2 the toon (clamped); -1 when the
- * slot has none of the model's (no sphere, a shared toon). add_model uploads
- * them and mmd_tex_decode_ahead decodes the same list. */
-static inline void mmd_material_textures(const mmd_material *mt, int32_t idx[3])
-{
-    idx[0] = mt->texture;
-    idx[1] = mt->sphere_mode != MMD_SPHERE_NONE ? mt->sphere_texture : -1;
-    idx[2] = mt->toon_shared ? -1 : mt->toon;
-}
-/* Decode together, ahead of the mmd_tex_model calls that upload them, the
- * files of model m's materials that are not cached yet; release what those
- * calls did not take. */
-void mmd_tex_decode_ahead(mmd_renderer *r, const mmd_model *m, const char *model_dir);
-void mmd_tex_ahead_release(mmd_renderer *r);
+/* The textures of model g's materials (g->mats: texture, sphere, toon; 0 =
+ * white), from the texlib (mmd_texlib_model) and uploaded as it hands them
+ * out; MMD_E_NOMEM when there is no memory. */
+mmd_status mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, mmd_error *err);
 /* A texture by name relative to dir (resolved like models' textures); 0 when
  * it cannot be found or decoded (a warning naming owner when warn). */
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner);

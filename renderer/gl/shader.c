@@ -72,3 +72,18 @@ GLuint mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *f
     }
     return p;
 }
+
+int mmd_gl_variant_defines(const mmd_variant_bit *rows, size_t n, int key, char *out, size_t size)
+{
+    size_t len = 0;
+    if (size)
+        out[0] = 0;
+    for (size_t i = 0; i < n && len < size; i++) {
+        int w = snprintf(out + len, size - len, "#define %s %d\n", rows[i].name,
+                         (key >> rows[i].shift) & ((1 << rows[i].bits) - 1));
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    return (int)len;
+}

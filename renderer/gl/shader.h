@@ -27,4 +27,14 @@ const char *mmd_gl_shader_source(const char *name);
 GLuint mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name,
                             const char *defines, char *msg, size_t msg_size);
 
+/* One field of a program variant key: GLSL macro name, shift, width in bits
+ * (rows made from a variant list, renderer/gl/render_internal.h). */
+typedef struct mmd_variant_bit {
+    const char *name;
+    int shift, bits;
+} mmd_variant_bit;
+/* "#define NAME value\n" for each of rows[0..n), the value read from key, into
+ * out (size bytes, NUL-terminated); returns the length written (snprintf's). */
+int mmd_gl_variant_defines(const mmd_variant_bit *rows, size_t n, int key, char *out, size_t size);
+
 #endif

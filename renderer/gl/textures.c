@@ -1,21 +1,11 @@
 /* renderer/gl/textures.c - texture upload (RGBA8 or DXT as decoded) and the
- * renderer's cache: each texture is resolved (image/texpath) and decoded
- * (image/decode) on first use per wrap mode, once per file however many
- * models and materials name it (keyed by device and inode), within the
- * decoded-bytes budget (mmd_render_options.texture_budget: textures that do
- * not fit are halved until they do, or drawn white); failures draw white and
- * warn once. A model's files are decoded together first (decode_ahead: a few
- * child processes side by side instead of one fork per file, which costs
- * milliseconds once a GL context is up) and uploaded as its materials ask. */
-#include <stdio.h>
+ * GL names of the renderer's textures, one per texlib id (image/texlib.h
+ * finds, decodes, shares and budgets the files, and warns; this file uploads
+ * what it hands out). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "renderer/base/msg.h"
 #include "renderer/gl/render_internal.h"
-#include "renderer/image/decode.h"
-#include "renderer/image/texpath.h"
 
 static bool pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -94,216 +84,63 @@ static GLuint upload_image(mmd_renderer *r, const mmd_image *img, bool repeat, b
     return t;
 }
 
-/* Bytes a texture costs: its levels (RGBA8 with generated mips: 4/3). */
-static size_t image_cost(const mmd_image *img, bool mip)
+/* Keep the GL name of texlib id `id`, uploading img (its first time). */
+static void store(void *ctx, long id, const mmd_image *img, bool repeat)
 {
-    if (img->format == MMD_IMAGE_RGBA8)
-        return mip ? img->size + img->size / 3 : img->size;
-    return mip ? img->size : img->level_size[0];
-}
-
-/* Fit img into what is left of the budget: halve it (RGBA8) or drop its top
- * mip level (DXT) until it fits. False when it cannot (drawn white). */
-static bool fit_budget(mmd_renderer *r, mmd_image *img, bool mip, int *halvings)
-{
-    size_t budget = r->o.texture_budget;
-    *halvings = 0;
-    while (r->tex_bytes + image_cost(img, mip) > budget) {
-        if (!mmd_image_halve(img))
-            return false;
-        ++*halvings;
-    }
-    return true;
-}
-
-/* Whether the file (dev, ino) is in the cache in either wrap mode. */
-static bool cached(const mmd_renderer *r, unsigned long long dev, unsigned long long ino)
-{
-    return mmd_file_map_get(&r->tex_map, dev, ino, 1) >= 0 || mmd_file_map_get(&r->tex_map, dev, ino, 0) >= 0;
-}
-
-/* The file decoded ahead (moved out), or decoded now. */
-static mmd_status decode(mmd_renderer *r, const char *path, const struct stat *st, mmd_image *img, mmd_error *err)
-{
-    long i = mmd_file_map_get(&r->ahead_map, st->st_dev, st->st_ino, 0);
-    if (i >= 0 && r->ahead[i].ready) {
-        tex_ahead *a = &r->ahead[i];
-        if (a->st == MMD_OK)
-            *img = a->img;
-        else
-            *err = a->err;
-        a->ready = false; /* taken */
-        return a->st;
-    }
-    return mmd_image_load_file(path, img, err);
-}
-
-/* The cache entry for (file, wrap), decoding and uploading on first use. */
-static GLuint cached_texture(mmd_renderer *r, const char *path, bool repeat, const char *name, const char *owner,
-                             char *why, size_t why_size)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return snprintf(why, why_size, "cannot stat %.300s", path), 0;
-    long at = mmd_file_map_get(&r->tex_map, st.st_dev, st.st_ino, repeat);
-    if (at >= 0) {
-        const tex_entry *e = &r->tex_cache[at];
-        if (!e->tex)
-            snprintf(why, why_size, "%.200s: see the first warning for this file", path);
-        return e->tex; /* the same file named again: decoded once */
-    }
-    if (r->tex_count == r->tex_cap) {
-        size_t cap = r->tex_cap ? r->tex_cap * 2 : 16;
-        tex_entry *n = realloc(r->tex_cache, cap * sizeof *n);
+    mmd_renderer *r = ctx;
+    if (id < 0)
+        return;
+    if ((size_t)id >= r->tex_name_cap) {
+        size_t cap = r->tex_name_cap ? r->tex_name_cap : 16;
+        while (cap <= (size_t)id)
+            cap *= 2;
+        GLuint *n = realloc(r->tex_names, cap * sizeof *n);
         if (!n)
-            return snprintf(why, why_size, "out of memory"), 0;
-        r->tex_cache = n;
-        r->tex_cap = cap;
+            return; /* drawn white */
+        memset(n + r->tex_name_cap, 0, (cap - r->tex_name_cap) * sizeof *n);
+        r->tex_names = n;
+        r->tex_name_cap = cap;
     }
-    if (!mmd_file_map_put(&r->tex_map, st.st_dev, st.st_ino, repeat, (long)r->tex_count))
-        return snprintf(why, why_size, "out of memory"), 0;
-    tex_entry *e = &r->tex_cache[r->tex_count++];
-    *e = (tex_entry){0};
-    mmd_image img;
-    mmd_error ie;
-    if (decode(r, path, &st, &img, &ie) != MMD_OK)
-        return snprintf(why, why_size, "%s", ie.msg), 0;
-    int halvings = 0;
-    if (!fit_budget(r, &img, repeat, &halvings)) {
-        snprintf(why, why_size,
-                 "over the texture memory budget (%.1f MiB used of %.1f MiB; --texture-memory, --max-memory)",
-                 (double)r->tex_bytes / (1 << 20), (double)r->o.texture_budget / (1 << 20));
-        mmd_image_free(&img);
-        return 0;
-    }
-    if (halvings && !r->o.quiet) {
-        char pn[512], pm[512];
-        fprintf(stderr, "mmdrender: warning: texture \"%s\" of %s: scaled down %dx to %dx%d to stay within the "
-                "texture memory budget (%.1f MiB; --texture-memory, --max-memory)\n",
-                mmd_printable(name, pn, sizeof pn),
-                mmd_printable(owner, pm, sizeof pm), 1 << halvings, img.width, img.height,
-                (double)r->o.texture_budget / (1 << 20));
-    }
-    e->tex = upload_image(r, &img, repeat, repeat);
-    e->bytes = image_cost(&img, repeat);
-    r->tex_bytes += e->bytes;
-    mmd_image_free(&img);
-    return e->tex;
+    r->tex_names[id] = upload_image(r, img, repeat, repeat);
+}
+
+static GLuint name_of(const mmd_renderer *r, long id)
+{
+    return id >= 0 && (size_t)id < r->tex_name_cap ? r->tex_names[id] : 0;
 }
 
 size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count)
 {
-    if (count) {
-        *count = 0;
-        for (size_t i = 0; i < r->tex_count; i++)
-            *count += r->tex_cache[i].tex != 0;
-    }
-    return r->tex_bytes;
+    return mmd_texlib_bytes(r->texlib, count);
 }
 
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner)
 {
-    char path[4096];
-    mmd_error why;
-    mmd_status rc = mmd_texpath_resolve(dir && *dir ? dir : ".", name, r->o.allow_outside_assets, path, sizeof path,
-                                        &why);
-    GLuint t;
-    if (rc == MMD_OK && (t = cached_texture(r, path, repeat, name, owner, why.msg, sizeof why.msg)) != 0)
-        return t;
-    char pn[512], po[700], pw[1024];
-    if (warn && !r->o.quiet)
-        fprintf(stderr, "mmdrender: warning: texture \"%s\" of %s: %s (drawn white)\n", mmd_printable(name, pn, sizeof pn),
-                mmd_printable(owner, po, sizeof po), mmd_printable(why.msg, pw, sizeof pw));
-    return 0;
+    mmd_image img;
+    long id = mmd_texlib_file(r->texlib, dir, name, repeat, warn, owner, &img);
+    if (img.data) {
+        store(r, id, &img, repeat);
+        mmd_image_free(&img);
+    }
+    return name_of(r, id);
 }
 
-GLuint mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, int32_t idx, bool repeat)
+mmd_status mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, mmd_error *err)
 {
-    if (idx < 0 || (uint32_t)idx >= g->m->texture_count)
-        return 0;
-    GLuint *slot = repeat ? &g->tex_repeat[idx] : &g->tex_clamp[idx];
-    bool *tried = repeat ? &g->tex_tried_r[idx] : &g->tex_tried_c[idx];
-    if (*tried)
-        return *slot;
-    *tried = true;
-    bool warned = repeat ? g->tex_tried_c[idx] : g->tex_tried_r[idx]; /* other wrap failed before */
-    char owner[600];
-    snprintf(owner, sizeof owner, "model \"%s\"", g->m->name);
-    *slot = mmd_tex_file(r, model_dir, g->m->textures[idx], repeat, !warned, owner);
-    return *slot;
-}
-
-/* Ahead-decoding holds at most this many decoded bytes (and no more than the
- * texture budget has left); later files decode on first use. */
-#define AHEAD_MAX_BYTES ((size_t)256 << 20)
-
-/* The resolved path of texture idx of m into paths[*n] and ahead[*n], unless
- * it is cached already or listed. */
-static void list_file(mmd_renderer *r, const mmd_model *m, const char *model_dir, int32_t idx, char **paths,
-                      size_t *n)
-{
-    char path[4096];
-    mmd_error why;
-    struct stat st;
-    if (idx < 0 || (uint32_t)idx >= m->texture_count ||
-        mmd_texpath_resolve(model_dir && *model_dir ? model_dir : ".", m->textures[idx], r->o.allow_outside_assets,
-                            path, sizeof path, &why) != MMD_OK ||
-        stat(path, &st) != 0 || cached(r, st.st_dev, st.st_ino) ||
-        mmd_file_map_get(&r->ahead_map, st.st_dev, st.st_ino, 0) >= 0) /* listed */
-        return;
-    if (!(paths[*n] = strdup(path)))
-        return;
-    if (!mmd_file_map_put(&r->ahead_map, st.st_dev, st.st_ino, 0, (long)*n)) {
-        free(paths[*n]);
-        paths[*n] = NULL;
-        return;
+    const mmd_model *m = g->m;
+    long *ids = malloc((m->material_count ? m->material_count : 1) * 3 * sizeof *ids);
+    if (!ids)
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory for the textures of model \"%s\"", m->name);
+    mmd_status st = mmd_texlib_model(r->texlib, m, model_dir, store, r, ids, err);
+    for (uint32_t i = 0; st == MMD_OK && i < m->material_count; i++) {
+        const mmd_material *mt = &m->materials[i];
+        g->mats[i].tex = name_of(r, ids[i * 3]);
+        g->mats[i].sphere = name_of(r, ids[i * 3 + 1]);
+        if (mt->toon_shared)
+            g->mats[i].toon = mt->toon >= 0 && mt->toon < 10 ? r->toon_shared[mt->toon] : 0;
+        else
+            g->mats[i].toon = name_of(r, ids[i * 3 + 2]);
     }
-    r->ahead[*n] = (tex_ahead){0}; /* not ready until decoded */
-    ++*n;
-}
-
-void mmd_tex_decode_ahead(mmd_renderer *r, const mmd_model *m, const char *model_dir)
-{
-    size_t cap = (size_t)m->material_count * 3, n = 0;
-    char **paths = calloc(cap ? cap : 1, sizeof *paths);
-    r->ahead = calloc(cap ? cap : 1, sizeof *r->ahead);
-    if (!paths || !r->ahead) {
-        free(paths);
-        mmd_tex_ahead_release(r);
-        return;
-    }
-    for (uint32_t i = 0; i < m->material_count; i++) {
-        int32_t t[3];
-        mmd_material_textures(&m->materials[i], t);
-        for (int k = 0; k < 3; k++)
-            list_file(r, m, model_dir, t[k], paths, &n);
-    }
-    size_t left = r->o.texture_budget > r->tex_bytes ? r->o.texture_budget - r->tex_bytes : 0;
-    size_t max = left < AHEAD_MAX_BYTES ? left : AHEAD_MAX_BYTES;
-    mmd_image *img = calloc(n ? n : 1, sizeof *img);
-    mmd_status *st = calloc(n ? n : 1, sizeof *st);
-    mmd_error *err = calloc(n ? n : 1, sizeof *err);
-    if (img && st && err && n > 0) {
-        size_t done = mmd_image_load_files((const char *const *)paths, n, r->threads, max, img, st, err);
-        for (size_t i = 0; i < done; i++)
-            r->ahead[i] = (tex_ahead){true, st[i], img[i], err[i]};
-    }
-    for (size_t i = 0; i < n; i++)
-        free(paths[i]);
-    free(paths);
-    free(img);
-    free(st);
-    free(err);
-    r->ahead_count = n;
-}
-
-void mmd_tex_ahead_release(mmd_renderer *r)
-{
-    for (size_t i = 0; i < r->ahead_count; i++)
-        if (r->ahead[i].ready && r->ahead[i].st == MMD_OK)
-            mmd_image_free(&r->ahead[i].img);
-    free(r->ahead);
-    r->ahead = NULL;
-    r->ahead_count = 0;
-    mmd_file_map_free(&r->ahead_map);
+    free(ids);
+    return st;
 }

@@ -59,16 +59,18 @@ static mmd_status open_decoder(mmd_bgvideo *v, mmd_error *err)
     if (!dc)
         return mmd_fail(err, MMD_E_UNSUPPORTED, "%s: no decoder for its video (%s)", v->path,
                         avcodec_get_name(st->codecpar->codec_id));
+    long long w = st->codecpar->width, h = st->codecpar->height;
+    if (w < 1 || h < 1 || w > MMD_IMAGE_MAX_SIDE || h > MMD_IMAGE_MAX_SIDE || w * h > MMD_BGVIDEO_MAX_PIXELS)
+        return mmd_fail(err, MMD_E_LIMIT, "%s: video size %lldx%lld out of range (1..%d a side, %u pixels)", v->path,
+                        w, h, MMD_IMAGE_MAX_SIDE, (unsigned)MMD_BGVIDEO_MAX_PIXELS);
     v->dec = avcodec_alloc_context3(dc);
     if (!v->dec || avcodec_parameters_to_context(v->dec, st->codecpar) < 0)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     v->dec->thread_count = 1; /* frames come out in order, the same on every machine */
+    /* it keeps up to 16 reference frames: a size change inside the stream stays in the cap too */
+    v->dec->max_pixels = MMD_BGVIDEO_MAX_PIXELS;
     if (avcodec_open2(v->dec, dc, NULL) < 0)
         return mmd_fail(err, MMD_E_UNSUPPORTED, "%s: cannot open the video decoder", v->path);
-    long long w = v->dec->width, h = v->dec->height;
-    if (w < 1 || h < 1 || w > MMD_IMAGE_MAX_SIDE || h > MMD_IMAGE_MAX_SIDE || w * h > MMD_IMAGE_MAX_PIXELS)
-        return mmd_fail(err, MMD_E_LIMIT, "%s: video size %lldx%lld out of range (1..%d a side, %u pixels)", v->path,
-                        w, h, MMD_IMAGE_MAX_SIDE, (unsigned)MMD_IMAGE_MAX_PIXELS);
     v->w = (int)w;
     v->h = (int)h;
     v->tb = av_q2d(st->time_base);

@@ -25,6 +25,11 @@
 
 #include "core/status.h"
 
+/* The largest background video, in pixels a frame (4096 x 4096: it is stretched over
+ * the output, at most 16384 a side). The decoder keeps up to 16 reference frames, so
+ * this bounds what a small file can make it hold (about 400 MiB in YUV 4:2:0). */
+#define MMD_BGVIDEO_MAX_PIXELS (4096u * 4096u)
+
 typedef struct mmd_bgvideo mmd_bgvideo;
 
 mmd_status mmd_bgvideo_open(const char *path, mmd_bgvideo **out, mmd_error *err);

@@ -119,4 +119,14 @@ t_expect "concat --audio with an HLS song: exit 2" 2 "$MMD" concat "$W/c0.mp4" -
 t_grep "concat: the song is named for what it is" "song\\.wav: is an Apple HTTP Live Streaming"
 [ ! -e "$W/cat.mp4" ] && t_pass "concat: no output written" || no_secret "concat --audio" "$W/cat.mp4"
 
+# --- a background video larger than MMD_BGVIDEO_MAX_PIXELS (4096 x 4096) -----------
+# its decoder would keep up to 16 such frames: refused before the first frame is decoded
+scene big.ini ''
+# (the fixture's own render holds ~1.6 GB: over --max-memory's default of 1024 MiB, so raised)
+in_w "$MMD" big.ini -o big.mkv "${Q[@]}" --frames 0 --codec utvideo --size 4098x4098 --aa 1 --max-memory 4096 >/dev/null 2>&1
+[ -s "$W/big.mkv" ] && t_pass "the 4098x4098 video is made (under --max-memory 4096)" || t_fail "the 4098x4098 video is made"
+scene v_big.ini $'[background]\nvideo = big.mkv\n'
+t_expect "a 4098x4098 background video: a warning, the render goes on" 0 in_w "$MMD" v_big.ini -o v_big/ --frames 0
+t_grep "the warning names the size and the cap" "big\.mkv: video size 4098x4098 out of range \(1\.\.16384 a side, 16777216 pixels\)"
+
 t_done

@@ -16,6 +16,8 @@
 
 #include "renderer/gl/context.h"
 #include "renderer/gl/render.h"
+#include "renderer/gl/render_internal.h"
+#include "renderer/gl/shader.h"
 #include "renderer/image/decode.h"
 #include "tests/util/test.h"
 #include "tests/unit/anim_fixture.h"
@@ -1065,10 +1067,10 @@ TEST(golden_material_morph)
  * makes, for power-of-two sizes square and not: read back level by level. */
 TEST(cpu_mips_match_gl)
 {
-    char msg[256];
+    mmd_error err;
     mmd_gl_context *c;
-    REQUIRE(mmd_gl_context_create(MMD_GL_OSMESA, 1, &c, msg, sizeof msg) == 0 ||
-            mmd_gl_context_create(MMD_GL_EGL, 1, &c, msg, sizeof msg) == 0);
+    REQUIRE(mmd_gl_context_create(MMD_GL_OSMESA, 1, &c, &err) == MMD_OK ||
+            mmd_gl_context_create(MMD_GL_EGL, 1, &c, &err) == MMD_OK);
     const mmd_gl *gl = mmd_gl_context_api(c);
     if (!strstr((const char *)gl->GetString(GL_RENDERER), "llvmpipe")) {
         mmd_gl_context_free(c);
@@ -1112,10 +1114,36 @@ TEST(cpu_mips_match_gl)
     mmd_gl_context_free(c);
 }
 
+/* The variant keys and the #define text the shaders read come from one list
+ * each (render_internal.h): the layout below is the one the programs were
+ * built with before the lists, so the same key still compiles the same text. */
+TEST(variant_keys_and_defines)
+{
+    static const mmd_variant_bit colour[] = {MMD_COLOUR_VARIANT(MMD_X_VARIANT_ROW_CV)};
+    static const mmd_variant_bit acc[] = {MMD_ACC_VARIANT(MMD_X_VARIANT_ROW_AV)};
+    CHECK_EQ_INT(MAIN_VARIANTS, 128);
+    CHECK_EQ_INT(ACC_VARIANTS, 32);
+    int key = CV(HAS_TEX, 1) | CV(SPHERE_MODE, 3) | CV(VERTEX_COLOR, 1) | CV(TINT, 1);
+    CHECK_EQ_INT(key, 1 | 3 << 1 | 1 << 4 | 1 << 6);
+    char d[320];
+    int n = mmd_gl_variant_defines(colour, sizeof colour / sizeof colour[0], key, d, sizeof d);
+    const char *want = "#define HAS_TEX 1\n#define SPHERE_MODE 3\n#define SELF_SHADOW 0\n#define VERTEX_COLOR 1\n"
+                       "#define SPECULAR 0\n#define TINT 1\n";
+    CHECK(!strcmp(d, want) && n == (int)strlen(want));
+    key = AV(SPHERE_MODE, 2) | AV(SELF_SHADOW, 1) | AV(SPECULAR, 1);
+    CHECK_EQ_INT(key, 2 << 1 | 1 << 3 | 1 << 4);
+    mmd_gl_variant_defines(acc, sizeof acc / sizeof acc[0], key, d, sizeof d);
+    CHECK(!strcmp(d, "#define HAS_TEX 0\n#define SPHERE_MODE 2\n#define SELF_SHADOW 1\n#define SPECULAR 1\n"));
+    CHECK_EQ_INT(U_MAIN_COUNT, 24);
+    CHECK_EQ_INT(F_COUNT, 4);
+    CHECK_EQ_INT(A_COUNT, 16);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
     golden_init(argv[0]);
+    RUN(variant_keys_and_defines);
     write_assets();
     RUN(texture_is_upright);
     RUN(texture_cache_and_budget);
