@@ -27,6 +27,8 @@
  * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
  * DIR/proj/song_v1.pmm          the same project as version 1 (no outside parents)
  * DIR/proj/cycle.pmm            dancer センター follows fan センター: a cycle
+ * DIR/proj/links.pmm, links_v1.pmm  song.pmm and song_v1.pmm with the key-link shape of MMD's
+ *                                own samples: 右腕's last key links to key 16, which does not exist
  */
 #include <errno.h>
 #include <stdio.h>
@@ -175,12 +177,30 @@ static mmd_pmm *project(int version, bool cycle)
     return p;
 }
 
-static int write_project(const char *dir, const char *name, mmd_pmm *p)
+/* The key-link shape of MMD's own sample projects (issue 25): a track's last key links on to a
+ * key index that does not exist. Our writer gives the dancer's 右腕 key at 40 data index 4
+ * (3 initial keys, then センター@40) with previous 1 and next 0; its next becomes 16, past every
+ * key of the model. 0 when that record is found exactly once. */
+static int dangle_link(uint8_t *buf, size_t n)
+{
+    const int32_t want[4] = {4, 40, 1, 0}, dangling = 16;
+    size_t hits = 0, at = 0;
+    for (size_t i = 0; i + sizeof want <= n; i++)
+        if (memcmp(buf + i, want, sizeof want) == 0)
+            hits++, at = i;
+    if (hits != 1)
+        return 1;
+    memcpy(buf + at + 12, &dangling, 4);
+    return 0;
+}
+
+static int write_project(const char *dir, const char *name, mmd_pmm *p, bool dangling)
 {
     uint8_t *buf = NULL;
     size_t n = 0;
     mmd_error err;
-    int rc = mmd_pmm_write(p, &buf, &n, &err) == MMD_OK ? save(dir, name, buf, n) : 1;
+    int rc = mmd_pmm_write(p, &buf, &n, &err) == MMD_OK ? 0 : 1;
+    rc = rc || (dangling && dangle_link(buf, n)) || save(dir, name, buf, n);
     free(buf);
     mmd_pmm_free(p);
     return rc;
@@ -229,9 +249,11 @@ int main(int argc, char **argv)
                               "Pmd2 = none\r\n\r\n[Effect@ShadowBuffer]\r\nPmd1 = ..\\fx\\shadow.fx\r\n";
     int rc = write_model(model, "dancer.pmx", DANCER_BONES, dpos, dpar, 3, red);
     rc |= write_model(model, "Fan.pmx", FAN_BONES, fpos, fpar, 1, blue);
-    rc |= write_project(proj, "song.pmm", project(2, false));
-    rc |= write_project(proj, "song_v1.pmm", project(1, false));
-    rc |= write_project(proj, "cycle.pmm", project(2, true));
+    rc |= write_project(proj, "song.pmm", project(2, false), false);
+    rc |= write_project(proj, "song_v1.pmm", project(1, false), false);
+    rc |= write_project(proj, "cycle.pmm", project(2, true), false);
+    rc |= write_project(proj, "links.pmm", project(2, false), true);
+    rc |= write_project(proj, "links_v1.pmm", project(1, false), true);
     rc |= save(proj, "song.emm", emm, sizeof emm - 1);
     mmd_xmesh *box = x_fixture_box(0, 0, 0, 0.1f, 0.1f, 0.1f);
     size_t xn = 0;

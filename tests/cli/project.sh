@@ -219,6 +219,19 @@ if grep -q '^\[gravity\]\|^calc_order' <<<"$OUT"; then t_fail "v1: no gravity or
 t_expect "version 1 project without its models is refused" 2 "$MMD" info "$TMP/p/proj/song_v1.pmm"
 t_grep "v1: the refusal names the model" "layout of model 'dancer' depends on its bone count"
 
+# MMD's own sample projects hold links to key indices that do not exist (issue 25): the track ends
+# there, one warning, and the picture is the one of the same project with the link ended.
+for v in "" _v1; do
+    t_expect "links$v.pmm (a link to key 16, which does not exist) loads" 0 "$MMD" info "$TMP/p/proj/links$v.pmm" --asset-root "$A"
+    t_grep "links$v: one warning says the track ends there" "warning: 1 key track\(s\) link to a key that does not exist; each ends there"
+    t_grep "links$v: the dancer keeps its animated tracks" "keys: bone 5 \(2 tracks animated of 3\)"
+    t_expect "links$v.pmm renders" 0 "$MMD" "$TMP/p/proj/links$v.pmm" -o "$TMP/lk$v/" --asset-root "$A" --frames 0-40:20 -q
+    t_expect "song$v.pmm renders" 0 "$MMD" "$TMP/p/proj/song$v.pmm" -o "$TMP/sg$v/" --asset-root "$A" --frames 0-40:20 -q
+    same=1
+    for f in 000000 000020 000040; do cmp -s "$TMP/lk$v/frame_$f.png" "$TMP/sg$v/frame_$f.png" || same=0; done
+    if [ $same -eq 1 ]; then t_pass "links$v: the same frames as song$v.pmm"; else t_fail "links$v: the same frames as song$v.pmm"; fi
+done
+
 t_expect "a project whose models are all missing is an input error" 2 "$MMD" "$P" -o "$TMP/r5/" -q
 t_grep "it says which files" "none of the project's 2 models was found"
 printf 'Polygon Movie maker 0003\0\0\0\0\0\0' > "$TMP/v3.pmm"
