@@ -124,7 +124,7 @@ typedef struct mmd_pmm_accessory_key {
     mmd_pmm_parent parent;
     float position[3];
     float rotation[3];        /* radians */
-    float scale;              /* MMD's Si x 10 (nanoem's default for a new key is 10) */
+    float scale;              /* MMD's Si as shown in its panel (1 = the file's size; docs/pmm.md) */
     bool shadow;
 } mmd_pmm_accessory_key;
 

@@ -158,7 +158,7 @@ static mmd_pmm *project(int version, bool cycle)
     x->keys[0].parent = (mmd_pmm_parent){0, 2};
     x->keys[0].position[1] = 1;
     x->keys[0].rotation[2] = 1.5707964f; /* 90 degrees */
-    x->keys[0].scale = 5;                 /* Si 0.5 */
+    x->keys[0].scale = 0.5f;              /* Si 0.5 */
     x->keys[0].opacity = 0.5f;
     x->add_blend = version > 1;
     mmd_pmm_accessory_key *x30 = mmd_pmm_add_accessory_key(p, x, 30); /* a copy of the first, then: */
@@ -168,7 +168,7 @@ static mmd_pmm *project(int version, bool cycle)
     x30->parent = (mmd_pmm_parent){-1, -1}; /* off the hand: back in the world */
     x30->position[1] = 2;
     x30->rotation[2] = 0;
-    x30->scale = 10;                      /* Si 1 */
+    x30->scale = 1;                       /* Si 1 */
     x30->opacity = 1;
     if (g20) {                            /* from frame 20 gravity pulls up, at 5 */
         g20->acceleration = 5;
