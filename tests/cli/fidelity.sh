@@ -29,4 +29,24 @@ for png in "$ref"/*.mmd.png; do
         else print "ok"}')
     if [ "$verdict" = ok ]; then t_pass "$name holds its floor"; else t_fail "$name holds its floor" "$verdict"; fi
 done
+# The project's self-shadow switch: bench_room_f90 with MMD's self-shadow off (its u8 and its key's
+# mode zeroed; the section sits 80 + 12 + 11 bytes before the end for two models) renders
+# without the self-shadow: more than 1 % of the pixels differ from the render with it.
+if command -v python3 >/dev/null; then
+    python3 - "$ref/bench_room_f90_ss1.pmm" "$TMP/ss0.pmm" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+k = len(b) - 11 - 80 - 12 - 4 - 18  # the self-shadow initial key (frame, prev, next, mode, distance, selected)
+assert b[k - 5] == 1 and b[k + 12] == 1, "self-shadow on, mode 1"
+b[k - 5] = 0
+b[k + 12] = 0
+open(sys.argv[2], 'wb').write(b)
+PY
+    t_expect "self-shadow off: info says so" 0 "$MMD" info "$TMP/ss0.pmm" --asset-root "$TMP/fid/bench_root"
+    t_grep "self-shadow off: read" 'self-shadow 1 \(off\)'
+    t_expect "self-shadow off renders" 0 "$MMD" "$TMP/ss0.pmm" --asset-root "$TMP/fid/bench_root" --frames 90-90 -o "$TMP/ss0/" -q
+    t_expect "self-shadow off differs from on" 1 "$MMD" diff "$TMP/ss0/frame_000090.png" "$TMP/fid/bench_room_f90_ss1/frame_000090.png" --threshold 16 --max-fraction 0.01
+else
+    t_skip "self-shadow switch" "no python3"
+fi
 t_done
