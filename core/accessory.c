@@ -23,19 +23,33 @@ void mmd_accessory_place_default(mmd_accessory_place *p)
     p->shadow = true;
 }
 
+/* out = m x T(position) x Rz x Ry x Rx x S(scale) (m is consumed). */
+static void place(mat4 m, const float position[3], const float rotation[3], float scale, float out[16])
+{
+    mat4 r;
+    glm_translate(m, (float *)position);
+    glm_rotate_z(m, glm_rad(rotation[2]), r);
+    glm_rotate_y(r, glm_rad(rotation[1]), m);
+    glm_rotate_x(m, glm_rad(rotation[0]), r);
+    glm_scale_uni(r, scale);
+    glm_mat4_ucopy(r, (vec4 *)out);
+}
+
+void mmd_place_matrix(const float position[3], const float rotation[3], float scale, float out[16])
+{
+    mat4 m;
+    glm_mat4_identity(m);
+    place(m, position, rotation, scale, out);
+}
+
 void mmd_accessory_world(const mmd_accessory_place *p, const float *parent, float out[16])
 {
-    mat4 m, r;
+    mat4 m;
     if (parent)
         glm_mat4_ucopy((vec4 *)parent, m);
     else
         glm_mat4_identity(m);
-    glm_translate(m, (float *)p->position);
-    glm_rotate_z(m, glm_rad(p->rotation[2]), r);
-    glm_rotate_y(r, glm_rad(p->rotation[1]), m);
-    glm_rotate_x(m, glm_rad(p->rotation[0]), r);
-    glm_scale_uni(r, (p->scale > 0 ? p->scale : 0) * 10.0f);
-    glm_mat4_ucopy(r, (vec4 *)out);
+    place(m, p->position, p->rotation, (p->scale > 0 ? p->scale : 0) * 10.0f, out);
 }
 
 /* ---- keys ------------------------------------------------------------- */

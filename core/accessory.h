@@ -106,6 +106,10 @@ typedef struct mmd_accessory_place {
 
 /* The defaults above. */
 void mmd_accessory_place_default(mmd_accessory_place *p);
+/* MMD's placement of an object, column-major: T(position) x Rz x Ry x Rx x
+ * S(scale), rotation in degrees applied X, then Y, then Z (nanoem's order).
+ * Accessories and a scene's [model] placement (core/anim.h) both use it. */
+void mmd_place_matrix(const float position[3], const float rotation[3], float scale, float out[16]);
 /* Column-major world matrix: parent x T(position) x Rz x Ry x Rx x S(scale) x S(10).
  * parent is a bone's world matrix (column-major) or NULL. */
 void mmd_accessory_world(const mmd_accessory_place *p, const float *parent, float out[16]);

@@ -358,7 +358,7 @@ mmd_status mmd_anim_create(const mmd_model *model, const mmd_motion *const *moti
     a->nb = model->bone_count, a->nm = model->morph_count;
     a->nv = model->vertex_count, a->nmat = model->material_count;
     a->visible = true;
-    a->pose_weight = 1.0f;
+    a->pose_weight = a->place_scale = 1.0f; /* the motion as sampled; no placement */
     uint32_t nb = a->nb;
     /* The per-bone and per-morph arrays: one row each (field, element count). */
 #define ANIM_ARRAYS(X)                                                                              \
@@ -605,6 +605,21 @@ void mmd_anim_set_outside_parent(mmd_anim *a, int32_t bone, const float parent[1
     a->op_set[bone] = parent != NULL;
     if (parent)
         memcpy(a->op_world + 16 * bone, parent, 16 * sizeof *parent);
+}
+
+void mmd_anim_set_placement(mmd_anim *a, const float place[16], float scale)
+{
+    a->placed = place != NULL;
+    a->place_scale = place ? scale : 1.0f;
+    if (place)
+        memcpy(a->place, place, sizeof a->place);
+}
+
+const float *mmd_anim_placement(const mmd_anim *a, float *scale)
+{
+    if (scale)
+        *scale = a->place_scale;
+    return a->placed ? a->place : NULL;
 }
 
 bool mmd_anim_bone_physics_off(const mmd_anim *a, int32_t bone)

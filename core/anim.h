@@ -126,4 +126,19 @@ bool mmd_anim_cancelled(const mmd_anim *a);
  * within this model; descendants, IK and physics follow. NULL removes it. */
 void mmd_anim_set_outside_parent(mmd_anim *a, int32_t bone, const float parent[16]);
 
+/* Placement of the whole model (a scene's [model] position, rotation and
+ * scale; mmd_place_matrix of core/accessory.h): from the next evaluate on,
+ * every root bone's world = place (16 floats, column-major, copied) x its
+ * world within the model, as if the model had one more parent above its roots
+ * holding that transform, so skinning, edges, shadows, IK, outside parents
+ * (both ways), accessories on its bones and physics all see it. scale is
+ * place's uniform scale (> 0): SDEF and QDEF skinning take their rotations
+ * from the matrices divided by it; physics simulates the rigid bodies at the
+ * model's own size in the placed, unscaled frame (core/physics.c) and the
+ * result is scaled about the placement's origin. NULL removes it; without one
+ * every result is the same bytes as before placements existed. */
+void mmd_anim_set_placement(mmd_anim *a, const float place[16], float scale);
+/* The placement (NULL: none) and its scale into *scale (may be NULL). */
+const float *mmd_anim_placement(const mmd_anim *a, float *scale);
+
 #endif

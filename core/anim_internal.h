@@ -64,6 +64,9 @@ struct mmd_anim {
     float *world, *skinning;    /* nb x 16 */
     float *op_world;            /* nb x 16: outside parent of a bone (world.c), when op_set */
     bool *op_set;
+    bool placed;                /* mmd_anim_set_placement: root bones' world = place x local */
+    float place[16];
+    float place_scale;          /* its uniform scale (1 when not placed) */
     float *rest_offset;         /* nb x 3: position - parent position */
     bool *ik_enabled, *phys_off, *is_ik_link;
     int32_t *append_link;       /* nb: append parent when effective, else -1 */
@@ -136,10 +139,18 @@ static inline void am_mul(const float a[16], const float b[16], float o[16])
 {
     glm_mul((vec4 *)a, (vec4 *)b, (vec4 *)o);
 }
-/* rotation of an orthonormal (rigid) matrix to a unit quaternion */
-static inline void am_to_quat(const float m[16], float q[4])
+/* rotation of a rigid matrix times a uniform scale s (1: rigid) to a unit
+ * quaternion: the 3x3 is divided by s first (s == 1 leaves m as it is) */
+static inline void am_to_quat_scaled(const float m[16], float s, float q[4])
 {
-    glm_mat4_quat((vec4 *)m, q);
+    if (s == 1.0f) {
+        glm_mat4_quat((vec4 *)m, q);
+    } else {
+        mat4 r;
+        glm_mat4_ucopy((vec4 *)m, r);
+        glm_mat4_scale(r, 1.0f / s); /* all 16; only the 3x3 is read */
+        glm_mat4_quat(r, q);
+    }
     glm_quat_normalize(q);
 }
 

@@ -264,6 +264,8 @@ static void solve_link(mmd_anim *a, const anim_ik *k, uint32_t j, const vec3 ip,
     int32_t par = a->model->bones[b].parent;
     if (par >= 0)
         glm_mat4_pick3((vec4 *)(a->world + 16 * par), p);
+    else if (a->placed)
+        glm_mat4_pick3((vec4 *)a->place, p);
     else
         glm_mat3_identity(p);
     if (l->limited && use_axis && l->axis >= AX_X) { /* snap to the one free axis */

@@ -1,7 +1,9 @@
 /* core/physics.c - glue between the Bullet bridge and the animation core:
  * the hook mmd_anim_evaluate calls between its two bone passes, the VMD
  * physics toggles, impulse morphs and the start-up pre-roll. */
+#include <cglm/cglm.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "core/physics_internal.h"
 
@@ -43,14 +45,42 @@ static void apply_impulses(mmd_physics *p, const mmd_anim *a)
     }
 }
 
+/* A placement with a scale (core/anim.h): the rigid bodies live in the
+ * placed but unscaled frame, at the model's own size. Every bone world is
+ * taken there (back false: U = Q S^-1 Q^-1, Q the placement less its scale)
+ * and back after the step (U^-1). Nothing happens without a scale. */
+static void unscale(const mmd_anim *a, float *world, bool back)
+{
+    float s;
+    const float *place = mmd_anim_placement(a, &s);
+    if (!place || s == 1.0f)
+        return;
+    mat4 q, qi, u, t;
+    glm_mat4_ucopy((vec4 *)place, q);
+    for (int c = 0; c < 3; c++)
+        glm_vec3_scale(q[c], 1.0f / s, q[c]);
+    glm_mat4_copy(q, qi);
+    glm_inv_tr(qi);
+    glm_mat4_copy(q, t);
+    glm_scale_uni(t, back ? s : 1.0f / s);
+    glm_mat4_mul(t, qi, u);
+    for (uint32_t b = 0; b < mmd_anim_model(a)->bone_count; b++) {
+        glm_mat4_ucopy((vec4 *)(world + 16 * b), t);
+        glm_mat4_mul(u, t, q);
+        glm_mat4_ucopy(q, (vec4 *)(world + 16 * b));
+    }
+}
+
 static void hook(void *user, mmd_anim *a, double t)
 {
     mmd_physics *p = user;
     mmd_physics_clock *c = mmd_physics_clock_of(p);
     float *world = mmd_anim_world_mut(a);
     apply_toggles(p, a);
+    unscale(a, world, false);
     if (!c->started || (c->forced_dt < 0 && !(t >= c->last_t))) {
         mmd_physics_reset(p, world);
+        unscale(a, world, true);
         c->started = true;
         c->last_t = t;
         c->forced_dt = -1;
@@ -62,6 +92,7 @@ static void hook(void *user, mmd_anim *a, double t)
     if (dt > 0)
         apply_impulses(p, a);
     mmd_physics_step(p, dt, world, world);
+    unscale(a, world, true);
     /* children first: refresh_from marks its bone as physics-written, and a
      * parent's refresh must not recompute a physics child we already wrote */
     uint32_t n;

@@ -57,7 +57,7 @@ static void solve_append(mmd_anim *a, int32_t b)
     if (bn->flags & MMD_BONE_APPEND_ROTATE) {
         float src[4], own[4], s[4];
         if (local)
-            am_to_quat(a->world + 16 * t, src);
+            am_to_quat_scaled(a->world + 16 * t, a->place_scale, src);
         else if (a->append_link[t] >= 0 && (tb->flags & MMD_BONE_APPEND_ROTATE))
             memcpy(src, a->append_rot + 4 * t, sizeof src);
         else
@@ -112,6 +112,8 @@ void mmd_anim_update_bone(mmd_anim *a, int32_t b)
     am_from_pq(p, q, m);
     if (bn->parent >= 0)
         am_mul(a->world + 16 * bn->parent, m, a->world + 16 * b);
+    else if (a->placed) /* mmd_anim_set_placement: one more parent above the roots */
+        am_mul(a->place, m, a->world + 16 * b);
     else
         memcpy(a->world + 16 * b, m, sizeof m);
     if (a->op_set[b]) { /* outside parent (world.c): parent bone world x world within the model */

@@ -99,14 +99,16 @@ static void skin_sdef(const mmd_anim *a, uint32_t v, const float p[3], const flo
     float w0 = a->wweight[4 * v], w1 = 1 - w0;
     vec4 *m0 = (vec4 *)(a->skinning + 16 * bo[0]), *m1 = (vec4 *)(a->skinning + 16 * bo[1]);
     versor q0, q1, q;
-    am_to_quat(a->skinning + 16 * bo[0], q0);
-    am_to_quat(a->skinning + 16 * bo[1], q1);
+    am_to_quat_scaled(a->skinning + 16 * bo[0], a->place_scale, q0);
+    am_to_quat_scaled(a->skinning + 16 * bo[1], a->place_scale, q1);
     mmd_quat_slerp(q0, q1, w1, q);
     mat3 rq; /* one matrix for the point and the normal (glm_quat_rotatev renormalises q per call) */
     glm_quat_mat3(q, rq);
     vec3 d, r, a0, a1;
     glm_vec3_sub((float *)p, (float *)s->c, d);
     glm_mat3_mulv(rq, d, r);
+    if (a->place_scale != 1.0f) /* the matrices carry the placement's scale; rq does not */
+        glm_vec3_scale(r, a->place_scale, r);
     point(m0, s->cr0, a0);
     point(m1, s->cr1, a1);
     glm_vec3_muladds(a0, w0, r);
@@ -128,7 +130,7 @@ static void skin_qdef(const mmd_anim *a, uint32_t v, const float p[3], const flo
             continue;
         const float *m = a->skinning + 16 * bo[k];
         versor q, dq;
-        am_to_quat(m, q);
+        am_to_quat_scaled(m, a->place_scale, q);
         if (first) {
             glm_quat_copy(q, q0);
             first = false;
@@ -153,8 +155,9 @@ static void skin_qdef(const mmd_anim *a, uint32_t v, const float p[3], const flo
     versor rc, tq; /* translation = 2 * d * conj(r) */
     glm_quat_conjugate(r, rc);
     glm_quat_mul(d, rc, tq);
-    vec3 rp;
-    glm_quat_rotatev(r, (float *)p, rp);
+    vec3 rp, ps; /* a scaled placement: the rigid blend moves the scaled point */
+    glm_vec3_scale((float *)p, a->place_scale, ps);
+    glm_quat_rotatev(r, a->place_scale != 1.0f ? ps : (float *)p, rp);
     glm_vec3_muladds(tq, 2.0f, rp);
     glm_vec3_copy(rp, po);
     glm_quat_rotatev(r, (float *)n, no);

@@ -29,6 +29,17 @@
  * DIR/proj/cycle.pmm            dancer センター follows fan センター: a cycle
  * DIR/proj/links.pmm, links_v1.pmm  song.pmm and song_v1.pmm with the key-link shape of MMD's
  *                                own samples: 右腕's last key links to key 16, which does not exist
+ * DIR/proj/media.pmm            song.pmm with the song "song.wav" and the background
+ *                                video "clip.avi", both beside it (tests/cli/hostile.sh
+ *                                writes them: playlists that must not be followed)
+ *
+ *   mkproject --one OUT.pmm KIND=PATH...
+ *
+ * A v2 project naming the files given, each PATH stored as written (any bytes:
+ * absolute, "..\", "\\srv\share\...", control characters): KIND model (named
+ * m1, m2, ... with one bone センター), accessory (a1, ...), image, video or
+ * audio (the background image, video and song, enabled). For the path tests
+ * of tests/cli/project.sh.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -226,10 +237,52 @@ static int write_bmp(const char *dir, const char *name)
     return save(dir, name, b, sizeof b);
 }
 
+/* mkproject --one OUT.pmm KIND=PATH... (see the top). */
+static int one_project(int argc, char **argv)
+{
+    mmd_pmm *p = mmd_pmm_new();
+    if (!p)
+        return 1;
+    unsigned models = 0, accessories = 0;
+    for (int i = 3; i < argc; i++) {
+        char name[16];
+        const char *eq = strchr(argv[i], '='), *v = eq ? eq + 1 : "";
+        size_t k = eq ? (size_t)(eq - argv[i]) : 0;
+        bool ok = true;
+        if (k == 5 && !strncmp(argv[i], "model", 5)) {
+            snprintf(name, sizeof name, "m%u", ++models);
+            ok = mmd_pmm_add_model(p, name, v, FAN_BONES, 1, NULL, 0, NULL, 0, NULL, 0) != NULL;
+        } else if (k == 9 && !strncmp(argv[i], "accessory", 9)) {
+            snprintf(name, sizeof name, "a%u", ++accessories);
+            ok = mmd_pmm_add_accessory(p, name, v) != NULL;
+        } else if (k == 5 && !strncmp(argv[i], "image", 5)) {
+            p->image_enabled = true, p->image_path = argv[i] + 6;
+        } else if (k == 5 && !strncmp(argv[i], "video", 5)) {
+            p->video_enabled = true, p->video_path = argv[i] + 6;
+        } else if (k == 5 && !strncmp(argv[i], "audio", 5)) {
+            p->audio_enabled = true, p->audio_path = argv[i] + 6;
+        } else {
+            fprintf(stderr, "mkproject --one: expected model=, accessory=, image=, video= or audio=PATH, got '%s'\n",
+                    argv[i]);
+            ok = false;
+        }
+        if (!ok) {
+            mmd_pmm_free(p);
+            return 1;
+        }
+    }
+    const char *slash = strrchr(argv[2], '/');
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - argv[2]) : 1, slash ? argv[2] : ".");
+    return write_project(dir, slash ? slash + 1 : argv[2], p, false);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && !strcmp(argv[1], "--one"))
+        return one_project(argc, argv);
     if (argc != 2) {
-        fprintf(stderr, "usage: mkproject DIR\n");
+        fprintf(stderr, "usage: mkproject DIR | mkproject --one OUT.pmm KIND=PATH...\n");
         return 1;
     }
     char assets[1024], model[1024], proj[1024];
@@ -254,6 +307,11 @@ int main(int argc, char **argv)
     rc |= write_project(proj, "cycle.pmm", project(2, true), false);
     rc |= write_project(proj, "links.pmm", project(2, false), true);
     rc |= write_project(proj, "links_v1.pmm", project(1, false), true);
+    mmd_pmm *media = project(2, false);
+    media->audio_enabled = true;
+    media->audio_path = "song.wav";
+    media->video_path = "clip.avi";
+    rc |= write_project(proj, "media.pmm", media, false);
     rc |= save(proj, "song.emm", emm, sizeof emm - 1);
     mmd_xmesh *box = x_fixture_box(0, 0, 0, 0.1f, 0.1f, 0.1f);
     size_t xn = 0;

@@ -72,3 +72,27 @@ void mmd_fd_path(int fd, char *out, size_t cap)
 {
     snprintf(out, cap, "/proc/self/fd/%d", fd);
 }
+
+int mmd_dir_open_owned(int at, const char *name)
+{
+    bool made = mkdirat(at, name, 0777) == 0;
+    if (!made && errno != EEXIST)
+        return -1;
+    int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOTDIR) { /* a symbolic link, or not a folder */
+            struct stat st;
+            if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+                errno = ELOOP;
+        }
+        return -1;
+    }
+    struct stat st;
+    int e = fstat(fd, &st) != 0 ? errno : !made && (st.st_uid != geteuid() || (st.st_mode & S_IWOTH)) ? EPERM : 0;
+    if (e) {
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}

@@ -2,6 +2,7 @@
  *
  *   fd = mmd_temp_create(path, tag, &tmp)   new hidden temporary next to path
  *   mmd_temp_commit(tmp, path)              rename it onto path when complete
+ *   fd = mmd_dir_open_owned(at, name)       an output folder, never a symlink
  *
  * Writers that must not leave a partial file write a temporary in the
  * destination's folder (so the final rename is atomic) and rename it onto
@@ -30,6 +31,16 @@ int mmd_temp_commit(const char *tmp, const char *path);
  * link or spelling); when either does not exist, when their paths are equal.
  * Every command checks its outputs against its inputs with this. */
 bool mmd_same_file(const char *a, const char *b);
+
+/* The folder name (relative to the folder at, or AT_FDCWD) opened for writing
+ * outputs into, never through a symbolic link: created when absent (mode 0777
+ * less the umask); an existing one must be a real folder, owned by the
+ * effective user and not writable by others. Returns an O_DIRECTORY|O_CLOEXEC
+ * fd, or -1 with errno: ELOOP (name is a symbolic link), ENOTDIR (not a
+ * folder), EPERM (someone else's, or writable by others), or mkdir's. Files
+ * go in through mmd_fd_path(fd) + "/name", which stays on this very folder
+ * even if name is replaced afterwards. */
+int mmd_dir_open_owned(int at, const char *name);
 
 /* "/proc/self/fd/N" for fd into out (cap >= 32). */
 void mmd_fd_path(int fd, char *out, size_t cap);

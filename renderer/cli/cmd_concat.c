@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "renderer/output/audio.h"
+#include "renderer/output/media_open.h"
 #include "renderer/output/sink_video.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/outputs.h"
@@ -290,16 +291,13 @@ static int open_video(const char *path, AVFormatContext **ic, int *stream)
 {
     char eb[128];
     mmd_error err;
-    if (mmd_file_check_regular(path, &err) != MMD_OK) { /* a FIFO would block libavformat */
-        errf("%s: %s", path, err.msg);
-        return MMD_EXIT_INPUT;
+    mmd_status st = mmd_media_open(path, MMD_MEDIA_CHUNK, ic, &err);
+    if (st != MMD_OK) {
+        errf("%s", err.msg);
+        return mmd_exit_code(st);
     }
-    int e = avformat_open_input(ic, path, NULL, NULL);
+    int e = avformat_find_stream_info(*ic, NULL);
     if (e < 0) {
-        errf("%s: cannot open: %s", path, averr(e, eb, sizeof eb));
-        return MMD_EXIT_INPUT;
-    }
-    if ((e = avformat_find_stream_info(*ic, NULL)) < 0) {
         errf("%s: cannot read: %s", path, averr(e, eb, sizeof eb));
         return MMD_EXIT_INPUT;
     }
@@ -472,7 +470,7 @@ static int scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_
     }
 done:
     av_packet_free(&pkt);
-    avformat_close_input(&ic);
+    mmd_media_close(&ic);
     return rc;
 }
 
@@ -577,7 +575,7 @@ static int video_peek(video_copy *v)
         if (e == AVERROR_EOF) {
             const chunk *c = &v->chunks[v->cur];
             v->offset0 += av_rescale_q(c->end - c->start, c->tb, v->tb0);
-            avformat_close_input(&v->ic);
+            mmd_media_close(&v->ic);
             v->cur++;
             continue;
         }
@@ -818,7 +816,7 @@ done:
     if (tmp_fd >= 0)
         close(tmp_fd);
     av_packet_free(&v.pkt);
-    avformat_close_input(&v.ic);
+    mmd_media_close(&v.ic);
     mmd_audio_free(a);
     avformat_free_context(oc);
     avcodec_parameters_free(&par);

@@ -2,21 +2,32 @@
  *
  * Metrics per image (both decoded to RGBA8): max/mean error, PSNR, SSIM,
  * pixels over --threshold and their fraction, as defined in renderer/image/diff.h
- * (an infinite PSNR prints "inf", JSON null).
+ * (an infinite PSNR prints "inf", JSON null). --mask FILE.png hides regions and
+ * --ignore-aa leaves anti-aliased edge pixels out of the count (diff.h).
  * An image passes when fraction_over <= --max-fraction. Defaults 0 and 0:
  * an exact match. The tolerant setting for other Mesa versions is
- * `--threshold 4 --max-fraction 0.01`.
+ * `--threshold 4 --max-fraction 0.01`. An image declaring more than
+ * DIFF_MAX_PIXELS pixels is unusable (refused from its header, not decoded),
+ * so any pair costs bounded time and memory.
  *
  * --html DIR writes a report folder (renderer/cli/diff_html.h): DIR/index.html
  * and DIR/img/ with A, B and the heatmap of every image that differs (every
- * image with --all). A report that cannot be written is exit 2.
+ * image with --all). DIR and DIR/img are created, or must be real folders of
+ * ours (mmd_dir_open_owned: never a symbolic link, never someone else's); every
+ * file goes in through the opened folder, exclusively created, then renamed.
+ * --junit FILE writes JUnit XML (diff_junit.h). A report that cannot be
+ * written is exit 2. --approve copies B's file over A's for every image that
+ * differs or is new (in B only), listing each ("approved: NAME (differs)").
  *
  * Exit: 0 every image passes, 1 some image differs beyond the thresholds,
- * 2 unusable input (missing file, not a PNG, size mismatch, a name present in
- * only one directory, bad command line); 2 wins over 1.
+ * 6 some name is on one side only (or a single file does not exist), 2
+ * unusable input (not a PNG, too large, size mismatch, bad command line);
+ * 2 wins over 6, which wins over 1. After --approve, approved images count as
+ * passing.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
@@ -25,26 +36,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "core/file.h"
 #include "renderer/base/fs.h"
 #include "renderer/base/parse.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/diff_html.h"
+#include "renderer/cli/diff_junit.h"
 #include "renderer/image/diff.h"
 #include "renderer/image/png.h"
 
-enum { DIFF_PASS = 0, DIFF_FAIL = 1, DIFF_BAD = 2 };
+enum { DIFF_PASS = 0, DIFF_FAIL = 1, DIFF_BAD = 2, DIFF_MISSING = MMD_EXIT_DIFF_MISSING };
+
+/* Pixels per image: two images, a heatmap and three PNG encodes for the report
+ * stay under 1 GB and 5 s (docs/limits.md); 4K (DCI and UHD) frames fit. */
+#define DIFF_MAX_PIXELS (4096ull * 4096ull)
 
 typedef struct diff_opts {
     int threshold;
     double max_fraction;
     bool json;
     const char *heatmap;
-    const char *html; /* report folder, NULL: none */
-    bool all;         /* report rows for identical images too */
+    const char *html;  /* report folder, NULL: none */
+    bool all;          /* report rows for identical images too */
+    const char *junit; /* JUnit XML file, NULL: none */
+    const char *mask;  /* mask PNG, NULL: none */
+    bool ignore_aa;
+    bool approve;
 } diff_opts;
 
-/* The report's rows as they are compared (names and errors owned). */
+/* The compared names as rows (names and errors owned), for the HTML report and JUnit. */
 typedef struct report {
     mmd_diff_html_row *rows;
     size_t n, cap;
@@ -53,9 +75,27 @@ typedef struct report {
     char msg[PATH_MAX + 64];
 } html_report;
 
+typedef struct tally {
+    int worst, total, pass, fail, bad, missing, added, approved;
+    bool first; /* JSON: no image printed yet */
+} tally;
+
+/* One run: options, the mask, the output folders and what was found so far. */
+typedef struct diff_run {
+    diff_opts o;
+    const char *paths[2];
+    uint8_t *mask;
+    int mask_w, mask_h;
+    int html_fd, img_fd, heat_fd; /* opened output folders, -1: none */
+    html_report rep;
+    tally t;
+} diff_run;
+
 typedef struct diff_result {
     mmd_imgdiff_result m;
     bool pass;
+    mmd_diff_verdict verdict;
+    bool approved;
     char error[PATH_MAX + 128]; /* non-empty: unusable input */
 } diff_result;
 
@@ -63,30 +103,44 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mmdrender diff A B [--json] [--threshold T] [--max-fraction F] [--heatmap OUT]\n"
-            "                          [--html DIR [--all]]\n"
+            "                          [--mask M.png] [--ignore-aa] [--html DIR [--all]] [--junit FILE]\n"
+            "                          [--approve]\n"
             "  A, B            PNG files, or directories of PNGs matched by file name\n"
+            "                  (A: the goldens, B: the new frames)\n"
             "  --threshold T   a pixel counts as different when a channel differs by more\n"
             "                  than T (0..255, default 0)\n"
             "  --max-fraction F  an image passes when at most this fraction of its pixels\n"
             "                  differ (0..1, default 0: exact match)\n"
+            "  --mask M.png    ignore the pixels where M (same size) is neither black nor\n"
+            "                  transparent\n"
+            "  --ignore-aa     a differing pixel on an anti-aliased edge of A or B does not\n"
+            "                  count\n"
             "  --heatmap OUT   write an amplified difference image (a directory of them when\n"
             "                  A and B are directories; only images that differ)\n"
             "  --html DIR      write DIR/index.html: a report with A, B and the heatmap of\n"
             "                  each image that differs, worst first (opens without a server)\n"
             "  --all           the report shows every image, identical ones too\n"
+            "  --junit FILE    write JUnit XML: one testcase per image\n"
+            "  --approve       copy B over A for each image that differs or is only in B\n"
             "  --json          machine-readable output\n"
             "Tolerant setting for other Mesa versions: --threshold 4 --max-fraction 0.01\n"
-            "Exit: 0 all pass, 1 some image differs, 2 unusable input or bad command line.\n");
+            "Images over %llu pixels are refused.\n"
+            "Exit: 0 all pass, 1 some image differs, 6 some image is on one side only,\n"
+            "      2 unusable input or bad command line.\n",
+            DIFF_MAX_PIXELS);
 }
 
-/* The heatmap of imgdiff.h, written as a PNG. */
+/* Rank of an exit code: 2 wins over 6, which wins over 1. */
+static int severity(int rc) { return rc == DIFF_PASS ? 0 : rc == DIFF_FAIL ? 1 : rc == DIFF_MISSING ? 2 : 3; }
+
+/* The heatmap of diff.h, written as a PNG. */
 static mmd_status write_heatmap(const char *path, const uint8_t *a, const uint8_t *b, int w, int h,
-                                mmd_error *err)
+                                const mmd_imgdiff_opts *io, mmd_error *err)
 {
     uint8_t *out = malloc((size_t)w * h * 4);
     if (!out)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
-    mmd_imgdiff_heatmap(a, b, w, h, out);
+    mmd_imgdiff_heatmap_opts(a, b, w, h, io, out);
     mmd_status rc = mmd_png_write_file(path, out, w, h, (size_t)w * 4, false, MMD_PNG_LEVEL_DEFAULT, err);
     free(out);
     return rc;
@@ -114,47 +168,54 @@ static mmd_diff_html_row *report_add(html_report *rep, const char *name, const d
     }
     row->m = r->m;
     row->pass = r->pass;
+    row->verdict = r->verdict;
+    row->approved = r->approved;
     rep->n++;
     return row;
 }
 
-/* A, B and the heatmap of a compared pair into DIR/img/ (files named by row number). */
-static mmd_status report_images(const diff_opts *o, mmd_diff_html_row *row, size_t k, const uint8_t *a,
-                                const uint8_t *b, int w, int h, mmd_error *err)
+/* A, B and the heatmap of a compared pair into DIR/img/ (files named by row
+ * number), through the opened folder. */
+static mmd_status report_images(const diff_run *run, mmd_diff_html_row *row, size_t k, const uint8_t *a,
+                                const uint8_t *b, const mmd_imgdiff_opts *io, mmd_error *err)
 {
-    char path[PATH_MAX];
+    char dir[32], path[64];
+    int w = row->m.width, h = row->m.height;
+    mmd_fd_path(run->img_fd, dir, sizeof dir);
     snprintf(row->img_a, sizeof row->img_a, "img/%06zu-a.png", k);
     snprintf(row->img_b, sizeof row->img_b, "img/%06zu-b.png", k);
     snprintf(row->img_heat, sizeof row->img_heat, "img/%06zu-heat.png", k);
-    snprintf(path, sizeof path, "%s/%s", o->html, row->img_a);
+    snprintf(path, sizeof path, "%s/%s", dir, row->img_a + 4);
     mmd_status st = mmd_png_write_file(path, a, w, h, (size_t)w * 4, true, MMD_PNG_LEVEL_DEFAULT, err);
     if (st != MMD_OK)
         return st;
-    snprintf(path, sizeof path, "%s/%s", o->html, row->img_b);
+    snprintf(path, sizeof path, "%s/%s", dir, row->img_b + 4);
     if ((st = mmd_png_write_file(path, b, w, h, (size_t)w * 4, true, MMD_PNG_LEVEL_DEFAULT, err)) != MMD_OK)
         return st;
-    snprintf(path, sizeof path, "%s/%s", o->html, row->img_heat);
-    return write_heatmap(path, a, b, w, h, err);
+    snprintf(path, sizeof path, "%s/%s", dir, row->img_heat + 4);
+    return write_heatmap(path, a, b, w, h, io, err);
 }
 
-/* Records a compared name in the report: a row when it differs, is unusable
- * or --all asks; a, b (may be NULL) are its pixels. */
-static void report_pair(html_report *rep, const diff_opts *o, const char *name, const diff_result *r,
-                        const uint8_t *a, const uint8_t *b)
+/* Records a compared name as a row (HTML report or JUnit); for the HTML
+ * report, its images when it differs or --all asks; a, b (may be NULL) are
+ * its pixels. */
+static void report_pair(diff_run *run, const char *name, const diff_result *r, const uint8_t *a,
+                        const uint8_t *b, const mmd_imgdiff_opts *io)
 {
+    html_report *rep = &run->rep;
     bool same = !r->error[0] && r->m.max_error == 0;
     rep->identical += same;
-    if (!o->html || rep->failed || (same && !o->all))
+    if ((!run->o.html && !run->o.junit) || rep->failed)
         return;
     mmd_diff_html_row *row = report_add(rep, name, r);
     mmd_error e;
     if (!row) {
         rep->failed = true;
         snprintf(rep->msg, sizeof rep->msg, "out of memory");
-    } else if (a && b && !r->error[0] &&
-               report_images(o, row, rep->n - 1, a, b, r->m.width, r->m.height, &e) != MMD_OK) {
+    } else if (run->o.html && (!same || run->o.all) && a && b && !r->error[0] &&
+               report_images(run, row, rep->n - 1, a, b, io, &e) != MMD_OK) {
         rep->failed = true;
-        snprintf(rep->msg, sizeof rep->msg, "%s", e.msg);
+        snprintf(rep->msg, sizeof rep->msg, "the images of %s: %s", name, e.msg);
     }
 }
 
@@ -167,33 +228,128 @@ static void report_free(html_report *rep)
     free(rep->rows);
 }
 
-/* Compare one pair; returns DIFF_*. heat: heatmap path or NULL; force_heat:
- * write it even when identical. The pair goes into the report as name. */
-static int diff_files(const char *pa, const char *pb, const char *name, const diff_opts *o, const char *heat,
-                      bool force_heat, diff_result *r, html_report *rep)
+/* Copies the file from over to (atomically: a temporary beside to, then rename). */
+static mmd_status copy_file(const char *from, const char *to, mmd_error *err)
 {
+    mmd_error fe;
+    FILE *in = mmd_file_fopen_regular(from, &fe);
+    if (!in)
+        return mmd_fail(err, MMD_E_IO, "%s: %s", from, fe.msg);
+    char *tmp = NULL;
+    int fd = mmd_temp_create(to, "tmp", &tmp);
+    FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!out) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        fclose(in);
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create: %s", to, strerror(e));
+    }
+    char buf[65536];
+    size_t got;
+    bool ok = true;
+    while (ok && (got = fread(buf, 1, sizeof buf, in)) > 0)
+        ok = fwrite(buf, 1, got, out) == got;
+    ok = ok && !ferror(in);
+    fclose(in);
+    ok = fclose(out) == 0 && ok;
+    if (!ok || mmd_temp_commit(tmp, to) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot write: %s", to,
+                        e == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(e));
+    }
+    free(tmp);
+    return MMD_OK;
+}
+
+/* --approve: B's file over A's for an image that differs or is new; returns
+ * the pair's exit code after it (DIFF_PASS when copied). */
+static int approve(const char *pa, const char *pb, const char *name, int rc, diff_result *r)
+{
+    if (rc != DIFF_FAIL && r->verdict != MMD_DIFF_NEW)
+        return rc;
+    mmd_error e;
+    if (r->verdict == MMD_DIFF_NEW && !mmd_png_file_complete(pb)) {
+        fprintf(stderr, "mmdrender diff: not approved: %s is not a finished PNG\n", pb);
+        return rc;
+    }
+    if (copy_file(pb, pa, &e) != MMD_OK) {
+        fprintf(stderr, "mmdrender diff: cannot approve %s: %s\n", name, e.msg);
+        return DIFF_BAD;
+    }
+    r->approved = true;
+    return DIFF_PASS;
+}
+
+/* Both images of a pair, under the pixel cap; false with r->error set. */
+static bool read_pair(const char *pa, const char *pb, uint8_t **a, uint8_t **b, int *w, int *h, diff_result *r)
+{
+    int bw = 0, bh = 0;
+    mmd_error e;
+    if (mmd_png_read_file_max(pa, DIFF_MAX_PIXELS, a, w, h, &e) != MMD_OK ||
+        mmd_png_read_file_max(pb, DIFF_MAX_PIXELS, b, &bw, &bh, &e) != MMD_OK) {
+        snprintf(r->error, sizeof r->error, "%s", e.msg);
+        return false;
+    }
+    if (*w != bw || *h != bh) {
+        snprintf(r->error, sizeof r->error, "size mismatch: %dx%d vs %dx%d", *w, *h, bw, bh);
+        return false;
+    }
+    return true;
+}
+
+/* Compare one pair present on both sides; returns DIFF_*. heat: heatmap path
+ * or NULL; force_heat: write it even when identical. The pair goes into the
+ * report as name. */
+static int diff_files(diff_run *run, const char *pa, const char *pb, const char *name, const char *heat,
+                      bool force_heat, diff_result *r)
+{
+    const diff_opts *o = &run->o;
     memset(r, 0, sizeof *r);
+    r->verdict = MMD_DIFF_UNUSABLE;
     uint8_t *a = NULL, *b = NULL;
-    int aw = 0, ah = 0, bw = 0, bh = 0;
+    int w = 0, h = 0;
     mmd_error e;
     int rc = DIFF_BAD;
-    if (mmd_png_read_file(pa, &a, &aw, &ah, &e) != MMD_OK || mmd_png_read_file(pb, &b, &bw, &bh, &e) != MMD_OK) {
-        snprintf(r->error, sizeof r->error, "%s", e.msg);
-    } else if (aw != bw || ah != bh) {
-        snprintf(r->error, sizeof r->error, "size mismatch: %dx%d vs %dx%d", aw, ah, bw, bh);
+    mmd_imgdiff_opts io = {.threshold = o->threshold, .mask = run->mask, .ignore_aa = o->ignore_aa};
+    if (!read_pair(pa, pb, &a, &b, &w, &h, r)) {
+    } else if (run->mask && (run->mask_w != w || run->mask_h != h)) {
+        snprintf(r->error, sizeof r->error, "the mask is %dx%d, the image %dx%d", run->mask_w, run->mask_h, w, h);
     } else {
-        mmd_imgdiff_compare(a, b, aw, ah, o->threshold, &r->m);
+        mmd_imgdiff_compare_opts(a, b, w, h, &io, &r->m);
         r->pass = r->m.fraction_over <= o->max_fraction;
+        r->verdict = r->pass ? MMD_DIFF_PASS : MMD_DIFF_DIFFERS;
         rc = r->pass ? DIFF_PASS : DIFF_FAIL;
-        if (heat && (force_heat || r->m.max_error > 0) &&
-            write_heatmap(heat, a, b, aw, ah, &e) != MMD_OK) {
+        if (heat && (force_heat || r->m.max_error > 0) && write_heatmap(heat, a, b, w, h, &io, &e) != MMD_OK) {
             snprintf(r->error, sizeof r->error, "heatmap: %s", e.msg);
+            r->verdict = MMD_DIFF_UNUSABLE;
             rc = DIFF_BAD;
         }
     }
-    report_pair(rep, o, name, r, rc == DIFF_BAD ? NULL : a, b);
+    if (o->approve)
+        rc = approve(pa, pb, name, rc, r);
+    report_pair(run, name, r, rc == DIFF_BAD ? NULL : a, b, &io);
     free(a);
     free(b);
+    return rc;
+}
+
+/* A name on one side only: in A only it is missing, in B only it is new. */
+static int one_sided(diff_run *run, const char *pa, const char *pb, const char *name, bool in_a, const char *why,
+                     diff_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->verdict = in_a ? MMD_DIFF_MISSING : MMD_DIFF_NEW;
+    snprintf(r->error, sizeof r->error, "%s", why);
+    int rc = DIFF_MISSING;
+    if (run->o.approve && !in_a)
+        rc = approve(pa, pb, name, rc, r);
+    report_pair(run, name, r, NULL, NULL, NULL);
     return rc;
 }
 
@@ -211,42 +367,55 @@ static void json_str(const char *s)
     putchar('"');
 }
 
+static void report_json(const char *name, const diff_result *dr)
+{
+    const mmd_imgdiff_result *r = &dr->m;
+    printf("{\"name\": ");
+    json_str(name);
+    printf(", \"status\": \"%s\"%s", mmd_diff_verdict_name(dr->verdict), dr->approved ? ", \"approved\": true" : "");
+    if (dr->error[0]) {
+        printf(", \"error\": ");
+        json_str(dr->error);
+        printf(", \"pass\": false}");
+        return;
+    }
+    printf(", \"pixels_masked\": %lld, \"pixels_aa\": %lld", r->pixels_masked, r->pixels_aa);
+    printf(", \"width\": %d, \"height\": %d, \"max_error\": %d, \"mean_error\": %.6f, "
+           "\"psnr\": ",
+           r->width, r->height, r->max_error, r->mean_error);
+    if (isinf(r->psnr))
+        printf("null");
+    else
+        printf("%.4f", r->psnr);
+    printf(", \"ssim\": %.6f, \"pixels_over\": %lld, \"fraction_over\": %.8f, \"pass\": %s}", r->ssim,
+           r->pixels_over, r->fraction_over, dr->pass ? "true" : "false");
+}
+
 static void report(const char *name, const diff_result *dr, const diff_opts *o, bool *first)
 {
     const mmd_imgdiff_result *r = &dr->m;
     if (o->json) {
-        printf("%s\n    {\"name\": ", *first ? "" : ",");
+        printf("%s\n    ", *first ? "" : ",");
         *first = false;
-        json_str(name);
-        if (dr->error[0]) {
-            printf(", \"error\": ");
-            json_str(dr->error);
-            printf(", \"pass\": false}");
-            return;
-        }
-        printf(", \"width\": %d, \"height\": %d, \"max_error\": %d, \"mean_error\": %.6f, "
-               "\"psnr\": ",
-               r->width, r->height, r->max_error, r->mean_error);
-        if (isinf(r->psnr))
-            printf("null");
-        else
-            printf("%.4f", r->psnr);
-        printf(", \"ssim\": %.6f, \"pixels_over\": %lld, \"fraction_over\": %.8f, \"pass\": %s}",
-               r->ssim, r->pixels_over, r->fraction_over, dr->pass ? "true" : "false");
+        report_json(name, dr);
         return;
     }
     if (dr->error[0]) {
         printf("%s: ERROR: %s\n", name, dr->error);
-        return;
+    } else {
+        char psnr[32], extra[96] = "";
+        if (isinf(r->psnr))
+            snprintf(psnr, sizeof psnr, "inf");
+        else
+            snprintf(psnr, sizeof psnr, "%.2f dB", r->psnr);
+        if (o->mask || o->ignore_aa)
+            snprintf(extra, sizeof extra, " (%lld masked, %lld anti-aliasing)", r->pixels_masked, r->pixels_aa);
+        printf("%s: %dx%d max %d, mean %.4f, PSNR %s, SSIM %.5f, %lld px over %d (%.4f%%)%s: %s\n", name, r->width,
+               r->height, r->max_error, r->mean_error, psnr, r->ssim, r->pixels_over, o->threshold,
+               100.0 * r->fraction_over, extra, dr->pass ? "ok" : "DIFFERS");
     }
-    char psnr[32];
-    if (isinf(r->psnr))
-        snprintf(psnr, sizeof psnr, "inf");
-    else
-        snprintf(psnr, sizeof psnr, "%.2f dB", r->psnr);
-    printf("%s: %dx%d max %d, mean %.4f, PSNR %s, SSIM %.5f, %lld px over %d (%.4f%%): %s\n", name,
-           r->width, r->height, r->max_error, r->mean_error, psnr, r->ssim, r->pixels_over,
-           o->threshold, 100.0 * r->fraction_over, dr->pass ? "ok" : "DIFFERS");
+    if (dr->approved)
+        printf("approved: %s (%s)\n", name, mmd_diff_verdict_name(dr->verdict));
 }
 
 static bool is_dir(const char *p)
@@ -311,9 +480,37 @@ static const char *base_name(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
+/* An option with a value into o; false with a message. */
+static bool set_value(diff_opts *o, const char *opt, const char *val)
+{
+    if (!strcmp(opt, "--threshold")) {
+        long t;
+        if (!mmd_parse_long(val, 0, 255, &t)) {
+            fprintf(stderr, "mmdrender diff: --threshold wants an integer 0..255, got '%s'\n", val);
+            return false;
+        }
+        o->threshold = (int)t;
+    } else if (!strcmp(opt, "--max-fraction")) {
+        if (!mmd_parse_double(val, 0.0, 1.0, &o->max_fraction)) {
+            fprintf(stderr, "mmdrender diff: --max-fraction wants a number 0..1, got '%s'\n", val);
+            return false;
+        }
+    } else if (!strcmp(opt, "--heatmap")) {
+        o->heatmap = val;
+    } else if (!strcmp(opt, "--html")) {
+        o->html = val;
+    } else if (!strcmp(opt, "--junit")) {
+        o->junit = val;
+    } else {
+        o->mask = val;
+    }
+    return true;
+}
+
 /* Options into o and the two paths; -1: exit with *rc (help or bad usage). */
 static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2], int *rc)
 {
+    static const char *const valued[] = {"--threshold", "--max-fraction", "--heatmap", "--html", "--junit", "--mask"};
     int np = 0;
     *rc = DIFF_BAD;
     for (int i = 1; i < argc; i++) {
@@ -327,8 +524,9 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
         } else {
             snprintf(opt, sizeof opt, "%s", a);
         }
-        bool takes = !strcmp(opt, "--threshold") || !strcmp(opt, "--max-fraction") ||
-                     !strcmp(opt, "--heatmap") || !strcmp(opt, "--html");
+        bool takes = false;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            takes = takes || !strcmp(opt, valued[k]);
         if (takes && !val) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "mmdrender diff: %s needs a value\n", opt);
@@ -340,26 +538,17 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
             usage(stdout);
             *rc = MMD_EXIT_OK;
             return -1;
+        } else if (takes) {
+            if (!set_value(o, opt, val))
+                return -1;
         } else if (!strcmp(opt, "--json")) {
             o->json = true;
         } else if (!strcmp(opt, "--all")) {
             o->all = true;
-        } else if (!strcmp(opt, "--threshold")) {
-            long t;
-            if (!mmd_parse_long(val, 0, 255, &t)) {
-                fprintf(stderr, "mmdrender diff: --threshold wants an integer 0..255, got '%s'\n", val);
-                return -1;
-            }
-            o->threshold = (int)t;
-        } else if (!strcmp(opt, "--max-fraction")) {
-            if (!mmd_parse_double(val, 0.0, 1.0, &o->max_fraction)) {
-                fprintf(stderr, "mmdrender diff: --max-fraction wants a number 0..1, got '%s'\n", val);
-                return -1;
-            }
-        } else if (!strcmp(opt, "--heatmap")) {
-            o->heatmap = val;
-        } else if (!strcmp(opt, "--html")) {
-            o->html = val;
+        } else if (!strcmp(opt, "--ignore-aa")) {
+            o->ignore_aa = true;
+        } else if (!strcmp(opt, "--approve")) {
+            o->approve = true;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "mmdrender diff: unknown option '%s'\n", a);
             usage(stderr);
@@ -382,36 +571,63 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
     return 0;
 }
 
-/* A folder (and its img/ folder for the report); false with a message. */
-static bool make_dir(const char *dir, const char *sub, const char *what)
+/* An output folder of ours (mmd_dir_open_owned) at name under at; -1 with a message. */
+static int open_dir(int at, const char *name, const char *shown, const char *what)
 {
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s%s%s", dir, sub ? "/" : "", sub ? sub : "");
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "mmdrender diff: cannot create %s directory '%s': %s\n", what, p, strerror(errno));
+    int fd = mmd_dir_open_owned(at, name);
+    if (fd >= 0)
+        return fd;
+    if (errno == ELOOP)
+        fprintf(stderr, "mmdrender diff: refusing %s directory '%s': it is a symbolic link\n", what, shown);
+    else if (errno == EPERM)
+        fprintf(stderr, "mmdrender diff: refusing %s directory '%s': not ours (another owner, or writable by others)\n",
+                what, shown);
+    else
+        fprintf(stderr, "mmdrender diff: cannot create %s directory '%s': %s\n", what, shown, strerror(errno));
+    return -1;
+}
+
+/* The output folders and the mask; false with a message. */
+static bool open_outputs(diff_run *run, bool dirs)
+{
+    const diff_opts *o = &run->o;
+    if (dirs && o->heatmap && (run->heat_fd = open_dir(AT_FDCWD, o->heatmap, o->heatmap, "heatmap")) < 0)
         return false;
+    if (o->html) {
+        char shown[PATH_MAX];
+        snprintf(shown, sizeof shown, "%s/img", o->html);
+        if ((run->html_fd = open_dir(AT_FDCWD, o->html, o->html, "report")) < 0 ||
+            (run->img_fd = open_dir(run->html_fd, "img", shown, "report")) < 0)
+            return false;
+    }
+    if (o->mask) {
+        mmd_error e;
+        if (mmd_png_read_file_max(o->mask, DIFF_MAX_PIXELS, &run->mask, &run->mask_w, &run->mask_h, &e) != MMD_OK) {
+            fprintf(stderr, "mmdrender diff: --mask: %s\n", e.msg);
+            return false;
+        }
     }
     return true;
 }
 
-typedef struct tally {
-    int worst, total, pass, fail, bad;
-    bool first; /* JSON: no image printed yet */
-} tally;
-
-static void count(tally *t, int rc)
+static void count(tally *t, int rc, const diff_result *r)
 {
     t->total++;
-    t->pass += rc == DIFF_PASS;
-    t->fail += rc == DIFF_FAIL;
-    t->bad += rc == DIFF_BAD;
-    if (rc > t->worst)
+    t->pass += r->verdict == MMD_DIFF_PASS;
+    t->fail += r->verdict == MMD_DIFF_DIFFERS;
+    t->bad += r->verdict >= MMD_DIFF_UNUSABLE; /* one-sided names too, as before the split */
+    t->missing += r->verdict == MMD_DIFF_MISSING;
+    t->added += r->verdict == MMD_DIFF_NEW;
+    t->approved += r->approved;
+    if (severity(rc) > severity(t->worst))
         t->worst = rc;
 }
 
 /* Two folders, matched by PNG name; false when they cannot be listed. */
-static bool diff_dirs(const char *const paths[2], const diff_opts *o, diff_result *r, html_report *rep, tally *t)
+static bool diff_dirs(diff_run *run, diff_result *r)
 {
+    const diff_opts *o = &run->o;
+    const char *const *paths = run->paths;
     char **la = NULL, **lb = NULL;
     size_t na = 0, nb = 0;
     if (list_pngs(paths[0], &la, &na) != 0 || list_pngs(paths[1], &lb, &nb) != 0) {
@@ -423,103 +639,165 @@ static bool diff_dirs(const char *const paths[2], const diff_opts *o, diff_resul
     while (i < na || j < nb) {
         int c = i >= na ? 1 : j >= nb ? -1 : strcmp(la[i], lb[j]);
         const char *name = c <= 0 ? la[i] : lb[j];
+        char pa[PATH_MAX], pb[PATH_MAX], ph[PATH_MAX], why[PATH_MAX + 16];
+        snprintf(pa, sizeof pa, "%s/%s", paths[0], name);
+        snprintf(pb, sizeof pb, "%s/%s", paths[1], name);
         int rc;
         if (c != 0) {
-            memset(r, 0, sizeof *r);
-            snprintf(r->error, sizeof r->error, "only in %s", c < 0 ? paths[0] : paths[1]);
-            report_pair(rep, o, name, r, NULL, NULL);
-            rc = DIFF_BAD;
+            snprintf(why, sizeof why, "only in %s", c < 0 ? paths[0] : paths[1]);
+            rc = one_sided(run, pa, pb, name, c < 0, why, r);
         } else {
-            char pa[PATH_MAX], pb[PATH_MAX], ph[PATH_MAX];
-            snprintf(pa, sizeof pa, "%s/%s", paths[0], name);
-            snprintf(pb, sizeof pb, "%s/%s", paths[1], name);
-            if (o->heatmap)
-                snprintf(ph, sizeof ph, "%s/%s", o->heatmap, name);
-            rc = diff_files(pa, pb, name, o, o->heatmap ? ph : NULL, false, r, rep);
+            if (o->heatmap) {
+                char dir[32];
+                mmd_fd_path(run->heat_fd, dir, sizeof dir);
+                snprintf(ph, sizeof ph, "%s/%s", dir, name);
+            }
+            rc = diff_files(run, pa, pb, name, o->heatmap ? ph : NULL, false, r);
         }
-        report(name, r, o, &t->first);
-        count(t, rc);
+        report(name, r, o, &run->t.first);
+        count(&run->t, rc, r);
         if (c <= 0)
             i++;
         if (c >= 0)
             j++;
     }
-    if (t->total == 0) {
+    if (run->t.total == 0) {
         if (!o->json)
             fprintf(stderr, "mmdrender diff: no PNG files in '%s' or '%s'\n", paths[0], paths[1]);
-        t->worst = DIFF_BAD;
+        run->t.worst = DIFF_BAD;
     }
     free_list(la, na);
     free_list(lb, nb);
     return true;
 }
 
-/* index.html from the collected rows; DIFF_BAD when it cannot be written. */
-static int finish_report(const char *const paths[2], const diff_opts *o, html_report *rep, const tally *t)
+/* Two single files; one that does not exist is missing (A) or new (B only). */
+static void diff_single(diff_run *run, diff_result *r)
 {
-    if (!rep->failed) {
-        mmd_diff_html_info info = {.a = paths[0], .b = paths[1], .threshold = o->threshold,
-                                   .max_fraction = o->max_fraction, .all = o->all, .total = t->total,
-                                   .identical = rep->identical, .pass = t->pass, .fail = t->fail, .bad = t->bad};
-        if (mmd_diff_html_write(o->html, &info, rep->rows, rep->n, rep->msg, sizeof rep->msg) != 0)
+    const char *pa = run->paths[0], *pb = run->paths[1], *name = base_name(pa);
+    bool ea = access(pa, F_OK) == 0 || errno != ENOENT, eb = access(pb, F_OK) == 0 || errno != ENOENT;
+    char why[PATH_MAX + 32];
+    int rc;
+    if (!ea || !eb) {
+        snprintf(why, sizeof why, "%s: no such file", !eb ? pb : pa);
+        rc = one_sided(run, pa, pb, name, !eb, why, r);
+    } else {
+        rc = diff_files(run, pa, pb, name, run->o.heatmap, true, r);
+    }
+    report(name, r, &run->o, &run->t.first);
+    count(&run->t, rc, r);
+}
+
+/* index.html (rows that differ, or all with --all) and the JUnit file; DIFF_BAD
+ * when either cannot be written. */
+static int finish_report(diff_run *run)
+{
+    const diff_opts *o = &run->o;
+    html_report *rep = &run->rep;
+    const tally *t = &run->t;
+    mmd_diff_html_info info = {.a = run->paths[0], .b = run->paths[1], .threshold = o->threshold,
+                               .max_fraction = o->max_fraction, .all = o->all, .total = t->total,
+                               .identical = rep->identical, .pass = t->pass, .fail = t->fail, .bad = t->bad};
+    if (!rep->failed && o->junit && mmd_diff_junit_write(o->junit, &info, rep->rows, rep->n, rep->msg, sizeof rep->msg))
+        rep->failed = true;
+    size_t shown = 0;
+    if (!rep->failed && o->html) {
+        mmd_diff_html_row *rows = malloc((rep->n ? rep->n : 1) * sizeof *rows);
+        for (size_t i = 0; rows && i < rep->n; i++)
+            if (o->all || rep->rows[i].error || rep->rows[i].m.max_error > 0)
+                rows[shown++] = rep->rows[i];
+        char dir[32];
+        mmd_fd_path(run->html_fd, dir, sizeof dir);
+        if (!rows)
+            rep->failed = snprintf(rep->msg, sizeof rep->msg, "out of memory") > 0;
+        else if (mmd_diff_html_write(dir, &info, rows, shown, rep->msg, sizeof rep->msg) != 0)
             rep->failed = true;
+        size_t dl = strlen(dir);
+        if (rep->failed && !strncmp(rep->msg, dir, dl)) { /* name the folder as given, not its /proc link */
+            char m[sizeof rep->msg];
+            snprintf(m, sizeof m, "%s%s", o->html, rep->msg + dl);
+            memcpy(rep->msg, m, sizeof m);
+        }
+        free(rows);
     }
     if (rep->failed) {
         fprintf(stderr, "mmdrender diff: report: %s\n", rep->msg);
         return DIFF_BAD;
     }
-    if (!o->json)
-        printf("report: %s/index.html (%zu rows)\n", o->html, rep->n);
+    if (!o->json && o->html)
+        printf("report: %s/index.html (%zu rows)\n", o->html, shown);
     return DIFF_PASS;
+}
+
+static void summary(const diff_run *run)
+{
+    const tally *t = &run->t;
+    if (run->o.json) {
+        printf("%s], \"pass\": %s, \"summary\": {\"compared\": %d, \"passed\": %d, \"failed\": %d, "
+               "\"unusable\": %d, \"missing\": %d, \"new\": %d, \"approved\": %d}}\n",
+               t->first ? "" : "\n  ", t->worst == DIFF_PASS ? "true" : "false", t->total - t->missing - t->added,
+               t->pass, t->fail, t->bad - t->missing - t->added, t->missing, t->added, t->approved);
+        return;
+    }
+    if (t->total > 1)
+        printf("%d images: %d ok, %d differ, %d unusable\n", t->total, t->pass, t->fail, t->bad);
+    if (t->missing || t->added)
+        printf("%d missing (only in A), %d new (only in B)\n", t->missing, t->added);
+    if (t->approved)
+        printf("%d approved (B copied over A)\n", t->approved);
+}
+
+static void run_free(diff_run *run)
+{
+    report_free(&run->rep);
+    free(run->mask);
+    const int fds[3] = {run->html_fd, run->img_fd, run->heat_fd};
+    for (int i = 0; i < 3; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
 }
 
 int mmd_cmd_diff(int argc, char **argv)
 {
-    diff_opts o = {0, 0.0, false, NULL, NULL, false};
-    const char *paths[2] = {NULL, NULL};
+    diff_run run = {.html_fd = -1, .img_fd = -1, .heat_fd = -1, .t = {.worst = DIFF_PASS, .first = true}};
+    diff_opts *o = &run.o;
+    const char **paths = run.paths;
     int rc;
-    if (parse_args(argc, argv, &o, paths, &rc) != 0)
+    if (parse_args(argc, argv, o, paths, &rc) != 0)
         return rc;
+    const char *outs[3] = {o->heatmap, o->html, o->junit};
     for (int i = 0; i < 2; i++) /* outputs are never inputs (by inode) */
-        if ((o.heatmap && mmd_same_file(o.heatmap, paths[i])) || (o.html && mmd_same_file(o.html, paths[i]))) {
-            fprintf(stderr, "mmdrender diff: the output '%s' is the input '%s'\n",
-                    o.heatmap && mmd_same_file(o.heatmap, paths[i]) ? o.heatmap : o.html, paths[i]);
-            return DIFF_BAD;
-        }
+        for (int k = 0; k < 3; k++)
+            if (outs[k] && mmd_same_file(outs[k], paths[i])) {
+                fprintf(stderr, "mmdrender diff: the output '%s' is the input '%s'\n", outs[k], paths[i]);
+                return DIFF_BAD;
+            }
     bool da = is_dir(paths[0]), db = is_dir(paths[1]);
     if (da != db) {
         fprintf(stderr, "mmdrender diff: '%s' and '%s' must both be PNG files or both directories\n",
                 paths[0], paths[1]);
         return DIFF_BAD;
     }
-    if ((da && o.heatmap && !make_dir(o.heatmap, NULL, "heatmap")) ||
-        (o.html && (!make_dir(o.html, NULL, "report") || !make_dir(o.html, "img", "report"))))
-        return DIFF_BAD;
-    tally t = {.worst = DIFF_PASS, .first = true};
-    html_report rep = {0};
     diff_result *r = malloc(sizeof *r);
-    if (!r)
-        return DIFF_BAD;
-    if (o.json)
-        printf("{\"threshold\": %d, \"max_fraction\": %g, \"images\": [", o.threshold, o.max_fraction);
-    if (!da) {
-        rc = diff_files(paths[0], paths[1], base_name(paths[0]), &o, o.heatmap, true, r, &rep);
-        report(base_name(paths[0]), r, &o, &t.first);
-        count(&t, rc);
-    } else if (!diff_dirs(paths, &o, r, &rep, &t)) {
-        t.worst = DIFF_BAD; /* (JSON: the document is left open, as before) */
+    if (!r || !open_outputs(&run, da)) {
         free(r);
-        report_free(&rep);
+        run_free(&run);
+        return DIFF_BAD;
+    }
+    if (o->json)
+        printf("{\"threshold\": %d, \"max_fraction\": %g, \"images\": [", o->threshold, o->max_fraction);
+    if (!da) {
+        diff_single(&run, r);
+    } else if (!diff_dirs(&run, r)) {
+        free(r); /* (JSON: the document is left open, as before) */
+        run_free(&run);
         return DIFF_BAD;
     }
     free(r);
-    if (o.json)
-        printf("%s], \"pass\": %s}\n", t.first ? "" : "\n  ", t.worst == DIFF_PASS ? "true" : "false");
-    else if (t.total > 1)
-        printf("%d images: %d ok, %d differ, %d unusable\n", t.total, t.pass, t.fail, t.bad);
-    if (o.html && finish_report(paths, &o, &rep, &t) != DIFF_PASS)
-        t.worst = DIFF_BAD;
-    report_free(&rep);
+    summary(&run);
+    if ((o->html || o->junit) && finish_report(&run) != DIFF_PASS)
+        run.t.worst = DIFF_BAD;
+    run_free(&run);
     fflush(stdout);
-    return t.worst;
+    return run.t.worst;
 }

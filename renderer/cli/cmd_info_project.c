@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/cli/project.h"
@@ -46,29 +47,45 @@ static uint32_t follow_keys(const mmd_pmm *p)
     return n;
 }
 
+/* A file's status: none (not named or not enabled), found, missing or refused
+ * (outside the project's folder and the asset roots, or a name a scene cannot
+ * hold: project.h); upper case for the text form's MISSING and REFUSED. */
+static const char *file_status(const char *stored, mmd_project_file_state state, bool enabled, bool text)
+{
+    if (!enabled || !stored || !*stored)
+        return "none";
+    if (state == MMD_PROJECT_FILE_FOUND)
+        return "found";
+    if (state == MMD_PROJECT_FILE_REFUSED)
+        return text ? "REFUSED" : "refused";
+    return text ? "MISSING" : "missing";
+}
+
 /* "key":{"path","status"[,"resolved"] without the closing brace. */
-static void json_file_open(FILE *f, const char *key, const char *stored, const char *found, bool enabled)
+static void json_file_open(FILE *f, const char *key, const char *stored, const char *found,
+                           mmd_project_file_state state, bool enabled)
 {
     fprintf(f, "\"%s\":{\"path\":", key);
     mmd_json_str(f, stored);
-    fprintf(f, ",\"status\":\"%s\"", !enabled || !stored || !*stored ? "none" : found ? "found" : "missing");
+    fprintf(f, ",\"status\":\"%s\"", file_status(stored, state, enabled, false));
     if (found) {
         fprintf(f, ",\"resolved\":");
         mmd_json_str(f, found);
     }
 }
 
-static void json_file(FILE *f, const char *key, const char *stored, const char *found, bool enabled)
+static void json_file(FILE *f, const char *key, const char *stored, const char *found, mmd_project_file_state state,
+                      bool enabled)
 {
-    json_file_open(f, key, stored, found, enabled);
+    json_file_open(f, key, stored, found, state, enabled);
     fputc('}', f);
 }
 
 /* A background image or video: the file plus MMD's placement. */
-static void json_media(FILE *f, const char *key, const char *stored, const char *found, bool enabled,
-                       const int32_t offset[2], float scale)
+static void json_media(FILE *f, const char *key, const char *stored, const char *found, mmd_project_file_state state,
+                       bool enabled, const int32_t offset[2], float scale)
 {
-    json_file_open(f, key, stored, found, enabled);
+    json_file_open(f, key, stored, found, state, enabled);
     fprintf(f, ",\"offset\":[%d,%d],\"scale\":%g}", (int)offset[0], (int)offset[1], (double)scale);
 }
 
@@ -84,7 +101,7 @@ static void json_models(FILE *f, const mmd_project *pr)
         fprintf(f, ",\"name_en\":");
         mmd_json_str(f, m->name_en);
         fputc(',', f);
-        json_file(f, "file", m->path, pr->model_files[i], true);
+        json_file(f, "file", m->path, pr->model_files[i], pr->model_states[i], true);
         fprintf(f, ",\"draw_order\":%u,\"calc_order\":%u,\"edge_width\":%g,\"add_blend\":%s,\"self_shadow\":%s,"
                    "\"bones\":%u,\"morphs\":%u,\"ik_bones\":%u,"
                    "\"keys\":{\"bone\":%u,\"bone_tracks\":%u,\"morph\":%u,\"morph_tracks\":%u,\"model\":%u,"
@@ -99,7 +116,7 @@ static void json_models(FILE *f, const mmd_project *pr)
         fprintf(f, "%s{\"name\":", i ? "," : "");
         mmd_json_str(f, a->name);
         fputc(',', f);
-        json_file(f, "file", a->path, pr->accessory_files[i], true);
+        json_file(f, "file", a->path, pr->accessory_files[i], pr->accessory_states[i], true);
         fprintf(f, ",\"draw_order\":%u,\"add_blend\":%s,\"keys\":%u}", a->draw_order, a->add_blend ? "true" : "false",
                 a->key_count);
     }
@@ -117,13 +134,13 @@ static void print_json(FILE *f, const mmd_project *pr)
                "\"first_frame\":%lld,\"last_frame\":%lld,\"begin_enabled\":%s,\"end_enabled\":%s},",
             p->version, p->width, p->height, (double)p->fps, (long long)first, (long long)last,
             p->begin_enabled ? "true" : "false", p->end_enabled ? "true" : "false");
-    json_file(f, "audio", p->audio_path, pr->audio_file, p->audio_enabled);
+    json_file(f, "audio", p->audio_path, pr->audio_file, pr->audio_state, p->audio_enabled);
     fputc(',', f);
-    json_media(f, "background_image", p->image_path, pr->image_file, p->image_enabled, p->image_offset,
-               p->image_scale);
+    json_media(f, "background_image", p->image_path, pr->image_file, pr->image_state, p->image_enabled,
+               p->image_offset, p->image_scale);
     fputc(',', f);
-    json_media(f, "background_video", p->video_path, pr->video_file, p->video_enabled, p->video_offset,
-               p->video_scale);
+    json_media(f, "background_video", p->video_path, pr->video_file, pr->video_state, p->video_enabled,
+               p->video_offset, p->video_scale);
     fprintf(f, ",\"render\":{\"black_background\":%s,\"ground_shadow\":%s,\"ground_shadow_brightness\":%g,"
                "\"ground_shadow_translucent\":%s,\"edge_color\":[%g,%g,%g],\"physics\":\"%s\","
                "\"accessories_after_models\":%d},",
@@ -158,23 +175,20 @@ static void print_json(FILE *f, const mmd_project *pr)
     fprintf(f, "]}\n");
 }
 
-static const char *status_of(const char *stored, const char *found, bool enabled)
-{
-    return !enabled || !stored || !*stored ? "none" : found ? "found" : "MISSING";
-}
-
 static void print_text(FILE *f, const mmd_project *pr)
 {
     const mmd_pmm *p = pr->pmm;
     int64_t first, last;
+    char a[512], b[512]; /* names and paths from the project, made printable (msg.h) */
     mmd_project_range(pr, &first, &last);
     fprintf(f, "%s: MikuMikuDance project (PMM version %d)\n", pr->path, p->version);
     fprintf(f, "  output: %dx%d, %g fps, frames %lld-%lld%s\n", p->width, p->height, (double)p->fps,
             (long long)first, (long long)last, p->begin_enabled || p->end_enabled ? " (begin/end set)" : "");
-    fprintf(f, "  audio: %s [%s]\n", p->audio_path, status_of(p->audio_path, pr->audio_file, p->audio_enabled));
+    fprintf(f, "  audio: %s [%s]\n", mmd_printable(p->audio_path, a, sizeof a),
+            file_status(p->audio_path, pr->audio_state, p->audio_enabled, true));
     fprintf(f, "  background: %s; image %s [%s]; video %s [%s]\n", p->black_background ? "black" : "white",
-            p->image_path, status_of(p->image_path, pr->image_file, p->image_enabled), p->video_path,
-            status_of(p->video_path, pr->video_file, p->video_enabled));
+            mmd_printable(p->image_path, a, sizeof a), file_status(p->image_path, pr->image_state, p->image_enabled, true),
+            mmd_printable(p->video_path, b, sizeof b), file_status(p->video_path, pr->video_state, p->video_enabled, true));
     fprintf(f, "  ground shadow: %s (brightness %g%s); edge colour %g %g %g; physics: %s\n",
             p->ground_shadow ? "on" : "off", (double)p->ground_shadow_brightness,
             p->ground_shadow_translucent ? ", translucent" : "", (double)p->edge_color[0], (double)p->edge_color[1],
@@ -185,7 +199,8 @@ static void print_text(FILE *f, const mmd_project *pr)
     for (uint32_t i = 0; i < p->model_count; i++) {
         const mmd_pmm_model *m = &p->models[i];
         model_counts c = count_model(m);
-        fprintf(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path, status_of(m->path, pr->model_files[i], true));
+        fprintf(f, "  model %u: %s  %s [%s]\n", i + 1, mmd_printable(m->name, a, sizeof a),
+                mmd_printable(m->path, b, sizeof b), file_status(m->path, pr->model_states[i], true, true));
         fprintf(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
                 m->calc_order, (double)m->edge_width, m->add_blend ? "on" : "off", m->self_shadow ? "on" : "off");
         fprintf(f, "    keys: bone %u (%u tracks animated of %u), morph %u (%u of %u), model %u, outside parents %u\n",
@@ -193,41 +208,46 @@ static void print_text(FILE *f, const mmd_project *pr)
                 c.outside_parent_keys);
     }
     for (uint32_t i = 0; i < p->accessory_count; i++)
-        fprintf(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, p->accessories[i].name, p->accessories[i].path,
-                status_of(p->accessories[i].path, pr->accessory_files[i], true), p->accessories[i].key_count);
+        fprintf(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, mmd_printable(p->accessories[i].name, a, sizeof a),
+                mmd_printable(p->accessories[i].path, b, sizeof b),
+                file_status(p->accessories[i].path, pr->accessory_states[i], true, true), p->accessories[i].key_count);
     if (pr->emm_file)
         fprintf(f, "  effects (%s, not applied):\n", pr->emm_file);
     for (size_t i = 0; i < pr->effect_count; i++)
-        fprintf(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
+        fprintf(f, "    %s = %s\n", mmd_printable(pr->effects[i].object, a, sizeof a),
+                mmd_printable(pr->effects[i].file, b, sizeof b));
     for (size_t i = 0; i < pr->warning_count; i++)
         fprintf(f, "  warning: %s\n", pr->warnings[i]);
 }
 
 int mmd_cmd_info_project(int argc, char **argv)
 {
-    const char *path = NULL, *roots[MMD_PROJECT_MAX_ROOTS] = {0};
-    int nroots = 0;
+    static const char usage[] = "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]... [--allow-outside-assets]\n";
+    const char *path = NULL;
+    mmd_project_search search = {{0}, 0, false};
     bool json = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json")) {
             json = true;
-        } else if (!strcmp(a, "--asset-root") && i + 1 < argc && nroots < MMD_PROJECT_MAX_ROOTS) {
-            roots[nroots++] = argv[++i];
+        } else if (!strcmp(a, "--allow-outside-assets")) {
+            search.allow_outside = true;
+        } else if (!strcmp(a, "--asset-root") && i + 1 < argc && search.root_count < MMD_PROJECT_MAX_ROOTS) {
+            search.roots[search.root_count++] = argv[++i];
         } else if (a[0] == '-' || path) {
-            fprintf(stderr, "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...\n");
+            fprintf(stderr, "%s", usage);
             return MMD_EXIT_USAGE;
         } else {
             path = a;
         }
     }
     if (!path) {
-        fprintf(stderr, "usage: mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...\n");
+        fprintf(stderr, "%s", usage);
         return MMD_EXIT_USAGE;
     }
     char msg[1024];
     mmd_project *p = NULL;
-    if (mmd_project_load(path, roots, nroots, &p, msg, sizeof msg)) {
+    if (mmd_project_load(path, &search, &p, msg, sizeof msg)) {
         fprintf(stderr, "mmdrender: %s\n", msg);
         return MMD_EXIT_INPUT;
     }

@@ -62,6 +62,7 @@ static int pose_load(pose_job *j, const char *path)
         fprintf(stderr, "mmdrender pose: %s\n", e.msg);
         return mmd_exit_code(e.status);
     }
+    mmd_scene_warn(j->scene, stderr, "mmdrender pose: ");
     for (int i = 0; i < j->scene->model_count; i++) {
         const mmd_scene_model *sm = &j->scene->models[i];
         const char *bad = sm->file;
@@ -71,6 +72,8 @@ static int pose_load(pose_job *j, const char *path)
                 bad = sm->motions[k];
         ok = ok && mmd_anim_create(j->models[i], (const mmd_motion *const *)j->motions[i], (size_t)sm->motion_count,
                                    &j->anims[i], &e) == MMD_OK;
+        if (ok)
+            mmd_scene_model_place(sm, j->anims[i]);
         if (!ok) {
             mmd_error_format(&e, bad, msg, sizeof msg);
             fprintf(stderr, "mmdrender pose: %s\n", msg);

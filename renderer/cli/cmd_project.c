@@ -18,16 +18,13 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/project.h"
 
-typedef struct roots {
-    const char *dirs[MMD_PROJECT_MAX_ROOTS];
-    int count;
-} roots;
-
-/* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it). */
-static int take_roots(int *argc, char **argv, roots *r)
+/* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it) into
+ * r; --allow-outside-assets is seen and left in place (render reads it too). */
+static int take_roots(int *argc, char **argv, mmd_project_search *r)
 {
     int w = 0;
     for (int i = 0; i < *argc; i++) {
@@ -41,15 +38,16 @@ static int take_roots(int *argc, char **argv, roots *r)
         } else if (!strncmp(argv[i], "--asset-root=", 13)) {
             v = argv[i] + 13;
         }
+        r->allow_outside = r->allow_outside || !strcmp(argv[i], "--allow-outside-assets");
         if (!v) {
             argv[w++] = argv[i];
             continue;
         }
-        if (r->count >= MMD_PROJECT_MAX_ROOTS) {
+        if (r->root_count >= MMD_PROJECT_MAX_ROOTS) {
             fprintf(stderr, "mmdrender: at most %d --asset-root folders\n", MMD_PROJECT_MAX_ROOTS);
             return -1;
         }
-        r->dirs[r->count++] = v;
+        r->roots[r->root_count++] = v;
     }
     *argc = w;
     argv[w] = NULL;
@@ -69,9 +67,11 @@ static void warn_effects(const mmd_project *p)
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
             seen = !strcmp(p->effects[j].file, p->effects[i].file);
+        char a[512], b[512];
         if (!seen)
             fprintf(stderr, "mmdrender: warning: %s: effect %s (%s) is not applied: MME effects are not supported\n",
-                    p->emm_file, p->effects[i].file, p->effects[i].object);
+                    p->emm_file, mmd_printable(p->effects[i].file, a, sizeof a),
+                    mmd_printable(p->effects[i].object, b, sizeof b));
     }
 }
 
@@ -143,7 +143,7 @@ static void remove_export(const char *dir)
 
 int mmd_cmd_render_project(int argc, char **argv, int project_index)
 {
-    roots r = {{0}, 0};
+    mmd_project_search r = {{0}, 0, false};
     const char *project = argv[project_index];
     char **args = malloc(((size_t)argc + 1) * sizeof *args);
     if (!args)
@@ -157,7 +157,7 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
     }
     char msg[1024], tmpl[PATH_MAX], scene[PATH_MAX + 16];
     mmd_project *p = NULL;
-    if (mmd_project_load(project, r.dirs, r.count, &p, msg, sizeof msg)) {
+    if (mmd_project_load(project, &r, &p, msg, sizeof msg)) {
         fprintf(stderr, "mmdrender: %s\n", msg);
         free(args);
         return MMD_EXIT_INPUT;
@@ -170,7 +170,8 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
         found += p->model_files[i] != NULL;
     if (!found) {
         fprintf(stderr, "mmdrender: %s: none of the project's %u models was found (see the warnings; --asset-root "
-                        "DIR looks under DIR for paths with UserFile\\)\n", project, p->pmm->model_count);
+                        "DIR looks under DIR for paths with UserFile\\, --allow-outside-assets lets paths leave the "
+                        "project's folder)\n", project, p->pmm->model_count);
         mmd_project_free(p);
         free(args);
         return MMD_EXIT_INPUT;
@@ -198,30 +199,38 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
 
 int mmd_cmd_export(int argc, char **argv)
 {
-    roots r = {{0}, 0};
+    mmd_project_search r = {{0}, 0, false};
     if (take_roots(&argc, argv, &r))
         return MMD_EXIT_USAGE;
+    int w = 1; /* --allow-outside-assets is an option, not an operand */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--allow-outside-assets"))
+            argv[w++] = argv[i];
+    argc = w;
     if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-') {
         fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
-                "usage: mmdrender export PROJECT.pmm DIR [--asset-root DIR]...\n"
+                "usage: mmdrender export PROJECT.pmm DIR [--asset-root DIR]... [--allow-outside-assets]\n"
                 "  Write DIR/scene.ini, DIR/model_N.vmd (one per model found) and DIR/camera.vmd\n"
                 "  (camera, light and self-shadow keys): rendering DIR/scene.ini gives the same\n"
-                "  bytes as rendering the project.\n"
-                "exit codes: 0 ok, 1 usage, 2 bad project, 5 output cannot be written\n");
+                "  bytes as rendering the project. Files the project names must stay in its\n"
+                "  folder or an asset root unless --allow-outside-assets. Nothing is written\n"
+                "  when one of these names is a file of the project (exit 1) or a symbolic link.\n"
+                "exit codes: 0 ok, 1 usage (or an output is an input), 2 bad project, 5 output cannot be written\n");
         return argc == 2 && !strcmp(argv[1], "--help") ? MMD_EXIT_OK : MMD_EXIT_USAGE;
     }
     char msg[1024];
     mmd_project *p = NULL;
-    if (mmd_project_load(argv[1], r.dirs, r.count, &p, msg, sizeof msg)) {
+    if (mmd_project_load(argv[1], &r, &p, msg, sizeof msg)) {
         fprintf(stderr, "mmdrender: %s\n", msg);
         return MMD_EXIT_INPUT;
     }
     print_warnings(p);
     warn_effects(p);
     int rc = MMD_EXIT_OK;
-    if (mmd_project_export(p, argv[2], msg, sizeof msg)) {
+    mmd_status st = mmd_project_export(p, argv[2], msg, sizeof msg);
+    if (st != MMD_OK) {
         fprintf(stderr, "mmdrender: export: %s\n", msg);
-        rc = MMD_EXIT_OUTPUT;
+        rc = mmd_exit_code(st); /* MMD_E_USAGE: an output is an input (1); MMD_E_OUTPUT (5) */
     }
     mmd_project_free(p);
     return rc;

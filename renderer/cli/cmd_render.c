@@ -389,6 +389,7 @@ static int load_inputs(render_job *j, const render_args *a)
             fprintf(stderr, "mmdrender: %s\n", buf);
             return MMD_EXIT_INPUT;
         }
+        mmd_scene_model_place(sm, j->anims[i]);
         size_t unbound = mmd_anim_unbound_count(j->anims[i]);
         if (unbound && !a->quiet) {
             fprintf(stderr, "mmdrender: warning: %zu motion track(s) match nothing in %s:", unbound, sm->file);
@@ -968,6 +969,8 @@ int mmd_cmd_render(int argc, char **argv)
         fprintf(stderr, "mmdrender: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
+    if (!a.quiet)
+        mmd_scene_warn(j.scene, stderr, "mmdrender: ");
     int step, chunk_index = 0, chunk_count = 1;
     const mmd_output_kind *kind = NULL;
     if (apply_options(j.scene, &a, &step, &err) != MMD_OK)

@@ -20,6 +20,7 @@ enum {
     MMD_EXIT_GL = 3,         /* no GL context / GL failure */
     MMD_EXIT_ENCODER = 4,    /* video/audio encoder failure */
     MMD_EXIT_OUTPUT = 5,     /* output cannot be written */
+    MMD_EXIT_DIFF_MISSING = 6, /* diff only: an image on one side only (missing, or new) */
     MMD_EXIT_INTERRUPTED = 130, /* SIGINT/SIGTERM: outputs finalised */
 };
 

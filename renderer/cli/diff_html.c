@@ -59,6 +59,12 @@ static const char k_script[] =
     "});\n"
     "})();\n";
 
+const char *mmd_diff_verdict_name(mmd_diff_verdict v)
+{
+    static const char *const names[] = {"pass", "differs", "unusable", "missing", "new"};
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "unusable";
+}
+
 static void esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {

@@ -26,11 +26,25 @@
 
 #include "renderer/image/diff.h"
 
+/* What became of one compared name (the JSON "status" and the JUnit result). */
+typedef enum mmd_diff_verdict {
+    MMD_DIFF_PASS,     /* within the thresholds */
+    MMD_DIFF_DIFFERS,  /* beyond them */
+    MMD_DIFF_UNUSABLE, /* not a PNG, too large, size mismatch, ... */
+    MMD_DIFF_MISSING,  /* in A only (a golden without its frame) */
+    MMD_DIFF_NEW,      /* in B only (a frame without its golden) */
+} mmd_diff_verdict;
+
+/* "pass", "differs", "unusable", "missing", "new". */
+const char *mmd_diff_verdict_name(mmd_diff_verdict v);
+
 typedef struct mmd_diff_html_row {
     const char *name;  /* file name compared (borrowed) */
     mmd_imgdiff_result m;
     bool pass;         /* within the thresholds */
     const char *error; /* non-NULL, non-empty: unusable input, no images */
+    mmd_diff_verdict verdict;
+    bool approved;     /* diff --approve copied B over A */
     char img_a[32], img_b[32], img_heat[32]; /* relative to DIR; "" when none */
 } mmd_diff_html_row;
 

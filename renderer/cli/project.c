@@ -16,6 +16,7 @@
 #include "core/text.h"
 #include "core/vmd_write.h"
 #include "renderer/base/msg.h"
+#include "renderer/cli/scene.h"
 #include "renderer/image/texpath.h"
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -68,32 +69,62 @@ static const char *base_name(const char *s)
     return b;
 }
 
-static char *try_under(const char *dir, const char *rel)
+/* One step of the lookup: rel under dir by the texture rule (texpath.h). A
+ * refusal (the file would leave dir) is noted in *refused. */
+static char *try_under(const char *dir, const char *rel, bool allow_outside, bool *refused)
 {
     char out[PATH_MAX];
     if (!*rel)
         return NULL;
-    if (mmd_texpath_resolve(dir, rel, true, out, sizeof out, NULL) == MMD_OK)
-        return dup_str(out);
-    return NULL;
+    mmd_status st = mmd_texpath_resolve(dir, rel, allow_outside, out, sizeof out, NULL);
+    *refused = *refused || st == MMD_E_UNSUPPORTED;
+    return st == MMD_OK ? dup_str(out) : NULL;
 }
 
 /* project.h: as written, then after UserFile\ under each root and the project
- * folder, then the bare file name in the project folder. */
-static char *find_file(const mmd_project *p, const char *stored, const char *const *roots, int nroots)
+ * folder, then the bare file name in the project folder. NULL with *refused
+ * when a step found a path only outside its folder. */
+static char *find_file(const mmd_project *p, const char *stored, const mmd_project_search *s, bool *refused)
 {
+    *refused = false;
     if (!stored || !*stored)
         return NULL;
     char *f = NULL;
     if (!is_windows_absolute(stored))
-        f = try_under(p->dir, stored);
+        f = try_under(p->dir, stored, s->allow_outside, refused);
     const char *rest = after_userfile(stored);
-    for (int i = 0; !f && rest && i < nroots; i++)
-        f = try_under(roots[i], rest);
+    for (int i = 0; !f && rest && i < s->root_count; i++)
+        f = try_under(s->roots[i], rest, s->allow_outside, refused);
     if (!f && rest)
-        f = try_under(p->dir, rest);
+        f = try_under(p->dir, rest, s->allow_outside, refused);
     if (!f)
-        f = try_under(p->dir, base_name(stored));
+        f = try_under(p->dir, base_name(stored), s->allow_outside, refused);
+    return f;
+}
+
+/* find_file, then the found file's real path checked against what a scene
+ * line can hold (the render reads the project as a scene). One warning, naming
+ * `what` and `left_out` (what becomes of it), when it is not used. */
+static char *locate(mmd_project *p, const char *stored, const mmd_project_search *s, const char *what,
+                    const char *left_out, mmd_project_file_state *state)
+{
+    bool refused = false;
+    char *f = find_file(p, stored, s, &refused);
+    char real[PATH_MAX], shown[512], shown_real[512];
+    mmd_printable(stored, shown, sizeof shown);
+    if (f && realpath(f, real) && !mmd_scene_can_hold(real)) {
+        warn(p, "%s: '%s' has a control character, a space at an end or ' ;' in its name, which a scene line "
+                "cannot hold: refused%s", what, mmd_printable(real, shown_real, sizeof shown_real), left_out);
+        free(f);
+        *state = MMD_PROJECT_FILE_REFUSED;
+        return NULL;
+    }
+    *state = f ? MMD_PROJECT_FILE_FOUND : refused ? MMD_PROJECT_FILE_REFUSED : MMD_PROJECT_FILE_MISSING;
+    if (refused && !f)
+        warn(p, "%s: %s is outside the project's folder and the asset roots: refused "
+                "(--allow-outside-assets allows it)%s", what, shown, left_out);
+    else if (!f)
+        warn(p, "%s not found: %s%s", what, shown, left_out);
     return f;
 }
 
@@ -101,8 +132,7 @@ static char *find_file(const mmd_project *p, const char *stored, const char *con
 
 typedef struct v1_ctx {
     mmd_project *p;
-    const char *const *roots;
-    int nroots;
+    const mmd_project_search *search;
     mmd_model *models[256];
     int count;
     const char **names;
@@ -112,7 +142,8 @@ typedef struct v1_ctx {
 static bool v1_model(void *user, const char *path, mmd_pmm_v1_model *out)
 {
     v1_ctx *c = user;
-    char *f = find_file(c->p, path, c->roots, c->nroots);
+    bool refused;
+    char *f = find_file(c->p, path, c->search, &refused);
     mmd_model *m = NULL;
     mmd_error err;
     if (!f || c->count >= 256 || mmd_model_load_file(f, &m, &err) != MMD_OK) {
@@ -198,29 +229,34 @@ static void read_emm(mmd_project *p)
 
 /* ---- load ------------------------------------------------------------------------------- */
 
-static void find_media(mmd_project *p, const char *const *roots, int nroots)
+static void find_media(mmd_project *p, const mmd_project_search *s)
 {
     const mmd_pmm *m = p->pmm;
-    if (m->audio_enabled && *m->audio_path && !(p->audio_file = find_file(p, m->audio_path, roots, nroots)))
-        warn(p, "audio file not found: %s (the render has no sound)", m->audio_path);
-    if (m->image_enabled && *m->image_path && !(p->image_file = find_file(p, m->image_path, roots, nroots)))
-        warn(p, "background image not found: %s", m->image_path);
-    if (m->video_enabled && *m->video_path && !(p->video_file = find_file(p, m->video_path, roots, nroots)))
-        warn(p, "background video not found: %s", m->video_path);
+    if (m->audio_enabled && *m->audio_path)
+        p->audio_file = locate(p, m->audio_path, s, "audio file", " (the render has no sound)", &p->audio_state);
+    if (m->image_enabled && *m->image_path)
+        p->image_file = locate(p, m->image_path, s, "background image", "", &p->image_state);
+    if (m->video_enabled && *m->video_path)
+        p->video_file = locate(p, m->video_path, s, "background video", "", &p->video_state);
 }
 
-static void find_files(mmd_project *p, const char *const *roots, int nroots)
+static void find_files(mmd_project *p, const mmd_project_search *s)
 {
     const mmd_pmm *m = p->pmm;
+    char what[256], shown[160];
     p->model_files = calloc(m->model_count + 1, sizeof *p->model_files);
     p->accessory_files = calloc(m->accessory_count + 1, sizeof *p->accessory_files);
-    for (uint32_t i = 0; p->model_files && i < m->model_count; i++)
-        if (!(p->model_files[i] = find_file(p, m->models[i].path, roots, nroots)))
-            warn(p, "model '%s' not found: %s (left out with its motion)", m->models[i].name, m->models[i].path);
-    for (uint32_t i = 0; p->accessory_files && i < m->accessory_count; i++)
-        if (!(p->accessory_files[i] = find_file(p, m->accessories[i].path, roots, nroots)))
-            warn(p, "accessory '%s' not found: %s (left out)", m->accessories[i].name, m->accessories[i].path);
-    find_media(p, roots, nroots);
+    p->model_states = calloc(m->model_count + 1, sizeof *p->model_states);
+    p->accessory_states = calloc(m->accessory_count + 1, sizeof *p->accessory_states);
+    for (uint32_t i = 0; p->model_files && p->model_states && i < m->model_count; i++) {
+        snprintf(what, sizeof what, "model '%s'", mmd_printable(m->models[i].name, shown, sizeof shown));
+        p->model_files[i] = locate(p, m->models[i].path, s, what, " (left out with its motion)", &p->model_states[i]);
+    }
+    for (uint32_t i = 0; p->accessory_files && p->accessory_states && i < m->accessory_count; i++) {
+        snprintf(what, sizeof what, "accessory '%s'", mmd_printable(m->accessories[i].name, shown, sizeof shown));
+        p->accessory_files[i] = locate(p, m->accessories[i].path, s, what, " (left out)", &p->accessory_states[i]);
+    }
+    find_media(p, s);
 }
 
 static char *dir_of(const char *path)
@@ -231,8 +267,8 @@ static char *dir_of(const char *path)
     return dup_str(buf);
 }
 
-int mmd_project_load(const char *path, const char *const *roots, int root_count, mmd_project **out,
-                     char *msg, size_t msg_size)
+int mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, char *msg,
+                     size_t msg_size)
 {
     mmd_project *p = calloc(1, sizeof *p);
     void *data = NULL;
@@ -247,7 +283,7 @@ int mmd_project_load(const char *path, const char *const *roots, int root_count,
         mmd_project_free(p);
         return -1;
     }
-    v1_ctx v1 = {p, roots, root_count, {0}, 0, NULL, NULL};
+    v1_ctx v1 = {p, search, {0}, 0, NULL, NULL};
     mmd_pmm_options opts = {v1_model, &v1};
     mmd_status st = mmd_pmm_load(data, size, &opts, &p->pmm, &err);
     free(data);
@@ -260,7 +296,7 @@ int mmd_project_load(const char *path, const char *const *roots, int root_count,
         mmd_project_free(p);
         return -1;
     }
-    find_files(p, roots, root_count);
+    find_files(p, search);
     read_emm(p);
     if (p->pmm->dangling_links)
         warn(p, "%u key track(s) link to a key that does not exist; each ends there, as in MikuMikuDance",
@@ -289,6 +325,8 @@ void mmd_project_free(mmd_project *p)
     free(p->warnings);
     free(p->model_files);
     free(p->accessory_files);
+    free(p->model_states);
+    free(p->accessory_states);
     free(p->audio_file);
     free(p->image_file);
     free(p->video_file);

@@ -2,8 +2,9 @@
  * found, its effects listed, and the project written out as a scene.
  *
  *     mmd_project *p;
- *     if (mmd_project_load("a/song.pmm", roots, nroots, &p, msg, sizeof msg)) -> error
- *     mmd_project_export(p, "out/", msg, sizeof msg);   // scene.ini + VMDs
+ *     mmd_project_search s = {{"assets"}, 1, false};   // --asset-root, --allow-outside-assets
+ *     if (mmd_project_load("a/song.pmm", &s, &p, msg, sizeof msg)) -> error
+ *     mmd_project_export(p, "out/", msg, sizeof msg);   // scene.ini + VMDs: MMD_OK or a status
  *     mmd_project_free(p);
  *
  * Paths as MMD writes them (absolute Windows paths, "UserFile\..." relative to
@@ -13,9 +14,15 @@
  *    then under the project's folder;
  * 3. the file name alone in the project's folder.
  * Each step goes through mmd_texpath_resolve, so every component also matches
- * case-insensitively and as its CP932 bytes. A file not found is a warning
- * (mmd_project.warnings, printed once by the caller); the model or accessory
- * is left out of the scene (a missing model's motion with it).
+ * case-insensitively and as its CP932 bytes, and follows the texture rule:
+ * unless search->allow_outside (--allow-outside-assets), a step's file must
+ * stay inside that step's folder (no absolute path, no "..", its realpath
+ * inside the folder's), so no path in a project reaches a file outside the
+ * project's folder and the asset roots. A file not found, or found only
+ * outside (refused), or whose real path a scene line cannot hold (a control
+ * character: mmd_scene_can_hold; the render reads the project as a scene) is
+ * one warning (mmd_project.warnings, printed once by the caller); the model or
+ * accessory is left out of the scene (a missing model's motion with it).
  *
  * The effect file `<project name>.emm` beside the project (MME) is read: its
  * [Effect...] assignments are listed; effects are not applied.
@@ -35,14 +42,28 @@ typedef struct mmd_project_effect {
     char *file;     /* as written */
 } mmd_project_effect;
 
+/* Where a project's files are looked up (project.h, top). */
+typedef struct mmd_project_search {
+    const char *roots[MMD_PROJECT_MAX_ROOTS]; /* --asset-root, in order */
+    int root_count;
+    bool allow_outside;                       /* --allow-outside-assets */
+} mmd_project_search;
+
+/* Why a file of the project is NULL: none named, not found, or refused. */
+typedef enum mmd_project_file_state {
+    MMD_PROJECT_FILE_NONE, MMD_PROJECT_FILE_FOUND, MMD_PROJECT_FILE_MISSING, MMD_PROJECT_FILE_REFUSED
+} mmd_project_file_state;
+
 typedef struct mmd_project {
     char *path, *dir;
     mmd_pmm *pmm;
-    char **model_files;      /* [model_count]: found file, NULL when missing */
+    char **model_files;      /* [model_count]: found file, NULL when missing or refused */
     char **accessory_files;  /* [accessory_count] */
-    char *audio_file;        /* NULL when none or missing */
-    char *image_file;        /* background image, NULL when none or missing */
+    char *audio_file;        /* NULL when none, missing or refused */
+    char *image_file;        /* background image, NULL when none, missing or refused */
     char *video_file;        /* background video */
+    mmd_project_file_state *model_states, *accessory_states; /* [model_count], [accessory_count] */
+    mmd_project_file_state audio_state, image_state, video_state;
     char *emm_file;          /* NULL when there is none */
     mmd_project_effect *effects;
     size_t effect_count;
@@ -51,8 +72,8 @@ typedef struct mmd_project {
 } mmd_project;
 
 /* Returns 0, or -1 with "path: offset 0x..., section: what" in msg (exit 2). */
-int mmd_project_load(const char *path, const char *const *roots, int root_count, mmd_project **out,
-                     char *msg, size_t msg_size);
+int mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, char *msg,
+                     size_t msg_size);
 void mmd_project_free(mmd_project *p); /* NULL is a no-op */
 
 /* Frame range of the project in 30 fps frames: begin/end when enabled, else
@@ -61,9 +82,16 @@ void mmd_project_range(const mmd_project *p, int64_t *first, int64_t *last);
 
 /* Writes dir/scene.ini, dir/model_N.vmd per found model (N = model position),
  * dir/camera.vmd (camera, light and self-shadow keys). dir is created when
- * missing. Returns 0, or -1 with msg. The scene names files by their path
- * relative to dir when that is shorter than the absolute one. */
-int mmd_project_export(const mmd_project *p, const char *dir, char *msg, size_t msg_size);
+ * missing. The scene names files by their path relative to dir when that is
+ * shorter than the absolute one. Before anything is written, every name it
+ * writes is checked: MMD_E_USAGE when one is a file of the project (the
+ * project, its .emm, a model, accessory, song, image or video, by inode);
+ * MMD_E_OUTPUT when one is a symbolic link (never followed nor replaced).
+ * Each file is written to a new temporary in dir (O_EXCL|O_NOFOLLOW) and
+ * renamed (renderer/base/fs.h). A name or value the scene cannot hold
+ * (mmd_scene_can_hold, a line's length) is MMD_E_OUTPUT, as is a failed
+ * write. Returns MMD_OK, or the status with msg. */
+mmd_status mmd_project_export(const mmd_project *p, const char *dir, char *msg, size_t msg_size);
 
 /* Is path a project (by content: the "Polygon Movie maker" signature)? */
 bool mmd_project_is_pmm(const char *path);

@@ -19,14 +19,29 @@
 #include "renderer/base/fs.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/project.h"
+#include "renderer/cli/scene.h"
 
 #define SCENE_LINE_MAX 197 /* docs/scenes.md */
+
+/* The files the export writes, named once. */
+static const char k_scene_ini[] = "scene.ini", k_camera_vmd[] = "camera.vmd";
+static void model_vmd(uint32_t i, char *out, size_t cap) { snprintf(out, cap, "model_%u.vmd", i + 1); }
 
 typedef struct sbuf {
     char *s;
     size_t n, cap;
     bool fail;
+    char bad[256]; /* the first name from the project a scene line cannot hold (printable), or "" */
 } sbuf;
+
+/* v, noted in b when a scene line cannot hold it (a bone name with a newline
+ * would add lines of its own); scene_body then refuses the scene. */
+static const char *held(sbuf *b, const char *v)
+{
+    if (!b->bad[0] && !mmd_scene_can_hold(v))
+        mmd_printable(v, b->bad, sizeof b->bad);
+    return v;
+}
 
 static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_printf(sbuf *b, const char *fmt, ...)
@@ -71,12 +86,14 @@ static void scene_path(const char *dir_real, const char *file, char *out, size_t
         if (*q == '/' && q[1])
             rn += (size_t)snprintf(rel + rn, sizeof rel - rn, "../");
     snprintf(rel + rn, sizeof rel - rn, "%s", real + last + 1);
-    const char *pick = real[0] == '/' && strlen(rel) < strlen(real) ? rel : real;
+    const char *pick = real[0] == '/' && strlen(rel) < strlen(real) && mmd_scene_can_hold(rel) ? rel : real;
     size_t len = strlen(pick) < cap ? strlen(pick) : cap - 1;
     memcpy(out, pick, len);
     out[len] = 0;
 }
 
+/* Exclusive temporary + rename (fs.h): a planted file or symlink is never
+ * opened or followed, a symlink at path is never replaced. */
 static int write_file(const char *path, const void *data, size_t size, char *msg, size_t n)
 {
     char *tmp = NULL;
@@ -117,7 +134,7 @@ static int write_motion(mmd_motion *mo, const char *path, char *msg, size_t n)
 static void model_name(const mmd_pmm *m, uint32_t i, char *out, size_t cap)
 {
     const char *name = m->models[i].name;
-    bool ok = *name && strlen(name) < 60 && !strpbrk(name, "]:;#=\\\t\r\n") && name[0] != ' ';
+    bool ok = *name && strlen(name) < 60 && !strpbrk(name, "]:;#=\\") && mmd_scene_can_hold(name);
     for (uint32_t j = 0; ok && j < m->model_count; j++)
         ok = j == i || strcmp(m->models[j].name, name);
     if (ok)
@@ -128,11 +145,14 @@ static void model_name(const mmd_pmm *m, uint32_t i, char *out, size_t cap)
 
 static int add_file_key(sbuf *b, const char *key, const char *dir_real, const char *file, char *msg, size_t n)
 {
-    char path[PATH_MAX];
+    char path[PATH_MAX], shown[512];
     scene_path(dir_real, file, path, sizeof path);
     if (strlen(key) + 3 + strlen(path) > SCENE_LINE_MAX)
         return mmd_msgf(msg, n, -1, "the path of %s is too long for a scene line (%zu bytes): %s", key,
-                        strlen(path), path);
+                        strlen(path), mmd_printable(path, shown, sizeof shown));
+    if (!mmd_scene_can_hold(path)) /* project.c refuses such files; this is the writer's own guard */
+        return mmd_msgf(msg, n, -1, "the path of %s has a character a scene line cannot hold: %s", key,
+                        mmd_printable(path, shown, sizeof shown));
     sb_printf(b, "%s = %s\n", key, path);
     return 0;
 }
@@ -172,7 +192,8 @@ static void outside_parents(sbuf *b, const mmd_project *p, uint32_t i)
             if (same_parent(cur, prev))
                 continue;
             target_of(p, cur, target, sizeof target);
-            sb_printf(b, "outside_parent = %s -> %s @%u\n", m->bones[m->op_bones[o]].name, target, m->keys[k].frame);
+            sb_printf(b, "outside_parent = %s -> %s @%u\n", held(b, m->bones[m->op_bones[o]].name), held(b, target),
+                      m->keys[k].frame);
             prev = cur;
         }
     }
@@ -188,7 +209,7 @@ static void camera_follows(sbuf *b, const mmd_project *p)
         if (same_parent(cur, prev))
             continue;
         target_of(p, cur, target, sizeof target);
-        sb_printf(b, "follow = %s @%u\n", target, m->camera_keys[k].frame);
+        sb_printf(b, "follow = %s @%u\n", held(b, target), m->camera_keys[k].frame);
         prev = cur;
     }
 }
@@ -214,7 +235,7 @@ static void output_section(sbuf *b, const mmd_project *p)
         sb_printf(b, "edge_color = #%02x%02x%02x\n", (unsigned)lroundf(m->edge_color[0] * 255.0f),
                   (unsigned)lroundf(m->edge_color[1] * 255.0f), (unsigned)lroundf(m->edge_color[2] * 255.0f));
     sb_printf(b, "\n");
-    sb_printf(b, "[camera]\nmotion = camera.vmd\n");
+    sb_printf(b, "[camera]\nmotion = %s\n", k_camera_vmd);
     camera_follows(b, p);
     sb_printf(b, "\n");
 }
@@ -232,12 +253,12 @@ static void accessory_parents(sbuf *b, const mmd_project *p, const mmd_pmm_acces
         target_of(p, x->keys[k].parent, target, sizeof target);
         if (!timed) {
             if (strcmp(target, "none"))
-                sb_printf(b, "parent = %s\n", target);
+                sb_printf(b, "parent = %s\n", held(b, target));
             return;
         }
         if (k > 0 && same_parent(x->keys[k].parent, prev))
             continue;
-        sb_printf(b, "parent = %s @%u\n", target, x->keys[k].frame);
+        sb_printf(b, "parent = %s @%u\n", held(b, target), x->keys[k].frame);
         prev = x->keys[k].parent;
     }
 }
@@ -315,7 +336,7 @@ static int model_sections(sbuf *b, const mmd_project *p, const char *dir_real, c
             sb_printf(b, "[model:%s]\n", name);
             if (add_file_key(b, "file", dir_real, p->model_files[i], msg, n))
                 return -1;
-            snprintf(vmd, sizeof vmd, "model_%u.vmd", i + 1);
+            model_vmd(i, vmd, sizeof vmd);
             sb_printf(b, "motion = %s\n", vmd);
             if (m->physics == MMD_PMM_PHYSICS_OFF)
                 sb_printf(b, "physics = off\n");
@@ -364,62 +385,119 @@ static int background_section(sbuf *b, const mmd_project *p, const char *dir_rea
     return 0;
 }
 
-static int write_scene(const mmd_project *p, const char *dir, const char *dir_real, char *msg, size_t n)
+static int scene_body(sbuf *b, const mmd_project *p, const char *dir_real, char *msg, size_t n)
 {
-    sbuf b = {0};
-    sb_printf(&b, "; exported from %s by mmdrender export\n\n", p->path);
-    output_section(&b, p);
-    if (model_sections(&b, p, dir_real, msg, n)) {
-        free(b.s);
+    char shown[150]; /* the comment stays one line within SCENE_LINE_MAX, whatever the project's path */
+    sb_printf(b, "; exported from %s by mmdrender export\n\n", mmd_printable(p->path, shown, sizeof shown));
+    output_section(b, p);
+    if (model_sections(b, p, dir_real, msg, n) || accessory_sections(b, p, dir_real, msg, n))
         return -1;
-    }
-    if (accessory_sections(&b, p, dir_real, msg, n)) {
-        free(b.s);
+    if ((p->image_file || p->video_file) && background_section(b, p, dir_real, msg, n))
         return -1;
-    }
-    if ((p->image_file || p->video_file) && background_section(&b, p, dir_real, msg, n)) {
-        free(b.s);
-        return -1;
-    }
-    gravity_section(&b, p->pmm);
+    gravity_section(b, p->pmm);
     if (p->audio_file) {
-        sb_printf(&b, "[audio]\n");
-        if (add_file_key(&b, "file", dir_real, p->audio_file, msg, n)) {
-            free(b.s);
+        sb_printf(b, "[audio]\n");
+        if (add_file_key(b, "file", dir_real, p->audio_file, msg, n))
             return -1;
-        }
     }
-    if (b.fail) {
-        free(b.s);
+    if (b->bad[0])
+        return mmd_msgf(msg, n, -1, "the bone name '%s' has a character a scene line cannot hold", b->bad);
+    if (b->fail)
         return mmd_msgf(msg, n, -1, "out of memory");
-    }
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/scene.ini", dir);
-    int rc = write_file(path, b.s, b.n, msg, n);
-    free(b.s);
-    return rc;
+    return 0;
 }
 
-int mmd_project_export(const mmd_project *p, const char *dir, char *msg, size_t n)
+/* Name of the k-th file the export writes into dir: k = 0 scene.ini, 1 the
+ * camera VMD, then one VMD per found model (*model its position, else -1).
+ * False past the last. */
+static bool output_name(const mmd_project *p, const char *dir, uint32_t k, char *out, size_t cap, int64_t *model)
+{
+    char name[32];
+    *model = -1;
+    if (k < 2)
+        snprintf(name, sizeof name, "%s", k ? k_camera_vmd : k_scene_ini);
+    for (uint32_t i = 0, seen = 2; k >= 2 && *model < 0 && i < p->pmm->model_count; i++)
+        if (p->model_files[i] && seen++ == k) {
+            model_vmd(i, name, sizeof name);
+            *model = i;
+        }
+    if (k >= 2 && *model < 0)
+        return false;
+    snprintf(out, cap, "%s/%s", dir, name);
+    return true;
+}
+
+/* Is out one of the project's files (the project, its .emm, what a render of
+ * the export reads), by inode? *which names it. */
+static bool is_input(const mmd_project *p, const char *out, const char **which)
+{
+    const mmd_pmm *m = p->pmm;
+    const char *media[5] = {p->path, p->emm_file, p->audio_file, p->image_file, p->video_file};
+    *which = NULL;
+    for (int i = 0; i < 5 && !*which; i++)
+        if (media[i] && mmd_same_file(out, media[i]))
+            *which = media[i];
+    for (uint32_t i = 0; i < m->model_count && !*which; i++)
+        if (p->model_files[i] && mmd_same_file(out, p->model_files[i]))
+            *which = p->model_files[i];
+    for (uint32_t i = 0; i < m->accessory_count && !*which; i++)
+        if (p->accessory_files[i] && mmd_same_file(out, p->accessory_files[i]))
+            *which = p->accessory_files[i];
+    return *which != NULL;
+}
+
+/* Before anything is written: no output is an input (render's rule, exit 1),
+ * none is a symbolic link (not followed, not replaced; exit 5). */
+static mmd_status check_outputs(const mmd_project *p, const char *dir, char *msg, size_t n)
+{
+    char path[PATH_MAX], a[512], b[512];
+    const char *in = NULL;
+    struct stat st;
+    int64_t model;
+    for (uint32_t k = 0; output_name(p, dir, k, path, sizeof path, &model); k++) {
+        if (is_input(p, path, &in)) {
+            mmd_msgf(msg, n, 0, "the output '%s' is also an input of the project ('%s'): export into another folder",
+                     mmd_printable(path, a, sizeof a), mmd_printable(in, b, sizeof b));
+            return MMD_E_USAGE;
+        }
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+            mmd_msgf(msg, n, 0, "cannot write %s (the name is a symbolic link (not replaced))",
+                     mmd_printable(path, a, sizeof a));
+            return MMD_E_OUTPUT;
+        }
+    }
+    return MMD_OK;
+}
+
+/* The VMDs, then scene.ini (built first: a project it cannot hold writes nothing). */
+static mmd_status write_all(const mmd_project *p, const char *dir, const sbuf *scene, char *msg, size_t n)
+{
+    char path[PATH_MAX];
+    int64_t model;
+    mmd_error err;
+    for (uint32_t k = 1; output_name(p, dir, k, path, sizeof path, &model); k++) {
+        mmd_motion *mo = NULL;
+        mmd_status st = model < 0 ? mmd_pmm_camera_motion(p->pmm, &mo, &err)
+                                  : mmd_pmm_model_motion(p->pmm, (uint32_t)model, &mo, &err);
+        if (st != MMD_OK || write_motion(mo, path, msg, n))
+            return st != MMD_OK ? mmd_msgf(msg, n, MMD_E_OUTPUT, "cannot write %s", path) : MMD_E_OUTPUT;
+    }
+    output_name(p, dir, 0, path, sizeof path, &model);
+    return write_file(path, scene->s, scene->n, msg, n) ? MMD_E_OUTPUT : MMD_OK;
+}
+
+mmd_status mmd_project_export(const mmd_project *p, const char *dir, char *msg, size_t n)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return mmd_msgf(msg, n, -1, "cannot create %s (%s)", dir, strerror(errno));
-    char dir_real[PATH_MAX], path[PATH_MAX];
+        return mmd_msgf(msg, n, MMD_E_OUTPUT, "cannot create %s (%s)", dir, strerror(errno));
+    char dir_real[PATH_MAX];
     if (!realpath(dir, dir_real))
-        return mmd_msgf(msg, n, -1, "cannot open %s (%s)", dir, strerror(errno));
-    const mmd_pmm *m = p->pmm;
-    mmd_error err;
-    for (uint32_t i = 0; i < m->model_count; i++) {
-        if (!p->model_files[i])
-            continue;
-        mmd_motion *mo = NULL;
-        snprintf(path, sizeof path, "%s/model_%u.vmd", dir, i + 1);
-        if (mmd_pmm_model_motion(m, i, &mo, &err) != MMD_OK || write_motion(mo, path, msg, n))
-            return mmd_msgf(msg, n, -1, "cannot write %s", path);
-    }
-    mmd_motion *cam = NULL;
-    snprintf(path, sizeof path, "%s/camera.vmd", dir);
-    if (mmd_pmm_camera_motion(m, &cam, &err) != MMD_OK || write_motion(cam, path, msg, n))
-        return -1;
-    return write_scene(p, dir, dir_real, msg, n);
+        return mmd_msgf(msg, n, MMD_E_OUTPUT, "cannot open %s (%s)", dir, strerror(errno));
+    mmd_status st = check_outputs(p, dir, msg, n);
+    if (st != MMD_OK)
+        return st;
+    sbuf scene = {0};
+    st = scene_body(&scene, p, dir_real, msg, n) ? MMD_E_OUTPUT : write_all(p, dir, &scene, msg, n);
+    free(scene.s);
+    return st;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,12 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/accessory.h"
+#include "core/anim.h"
 #include "core/arena.h"
 #include "core/file.h"
+#include "core/text.h"
 #include "renderer/cli/plan.h"
 #include "renderer/base/parse.h"
+#include "renderer/image/texpath.h"
 
 #define MAX_SCENE_BYTES (1u << 20)
+/* Bounds of a place in MMD units and of an angle in degrees (camera, model, accessory placements and keys). */
+#define MAX_UNITS 1e6
+#define MAX_DEGREES 36000
 
 enum {
     SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_BACKGROUND,
@@ -303,6 +311,10 @@ static bool parse_bool(const char *v, bool *out)
 
 /* ---- paths ------------------------------------------------------------ */
 
+/* A path as written, relative to the scene's folder (absolute and ".." allowed:
+ * the scene is the user's own file, like a project). When no file has that
+ * exact name, the project and texture resolver (image/texpath.h) tries '\'
+ * separators, other letter case and Shift-JIS names, component by component. */
 static char *resolve(parse_state *st, const char *v, const char *what)
 {
     if (!*v) {
@@ -321,6 +333,13 @@ static char *resolve(parse_state *st, const char *v, const char *what)
         snprintf(out, dl + vl + 2, "%s/%s", st->s->dir, v);
     mmd_error err;
     if (st->check_files && mmd_file_check_regular(out, &err) != MMD_OK) {
+        char found[PATH_MAX];
+        if (err.status == MMD_E_IO && mmd_texpath_resolve(st->s->dir, v, true, found, sizeof found, NULL) == MMD_OK &&
+            mmd_file_check_regular(found, NULL) == MMD_OK) {
+            if (!(out = mmd_arena_strdup(st->arena, found)))
+                fail_nomem(st, st->line);
+            return out;
+        }
         fail_at(st, st->line, "cannot read %s file '%s' (%s)", what, out, err.msg);
         return NULL;
     }
@@ -427,6 +446,7 @@ static void begin_section(parse_state *st, const char *line)
         m->physics = true;
         m->edge_width = 1;
         m->self_shadow = true;
+        m->scale = 1;
         m->line = st->line;
         st->section = SEC_MODEL;
         return;
@@ -591,13 +611,13 @@ static void key_camera(parse_state *st, const char *k, const char *v)
         if (once(st, 0, k))
             s->camera_motion = resolve(st, v, "camera motion");
     } else if (!strcmp(k, "position") || !strcmp(k, "target")) {
-        if (once(st, 1, "position") && !parse_vec3(v, s->cam_target, -1e6, 1e6))
+        if (once(st, 1, "position") && !parse_vec3(v, s->cam_target, -MAX_UNITS, MAX_UNITS))
             fail_at(st, st->line, "expected %s as three numbers 'x y z' (MMD units), got '%s'", k, v);
     } else if (!strcmp(k, "rotation")) {
         float r[3];
         if (!once(st, 2, k))
             return;
-        if (!parse_vec3(v, r, -36000, 36000)) {
+        if (!parse_vec3(v, r, -MAX_DEGREES, MAX_DEGREES)) {
             fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
             return;
         }
@@ -660,6 +680,38 @@ static void key_light(parse_state *st, const char *k, const char *v)
     }
 }
 
+/* k = "position" or "rotation" of a placement ([model], [accessory]) into out. */
+static void parse_place(parse_state *st, const char *k, const char *v, float out[3])
+{
+    if (!strcmp(k, "position")) {
+        if (!parse_vec3(v, out, -MAX_UNITS, MAX_UNITS))
+            fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
+    } else if (!parse_vec3(v, out, -MAX_DEGREES, MAX_DEGREES)) {
+        fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
+    }
+}
+
+/* position / rotation / scale of a [model]: its placement (docs/scenes.md);
+ * the ranges and sentences are the accessories', except scale, which must be
+ * above 0 (a model is not an accessory's x 10 mesh). */
+static void key_model_place(parse_state *st, mmd_scene_model *m, const char *k, const char *v)
+{
+    double d;
+    if (!strcmp(k, "position")) {
+        if (once(st, 8, k))
+            parse_place(st, k, v, m->position);
+    } else if (!strcmp(k, "rotation")) {
+        if (once(st, 9, k))
+            parse_place(st, k, v, m->rotation);
+    } else if (once(st, 10, k)) {
+        if (!parse_double(v, &d) || !(d > 0) || d > 1000)
+            fail_at(st, st->line, "expected scale as a number above 0, at most 1000, got '%s'", v);
+        else
+            m->scale = (float)d;
+    }
+    m->placed = true;
+}
+
 static void key_model(parse_state *st, const char *k, const char *v)
 {
     mmd_scene_model *m = cur_model(st);
@@ -693,6 +745,8 @@ static void key_model(parse_state *st, const char *k, const char *v)
     } else if (!strcmp(k, "self_shadow")) {
         if (once(st, 4, k) && !parse_bool(v, &m->self_shadow))
             fail_at(st, st->line, "expected self_shadow = on or off, got '%s'", v);
+    } else if (!strcmp(k, "position") || !strcmp(k, "rotation") || !strcmp(k, "scale")) {
+        key_model_place(st, m, k, v);
     } else if (!strcmp(k, "calc_order")) {
         int64_t n;
         if (!once(st, 7, k))
@@ -704,7 +758,7 @@ static void key_model(parse_state *st, const char *k, const char *v)
     } else {
         fail_at(st, st->line,
                 "unknown key '%s' in [model] (expected file, motion, physics, outside_parent, edge_width, add_blend, "
-                "self_shadow, calc_order)",
+                "self_shadow, calc_order, position, rotation, scale)",
                 k);
     }
 }
@@ -920,8 +974,8 @@ static void key_acc_key(parse_state *st, mmd_scene_accessory *a, const char *v)
     const char *rest;
     mmd_scene_acc_key k = {.line = st->line};
     mmd_accessory_place_default(&k.place);
-    bool ok = parse_numbers(v, 1, 0, 1e9, d, &rest) && parse_numbers(rest, 3, -1e6, 1e6, d + 1, &rest) &&
-              parse_numbers(rest, 3, -36000, 36000, d + 4, &rest) && parse_numbers(rest, 1, 0, 1e6, d + 7, &rest) &&
+    bool ok = parse_numbers(v, 1, 0, 1e9, d, &rest) && parse_numbers(rest, 3, -MAX_UNITS, MAX_UNITS, d + 1, &rest) &&
+              parse_numbers(rest, 3, -MAX_DEGREES, MAX_DEGREES, d + 4, &rest) && parse_numbers(rest, 1, 0, 1e6, d + 7, &rest) &&
               parse_numbers(rest, 1, 0, 1, d + 8, &rest) && parse_two_bools(rest, &k.place.visible, &k.place.shadow);
     if (!ok) {
         fail_at(st, st->line,
@@ -972,12 +1026,12 @@ static void key_accessory(parse_state *st, const char *k, const char *v)
         if (once(st, 0, k))
             a->file = resolve(st, v, "accessory");
     } else if (!strcmp(k, "position")) {
-        if (once(st, 1, k) && !parse_vec3(v, a->place.position, -1e6, 1e6))
-            fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
+        if (once(st, 1, k))
+            parse_place(st, k, v, a->place.position);
         a->set |= MMD_SCENE_ACC_POSITION;
     } else if (!strcmp(k, "rotation")) {
-        if (once(st, 2, k) && !parse_vec3(v, a->place.rotation, -36000, 36000))
-            fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
+        if (once(st, 2, k))
+            parse_place(st, k, v, a->place.rotation);
         a->set |= MMD_SCENE_ACC_ROTATION;
     } else if (!strcmp(k, "scale")) {
         if (!once(st, 3, k))
@@ -1225,6 +1279,49 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
     return MMD_OK;
 }
 
+bool mmd_scene_can_hold(const char *value)
+{
+    size_t n = strlen(value);
+    if (n && (value[0] == ' ' || value[n - 1] == ' '))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)value[i];
+        if (c < 0x20 || c == 0x7f || (c == ';' && i && value[i - 1] == ' '))
+            return false;
+    }
+    return true;
+}
+
+char *mmd_scene_decode(const char *path, const uint8_t *data, size_t size, bool *sjis, mmd_error *err)
+{
+    mmd_text *t = mmd_text_create();
+    mmd_arena *a = mmd_arena_create();
+    unsigned bad_utf8 = 0, bad_sjis = 0;
+    const char *src = NULL;
+    size_t n = size;
+    if (t && a && mmd_text_utf8(t, a, data, size, &bad_utf8) && bad_utf8 == 0) {
+        src = (const char *)data;
+    } else if (t && a && (src = mmd_text_sjis(t, a, data, size, &bad_sjis)) != NULL && bad_sjis == 0) {
+        *sjis = true;
+        n = strlen(src);
+    } else {
+        src = NULL;
+    }
+    char *text = src ? malloc(n + 1) : NULL;
+    if (text) {
+        memcpy(text, src, n);
+        text[n] = 0;
+    } else if (!src && t && a) {
+        mmd_fail(err, MMD_E_BAD_STRING, "%s: not UTF-8 text (%u invalid sequences) nor Shift-JIS: save the scene as "
+                 "UTF-8", path, bad_utf8);
+    } else {
+        mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
+    }
+    mmd_arena_destroy(a);
+    mmd_text_destroy(t);
+    return text;
+}
+
 mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err)
 {
     void *data;
@@ -1237,17 +1334,23 @@ mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err
         free(data);
         return mmd_fail(err, MMD_E_BAD_MAGIC, "%s: not a scene file (binary or larger than 1 MiB)", path);
     }
-    char *text = malloc(size + 1);
-    if (!text) {
-        free(data);
-        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
-    }
-    memcpy(text, data, size);
-    text[size] = 0;
+    bool sjis = false;
+    mmd_error te;
+    char *text = mmd_scene_decode(path, data, size, &sjis, &te);
     free(data);
+    if (!text)
+        return mmd_fail(err, te.status, "%s", te.msg);
     mmd_status rc = mmd_scene_parse(text, path, true, out, err);
     free(text);
+    if (rc == MMD_OK)
+        (*out)->read_as_sjis = sjis;
     return rc;
+}
+
+void mmd_scene_warn(const mmd_scene *s, FILE *f, const char *prefix)
+{
+    if (s->read_as_sjis)
+        fprintf(f, "%swarning: %s: not UTF-8; read as Shift-JIS (CP932): save it as UTF-8\n", prefix, s->path);
 }
 
 void mmd_scene_gravity_at(const mmd_scene *s, double t, float g[3])
@@ -1265,6 +1368,15 @@ void mmd_scene_gravity_at(const mmd_scene *s, double t, float g[3])
     }
     for (int c = 0; c < 3; c++)
         g[c] = (float)(dir[c] / n * acc * 10.0);
+}
+
+void mmd_scene_model_place(const mmd_scene_model *sm, mmd_anim *anim)
+{
+    if (!sm->placed)
+        return;
+    float m[16];
+    mmd_place_matrix(sm->position, sm->rotation, sm->scale, m);
+    mmd_anim_set_placement(anim, m, sm->scale);
 }
 
 void mmd_scene_free(mmd_scene *s)

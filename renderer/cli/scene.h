@@ -7,7 +7,9 @@
  *     mmd_scene_free(s);
  *
  * Parsed with inih. Paths in the file are relative to the scene file's folder
- * and are stored resolved (joined with that folder). Every value is checked;
+ * and are stored resolved (joined with that folder; a name not found as
+ * written goes through image/texpath.h: '\', letter case, Shift-JIS names).
+ * mmd_scene_load_file reads UTF-8, or Shift-JIS converted (read_as_sjis). Every value is checked;
  * unknown sections and keys are errors. See README.md "Scene files" for the
  * format. The value parsers are shared with the command line (--size, --fps,
  * --frames, --background), which overrides the file.
@@ -18,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/accessory.h"
 #include "core/status.h"
@@ -52,6 +55,9 @@ typedef struct mmd_scene_model {
     mmd_scene_link *parents;             /* outside_parent keys, in file order */
     int parent_count;
     int calc_order;                      /* calc_order = N (1..), 0 unset: docs/pmm.md "Calculation order" */
+    bool placed;                         /* position, rotation or scale given */
+    float position[3], rotation[3];      /* MMD units; degrees, applied X, then Y, then Z */
+    float scale;                         /* uniform, > 0 (default 1) */
     int line;                            /* line of the section header */
 } mmd_scene_model;
 
@@ -97,6 +103,7 @@ typedef struct mmd_scene_gravity_key {
 typedef struct mmd_scene {
     char *path;                /* as given */
     char *dir;                 /* folder of the scene file ("." when none) */
+    bool read_as_sjis;         /* the file was Shift-JIS, converted (mmd_scene_warn) */
     /* [output] */
     int width, height;         /* default 1920x1080 */
     int fps_num, fps_den;      /* default 30/1 */
@@ -159,6 +166,20 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
  * oversized file, as "path: sentence" without a line. */
 mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err);
 void mmd_scene_free(mmd_scene *s); /* NULL is a no-op */
+/* The scene's own warning, if any, as a line on f ("<prefix>warning: ..."):
+ * a scene.ini that is not UTF-8 but valid Shift-JIS is read converted
+ * (mmd_scene_load_file; invalid in both is MMD_E_BAD_STRING, naming both). */
+void mmd_scene_warn(const mmd_scene *s, FILE *f, const char *prefix);
+/* A scene file's bytes (size, no NUL) as UTF-8 text (malloc'd, NUL-terminated):
+ * the bytes themselves when they are valid UTF-8; else, when they are valid
+ * Shift-JIS (CP932, as Japanese Windows editors save), their conversion with
+ * *sjis set; else NULL with MMD_E_BAD_STRING in err naming both encodings
+ * (MMD_E_NOMEM when out of memory). mmd_scene_load_file uses it. */
+char *mmd_scene_decode(const char *path, const uint8_t *data, size_t size, bool *sjis, mmd_error *err);
+/* The [model]'s placement on its anim (mmd_anim_set_placement with
+ * mmd_place_matrix): nothing when the section gives none. */
+struct mmd_anim;
+void mmd_scene_model_place(const mmd_scene_model *sm, struct mmd_anim *anim);
 /* Physics gravity at VMD time t (MMD units/s^2): the last [gravity] key at or
  * before t (stepped; MMD's 9.8 along 0 -1 0 before the first or without keys),
  * normalised direction x acceleration x 10 (0 -98 0 by default); a zero
@@ -175,5 +196,13 @@ mmd_status mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, 
 mmd_status mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, mmd_error *err);
 mmd_status mmd_scene_parse_antialias(const char *v, int *aa, mmd_error *err);
 mmd_status mmd_scene_parse_ssaa(const char *v, int *ssaa, mmd_error *err); /* 1..4 */
+
+/* True when value, written as "key = value" on a scene line, parses back as
+ * itself: no control character (a newline would start a line of its own, a
+ * tab is a blank), no space at either end (inih trims them), no ';' after a
+ * space (a comment).
+ * Whoever writes a scene from text it did not make (project export: file and
+ * bone names) checks it here. Length is the writer's (a line holds 200 bytes). */
+bool mmd_scene_can_hold(const char *value);
 
 #endif

@@ -140,6 +140,12 @@ mmd_status mmd_png_write_file(const char *path, const uint8_t *rgba, int width, 
 
 mmd_status mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height, mmd_error *err)
 {
+    return mmd_png_read_file_max(path, MMD_IMAGE_MAX_PIXELS, rgba, width, height, err);
+}
+
+mmd_status mmd_png_read_file_max(const char *path, unsigned long long max_pixels, uint8_t **rgba, int *width,
+                                 int *height, mmd_error *err)
+{
     mmd_error ferr;
     FILE *f = mmd_file_fopen_regular(path, &ferr);
     if (!f)
@@ -162,12 +168,16 @@ mmd_status mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *
     struct {
         uint8_t *px;
         png_bytep *rows;
-    } volatile held = {NULL, NULL};
+        unsigned long long over; /* pixels declared, when over max_pixels */
+    } volatile held = {NULL, NULL, 0};
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
         free(held.px);
         free(held.rows);
         fclose(f);
+        if (held.over)
+            return mmd_fail(err, MMD_E_LIMIT, "%s: %llu pixels is over the limit of %llu pixels (not decoded)",
+                            path, held.over, max_pixels);
         return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: bad PNG: %s", path, ctx.err[0] ? ctx.err : "decoder error");
     }
     png_set_read_fn(png, &ctx, on_read);
@@ -177,6 +187,10 @@ mmd_status mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
     if ((unsigned long long)w * h > MMD_IMAGE_MAX_PIXELS)
         png_error(png, "image is larger than the pixel limit");
+    if ((unsigned long long)w * h > max_pixels) {
+        held.over = (unsigned long long)w * h;
+        png_error(png, "over the caller's pixel limit");
+    }
     int type = png_get_color_type(png, info);
     if (png_get_bit_depth(png, info) == 16)
         png_set_strip_16(png);

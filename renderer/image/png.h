@@ -4,6 +4,7 @@
  *   mmd_png_write_file(path, rgba, w, h, stride, alpha, level, &err)
  *   mmd_png_write_fp(f, rgba, w, h, stride, alpha, level, &err)
  *   mmd_png_read_file(path, &rgba, &w, &h, &err)
+ *   mmd_png_read_file_max(path, max_pixels, &rgba, &w, &h, &err)
  *   mmd_png_file_complete(path)
  *
  * Writing uses zlib level 1..3 (default MMD_PNG_LEVEL_DEFAULT when level < 0;
@@ -22,7 +23,7 @@
  * (may be NULL): writing MMD_E_OUTPUT (cannot create, write, close, rename),
  * MMD_E_BAD_VALUE (bad arguments), MMD_E_NOMEM; reading MMD_E_IO (cannot
  * open), MMD_E_BAD_MAGIC (not a PNG), MMD_E_BAD_STRUCTURE (corrupt,
- * truncated or over the limits), MMD_E_NOMEM.
+ * truncated or over the limits), MMD_E_LIMIT (over max_pixels), MMD_E_NOMEM.
  */
 #ifndef MMD_RENDERER_PNG_IO_H
 #define MMD_RENDERER_PNG_IO_H
@@ -48,6 +49,11 @@ mmd_status mmd_png_write_fp(FILE *f, const uint8_t *rgba, int width, int height,
  * *rgba malloc'd (free()), tightly packed. Sizes above the image limits of
  * renderer/image/decode.h are refused before allocating. */
 mmd_status mmd_png_read_file(const char *path, uint8_t **rgba, int *width, int *height, mmd_error *err);
+/* The same under a caller's cap: an image declaring more than max_pixels
+ * pixels is MMD_E_LIMIT (the message names both figures), refused from its
+ * header before any pixel is allocated or decoded. */
+mmd_status mmd_png_read_file_max(const char *path, unsigned long long max_pixels, uint8_t **rgba, int *width,
+                                 int *height, mmd_error *err);
 
 /* True when path is a regular file that starts with the PNG signature and
  * ends with an IEND chunk: a finished PNG (a killed writer leaves none). */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/file.h"
 #include "core/status.h"
+#include "renderer/output/media_open.h"
 
 static const AVRational k_sample_tb = {1, MMD_AUDIO_RATE};
 
@@ -86,7 +86,7 @@ void mmd_audio_free(mmd_audio *a)
         av_audio_fifo_free(a->fifo);
     avcodec_free_context(&a->dec);
     avcodec_free_context(&a->enc);
-    avformat_close_input(&a->ic);
+    mmd_media_close(&a->ic);
     av_packet_free(&a->pkt);
     av_packet_free(&a->opkt);
     av_frame_free(&a->frame);
@@ -181,13 +181,11 @@ static double packet_seconds(const AVCodecParameters *p)
 static mmd_status open_all(mmd_audio *a, const mmd_audio_options *o, mmd_error *err)
 {
     char eb[128];
-    mmd_error ferr;
-    if (mmd_file_check_regular(a->path, &ferr) != MMD_OK) /* a FIFO would block libavformat */
-        return mmd_fail(err, MMD_E_IO, "%s: cannot open audio: %s", a->path, ferr.msg);
-    int e = avformat_open_input(&a->ic, a->path, NULL, NULL);
+    mmd_status st = mmd_media_open(a->path, MMD_MEDIA_AUDIO, &a->ic, err);
+    if (st != MMD_OK)
+        return st;
+    int e = avformat_find_stream_info(a->ic, NULL);
     if (e < 0)
-        return mmd_fail(err, MMD_E_IO, "%s: cannot open audio: %s", a->path, averr(e, eb, sizeof eb));
-    if ((e = avformat_find_stream_info(a->ic, NULL)) < 0)
         return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: cannot read audio: %s", a->path, averr(e, eb, sizeof eb));
     const AVCodec *dc = NULL;
     a->stream = av_find_best_stream(a->ic, AVMEDIA_TYPE_AUDIO, -1, -1, &dc, 0);
@@ -196,7 +194,6 @@ static mmd_status open_all(mmd_audio *a, const mmd_audio_options *o, mmd_error *
     a->ist = a->ic->streams[a->stream];
     a->copy = o->allow_copy && mmd_audio_can_copy(a->oc->oformat, a->ist->codecpar->codec_id, o->offset) &&
               (o->max_packet_s <= 0 || packet_seconds(a->ist->codecpar) <= o->max_packet_s);
-    mmd_status st;
     if (!a->copy && (st = open_decoder(a, dc, err)) != MMD_OK)
         return st;
     a->pkt = av_packet_alloc();

@@ -20,7 +20,8 @@
  * so, packets are copied unchanged up to the first one at or after the end.
  *
  * Every mmd_status function returns MMD_OK or, with err filled (NULL allowed):
- * MMD_E_IO / MMD_E_UNSUPPORTED / MMD_E_BAD_* (audio unreadable or undecodable),
+ * MMD_E_IO / MMD_E_UNSUPPORTED / MMD_E_BAD_* (audio unreadable, not an audio container
+ * (a playlist, a script: media_open.h) or undecodable),
  * MMD_E_ENCODER (encoder, memory), MMD_E_OUTPUT (the muxer's write).
  * Times in (t, tb) pairs are output times in the rational time base tb.
  */
@@ -40,7 +41,7 @@
 typedef struct mmd_audio mmd_audio;
 
 typedef struct mmd_audio_options {
-    const char *path; /* audio file, anything libavformat reads (copied) */
+    const char *path; /* audio file, read as named (media_open.h: audio containers only; copied) */
     double offset;    /* seconds: output time of the file's time 0 */
     bool allow_copy;  /* copy packets when mmd_audio_can_copy(); else always encode */
     double max_packet_s; /* > 0: copy only codecs whose packets are at most this long

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/file.h"
 #include "renderer/image/decode.h"
+#include "renderer/output/media_open.h"
 
 #define TIME_EPS 2e-3   /* seconds: a frame at t +- this is the frame at t (Matroska rounds to 1 ms) */
 #define SEEK_AHEAD 10.0 /* seconds: further ahead than this, seek instead of decoding through */
@@ -44,13 +44,11 @@ static const char *averr(int e, char *buf, size_t n)
 static mmd_status open_decoder(mmd_bgvideo *v, mmd_error *err)
 {
     char eb[128];
-    mmd_error ferr;
-    if (mmd_file_check_regular(v->path, &ferr) != MMD_OK) /* a FIFO would block libavformat */
-        return mmd_fail(err, MMD_E_IO, "%s: cannot open the background video: %s", v->path, ferr.msg);
-    int e = avformat_open_input(&v->ic, v->path, NULL, NULL);
+    mmd_status rc = mmd_media_open(v->path, MMD_MEDIA_VIDEO, &v->ic, err);
+    if (rc != MMD_OK)
+        return rc;
+    int e = avformat_find_stream_info(v->ic, NULL);
     if (e < 0)
-        return mmd_fail(err, MMD_E_IO, "%s: cannot open the background video: %s", v->path, averr(e, eb, sizeof eb));
-    if ((e = avformat_find_stream_info(v->ic, NULL)) < 0)
         return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: cannot read the background video: %s", v->path,
                         averr(e, eb, sizeof eb));
     const AVCodec *dc = NULL;
@@ -212,7 +210,7 @@ void mmd_bgvideo_free(mmd_bgvideo *v)
     av_frame_free(&v->pending);
     av_packet_free(&v->pkt);
     avcodec_free_context(&v->dec);
-    avformat_close_input(&v->ic);
+    mmd_media_close(&v->ic);
     free(v->rgba);
     free(v->path);
     free(v);

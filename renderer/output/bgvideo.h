@@ -13,8 +13,9 @@
  * key frame before and decodes forward, giving the frames a straight decode
  * gives. Pixels are converted to RGBA at the video's size (swscale, exact
  * for RGB codecs). Sizes above MMD_IMAGE_MAX_SIDE a side or MMD_IMAGE_MAX_PIXELS
- * are refused (MMD_E_LIMIT); an unreadable file is MMD_E_IO, one without a video
- * stream or decoder MMD_E_BAD_STRUCTURE / MMD_E_UNSUPPORTED.
+ * are refused (MMD_E_LIMIT); an unreadable file is MMD_E_IO, one that is not a
+ * video container (a playlist, a script: media_open.h) MMD_E_UNSUPPORTED, one
+ * without a video stream or decoder MMD_E_BAD_STRUCTURE / MMD_E_UNSUPPORTED.
  */
 #ifndef MMD_RENDERER_BGVIDEO_H
 #define MMD_RENDERER_BGVIDEO_H

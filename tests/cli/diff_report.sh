@@ -25,7 +25,7 @@ cp "$TMP/A/frame_000000.png" "$TMP/A/frame_000003.png" "$TMP/B/"
 cp "$TMP/A/frame_000003.png" "$TMP/B/frame_000002.png"
 cp "$TMP/pink/frame_000004.png" "$TMP/B/frame_000004.png"
 R=$TMP/report
-t_expect "diff --html: exit 2 (a frame is only in A)" 2 "$MMD" diff "$TMP/A" "$TMP/B" --html "$R"
+t_expect "diff --html: exit 6 (a frame is only in A)" 6 "$MMD" diff "$TMP/A" "$TMP/B" --html "$R"
 t_grep "text output names the report" "^report: .*/index.html \(3 rows\)$"
 t_grep "text output unchanged" "^5 images: 2 ok, 2 differ, 1 unusable$"
 H=$R/index.html
@@ -48,7 +48,10 @@ for i in $imgs; do count=$((count + 1)); ffprobe -v error "$R/$i" >/dev/null 2>&
     || t_fail "6 images beside the page" "$count images, $missing unreadable"
 t_expect "A's image is A's frame, unchanged" 0 "$MMD" diff "$TMP/A/frame_000004.png" "$R/img/$(grep -o 'img/[0-9]*-a.png' "$H" | head -n 1 | sed 's#img/##')"
 if grep -qE '(src|href)="(https?:)?//' "$H"; then t_fail "no network address in the page"; else t_pass "no network address in the page"; fi
-t_expect "--all: every image" 2 "$MMD" diff "$TMP/A" "$TMP/B" --html "$TMP/all" --all
+t_expect "a second run into the same report folder (ours): 6" 6 "$MMD" diff "$TMP/A" "$TMP/B" --html "$R" --junit "$TMP/r.xml"
+grep -q '<failure type="missing" message="only in ' "$TMP/r.xml" && t_pass "JUnit beside the report names the missing frame" \
+    || t_fail "JUnit beside the report names the missing frame" "$(cat "$TMP/r.xml")"
+t_expect "--all: every image" 6 "$MMD" diff "$TMP/A" "$TMP/B" --html "$TMP/all" --all
 n=$(grep -c '<tr class="row"' "$TMP/all/index.html")
 [ "$n" = 5 ] && t_pass "--all has 5 rows" || t_fail "--all has 5 rows" "got $n"
 rm "$TMP/A/frame_000001.png"

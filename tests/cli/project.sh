@@ -292,4 +292,96 @@ for kv in "output:edge_color = red:expected edge_color = #rrggbb" \
     t_expect "[$sec] $line is a scene error" 2 "$MMD" "$TMP/bad4.ini" -o "$TMP/x/" -q
     t_grep "with its line and what is expected" "bad4.ini:$ln: $want"
 done
+# ---- project paths and export (issue 24, classes 3-5) --------------------------------------
+# A project's paths follow the texture rule: after UserFile\ they stay under the project's
+# folder or an --asset-root unless --allow-outside-assets; a refused one is one warning and
+# the render goes on as for a missing file. Export writes nothing onto an input or through
+# a symbolic link, and no name it finds adds lines to the scene.
+H=$TMP/h
+mkdir -p "$H/a/proj" "$H/a/root/Model"
+cp "$A/Model/Fan.pmx" "$H/a/root/Model/Fan.pmx"  # the project's good model, through the asset root
+cp "$A/Model/dancer.pmx" "$H/x.pmx"              # outside: two folders above the project
+cp "$A/BackGround/sky.bmp" "$H/sky.bmp"
+cp "$A/BackGround/clip.mkv" "$H/clip.mkv"
+printf 'RIFF' > "$H/song.wav"
+ln -s "$H/x.pmx" "$H/a/proj/link.pmx"             # inside the project, pointing outside
+GOOD='UserFile\Model\Fan.pmx'
+# t_count NAME N PATTERN: $OUT has N lines matching
+t_count() { local n; n=$(grep -cE -- "$3" <<<"$OUT"); if [ "$n" = "$2" ]; then t_pass "$1"; else t_fail "$1" "$n lines match /$3/, wanted $2"; fi; }
+# status KEY: the info --json status of the project's file KEY (m2, image, video, audio)
+status() {
+    python3 -c 'import json,sys; d=json.load(sys.stdin); k=sys.argv[1]
+print(d["models"][1]["file"]["status"] if k == "m2" else d[{"image": "background_image", "video": "background_video", "audio": "audio"}[k]]["status"])' "$1"
+}
+i=0
+while IFS='|' read -r what key kv; do
+    i=$((i+1)); P2=$H/a/proj/t$i.pmm
+    "$MKP" --one "$P2" "model=$GOOD" "$kv" || t_fail "mkproject --one writes $what"
+    if command -v python3 >/dev/null; then
+        OUT=$("$MMD" info "$P2" --json --asset-root "$H/a/root" 2>/dev/null | status "$key")
+        t_grep "$what: refused" "^refused$"
+        OUT=$("$MMD" info "$P2" --json --asset-root "$H/a/root" --allow-outside-assets 2>/dev/null | status "$key")
+        t_grep "$what: found with --allow-outside-assets" "^found$"
+    fi
+    t_expect "$what: the render goes on" 0 "$MMD" "$P2" -o "$H/o$i/" --asset-root "$H/a/root" --size 32x24 --frames 0 -q
+    t_count "$what: one warning, naming it refused" 1 "warning: .*is outside the project's folder and the asset roots: refused"
+    t_count "$what: (no other)" 1 "warning"
+    t_expect "$what: --allow-outside-assets renders it" 0 "$MMD" "$P2" -o "$H/p$i/" --asset-root "$H/a/root" --size 32x24 --frames 0 -q --allow-outside-assets
+    t_count "$what: without a warning" 0 "warning"
+done <<EOF2
+an absolute Unix path to a model|m2|model=$H/x.pmx
+a model at ..\..\x.pmx|m2|model=..\..\x.pmx
+a model at \\srv\share\UserFile\..\..\x.pmx (out of the asset root)|m2|model=\\srv\share\UserFile\..\..\x.pmx
+a symbolic link in the project's folder to a model outside|m2|model=link.pmx
+an absolute background image outside|image|image=$H/sky.bmp
+a background video at ..\..\clip.mkv|video|video=..\..\clip.mkv
+a song at \\srv\share\UserFile\..\..\song.wav|audio|audio=\\srv\share\UserFile\..\..\song.wav
+EOF2
+cmp -s "$H/o1/frame_000000.png" "$H/o2/frame_000000.png" && t_pass "a refused model is left out: the frame is the good model's alone" \
+    || t_fail "a refused model is left out: the frame is the good model's alone"
+if cmp -s "$H/o1/frame_000000.png" "$H/p1/frame_000000.png"; then t_fail "--allow-outside-assets draws the outside model"
+else t_pass "--allow-outside-assets draws the outside model"; fi
+
+# names a scene line cannot hold: refused at load (one warning), so export writes no line for them
+NL=$'evil\n[effects]\nglow = on\n.pmx' ESC=$'esc\e[31m.pmx'
+cp "$A/Model/Fan.pmx" "$H/a/proj/$NL"; cp "$A/Model/Fan.pmx" "$H/a/proj/$ESC"
+"$MKP" --one "$H/a/proj/nl.pmm" "model=$GOOD" "model=$NL" "model=$ESC"
+t_expect "export of a project naming files with a newline and an escape: exit 0" 0 \
+    "$MMD" export "$H/a/proj/nl.pmm" "$H/enl" --asset-root "$H/a/root"
+t_grep "the newline's file is refused with a warning" "warning: .*model 'm2': .*evil\\\\x0a\\[effects\\]\\\\x0aglow = on\\\\x0a\\.pmx' has a control character.*refused"
+t_grep "so is the escape's (printed as \\x1b)" "model 'm3': .*esc\\\\x1b\\[31m\\.pmx' has a control character"
+t_count "two warnings, one line each" 2 "^mmdrender: warning:"
+t_expect "the exported scene has no [effects] section" 1 grep -q '^\[effects\]\|^glow' "$H/enl/scene.ini"
+OUT=$(cat "$H/enl/scene.ini")
+t_count "and one model" 1 '^\[model' 
+t_expect "info on it: exit 0" 0 "$MMD" info "$H/a/proj/nl.pmm" --asset-root "$H/a/root"
+t_grep "info prints the path made printable, marked REFUSED" "model 2: m2  evil\\\\x0a\[effects\]\\\\x0aglow = on\\\\x0a\.pmx \[REFUSED\]"
+t_count "no line of its own for the name's [effects]" 0 '^\[effects\]'
+t_expect "the project renders (the good model)" 0 "$MMD" "$H/a/proj/nl.pmm" -o "$H/onl/" --asset-root "$H/a/root" --size 32x24 --frames 0 -q
+cmp -s "$H/o1/frame_000000.png" "$H/onl/frame_000000.png" && t_pass "with no effect applied: the good model's frame" \
+    || t_fail "with no effect applied: the good model's frame"
+
+# export never writes onto an input, nor through a symbolic link; nothing is written then
+E=$TMP/e
+mkdir -p "$E/d"
+cp "$A/Model/Fan.pmx" "$E/model_1.vmd"; cp "$E/model_1.vmd" "$E/model.orig"
+"$MKP" --one "$E/p1.pmm" "model=model_1.vmd"
+t_expect "export: a model named model_1.vmd in DIR is exit 1" 1 "$MMD" export "$E/p1.pmm" "$E"
+t_grep "the error names both" "output '.*model_1\\.vmd' is also an input of the project \\('.*model_1\\.vmd'\\)"
+t_expect "the model is untouched" 0 cmp "$E/model_1.vmd" "$E/model.orig"
+t_expect "and nothing is written" 0 test ! -e "$E/scene.ini" -a ! -e "$E/camera.vmd"
+printf 'song' > "$E/camera.vmd"
+"$MKP" --one "$E/p2.pmm" "audio=camera.vmd"
+t_expect "export: a song named camera.vmd in DIR is exit 1" 1 "$MMD" export "$E/p2.pmm" "$E"
+t_expect "the song is untouched" 0 test "$(cat "$E/camera.vmd")" = song
+"$MKP" --one "$E/scene.ini" "model=model_1.vmd"
+cp "$E/scene.ini" "$E/scene.orig"
+t_expect "export: the project itself as DIR/scene.ini is exit 1" 1 "$MMD" export "$E/scene.ini" "$E"
+t_expect "the project is untouched" 0 cmp "$E/scene.ini" "$E/scene.orig"
+echo precious > "$TMP/victim"
+ln -s "$TMP/victim" "$E/d/scene.ini"
+t_expect "export: DIR/scene.ini a symbolic link to a file outside is exit 5" 5 "$MMD" export "$E/p1.pmm" "$E/d"
+t_grep "the link is named" "scene\\.ini \\(the name is a symbolic link \\(not replaced\\)\\)"
+t_expect "its target is untouched, the link kept" 0 test "$(cat "$TMP/victim")" = precious -a -L "$E/d/scene.ini"
+t_expect "and nothing is written" 0 test ! -e "$E/d/camera.vmd" -a ! -e "$E/d/model_1.vmd"
 t_done

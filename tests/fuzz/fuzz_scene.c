@@ -1,5 +1,6 @@
-/* tests/fuzz/fuzz_scene.c - libFuzzer target: scene INI bytes -> mmd_scene_parse
- * (check_files off: paths are only resolved) -> free; the first line also goes
+/* tests/fuzz/fuzz_scene.c - libFuzzer target: scene INI bytes -> mmd_scene_decode
+ * (UTF-8, or Shift-JIS converted) -> mmd_scene_parse (check_files off: paths
+ * are only resolved) -> free; the first line also goes
  * through each value parser the command line shares (size, fps, frames,
  * background, antialias). Seeds: corpus/scene/, dict: scene.dict. */
 #include <stdbool.h>
@@ -23,6 +24,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = 0;
     mmd_error err;
     mmd_scene *s = NULL;
+    bool sjis = false;
+    char *decoded = memchr(data, 0, size) ? NULL : mmd_scene_decode("fuzz/scene.ini", data, size, &sjis, &err);
+    if (decoded && mmd_scene_parse(decoded, "fuzz/scene.ini", false, &s, &err) == 0)
+        mmd_scene_free(s);
+    free(decoded);
+    s = NULL;
     if (mmd_scene_parse(text, "fuzz/scene.ini", false, &s, &err) == 0) {
         volatile size_t sink = strlen(s->path) + strlen(s->dir);
         for (int i = 0; i < s->model_count; i++) {

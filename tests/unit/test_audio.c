@@ -311,6 +311,36 @@ static int write_text(const char *name, const char *text, char *out, size_t n)
     return fclose(f);
 }
 
+/* A Matroska file whose only stream is one SubRip subtitle. */
+static int write_subtitle_mkv(const char *path)
+{
+    AVFormatContext *oc = NULL;
+    if (avformat_alloc_output_context2(&oc, NULL, "matroska", path) < 0)
+        return -1;
+    AVStream *st = avformat_new_stream(oc, NULL);
+    AVPacket *pkt = av_packet_alloc();
+    static char text[] = "hello";
+    int rc = -1;
+    if (!st || !pkt)
+        goto done;
+    st->codecpar->codec_type = AVMEDIA_TYPE_SUBTITLE;
+    st->codecpar->codec_id = AV_CODEC_ID_SUBRIP;
+    st->time_base = k_ms;
+    if (avio_open(&oc->pb, path, AVIO_FLAG_WRITE) < 0)
+        goto done;
+    pkt->data = (uint8_t *)text;
+    pkt->size = (int)strlen(text);
+    pkt->pts = pkt->dts = 0;
+    pkt->duration = 1000;
+    if (avformat_write_header(oc, NULL) >= 0 && av_write_frame(oc, pkt) >= 0 && av_write_trailer(oc) >= 0)
+        rc = 0;
+    avio_closep(&oc->pb);
+done:
+    av_packet_free(&pkt);
+    avformat_free_context(oc);
+    return rc;
+}
+
 TEST(errors)
 {
     mux_result r = mux("/nonexistent/beat.wav", "x.mp4", 0.0, true, 1000);
@@ -322,9 +352,15 @@ TEST(errors)
     r = mux(path, "y.mp4", 0.0, true, 1000);
     CHECK_EQ_INT(mmd_exit_code(r.rc), MMD_EXIT_INPUT);
     CHECK(strstr(r.msg, "junk.wav") != NULL);
-    /* readable, but no audio stream: an SRT subtitle file */
+    /* readable, but not an audio container: an SRT subtitle file is refused for what it is */
     REQUIRE(write_text("subs.srt", "1\n00:00:00,000 --> 00:00:01,000\nhello\n\n", path, sizeof path) == 0);
     r = mux(path, "z.mp4", 0.0, true, 1000);
+    CHECK_EQ_INT(r.rc, MMD_E_UNSUPPORTED);
+    CHECK_EQ_INT(mmd_exit_code(r.rc), MMD_EXIT_INPUT);
+    CHECK(strstr(r.msg, "subs.srt: is a SubRip subtitle (srt), not an audio file") != NULL);
+    /* an audio container without an audio stream: Matroska holding the subtitle */
+    REQUIRE(write_subtitle_mkv(in_dir("subs.mkv")) == 0);
+    r = mux(in_dir("subs.mkv"), "z.mp4", 0.0, true, 1000);
     CHECK_EQ_INT(r.rc, MMD_E_BAD_STRUCTURE);
     CHECK_EQ_INT(mmd_exit_code(r.rc), MMD_EXIT_INPUT);
     CHECK(strstr(r.msg, "no audio stream") != NULL);
@@ -335,7 +371,7 @@ static void rm_dir(void)
 {
     const char *names[] = {"pcm.mp4", "src.m4a", "copy.mp4", "recode.mp4", "nocopy.mp4", "o.webm", "pos.mp4",
                            "neg.mp4", "zero.mp4", "late.mp4", "short.mp4", "pad.mp4", "long.mp4", "steps.mkv",
-                           "x.mp4", "y.mp4", "z.mp4", "junk.wav", "subs.srt", "tone.wav"};
+                           "x.mp4", "y.mp4", "z.mp4", "junk.wav", "subs.srt", "subs.mkv", "tone.wav"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(in_dir(names[i]));
     rmdir(g_dir);

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,7 +160,8 @@ TEST(unusable_inputs)
     CHECK(strstr(out_text, "size mismatch: 100x100 vs 50x50") != NULL);
     CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("junk.png")), 2);
     CHECK(strstr(out_text, "not a PNG") != NULL);
-    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("missing.png")), 2);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("missing.png")), 6); /* missing: its own code */
+    CHECK(strstr(out_text, "missing.png: no such file") != NULL);
     CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("d1")), 2);
     CHECK_EQ_INT(RUN_DIFF(P("a.png")), 2);
     CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("a.png"), "--threshold", "300"), 2);
@@ -174,7 +176,8 @@ TEST(directories)
     CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--json"), 1);
     CHECK(strstr(out_text, "\"name\": \"f_0001.png\"") != NULL);
     CHECK(strstr(out_text, "\"name\": \"f_0002.png\"") != NULL);
-    CHECK(strstr(out_text, "], \"pass\": false}") != NULL);
+    CHECK(strstr(out_text, "], \"pass\": false, \"summary\": {\"compared\": 2, \"passed\": 1, \"failed\": 1, "
+                           "\"unusable\": 0, \"missing\": 0, \"new\": 0, \"approved\": 0}}") != NULL);
     CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--threshold", "5"), 0);
     CHECK(strstr(out_text, "2 images: 2 ok, 0 differ, 0 unusable") != NULL);
     /* heatmaps: only the differing image gets one */
@@ -188,10 +191,16 @@ TEST(directories)
     CHECK_EQ_INT(px[0], 64 + 12 * 5); /* pixel 0 differs by 5 */
     CHECK(px[4 * 1 + 0] == px[4 * 1 + 1]); /* pixel 1 same: grey */
     free(px);
-    /* a name on one side only: unusable (2) even though others pass */
+    /* a name on one side only: missing (6) even though others pass; 2 wins over 6 */
     write_img("d1/only.png", base_img, 100, 100);
-    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--threshold", "5"), 2);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--threshold", "5"), 6);
     CHECK(strstr(out_text, "only.png: ERROR: only in") != NULL);
+    CHECK(strstr(out_text, "1 missing (only in A), 0 new (only in B)") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2")), 6); /* 6 wins over 1 */
+    write_img("d2/only.png", base_img, 50, 50);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--threshold", "5"), 2); /* size mismatch */
+    unlink(P("d2/only.png"));
+    unlink(P("d1/only.png"));
     mkdir(P("e1"), 0755);
     mkdir(P("e2"), 0755);
     CHECK_EQ_INT(RUN_DIFF(P("e1"), P("e2")), 2); /* nothing to compare */
@@ -249,6 +258,176 @@ TEST(imgdiff_compare_by_hand)
     CHECK(MMD_IMGDIFF_TOLERANT_THRESHOLD == 4 && MMD_IMGDIFF_TOLERANT_MAX_FRACTION == 0.01);
 }
 
+/* 16x8: black left of x = 8, white right of it, an anti-aliasing grey column
+ * at x = 8: `edge` grey; the pixel (3, 4) set to `dot`. */
+static void edge_img(uint8_t *px, uint8_t edge, uint8_t dot)
+{
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 16; x++) {
+            uint8_t v = x < 8 ? 0 : x == 8 ? edge : 255;
+            if (x == 3 && y == 4)
+                v = dot;
+            uint8_t *p = px + (y * 16 + x) * 4;
+            p[0] = p[1] = p[2] = v;
+            p[3] = 255;
+        }
+}
+
+/* The anti-aliasing rule of diff.h: the grey column between two flat areas is
+ * an edge in both images (2 equal neighbours, a darker and a brighter one, the
+ * darkest in a flat black area); a lone pixel in a flat area is not. */
+TEST(imgdiff_ignore_aa)
+{
+    static uint8_t a[16 * 8 * 4], b[16 * 8 * 4], c[16 * 8 * 4], heat[16 * 8 * 4];
+    edge_img(a, 128, 0);
+    edge_img(b, 100, 0);
+    edge_img(c, 128, 255);
+    mmd_imgdiff_opts o = {.threshold = 0};
+    mmd_imgdiff_result r;
+    mmd_imgdiff_compare_opts(a, b, 16, 8, &o, &r);
+    CHECK(r.pixels_over == 8 && r.pixels_aa == 0);
+    o.ignore_aa = true;
+    mmd_imgdiff_compare_opts(a, b, 16, 8, &o, &r);
+    CHECK(r.pixels_over == 0 && r.pixels_aa == 8);
+    CHECK_EQ_INT(r.max_error, 28); /* still in the figures */
+    CHECK_NEAR(r.mean_error, 28.0 * 8 / (16 * 8), 1e-12);
+    mmd_imgdiff_compare_opts(a, c, 16, 8, &o, &r); /* a white dot in the black area */
+    CHECK(r.pixels_over == 1 && r.pixels_aa == 0);
+    o.threshold = 28; /* only pixels over the threshold are judged */
+    mmd_imgdiff_compare_opts(a, b, 16, 8, &o, &r);
+    CHECK(r.pixels_over == 0 && r.pixels_aa == 0);
+    /* heatmap: an anti-aliasing pixel is yellow (red level in R and G), others red */
+    o.threshold = 0;
+    mmd_imgdiff_heatmap_opts(a, b, 16, 8, &o, heat);
+    CHECK(heat[8 * 4 + 0] == 255 && heat[8 * 4 + 1] == 255);
+    mmd_imgdiff_heatmap_opts(a, c, 16, 8, &o, heat);
+    const uint8_t *dot = heat + (4 * 16 + 3) * 4;
+    CHECK(dot[0] == 255 && dot[1] == 0 && dot[2] == 0);
+}
+
+/* The mask of diff.h on the 2x1 pair of imgdiff_compare_by_hand: pixel 1 is
+ * hidden, so only pixel 0 (red off by 3) is left: max 3, mean 3/6. */
+TEST(imgdiff_mask)
+{
+    const uint8_t a[8] = {10, 20, 30, 255, 0, 0, 0, 255};
+    const uint8_t b[8] = {13, 20, 30, 255, 0, 0, 10, 255};
+    const uint8_t mask[8] = {0, 0, 0, 255, 255, 255, 255, 255};
+    mmd_imgdiff_opts o = {.threshold = 0, .mask = mask};
+    mmd_imgdiff_result r;
+    mmd_imgdiff_compare_opts(a, b, 2, 1, &o, &r);
+    CHECK_EQ_INT(r.max_error, 3);
+    CHECK_NEAR(r.mean_error, 0.5, 1e-12);
+    CHECK(r.pixels_over == 1 && r.pixels_masked == 1);
+    CHECK_NEAR(r.fraction_over, 0.5, 1e-12);
+    CHECK_NEAR(r.psnr, 10 * log10(65025.0 / (9.0 / 6.0)), 1e-9);
+    uint8_t h[8];
+    mmd_imgdiff_heatmap_opts(a, b, 2, 1, &o, h);
+    CHECK(h[0] == 100 && h[4] == 0 && h[5] == 0 && h[6] == 0); /* hidden: grey, not red */
+    const uint8_t black[4] = {0, 0, 0, 255}, clear_white[4] = {255, 255, 255, 0}, faint_red[4] = {1, 0, 0, 1};
+    CHECK(!mmd_imgdiff_mask_hides(black) && !mmd_imgdiff_mask_hides(clear_white) && mmd_imgdiff_mask_hides(faint_red));
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+    static char buf[65536];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return strstr(buf, needle) != NULL;
+}
+
+/* --mask and --ignore-aa through the command. */
+TEST(cli_mask_and_aa)
+{
+    static uint8_t m[100 * 100 * 4];
+    m[(10 * 100 + 20) * 4] = 255; /* the pixel px10 changes */
+    write_img("mask.png", m, 100, 100);
+    write_img("mask_small.png", m, 50, 50);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px10.png"), "--mask", P("mask.png"), "--json"), 0);
+    CHECK(strstr(out_text, "\"pixels_masked\": 1, \"pixels_aa\": 0,") != NULL);
+    CHECK(strstr(out_text, "\"max_error\": 0,") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px3.png"), "--mask", P("mask.png")), 1); /* another pixel */
+    CHECK(strstr(out_text, "(0 masked, 0 anti-aliasing)") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px10.png"), "--mask", P("mask_small.png")), 2);
+    CHECK(strstr(out_text, "the mask is 50x50, the image 100x100") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("a.png"), P("px10.png"), "--mask", P("nope.png")), 2);
+    static uint8_t e1[16 * 8 * 4], e2[16 * 8 * 4];
+    edge_img(e1, 128, 0);
+    edge_img(e2, 100, 0);
+    write_img("edge1.png", e1, 16, 8);
+    write_img("edge2.png", e2, 16, 8);
+    CHECK_EQ_INT(RUN_DIFF(P("edge1.png"), P("edge2.png")), 1);
+    CHECK_EQ_INT(RUN_DIFF(P("edge1.png"), P("edge2.png"), "--ignore-aa", "--json"), 0);
+    CHECK(strstr(out_text, "\"pixels_masked\": 0, \"pixels_aa\": 8,") != NULL);
+}
+
+/* Summary counts, missing and new names, --approve and --junit. */
+TEST(cli_summary_approve_junit)
+{
+    mkdir(P("g"), 0755);
+    mkdir(P("n"), 0755);
+    write_img("g/f1.png", base_img, 100, 100);
+    write_img("n/f1.png", base_img, 100, 100);
+    write_img("g/f2.png", base_img, 100, 100);
+    uint8_t *px;
+    int w, h;
+    mmd_error pe;
+    REQUIRE(mmd_png_read_file(P("px10.png"), &px, &w, &h, &pe) == 0);
+    write_img("n/f2.png", px, w, h); /* differs */
+    write_img("n/f3.png", px, w, h); /* new */
+    write_img("g/f4.png", base_img, 100, 100); /* missing */
+    free(px);
+    CHECK_EQ_INT(RUN_DIFF(P("g"), P("n"), "--json", "--junit", P("j.xml")), 6);
+    CHECK(strstr(out_text, "\"status\": \"missing\"") && strstr(out_text, "\"status\": \"new\"") &&
+          strstr(out_text, "\"status\": \"differs\"") && strstr(out_text, "\"status\": \"pass\""));
+    CHECK(strstr(out_text, "\"summary\": {\"compared\": 2, \"passed\": 1, \"failed\": 1, \"unusable\": 0, "
+                           "\"missing\": 1, \"new\": 1, \"approved\": 0}}") != NULL);
+    CHECK(file_has(P("j.xml"), "<testsuite name=\"mmdrender diff\" tests=\"4\" failures=\"3\" errors=\"0\""));
+    CHECK(file_has(P("j.xml"), "<testcase classname=\"mmdrender.diff\" name=\"f1.png\"/>"));
+    CHECK(file_has(P("j.xml"), "<failure type=\"differs\" message=\"1 px over 0 (0.0100%, the limit is 0%); "
+                               "100x100, max 10, mean 0.0003, PSNR 72.90 dB"));
+    CHECK(file_has(P("j.xml"), "<failure type=\"new\" message=\"only in "));
+    CHECK(file_has(P("j.xml"), "<failure type=\"missing\" message=\"only in "));
+    /* --approve: f2 (differs) and f3 (new) copied over; f4 stays missing */
+    CHECK_EQ_INT(RUN_DIFF(P("g"), P("n"), "--approve"), 6);
+    CHECK(strstr(out_text, "approved: f2.png (differs)\n") != NULL);
+    CHECK(strstr(out_text, "approved: f3.png (new)\n") != NULL);
+    CHECK(strstr(out_text, "2 approved (B copied over A)") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("g/f2.png"), P("n/f2.png")), 0);
+    CHECK_EQ_INT(RUN_DIFF(P("g/f3.png"), P("n/f3.png")), 0);
+    unlink(P("g/f4.png"));
+    CHECK_EQ_INT(RUN_DIFF(P("g"), P("n")), 0);
+    /* a single file: a missing golden is new, and --approve creates it */
+    CHECK_EQ_INT(RUN_DIFF(P("g/f5.png"), P("n/f3.png"), "--approve"), 0);
+    CHECK(strstr(out_text, "approved: f5.png (new)") != NULL);
+    CHECK_EQ_INT(RUN_DIFF(P("g/f5.png"), P("n/f3.png")), 0);
+}
+
+/* --html writes only into folders of its own: a planted img symlink or a
+ * folder writable by others is refused, and nothing is written there. */
+TEST(cli_html_folders)
+{
+    mkdir(P("elsewhere"), 0755);
+    mkdir(P("r1"), 0755);
+    CHECK(symlink(P("elsewhere"), P("r1/img")) == 0);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--html", P("r1")), 2);
+    CHECK(access(P("elsewhere/000000-a.png"), F_OK) != 0 && access(P("r1/index.html"), F_OK) != 0);
+    mkdir(P("r2"), 0755);
+    mkdir(P("r2/img"), 0755);
+    chmod(P("r2/img"), 0777);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--html", P("r2")), 2);
+    CHECK(access(P("r2/img/000000-a.png"), F_OK) != 0);
+    CHECK(symlink(P("elsewhere"), P("r3")) == 0);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--html", P("r3")), 2);
+    /* a folder of ours is reused */
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--html", P("r4")), 1);
+    CHECK_EQ_INT(RUN_DIFF(P("d1"), P("d2"), "--html", P("r4")), 1);
+    CHECK(access(P("r4/img/000001-heat.png"), F_OK) == 0 && access(P("r4/index.html"), F_OK) == 0);
+}
+
 int main(void)
 {
     snprintf(root, sizeof root, "/tmp/test_diff_XXXXXX");
@@ -262,6 +441,11 @@ int main(void)
     RUN(directories);
     RUN(single_heatmap);
     RUN(imgdiff_compare_by_hand);
+    RUN(imgdiff_ignore_aa);
+    RUN(imgdiff_mask);
+    RUN(cli_mask_and_aa);
+    RUN(cli_summary_approve_junit);
+    RUN(cli_html_folders);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0)

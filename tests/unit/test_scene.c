@@ -467,6 +467,104 @@ TEST(accessory_keys_and_gravity)
     expect_error("[model]\nfile=a.pmx\ncalc_order = 2\ncalc_order = 2\n", 4, "given twice");
 }
 
+/* [model] position / rotation / scale: parsed, defaults, ranges; the matrix
+ * (mmd_scene_model_place) is tested with the anim (test_skin placement). */
+TEST(model_placement)
+{
+    mmd_scene *s;
+    mmd_error err;
+    REQUIRE(parse("[model]\nfile = a.pmx\nposition = 1 -2 3.5\nrotation = 0 90 -45\nscale = 1.5\n"
+                  "[model:b]\nfile = a.pmx\n", &s, &err) == 0);
+    CHECK(s->models[0].placed);
+    CHECK(s->models[0].position[0] == 1 && s->models[0].position[1] == -2 && s->models[0].position[2] == 3.5f);
+    CHECK(s->models[0].rotation[0] == 0 && s->models[0].rotation[1] == 90 && s->models[0].rotation[2] == -45);
+    CHECK(s->models[0].scale == 1.5f);
+    CHECK(!s->models[1].placed && s->models[1].scale == 1 && s->models[1].position[0] == 0);
+    mmd_scene_free(s);
+    expect_error("[model]\nfile=a.pmx\nscale = 0\n", 3, "expected scale as a number above 0, at most 1000");
+    expect_error("[model]\nfile=a.pmx\nscale = 1001\n", 3, "expected scale");
+    expect_error("[model]\nfile=a.pmx\nposition = 1 2\n", 3, "expected position as three numbers");
+    expect_error("[model]\nfile=a.pmx\nrotation = 0 0 40000\n", 3, "expected rotation as three angles");
+    expect_error("[model]\nfile=a.pmx\nposition = 1 2 3\nposition = 1 2 3\n", 4, "given twice");
+    expect_error("[model]\nfile=a.pmx\nsize = 2\n", 3, "calc_order, position, rotation, scale)");
+}
+
+/* Paths as Windows writes them: '\' and other letter case resolve as project
+ * paths do (image/texpath.h), Shift-JIS byte names too; a missing file is
+ * still named as written. */
+TEST(windows_paths)
+{
+    mmd_scene *s;
+    mmd_error err;
+    char want[160];
+    REQUIRE(parse("[model]\nfile = SUB\\B.PMX\nmotion = D1.VMD\n", &s, &err) == 0);
+    snprintf(want, sizeof want, "%s/sub/b.pmx", g_dir);
+    CHECK_STR(s->models[0].file, want);
+    snprintf(want, sizeof want, "%s/d1.vmd", g_dir);
+    CHECK_STR(s->models[0].motions[0], want);
+    mmd_scene_free(s);
+    /* a folder whose on-disk name is the Shift-JIS bytes of "モデル" */
+    char dir[128], file[160];
+    snprintf(dir, sizeof dir, "%s/\x83\x82\x83\x66\x83\x8b", g_dir);
+    mkdir(dir, 0755);
+    snprintf(file, sizeof file, "%s/m.pmx", dir);
+    FILE *f = fopen(file, "wb");
+    REQUIRE(f);
+    fclose(f);
+    REQUIRE(parse("[model]\nfile = モデル\\M.pmx\n", &s, &err) == 0);
+    CHECK_STR(s->models[0].file, file);
+    mmd_scene_free(s);
+    expect_error("[model]\nfile = SUB\\nothere.pmx\n", 2, "cannot read model file");
+    /* the exact name wins and keeps its spelling */
+    REQUIRE(parse("[model]\nfile = ./a.pmx\n", &s, &err) == 0);
+    snprintf(want, sizeof want, "%s/./a.pmx", g_dir);
+    CHECK_STR(s->models[0].file, want);
+    mmd_scene_free(s);
+}
+
+static mmd_status load_bytes(const char *bytes, mmd_scene **s, mmd_error *err)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/enc.ini", g_dir);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return MMD_E_IO;
+    fputs(bytes, f);
+    fclose(f);
+    *s = NULL;
+    return mmd_scene_load_file(path, s, err);
+}
+
+/* A Shift-JIS scene.ini is read converted (with the warning); bytes valid in
+ * neither encoding are refused naming both. */
+TEST(scene_encodings)
+{
+    mmd_scene *s;
+    mmd_error err;
+    /* "[model:踊り手]" in CP932 */
+    REQUIRE(load_bytes("[model:\x97\x78\x82\xe8\x8e\xe8]\nfile = a.pmx\n", &s, &err) == 0);
+    CHECK_STR(s->models[0].name, "踊り手");
+    CHECK(s->read_as_sjis);
+    char buf[256] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    REQUIRE(f);
+    mmd_scene_warn(s, f, "x: ");
+    fclose(f);
+    CHECK(strstr(buf, "x: warning: ") && strstr(buf, "enc.ini: not UTF-8; read as Shift-JIS (CP932): save it as UTF-8"));
+    mmd_scene_free(s);
+    REQUIRE(load_bytes("[model:踊り手]\nfile = a.pmx\n", &s, &err) == 0);
+    CHECK(!s->read_as_sjis);
+    buf[0] = 0;
+    f = fmemopen(buf, sizeof buf, "w");
+    mmd_scene_warn(s, f, "x: ");
+    fclose(f);
+    CHECK_STR(buf, "");
+    mmd_scene_free(s);
+    CHECK_EQ_INT(load_bytes("[model]\nfile = a\x80\x80.pmx\n", &s, &err), MMD_E_BAD_STRING);
+    CHECK(strstr(err.msg, "enc.ini: not UTF-8 text (") && strstr(err.msg, "nor Shift-JIS: save the scene as UTF-8"));
+    CHECK(s == NULL);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/mmd_scene_XXXXXX");
@@ -497,6 +595,9 @@ int main(void)
     RUN(accessories);
     RUN(accessory_errors);
     RUN(accessory_keys_and_gravity);
+    RUN(model_placement);
+    RUN(windows_paths);
+    RUN(scene_encodings);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     if (system(cmd) != 0)
