@@ -16,7 +16,7 @@ t_expect "every reference pair renders and compares" 0 \
     env FIDELITY_OUT="$TMP/fid" bash tools/fidelity.sh "$BUILD" "$TMP/now.tsv"
 echo "$OUT" | sed 's/^/# /'
 t_expect "the bench scene is the one MikuMikuDance rendered" 0 \
-    bash -c "cd '$TMP/fid/bench' && sha256sum --quiet -c '$PWD/tests/fidelity/bench.sha256'"
+    bash -c "cd '$TMP/fid/bench_root/bench' && sha256sum --quiet -c '$PWD/tests/fidelity/bench.sha256'"
 for png in "$ref"/*.mmd.png; do
     name=$(basename "$png" .mmd.png)
     row=$(awk -F'\t' -v n="$name" '$1 == n' "$floor")
