@@ -114,7 +114,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 
-.PHONY: all test check bench bench-scene demo deps fuzz clean check-layering check-func-len tools tests \
+.PHONY: all test check bench bench-scene fidelity demo deps fuzz clean check-layering check-func-len tools tests \
         install uninstall
 all: $(BIN) $(MAN) $(TOOL_BIN)
 
@@ -215,6 +215,11 @@ check-func-len:
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@SHARED_ASSETS=$(SHARED_ASSETS) bash tools/bench.sh $(BUILD)
+
+# MikuMikuDance's own pictures against ours (tools/fidelity.sh, tests/fidelity/README.md).
+fidelity: deps
+	@$(MAKE) --no-print-directory all
+	@SHARED_ASSETS=$(SHARED_ASSETS) SHARED_REFERENCE=$(SHARED_REFERENCE) bash tools/fidelity.sh $(BUILD)
 
 # Only the bench scene of issue 17 (tools/bench_scene.sh; BENCH_QUICK=1 for a short run).
 bench-scene: deps

@@ -64,6 +64,8 @@ typedef struct mmd_xmesh {
     uint32_t *indices;      uint32_t index_count;
     mmd_x_material *materials; uint32_t material_count;
     uint32_t mesh_count, frame_count, face_count; /* as in the file (faces: polygons) */
+    uint32_t file_vertex_count; /* as in the file (vertex_count: as drawn, split where a
+                                   position carries several normals or uvs) */
     bool has_normals, has_uvs, has_colors;        /* some mesh had MeshNormals/...Coords/...Colors */
     unsigned warnings;    /* repaired oddities (degenerate faces, bad text) */
     mmd_arena *arena;

@@ -20,7 +20,10 @@
  *  - weight 100 or equal bones -> BDEF1 of bone 0, weight 0 -> BDEF1 of bone 1,
  *    else BDEF2; vertex edge_scale = no-edge flag ? 0 : 1 (babylon-mmd reads
  *    the flag the other way round; the PMD spec names it "edge disabled").
- *  - materials are named "材質N"; edge flag -> EDGE | GROUND_SHADOW; alpha
+ *  - materials are named "材質N"; every material casts the ground shadow (as in
+ *    MMD 9.31's own frames of a PMD room whose materials have no edge flag: the
+ *    whole floor comes out in the shadow colour, where nanoem ties it to the
+ *    edge flag; issue 25); edge flag -> EDGE; alpha
  *    != 0.98 -> CAST | RECEIVE_SHADOW; alpha < 1 -> DOUBLE_SIDED; edge black, size 1.
  *  - "tex.bmp*sphere.sph" splits at '*'; a lone .sph/.spa is a sphere map;
  *    .spa adds, anything else multiplies. Textures are deduplicated.
@@ -362,9 +365,9 @@ static void parse_materials(pmd_ctx *c)
         c->toon_raw[i] = toon;
         mt->toon_shared = toon != 0xFF;
         mt->toon = toon == 0xFF ? -1 : toon;
-        mt->flags = 0;
+        mt->flags = MMD_MAT_GROUND_SHADOW;
         if (edge)
-            mt->flags |= MMD_MAT_EDGE | MMD_MAT_GROUND_SHADOW;
+            mt->flags |= MMD_MAT_EDGE;
         if (mt->diffuse[3] != 0.98f)
             mt->flags |= MMD_MAT_CAST_SHADOW | MMD_MAT_RECEIVE_SHADOW;
         if (mt->diffuse[3] < 1.0f)

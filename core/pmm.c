@@ -140,9 +140,9 @@ static bool follow_links(ctx *c, const track_spec *s, const link *init, const li
         c->r.item = t;
         while (next > 0) {
             int32_t p = find_pos(ord, n, next);
-            if (p < 0) {
-                mmd_rd_fail_at(&c->r, from, MMD_E_BAD_INDEX, "track %u links to key %d, which does not exist", t, next);
-                return false;
+            if (p < 0) { /* MMD's own samples hold such links: the track ends here (docs/pmm.md) */
+                c->p->dangling_links++;
+                break;
             }
             if (used[p]) {
                 mmd_rd_fail_at(&c->r, from, MMD_E_BAD_STRUCTURE, "track %u links to key %d a second time (cycle or shared key)", t, next);

@@ -17,10 +17,12 @@
  * Keyframes are stored as linked lists: one initial key per track (frame 0)
  * plus a pool of keys, each naming its track neighbours by data index. The
  * reader follows the links from each initial key (each key at most once, so
- * a cycle or a key shared by two tracks is an error, as is a link to a key that
- * does not exist or frames that do not increase along a link) and stores every
- * track's keys sorted by frame, initial key first. Keys no track reaches are
- * dropped and counted in `warnings`.
+ * a cycle or a key shared by two tracks is an error, as are frames that do not
+ * increase along a link) and stores every track's keys sorted by frame, initial
+ * key first. A link to a key that does not exist ends its track there, as in
+ * MMD, nanoem and MikuMikuMethods (MMD's own sample projects hold such links),
+ * counted in `dangling_links`. Keys no track reaches are dropped and counted in
+ * `warnings`.
  *
  *     mmd_pmm *p; mmd_error err;
  *     if (mmd_pmm_load(bytes, size, NULL, &p, &err) == MMD_OK) { ...; mmd_pmm_free(p); }
@@ -122,7 +124,7 @@ typedef struct mmd_pmm_accessory_key {
     mmd_pmm_parent parent;
     float position[3];
     float rotation[3];        /* radians */
-    float scale;              /* MMD's Si x 10 (nanoem's default for a new key is 10) */
+    float scale;              /* MMD's Si as shown in its panel (1 = the file's size; docs/pmm.md) */
     bool shadow;
 } mmd_pmm_accessory_key;
 
@@ -187,6 +189,7 @@ typedef struct mmd_pmm {
     mmd_pmm_gravity_key *gravity_keys; uint32_t gravity_key_count;  /* >= 1 */
     mmd_pmm_shadow_key *shadow_keys;   uint32_t shadow_key_count;   /* >= 1 */
     unsigned warnings;        /* keys no track reached, names with bad bytes */
+    unsigned dangling_links;  /* links to keys that do not exist (each ended its track) */
     mmd_arena *arena;
 } mmd_pmm;
 

@@ -631,7 +631,7 @@ mmd_pmm_accessory *mmd_pmm_add_accessory(mmd_pmm *p, const char *name, const cha
     if (!x->name || !x->path || !x->keys)
         return NULL;
     x->key_count = 1;
-    x->keys[0] = (mmd_pmm_accessory_key){0, 1, true, {-1, -1}, {0, 0, 0}, {0, 0, 0}, 10, true}; /* Si 1 */
+    x->keys[0] = (mmd_pmm_accessory_key){0, 1, true, {-1, -1}, {0, 0, 0}, {0, 0, 0}, 1, true}; /* Si 1 */
     p->accessories = na;
     p->accessory_count++;
     return x;

@@ -328,6 +328,8 @@ static void parse_mesh(xp *p, const xframe *frame, size_t at)
     p->mesh_tail = &me->next;
     me->index = p->x->mesh_count++;
     me->nv = xp_count(p, 3, MMD_MAX_VERTICES, "vertices");
+    uint32_t room = UINT32_MAX - p->x->file_vertex_count;
+    p->x->file_vertex_count += me->nv < room ? me->nv : room;
     me->pos = tmp_array(p, me->nv, 3 * sizeof(float));
     me->col = tmp_array(p, me->nv, 4 * sizeof(float));
     for (uint32_t i = 0; i < me->nv && ok(p); i++) {

@@ -27,6 +27,8 @@
  * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
  * DIR/proj/song_v1.pmm          the same project as version 1 (no outside parents)
  * DIR/proj/cycle.pmm            dancer センター follows fan センター: a cycle
+ * DIR/proj/links.pmm, links_v1.pmm  song.pmm and song_v1.pmm with the key-link shape of MMD's
+ *                                own samples: 右腕's last key links to key 16, which does not exist
  * DIR/proj/media.pmm            song.pmm with the song "song.wav" and the background
  *                                video "clip.avi", both beside it (tests/cli/hostile.sh
  *                                writes them: playlists that must not be followed)
@@ -169,7 +171,7 @@ static mmd_pmm *project(int version, bool cycle)
     x->keys[0].parent = (mmd_pmm_parent){0, 2};
     x->keys[0].position[1] = 1;
     x->keys[0].rotation[2] = 1.5707964f; /* 90 degrees */
-    x->keys[0].scale = 5;                 /* Si 0.5 */
+    x->keys[0].scale = 0.5f;              /* Si 0.5 */
     x->keys[0].opacity = 0.5f;
     x->add_blend = version > 1;
     mmd_pmm_accessory_key *x30 = mmd_pmm_add_accessory_key(p, x, 30); /* a copy of the first, then: */
@@ -179,7 +181,7 @@ static mmd_pmm *project(int version, bool cycle)
     x30->parent = (mmd_pmm_parent){-1, -1}; /* off the hand: back in the world */
     x30->position[1] = 2;
     x30->rotation[2] = 0;
-    x30->scale = 10;                      /* Si 1 */
+    x30->scale = 1;                       /* Si 1 */
     x30->opacity = 1;
     if (g20) {                            /* from frame 20 gravity pulls up, at 5 */
         g20->acceleration = 5;
@@ -188,12 +190,30 @@ static mmd_pmm *project(int version, bool cycle)
     return p;
 }
 
-static int write_project(const char *dir, const char *name, mmd_pmm *p)
+/* The key-link shape of MMD's own sample projects (issue 25): a track's last key links on to a
+ * key index that does not exist. Our writer gives the dancer's 右腕 key at 40 data index 4
+ * (3 initial keys, then センター@40) with previous 1 and next 0; its next becomes 16, past every
+ * key of the model. 0 when that record is found exactly once. */
+static int dangle_link(uint8_t *buf, size_t n)
+{
+    const int32_t want[4] = {4, 40, 1, 0}, dangling = 16;
+    size_t hits = 0, at = 0;
+    for (size_t i = 0; i + sizeof want <= n; i++)
+        if (memcmp(buf + i, want, sizeof want) == 0)
+            hits++, at = i;
+    if (hits != 1)
+        return 1;
+    memcpy(buf + at + 12, &dangling, 4);
+    return 0;
+}
+
+static int write_project(const char *dir, const char *name, mmd_pmm *p, bool dangling)
 {
     uint8_t *buf = NULL;
     size_t n = 0;
     mmd_error err;
-    int rc = mmd_pmm_write(p, &buf, &n, &err) == MMD_OK ? save(dir, name, buf, n) : 1;
+    int rc = mmd_pmm_write(p, &buf, &n, &err) == MMD_OK ? 0 : 1;
+    rc = rc || (dangling && dangle_link(buf, n)) || save(dir, name, buf, n);
     free(buf);
     mmd_pmm_free(p);
     return rc;
@@ -256,7 +276,7 @@ static int one_project(int argc, char **argv)
     const char *slash = strrchr(argv[2], '/');
     char dir[1024];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - argv[2]) : 1, slash ? argv[2] : ".");
-    return write_project(dir, slash ? slash + 1 : argv[2], p);
+    return write_project(dir, slash ? slash + 1 : argv[2], p, false);
 }
 
 int main(int argc, char **argv)
@@ -284,18 +304,20 @@ int main(int argc, char **argv)
                               "Pmd2 = none\r\n\r\n[Effect@ShadowBuffer]\r\nPmd1 = ..\\fx\\shadow.fx\r\n";
     int rc = write_model(model, "dancer.pmx", DANCER_BONES, dpos, dpar, 3, red);
     rc |= write_model(model, "Fan.pmx", FAN_BONES, fpos, fpar, 1, blue);
-    rc |= write_project(proj, "song.pmm", project(2, false));
-    rc |= write_project(proj, "song_v1.pmm", project(1, false));
-    rc |= write_project(proj, "cycle.pmm", project(2, true));
+    rc |= write_project(proj, "song.pmm", project(2, false), false);
+    rc |= write_project(proj, "song_v1.pmm", project(1, false), false);
+    rc |= write_project(proj, "cycle.pmm", project(2, true), false);
+    rc |= write_project(proj, "links.pmm", project(2, false), true);
+    rc |= write_project(proj, "links_v1.pmm", project(1, false), true);
     mmd_pmm *media = project(2, false);
     media->audio_enabled = true;
     media->audio_path = "song.wav";
     media->video_path = "clip.avi";
-    rc |= write_project(proj, "media.pmm", media);
+    rc |= write_project(proj, "media.pmm", media, false);
     mmd_pmm *music = project(2, false);
     music->audio_enabled = true;
     music->audio_path = "UserFile\\Wave\\song.wav";
-    rc |= write_project(proj, "music.pmm", music);
+    rc |= write_project(proj, "music.pmm", music, false);
     rc |= save(proj, "song.emm", emm, sizeof emm - 1);
     mmd_xmesh *box = x_fixture_box(0, 0, 0, 0.1f, 0.1f, 0.1f);
     size_t xn = 0;

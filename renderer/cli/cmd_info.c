@@ -8,8 +8,8 @@
  *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],
  *          "warnings":[{"section","item","offset","what","count"}],"warning_count"}
  * motions {"file","format","version","model_name","counts":{...},"last_frame","warnings":[...],"warning_count"}
- * .x      {"file","format":"x","version","encoding","float_bits","counts":{meshes,frames,vertices,
- *          faces,triangles,materials},"normals","uvs","colors",
+ * .x      {"file","format":"x","version","encoding","float_bits","counts":{meshes,frames,vertices (the file's),
+ *          faces,triangles,materials,drawn_vertices},"normals","uvs","colors",
  *          "textures":[{"path","kind","exists","status"[,"resolved"]}],"warnings":[...],"warning_count"}
  * Bad input: "file: offset 0x.., section #i: what" on stderr, exit MMD_EXIT_INPUT.
  */
@@ -290,16 +290,17 @@ static void print_x(const char *path, const mmd_xmesh *x, bool json, bool allow_
         mmd_json_str(stdout, path);
         printf(",\"format\":\"x\",\"version\":%u,\"encoding\":\"%s\",\"float_bits\":%u,"
                "\"counts\":{\"meshes\":%u,\"frames\":%u,\"vertices\":%u,\"faces\":%u,\"triangles\":%u,"
-               "\"materials\":%u},\"normals\":%s,\"uvs\":%s,\"colors\":%s,\"textures\":[",
-               x->version, enc[x->encoding & 3], x->float_bits, x->mesh_count, x->frame_count, x->vertex_count,
-               x->face_count, x->index_count / 3, x->material_count, x->has_normals ? "true" : "false",
+               "\"materials\":%u,\"drawn_vertices\":%u},\"normals\":%s,\"uvs\":%s,\"colors\":%s,\"textures\":[",
+               x->version, enc[x->encoding & 3], x->float_bits, x->mesh_count, x->frame_count,
+               x->file_vertex_count, x->face_count, x->index_count / 3, x->material_count, x->vertex_count,
+               x->has_normals ? "true" : "false",
                x->has_uvs ? "true" : "false", x->has_colors ? "true" : "false");
     } else {
         mmd_msg_print(stdout, "file:           %s\n", path);
         mmd_msg_print(stdout, "format:         DirectX .x %u.%02u (%s, %u-bit floats)\n", x->version / 100,
                       x->version % 100, enc[x->encoding & 3], x->float_bits);
         mmd_msg_print(stdout, "meshes:         %u (in %u frames)\n", x->mesh_count, x->frame_count);
-        mmd_msg_print(stdout, "vertices:       %u%s%s%s\n", x->vertex_count,
+        mmd_msg_print(stdout, "vertices:       %u (%u drawn)%s%s%s\n", x->file_vertex_count, x->vertex_count,
                       x->has_normals ? "" : " (normals computed)", x->has_uvs ? "" : " (no uvs)",
                       x->has_colors ? " (vertex colours)" : "");
         mmd_msg_print(stdout, "faces:          %u (%u triangles)\n", x->face_count, x->index_count / 3);

@@ -298,6 +298,9 @@ int mmd_project_load(const char *path, const mmd_project_search *search, mmd_pro
     }
     find_files(p, search);
     read_emm(p);
+    if (p->pmm->dangling_links)
+        warn(p, "%u key track(s) link to a key that does not exist; each ends there, as in MikuMikuDance",
+             p->pmm->dangling_links);
     if (p->pmm->warnings)
         warn(p, "%u key(s) or name(s) in the project were unreachable or damaged and are left out", p->pmm->warnings);
     *out = p;

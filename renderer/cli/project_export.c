@@ -269,13 +269,12 @@ static void accessory_key(sbuf *b, const mmd_pmm_accessory_key *k)
     sb_printf(b, "key = %u %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %s %s\n", k->frame, (double)k->position[0],
               (double)k->position[1], (double)k->position[2], (double)(k->rotation[0] * (180.0 / M_PI)),
               (double)(k->rotation[1] * (180.0 / M_PI)), (double)(k->rotation[2] * (180.0 / M_PI)),
-              (double)k->scale / 10.0, (double)k->opacity, k->visible ? "on" : "off", k->shadow ? "on" : "off");
+              (double)k->scale, (double)k->opacity, k->visible ? "on" : "off", k->shadow ? "on" : "off");
 }
 
 /* Accessories in draw order: placed by their key (several keys as key lines,
- * docs/projects.md "Accessory keys"). The project stores MMD's Si x 10 (nanoem's
- * document default for a new accessory key is 10 where MMD shows Si 1.0;
- * docs/pmm.md); the scene's scale is Si. Rotations are radians. */
+ * docs/projects.md "Accessory keys"). The project stores MMD's Si as it is, the
+ * scene's scale (MMD's own frames, issue 25; docs/pmm.md). Rotations are radians. */
 static int accessory_sections(sbuf *b, const mmd_project *p, const char *dir_real, char *msg, size_t n)
 {
     const mmd_pmm *m = p->pmm;
@@ -296,7 +295,7 @@ static int accessory_sections(sbuf *b, const mmd_project *p, const char *dir_rea
                           (double)k->position[2]);
                 sb_printf(b, "rotation = %.9g %.9g %.9g\n", (double)(k->rotation[0] * (180.0 / M_PI)),
                           (double)(k->rotation[1] * (180.0 / M_PI)), (double)(k->rotation[2] * (180.0 / M_PI)));
-                sb_printf(b, "scale = %.9g\nopacity = %.9g\n", (double)k->scale / 10.0, (double)k->opacity);
+                sb_printf(b, "scale = %.9g\nopacity = %.9g\n", (double)k->scale, (double)k->opacity);
                 sb_printf(b, "visible = %s\nshadow = %s\n", k->visible ? "on" : "off", k->shadow ? "on" : "off");
             }
             sb_printf(b, "add_blend = %s\n", x->add_blend ? "on" : "off");

@@ -45,6 +45,8 @@ typedef struct mmd_render_options {
     bool pmd_edge_color_set;   /* a project's edge colour: the edges of PMD models, which carry */
     float pmd_edge_color[3];   /* no colour of their own (PMX materials keep theirs) (default off) */
     int shadow_map_size;       /* default 2048 */
+    bool gl_pixel_centres;     /* sample pixels at GL's centres (i + 0.5); default off: MMD's
+                                  Direct3D 9 ones, the picture half a pixel right and down */
     size_t texture_budget;     /* decoded texture bytes incl. mip levels, all models together
                                   (default MMD_TEXTURE_BUDGET_DEFAULT); a texture that does not fit
                                   is halved until it does, else drawn white, with a warning */

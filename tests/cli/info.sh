@@ -91,13 +91,19 @@ t_grep "help text" 'usage: mmdrender info FILE'
 # --- .x accessories (generated seeds of tests/fuzz/corpus/x) ---
 for f in sample_txt sample_bin32 sample_tzip sample_bzip64; do
     t_expect "info --json $f.x" 0 "$MMD" info --json "tests/fuzz/corpus/x/$f.x"
-    t_grep "$f.x counts" '"counts":\{"meshes":1,"frames":[01],"vertices":7,"faces":3,"triangles":3,"materials":2\}'
+    t_grep "$f.x counts" '"counts":\{"meshes":1,"frames":[01],"vertices":7,"faces":3,"triangles":3,"materials":2,"drawn_vertices":7\}'
 done
 t_grep "x encoding" '"encoding":"bzip","float_bits":64'
 t_grep "x textures" '"textures":\[\{"path":"テクスチャ.png","kind":"texture","exists":false,"status":"missing"\},\{"path":"env.spa","kind":"sphere_add","exists":false,"status":"missing"\}\]'
 t_expect "info quirks.x text" 0 "$MMD" info tests/fuzz/corpus/x/quirks.x
 t_grep "x text screen" 'screen\.bmp +screen +ok \(previous frame\)'
 t_grep "x text format" 'DirectX \.x 3\.03 \(text, 64-bit floats\)'
+if [ -f "$SHARED_ASSETS/x/nanoem_test.x" ]; then # 4 positions in the file, one per corner drawn (6)
+    t_expect "info nanoem_test.x" 0 "$MMD" info "$SHARED_ASSETS/x/nanoem_test.x"
+    t_grep "x: the file's vertex count, the drawn one beside" '^vertices: +4 \(6 drawn\)'
+else
+    t_skip "x: the file's vertex count" "skipped: no ../shared"
+fi
 head -c 200 tests/fuzz/corpus/x/sample_bin32.x >"$TMP/cut.x"
 t_expect "truncated .x exits 2" 2 "$MMD" info "$TMP/cut.x"
 t_grep "truncated .x message" 'cut\.x: offset 0x[0-9a-f]+, x: '

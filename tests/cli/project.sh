@@ -69,7 +69,7 @@ t_grep "export: the ground shadow is off" "^ground_shadow = off$"
 t_grep "export: the found accessory has a section" "^\\[accessory:a2\\]$"
 t_grep "export: it sits in the dancer's right wrist from frame 0" "^parent = dancer:右手首 @0$"
 t_grep "export: and in the world from frame 30 (its second key)" "^parent = none @30$"
-t_grep "export: key 0 (Si = project / 10, degrees, opacity, visible, shadow)" "^key = 0 0 1 0 0 0 90(\\.[0-9]+)? 0\\.5 0\\.5 on on$"
+t_grep "export: key 0 (Si as stored, degrees, opacity, visible, shadow)" "^key = 0 0 1 0 0 0 90(\\.[0-9]+)? 0\\.5 0\\.5 on on$"
 t_grep "export: key 30" "^key = 30 0 2 0 0 0 0 1 1 on on$"
 t_grep "export: its add-blend" "^add_blend = on$"
 t_grep "export: the gravity keys" "^key = 20 5 0 1 0$"
@@ -218,6 +218,19 @@ if grep -q '^\[gravity\]\|^calc_order' <<<"$OUT"; then t_fail "v1: no gravity or
     t_pass "v1: no gravity or calculation order (v1 has neither)"; fi
 t_expect "version 1 project without its models is refused" 2 "$MMD" info "$TMP/p/proj/song_v1.pmm"
 t_grep "v1: the refusal names the model" "layout of model 'dancer' depends on its bone count"
+
+# MMD's own sample projects hold links to key indices that do not exist (issue 25): the track ends
+# there, one warning, and the picture is the one of the same project with the link ended.
+for v in "" _v1; do
+    t_expect "links$v.pmm (a link to key 16, which does not exist) loads" 0 "$MMD" info "$TMP/p/proj/links$v.pmm" --asset-root "$A"
+    t_grep "links$v: one warning says the track ends there" "warning: 1 key track\(s\) link to a key that does not exist; each ends there"
+    t_grep "links$v: the dancer keeps its animated tracks" "keys: bone 5 \(2 tracks animated of 3\)"
+    t_expect "links$v.pmm renders" 0 "$MMD" "$TMP/p/proj/links$v.pmm" -o "$TMP/lk$v/" --asset-root "$A" --frames 0-40:20 -q
+    t_expect "song$v.pmm renders" 0 "$MMD" "$TMP/p/proj/song$v.pmm" -o "$TMP/sg$v/" --asset-root "$A" --frames 0-40:20 -q
+    same=1
+    for f in 000000 000020 000040; do cmp -s "$TMP/lk$v/frame_$f.png" "$TMP/sg$v/frame_$f.png" || same=0; done
+    if [ $same -eq 1 ]; then t_pass "links$v: the same frames as song$v.pmm"; else t_fail "links$v: the same frames as song$v.pmm"; fi
+done
 
 t_expect "a project whose models are all missing is an input error" 2 "$MMD" "$P" -o "$TMP/r5/" -q
 t_grep "it says which files" "none of the project's 2 models was found"

@@ -10,7 +10,9 @@
 # each an array plus the afterok stitch job, waits (bounded), and checks every frame is
 # there and identical to a single-process render (PNG bytes; decoded video frames), that
 # the encoded video equals a single-process render's video byte for byte, and that both
-# stitched videos play at 60/2 fps with the song cut to their length. Every daemon it started is stopped on exit. Skips with a message
+# stitched videos play at 60/2 fps with the song cut to their length; then a .pmm project
+# (mkproject's music.pmm, its song on) at 60 fps, PNG mode, whose encode stitch must equal a
+# single-process render of the project byte for byte, with the project's song. Every daemon it started is stopped on exit. Skips with a message
 # when the packages cannot be installed or a daemon does not come up.
 # MMD_SKIP_SLURM=1 skips it.
 . tests/util/cli_lib.sh
@@ -144,6 +146,19 @@ png_r=$(sed -n 's/^render //p' <<<"$OUT"); png_s=$(sed -n 's/^stitch //p' <<<"$O
 sub video "$TMP/vid" --video mp4 -- "${R[@]}" --codec x264rgb
 vid_r=$(sed -n 's/^render //p' <<<"$OUT"); vid_s=$(sed -n 's/^stitch //p' <<<"$OUT")
 
+# a .pmm project with its song (tools/mkproject's music.pmm), rendered at 60 fps, PNG mode:
+# the stitch (encode) must take the project's song and the 60/2 rate, as a single render does
+"$BUILD/tools/mkproject" "$TMP/p" >"$TMP/mkproject.log" 2>&1
+mkdir -p "$TMP/p/assets/Wave"
+ffmpeg -loglevel error -f lavfi -i "sine=frequency=440:duration=3" -ac 2 "$TMP/p/assets/Wave/song.wav"
+PR=(--asset-root "$TMP/p/assets" --fps 60 --size 160x90 --frames 0-23:2)
+t_expect "single-process project video (60 fps, step 2, its song)" 0 "$MMD" "$TMP/p/proj/music.pmm" -o "$TMP/ref_p.mp4" \
+    "${PR[@]}" -q --threads 1
+OUT=$(bash farm/submit.sh "$TMP/p/proj/music.pmm" "$TMP/pmm" -n 4 --cpus 1 --mmdrender "$MMD" -- "${PR[@]}" 2>&1)
+printf '%s\n' "$OUT" >"$TMP/submit_pmm.out"
+grep -q '^stitch [0-9]' <<<"$OUT" && t_pass "submit the project: $(tr '\n' ' ' <<<"$OUT")" || t_fail "submit the project" "$OUT"
+pmm_r=$(sed -n 's/^render //p' <<<"$OUT"); pmm_s=$(sed -n 's/^stitch //p' <<<"$OUT")
+
 deadline=$((SECONDS + ${MMD_SLURM_TIMEOUT:-240}))
 while [ $SECONDS -lt $deadline ]; do
     left=$(squeue -h -o %i 2>/dev/null | wc -l)
@@ -152,7 +167,8 @@ while [ $SECONDS -lt $deadline ]; do
 done
 [ "${left:-1}" = 0 ] && t_pass "all jobs left the queue" || t_fail "all jobs left the queue" "$(squeue 2>&1 | head -12)"
 job_states() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sed 's/JobState=//' | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }'; }
-for j in "png render:$png_r" "png stitch:$png_s" "video render:$vid_r" "video stitch:$vid_s"; do
+for j in "png render:$png_r" "png stitch:$png_s" "video render:$vid_r" "video stitch:$vid_s" \
+         "project render:$pmm_r" "project stitch:$pmm_s"; do
     st=$(job_states "${j#*:}")
     if [[ $st =~ ^COMPLETED\ x[0-9]+$ ]]; then t_pass "${j%%:*} job ${j#*:}: $st"
     else t_fail "${j%%:*} job ${j#*:} completed" "states: '$st'; logs: $(tail -n 3 "$TMP"/png/logs/*.log "$TMP"/vid/logs/*.log 2>/dev/null | tr '\n' ' ' | head -c 600)"; fi
@@ -195,5 +211,15 @@ if [ -f "$F" ] && command -v ffprobe >/dev/null; then
     t_grep "concat stitch plays at 60/2 = 30 fps" '^30/1$'
 else
     t_fail "stitched video" "$F missing: $(cat "$TMP"/vid/logs/stitch_*.log 2>/dev/null | tail -n 5)"
+fi
+G=$TMP/pmm/final.mp4
+if [ -f "$G" ]; then
+    cmp -s "$G" "$TMP/ref_p.mp4" && t_pass "project stitch (encode) = a single-process render of the .pmm, byte for byte" ||
+        t_fail "project stitch = single-process video" "$(ls -l "$G" "$TMP/ref_p.mp4" | tr '\n' ' ')"
+    OUT=$(ffprobe -v error -count_packets -show_entries stream=codec_type,avg_frame_rate,nb_read_packets,duration -of compact=p=0 "$G" 2>&1)
+    t_grep "project stitch: 12 frames at 30 fps (60 fps, step 2)" 'codec_type=video\|avg_frame_rate=30/1\|duration=0\.400000\|nb_read_packets=12'
+    t_grep "project stitch carries the project's song, cut to 0.4 s" 'codec_type=audio.*duration=0\.4'
+else
+    t_fail "project stitch wrote final.mp4" "$(cat "$TMP"/pmm/logs/stitch_*.log 2>/dev/null | tail -n 5)"
 fi
 t_done

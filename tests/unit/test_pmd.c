@@ -104,11 +104,11 @@ TEST(materials_textures_toons)
     CHECK_EQ_INT(b->sphere_mode, MMD_SPHERE_ADD);
     CHECK(!b->toon_shared);
     CHECK_EQ_INT(b->toon, 4);
-    CHECK_EQ_INT(b->flags, MMD_MAT_DOUBLE_SIDED); /* alpha 0.98: no self shadow; < 1: both sides */
+    CHECK_EQ_INT(b->flags, MMD_MAT_GROUND_SHADOW | MMD_MAT_DOUBLE_SIDED); /* alpha 0.98: no self shadow; < 1: both sides */
     CHECK_EQ_INT(c->texture, -1);
     CHECK_EQ_INT(c->sphere_texture, 3);
     CHECK_EQ_INT(c->toon, -1);
-    CHECK_EQ_INT(c->flags, MMD_MAT_CAST_SHADOW | MMD_MAT_RECEIVE_SHADOW | MMD_MAT_DOUBLE_SIDED);
+    CHECK_EQ_INT(c->flags, MMD_MAT_GROUND_SHADOW | MMD_MAT_CAST_SHADOW | MMD_MAT_RECEIVE_SHADOW | MMD_MAT_DOUBLE_SIDED);
     drop(m);
     free(d);
 

@@ -337,9 +337,22 @@ TEST(hostile_links)
     CHECK(strstr(err.msg, "second time") != NULL);
     CHECK_EQ_INT(err.offset, (int64_t)b);
 
-    put32(buf + b + 12, 77); /* b -> a key that does not exist */
-    CHECK(load_err(buf, n, &err) == MMD_E_BAD_INDEX);
-    CHECK(strstr(err.msg, "does not exist") != NULL);
+    put32(buf + b + 12, 77); /* b -> a key that does not exist: the track ends at b (MMD's samples) */
+    mmd_pmm *q = NULL;
+    REQUIRE(mmd_pmm_load(buf, n, NULL, &q, &err) == MMD_OK);
+    CHECK_EQ_INT(q->models[0].bones[0].key_count, 3);
+    CHECK_EQ_INT(q->models[0].bones[0].keys[2].frame, 20);
+    CHECK_EQ_INT(q->dangling_links, 1);
+    CHECK_EQ_INT(q->warnings, 0);
+    mmd_pmm_free(q);
+    put32(buf + a + 12, 16); /* a -> 16, past every key: the track ends at a, b is an orphan */
+    REQUIRE(mmd_pmm_load(buf, n, NULL, &q, &err) == MMD_OK);
+    CHECK_EQ_INT(q->models[0].bones[0].key_count, 2);
+    CHECK_EQ_INT(q->models[0].bones[0].keys[1].frame, 10);
+    CHECK_EQ_INT(q->dangling_links, 1);
+    CHECK_EQ_INT(q->warnings, 1);
+    mmd_pmm_free(q);
+    put32(buf + a + 12, ib);
 
     put32(buf + b + 12, 0);
     put32(buf + b + 4, 5); /* b's frame 5 after a's 10 */
@@ -353,7 +366,6 @@ TEST(hostile_links)
 
     put32(buf + b, 2);
     put32(buf + a + 12, 0); /* a ends the track: b is an orphan, dropped with a warning */
-    mmd_pmm *q = NULL;
     REQUIRE(mmd_pmm_load(buf, n, NULL, &q, &err) == MMD_OK);
     CHECK_EQ_INT(q->models[0].bones[0].key_count, 2);
     CHECK_EQ_INT(q->warnings, 1);

@@ -81,11 +81,11 @@ static mmd_pmm *round_trip_project(void)
     f->keys[0].parents[1] = (mmd_pmm_parent){0, 2};
     mmd_pmm_add_camera_key(p, 20)->look_at = (mmd_pmm_parent){0, 0};
     mmd_pmm_accessory *x = mmd_pmm_add_accessory(p, "fan", "UserFile\\Accessory\\扇.x");
-    x->keys[0] = (mmd_pmm_accessory_key){0, 0.5f, true, {0, 2}, {0, 1, 0}, {0, 0, 1.5707964f}, 5, true};
+    x->keys[0] = (mmd_pmm_accessory_key){0, 0.5f, true, {0, 2}, {0, 1, 0}, {0, 0, 1.5707964f}, 0.5f, true};
     mmd_pmm_accessory_key *k30 = mmd_pmm_add_accessory_key(p, x, 30);
-    *k30 = (mmd_pmm_accessory_key){30, 1, true, {-1, -1}, {0, 2, 0}, {0.25f, 0, 0}, 10, false};
+    *k30 = (mmd_pmm_accessory_key){30, 1, true, {-1, -1}, {0, 2, 0}, {0.25f, 0, 0}, 1, false};
     x = mmd_pmm_add_accessory(p, "stage", "stage.x");
-    x->keys[0] = (mmd_pmm_accessory_key){0, 0.75f, true, {-1, -1}, {1, 2, 3}, {0.1f, 0.2f, 0.3f}, 15, false};
+    x->keys[0] = (mmd_pmm_accessory_key){0, 0.75f, true, {-1, -1}, {1, 2, 3}, {0.1f, 0.2f, 0.3f}, 1.5f, false};
     x->add_blend = true;
     mmd_pmm_gravity_key *g = mmd_pmm_add_gravity_key(p, 20);
     g->acceleration = 5, g->direction[1] = 1;
@@ -156,14 +156,14 @@ static void check_models(const mmd_scene *s, const mmd_project *pr, const char *
     CHECK_NEAR(l->frame, 0, 0);
 }
 
-/* The scene's placement equals the project key's (Si = scale / 10, degrees). */
+/* The scene's placement equals the project key's (Si = the stored scale, degrees). */
 static void check_place(const mmd_accessory_place *a, const mmd_pmm_accessory_key *k)
 {
     for (int c = 0; c < 3; c++) {
         CHECK_NEAR(a->position[c], k->position[c], 0);
         CHECK_NEAR(a->rotation[c], k->rotation[c] * (180.0 / M_PI), 1e-4);
     }
-    CHECK_NEAR(a->scale, k->scale / 10.0, 1e-6);
+    CHECK_NEAR(a->scale, k->scale, 0);
     CHECK_NEAR(a->opacity, k->opacity, 0);
     CHECK(a->visible == k->visible);
     CHECK(a->shadow == k->shadow);

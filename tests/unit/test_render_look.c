@@ -288,6 +288,44 @@ TEST(self_shadow_off)
     scene_free(&s);
 }
 
+/* MMD culls the casters of its self-shadow map as it draws them (issue 25, checked on its frames of
+ * a room whose ceiling the light sees from behind): one face of the floating box, alone over the
+ * floor, casts when it faces the light or is double-sided, and not when it faces away. */
+TEST(self_shadow_casters_culled)
+{
+    look_scene s;
+    scene_init(&s);
+    s.models[0] = box_model(0, 0, 30, 0.05f, 30, 0.5f, 0.7f, 0.5f);
+    s.models[1] = box_model(0, 0, 4, 4, 4, 0.8f, 0.8f, 0.8f);
+    mmd_model *q = s.models[1];
+    for (uint32_t k = 0; k < 8; k++)
+        q->vertices[k].position[1] += 6;
+    s.models[0]->materials[0].flags &= (uint8_t)~MMD_MAT_EDGE;
+    q->materials[0].flags &= (uint8_t)~(MMD_MAT_EDGE | MMD_MAT_RECEIVE_SHADOW);
+    s.count = 2;
+    mmd_shadow_state sh = {1, 0.01125f};
+    s.shadow = &sh;
+    uint32_t all[36];
+    memcpy(all, q->indices, sizeof all);
+    q->materials[0].index_count = q->index_count = 6;
+    memcpy(q->indices, all + 30, 6 * sizeof *all); /* the bottom face: faces away from the light */
+    uint8_t *away = golden(NULL, &s);
+    q->materials[0].flags |= MMD_MAT_DOUBLE_SIDED;
+    uint8_t *both = golden(NULL, &s);
+    q->materials[0].flags &= (uint8_t)~MMD_MAT_DOUBLE_SIDED;
+    memcpy(q->indices, all + 24, 6 * sizeof *all); /* the top face: faces the light */
+    uint8_t *toward = golden(NULL, &s);
+    const uint8_t *a = px(away, 50, 76), *b = px(both, 50, 76), *t = px(toward, 50, 76);
+    printf("#   floor under one face: facing away %d %d %d, double-sided %d %d %d, facing the light %d %d %d\n",
+           a[0], a[1], a[2], b[0], b[1], b[2], t[0], t[1], t[2]);
+    CHECK(b[1] + 20 < a[1] && t[1] + 20 < a[1]);
+    CHECK(abs(b[1] - t[1]) <= 2);
+    free(away);
+    free(both);
+    free(toward);
+    scene_free(&s);
+}
+
 TEST(ground_shadow_brightness_and_translucency)
 {
     look_scene s;
@@ -388,6 +426,7 @@ int main(int argc, char **argv)
     RUN(pmd_edge_color);
     RUN(add_blend);
     RUN(self_shadow_off);
+    RUN(self_shadow_casters_culled);
     RUN(ground_shadow_brightness_and_translucency);
     RUN(background_image);
     return test_finish();

@@ -161,6 +161,7 @@ TEST(text_quirks_templates_references_polygons)
     CHECK_EQ_INT(x->materials[0].sphere_mode, MMD_SPHERE_MUL);
     /* normal indices differ from vertex indices: one vertex per corner */
     CHECK_EQ_INT(x->vertex_count, 8);
+    CHECK_EQ_INT(x->file_vertex_count, 5); /* what the file holds (info prints it) */
     CHECK_NEAR(x->vertices[0].position[2], 5.0, 0);
     CHECK_NEAR(x->vertices[7].normal[2], -1.0, 0);
     CHECK_EQ_INT(x->indices[3], 0);
@@ -313,6 +314,7 @@ TEST(shared_assets_real_files)
     CHECK_NEAR(x->materials[0].diffuse[3], 1.0, 0);
     CHECK_NEAR(x->materials[0].power, 5.0, 0);
     CHECK_EQ_INT(x->vertex_count, 6); /* one shared normal: one vertex per corner */
+    CHECK_EQ_INT(x->file_vertex_count, 4);
     CHECK_NEAR(x->vertices[0].normal[1], 1.0, 0);
     mmd_x_free(x);
     snprintf(path, sizeof path, "%s/x/ray.x", MMD_SHARED_ASSETS);
