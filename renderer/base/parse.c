@@ -46,3 +46,13 @@ bool mmd_parse_double(const char *s, double lo, double hi, double *out)
     *out = v;
     return true;
 }
+
+int64_t mmd_gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}

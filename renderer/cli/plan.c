@@ -3,21 +3,13 @@
 
 #include <limits.h>
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
+#include "renderer/base/parse.h"
 
 /* fps_num / (fps_den * step), reduced; the fps itself when that is past an int. */
 static void video_rate(const mmd_plan_input *in, mmd_render_plan *p)
 {
     int64_t num = in->fps_num, den = (int64_t)in->fps_den * in->step;
-    int64_t g = gcd64(num, den);
+    int64_t g = mmd_gcd64(num, den);
     num /= g;
     den /= g;
     p->video_rate_kept = den > INT_MAX;

@@ -113,16 +113,6 @@ static bool parse_i64(const char *v, const char **end_out, int64_t lo, int64_t h
     return true;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 mmd_status mmd_scene_parse_size(const char *v, int *w, int *h, mmd_error *err)
 {
     const char *p;
@@ -171,7 +161,7 @@ mmd_status mmd_scene_parse_fps(const char *v, int *num, int *den, mmd_error *err
     }
     if (a == 0)
         return mmd_fail(err, MMD_E_BAD_VALUE, "expected a frame rate above 0, got '%s'", v);
-    int64_t g = gcd64(a, b);
+    int64_t g = mmd_gcd64(a, b);
     a /= g;
     b /= g;
     if (a > 1000000 || b > 1000000 || (double)a / (double)b > 1000.0)
