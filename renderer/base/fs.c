@@ -60,6 +60,31 @@ int mmd_temp_commit(const char *tmp, const char *path)
     return rename(tmp, path);
 }
 
+mmd_status mmd_file_write_whole(const char *path, int (*write)(FILE *f, void *ctx), void *ctx, mmd_error *err)
+{
+    char *tmp = NULL;
+    int fd = mmd_temp_create(path, "tmp", &tmp); /* exclusive: a planted symlink is never followed */
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        mmd_status st = mmd_fail(err, MMD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        return st;
+    }
+    int rc = write(f, ctx);
+    mmd_status st = MMD_OK;
+    if (fclose(f) != 0 || rc != 0 || mmd_temp_commit(tmp, path) != 0) {
+        st = mmd_fail(err, MMD_E_OUTPUT, "%s: cannot write: %s", path,
+                      errno == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return st;
+}
+
 bool mmd_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;

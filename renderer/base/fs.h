@@ -3,6 +3,7 @@
  *   fd = mmd_temp_create(path, tag, &tmp)   new hidden temporary next to path
  *   mmd_temp_commit(tmp, path)              rename it onto path when complete
  *   fd = mmd_dir_open_owned(at, name)       an output folder, never a symlink
+ *   mmd_file_write_whole(path, write, ctx, &err)   a small file written whole or not at all
  *
  * Writers that must not leave a partial file write a temporary in the
  * destination's folder (so the final rename is atomic) and rename it onto
@@ -24,9 +25,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#include "core/status.h"
 
 int mmd_temp_create(const char *path, const char *tag, char **tmp);
 int mmd_temp_commit(const char *tmp, const char *path);
+/* Writes path through a temporary (above): write(f, ctx) fills it (0 or -1 on
+ * a write error), then it is renamed onto path; on any failure nothing is left
+ * and err names path and why (a symbolic link at path is not replaced). */
+mmd_status mmd_file_write_whole(const char *path, int (*write)(FILE *f, void *ctx), void *ctx, mmd_error *err);
 /* True when a and b name the same file (same device and inode, through any
  * link or spelling); when either does not exist, when their paths are equal.
  * Every command checks its outputs against its inputs with this. */

@@ -194,8 +194,19 @@ static void write_row(FILE *f, const mmd_diff_html_row *r, size_t i, int thresho
           f);
 }
 
-static int write_page(FILE *f, const mmd_diff_html_info *in, const mmd_diff_html_row *rows, size_t n)
+/* What the page shows (mmd_file_write_whole's context). */
+typedef struct page {
+    const mmd_diff_html_info *info;
+    const mmd_diff_html_row *rows;
+    size_t n;
+} page;
+
+static int write_page(FILE *f, void *ctx)
 {
+    const page *pg = ctx;
+    const mmd_diff_html_info *in = pg->info;
+    const mmd_diff_html_row *rows = pg->rows;
+    size_t n = pg->n;
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src 'self' file: data:; "
           "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n"
@@ -227,25 +238,9 @@ int mmd_diff_html_write(const char *dir, const mmd_diff_html_info *info, mmd_dif
     if (!path)
         return mmd_msgf(msg, msg_size, -1, "out of memory");
     snprintf(path, len, "%s/index.html", dir);
-    char *tmp = NULL;
-    int fd = mmd_temp_create(path, "tmp", &tmp); /* exclusive: a planted symlink is never followed */
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        int rc = mmd_msgf(msg, msg_size, -1, "%s: cannot write: %s", path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        free(path);
-        return rc;
-    }
-    int rc = write_page(f, info, rows, n);
-    if (fclose(f) != 0 || rc != 0 || mmd_temp_commit(tmp, path) != 0) {
-        rc = mmd_msgf(msg, msg_size, -1, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
+    page pg = {info, rows, n};
+    mmd_error err;
+    int rc = mmd_file_write_whole(path, write_page, &pg, &err) == MMD_OK ? 0 : mmd_msgf(msg, msg_size, -1, "%s", err.msg);
     free(path);
     return rc;
 }

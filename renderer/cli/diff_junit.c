@@ -67,8 +67,19 @@ static void testcase(FILE *f, const mmd_diff_html_row *r, const mmd_diff_html_in
     fputs("    </testcase>\n", f);
 }
 
-static int write_xml(FILE *f, const mmd_diff_html_info *in, const mmd_diff_html_row *rows, size_t n)
+/* What the XML lists (mmd_file_write_whole's context). */
+typedef struct suite {
+    const mmd_diff_html_info *info;
+    const mmd_diff_html_row *rows;
+    size_t n;
+} suite;
+
+static int write_xml(FILE *f, void *ctx)
 {
+    const suite *su = ctx;
+    const mmd_diff_html_info *in = su->info;
+    const mmd_diff_html_row *rows = su->rows;
+    size_t n = su->n;
     int failures = 0, errors = 0;
     for (size_t i = 0; i < n; i++) {
         errors += rows[i].verdict == MMD_DIFF_UNUSABLE;
@@ -95,24 +106,7 @@ static int write_xml(FILE *f, const mmd_diff_html_info *in, const mmd_diff_html_
 int mmd_diff_junit_write(const char *path, const mmd_diff_html_info *info, const mmd_diff_html_row *rows,
                          size_t n, char *msg, size_t msg_size)
 {
-    char *tmp = NULL;
-    int fd = mmd_temp_create(path, "tmp", &tmp); /* exclusive: a planted symlink is never followed */
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        int rc = mmd_msgf(msg, msg_size, -1, "%s: cannot write: %s", path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        return rc;
-    }
-    int rc = write_xml(f, info, rows, n);
-    if (fclose(f) != 0 || rc != 0 || mmd_temp_commit(tmp, path) != 0) {
-        rc = mmd_msgf(msg, msg_size, -1, "%s: cannot write: %s", path,
-                      errno == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(errno));
-        unlink(tmp);
-    }
-    free(tmp);
-    return rc;
+    suite su = {info, rows, n};
+    mmd_error err;
+    return mmd_file_write_whole(path, write_xml, &su, &err) == MMD_OK ? 0 : mmd_msgf(msg, msg_size, -1, "%s", err.msg);
 }

@@ -87,7 +87,7 @@ t_grep "symlink refused" "refusing report directory '.*/rep1/img': it is a symbo
 [ -z "$(ls "$TMP/elsewhere")" ] && t_pass "nothing written through the link" || t_fail "nothing written through the link"
 mkdir -p "$TMP/rep2"; ln -s "$TMP/elsewhere/index.html" "$TMP/rep2/index.html"
 t_expect "report index.html symlink: 2" 2 "$MMD" diff "$TMP/a.png" "$TMP/c.png" --html "$TMP/rep2"
-t_grep "named as given" "report: .*/rep2/index.html: cannot write: Too many levels of symbolic links"
+t_grep "named as given" "report: .*/rep2/index.html: cannot write: the name is a symbolic link \(not replaced\)"
 [ ! -e "$TMP/elsewhere/index.html" ] && t_pass "the link's target is not created" || t_fail "the link's target is not created"
 ln -s "$TMP/elsewhere/j.xml" "$TMP/j.xml"
 t_expect "junit symlink: 2" 2 "$MMD" diff "$TMP/a.png" "$TMP/c.png" --junit "$TMP/j.xml"
