@@ -466,13 +466,47 @@ TEST(shared_light_bloom_values)
               "LightBloomController.pmx");
     CHECK_STR(mmd_fx_annotation_find(fx->params[2].annotations, fx->params[2].annotation_count, "item")->text,
               "BloomRadius+");
-    for (uint32_t i = 0; i < fx->technique_count; i++) {
-        printf("# technique %s:", fx->techniques[i].name);
-        for (uint32_t k = 0; k < fx->techniques[i].pass_count; k++)
-            printf(" %s", fx->techniques[i].passes[k].name);
-        printf("\n");
-    }
-    REQUIRE(fx->technique_count >= 1);
+    const mmd_fx_param *g = NULL, *scn = NULL;
+    for (uint32_t i = 0; i < fx->param_count; i++)
+        if (fx->params[i].semantic && strcmp(fx->params[i].semantic, "STANDARDSGLOBAL") == 0)
+            g = &fx->params[i];
+    REQUIRE(g);
+    CHECK_STR(g->name, "Script");
+    CHECK_STR(g->init, "0.8");
+    CHECK_STR(mmd_fx_annotation_find(g->annotations, g->annotation_count, "ScriptOrder")->text, "postprocess");
+    for (uint32_t i = 0; i < fx->sampler_count; i++)
+        if (strcmp(fx->samplers[i].name, "ScnSamp") == 0)
+            scn = &fx->samplers[i];
+    REQUIRE(scn && scn->state_count == 6);
+    CHECK_STR(scn->states[0].value, "ScnMap");
+    CHECK(scn->states[0].ref);
+    CHECK_STR(scn->states[2].name, "MagFilter");
+    CHECK_STR(scn->states[2].value, "POINT");
+    CHECK_STR(scn->states[5].value, "CLAMP");
+    CHECK(strstr(scn->loc.file, "LightBloom.fxsub") != NULL);
+    CHECK_EQ_INT(scn->loc.line, 82);
+    REQUIRE(fx->technique_count == 1);
+    const mmd_fx_technique *t = &fx->techniques[0];
+    CHECK_STR(t->name, "FimicGrain");
+    REQUIRE(t->pass_count == 20);
+    CHECK_STR(t->passes[0].name, "HDRInverse");
+    const mmd_fx_pass *last = &t->passes[19];
+    CHECK_STR(last->name, "HDRTonemapping");
+    CHECK_STR(last->annotations[0].text, "Draw=Buffer;");
+    CHECK_STR(last->vs.profile, "vs_3_0");
+    CHECK_STR(last->vs.entry, "ScreenSpaceQuadOffsetVS");
+    CHECK_STR(last->vs.args, "ViewportOffset");
+    CHECK_STR(last->ps.entry, "HDRTonemappingPS");
+    CHECK_STR(last->ps.args, "ScnSamp");
+    CHECK_EQ_INT(last->state_count, 4);
+    const char *script = mmd_fx_annotation_find(t->annotations, t->annotation_count, "Script")->text;
+    mmd_fx_script_cmd *cmds = NULL;
+    uint32_t nc = 0;
+    REQUIRE(mmd_fx_script_parse(script, fx->arena, &cmds, &nc, &err) == MMD_OK);
+    REQUIRE(nc > 3);
+    CHECK_STR(cmds[0].name, "RenderColorTarget0");
+    CHECK_STR(cmds[0].value, "");
+    CHECK_STR(cmds[1].value, "ClearColor");
     mmd_fx_free(fx);
 }
 
