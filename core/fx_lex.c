@@ -205,25 +205,38 @@ static bool would_join(const fx_tok *a, const fx_tok *b)
     return punct_len(pair, pair + 2) == 2 || strcmp(pair, "//") == 0 || strcmp(pair, "/*") == 0;
 }
 
+#define MAX_GAP 64 /* blank lines written out; a longer gap is a #line */
+
+/* The break between two tokens: newlines keeping the line count, or a space. */
+static size_t put_break(char *w, const fx_tok *prev, const fx_tok *t)
+{
+    int32_t gap = t->file == prev->file ? t->line - prev->line : 0;
+    if (gap > MAX_GAP)
+        return w ? (size_t)sprintf(w, "\n#line %d\n", (int)t->line) : 24;
+    if (gap > 0) {
+        if (w)
+            memset(w, '\n', (size_t)gap);
+        return (size_t)gap;
+    }
+    if ((t->flags & (FX_F_SPACE | FX_F_BOL)) || would_join(prev, t)) {
+        if (w)
+            *w = ' ';
+        return 1;
+    }
+    return 0;
+}
+
 char *fx_spell(mmd_arena *ar, const fx_tok *t, size_t a, size_t b)
 {
     size_t need = 1;
-    for (size_t i = a; i < b; i++) {
-        int32_t gap = i > a && t[i].file == t[i - 1].file ? t[i].line - t[i - 1].line : 0;
-        need += t[i].len + 1 + (size_t)(gap > 0 && gap < 8 ? gap : 1);
-    }
+    for (size_t i = a; i < b; i++)
+        need += t[i].len + (i > a ? put_break(NULL, &t[i - 1], &t[i]) : 0);
     char *s = mmd_arena_alloc(ar, need), *w = s;
     if (!s)
         return NULL;
     for (size_t i = a; i < b; i++) {
-        if (i > a) {
-            int32_t gap = t[i].file == t[i - 1].file ? t[i].line - t[i - 1].line : 0;
-            if (gap > 0)
-                for (int32_t k = 0; k < (gap < 8 ? gap : 1); k++)
-                    *w++ = '\n';
-            else if ((t[i].flags & (FX_F_SPACE | FX_F_BOL)) || would_join(&t[i - 1], &t[i]))
-                *w++ = ' ';
-        }
+        if (i > a)
+            w += put_break(w, &t[i - 1], &t[i]);
         memcpy(w, t[i].s, t[i].len);
         w += t[i].len;
     }

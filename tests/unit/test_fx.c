@@ -188,6 +188,19 @@ TEST(parses_every_construct)
     mmd_fx_free(fx);
 }
 
+TEST(code_text_keeps_its_lines)
+{
+    char src[512] = "float f()\n{\n  float a = 1;\n\n  a += 2;\n";
+    for (int i = 0; i < 70; i++)
+        strcat(src, "// long comment\n");
+    strcat(src, "  return a;\n}\n");
+    mmd_fx *fx = parse(src);
+    REQUIRE(fx && fx->code_count == 1);
+    CHECK_STR(fx->code[0].text, "float f()\n{\nfloat a = 1;\n\na += 2;\n#line 76\nreturn a;\n}");
+    CHECK(strstr(fx->hlsl, "#line 1 \"t.fx\"\nfloat f()\n{\n") != NULL);
+    mmd_fx_free(fx);
+}
+
 TEST(script_commands_split)
 {
     mmd_arena *a = mmd_arena_create();
@@ -513,6 +526,7 @@ TEST(shared_light_bloom_values)
 int main(void)
 {
     RUN(parses_every_construct);
+    RUN(code_text_keeps_its_lines);
     RUN(script_commands_split);
     RUN(macros_expand);
     RUN(conditionals_choose);
