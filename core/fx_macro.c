@@ -179,7 +179,7 @@ static mmd_status arg_tokens(fx_pre *p, call_args *c, uint32_t pi, bool raw, int
         *n = 0;
         return MMD_OK;
     }
-    const fx_tok *r = c->raw.v + c->start[pi];
+    const fx_tok *r = c->raw.v ? c->raw.v + c->start[pi] : NULL; /* no tokens: NULL */
     size_t rn = c->start[pi + 1] - c->start[pi];
     if (raw) {
         *t = r;

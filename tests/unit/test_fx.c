@@ -190,7 +190,7 @@ TEST(parses_every_construct)
 
 TEST(code_text_keeps_its_lines)
 {
-    char src[512] = "float f()\n{\n  float a = 1;\n\n  a += 2;\n";
+    char src[2048] = "float f()\n{\n  float a = 1;\n\n  a += 2;\n";
     for (int i = 0; i < 70; i++)
         strcat(src, "// long comment\n");
     strcat(src, "  return a;\n}\n");
