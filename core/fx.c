@@ -114,7 +114,7 @@ mmd_status mmd_fx_load(const void *data, size_t size, const char *path, const mm
     if (st == MMD_OK)
         st = fx_parse_tokens(fx, toks.v, toks.n, p.files, err);
     fx_toks_free(&toks);
-    fx->file_count = p.file_count;
+    fx->file_count = p.files_read;
     if (st == MMD_OK)
         st = build_hlsl(fx, err);
     if (st != MMD_OK) {

@@ -46,7 +46,8 @@ typedef struct fx_pre {
     mmd_arena *a;
     const mmd_fx_loader *loader;
     const char **files; /* file names by index */
-    uint32_t file_count;
+    uint32_t file_count;  /* names in files (read, and given by #line) */
+    uint32_t files_read;
     size_t source_bytes;
     size_t tokens_made;
     void *macros; /* fx_pre.c's table */

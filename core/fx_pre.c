@@ -293,6 +293,11 @@ static mmd_status do_line(file_ctx *f, const fx_tok *dir, const fx_tok *d, size_
         char *name = mmd_arena_strndup(f->p->a, d[1].s + 1, d[1].len - 2);
         if (!name)
             return fx_fail(f->p->err, MMD_E_NOMEM, f->name, dir->line, "out of memory");
+        for (uint32_t i = 0; i < f->p->file_count; i++)
+            if (strcmp(f->p->files[i], name) == 0) { /* a name given again: its entry */
+                f->shown = (uint16_t)i;
+                return MMD_OK;
+            }
         return add_file(f->p, name, &f->shown);
     }
     return MMD_OK;
@@ -379,6 +384,7 @@ static mmd_status process_file(fx_pre *p, const char *text, size_t len, const ch
     f->dir = slash ? mmd_arena_strndup(p->a, name, slash == name ? 1 : (size_t)(slash - name)) : ".";
     fx_toks toks = {0};
     mmd_status st = f->dir ? add_file(p, name, &f->file) : fx_fail(p->err, MMD_E_NOMEM, name, 1, "out of memory");
+    p->files_read++;
     f->shown = f->file;
     if (st == MMD_OK)
         st = fx_lex(text, len, f->file, name, &toks, p->err);

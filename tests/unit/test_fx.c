@@ -264,15 +264,19 @@ TEST(conditionals_choose)
                        "#ifndef B\n#if 0\n#else\nint three;\n#endif\n#endif\n"
                        "#if UNDEFINED_NAME || 0x10 % 3 != 1\nint no3;\n#endif\n"
                        "#pragma warning(disable: 1234)\n"
-                       "#line 100 \"other.fx\"\nint four;\n");
+                       "#line 100 \"other.fx\"\nint four;\n"
+                       "#line 7 \"other.fx\"\n#line 200\nint five;\n");
     REQUIRE(fx);
-    REQUIRE(fx->param_count == 4);
+    REQUIRE(fx->param_count == 5);
     CHECK_STR(fx->params[0].name, "one");
     CHECK_STR(fx->params[1].name, "two");
     CHECK_STR(fx->params[2].name, "three");
     CHECK_STR(fx->params[3].name, "four");
     CHECK_EQ_INT(fx->params[3].loc.line, 100);
     CHECK_STR(fx->params[3].loc.file, "other.fx");
+    CHECK_EQ_INT(fx->params[4].loc.line, 200);
+    CHECK_STR(fx->params[4].loc.file, "other.fx");
+    CHECK_EQ_INT(fx->file_count, 1); /* #line names are not files read */
     mmd_fx_free(fx);
 }
 
