@@ -335,8 +335,16 @@ static void technique(ps *p)
     if (ieq(kw, "technique10") || ieq(kw, "technique11")) {
         mmd_warn(&fx->warnings, &fx->warning_count, "fx.technique", kw->line, -1,
                  "technique10/11 is Direct3D 10/11, not MikuMikuEffect: skipped");
-        skip_to(p, "{", NULL);
-        skip_balanced(p, "{", "}", "technique");
+        mmd_fx_annotation *an = NULL;
+        uint32_t n = 0;
+        p->i++;
+        if (cur(p)->kind == FX_T_IDENT)
+            p->i++;
+        annotations(p, &an, &n);
+        if (p->st == MMD_OK && fx_tok_is(cur(p), "{"))
+            skip_balanced(p, "{", "}", "technique");
+        else
+            expected(p, "{ after the technique's name");
         return;
     }
     mmd_fx_technique *tq = grow(p, (void **)&fx->techniques, &fx->technique_count, &p->cap_techniques, sizeof *tq);

@@ -111,7 +111,7 @@ static const char k_effect[] =
     "    }\n"
     "    pass Second { VertexShader = compile vs_3_0 Basic_VS(false); }\n"
     "}\n"
-    "technique11 Dx11 { pass P { SetVertexShader(CompileShader(vs_5_0, Basic_VS(true))); } }\n";
+    "technique11 Dx11 < float2 x = {1, 2}; > { pass P { SetVertexShader(CompileShader(vs_5_0, Basic_VS(true))); } }\n";
 
 TEST(parses_every_construct)
 {
