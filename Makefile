@@ -244,7 +244,7 @@ clean:
 # Every target is built (a missing source is a build error). pmx and pmd share one
 # driver (fuzz_model.c: mmd_model_load tells the formats apart); each keeps its own
 # corpus, dictionary and replay program.
-FUZZ_ALL := pmx pmd vmd vpd scene texture pmm x
+FUZZ_ALL := pmx pmd vmd vpd scene texture pmm x fx
 FUZZ_SRC_pmx := model
 FUZZ_SRC_pmd := model
 fuzz_obj = $(BUILD)/obj/tests/fuzz/fuzz_$(or $(FUZZ_SRC_$(1)),$(1)).o

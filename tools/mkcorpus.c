@@ -450,6 +450,52 @@ static void make_scenes(void)
                                   "[model]\r\nfile=\xe3\x83\x9f\xe3\x82\xaf.pmx\r\n");
 }
 
+/* ---- effects (.fx) ------------------------------------------------------------------------ */
+
+static void make_fx(void)
+{
+    put_text("fx", "post.fx",
+             "float Script : STANDARDSGLOBAL < string ScriptOutput = \"color\"; string ScriptClass = \"scene\";\n"
+             "    string ScriptOrder = \"postprocess\"; > = 0.8;\n"
+             "float2 ViewportSize : VIEWPORTPIXELSIZE;\n"
+             "float Gain : CONTROLOBJECT < string name = \"Ctrl.x\"; string item = \"Si\"; >;\n"
+             "texture2D ScnMap : RENDERCOLORTARGET < float2 ViewPortRatio = {1.0, 1.0}; int MipLevels = 1;\n"
+             "    string Format = \"A8R8G8B8\"; >;\n"
+             "sampler2D ScnSamp = sampler_state { texture = <ScnMap>; MinFilter = LINEAR; AddressU = CLAMP; };\n"
+             "struct VS_OUT { float4 Pos : POSITION; float2 Tex : TEXCOORD0; };\n"
+             "VS_OUT VS(float4 Pos : POSITION, float2 Tex : TEXCOORD0) { VS_OUT o; o.Pos = Pos; o.Tex = Tex; return o; }\n"
+             "float4 PS(float2 Tex : TEXCOORD0) : COLOR { return tex2D(ScnSamp, Tex) * Gain; }\n"
+             "technique Post < string Script = \"RenderColorTarget0=ScnMap;ClearSetColor=C;Clear=Color;\"\n"
+             "    \"ScriptExternal=Color;RenderColorTarget0=;Pass=Draw;\"; > {\n"
+             "    pass Draw < string Script = \"Draw=Buffer;\"; > {\n"
+             "        ZEnable = FALSE; VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS();\n"
+             "    }\n}\n");
+    put_text("fx", "object.fx",
+             "float4x4 WVP : WORLDVIEWPROJECTION;\nfloat4 Diffuse : DIFFUSE < string Object = \"Geometry\"; >;\n"
+             "bool use_texture;\ntexture ObjTex : MATERIALTEXTURE;\n"
+             "sampler ObjSamp = sampler_state { texture = <ObjTex>; MINFILTER = LINEAR; };\n"
+             "float4 VS(float4 p : POSITION, uniform bool t) : POSITION { return mul(p, WVP); }\n"
+             "float4 PS(uniform bool t) : COLOR0 { return t ? tex2D(ObjSamp, 0) : Diffuse; }\n"
+             "technique MainTec0 < string MMDPass = \"object\"; bool UseTexture = false; > {\n"
+             "    pass DrawObject { CullMode = NONE; VertexShader = compile vs_3_0 VS(false);\n"
+             "        PixelShader = compile ps_3_0 PS(false); }\n}\n"
+             "technique EdgeTec < string MMDPass = \"edge\"; > { }\n"
+             "technique11 T11 { pass P { } }\n");
+    put_text("fx", "macros.fx",
+             "#define N 4\n#define SQ(x) ((x) * (x))\n#define STR(x) #x\n#define CAT(a, b) a##b\n"
+             "#define DECL(t, n) t CAT(P, n) : CONTROLOBJECT < string name = STR(n.pmx); >;\n"
+             "#define V(...) float v(__VA_ARGS__) { return 0; }\n"
+             "#if defined(N) && N * 2 == 8 && !defined NOPE\nDECL(float3, Light)\n#elif 1\n#error no\n"
+             "#else\nint x;\n#endif\n#ifndef N\n#else\nfloat A = SQ(N + \\\n 1);\n#endif\nV(float a, float b)\n"
+             "#undef N\n#line 40 \"other.fx\"\n#pragma warning(disable: 3571)\n"
+             "#include \"sub\\other.fxsub\"\n");
+    put_text("fx", "include_self.fx", "float a;\n#include \"self.fxsub\"\n#include \"d/self.fxsub\"\n");
+    put_text("fx", "bomb.fx", "#define a0 x x\n#define a1 a0 a0\n#define a2 a1 a1\n#define a3 a2 a2\n"
+                              "#define a4 a3 a3\n#define a5 a4 a4\nfloat v = a5;\n");
+    put_text("fx", "sjis.fx", "// \x83\x65\x83\x58\x83\x67\nfloat a < string UIName = \"\x83\x65\x83\x58\"; >;\n");
+    put_text("fx", "errors.fx", "float a < string x = \"v\" >;\n/* open\n");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -463,6 +509,7 @@ int main(int argc, char **argv)
     }
     make_textures();
     make_scenes();
+    make_fx();
     make_models_and_motions();
     printf("mkcorpus: %d seeds written under %s\n", g_count, g_root);
     return 0;

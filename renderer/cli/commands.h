@@ -41,6 +41,8 @@ int mmd_cmd_info(int argc, char **argv);
 int mmd_cmd_pose(int argc, char **argv);
 int mmd_cmd_diff(int argc, char **argv);
 int mmd_cmd_concat(int argc, char **argv);
+/* effect FILE.fx [--json]: what the effect parser reads (cmd_effect.c). */
+int mmd_cmd_effect(int argc, char **argv);
 /* argv[0] is the program name; argv[1..] the render command line. */
 int mmd_cmd_render(int argc, char **argv);
 /* Projects (cmd_project.c): export PROJECT DIR; info on a project (argv as for

@@ -16,6 +16,8 @@ int main(int argc, char **argv)
             return mmd_cmd_diff(argc - 1, argv + 1);
         if (!strcmp(c, "concat"))
             return mmd_cmd_concat(argc - 1, argv + 1);
+        if (!strcmp(c, "effect"))
+            return mmd_cmd_effect(argc - 1, argv + 1);
         if (!strcmp(c, "export"))
             return mmd_cmd_export(argc - 1, argv + 1);
         if (!strcmp(c, "encode"))

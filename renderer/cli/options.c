@@ -114,6 +114,7 @@ static const cli_command k_commands[] = {
     {0, "diff A B [--json] [--html DIR]", "compare PNGs or folders of PNGs"},
     {0, "concat CHUNK... -o OUT [--audio FILE]", "join chunk videos without re-encoding"},
     {0, "export PROJECT.pmm DIR", "a .pmm project as scene.ini + VMDs"},
+    {0, "effect FILE.fx [--json]", "techniques, passes and parameters of a MikuMikuEffect file"},
 };
 
 static const char k_outputs[] =

@@ -4,7 +4,7 @@
 # ($(BUILD)/fuzz/replay_<target>, built by `make tests`; sanitizers with SAN=1).
 # A target whose code has not landed yet has no replay program: skipped.
 . tests/util/cli_lib.sh
-for t in pmx pmd vmd vpd scene texture pmm x; do
+for t in pmx pmd vmd vpd scene texture pmm x fx; do
     bin="$BUILD/fuzz/replay_$t"
     if [ ! -x "$bin" ]; then
         t_skip "replay $t" "skipped: $bin not built (its reader has not landed)"

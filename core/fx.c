@@ -1,0 +1,193 @@
+/* core/fx.c - mmd_fx_load: preprocess, parse, then the HLSL text a compiler
+ * needs; the Script splitter and annotation lookup. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/fx_internal.h"
+
+/* A growing text buffer (malloc'd) for the HLSL output. */
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+    bool oom;
+} sbuf;
+
+static void put(sbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (b->oom)
+        return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = (b->n + n + 1) * 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) {
+            b->oom = true;
+            return;
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, n + 1);
+    b->n += n;
+}
+
+static void put_line(sbuf *b, mmd_fx_loc l)
+{
+    char buf[48];
+    snprintf(buf, sizeof buf, "#line %d \"", (int)l.line);
+    put(b, buf);
+    put(b, l.file);
+    put(b, "\"\n");
+}
+
+/* One typed global as HLSL: [storage] TYPE NAME[array] [: SEMANTIC] [= init]; */
+static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler)
+{
+    put_line(b, d->loc);
+    if (!sampler && d->storage[0]) {
+        put(b, d->storage);
+        put(b, " ");
+    }
+    put(b, d->type);
+    put(b, " ");
+    put(b, d->name);
+    if (d->array) {
+        put(b, "[");
+        put(b, d->array);
+        put(b, "]");
+    }
+    if (d->semantic && !sampler) {
+        put(b, " : ");
+        put(b, d->semantic);
+    }
+    if (d->init && !sampler) {
+        put(b, " = ");
+        put(b, d->init);
+    }
+    put(b, ";\n");
+}
+
+/* Structs and typedefs first (in order), then the typed globals and samplers,
+ * then functions: each with its #line. */
+static mmd_status build_hlsl(mmd_fx *fx, mmd_error *err)
+{
+    sbuf b = {0};
+    for (uint32_t i = 0; i < fx->code_count; i++)
+        if (fx->code[i].kind != MMD_FX_CODE_FUNCTION) {
+            put_line(&b, fx->code[i].loc);
+            put(&b, fx->code[i].text);
+            put(&b, "\n");
+        }
+    for (uint32_t i = 0; i < fx->param_count; i++)
+        put_param(&b, &fx->params[i], false);
+    for (uint32_t i = 0; i < fx->sampler_count; i++)
+        put_param(&b, &fx->samplers[i], true);
+    for (uint32_t i = 0; i < fx->code_count; i++)
+        if (fx->code[i].kind == MMD_FX_CODE_FUNCTION) {
+            put_line(&b, fx->code[i].loc);
+            put(&b, fx->code[i].text);
+            put(&b, "\n");
+        }
+    put(&b, "");
+    fx->hlsl = b.oom ? NULL : mmd_arena_strdup(fx->arena, b.s ? b.s : "");
+    free(b.s);
+    return fx->hlsl ? MMD_OK : mmd_error_set(err, MMD_E_NOMEM, "fx", -1, -1, "out of memory");
+}
+
+mmd_status mmd_fx_load(const void *data, size_t size, const char *path, const mmd_fx_loader *loader,
+                       mmd_fx **out, mmd_error *err)
+{
+    if (!data && size)
+        return mmd_error_set(err, MMD_E_BAD_VALUE, "fx", -1, -1, "no data");
+    mmd_arena *a = mmd_arena_create();
+    mmd_fx *fx = a ? mmd_arena_alloc(a, sizeof *fx) : NULL;
+    if (!fx) {
+        mmd_arena_destroy(a);
+        return mmd_error_set(err, MMD_E_NOMEM, "fx", -1, -1, "out of memory");
+    }
+    fx->arena = a;
+    fx_pre p = {.a = a, .loader = loader, .err = err};
+    fx_toks toks = {0};
+    mmd_status st = fx_preprocess(&p, data ? data : "", size, path ? path : "effect.fx", &toks);
+    fx_pre_release(&p);
+    if (st == MMD_OK)
+        st = fx_parse_tokens(fx, toks.v, toks.n, p.files, err);
+    fx_toks_free(&toks);
+    fx->file_count = p.files_read;
+    if (st == MMD_OK)
+        st = build_hlsl(fx, err);
+    if (st != MMD_OK) {
+        mmd_arena_destroy(a);
+        return st;
+    }
+    *out = fx;
+    return MMD_OK;
+}
+
+void mmd_fx_free(mmd_fx *fx)
+{
+    if (fx)
+        mmd_arena_destroy(fx->arena);
+}
+
+static bool name_eq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if ((*a >= 'A' && *a <= 'Z' ? *a | 0x20 : *a) != (*b >= 'A' && *b <= 'Z' ? *b | 0x20 : *b))
+            return false;
+    return *a == *b;
+}
+
+const mmd_fx_annotation *mmd_fx_annotation_find(const mmd_fx_annotation *list, uint32_t count, const char *name)
+{
+    for (uint32_t i = 0; list && name && i < count; i++)
+        if (list[i].name && name_eq(list[i].name, name))
+            return &list[i];
+    return NULL;
+}
+
+static char *trimmed(mmd_arena *a, const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) {
+        s++;
+        n--;
+    }
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        n--;
+    return mmd_arena_strndup(a, s, n);
+}
+
+mmd_status mmd_fx_script_parse(const char *script, mmd_arena *a, mmd_fx_script_cmd **cmds, uint32_t *count,
+                               mmd_error *err)
+{
+    size_t slots = 1;
+    for (const char *c = script; c && *c; c++)
+        slots += *c == ';';
+    mmd_fx_script_cmd *v = mmd_arena_array(a, slots, sizeof *v);
+    if (!v)
+        return mmd_error_set(err, MMD_E_NOMEM, "fx.script", -1, -1, "out of memory");
+    uint32_t n = 0;
+    for (const char *s = script ? script : ""; *s;) {
+        const char *end = strchr(s, ';');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        const char *eq = memchr(s, '=', len);
+        char *whole = trimmed(a, s, len);
+        if (!whole)
+            return mmd_error_set(err, MMD_E_NOMEM, "fx.script", n, -1, "out of memory");
+        if (whole[0] && !eq)
+            return mmd_error_set(err, MMD_E_BAD_VALUE, "fx.script", n, -1,
+                                 "script command \"%.100s\": expected NAME=VALUE", whole);
+        if (whole[0]) {
+            v[n].name = trimmed(a, s, (size_t)(eq - s));
+            v[n].value = trimmed(a, eq + 1, len - (size_t)(eq - s) - 1);
+            if (!v[n].name || !v[n].value)
+                return mmd_error_set(err, MMD_E_NOMEM, "fx.script", n, -1, "out of memory");
+            n++;
+        }
+        s += len + (end ? 1 : 0);
+    }
+    *cmds = v;
+    *count = n;
+    return MMD_OK;
+}

@@ -1,0 +1,234 @@
+/* renderer/cli/cmd_effect.c - `mmdrender effect FILE.fx [--json]`: what the
+ * effect parser (core/fx.h) reads in a MikuMikuEffect file: techniques and
+ * their passes (shaders, states), parameters with semantics and annotations,
+ * textures, samplers. Includes are read relative to the including file with
+ * the texture resolver's letter-case and '\' rules (and may leave its folder,
+ * as "../shader/x.fxsub" does). Whether a pass translates and links comes
+ * with the translator (docs/cli.md): no `ok`/`error` per pass yet. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/file.h"
+#include "core/fx.h"
+#include "renderer/cli/commands.h"
+#include "renderer/cli/json_out.h"
+#include "renderer/image/texpath.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: mmdrender effect FILE.fx [--json]\n"
+               "  Parse a MikuMikuEffect file (.fx, .fxsub) and print its techniques and\n"
+               "  passes (shaders, render states), parameters (type, semantic, annotations),\n"
+               "  textures and samplers; a syntax error names its file and line.\n"
+               "  --json   one JSON object on stdout instead of text\n"
+               "exit codes: 0 ok, 1 usage, 2 unreadable file or effect that does not parse\n");
+}
+
+static mmd_status read_include(void *user, const char *dir, const char *name, void **data, size_t *size,
+                               mmd_error *err)
+{
+    (void)user;
+    char path[4096];
+    mmd_status st = mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
+    return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
+}
+
+static void json_annotations(FILE *f, const mmd_fx_annotation *a, uint32_t n)
+{
+    fputs("[", f);
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        mmd_json_str(f, a[i].name);
+        fputs(",\"type\":", f);
+        mmd_json_str(f, a[i].type);
+        fputs(",\"value\":", f);
+        if (a[i].kind == MMD_FX_VALUE_BOOL)
+            fputs(a[i].values[0] != 0 ? "true" : "false", f);
+        else if (a[i].kind == MMD_FX_VALUE_NUMBER && a[i].value_count == 1)
+            fprintf(f, "%.9g", a[i].values[0]);
+        else if (a[i].kind == MMD_FX_VALUE_NUMBER) {
+            for (uint32_t k = 0; k < a[i].value_count; k++)
+                fprintf(f, "%s%.9g", k ? "," : "[", a[i].values[k]);
+            fputs("]", f);
+        } else
+            mmd_json_str(f, a[i].text);
+        fputs("}", f);
+    }
+    fputs("]", f);
+}
+
+static void json_states(FILE *f, const mmd_fx_state *s, uint32_t n)
+{
+    fputs("[", f);
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        mmd_json_str(f, s[i].name);
+        if (s[i].index >= 0)
+            fprintf(f, ",\"index\":%d", (int)s[i].index);
+        fputs(",\"value\":", f);
+        mmd_json_str(f, s[i].value);
+        fprintf(f, ",\"line\":%d}", (int)s[i].line);
+    }
+    fputs("]", f);
+}
+
+static void json_shader(FILE *f, const char *key, const mmd_fx_shader *s)
+{
+    fprintf(f, ",\"%s\":", key);
+    if (!s->profile) {
+        fputs("null", f);
+        return;
+    }
+    fputs("{\"profile\":", f);
+    mmd_json_str(f, s->profile);
+    fputs(",\"entry\":", f);
+    mmd_json_str(f, s->entry);
+    fputs(",\"args\":", f);
+    mmd_json_str(f, s->args);
+    fputs("}", f);
+}
+
+static void json_loc(FILE *f, mmd_fx_loc l)
+{
+    fputs(",\"file\":", f);
+    mmd_json_str(f, l.file);
+    fprintf(f, ",\"line\":%d", (int)l.line);
+}
+
+/* "KEY":[{name, type, semantic, annotations, ...}] for one kind of global. */
+static void json_params(FILE *f, const char *key, const mmd_fx_param *p, uint32_t n)
+{
+    fprintf(f, ",\"%s\":[", key);
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        mmd_json_str(f, p[i].name);
+        fputs(",\"type\":", f);
+        mmd_json_str(f, p[i].type);
+        fputs(",\"semantic\":", f);
+        if (p[i].semantic)
+            mmd_json_str(f, p[i].semantic);
+        else
+            fputs("null", f);
+        fputs(",\"annotations\":", f);
+        json_annotations(f, p[i].annotations, p[i].annotation_count);
+        if (p[i].state_count) {
+            fputs(",\"states\":", f);
+            json_states(f, p[i].states, p[i].state_count);
+        }
+        json_loc(f, p[i].loc);
+        fputs("}", f);
+    }
+    fputs("]", f);
+}
+
+static void print_json(FILE *f, const char *path, const mmd_fx *fx)
+{
+    fputs("{\"file\":", f);
+    mmd_json_str(f, path);
+    fprintf(f, ",\"files_read\":%u,\"techniques\":[", fx->file_count);
+    for (uint32_t i = 0; i < fx->technique_count; i++) {
+        const mmd_fx_technique *t = &fx->techniques[i];
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        mmd_json_str(f, t->name);
+        fputs(",\"annotations\":", f);
+        json_annotations(f, t->annotations, t->annotation_count);
+        fputs(",\"passes\":[", f);
+        for (uint32_t k = 0; k < t->pass_count; k++) {
+            const mmd_fx_pass *p = &t->passes[k];
+            fprintf(f, "%s{\"name\":", k ? "," : "");
+            mmd_json_str(f, p->name);
+            fputs(",\"annotations\":", f);
+            json_annotations(f, p->annotations, p->annotation_count);
+            fputs(",\"states\":", f);
+            json_states(f, p->states, p->state_count);
+            json_shader(f, "vs", &p->vs);
+            json_shader(f, "ps", &p->ps);
+            json_loc(f, p->loc);
+            fputs("}", f);
+        }
+        fputs("]", f);
+        json_loc(f, t->loc);
+        fputs("}", f);
+    }
+    fputs("]", f);
+    json_params(f, "parameters", fx->params, fx->param_count);
+    json_params(f, "textures", fx->textures, fx->texture_count);
+    json_params(f, "samplers", fx->samplers, fx->sampler_count);
+    fprintf(f, ",\"functions\":%u,\"warning_count\":%u}\n", fx->code_count, fx->warning_count);
+}
+
+static void print_text(FILE *f, const char *path, const mmd_fx *fx)
+{
+    fprintf(f, "%s: effect, %u technique(s), %u parameter(s), %u texture(s), %u sampler(s), %u file(s) read\n",
+            path, fx->technique_count, fx->param_count, fx->texture_count, fx->sampler_count, fx->file_count);
+    for (uint32_t i = 0; i < fx->technique_count; i++) {
+        const mmd_fx_technique *t = &fx->techniques[i];
+        const mmd_fx_annotation *mp = mmd_fx_annotation_find(t->annotations, t->annotation_count, "MMDPass");
+        fprintf(f, "technique %s%s%s (%s:%d)\n", t->name[0] ? t->name : "(unnamed)", mp ? " MMDPass=" : "",
+                mp ? mp->text : "", t->loc.file, (int)t->loc.line);
+        for (uint32_t k = 0; k < t->pass_count; k++) {
+            const mmd_fx_pass *p = &t->passes[k];
+            fprintf(f, "  pass %s: vs %s %s, ps %s %s, %u state(s)\n", p->name[0] ? p->name : "(unnamed)",
+                    p->vs.profile ? p->vs.profile : "-", p->vs.entry ? p->vs.entry : "",
+                    p->ps.profile ? p->ps.profile : "-", p->ps.entry ? p->ps.entry : "", p->state_count);
+        }
+    }
+    const mmd_fx_param *lists[] = {fx->params, fx->textures, fx->samplers};
+    const uint32_t counts[] = {fx->param_count, fx->texture_count, fx->sampler_count};
+    for (int l = 0; l < 3; l++)
+        for (uint32_t i = 0; i < counts[l]; i++) {
+            const mmd_fx_param *p = &lists[l][i];
+            fprintf(f, "%s %s%s%s, %u annotation(s)\n", p->type, p->name, p->semantic ? " : " : "",
+                    p->semantic ? p->semantic : "", p->annotation_count);
+        }
+    for (uint32_t i = 0; i < fx->warnings.kind_count; i++)
+        fprintf(f, "warning: line %lld: %s\n", (long long)fx->warnings.kinds[i].item, fx->warnings.kinds[i].what);
+}
+
+int mmd_cmd_effect(int argc, char **argv)
+{
+    const char *path = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json"))
+            json = true;
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return MMD_EXIT_OK;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "mmdrender effect: unknown option '%s'\n", a);
+            usage(stderr);
+            return MMD_EXIT_USAGE;
+        } else if (path) {
+            fprintf(stderr, "mmdrender effect: one FILE only ('%s' and '%s')\n", path, a);
+            return MMD_EXIT_USAGE;
+        } else
+            path = a;
+    }
+    if (!path) {
+        fprintf(stderr, "mmdrender effect: missing FILE\n");
+        usage(stderr);
+        return MMD_EXIT_USAGE;
+    }
+    void *data = NULL;
+    size_t size = 0;
+    mmd_error err = {0};
+    mmd_fx *fx = NULL;
+    mmd_fx_loader ld = {read_include, NULL};
+    mmd_status st = mmd_file_read(path, &data, &size, &err);
+    if (st == MMD_OK)
+        st = mmd_fx_load(data, size, path, &ld, &fx, &err);
+    free(data);
+    if (st != MMD_OK) {
+        fprintf(stderr, "mmdrender effect: %s\n", err.msg);
+        return mmd_exit_code(st);
+    }
+    if (json)
+        print_json(stdout, path, fx);
+    else
+        print_text(stdout, path, fx);
+    mmd_fx_free(fx);
+    return MMD_EXIT_OK;
+}

@@ -1,0 +1,2 @@
+float a < string x = "v" >;
+/* open

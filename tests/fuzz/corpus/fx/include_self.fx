@@ -1,0 +1,3 @@
+float a;
+#include "self.fxsub"
+#include "d/self.fxsub"

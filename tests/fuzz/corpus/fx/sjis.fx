@@ -1,0 +1,2 @@
+// テスト
+float a < string UIName = "テス"; >;
