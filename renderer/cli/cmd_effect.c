@@ -11,6 +11,7 @@
 
 #include "core/file.h"
 #include "core/fx.h"
+#include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/image/texpath.h"
@@ -160,16 +161,16 @@ static void print_json(FILE *f, const char *path, const mmd_fx *fx)
 
 static void print_text(FILE *f, const char *path, const mmd_fx *fx)
 {
-    fprintf(f, "%s: effect, %u technique(s), %u parameter(s), %u texture(s), %u sampler(s), %u file(s) read\n",
+    mmd_msg_print(f, "%s: effect, %u technique(s), %u parameter(s), %u texture(s), %u sampler(s), %u file(s) read\n",
             path, fx->technique_count, fx->param_count, fx->texture_count, fx->sampler_count, fx->file_count);
     for (uint32_t i = 0; i < fx->technique_count; i++) {
         const mmd_fx_technique *t = &fx->techniques[i];
         const mmd_fx_annotation *mp = mmd_fx_annotation_find(t->annotations, t->annotation_count, "MMDPass");
-        fprintf(f, "technique %s%s%s (%s:%d)\n", t->name[0] ? t->name : "(unnamed)", mp ? " MMDPass=" : "",
+        mmd_msg_print(f, "technique %s%s%s (%s:%d)\n", t->name[0] ? t->name : "(unnamed)", mp ? " MMDPass=" : "",
                 mp ? mp->text : "", t->loc.file, (int)t->loc.line);
         for (uint32_t k = 0; k < t->pass_count; k++) {
             const mmd_fx_pass *p = &t->passes[k];
-            fprintf(f, "  pass %s: vs %s %s, ps %s %s, %u state(s)\n", p->name[0] ? p->name : "(unnamed)",
+            mmd_msg_print(f, "  pass %s: vs %s %s, ps %s %s, %u state(s)\n", p->name[0] ? p->name : "(unnamed)",
                     p->vs.profile ? p->vs.profile : "-", p->vs.entry ? p->vs.entry : "",
                     p->ps.profile ? p->ps.profile : "-", p->ps.entry ? p->ps.entry : "", p->state_count);
         }
@@ -179,11 +180,11 @@ static void print_text(FILE *f, const char *path, const mmd_fx *fx)
     for (int l = 0; l < 3; l++)
         for (uint32_t i = 0; i < counts[l]; i++) {
             const mmd_fx_param *p = &lists[l][i];
-            fprintf(f, "%s %s%s%s, %u annotation(s)\n", p->type, p->name, p->semantic ? " : " : "",
+            mmd_msg_print(f, "%s %s%s%s, %u annotation(s)\n", p->type, p->name, p->semantic ? " : " : "",
                     p->semantic ? p->semantic : "", p->annotation_count);
         }
     for (uint32_t i = 0; i < fx->warnings.kind_count; i++)
-        fprintf(f, "warning: line %lld: %s\n", (long long)fx->warnings.kinds[i].item, fx->warnings.kinds[i].what);
+        mmd_msg_print(f, "warning: line %lld: %s\n", (long long)fx->warnings.kinds[i].item, fx->warnings.kinds[i].what);
 }
 
 int mmd_cmd_effect(int argc, char **argv)
@@ -198,17 +199,17 @@ int mmd_cmd_effect(int argc, char **argv)
             usage(stdout);
             return MMD_EXIT_OK;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "mmdrender effect: unknown option '%s'\n", a);
+            mmd_msg_print(stderr, "mmdrender effect: unknown option '%s'\n", a);
             usage(stderr);
             return MMD_EXIT_USAGE;
         } else if (path) {
-            fprintf(stderr, "mmdrender effect: one FILE only ('%s' and '%s')\n", path, a);
+            mmd_msg_print(stderr, "mmdrender effect: one FILE only ('%s' and '%s')\n", path, a);
             return MMD_EXIT_USAGE;
         } else
             path = a;
     }
     if (!path) {
-        fprintf(stderr, "mmdrender effect: missing FILE\n");
+        mmd_msg_print(stderr, "mmdrender effect: missing FILE\n");
         usage(stderr);
         return MMD_EXIT_USAGE;
     }
@@ -222,7 +223,7 @@ int mmd_cmd_effect(int argc, char **argv)
         st = mmd_fx_load(data, size, path, &ld, &fx, &err);
     free(data);
     if (st != MMD_OK) {
-        fprintf(stderr, "mmdrender effect: %s\n", err.msg);
+        mmd_msg_print(stderr, "mmdrender effect: %s\n", err.msg);
         return mmd_exit_code(st);
     }
     if (json)

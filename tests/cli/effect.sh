@@ -42,4 +42,11 @@ t_grep "syntax error: file, line, what" "bad.fx:3: expected = after the state's 
 t_expect "missing file: exit 2" 2 "$MMD" effect "$TMP/fx/none.fx"
 t_expect "no file: usage" 1 "$MMD" effect
 t_expect "unknown option: usage" 1 "$MMD" effect --bogus "$TMP/fx/post.fx"
+# a name cannot carry terminal escapes (printed as \xNN): the file's name, and a bad token in an error
+cp "$TMP/fx/post.fx" "$TMP/fx/e"$'\033'"[2J.fx"
+printf 'technique T\033]0;x\007 { }\n' >"$TMP/fx/esc.fx"
+{ "$MMD" effect "$TMP/fx/e"$'\033'"[2J.fx"; "$MMD" effect "$TMP/fx/esc.fx"; } >"$TMP/esc.out" 2>&1
+if grep -q $'\033' "$TMP/esc.out"; then t_fail "no raw escape reaches the terminal" "$(od -c "$TMP/esc.out" | head -3)"
+elif grep -qF 'e\x1b[2J.fx: effect' "$TMP/esc.out" && grep -qF "got '\x1b'" "$TMP/esc.out"; then t_pass "no raw escape reaches the terminal (\\x1b shown)"
+else t_fail "escapes shown as \\x1b" "$(cat "$TMP/esc.out")"; fi
 t_done
