@@ -50,18 +50,6 @@ typedef struct encode_args {
     bool no_audio, quiet;
 } encode_args;
 
-static int usage(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
-static int usage(const char *fmt, const char *arg)
-{
-    mmd_msg_print(stderr, "mmdrender encode: ");
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    mmd_msg_print(stderr, fmt, arg);
-#pragma GCC diagnostic pop
-    mmd_msg_print(stderr, "\n(mmdrender encode --help for the options)\n");
-    return MMD_EXIT_USAGE;
-}
-
 /* 0, -1 after --help, else an exit code. */
 static int parse_args(int argc, char **argv, encode_args *a)
 {
@@ -88,30 +76,30 @@ static int parse_args(int argc, char **argv, encode_args *a)
         case MMD_OPT_MAXMEM: { /* the video's queue and encoder count against --max-memory */
             int *v = c == MMD_OPT_CRF ? &a->crf : c == MMD_OPT_THREADS ? &a->threads : &a->max_memory_mib;
             if (!mmd_cli_int(c, optarg, v, msg, sizeof msg))
-                return usage("%s", msg);
+                return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", msg);
             break;
         }
         case MMD_OPT_NOAUDIO: a->no_audio = true; break;
         case MMD_OPT_AUDIO: a->audio = optarg; break;
         case MMD_OPT_AUDIO_OFFSET:
             if (!mmd_parse_double(optarg, -86400, 86400, &a->audio_offset))
-                return usage("--audio-offset: expected seconds, got '%s'", optarg);
+                return mmd_cli_usage_error(MMD_CLI_ENCODE, "--audio-offset: expected seconds, got '%s'", optarg);
             break;
         case MMD_OPT_ASSET_ROOT:
             if (a->search.root_count >= MMD_PROJECT_MAX_ROOTS)
-                return usage("too many --asset-root folders (at most 16), at '%s'", optarg);
+                return mmd_cli_usage_error(MMD_CLI_ENCODE, "too many --asset-root folders (at most 16), at '%s'", optarg);
             a->search.roots[a->search.root_count++] = optarg;
             break;
         case MMD_OPT_OUTSIDE: a->search.allow_outside = true; break;
         case MMD_OPT_PROGRESS:
             if ((a->progress = mmd_progress_parse_mode(optarg)) < 0)
-                return usage("--progress: expected bar, plain, json or none, got '%s'", optarg);
+                return mmd_cli_usage_error(MMD_CLI_ENCODE, "--progress: expected bar, plain, json or none, got '%s'", optarg);
             break;
         case 'q': a->quiet = true; break;
         case 'h': mmd_cli_usage(MMD_CLI_ENCODE, stdout); return -1;
         case MMD_OPT_VERSION: mmd_cli_version(stdout); return -1;
-        case ':': return usage("option %s needs a value", argv[optind - 1]);
-        case '?': return usage("unknown option '%s'", argv[optind - 1]);
+        case ':': return mmd_cli_usage_error(MMD_CLI_ENCODE, "option %s needs a value", argv[optind - 1]);
+        case '?': return mmd_cli_usage_error(MMD_CLI_ENCODE, "unknown option '%s'", argv[optind - 1]);
         default: /* a render option: the frames are made already */
             if (!a->ignored_count++ && li >= 0)
                 a->ignored = longopts[li].name;
@@ -120,7 +108,7 @@ static int parse_args(int argc, char **argv, encode_args *a)
     }
     for (; optind < argc; optind++) {
         if (a->frames_in)
-            return usage("unexpected argument '%s' (one FRAMES folder or pattern)", argv[optind]);
+            return mmd_cli_usage_error(MMD_CLI_ENCODE, "unexpected argument '%s' (one FRAMES folder or pattern)", argv[optind]);
         a->frames_in = argv[optind];
     }
     if (a->ignored_count && !a->quiet)
@@ -128,11 +116,11 @@ static int parse_args(int argc, char **argv, encode_args *a)
                       "mmdrender encode: %d render option(s) ignored (--%s%s): the frames are rendered already\n",
                       a->ignored_count, a->ignored ? a->ignored : "?", a->ignored_count > 1 ? ", ..." : "");
     if (!a->frames_in)
-        return usage("%s", "missing FRAMES (the PNG folder/ or pattern the frames were rendered to)");
+        return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", "missing FRAMES (the PNG folder/ or pattern the frames were rendered to)");
     if (!a->scene)
-        return usage("%s", "missing --scene SCENE.ini|PROJECT.pmm (the frames' rate, range and song)");
+        return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", "missing --scene SCENE.ini|PROJECT.pmm (the frames' rate, range and song)");
     if (!a->out)
-        return usage("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file)");
+        return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file)");
     return 0;
 }
 
@@ -395,6 +383,6 @@ int mmd_cmd_encode(int argc, char **argv)
     if (mmd_is_project(a.scene))
         return mmd_project_run(a.scene, &a.search, encode_scene, &a);
     if (a.search.root_count)
-        return usage("--asset-root %s: only a .pmm project has asset roots", a.search.roots[0]);
+        return mmd_cli_usage_error(MMD_CLI_ENCODE, "--asset-root %s: only a .pmm project has asset roots", a.search.roots[0]);
     return encode_scene(a.scene, &a);
 }

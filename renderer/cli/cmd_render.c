@@ -71,18 +71,6 @@ typedef struct render_args {
     mmd_gl_backend gl;
 } render_args;
 
-static int usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
-static int usage_error(const char *fmt, const char *arg)
-{
-    mmd_msg_print(stderr, "mmdrender: ");
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    mmd_msg_print(stderr, fmt, arg);
-#pragma GCC diagnostic pop
-    mmd_msg_print(stderr, "\n(mmdrender --help for the options)\n");
-    return MMD_EXIT_USAGE;
-}
-
 static int parse_args(int argc, char **argv, render_args *a)
 {
     struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
@@ -115,14 +103,14 @@ static int parse_args(int argc, char **argv, render_args *a)
                      : c == MMD_OPT_MAXMEM ? &a->max_memory_mib
                                            : &a->threads;
             if (!mmd_cli_int(c, optarg, v, msg, sizeof msg))
-                return usage_error("%s", msg);
+                return mmd_cli_usage_error(MMD_CLI_RENDER, "%s", msg);
             break;
         }
         case 'q': a->quiet = true; break;
         case MMD_OPT_PROGRESS:
             a->progress = mmd_progress_parse_mode(optarg);
             if (a->progress < 0)
-                return usage_error("--progress: expected bar, plain, json or none, got '%s'", optarg);
+                return mmd_cli_usage_error(MMD_CLI_RENDER, "--progress: expected bar, plain, json or none, got '%s'", optarg);
             break;
         case MMD_OPT_GL:
             if (!strcmp(optarg, "osmesa"))
@@ -132,7 +120,7 @@ static int parse_args(int argc, char **argv, render_args *a)
             else if (!strcmp(optarg, "egl-gpu"))
                 a->gl = MMD_GL_EGL_GPU;
             else
-                return usage_error("--gl: expected osmesa, egl or egl-gpu, got '%s'", optarg);
+                return mmd_cli_usage_error(MMD_CLI_RENDER, "--gl: expected osmesa, egl or egl-gpu, got '%s'", optarg);
             break;
         case MMD_OPT_OUTSIDE: a->allow_outside = true; break;
         case MMD_OPT_NOPHYS: a->no_physics = true; break;
@@ -145,30 +133,30 @@ static int parse_args(int argc, char **argv, render_args *a)
         case MMD_OPT_SOFT_SHADOW:
             a->soft_shadow = optarg ? optarg : "on";
             if (strcmp(a->soft_shadow, "on") && strcmp(a->soft_shadow, "contact"))
-                return usage_error("--soft-shadow: expected no value or =contact, got '%s'", optarg);
+                return mmd_cli_usage_error(MMD_CLI_RENDER, "--soft-shadow: expected no value or =contact, got '%s'", optarg);
             break;
         case MMD_OPT_DIFFUSION: a->diffusion = true; break;
         case MMD_OPT_SSAA: a->ssaa = optarg; break;
         case MMD_OPT_FXAA: a->fxaa = true; break;
-        case MMD_OPT_ASSET_ROOT: return usage_error("--asset-root %s: only a .pmm project has asset roots", optarg);
+        case MMD_OPT_ASSET_ROOT: return mmd_cli_usage_error(MMD_CLI_RENDER, "--asset-root %s: only a .pmm project has asset roots", optarg);
         case 'h': mmd_cli_usage(MMD_CLI_RENDER, stdout); return -1;
         case MMD_OPT_VERSION: mmd_cli_version(stdout); return -1;
         case MMD_OPT_HELP_MAN: mmd_cli_man(stdout); return -1;
-        case ':': return usage_error("option %s needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
+        case ':': return mmd_cli_usage_error(MMD_CLI_RENDER, "option %s needs a value", argv[optind - 1]);
+        default: return mmd_cli_usage_error(MMD_CLI_RENDER, "unknown option '%s'", argv[optind - 1]);
         }
     }
     while (optind < argc) {
         if (a->scene)
-            return usage_error("unexpected argument '%s' (one scene per run)", argv[optind]);
+            return mmd_cli_usage_error(MMD_CLI_RENDER, "unexpected argument '%s' (one scene per run)", argv[optind]);
         a->scene = argv[optind++];
     }
     if (!a->scene)
-        return usage_error("%s", "missing SCENE.ini");
+        return mmd_cli_usage_error(MMD_CLI_RENDER, "%s", "missing SCENE.ini");
     if (!a->out && a->print_plan)
         a->out = "null"; /* nothing is written */
     if (!a->out)
-        return usage_error("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
+        return mmd_cli_usage_error(MMD_CLI_RENDER, "%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
     return 0;
 }
 
@@ -178,11 +166,11 @@ static int parse_chunk(const char *s, int *index, int *count)
     const char *slash = strchr(s, '/');
     char idx[32];
     if (!slash || (size_t)(slash - s) >= sizeof idx)
-        return usage_error("--chunk: expected I/N or auto/N, got '%s'", s);
+        return mmd_cli_usage_error(MMD_CLI_RENDER, "--chunk: expected I/N or auto/N, got '%s'", s);
     memcpy(idx, s, (size_t)(slash - s));
     idx[slash - s] = 0;
     if (!mmd_parse_int(slash + 1, 1, 1000000, count))
-        return usage_error("--chunk: expected N >= 1 after '/', got '%s'", s);
+        return mmd_cli_usage_error(MMD_CLI_RENDER, "--chunk: expected N >= 1 after '/', got '%s'", s);
     const char *src = idx;
     if (!strcmp(idx, "auto")) {
         static const char *const vars[] = {"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX",
@@ -191,7 +179,7 @@ static int parse_chunk(const char *s, int *index, int *count)
         for (int i = 0; i < 3 && !src; i++)
             src = getenv(vars[i]);
         if (!src)
-            return usage_error("--chunk %s: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, "
+            return mmd_cli_usage_error(MMD_CLI_RENDER, "--chunk %s: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, "
                                "AWS_BATCH_JOB_ARRAY_INDEX is set", s);
     }
     if (!mmd_parse_int(src, 0, *count - 1, index)) {
