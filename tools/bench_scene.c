@@ -27,7 +27,7 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/physics.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/scene.h"
 #include "renderer/gl/render.h"
 
 #define WARM 3

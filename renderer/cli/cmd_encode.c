@@ -26,10 +26,10 @@
 #include "renderer/cli/memory.h"
 #include "renderer/cli/options.h"
 #include "renderer/cli/outputs.h"
-#include "renderer/cli/plan.h"
+#include "renderer/scene/plan.h"
 #include "renderer/cli/progress.h"
-#include "renderer/cli/project.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/project.h"
+#include "renderer/scene/scene.h"
 #include "renderer/image/png.h"
 #include "renderer/output/sink_png.h"
 

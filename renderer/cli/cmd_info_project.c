@@ -9,7 +9,7 @@
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
-#include "renderer/cli/project.h"
+#include "renderer/scene/project.h"
 
 static const char *physics_name(uint8_t m)
 {

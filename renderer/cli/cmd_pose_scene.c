@@ -1,6 +1,6 @@
 /* renderer/cli/cmd_pose_scene.c - `mmdrender pose --scene SCENE.ini --frames LIST`:
  * every model of a scene evaluated together (outside parents, parents first,
- * renderer/cli/links.h), bone world matrices printed as JSON:
+ * renderer/scene/links.h), bone world matrices printed as JSON:
  *   {"models":[{"name","file","bones":[...]}],
  *    "frames":[{"frame","models":[{"name","world":[[16],...]}]}]}
  * (LH model space, column-major, as `pose MODEL`). A scene with accessories
@@ -24,11 +24,11 @@
 #include "core/accessory.h"
 #include "core/physics.h"
 #include "renderer/base/msg.h"
-#include "renderer/cli/accessories.h"
+#include "renderer/scene/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
-#include "renderer/cli/links.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/links.h"
+#include "renderer/scene/scene.h"
 
 typedef struct pose_job {
     mmd_scene *scene;

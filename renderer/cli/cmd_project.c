@@ -5,7 +5,7 @@
  *   mmdrender export PROJECT.pmm DIR [--asset-root DIR]...
  *
  * A render exports the project into a private temporary folder (scene.ini +
- * VMDs, renderer/cli/project_export.c) and renders that scene with the same
+ * VMDs, renderer/scene/project_export.c) and renders that scene with the same
  * options, which override the project; the folder is removed afterwards. So
  * rendering an export gives the same bytes as rendering the project.
  * JSON keys of `info` are a contract (docs/projects.md).
@@ -21,7 +21,7 @@
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/options.h"
-#include "renderer/cli/project.h"
+#include "renderer/scene/project.h"
 
 /* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it) into
  * r; --allow-outside-assets is seen and left in place (render reads it too). */

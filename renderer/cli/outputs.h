@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "core/status.h"
-#include "renderer/cli/plan.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/plan.h"
+#include "renderer/scene/scene.h"
 #include "renderer/output/sink.h"
 #include "renderer/output/sink_video.h"
 

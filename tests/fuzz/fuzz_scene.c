@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "renderer/cli/scene.h"
+#include "renderer/scene/scene.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

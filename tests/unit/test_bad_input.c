@@ -28,7 +28,7 @@
 
 #include <stb_image_write.h>
 
-#include "renderer/cli/scene.h"
+#include "renderer/scene/scene.h"
 #include "renderer/image/decode.h"
 #include "renderer/image/decode_child.h"
 #include "tests/fuzz/fixtures.h"

@@ -1,4 +1,4 @@
-/* tests/unit/test_plan.c - the render plan (renderer/cli/plan.h): frame range,
+/* tests/unit/test_plan.c - the render plan (renderer/scene/plan.h): frame range,
  * step, chunk bounds, first simulated frame, time per frame, audio start, and
  * DESIGN §3's determinism rules (a chunk renders and simulates what a whole run
  * does for its frames, at the same motion times). */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "renderer/cli/plan.h"
+#include "renderer/scene/plan.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

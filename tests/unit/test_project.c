@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "core/pmm.h"
-#include "renderer/cli/project.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/project.h"
+#include "renderer/scene/scene.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "renderer/cli/scene.h"
+#include "renderer/scene/scene.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE

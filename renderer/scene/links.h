@@ -1,4 +1,4 @@
-/* renderer/cli/links.h - a scene's outside parents and camera follow keys
+/* renderer/scene/links.h - a scene's outside parents and camera follow keys
  * (scene.h mmd_scene_link) bound to the loaded models, for render and pose.
  *
  *     mmd_links *l;
@@ -17,7 +17,7 @@
 
 #include "core/anim.h"
 #include "core/camera.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/scene.h"
 
 typedef struct mmd_links mmd_links;
 

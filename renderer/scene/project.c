@@ -1,5 +1,5 @@
-/* renderer/cli/project.c - a MikuMikuDance project on disk (see project.h). */
-#include "renderer/cli/project.h"
+/* renderer/scene/project.c - a MikuMikuDance project on disk (see project.h). */
+#include "renderer/scene/project.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,7 +16,7 @@
 #include "core/text.h"
 #include "core/vmd_write.h"
 #include "renderer/base/msg.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/scene.h"
 #include "renderer/image/texpath.h"
 
 /* ---- small helpers ---------------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* renderer/cli/project.h - a MikuMikuDance project (.pmm) on disk: its files
+/* renderer/scene/project.h - a MikuMikuDance project (.pmm) on disk: its files
  * found, its effects listed, and the project written out as a scene.
  *
  *     mmd_project *p;

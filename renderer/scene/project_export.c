@@ -1,4 +1,4 @@
-/* renderer/cli/project_export.c - a project written as scene.ini + VMDs
+/* renderer/scene/project_export.c - a project written as scene.ini + VMDs
  * (mmd_project_export, see project.h). `mmdrender project.pmm` renders what
  * this writes (into a private temporary folder), so the export of a project
  * and the project render the same bytes.
@@ -18,8 +18,8 @@
 #include "core/vmd_write.h"
 #include "renderer/base/fs.h"
 #include "renderer/base/msg.h"
-#include "renderer/cli/project.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/project.h"
+#include "renderer/scene/scene.h"
 
 #define SCENE_LINE_MAX 197 /* docs/scenes.md */
 

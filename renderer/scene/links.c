@@ -1,5 +1,5 @@
-/* renderer/cli/links.c - outside parents and camera follow of a scene (see links.h). */
-#include "renderer/cli/links.h"
+/* renderer/scene/links.c - outside parents and camera follow of a scene (see links.h). */
+#include "renderer/scene/links.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* renderer/cli/scene.c - scene INI parsing (inih) and validation. */
-#include "renderer/cli/scene.h"
+/* renderer/scene/scene.c - scene INI parsing (inih) and validation. */
+#include "renderer/scene/scene.h"
 
 #include <errno.h>
 #include <float.h>
@@ -17,7 +17,7 @@
 #include "core/arena.h"
 #include "core/file.h"
 #include "core/text.h"
-#include "renderer/cli/plan.h"
+#include "renderer/scene/plan.h"
 #include "renderer/base/msg.h"
 #include "renderer/base/parse.h"
 #include "renderer/image/texpath.h"

@@ -1,4 +1,4 @@
-/* renderer/cli/plan.h - the render plan: which frames a run renders and simulates.
+/* renderer/scene/plan.h - the render plan: which frames a run renders and simulates.
  *
  *     mmd_plan_input in = {.fps_num = 30, .fps_den = 1, .step = 1, .chunk_count = 1,
  *                          .last_key = last, .physics = any_body};

@@ -1,5 +1,5 @@
-/* renderer/cli/plan.c - the render plan (see plan.h). */
-#include "renderer/cli/plan.h"
+/* renderer/scene/plan.c - the render plan (see plan.h). */
+#include "renderer/scene/plan.h"
 
 #include <limits.h>
 

@@ -1,4 +1,4 @@
-/* renderer/cli/accessories.h - a scene's [accessory] sections made drawable:
+/* renderer/scene/accessories.h - a scene's [accessory] sections made drawable:
  * each .x (or the .x a .vac names) loaded, the .vac's placement applied to the
  * keys the section left unset, the parent MODEL:BONE resolved to a bone index.
  *
@@ -15,7 +15,7 @@
 
 #include "core/accessory.h"
 #include "core/model.h"
-#include "renderer/cli/scene.h"
+#include "renderer/scene/scene.h"
 #include "renderer/gl/render.h"
 
 /* A parent key bound to the loaded models: from `frame` on, slot's bone (-1 none). */

@@ -1,4 +1,4 @@
-/* renderer/cli/scene.h - the scene file (INI) that `mmdrender SCENE -o OUT` reads.
+/* renderer/scene/scene.h - the scene file (INI) that `mmdrender SCENE -o OUT` reads.
  *
  *     mmd_scene *s;
  *     mmd_error err;

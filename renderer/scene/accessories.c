@@ -1,5 +1,5 @@
-/* renderer/cli/accessories.c - see accessories.h. */
-#include "renderer/cli/accessories.h"
+/* renderer/scene/accessories.c - see accessories.h. */
+#include "renderer/scene/accessories.h"
 
 #include <stdio.h>
 #include <stdlib.h>
