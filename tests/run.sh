@@ -3,19 +3,44 @@
 # and print the suite's closing line "N passed, N failed, N skipped".
 # MMD_TESTS=REGEX runs only the tests whose name (test_x, cli_x) matches it
 # (.ci/run: the GL tests once more against the EGL-only build).
+# MMD_TEST_JOBS=N runs N tests at once (default: the number of CPUs; every
+# test works in its own temporary folder and log). Results are reported in the
+# fixed order below whatever order they finish in, each with its seconds, so
+# the slow ones are visible (timings are printed, never asserted).
 set -u
 build=${1:-build}
 shift || true
+jobs=${MMD_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || jobs=1
 passed=0 failed=0 skipped=0 broken=()
 log_dir="$build/test-out"
 mkdir -p "$log_dir"
-run_one() { # name, command...
+names=() cmds=()
+add() { # name, command...
     local name=$1; shift
     [ -n "${MMD_TESTS:-}" ] && ! [[ $name =~ $MMD_TESTS ]] && return
-    local log="$log_dir/$name.log"
-    "$@" >"$log" 2>&1
-    local rc=$?
-    local line
+    names+=("$name")
+    cmds+=("$(printf '%q ' "$@")")
+}
+for t in "$build"/tests/test_*; do
+    [ -x "$t" ] || continue
+    add "$(basename "$t")" "$t"
+done
+for s in tests/cli/*.sh; do
+    [ -f "$s" ] || continue
+    add "cli_$(basename "$s" .sh)" bash "$s" "$build"
+done
+start_one() { # index: runs in the background, leaves NAME.log and NAME.rc (exit status, seconds)
+    local name=${names[$1]} t0=$SECONDS
+    (
+        eval "${cmds[$1]}" >"$log_dir/$name.log" 2>&1
+        echo "$? $((SECONDS - t0))" >"$log_dir/$name.rc.part" && mv "$log_dir/$name.rc.part" "$log_dir/$name.rc"
+    ) &
+}
+report_one() { # index
+    local name=${names[$1]} log="$log_dir/${names[$1]}.log" rc secs line
+    read -r rc secs <"$log_dir/$name.rc"
+    rm -f "$log_dir/$name.rc"
     line=$(grep -E '^# counts: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -n 1)
     if [ -z "$line" ]; then
         echo "not ok - $name (exit $rc, no counts line; see $log)"
@@ -24,21 +49,25 @@ run_one() { # name, command...
     fi
     read -r p f s < <(sed -E 's/^# counts: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
     passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
-    if [ "$f" -gt 0 ] || [ $rc -ne 0 ]; then
+    if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
         grep -E '^(not ok|#   )' "$log" | head -n 40
         [ "$f" -eq 0 ] && { failed=$((failed + 1)); echo "not ok - $name exited $rc"; }
         broken+=("$name")
     fi
     grep -E '# SKIP' "$log" | sed "s/^/$name: /" | head -n 5
-    printf '%-28s %3d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
+    printf '%-28s %3d passed, %d failed, %d skipped %5ds\n' "$name" "$p" "$f" "$s" "$secs"
 }
-for t in "$build"/tests/test_*; do
-    [ -x "$t" ] || continue
-    run_one "$(basename "$t")" "$t"
-done
-for s in tests/cli/*.sh; do
-    [ -f "$s" ] || continue
-    run_one "cli_$(basename "$s" .sh)" bash "$s" "$build"
+next=0 done_upto=0 running=0
+while [ "$done_upto" -lt "${#names[@]}" ]; do
+    while [ "$running" -lt "$jobs" ] && [ "$next" -lt "${#names[@]}" ]; do
+        rm -f "$log_dir/${names[$next]}.rc"
+        start_one "$next"; next=$((next + 1)); running=$((running + 1))
+    done
+    wait -n 2>/dev/null || true
+    running=$(jobs -rp | wc -l)
+    while [ "$done_upto" -lt "$next" ] && [ -f "$log_dir/${names[$done_upto]}.rc" ]; do
+        report_one "$done_upto"; done_upto=$((done_upto + 1))
+    done
 done
 [ ${#broken[@]} -gt 0 ] && echo "failing: ${broken[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"
