@@ -63,7 +63,9 @@ int mmd_project_run(const char *project, const struct mmd_project_search *search
                     int (*run)(const char *scene, void *ctx), void *ctx);
 /* `encode FRAMES --scene SCENE|PROJECT -o VIDEO` (cmd_encode.c). */
 int mmd_cmd_encode(int argc, char **argv);
-/* `pose --scene SCENE` (cmd_pose_scene.c). */
-int mmd_pose_scene(const char *scene_path, const double *frames, size_t frame_count, bool physics);
+/* `pose --scene SCENE [--physics] [--allow-outside-assets]` (cmd_pose_scene.c): the
+ * JSON on stdout, an exit code. */
+int mmd_pose_scene(const char *scene_path, const double *frames, size_t frame_count, bool physics,
+                   bool allow_outside);
 
 #endif
