@@ -308,7 +308,7 @@ static mmd_status render_scene(mmd_scene *scene, const render_args *a, double t_
     return s;
 }
 
-int mmd_cmd_render(int argc, char **argv)
+int mmd_cmd_render_scene(int argc, char **argv, mmd_scene *given)
 {
     render_args a;
     bool done = false;
@@ -316,14 +316,17 @@ int mmd_cmd_render(int argc, char **argv)
     if (s != MMD_OK || done)
         return mmd_exit_code(s);
     double t_begin = mmd_render_clock();
-    mmd_scene *scene = NULL;
+    mmd_scene *scene = given;
     mmd_error err = {0};
-    if ((s = mmd_scene_load_file(a.scene, &scene, &err)) == MMD_OK)
+    if (scene || (s = mmd_scene_load_file(a.scene, &scene, &err)) == MMD_OK)
         s = render_scene(scene, &a, t_begin, &err);
     else
         err.status = s;
     if (s != MMD_OK && s != MMD_E_INTERRUPTED && err.msg[0])
         mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
-    mmd_scene_free(scene);
+    if (scene != given)
+        mmd_scene_free(scene);
     return mmd_exit_code(s);
 }
+
+int mmd_cmd_render(int argc, char **argv) { return mmd_cmd_render_scene(argc, argv, NULL); }
