@@ -95,8 +95,9 @@ static void print_models(FILE *f, const mmd_stage *st)
     }
 }
 
-/* The document on stdout: the frames evaluated as a render from frames[0] evaluates them. */
-static int print_poses(mmd_stage *st, const double *frames, size_t nframes, bool physics)
+/* The document on stdout: the frames evaluated as a render from frames[0]
+ * evaluates them. MMD_E_OUTPUT when stdout cannot take it. */
+static mmd_status print_poses(mmd_stage *st, const double *frames, size_t nframes, bool physics)
 {
     FILE *f = stdout;
     fputs("{\"models\":[", f);
@@ -113,7 +114,7 @@ static int print_poses(mmd_stage *st, const double *frames, size_t nframes, bool
         print_frame(f, st, frames[k], k == 0);
     }
     fputs("\n]}\n", f);
-    return fflush(f) == 0 && !ferror(f) ? MMD_EXIT_OK : MMD_EXIT_OUTPUT;
+    return fflush(f) == 0 && !ferror(f) ? MMD_OK : MMD_E_OUTPUT;
 }
 
 int mmd_pose_scene(const char *path, const double *frames, size_t nframes, bool physics, bool allow_outside)
@@ -127,10 +128,11 @@ int mmd_pose_scene(const char *path, const double *frames, size_t nframes, bool 
         mmd_scene_warn(scene, stderr, "mmdrender pose: ");
         s = mmd_stage_open(scene, &o, &st, &e);
     }
-    int rc = s == MMD_OK ? print_poses(st, frames, nframes, physics) : mmd_exit_code(s);
     if (s != MMD_OK)
         mmd_msg_print(stderr, "mmdrender pose: %s\n", e.msg);
+    else
+        s = print_poses(st, frames, nframes, physics);
     mmd_stage_free(st);
     mmd_scene_free(scene);
-    return rc;
+    return mmd_exit_code(s);
 }
