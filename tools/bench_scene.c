@@ -28,6 +28,7 @@
 #include "core/motion.h"
 #include "core/physics.h"
 #include "renderer/scene/scene.h"
+#include "renderer/scene/stage.h"
 #include "renderer/gl/render.h"
 
 #define WARM 3
@@ -52,14 +53,14 @@ static double process_ms(void)
 typedef struct bench {
     mmd_scene *s;
     int n;
-    mmd_model *model[MAX_M];
-    mmd_motion *motion[MAX_M][MMD_SCENE_MAX_MOTIONS];
-    mmd_anim *anim[MAX_M], *bare[MAX_M]; /* bare: the same without physics */
-    mmd_physics *phys[MAX_M];
-    mmd_motion *cam_motion;
-    mmd_camera_track *cam;
+    mmd_stage *stage, *bare_stage; /* bare: the same without physics */
+    mmd_model **model;             /* the stage's */
+    mmd_anim **anim, **bare;
+    mmd_physics **phys;
 } bench;
 
+/* The scene opened as a render opens it (renderer/scene/stage.h), twice: with
+ * its physics and without, for the pose and physics columns. */
 static int load(bench *b, const char *path)
 {
     mmd_error err;
@@ -68,54 +69,23 @@ static int load(bench *b, const char *path)
         return -1;
     }
     b->n = b->s->model_count;
-    for (int i = 0; i < b->n; i++) {
-        const mmd_scene_model *sm = &b->s->models[i];
-        const mmd_motion *ms[MMD_SCENE_MAX_MOTIONS];
-        if (mmd_model_load_file(sm->file, &b->model[i], &err) != MMD_OK) {
-            fprintf(stderr, "bench_scene: %s: %s\n", sm->file, err.msg);
-            return -1;
-        }
-        for (int k = 0; k < sm->motion_count; k++) {
-            if (mmd_motion_load_file(sm->motions[k], &b->motion[i][k], &err) != MMD_OK) {
-                fprintf(stderr, "bench_scene: %s: %s\n", sm->motions[k], err.msg);
-                return -1;
-            }
-            ms[k] = b->motion[i][k];
-        }
-        size_t nm = (size_t)sm->motion_count;
-        if (mmd_anim_create(b->model[i], ms, nm, &b->anim[i], &err) != MMD_OK ||
-            mmd_anim_create(b->model[i], ms, nm, &b->bare[i], &err) != MMD_OK) {
-            fprintf(stderr, "bench_scene: %s: %s\n", sm->file, err.msg);
-            return -1;
-        }
-        mmd_scene_model_place(sm, b->anim[i]); /* as a render places it */
-        mmd_scene_model_place(sm, b->bare[i]);
-        if (sm->physics && b->model[i]->rigid_body_count > 0 &&
-            (mmd_physics_create(b->model[i], &b->phys[i], &err) != MMD_OK ||
-             mmd_physics_attach(b->phys[i], b->anim[i]) != MMD_OK)) {
-            fprintf(stderr, "bench_scene: physics: %s: %s\n", sm->file, err.msg);
-            return -1;
-        }
-    }
-    if (b->s->camera_motion && mmd_motion_load_file(b->s->camera_motion, &b->cam_motion, &err) != MMD_OK) {
-        fprintf(stderr, "bench_scene: %s: %s\n", b->s->camera_motion, err.msg);
+    mmd_stage_options bare = {.no_physics = true};
+    if (mmd_stage_open(b->s, NULL, &b->stage, &err) != MMD_OK ||
+        mmd_stage_open(b->s, &bare, &b->bare_stage, &err) != MMD_OK) {
+        fprintf(stderr, "bench_scene: %s\n", err.msg);
         return -1;
     }
-    return mmd_camera_track_create(b->cam_motion, &b->cam, &err) == MMD_OK ? 0 : -1;
+    b->model = b->stage->models;
+    b->anim = b->stage->anims;
+    b->bare = b->bare_stage->anims;
+    b->phys = b->stage->physics;
+    return 0;
 }
 
 static void unload(bench *b)
 {
-    for (int i = 0; i < b->n; i++) {
-        mmd_physics_free(b->phys[i]);
-        mmd_anim_free(b->anim[i]);
-        mmd_anim_free(b->bare[i]);
-        for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
-            mmd_motion_free(b->motion[i][k]);
-        mmd_model_free(b->model[i]);
-    }
-    mmd_camera_track_free(b->cam);
-    mmd_motion_free(b->cam_motion);
+    mmd_stage_free(b->stage);
+    mmd_stage_free(b->bare_stage);
     mmd_scene_free(b->s);
 }
 
@@ -153,13 +123,6 @@ static const char *const k_pass[MMD_PASS_COUNT] = {"skinning (renderer threads)"
                                                    "clear", "colour", "edges", "ground shadow", "MSAA resolve",
                                                    "readback", "glow emission", "post effects"};
 
-static void sample(bench *b, double t, mmd_camera_state *cam, mmd_light_state *light, mmd_shadow_state *sh)
-{
-    mmd_camera_sample(b->cam, t, cam);
-    mmd_light_sample(b->cam, t, light);
-    mmd_shadow_sample(b->cam, t, sh);
-}
-
 /* 2 and 3: the renderer, profiled then not. */
 static int bench_render(bench *b, int w, int h, int samples, int threads, int first, int frames)
 {
@@ -195,7 +158,7 @@ static int bench_render(bench *b, int w, int h, int samples, int threads, int fi
             mmd_camera_state cam;
             mmd_light_state light;
             mmd_shadow_state sh;
-            sample(b, t, &cam, &light, &sh);
+            mmd_stage_view(b->stage, t, &cam, &light, &sh);
             rc = mmd_renderer_render(r[p], b->anim, (size_t)b->n, &cam, &light, &sh, rgba, &err) != MMD_OK;
             if (p == 0 && k >= WARM) {
                 const mmd_render_profile *pr = mmd_renderer_profile(r[0]);

@@ -253,13 +253,30 @@ int mmd_msgf(char *msg, size_t n, int ret, const char *fmt, ...)
     return ret;
 }
 
-void mmd_msg_warnings(FILE *f, const char *prefix, const char *file, const mmd_warning_list *list)
+void mmd_warn_repairs(mmd_warn_fn fn, void *ctx, const char *file, const mmd_warning_list *list)
 {
     char line[512];
-    for (uint32_t i = 0; i < list->kind_count; i++) {
+    for (uint32_t i = 0; fn && i < list->kind_count; i++) {
         mmd_warning_format(&list->kinds[i], line, sizeof line);
-        mmd_msg_print(f, "%swarning: %s: %s\n", prefix ? prefix : "", file, line);
+        mmd_warnf(fn, ctx, "%s: %s", file, line);
     }
     if (list->more)
-        mmd_msg_print(f, "%swarning: %s: %u more repairs of other kinds\n", prefix ? prefix : "", file, list->more);
+        mmd_warnf(fn, ctx, "%s: %u more repairs of other kinds", file, list->more);
+}
+
+typedef struct prefixed {
+    FILE *f;
+    const char *prefix;
+} prefixed;
+
+static void print_prefixed(void *ctx, const char *sentence)
+{
+    const prefixed *p = ctx;
+    mmd_msg_print(p->f, "%swarning: %s\n", p->prefix ? p->prefix : "", sentence);
+}
+
+void mmd_msg_warnings(FILE *f, const char *prefix, const char *file, const mmd_warning_list *list)
+{
+    prefixed p = {f, prefix};
+    mmd_warn_repairs(print_prefixed, &p, file, list);
 }

@@ -50,5 +50,9 @@ void mmd_msg_warnings(FILE *f, const char *prefix, const char *file, const mmd_w
 typedef void (*mmd_warn_fn)(void *ctx, const char *sentence);
 /* Format the sentence (up to 4 KiB, truncated) and hand it to fn(ctx, ...); nothing when fn is NULL. */
 void mmd_warnf(mmd_warn_fn fn, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A loaded file's repairs as sentences to fn, one per kind ("<file>: offset
+ * 0x1a2b, pmx.material #3: what (and 4 more)"), plus one for kinds beyond the
+ * list's capacity; mmd_msg_warnings prints the same lines. */
+void mmd_warn_repairs(mmd_warn_fn fn, void *ctx, const char *file, const mmd_warning_list *list);
 
 #endif

@@ -27,13 +27,14 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mmdrender pose MODEL [--motion VMD]... [--camera VMD] [--physics] --frames LIST [--json]\n"
-               "       mmdrender pose --scene SCENE.ini [--physics] --frames LIST [--json]\n"
+               "       mmdrender pose --scene SCENE.ini [--physics] [--allow-outside-assets] --frames LIST [--json]\n"
                "  LIST: comma-separated frames (30 fps, fractional allowed) or ranges A:B[:STEP]\n"
                "  --physics  simulate rigid bodies as a render of these frames would (warm-up at\n"
                "             the first listed frame, every frame in between); LIST must ascend\n"
                "  prints JSON {bones, frames:[{frame, world, morphs[, camera]}]}; with --scene\n"
                "  {models:[{name, file, bones}], frames:[{frame, models:[{name, world}]}]}\n"
-               "  (every model of the scene, outside parents applied)\n");
+               "  (every model of the scene, outside parents applied)\n"
+               "  --allow-outside-assets  with --scene: a .vac may name a .x outside its folder, as render's\n");
 }
 
 /* Append frames from LIST to *out; returns false on a syntax error. */
@@ -157,7 +158,7 @@ typedef struct pose_opts {
     const char *model_path, *camera_path, *scene_path, *motion_paths[POSE_MAX_MOTIONS];
     size_t nmotion, nframes, fcap;
     double *frames;
-    bool physics;
+    bool physics, allow_outside;
 } pose_opts;
 
 /* The command line into *o. Returns -1 to go on, else the exit code (--help:
@@ -173,6 +174,8 @@ static int parse_args(int argc, char **argv, pose_opts *o)
             /* JSON is the only output format */
         } else if (!strcmp(a, "--physics")) {
             o->physics = true;
+        } else if (!strcmp(a, "--allow-outside-assets")) {
+            o->allow_outside = true;
         } else if (!strcmp(a, "--motion") && i + 1 < argc) {
             if (o->nmotion == POSE_MAX_MOTIONS) {
                 mmd_msg_print(stderr, "mmdrender pose: too many --motion (max %d)\n", POSE_MAX_MOTIONS);
@@ -286,7 +289,7 @@ static int write_poses(const pose_opts *o, const pose_inputs *in)
 static int run(pose_opts *o)
 {
     bool scene = o->scene_path && !o->model_path && o->nframes > 0 && o->nmotion == 0 && !o->camera_path;
-    if (!scene && (!o->model_path || o->nframes == 0 || o->scene_path)) {
+    if (!scene && (!o->model_path || o->nframes == 0 || o->scene_path || o->allow_outside)) {
         usage(stderr);
         return MMD_EXIT_USAGE;
     }
@@ -297,7 +300,7 @@ static int run(pose_opts *o)
             return MMD_EXIT_USAGE;
         }
     if (scene)
-        return mmd_pose_scene(o->scene_path, o->frames, o->nframes, o->physics);
+        return mmd_pose_scene(o->scene_path, o->frames, o->nframes, o->physics, o->allow_outside);
     pose_inputs in = {0};
     int rc = load_inputs(o, &in) ? write_poses(o, &in) : MMD_EXIT_INPUT;
     inputs_free(&in);

@@ -12,141 +12,41 @@
  * (physics = on, the default) get their rigid bodies as a render of these
  * frames has them: gravity keys, the 2 s warm-up at the first listed frame
  * (outside parents applied), then every whole frame up to each listed one;
- * the JSON gains "physics":true. */
+ * the JSON gains "physics":true. The scene is opened and evaluated by the
+ * stage (renderer/scene/stage.h), the very functions a render uses. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/anim.h"
-#include "core/model.h"
-#include "core/motion.h"
 #include "core/accessory.h"
-#include "core/physics.h"
 #include "renderer/base/msg.h"
-#include "renderer/scene/accessories.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
-#include "renderer/scene/links.h"
 #include "renderer/scene/scene.h"
+#include "renderer/scene/stage.h"
 
-typedef struct pose_job {
-    mmd_scene *scene;
-    mmd_model *models[MMD_SCENE_MAX_MODELS];
-    mmd_motion *motions[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
-    mmd_anim *anims[MMD_SCENE_MAX_MODELS];
-    mmd_links *links;
-    mmd_scene_accessories acc;
-    mmd_physics *physics[MMD_SCENE_MAX_MODELS];
-    bool simulate; /* some model has physics */
-} pose_job;
-
-static void pose_free(pose_job *j)
+static void pose_warn(void *ctx, const char *sentence)
 {
-    mmd_links_free(j->links);
-    mmd_scene_accessories_free(&j->acc);
-    for (int i = 0; j->scene && i < j->scene->model_count; i++) {
-        mmd_physics_free(j->physics[i]); /* detaches from the anim first */
-        mmd_anim_free(j->anims[i]);
-        for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
-            mmd_motion_free(j->motions[i][k]);
-        mmd_model_free(j->models[i]);
-    }
-    mmd_scene_free(j->scene);
-}
-
-static int pose_load(pose_job *j, const char *path)
-{
-    char msg[600];
-    mmd_error e;
-    if (mmd_scene_load_file(path, &j->scene, &e) != MMD_OK) {
-        mmd_msg_print(stderr, "mmdrender pose: %s\n", e.msg);
-        return mmd_exit_code(e.status);
-    }
-    mmd_scene_warn(j->scene, stderr, "mmdrender pose: ");
-    for (int i = 0; i < j->scene->model_count; i++) {
-        const mmd_scene_model *sm = &j->scene->models[i];
-        const char *bad = sm->file;
-        bool ok = mmd_model_load_file(sm->file, &j->models[i], &e) == MMD_OK;
-        for (int k = 0; ok && k < sm->motion_count; k++)
-            if (!(ok = mmd_motion_load_file(sm->motions[k], &j->motions[i][k], &e) == MMD_OK))
-                bad = sm->motions[k];
-        ok = ok && mmd_anim_create(j->models[i], (const mmd_motion *const *)j->motions[i], (size_t)sm->motion_count,
-                                   &j->anims[i], &e) == MMD_OK;
-        if (ok)
-            mmd_scene_model_place(sm, j->anims[i]);
-        if (!ok) {
-            mmd_error_format(&e, bad, msg, sizeof msg);
-            mmd_msg_print(stderr, "mmdrender pose: %s\n", msg);
-            return MMD_EXIT_INPUT;
-        }
-    }
-    if (mmd_links_create(j->scene, j->anims, &j->links, msg, sizeof msg) ||
-        mmd_scene_accessories_load(j->scene, j->models, true, &j->acc, msg, sizeof msg)) {
-        mmd_msg_print(stderr, "mmdrender pose: %s\n", msg);
-        return MMD_EXIT_INPUT;
-    }
-    return MMD_EXIT_OK;
-}
-
-/* Rigid bodies for the models that simulate (as cmd_render.c load_inputs:
- * a pile past the budget is posed without physics, with a warning). */
-static int pose_physics(pose_job *j)
-{
-    for (int i = 0; i < j->scene->model_count; i++) {
-        const mmd_scene_model *sm = &j->scene->models[i];
-        if (!sm->physics || j->models[i]->rigid_body_count == 0)
-            continue;
-        mmd_error e;
-        mmd_status st = mmd_physics_create(j->models[i], &j->physics[i], &e);
-        if (st == MMD_E_LIMIT) {
-            mmd_msg_print(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", sm->file, e.msg);
-            continue;
-        }
-        if (st == MMD_OK && (st = mmd_physics_attach(j->physics[i], j->anims[i])) != MMD_OK)
-            snprintf(e.msg, sizeof e.msg, "cannot attach the rigid bodies to the model's bones");
-        if (st != MMD_OK) {
-            mmd_msg_print(stderr, "mmdrender pose: physics: %s: %s\n", sm->file, e.msg);
-            return mmd_exit_code(st);
-        }
-        j->simulate = true;
-    }
-    return MMD_EXIT_OK;
-}
-
-/* The scene's gravity at t on every simulated model. */
-static void set_gravity(pose_job *j, double t)
-{
-    float g[3];
-    mmd_scene_gravity_at(j->scene, t, g);
-    for (int i = 0; i < j->scene->model_count; i++)
-        if (j->physics[i])
-            mmd_physics_set_gravity(j->physics[i], g);
-}
-
-/* Every model at t (outside parents first), physics stepped to t. */
-static void evaluate(pose_job *j, double t)
-{
-    if (j->simulate)
-        set_gravity(j, t);
-    mmd_links_evaluate(j->links, t);
+    (void)ctx;
+    mmd_msg_print(stderr, "mmdrender pose: warning: %s\n", sentence);
 }
 
 /* The frame's accessories (none: nothing, so scenes without them print as before). */
-static void print_accessories(FILE *f, pose_job *j, double t)
+static void print_accessories(FILE *f, const mmd_stage *st)
 {
-    if (j->acc.count == 0)
+    const mmd_scene_accessories *acc = &st->acc;
+    if (acc->count == 0)
         return;
-    mmd_scene_accessories_at(&j->acc, t);
     fputs(",\"accessories\":[", f);
-    for (int i = 0; i < j->acc.count; i++) {
-        const mmd_render_accessory *ra = &j->acc.place[i];
-        const float *parent = ra->parent_slot >= 0 ? mmd_anim_world(j->anims[ra->parent_slot]) + 16 * ra->parent_bone
+    for (int i = 0; i < acc->count; i++) {
+        const mmd_render_accessory *ra = &acc->place[i];
+        const float *parent = ra->parent_slot >= 0 ? mmd_anim_world(st->anims[ra->parent_slot]) + 16 * ra->parent_bone
                                                    : NULL;
         float w[16];
         mmd_accessory_world(&ra->place, parent, w);
         fprintf(f, "%s{\"name\":", i ? "," : "");
-        mmd_json_str(f, j->acc.names[i]);
+        mmd_json_str(f, acc->names[i]);
         fprintf(f, ",\"visible\":%s,\"opacity\":%.9g,\"world\":[", ra->place.visible ? "true" : "false",
                 (double)ra->place.opacity);
         for (int c = 0; c < 16; c++)
@@ -156,15 +56,15 @@ static void print_accessories(FILE *f, pose_job *j, double t)
     fputc(']', f);
 }
 
-static void print_frame(FILE *f, pose_job *j, double t, bool first)
+static void print_frame(FILE *f, const mmd_stage *st, double t, bool first)
 {
     fprintf(f, "%s{\"frame\":%.9g,\"models\":[", first ? "\n" : ",\n", t);
-    for (int i = 0; i < j->scene->model_count; i++) {
-        const float *w = mmd_anim_world(j->anims[i]);
+    for (int i = 0; i < st->scene->model_count; i++) {
+        const float *w = mmd_anim_world(st->anims[i]);
         fprintf(f, "%s{\"name\":", i ? "," : "");
-        mmd_json_str(f, j->scene->models[i].name);
+        mmd_json_str(f, st->scene->models[i].name);
         fputs(",\"world\":[", f);
-        for (uint32_t b = 0; b < j->models[i]->bone_count; b++) {
+        for (uint32_t b = 0; b < st->models[i]->bone_count; b++) {
             fputs(b ? ",[" : "[", f);
             for (int c = 0; c < 16; c++)
                 fprintf(f, "%s%.9g", c ? "," : "", (double)w[16 * b + c]);
@@ -173,52 +73,66 @@ static void print_frame(FILE *f, pose_job *j, double t, bool first)
         fputs("]}", f);
     }
     fputc(']', f);
-    print_accessories(f, j, t);
+    print_accessories(f, st);
     fputc('}', f);
 }
 
-int mmd_pose_scene(const char *path, const double *frames, size_t nframes, bool physics)
+static void print_models(FILE *f, const mmd_stage *st)
 {
-    pose_job j;
-    memset(&j, 0, sizeof j);
-    int rc = pose_load(&j, path);
-    if (rc == MMD_EXIT_OK && physics)
-        rc = pose_physics(&j);
-    if (rc != MMD_EXIT_OK) {
-        pose_free(&j);
-        return rc;
-    }
-    FILE *f = stdout;
-    fputs("{\"models\":[", f);
-    for (int i = 0; i < j.scene->model_count; i++) {
+    const mmd_scene *s = st->scene;
+    for (int i = 0; i < s->model_count; i++) {
         fprintf(f, "%s{\"name\":", i ? "," : "");
-        mmd_json_str(f, j.scene->models[i].name);
+        mmd_json_str(f, s->models[i].name);
         fputs(",\"file\":", f);
-        mmd_json_str(f, j.scene->models[i].file);
+        mmd_json_str(f, s->models[i].file);
         fputs(",\"bones\":[", f);
-        for (uint32_t b = 0; b < j.models[i]->bone_count; b++) {
+        for (uint32_t b = 0; b < st->models[i]->bone_count; b++) {
             if (b)
                 fputc(',', f);
-            mmd_json_str(f, j.models[i]->bones[b].name);
+            mmd_json_str(f, st->models[i]->bones[b].name);
         }
         fputs("]}", f);
     }
+}
+
+/* The document on stdout: the frames evaluated as a render from frames[0]
+ * evaluates them. MMD_E_OUTPUT when stdout cannot take it. */
+static mmd_status print_poses(mmd_stage *st, const double *frames, size_t nframes, bool physics)
+{
+    FILE *f = stdout;
+    fputs("{\"models\":[", f);
+    print_models(f, st);
     fputs(physics ? "],\"physics\":true,\"frames\":[" : "],\"frames\":[", f);
-    if (j.simulate) { /* warm up at the first listed frame, as cmd_render.c */
-        set_gravity(&j, frames[0]);
-        mmd_links_preroll(j.links, frames[0], j.physics, 2.0);
-    }
+    mmd_stage_preroll(st, frames[0]); /* the warm-up at the first listed frame, as a render's */
     /* frames depend on the one before (a lagging calc_order, physics): evaluate those between, as a render */
-    bool between = mmd_links_lag(j.links) || j.simulate;
+    bool between = mmd_stage_evaluates_in_order(st), simulate = mmd_stage_simulates(st);
     for (size_t k = 0; k < nframes; k++) {
-        double g = k ? (j.simulate ? floor(frames[k - 1]) : frames[k - 1]) + 1 : 0; /* whole frames, as pose MODEL */
+        double g = k ? (simulate ? floor(frames[k - 1]) : frames[k - 1]) + 1 : 0; /* whole frames, as pose MODEL */
         for (; between && k > 0 && g < frames[k] && g - frames[k - 1] < 1e7; g += 1)
-            evaluate(&j, g);
-        evaluate(&j, frames[k]);
-        print_frame(f, &j, frames[k], k == 0);
+            mmd_stage_evaluate(st, g);
+        mmd_stage_evaluate(st, frames[k]);
+        print_frame(f, st, frames[k], k == 0);
     }
     fputs("\n]}\n", f);
-    rc = fflush(f) == 0 && !ferror(f) ? MMD_EXIT_OK : MMD_EXIT_OUTPUT;
-    pose_free(&j);
-    return rc;
+    return fflush(f) == 0 && !ferror(f) ? MMD_OK : MMD_E_OUTPUT;
+}
+
+int mmd_pose_scene(const char *path, const double *frames, size_t nframes, bool physics, bool allow_outside)
+{
+    mmd_scene *scene = NULL;
+    mmd_stage *st = NULL;
+    mmd_error e;
+    mmd_stage_options o = {.allow_outside = allow_outside, .no_physics = !physics, .warn = pose_warn};
+    mmd_status s = mmd_scene_load_file(path, &scene, &e);
+    if (s == MMD_OK) {
+        mmd_scene_warn(scene, stderr, "mmdrender pose: ");
+        s = mmd_stage_open(scene, &o, &st, &e);
+    }
+    if (s != MMD_OK)
+        mmd_msg_print(stderr, "mmdrender pose: %s\n", e.msg);
+    else
+        s = print_poses(st, frames, nframes, physics);
+    mmd_stage_free(st);
+    mmd_scene_free(scene);
+    return mmd_exit_code(s);
 }

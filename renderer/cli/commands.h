@@ -45,6 +45,13 @@ int mmd_cmd_concat(int argc, char **argv);
 int mmd_cmd_effect(int argc, char **argv);
 /* argv[0] is the program name; argv[1..] the render command line. */
 int mmd_cmd_render(int argc, char **argv);
+/* The render command line over a scene value already in memory (a project's,
+ * issue 26: no temporary export), which stays the caller's and takes the
+ * command line's values; argv's SCENE argument is then its file (messages,
+ * the output-is-input check). scene NULL: argv's SCENE is read, as
+ * mmd_cmd_render does. An exit code. */
+struct mmd_scene;
+int mmd_cmd_render_scene(int argc, char **argv, struct mmd_scene *scene);
 /* Projects (cmd_project.c): export PROJECT DIR; info on a project (argv as for
  * info); a render whose scene argument (argv[project_index], found by
  * mmd_project_arg: 0 when none) is a .pmm project. */
@@ -63,7 +70,9 @@ int mmd_project_run(const char *project, const struct mmd_project_search *search
                     int (*run)(const char *scene, void *ctx), void *ctx);
 /* `encode FRAMES --scene SCENE|PROJECT -o VIDEO` (cmd_encode.c). */
 int mmd_cmd_encode(int argc, char **argv);
-/* `pose --scene SCENE` (cmd_pose_scene.c). */
-int mmd_pose_scene(const char *scene_path, const double *frames, size_t frame_count, bool physics);
+/* `pose --scene SCENE [--physics] [--allow-outside-assets]` (cmd_pose_scene.c): the
+ * JSON on stdout, an exit code. */
+int mmd_pose_scene(const char *scene_path, const double *frames, size_t frame_count, bool physics,
+                   bool allow_outside);
 
 #endif

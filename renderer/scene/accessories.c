@@ -7,7 +7,6 @@
 #include <strings.h>
 
 #include "core/file.h"
-#include "renderer/base/msg.h"
 #include "renderer/image/texpath.h"
 
 static bool ends_with_ci(const char *s, const char *ext)
@@ -17,26 +16,27 @@ static bool ends_with_ci(const char *s, const char *ext)
 }
 
 /* A .vac: its .x (resolved in the .vac's folder like a texture) and placement. */
-static int load_vac(const mmd_scene_accessory *sa, bool allow_outside, char *x_path,
-                    size_t x_cap, mmd_vac *v, char *msg, size_t n)
+static mmd_status load_vac(const mmd_scene_accessory *sa, bool allow_outside, char *x_path,
+                           size_t x_cap, mmd_vac *v, mmd_error *err)
 {
     void *data = NULL;
     size_t size = 0;
-    mmd_error err;
-    if (mmd_file_read(sa->file, &data, &size, &err) != MMD_OK)
-        return mmd_msgf(msg, n, -1, "%s: %s", sa->file, err.msg);
-    mmd_status st = mmd_vac_load(data, size, v, &err);
-    free(data);
-    if (st != MMD_OK && err.item > 0)
-        return mmd_msgf(msg, n, -1, "%s:%lld: %s", sa->file, (long long)err.item, err.msg);
+    mmd_error why;
+    mmd_status st = mmd_file_read(sa->file, &data, &size, &why);
     if (st != MMD_OK)
-        return mmd_msgf(msg, n, -1, "%s: %s", sa->file, err.msg);
+        return mmd_fail(err, st, "%s: %s", sa->file, why.msg);
+    st = mmd_vac_load(data, size, v, &why);
+    free(data);
+    if (st != MMD_OK && why.item > 0)
+        return mmd_fail(err, st, "%s:%lld: %s", sa->file, (long long)why.item, why.msg);
+    if (st != MMD_OK)
+        return mmd_fail(err, st, "%s: %s", sa->file, why.msg);
     char dir[4096];
-    mmd_error why = {.msg = "the accessory's folder path is too long"};
+    why = (mmd_error){.status = MMD_E_LIMIT, .msg = "the accessory's folder path is too long"};
     if (mmd_texpath_model_dir(sa->file, dir, sizeof dir) != 0 ||
         mmd_texpath_resolve(dir, v->x_file, allow_outside, x_path, x_cap, &why) != MMD_OK)
-        return mmd_msgf(msg, n, -1, "%s: its .x file '%s': %s", sa->file, v->x_file, why.msg);
-    return 0;
+        return mmd_fail(err, why.status, "%s: its .x file '%s': %s", sa->file, v->x_file, why.msg);
+    return MMD_OK;
 }
 
 /* Placement: the section's keys, else the .vac's values. */
@@ -51,14 +51,14 @@ static void apply_vac(const mmd_scene_accessory *sa, const mmd_vac *v, mmd_rende
 }
 
 /* MODEL:BONE of the parent keys bound to slots and bone indices. */
-static int bind_parents(const mmd_scene *s, const mmd_scene_accessory *sa, mmd_model *const *models, int i,
-                        mmd_scene_accessories *out, char *msg, size_t n)
+static mmd_status bind_parents(const mmd_scene *s, const mmd_scene_accessory *sa, mmd_model *const *models, int i,
+                               mmd_scene_accessories *out, mmd_error *err)
 {
     if (sa->parent_count < 2 && (sa->parent_count == 0 || sa->parents[0].frame == 0))
-        return 0; /* one parent from frame 0 (or none): the fixed placement holds it */
+        return MMD_OK; /* one parent from frame 0 (or none): the fixed placement holds it */
     mmd_scene_acc_parent *ps = calloc((size_t)sa->parent_count, sizeof *ps);
     if (!ps)
-        return mmd_msgf(msg, n, -1, "out of memory");
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     out->parents[i] = ps;
     out->parent_count[i] = sa->parent_count;
     for (int k = 0; k < sa->parent_count; k++) {
@@ -70,8 +70,8 @@ static int bind_parents(const mmd_scene *s, const mmd_scene_accessory *sa, mmd_m
         if (ps[k].slot < 0)
             continue;
         if ((ps[k].bone = mmd_model_find_bone(models[ps[k].slot], l->parent_bone)) < 0)
-            return mmd_msgf(msg, n, -1, "%s:%d: model '%s' (%s) has no bone '%s'", s->path, l->line, l->model,
-                            s->models[ps[k].slot].file, l->parent_bone);
+            return mmd_fail(err, MMD_E_BAD_VALUE, "%s:%d: model '%s' (%s) has no bone '%s'", s->path, l->line,
+                            l->model, s->models[ps[k].slot].file, l->parent_bone);
     }
     for (int k = 1; k < sa->parent_count; k++) /* stable by frame: a later line wins at the same frame */
         for (int j = k; j > 0 && ps[j - 1].frame > ps[j].frame; j--) {
@@ -79,11 +79,11 @@ static int bind_parents(const mmd_scene *s, const mmd_scene_accessory *sa, mmd_m
             ps[j] = ps[j - 1];
             ps[j - 1] = tmp;
         }
-    return 0;
+    return MMD_OK;
 }
 
-static int parent_of(const mmd_scene *s, const mmd_scene_accessory *sa, const mmd_vac *v, mmd_model *const *models,
-                     mmd_render_accessory *ra, char *msg, size_t n)
+static mmd_status parent_of(const mmd_scene *s, const mmd_scene_accessory *sa, const mmd_vac *v,
+                            mmd_model *const *models, mmd_render_accessory *ra, mmd_error *err)
 {
     int model = sa->parent_model;
     const char *bone = sa->parent_bone;
@@ -94,39 +94,40 @@ static int parent_of(const mmd_scene *s, const mmd_scene_accessory *sa, const mm
     ra->parent_slot = -1;
     ra->parent_bone = -1;
     if (model < 0 || !bone)
-        return 0;
+        return MMD_OK;
     int32_t b = mmd_model_find_bone(models[model], bone);
     if (b < 0) {
         if (sa->set & MMD_SCENE_ACC_PARENT)
-            return mmd_msgf(msg, n, -1, "%s:%d: model '%s' (%s) has no bone '%s'", s->path, sa->parent_line,
-                            s->models[model].name, s->models[model].file, bone);
-        return mmd_msgf(msg, n, -1, "%s: parent bone '%s' is not in the first model (%s)", sa->file, bone,
+            return mmd_fail(err, MMD_E_BAD_VALUE, "%s:%d: model '%s' (%s) has no bone '%s'", s->path,
+                            sa->parent_line, s->models[model].name, s->models[model].file, bone);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "%s: parent bone '%s' is not in the first model (%s)", sa->file, bone,
                         s->models[model].file);
     }
     ra->parent_slot = model;
     ra->parent_bone = b;
-    return 0;
+    return MMD_OK;
 }
 
-static int load_one(const mmd_scene *s, int i, mmd_model *const *models, bool allow_outside,
-                    mmd_scene_accessories *out, char *msg, size_t n)
+static mmd_status load_one(const mmd_scene *s, int i, mmd_model *const *models, bool allow_outside,
+                           mmd_scene_accessories *out, mmd_error *e)
 {
     const mmd_scene_accessory *sa = &s->accessories[i];
     char x_path[4096];
     mmd_vac v;
     bool vac = ends_with_ci(sa->file, ".vac");
     snprintf(x_path, sizeof x_path, "%s", sa->file);
-    if (vac && load_vac(sa, allow_outside, x_path, sizeof x_path, &v, msg, n))
-        return -1;
+    mmd_status st = vac ? load_vac(sa, allow_outside, x_path, sizeof x_path, &v, e) : MMD_OK;
+    if (st != MMD_OK)
+        return st;
     mmd_error err;
     if (mmd_x_load_file(x_path, &out->meshes[i], &err) != MMD_OK) {
         char buf[500];
         mmd_error_format(&err, x_path, buf, sizeof buf);
-        return mmd_msgf(msg, n, -1, "%s", buf);
+        return mmd_fail(e, err.status, "%s", buf);
     }
     char dir[4096];
     if (mmd_texpath_model_dir(x_path, dir, sizeof dir) != 0 || !(out->dirs[i] = strdup(dir)))
-        return mmd_msgf(msg, n, -1, "%s: path too long or out of memory", x_path);
+        return mmd_fail(e, MMD_E_NOMEM, "%s: path too long or out of memory", x_path);
     mmd_render_accessory *ra = &out->place[i];
     ra->place = sa->place;
     if (vac)
@@ -134,22 +135,23 @@ static int load_one(const mmd_scene *s, int i, mmd_model *const *models, bool al
     out->names[i] = sa->name[0] ? sa->name : sa->file;
     out->keys[i] = sa->keys;
     out->key_count[i] = sa->key_count;
-    if (parent_of(s, sa, vac ? &v : NULL, models, ra, msg, n))
-        return -1;
+    if ((st = parent_of(s, sa, vac ? &v : NULL, models, ra, e)) != MMD_OK)
+        return st;
     out->base[i] = *ra;
-    return bind_parents(s, sa, models, i, out, msg, n);
+    return bind_parents(s, sa, models, i, out, e);
 }
 
-int mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, bool allow_outside,
-                               mmd_scene_accessories *out, char *msg, size_t msg_size)
+mmd_status mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, bool allow_outside,
+                                      mmd_scene_accessories *out, mmd_error *err)
 {
     memset(out, 0, sizeof *out);
     for (int i = 0; i < s->accessory_count; i++) {
         out->count = i + 1;
-        if (load_one(s, i, models, allow_outside, out, msg, msg_size))
-            return -1;
+        mmd_status st = load_one(s, i, models, allow_outside, out, err);
+        if (st != MMD_OK)
+            return st;
     }
-    return 0;
+    return MMD_OK;
 }
 
 mmd_status mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, mmd_error *err)

@@ -3,7 +3,7 @@
  * keys the section left unset, the parent MODEL:BONE resolved to a bone index.
  *
  *   mmd_scene_accessories acc = {0};
- *   if (mmd_scene_accessories_load(scene, models, allow_outside, &acc, msg, n)) -> exit 2, msg
+ *   if (mmd_scene_accessories_load(scene, models, allow_outside, &acc, &err) != MMD_OK) -> err.msg
  *   mmd_scene_accessories_attach(&acc, renderer, &err)     after the models were added
  *   mmd_scene_accessories_free(&acc);
  */
@@ -38,9 +38,12 @@ typedef struct mmd_scene_accessories {
     int count;
 } mmd_scene_accessories;
 
-/* Returns 0, or -1 with "file: offset ..., x...: ..." or "scene.ini:LINE: ..." in msg. */
-int mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, bool allow_outside,
-                               mmd_scene_accessories *out, char *msg, size_t msg_size);
+/* MMD_OK, or an input status (the file's, or MMD_E_BAD_VALUE for a bone the
+ * scene names that is not there) with "file: offset ..., x...: ..." or
+ * "scene.ini:LINE: ..." in err->msg. Nothing to warn about today; a warning
+ * would go through a mmd_warn_fn, as the stage's (stage.h). */
+mmd_status mmd_scene_accessories_load(const mmd_scene *s, mmd_model *const *models, bool allow_outside,
+                                      mmd_scene_accessories *out, mmd_error *err);
 mmd_status mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_renderer *r, mmd_error *err);
 void mmd_scene_accessories_free(mmd_scene_accessories *a);
 /* Some accessory has keys or timed parents: its placement changes over time. */

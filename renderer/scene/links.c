@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/world.h"
-#include "renderer/base/msg.h"
 
 typedef struct follow {
     int model;      /* -1 none */
@@ -39,19 +38,20 @@ static int32_t find_bone(const mmd_anim *a, const char *name)
     return -1;
 }
 
-/* Binds one link's target (model + bone); -1 with msg when a name is unknown. */
-static int bind_target(const mmd_scene *s, mmd_anim *const *anims, const mmd_scene_link *l, int *model,
-                       int32_t *bone, char *msg, size_t n)
+/* Binds one link's target (model + bone); MMD_E_BAD_VALUE with err when a name is unknown. */
+static mmd_status bind_target(const mmd_scene *s, mmd_anim *const *anims, const mmd_scene_link *l, int *model,
+                              int32_t *bone, mmd_error *err)
 {
     *model = find_model(s, l->model);
     *bone = -1;
     if (!l->model)
-        return 0;
+        return MMD_OK;
     if (*model < 0)
-        return mmd_msgf(msg, n, -1, "%s:%d: no model named '%s'", s->path, l->line, l->model);
+        return mmd_fail(err, MMD_E_BAD_VALUE, "%s:%d: no model named '%s'", s->path, l->line, l->model);
     if ((*bone = find_bone(anims[*model], l->parent_bone)) < 0)
-        return mmd_msgf(msg, n, -1, "%s:%d: model '%s' has no bone '%s'", s->path, l->line, l->model, l->parent_bone);
-    return 0;
+        return mmd_fail(err, MMD_E_BAD_VALUE, "%s:%d: model '%s' has no bone '%s'", s->path, l->line, l->model,
+                        l->parent_bone);
+    return MMD_OK;
 }
 
 /* calc_order keys (any): the models in that order (ties and models without
@@ -81,14 +81,14 @@ static mmd_status set_calc_order(mmd_links *L, const mmd_scene *s, mmd_error *er
     return mmd_world_set_order(L->world, order, err);
 }
 
-static int bind_parents(mmd_links *L, const mmd_scene *s, mmd_anim *const *anims, char *msg, size_t n)
+static mmd_status bind_parents(mmd_links *L, const mmd_scene *s, mmd_anim *const *anims, mmd_error *err)
 {
     size_t total = 0;
     for (int i = 0; i < s->model_count; i++)
         total += (size_t)s->models[i].parent_count;
     mmd_world_link *links = calloc(total + 1, sizeof *links);
     if (!links)
-        return mmd_msgf(msg, n, -1, "out of memory");
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     size_t k = 0;
     for (int i = 0; i < s->model_count; i++) {
         for (int p = 0; p < s->models[i].parent_count; p++) {
@@ -96,53 +96,51 @@ static int bind_parents(mmd_links *L, const mmd_scene *s, mmd_anim *const *anims
             mmd_world_link *w = &links[k++];
             w->child = (uint32_t)i;
             w->frame = l->frame;
-            if ((w->child_bone = find_bone(anims[i], l->bone)) < 0) {
+            mmd_status st = MMD_OK;
+            if ((w->child_bone = find_bone(anims[i], l->bone)) < 0)
+                st = mmd_fail(err, MMD_E_BAD_VALUE, "%s:%d: model '%s' has no bone '%s'", s->path, l->line,
+                              L->names[i], l->bone);
+            else
+                st = bind_target(s, anims, l, &w->parent, &w->parent_bone, err);
+            if (st != MMD_OK) {
                 free(links);
-                return mmd_msgf(msg, n, -1, "%s:%d: model '%s' has no bone '%s'", s->path, l->line,
-                                L->names[i], l->bone);
-            }
-            if (bind_target(s, anims, l, &w->parent, &w->parent_bone, msg, n)) {
-                free(links);
-                return -1;
+                return st;
             }
         }
     }
-    mmd_error err;
-    mmd_status st = mmd_world_create(anims, (size_t)s->model_count, L->names, links, k, &L->world, &err);
+    mmd_error why;
+    mmd_status st = mmd_world_create(anims, (size_t)s->model_count, L->names, links, k, &L->world, &why);
     free(links);
     if (st == MMD_OK)
-        st = set_calc_order(L, s, &err);
+        st = set_calc_order(L, s, &why);
     if (st != MMD_OK)
-        return mmd_msgf(msg, n, -1, "%s: %s", s->path, err.msg);
-    return 0;
+        return mmd_fail(err, st, "%s: %s", s->path, why.msg);
+    return MMD_OK;
 }
 
-int mmd_links_create(const mmd_scene *s, mmd_anim *const *anims, mmd_links **out, char *msg, size_t n)
+mmd_status mmd_links_create(const mmd_scene *s, mmd_anim *const *anims, mmd_links **out, mmd_error *err)
 {
     mmd_links *L = calloc(1, sizeof *L);
     if (!L)
-        return mmd_msgf(msg, n, -1, "out of memory");
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     for (int i = 0; i < s->model_count; i++) {
         L->anims[i] = anims[i];
         L->names[i] = *s->models[i].name ? s->models[i].name : s->models[i].file;
     }
     L->follows = calloc((size_t)s->follow_count + 1, sizeof *L->follows);
-    int rc = L->follows ? bind_parents(L, s, anims, msg, n) : mmd_msgf(msg, n, -1, "out of memory");
-    if (rc) {
-        mmd_links_free(L);
-        return -1;
-    }
-    for (int i = 0; i < s->follow_count; i++) {
+    mmd_status st = L->follows ? bind_parents(L, s, anims, err) : mmd_fail(err, MMD_E_NOMEM, "out of memory");
+    for (int i = 0; st == MMD_OK && i < s->follow_count; i++) {
         follow *f = &L->follows[i];
         f->frame = s->follows[i].frame;
-        if (bind_target(s, anims, &s->follows[i], &f->model, &f->bone, msg, n)) {
-            mmd_links_free(L);
-            return -1;
-        }
+        st = bind_target(s, anims, &s->follows[i], &f->model, &f->bone, err);
+    }
+    if (st != MMD_OK) {
+        mmd_links_free(L);
+        return st;
     }
     L->follow_count = s->follow_count;
     *out = L;
-    return 0;
+    return MMD_OK;
 }
 
 void mmd_links_free(mmd_links *l)

@@ -2,7 +2,7 @@
  * (scene.h mmd_scene_link) bound to the loaded models, for render and pose.
  *
  *     mmd_links *l;
- *     if (mmd_links_create(scene, anims, &l, msg, sizeof msg)) -> "scene.ini:12: ..."
+ *     if (mmd_links_create(scene, anims, &l, &err) != MMD_OK) -> err.msg "scene.ini:12: ..."
  *     per frame: mmd_links_evaluate(l, t);          // every anim, parents first
  *                mmd_links_follow(l, t, &camera);   // target += bone position
  *     mmd_links_free(l);
@@ -21,8 +21,10 @@
 
 typedef struct mmd_links mmd_links;
 
-/* anims[i] belongs to scene->models[i]; both are borrowed. Returns 0 or -1 with msg. */
-int mmd_links_create(const mmd_scene *scene, mmd_anim *const *anims, mmd_links **out, char *msg, size_t msg_size);
+/* anims[i] belongs to scene->models[i]; both are borrowed. MMD_OK, or with err
+ * (file + sentence): MMD_E_BAD_VALUE for a model or bone the scene names that
+ * is not there, the world's status for a cycle, MMD_E_NOMEM. */
+mmd_status mmd_links_create(const mmd_scene *scene, mmd_anim *const *anims, mmd_links **out, mmd_error *err);
 void mmd_links_free(mmd_links *l); /* NULL is a no-op */
 void mmd_links_evaluate(mmd_links *l, double t);
 /* The scene's calc_order puts a child before its outside parent: each frame

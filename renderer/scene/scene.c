@@ -16,6 +16,7 @@
 #include "core/anim.h"
 #include "core/arena.h"
 #include "core/file.h"
+#include "core/motion.h"
 #include "core/text.h"
 #include "renderer/scene/plan.h"
 #include "renderer/base/msg.h"
@@ -1374,6 +1375,10 @@ void mmd_scene_free(mmd_scene *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < s->model_count; i++)
+        for (int k = 0; k < MMD_SCENE_MAX_MOTIONS; k++)
+            mmd_motion_free(s->models[i].motion_data[k]);
+    mmd_motion_free(s->camera_motion_data);
     struct scene_box *box = (struct scene_box *)s; /* scene is the first member */
     mmd_arena_destroy(box->arena);
     free(box);

@@ -47,6 +47,7 @@ typedef struct mmd_scene_model {
     char *name;                          /* from [model:NAME]; "" for [model] */
     char *file;                          /* resolved path */
     char *motions[MMD_SCENE_MAX_MOTIONS]; /* resolved paths, merged in order */
+    struct mmd_motion *motion_data[MMD_SCENE_MAX_MOTIONS]; /* slot k's motion already in memory (a project's), owned by the scene; motions[k] is then only its name for messages */
     int motion_count;
     bool physics;                        /* default true */
     float edge_width;                    /* MMD's model edge width: scales every edge (default 1) */
@@ -119,6 +120,7 @@ typedef struct mmd_scene {
     bool transparent;
     /* [camera] */
     char *camera_motion;       /* resolved path or NULL (fixed camera) */
+    struct mmd_motion *camera_motion_data; /* the camera motion already in memory (a project's), owned by the scene; camera_motion is then only its name for messages */
     float cam_target[3];       /* position = x y z (default 0 10 0) */
     float cam_rotation[3];     /* degrees in the file, stored in radians */
     float cam_distance;        /* VMD convention, default -45 */
@@ -165,7 +167,7 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
  * file's read status (MMD_E_IO ...) and MMD_E_BAD_MAGIC for a binary or
  * oversized file, as "path: sentence" without a line. */
 mmd_status mmd_scene_load_file(const char *path, mmd_scene **out, mmd_error *err);
-void mmd_scene_free(mmd_scene *s); /* NULL is a no-op */
+void mmd_scene_free(mmd_scene *s); /* NULL is a no-op; frees the motion_data too */
 /* The scene's own warning, if any, as a line on f ("<prefix>warning: ..."):
  * a scene.ini that is not UTF-8 but valid Shift-JIS is read converted
  * (mmd_scene_load_file; invalid in both is MMD_E_BAD_STRING, naming both). */

@@ -1,0 +1,87 @@
+/* renderer/cli/render_run.h - the pieces of `mmdrender SCENE -o OUT` (cmd_render.c):
+ *
+ *   cmd_render.c     options -> scene -> stage -> plan -> outputs -> frame loop (the command)
+ *   render_gl.c      the renderer for a scene: its options, the --max-memory check, the
+ *                    context, the models, background and accessories handed in
+ *   render_output.c  the output: its kind, its own limits, input/output clashes, opening it
+ *   render_loop.c    signals, the physics pre-roll thread, the frame loop, closing and the report
+ *
+ * Below the command's top every function returns mmd_status with err->msg the
+ * sentence printed after "mmdrender: " (the top prints it and turns the status
+ * into the exit code, exit.c). For the CLI's files only.
+ */
+#ifndef MMD_RENDERER_CLI_RENDER_RUN_H
+#define MMD_RENDERER_CLI_RENDER_RUN_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "renderer/cli/outputs.h"
+#include "renderer/cli/progress.h"
+#include "renderer/gl/render.h"
+#include "renderer/output/bgvideo.h"
+#include "renderer/output/sink.h"
+#include "renderer/scene/plan.h"
+#include "renderer/scene/scene.h"
+#include "renderer/scene/stage.h"
+
+typedef struct render_args {
+    const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
+    const char *ssaa, *soft_shadow;
+    int crf, threads, texture_mib, max_memory_mib;
+    bool glow, diffusion, fxaa;
+    bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats, print_plan;
+    int progress;
+    mmd_gl_backend gl;
+} render_args;
+
+typedef struct render_job {
+    const mmd_scene *scene;    /* the caller's, command-line values applied */
+    mmd_stage *stage;          /* models, anims, physics, accessories, camera (stage.h) */
+    mmd_renderer *renderer;
+    mmd_bgvideo *bgvideo;      /* [background] video, NULL when none or unreadable */
+    mmd_sink *sink;
+    mmd_progress *progress;
+    uint8_t *rgba;
+    double t_begin;            /* the command's start (mmd_render_clock) */
+} render_job;
+
+/* render_gl.c */
+mmd_status mmd_render_check_memory(const render_job *j, const render_args *a, const mmd_output_kind *kind,
+                                   size_t *texture_budget, mmd_error *err);
+mmd_status mmd_render_open_renderer(render_job *j, const render_args *a, size_t texture_budget, mmd_error *err);
+mmd_status mmd_render_add_models(render_job *j, mmd_error *err);
+
+/* render_output.c */
+const mmd_output_kind *mmd_render_output_kind(const render_args *a, mmd_error *err); /* NULL: MMD_E_USAGE */
+mmd_output_request mmd_render_base_request(const render_job *j, const render_args *a);
+mmd_status mmd_render_check_sizes(const render_job *j, const render_args *a, const mmd_output_kind *kind,
+                                  mmd_error *err);
+mmd_status mmd_render_output_is_input(const render_job *j, const render_args *a, const mmd_output_kind *k,
+                                      const mmd_render_plan *p, mmd_error *err); /* MMD_E_USAGE on a clash */
+mmd_status mmd_render_open_output(render_job *j, const render_args *a, const mmd_output_kind *kind,
+                                  const mmd_render_plan *p, int chunk_index, int chunk_count, mmd_error *err);
+
+/* render_loop.c */
+double mmd_render_clock(void);                          /* monotonic seconds */
+const volatile sig_atomic_t *mmd_render_stop_flag(void); /* set by SIGINT/SIGTERM */
+/* The physics pre-roll (stage.h) on its own thread while the models go into
+ * the renderer and the output opens: neither touches the anims or physics. */
+typedef struct render_preroll {
+    render_job *j;
+    const mmd_render_plan *p;
+    pthread_t thread;
+    bool running;
+} render_preroll;
+void mmd_render_preroll_start(render_preroll *pr);
+void mmd_render_preroll_join(render_preroll *pr);
+/* SIGINT/SIGTERM stop the run between frames (a second one removes the sink's temporary and exits). */
+void mmd_render_install_signals(const mmd_sink *sink);
+/* The plan's frames rendered and written, the output closed, the report
+ * printed: MMD_OK, MMD_E_INTERRUPTED (outputs finalised) or a failure in err. */
+mmd_status mmd_render_run(render_job *j, const render_args *a, const mmd_output_kind *kind,
+                          const mmd_render_plan *p, mmd_error *err);
+
+#endif
