@@ -41,6 +41,7 @@
 #include "renderer/image/texpath.h"
 #include "renderer/scene/scene.h"
 #include "renderer/output/bgvideo.h"
+#include "renderer/output/codecs.h"
 #include "renderer/output/sink.h"
 
 /* CLI-only globals: g_stop is set by SIGINT/SIGTERM and polled between frames
@@ -156,7 +157,7 @@ static int parse_args(int argc, char **argv, render_args *a)
     if (!a->out && a->print_plan)
         a->out = "null"; /* nothing is written */
     if (!a->out)
-        return mmd_cli_usage_error(MMD_CLI_RENDER, "%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
+        return mmd_cli_usage_error(MMD_CLI_RENDER, "%s", "missing -o OUT (a " MMD_CONTAINERS_SLASHED " file, a folder/ or frames/%05d.png)");
     return 0;
 }
 
@@ -503,7 +504,7 @@ static const mmd_output_kind *check_output(const render_args *a, mmd_error *err)
 {
     const mmd_output_kind *k = mmd_output_kind_for(a->out);
     if (!k)
-        mmd_fail(err, MMD_E_USAGE, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm/.avi file, a folder/ "
+        mmd_fail(err, MMD_E_USAGE, "cannot tell what '%s' is: use a " MMD_CONTAINERS_SLASHED " file, a folder/ "
                  "or a pattern like frames/%%05d.png", a->out);
     else if (a->skip_existing && !k->frame_exists)
         mmd_fail(err, MMD_E_USAGE, "--skip-existing works with PNG output only");
