@@ -11,6 +11,11 @@
 #define NONE AV_PIX_FMT_NONE
 #define X264 (MMD_CODEC_YUV | MMD_CODEC_PRESET | MMD_CODEC_ONE_THREAD)
 
+/* One row per --codec NAME: {name, encoder, containers, pixel formats, with alpha,
+ * MMD_CODEC_* flags, CRF, memory figures} (mmd_codec, codecs.h). A new codec is a
+ * row here (its encoder options, if any, in mmd_codec_options), its output checked
+ * in tests/cli/codecs.sh and its row in docs/cli.md (test_codecs checks the
+ * containers written there). */
 static const mmd_codec k_codecs[] = {
     {"h264", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV420P, NONE}, {NONE}, X264, 18, 96, 0, 12},
     {"h264-10", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV420P10LE, NONE}, {NONE}, X264, 18, 180, 0, 24},

@@ -4,17 +4,7 @@
  *     enum AVPixelFormat pf = mmd_codec_pix_fmt(c, avcodec, alpha);
  *     mmd_codec_options(c, &args, &dict);   // CRF, preset, profile, x264/x265 params
  *
- * Rows (name: encoder, pixel format [with alpha], containers):
- *   h264      libx264     yuv420p (High)                       mp4 mov mkv
- *   h264-10   libx264     yuv420p10le (High 10)                mp4 mov mkv
- *   h264-444  libx264     yuv444p (High 4:4:4 Predictive)      mp4 mov mkv
- *   x264rgb   libx264rgb  bgr0 (lossless, qp 0)                mp4 mov mkv
- *   hevc      libx265     yuv420p (Main)                       mp4 mov mkv
- *   ffv1      ffv1        0rgb [argb] (lossless)               mkv
- *   vp9       libvpx-vp9  yuv420p [yuva420p]                   webm mkv
- *   qtrle     qtrle       rgb24 [argb] (lossless)              mov
- *   utvideo   utvideo     gbrp [gbrap] (lossless)              avi mkv
- *   prores    prores_ks   yuv422p10le 422 HQ [yuva444p10le 4444 with alpha]  mov mkv
+ * The codecs are the rows of k_codecs (codecs.c).
  * The containers, with their default codec and codec with alpha, are the rows
  * of MMD_CONTAINER_LIST below. Editing codecs (utvideo, prores) carry PCM
  * audio (MMD_CODEC_PCM).
