@@ -48,7 +48,8 @@ const mmd_sniff_row *mmd_sniff_path(const char *path)
     return NULL;
 }
 
-const char *mmd_sniff_labels(unsigned kinds, char *buf, size_t cap)
+/* The labels (or extensions) of the signed rows of kinds, ", " between, last_sep before the last. */
+static const char *join(unsigned kinds, bool exts, const char *last_sep, char *buf, size_t cap)
 {
     size_t n = 0, left = 0;
     for (size_t i = 0; i < MMD_FILE_FORMAT_COUNT; i++)
@@ -59,8 +60,13 @@ const char *mmd_sniff_labels(unsigned kinds, char *buf, size_t cap)
         if (!(k_rows[i].kind & kinds) || !k_rows[i].signature_len)
             continue;
         left--;
-        int w = snprintf(buf + n, cap - n, "%s%s", k_rows[i].label, left > 1 ? ", " : left ? " or " : "");
+        int w = snprintf(buf + n, cap - n, "%s%s", exts ? k_rows[i].ext : k_rows[i].label,
+                         left > 1 ? ", " : left ? last_sep : "");
         n += w > 0 ? (size_t)w : 0;
     }
     return buf;
 }
+
+const char *mmd_sniff_labels(unsigned kinds, char *buf, size_t cap) { return join(kinds, false, " or ", buf, cap); }
+
+const char *mmd_sniff_exts(unsigned kinds, char *buf, size_t cap) { return join(kinds, true, ", ", buf, cap); }

@@ -78,5 +78,7 @@ const mmd_sniff_row *mmd_sniff_path(const char *path);
 /* The labels of the rows of the kinds in mask (MMD_KIND_*) that have a
  * signature, "PMX, PMD, VMD, VPD or .x", into buf; buf. */
 const char *mmd_sniff_labels(unsigned kinds, char *buf, size_t cap);
+/* Their extensions, ".pmx, .pmd", into buf; buf. */
+const char *mmd_sniff_exts(unsigned kinds, char *buf, size_t cap);
 
 #endif

@@ -1,8 +1,9 @@
 /* renderer/cli/cmd_info.c - `mmdrender info FILE [--json]`: what a PMX/PMD model,
  * VMD/VPD motion or DirectX .x accessory contains.
  *
- * The format is detected from the content ("PMX ", "Pmd", "Vocaloid Motion
- * Data", "Vocaloid Pose Data file", "xof "). JSON keys are a contract (docs/cli.md):
+ * The format is told by its signature (core/sniff.h: the rows of the model,
+ * motion and accessory kinds; usage and the "not a ..." message list them from
+ * there). JSON keys are a contract (docs/cli.md):
  * models  {"file","format","version","name","name_en","encoding","counts":{...},
  *          "morph_types":{...},"weight_types":{...},
  *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],
@@ -33,9 +34,10 @@
 
 static void usage(FILE *f)
 {
+    char model[64], motion[64], acc[64];
     fprintf(f,
             "usage: mmdrender info FILE [--json] [--allow-outside-assets]\n"
-            "  Print what a model (.pmx, .pmd), motion (.vmd, .vpd) or accessory (.x)\n"
+            "  Print what a model (%s), motion (%s) or accessory (%s)\n"
             "  contains: counts per section, morph and weight types, texture files and\n"
             "  whether they exist (models, accessories), key counts and the last frame\n"
             "  (motions).\n"
@@ -43,7 +45,9 @@ static void usage(FILE *f)
             "  --allow-outside-assets  let texture paths leave the model's folder (as render)\n"
             "  Textures are looked up exactly as a render does (letter case, '\\',\n"
             "  Shift-JIS names, confined to the model's folder).\n"
-            "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n");
+            "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n",
+            mmd_sniff_exts(MMD_KIND_MODEL, model, sizeof model), mmd_sniff_exts(MMD_KIND_MOTION, motion, sizeof motion),
+            mmd_sniff_exts(MMD_KIND_ACCESSORY, acc, sizeof acc));
 }
 
 /* "warnings":[{"section","item","offset","what","count"}...],"warning_count":N */

@@ -87,6 +87,7 @@ t_expect "no file is a usage error" 1 "$MMD" info
 t_expect "bad option is a usage error" 1 "$MMD" info --frobnicate "$vmd"
 t_expect "--help" 0 "$MMD" info --help
 t_grep "help text" 'usage: mmdrender info FILE'
+t_grep "help lists the formats of core/sniff.h" 'model \(\.pmx, \.pmd\), motion \(\.vmd, \.vpd\) or accessory \(\.x\)'
 
 # --- .x accessories (generated seeds of tests/fuzz/corpus/x) ---
 for f in sample_txt sample_bin32 sample_tzip sample_bzip64; do

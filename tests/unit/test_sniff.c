@@ -44,7 +44,7 @@ TEST(every_row_by_signature_and_extension)
     CHECK(mmd_sniff("Polygon Movie maker 0002", 24)->id == MMD_FILE_PMM);
 }
 
-/* The list info's "not a ... file" names. */
+/* The lists info's "not a ... file" message and its usage name. */
 TEST(labels_join_the_kinds_rows)
 {
     char b[128];
@@ -54,6 +54,8 @@ TEST(labels_join_the_kinds_rows)
     CHECK_STR(mmd_sniff_labels(MMD_KIND_ACCESSORY, b, sizeof b), ".x");
     CHECK_STR(mmd_sniff_labels(MMD_KIND_PLACEMENT, b, sizeof b), ""); /* .vac: no signature */
     CHECK_STR(mmd_sniff_labels(MMD_KIND_MODEL | MMD_KIND_MOTION, b, 6), "PMX, ");
+    CHECK_STR(mmd_sniff_exts(MMD_KIND_MODEL, b, sizeof b), ".pmx, .pmd"); /* info's usage */
+    CHECK_STR(mmd_sniff_exts(MMD_KIND_MOTION | MMD_KIND_ACCESSORY, b, sizeof b), ".vmd, .vpd, .x");
 }
 
 /* mmd_accessory_load reads a .x through its row: the mesh mmd_x_load gives;
