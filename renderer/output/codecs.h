@@ -28,9 +28,9 @@
     F("mp4", "h264", NULL) SEP F("mkv", "h264", "ffv1") SEP F("mov", "h264", "qtrle") SEP \
     F("webm", "vp9", "vp9") SEP F("avi", "utvideo", "utvideo")
 #define MMD_CONTAINER_DOT(ext, codec, alpha) "." ext
-/* The list as one string literal: ".mp4 .mkv .mov .webm .avi" (usage, messages). */
+/* The list as one string literal, dot first, a space between (usage, messages). */
 #define MMD_CONTAINERS_SPACED MMD_CONTAINER_LIST(MMD_CONTAINER_DOT, " ")
-/* ".mp4/.mkv/.mov/.webm/.avi" */
+/* The same with '/' between. */
 #define MMD_CONTAINERS_SLASHED MMD_CONTAINER_LIST(MMD_CONTAINER_DOT, "/")
 
 enum {
