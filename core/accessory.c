@@ -1,5 +1,7 @@
-/* core/accessory.c - .vac files and the accessory placement (nanoem's
- * Accessory::fullWorldTransform order: bone x T x Rz x Ry x Rx x S x 10). */
+/* core/accessory.c - the neutral accessory mesh (loaded through the format's
+ * row of core/sniff.h, validated, freed), .vac files and the accessory
+ * placement (nanoem's Accessory::fullWorldTransform order: bone x T x Rz x Ry
+ * x Rx x S x 10). */
 #include "core/accessory.h"
 
 #include <cglm/cglm.h>
@@ -9,10 +11,75 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/file.h"
+#include "core/sniff.h"
 #include "core/text.h"
-#include "core/xfile_internal.h"
 
 #define VAC_MAX_BYTES (64u * 1024u)
+
+mmd_status mmd_accessory_load(const void *data, size_t size, mmd_accessory_mesh **out, mmd_error *err)
+{
+    const mmd_sniff_row *f = mmd_sniff(data, size);
+    for (int id = 0; (!f || !f->load_accessory) && id < MMD_FILE_FORMAT_COUNT; id++)
+        f = mmd_sniff_row_of((mmd_file_format)id); /* no accessory signature: the first accessory row */
+    return f->load_accessory(data, size, out, err);
+}
+
+mmd_status mmd_accessory_load_file(const char *path, mmd_accessory_mesh **out, mmd_error *err)
+{
+    void *data = NULL;
+    size_t size = 0;
+    mmd_status st = mmd_file_read(path, &data, &size, err);
+    if (st != MMD_OK)
+        return st;
+    st = mmd_accessory_load(data, size, out, err);
+    free(data);
+    return st;
+}
+
+void mmd_accessory_mesh_free(mmd_accessory_mesh *m)
+{
+    if (m)
+        mmd_arena_destroy(m->arena); /* the mesh (and its reader's struct) lives in its arena */
+}
+
+static bool finite_n(const float *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return false;
+    return true;
+}
+
+mmd_status mmd_accessory_mesh_validate(const mmd_accessory_mesh *x, mmd_error *err)
+{
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < x->material_count; i++) {
+        const mmd_accessory_material *m = &x->materials[i];
+        if (m->index_count % 3)
+            return mmd_error_set(err, MMD_E_BAD_COUNT, "x.material", i, -1, "%u indices (not triangles)",
+                                 m->index_count);
+        if (!finite_n(m->diffuse, 4) || !finite_n(&m->power, 1) || !finite_n(m->specular, 3) ||
+            !finite_n(m->emissive, 3))
+            return mmd_error_set(err, MMD_E_BAD_VALUE, "x.material", i, -1, "non-finite colour");
+        sum += m->index_count;
+    }
+    if (sum != x->index_count)
+        return mmd_error_set(err, MMD_E_BAD_COUNT, "x", -1, -1, "materials draw %llu indices of %u",
+                             (unsigned long long)sum, x->index_count);
+    for (uint32_t i = 0; i < x->index_count; i++)
+        if (x->indices[i] >= x->vertex_count)
+            return mmd_error_set(err, MMD_E_BAD_INDEX, "x.index", i, -1, "vertex %u of %u", x->indices[i],
+                                 x->vertex_count);
+    for (uint32_t i = 0; i < x->vertex_count; i++) {
+        const mmd_accessory_vertex *v = &x->vertices[i];
+        float l = v->normal[0] * v->normal[0] + v->normal[1] * v->normal[1] + v->normal[2] * v->normal[2];
+        if (!finite_n(v->position, 3) || !finite_n(v->uv, 2) || !finite_n(v->color, 4) || fabsf(l - 1.0f) > 1e-3f)
+            return mmd_error_set(err, MMD_E_BAD_VALUE, "x.vertex", i, -1,
+                                 "non-finite value or normal of length %g (a transform overflowed)", (double)sqrtf(l));
+    }
+    return MMD_OK;
+}
 
 void mmd_accessory_place_default(mmd_accessory_place *p)
 {

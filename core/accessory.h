@@ -1,23 +1,20 @@
-/* core/accessory.h - MMD accessories: DirectX .x meshes, .vac files, placement.
+/* core/accessory.h - MMD accessories as the renderer takes them: the neutral
+ * mesh (whatever file it came from), .vac files, placement.
  *
- *   mmd_xmesh *x;
- *   if (mmd_x_load(bytes, size, &x, &err) != MMD_OK) -> "file: offset 0x1a2b, x.mesh #0: ..."
- *   ... x->vertices, x->indices (triangles grouped by material), x->materials
- *   mmd_x_free(x);
+ *   mmd_accessory_mesh *m;
+ *   if (mmd_accessory_load(bytes, size, &m, &err) != MMD_OK) -> "file: offset 0x1a2b, x.mesh #0: ..."
+ *   ... m->vertices, m->indices (triangles grouped by material), m->materials
+ *   mmd_accessory_mesh_free(m);
  *
- * .x: text (`xof 0302txt`/`0303txt`), binary (`bin `, 32- or 64-bit floats) and
- * MSZIP-compressed (`tzip`/`bzip`). Offsets in errors of compressed files count
- * bytes of the inflated data (after the 16-byte header). Frames are flattened:
- * every Mesh is transformed by its frames' FrameTransformMatrix product and
- * appended; polygons become triangle fans; faces are grouped by material
- * (materials in file order, per mesh). Positions stay in file units (DirectX's
- * left-handed space = MMD's model space; MMD scales by 10 when placing). A mesh
- * without MeshNormals gets the normalised sum of its faces' unit normals.
- * Unknown templates and objects are skipped by their braces/tokens.
+ * The format is told by its signature (core/sniff.h: one row per format, each
+ * accessory row naming its reader); bytes that match no accessory signature
+ * are read as DirectX .x, the first accessory row, whose error then says why.
+ * What a format's file said beyond the mesh (.x: encoding, version, frame and
+ * face counts) stays with its reader (core/xfile.h: mmd_xmesh).
  *
- * Invariants after a successful load (mmd_x_validate ran): every index is
- * < vertex_count; sum of materials' index_count == index_count, each a
- * multiple of 3; every float finite; normals unit length.
+ * Invariants after a successful load (mmd_accessory_mesh_validate ran): every
+ * index is < vertex_count; sum of materials' index_count == index_count, each
+ * a multiple of 3; every float finite; normals unit length.
  */
 #ifndef MMD_CORE_ACCESSORY_H
 #define MMD_CORE_ACCESSORY_H
@@ -29,54 +26,38 @@
 #include "core/arena.h"
 #include "core/status.h"
 
-#define MMD_X_MAX_DEPTH 64 /* object nesting */
-
-typedef enum mmd_x_encoding {
-    MMD_X_TEXT = 0,   /* "txt " */
-    MMD_X_BINARY = 1, /* "bin " */
-    MMD_X_TZIP = 2,   /* MSZIP-compressed text */
-    MMD_X_BZIP = 3,   /* MSZIP-compressed binary */
-} mmd_x_encoding;
-
-typedef struct mmd_x_vertex {
-    float position[3]; /* file units */
+typedef struct mmd_accessory_vertex {
+    float position[3]; /* model units before MMD's x10 (.x: file units) */
     float normal[3];   /* unit length */
-    float uv[2];       /* as stored (0 0 without MeshTextureCoords); drawn with wrap */
-    float color[4];    /* MeshVertexColors rgba, else 1 1 1 1 */
-} mmd_x_vertex;
+    float uv[2];       /* as stored (0 0 without uvs); drawn with wrap */
+    float color[4];    /* vertex colour rgba, else 1 1 1 1 */
+} mmd_accessory_vertex;
 
-typedef struct mmd_x_material {
-    float diffuse[4];     /* faceColor rgba */
+typedef struct mmd_accessory_material {
+    float diffuse[4];     /* rgba */
     float power;          /* specular exponent */
     float specular[3];
     float emissive[3];
-    char *texture;        /* UTF-8 (from Shift-JIS), '\' kept; "" none */
-    char *sphere;         /* "tex.png*sphere.sph" / ".spa": the sphere part; "" none */
+    char *texture;        /* UTF-8, '\' kept; "" none */
+    char *sphere;         /* sphere map ("tex.png*sphere.sph" / ".spa": the sphere part); "" none */
     uint8_t sphere_mode;  /* mmd_sphere_mode (core/model.h): MUL for .sph, ADD for .spa, NONE */
     uint32_t index_count; /* indices drawn with this material (multiple of 3) */
-} mmd_x_material;
+} mmd_accessory_material;
 
-typedef struct mmd_xmesh {
-    uint8_t encoding;     /* mmd_x_encoding */
-    uint8_t float_bits;   /* 32 or 64 (header; binary floats use it) */
-    uint16_t version;     /* 302, 303 */
-    mmd_x_vertex *vertices; uint32_t vertex_count;
-    uint32_t *indices;      uint32_t index_count;
-    mmd_x_material *materials; uint32_t material_count;
-    uint32_t mesh_count, frame_count, face_count; /* as in the file (faces: polygons) */
-    uint32_t file_vertex_count; /* as in the file (vertex_count: as drawn, split where a
-                                   position carries several normals or uvs) */
-    bool has_normals, has_uvs, has_colors;        /* some mesh had MeshNormals/...Coords/...Colors */
+typedef struct mmd_accessory_mesh {
+    mmd_accessory_vertex *vertices;     uint32_t vertex_count;
+    uint32_t *indices;                  uint32_t index_count;
+    mmd_accessory_material *materials;  uint32_t material_count; /* drawn in this order */
     unsigned warnings;    /* repaired oddities (degenerate faces, bad text) */
-    mmd_arena *arena;
-} mmd_xmesh;
+    mmd_arena *arena;     /* owns the mesh (and what its reader kept beside it) */
+} mmd_accessory_mesh;
 
-/* Parse + validate from memory. On failure *out is untouched and err says why. */
-mmd_status mmd_x_load(const void *data, size_t size, mmd_xmesh **out, mmd_error *err);
-mmd_status mmd_x_load_file(const char *path, mmd_xmesh **out, mmd_error *err);
-void mmd_x_free(mmd_xmesh *x); /* NULL is a no-op */
-/* The invariants above (called by mmd_x_load). */
-mmd_status mmd_x_validate(const mmd_xmesh *x, mmd_error *err);
+/* Sniff, read and validate from memory. On failure *out is untouched and err says why. */
+mmd_status mmd_accessory_load(const void *data, size_t size, mmd_accessory_mesh **out, mmd_error *err);
+mmd_status mmd_accessory_load_file(const char *path, mmd_accessory_mesh **out, mmd_error *err);
+void mmd_accessory_mesh_free(mmd_accessory_mesh *m); /* NULL is a no-op */
+/* The invariants above (every accessory reader calls it). */
+mmd_status mmd_accessory_mesh_validate(const mmd_accessory_mesh *m, mmd_error *err);
 
 /* .vac: MMD's six Shift-JIS text lines (name, .x file, scale, "x,y,z" position,
  * "x,y,z" rotation in degrees, parent bone name; may be empty), then comments. */

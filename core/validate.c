@@ -12,6 +12,7 @@
 
 #include "core/file.h"
 #include "core/model_internal.h"
+#include "core/sniff.h"
 
 static const char *sec(const mmd_model *m, const char *pmx, const char *pmd)
 {
@@ -772,8 +773,9 @@ mmd_status mmd_model_load(const void *data, size_t size, mmd_model **out, mmd_er
     if (!out)
         return mmd_error_set(err, MMD_E_BAD_STRUCTURE, "model", -1, -1, "no output pointer");
     const uint8_t *b = data;
-    int pmx = b && size >= 4 && memcmp(b, "PMX ", 4) == 0;
-    int pmd = b && size >= 3 && memcmp(b, "Pmd", 3) == 0;
+    const mmd_sniff_row *f = mmd_sniff(b, size);
+    int pmx = f && f->id == MMD_FILE_PMX;
+    int pmd = f && f->id == MMD_FILE_PMD;
     if (!pmx && !pmd)
         return mmd_error_set(err, MMD_E_BAD_MAGIC, "model", -1, 0, "not a PMX or PMD file");
     mmd_arena *a = mmd_arena_create();

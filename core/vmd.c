@@ -18,6 +18,7 @@
 
 #include "core/file.h"
 #include "core/reader.h"
+#include "core/sniff.h"
 #include "core/text.h"
 #include "core/vmd_write.h"
 
@@ -596,12 +597,10 @@ mmd_status mmd_vpd_load(const void *data, size_t size, mmd_motion **out, mmd_err
 
 mmd_status mmd_motion_load(const void *data, size_t size, mmd_motion **out, mmd_error *err)
 {
-    const uint8_t *d = data;
-    if (d && size >= 20 && !memcmp(d, "Vocaloid Motion Data", 20))
+    const mmd_sniff_row *f = mmd_sniff(data, size);
+    if (f && f->id == MMD_FILE_VMD)
         return mmd_vmd_load(data, size, out, err);
-    size_t skip = (d && size >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF) ? 3 : 0;
-    size_t vl = strlen(VPD_MAGIC);
-    if (d && size - skip >= vl && !memcmp(d + skip, VPD_MAGIC, vl))
+    if (f && f->id == MMD_FILE_VPD)
         return mmd_vpd_load(data, size, out, err);
     return mmd_error_set(err, MMD_E_BAD_MAGIC, "motion", -1, 0,
                          "neither a VMD (\"Vocaloid Motion Data\") nor a VPD (\"" VPD_MAGIC "\") file");

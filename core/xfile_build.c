@@ -147,7 +147,7 @@ static void computed_normals(const xraw_mesh *me, float *sum)
     }
 }
 
-static void put_vertex(mmd_x_vertex *v, const xraw_mesh *me, uint32_t pi, const float *nrm, const float m[16],
+static void put_vertex(mmd_accessory_vertex *v, const xraw_mesh *me, uint32_t pi, const float *nrm, const float m[16],
                        const float nm[9])
 {
     const float *p = me->pos + 3 * (size_t)pi;
@@ -163,13 +163,13 @@ static void put_vertex(mmd_x_vertex *v, const xraw_mesh *me, uint32_t pi, const 
 
 typedef struct build_at { uint32_t vbase, ibase, mbase; } build_at;
 
-/* Vertices of one mesh into x->vertices from vbase; returns false when out of memory. */
+/* Vertices of one mesh into x->mesh.vertices from vbase; returns false when out of memory. */
 static bool mesh_vertices(xp *p, const xraw_mesh *me, bool shared, uint32_t vbase)
 {
     float m[16], nm[9];
     world_of(me->frame, m);
     normal_matrix(m, nm);
-    mmd_x_vertex *out = p->x->vertices + vbase;
+    mmd_accessory_vertex *out = p->x->mesh.vertices + vbase;
     if (!shared) {
         for (size_t i = 0; i < me->face_i.n; i++)
             put_vertex(out + i, me, me->face_i.v[i], me->nrm + 3 * (size_t)me->nface_i.v[i], m, nm);
@@ -208,10 +208,10 @@ static bool mesh_indices(xp *p, const xraw_mesh *me, bool shared, build_at at)
         c += k;
     }
     for (uint32_t k = 0; k < nmat; k++) {
-        p->x->materials[at.mbase + k].index_count = (uint32_t)start[k + 1];
+        p->x->mesh.materials[at.mbase + k].index_count = (uint32_t)start[k + 1];
         start[k + 1] += start[k];
     }
-    uint32_t *idx = p->x->indices + at.ibase;
+    uint32_t *idx = p->x->mesh.indices + at.ibase;
     for (size_t f = 0; f < me->face_n.n; f++) {
         uint32_t k = me->face_n.v[f];
         size_t *s = &start[face_material(me, f)];
@@ -226,7 +226,7 @@ static bool mesh_indices(xp *p, const xraw_mesh *me, bool shared, build_at at)
     return true;
 }
 
-static void default_material(xp *p, mmd_x_material *m)
+static void default_material(xp *p, mmd_accessory_material *m)
 {
     memset(m, 0, sizeof *m);
     for (int k = 0; k < 4; k++)
@@ -247,7 +247,7 @@ void xp_build(xp *p)
             if (me->face_n.v[f] >= 3)
                 ni += 3 * ((size_t)me->face_n.v[f] - 2);
             else
-                x->warnings++; /* a face of fewer than 3 corners draws nothing */
+                x->mesh.warnings++; /* a face of fewer than 3 corners draws nothing */
         nm += me->has_mat ? me->nmat : 1;
     }
     if (!ok(p))
@@ -259,16 +259,16 @@ void xp_build(xp *p)
                        ni, nm);
         return;
     }
-    x->vertices = mmd_arena_array(x->arena, nv, sizeof *x->vertices);
-    x->indices = mmd_arena_array(x->arena, ni, sizeof *x->indices);
-    x->materials = mmd_arena_array(x->arena, nm, sizeof *x->materials);
-    if (!x->vertices || !x->indices || !x->materials) {
+    x->mesh.vertices = mmd_arena_array(x->mesh.arena, nv, sizeof *x->mesh.vertices);
+    x->mesh.indices = mmd_arena_array(x->mesh.arena, ni, sizeof *x->mesh.indices);
+    x->mesh.materials = mmd_arena_array(x->mesh.arena, nm, sizeof *x->mesh.materials);
+    if (!x->mesh.vertices || !x->mesh.indices || !x->mesh.materials) {
         xp_nomem(p);
         return;
     }
-    x->vertex_count = (uint32_t)nv;
-    x->index_count = (uint32_t)ni;
-    x->material_count = (uint32_t)nm;
+    x->mesh.vertex_count = (uint32_t)nv;
+    x->mesh.index_count = (uint32_t)ni;
+    x->mesh.material_count = (uint32_t)nm;
     build_at at = {0, 0, 0};
     for (xraw_mesh *me = p->meshes; me; me = me->next) {
         bool shared = shared_vertices(me);
@@ -278,9 +278,9 @@ void xp_build(xp *p)
         uint32_t nmat = me->has_mat ? me->nmat : 1;
         for (uint32_t k = 0; k < nmat; k++) {
             if (me->has_mat)
-                x->materials[at.mbase + k] = *me->mats[k];
+                x->mesh.materials[at.mbase + k] = *me->mats[k];
             else
-                default_material(p, &x->materials[at.mbase + k]);
+                default_material(p, &x->mesh.materials[at.mbase + k]);
         }
         if (!mesh_vertices(p, me, shared, at.vbase) || !mesh_indices(p, me, shared, at)) {
             xp_nomem(p);
@@ -288,7 +288,7 @@ void xp_build(xp *p)
         }
         at.vbase += shared ? me->nv : (uint32_t)me->face_i.n;
         for (uint32_t k = 0; k < nmat; k++)
-            at.ibase += x->materials[at.mbase + k].index_count;
+            at.ibase += x->mesh.materials[at.mbase + k].index_count;
         at.mbase += nmat;
     }
 }

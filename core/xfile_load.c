@@ -1,10 +1,11 @@
 /* core/xfile_load.c - mmd_x_load: the 16-byte header, MSZIP inflation, parse,
- * build, validate; one arena per mesh, one free. */
+ * build, validate; one arena per mesh, one free; the .x row of core/sniff.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/file.h"
+#include "core/sniff.h"
 #include "core/xfile_parse.h"
 
 /* "xof " + "03mm" + "txt "/"bin "/"tzip"/"bzip" + "0032"/"0064". */
@@ -63,7 +64,7 @@ static mmd_status parse_payload(const uint8_t *data, size_t size, size_t start, 
     p.mesh_tail = &p.meshes;
     p.tmp = mmd_arena_create();
     p.t = mmd_text_create();
-    p.empty = mmd_arena_strdup(x->arena, "");
+    p.empty = mmd_arena_strdup(x->mesh.arena, "");
     if (!p.tmp || !p.t || !p.empty)
         xp_nomem(&p);
     if (mmd_rd_ok(&p.r))
@@ -89,7 +90,7 @@ mmd_status mmd_x_load(const void *data, size_t size, mmd_xmesh **out, mmd_error 
         mmd_arena_destroy(a);
         return mmd_error_set(err, MMD_E_NOMEM, "x", -1, -1, "out of memory");
     }
-    x->arena = a;
+    x->mesh.arena = a;
     mmd_status st = parse_header(data, size, x, err);
     if (st == MMD_OK && (x->encoding == MMD_X_TZIP || x->encoding == MMD_X_BZIP)) {
         uint8_t *inflated = NULL;
@@ -102,7 +103,7 @@ mmd_status mmd_x_load(const void *data, size_t size, mmd_xmesh **out, mmd_error 
         st = parse_payload(data, size, MMD_X_HEADER_BYTES, false, x, err);
     }
     if (st == MMD_OK)
-        st = mmd_x_validate(x, err);
+        st = mmd_accessory_mesh_validate(&x->mesh, err);
     if (st != MMD_OK) {
         mmd_arena_destroy(a);
         return st;
@@ -126,43 +127,16 @@ mmd_status mmd_x_load_file(const char *path, mmd_xmesh **out, mmd_error *err)
 void mmd_x_free(mmd_xmesh *x)
 {
     if (x)
-        mmd_arena_destroy(x->arena); /* the mesh lives in its own arena */
+        mmd_accessory_mesh_free(&x->mesh); /* x lives in the mesh's arena */
 }
 
-static bool finite_n(const float *v, int n)
+/* The .x row of core/sniff.h: the mesh alone (its arena keeps the file's facts). */
+mmd_status mmd_x_accessory_load(const void *data, size_t size, mmd_accessory_mesh **out, mmd_error *err)
 {
-    for (int i = 0; i < n; i++)
-        if (!isfinite(v[i]))
-            return false;
-    return true;
+    mmd_xmesh *x = NULL;
+    mmd_status st = mmd_x_load(data, size, &x, err);
+    if (st == MMD_OK)
+        *out = &x->mesh;
+    return st;
 }
 
-mmd_status mmd_x_validate(const mmd_xmesh *x, mmd_error *err)
-{
-    uint64_t sum = 0;
-    for (uint32_t i = 0; i < x->material_count; i++) {
-        const mmd_x_material *m = &x->materials[i];
-        if (m->index_count % 3)
-            return mmd_error_set(err, MMD_E_BAD_COUNT, "x.material", i, -1, "%u indices (not triangles)",
-                                 m->index_count);
-        if (!finite_n(m->diffuse, 4) || !finite_n(&m->power, 1) || !finite_n(m->specular, 3) ||
-            !finite_n(m->emissive, 3))
-            return mmd_error_set(err, MMD_E_BAD_VALUE, "x.material", i, -1, "non-finite colour");
-        sum += m->index_count;
-    }
-    if (sum != x->index_count)
-        return mmd_error_set(err, MMD_E_BAD_COUNT, "x", -1, -1, "materials draw %llu indices of %u",
-                             (unsigned long long)sum, x->index_count);
-    for (uint32_t i = 0; i < x->index_count; i++)
-        if (x->indices[i] >= x->vertex_count)
-            return mmd_error_set(err, MMD_E_BAD_INDEX, "x.index", i, -1, "vertex %u of %u", x->indices[i],
-                                 x->vertex_count);
-    for (uint32_t i = 0; i < x->vertex_count; i++) {
-        const mmd_x_vertex *v = &x->vertices[i];
-        float l = v->normal[0] * v->normal[0] + v->normal[1] * v->normal[1] + v->normal[2] * v->normal[2];
-        if (!finite_n(v->position, 3) || !finite_n(v->uv, 2) || !finite_n(v->color, 4) || fabsf(l - 1.0f) > 1e-3f)
-            return mmd_error_set(err, MMD_E_BAD_VALUE, "x.vertex", i, -1,
-                                 "non-finite value or normal of length %g (a transform overflowed)", (double)sqrtf(l));
-    }
-    return MMD_OK;
-}

@@ -61,13 +61,13 @@ static char *sjis_str(xp *p, const uint8_t *s, size_t n)
     if (!n)
         return p->empty;
     unsigned bad = 0;
-    char *u = mmd_text_sjis(p->t, p->x->arena, s, n, &bad);
+    char *u = mmd_text_sjis(p->t, p->x->mesh.arena, s, n, &bad);
     if (!u) {
         xp_nomem(p);
         return p->empty;
     }
     if (bad)
-        p->x->warnings++;
+        p->x->mesh.warnings++;
     return u;
 }
 
@@ -88,7 +88,7 @@ static bool ends_with_ci(const uint8_t *s, size_t n, const char *ext)
 
 /* MMD's "texture*sphere" convention: each part is a sphere map when it ends in
  * .sph (multiply) or .spa (add), else the texture. */
-static void texture_name(xp *p, mmd_x_material *m, const uint8_t *s, size_t n)
+static void texture_name(xp *p, mmd_accessory_material *m, const uint8_t *s, size_t n)
 {
     while (n && s[n - 1] == 0)
         n--;
@@ -109,7 +109,7 @@ static void texture_name(xp *p, mmd_x_material *m, const uint8_t *s, size_t n)
 
 static void material_child(xp *p, void *ctx, const xtok *type)
 {
-    mmd_x_material *m = ctx;
+    mmd_accessory_material *m = ctx;
     xtok name;
     if (!xp_name_is(type, "TextureFilename")) {
         xp_skip_child(p, ctx, type);
@@ -129,11 +129,11 @@ static void material_child(xp *p, void *ctx, const xtok *type)
 }
 
 /* A Material after its type name; NULL on failure. */
-static mmd_x_material *parse_material(xp *p, xtok *name)
+static mmd_accessory_material *parse_material(xp *p, xtok *name)
 {
     if (!xp_open(p, name))
         return NULL;
-    mmd_x_material *m = mmd_arena_alloc(p->x->arena, sizeof *m);
+    mmd_accessory_material *m = mmd_arena_alloc(p->x->mesh.arena, sizeof *m);
     if (!m) {
         xp_nomem(p);
         return NULL;
@@ -147,7 +147,7 @@ static mmd_x_material *parse_material(xp *p, xtok *name)
     return ok(p) ? m : NULL;
 }
 
-static void add_material(xp *p, xraw_mesh *me, mmd_x_material *m, size_t at)
+static void add_material(xp *p, xraw_mesh *me, mmd_accessory_material *m, size_t at)
 {
     if (me->mats_have >= me->nmat) {
         mmd_rd_fail_at(&p->r, at, MMD_E_BAD_COUNT, "more materials than the %u declared", me->nmat);
@@ -163,7 +163,7 @@ static void matlist_child(xp *p, void *ctx, const xtok *type)
         return;
     }
     xtok name;
-    mmd_x_material *m = parse_material(p, &name);
+    mmd_accessory_material *m = parse_material(p, &name);
     if (m)
         add_material(p, ctx, m, type->at);
 }
@@ -381,7 +381,7 @@ static void frame_child(xp *p, void *ctx, const xtok *type)
 static void top_material(xp *p, const xtok *type)
 {
     xtok name;
-    mmd_x_material *m = parse_material(p, &name);
+    mmd_accessory_material *m = parse_material(p, &name);
     if (!m)
         return;
     xnamed_mat *n = tmp_array(p, 1, sizeof *n);

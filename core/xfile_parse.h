@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/accessory.h"
+#include "core/xfile.h"
 #include "core/reader.h"
 #include "core/text.h"
 #include "core/xfile_internal.h"
@@ -36,7 +36,7 @@ typedef struct xnamed_mat { /* a top-level Material, for references */
     struct xnamed_mat *next, *next_all; /* hash chain, every one */
     const uint8_t *name;
     size_t name_n;
-    mmd_x_material *m;
+    mmd_accessory_material *m;
 } xnamed_mat;
 
 typedef struct xu32v { uint32_t *v; size_t n, cap; } xu32v; /* malloc'd, grows */
@@ -56,7 +56,7 @@ typedef struct xraw_mesh {
     bool has_col; float *col; /* nv x rgba */
     bool has_mat; size_t mat_at;
     uint32_t nmat, nmat_idx, *mat_idx;
-    mmd_x_material **mats; uint32_t mats_have;
+    mmd_accessory_material **mats; uint32_t mats_have;
 } xraw_mesh;
 
 typedef struct xp {

@@ -172,29 +172,29 @@ static const char *sep_of(size_t i, size_t n) { return i + 1 < n ? ",\n" : ";\n"
 
 static void w_vectors(wr *w, const mmd_xmesh *x, size_t offset, int dims)
 {
-    w_dword(w, x->vertex_count, ";\n");
-    for (uint32_t i = 0; i < x->vertex_count; i++) {
-        const float *v = (const float *)((const uint8_t *)&x->vertices[i] + offset);
+    w_dword(w, x->mesh.vertex_count, ";\n");
+    for (uint32_t i = 0; i < x->mesh.vertex_count; i++) {
+        const float *v = (const float *)((const uint8_t *)&x->mesh.vertices[i] + offset);
         for (int k = 0; k < dims; k++)
             w_float(w, v[k], k + 1 < dims ? ";" : ";");
-        text(w, "%s", sep_of(i, x->vertex_count));
+        text(w, "%s", sep_of(i, x->mesh.vertex_count));
     }
 }
 
 static void w_faces(wr *w, const mmd_xmesh *x, bool normals)
 {
-    uint32_t nf = x->index_count / 3;
+    uint32_t nf = x->mesh.index_count / 3;
     w_dword(w, nf, ";\n");
     for (uint32_t f = 0; f < nf; f++) {
         w_dword(w, 3, ";");
         for (int k = 0; k < 3; k++)
-            w_dword(w, x->indices[3 * (size_t)f + (size_t)k], k < 2 ? "," : ";");
+            w_dword(w, x->mesh.indices[3 * (size_t)f + (size_t)k], k < 2 ? "," : ";");
         text(w, "%s", sep_of(f, nf));
     }
     (void)normals;
 }
 
-static void w_material(wr *w, mmd_text *t, const mmd_x_material *m)
+static void w_material(wr *w, mmd_text *t, const mmd_accessory_material *m)
 {
     w_begin(w, "Material", NULL);
     for (int k = 0; k < 4; k++)
@@ -219,28 +219,28 @@ static void w_material(wr *w, mmd_text *t, const mmd_x_material *m)
 
 static void w_matlist(wr *w, mmd_text *t, const mmd_xmesh *x)
 {
-    uint32_t nf = x->index_count / 3;
+    uint32_t nf = x->mesh.index_count / 3;
     w_begin(w, "MeshMaterialList", NULL);
-    w_dword(w, x->material_count, ";\n");
+    w_dword(w, x->mesh.material_count, ";\n");
     w_dword(w, nf, ";\n");
     uint32_t f = 0;
-    for (uint32_t k = 0; k < x->material_count; k++)
-        for (uint32_t j = 0; j < x->materials[k].index_count / 3; j++, f++)
+    for (uint32_t k = 0; k < x->mesh.material_count; k++)
+        for (uint32_t j = 0; j < x->mesh.materials[k].index_count / 3; j++, f++)
             w_dword(w, k, f + 1 < nf ? ",\n" : ";\n");
-    for (uint32_t k = 0; k < x->material_count; k++)
-        w_material(w, t, &x->materials[k]);
+    for (uint32_t k = 0; k < x->mesh.material_count; k++)
+        w_material(w, t, &x->mesh.materials[k]);
     w_end(w);
 }
 
 static void w_colors(wr *w, const mmd_xmesh *x)
 {
     w_begin(w, "MeshVertexColors", NULL);
-    w_dword(w, x->vertex_count, ";\n");
-    for (uint32_t i = 0; i < x->vertex_count; i++) {
+    w_dword(w, x->mesh.vertex_count, ";\n");
+    for (uint32_t i = 0; i < x->mesh.vertex_count; i++) {
         w_dword(w, i, ";");
         for (int k = 0; k < 4; k++)
-            w_float(w, x->vertices[i].color[k], k < 3 ? ";" : ";;");
-        text(w, "%s", sep_of(i, x->vertex_count));
+            w_float(w, x->mesh.vertices[i].color[k], k < 3 ? ";" : ";;");
+        text(w, "%s", sep_of(i, x->mesh.vertex_count));
     }
     w_end(w);
 }
@@ -248,21 +248,21 @@ static void w_colors(wr *w, const mmd_xmesh *x)
 static void w_mesh(wr *w, mmd_text *t, const mmd_xmesh *x, const mmd_x_write_options *o)
 {
     w_begin(w, "Mesh", "mesh0");
-    w_vectors(w, x, offsetof(mmd_x_vertex, position), 3);
+    w_vectors(w, x, offsetof(mmd_accessory_vertex, position), 3);
     w_faces(w, x, false);
     if (o->normals) {
         w_begin(w, "MeshNormals", NULL);
-        w_vectors(w, x, offsetof(mmd_x_vertex, normal), 3);
+        w_vectors(w, x, offsetof(mmd_accessory_vertex, normal), 3);
         w_faces(w, x, true);
         w_end(w);
     }
     if (x->has_uvs) {
         w_begin(w, "MeshTextureCoords", NULL);
-        w_dword(w, x->vertex_count, ";\n");
-        for (uint32_t i = 0; i < x->vertex_count; i++) {
-            w_float(w, x->vertices[i].uv[0], ";");
-            w_float(w, x->vertices[i].uv[1], ";");
-            text(w, "%s", sep_of(i, x->vertex_count));
+        w_dword(w, x->mesh.vertex_count, ";\n");
+        for (uint32_t i = 0; i < x->mesh.vertex_count; i++) {
+            w_float(w, x->mesh.vertices[i].uv[0], ";");
+            w_float(w, x->mesh.vertices[i].uv[1], ";");
+            text(w, "%s", sep_of(i, x->mesh.vertex_count));
         }
         w_end(w);
     }
@@ -324,32 +324,32 @@ mmd_xmesh *mmd_x_new(uint32_t nv, uint32_t ni, uint32_t nm)
         mmd_arena_destroy(a);
         return NULL;
     }
-    x->arena = a;
+    x->mesh.arena = a;
     x->float_bits = 32;
     x->version = 302;
-    x->vertices = mmd_arena_array(a, nv, sizeof *x->vertices);
-    x->indices = mmd_arena_array(a, ni, sizeof *x->indices);
-    x->materials = mmd_arena_array(a, nm, sizeof *x->materials);
+    x->mesh.vertices = mmd_arena_array(a, nv, sizeof *x->mesh.vertices);
+    x->mesh.indices = mmd_arena_array(a, ni, sizeof *x->mesh.indices);
+    x->mesh.materials = mmd_arena_array(a, nm, sizeof *x->mesh.materials);
     char *empty = mmd_arena_strdup(a, "");
-    if (!x->vertices || !x->indices || !x->materials || !empty) {
+    if (!x->mesh.vertices || !x->mesh.indices || !x->mesh.materials || !empty) {
         mmd_arena_destroy(a);
         return NULL;
     }
-    x->vertex_count = nv;
-    x->index_count = ni;
-    x->material_count = nm;
+    x->mesh.vertex_count = nv;
+    x->mesh.index_count = ni;
+    x->mesh.material_count = nm;
     x->has_uvs = true;
     for (uint32_t i = 0; i < nv; i++) {
-        x->vertices[i].normal[1] = 1;
+        x->mesh.vertices[i].normal[1] = 1;
         for (int k = 0; k < 4; k++)
-            x->vertices[i].color[k] = 1;
+            x->mesh.vertices[i].color[k] = 1;
     }
     for (uint32_t k = 0; k < nm; k++) {
         for (int c = 0; c < 4; c++)
-            x->materials[k].diffuse[c] = 1;
-        x->materials[k].texture = x->materials[k].sphere = empty;
+            x->mesh.materials[k].diffuse[c] = 1;
+        x->mesh.materials[k].texture = x->mesh.materials[k].sphere = empty;
     }
     return x;
 }
 
-char *mmd_x_str(mmd_xmesh *x, const char *s) { return mmd_arena_strdup(x->arena, s ? s : ""); }
+char *mmd_x_str(mmd_xmesh *x, const char *s) { return mmd_arena_strdup(x->mesh.arena, s ? s : ""); }

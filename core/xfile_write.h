@@ -2,7 +2,7 @@
  *
  *   mmd_xmesh *x = mmd_x_new(nv, ni, nm);    vertices/indices/materials zeroed,
  *                                            materials white, strings ""
- *   ... fill x->vertices, x->indices, x->materials[k].index_count ...
+ *   ... fill x->mesh.vertices, x->mesh.indices, x->mesh.materials[k].index_count ...
  *   mmd_x_write_options o = {.encoding = MMD_X_BINARY, .float_bits = 32, .normals = true};
  *   mmd_x_write(x, &o, &buf, &n, &err);       malloc'd bytes; free(buf)
  *   mmd_x_free(x);
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/accessory.h"
+#include "core/xfile.h"
 
 typedef struct mmd_x_write_options {
     uint8_t encoding;   /* mmd_x_encoding */

@@ -300,7 +300,7 @@ static void make_vpd(void)
              "Vocaloid Pose Data file\nx.osm;\n1;\nBone0{knee\n0,0,0;\n0.5,0,0,0.8660254;\n}\n");
 }
 
-#include "core/accessory.h"
+#include "core/xfile.h"
 #include "tests/util/x_fixture.h"
 
 /* Write x in one encoding, check it loads back, store it. */

@@ -1361,7 +1361,7 @@ static int make_stage(const char *dir)
     mmd_xmesh *x = x_fixture_boxes(boxes, 5, 3);
     if (!x)
         return -1;
-    mmd_x_material *m = x->materials;
+    mmd_accessory_material *m = x->mesh.materials;
     const float floor_c[4] = {0.62f, 0.6f, 0.58f, 1}, frame_c[4] = {0.16f, 0.18f, 0.24f, 1};
     memcpy(m[0].diffuse, floor_c, sizeof floor_c);
     m[0].emissive[0] = m[0].emissive[1] = m[0].emissive[2] = 0.25f;

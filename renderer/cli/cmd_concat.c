@@ -122,7 +122,7 @@ static void usage(FILE *f)
             "                        [--start-time S] [--list FILE] [-q]\n"
             "Joins chunk videos (rendered with a chunk video sink: video only, closed GOPs)\n"
             "in the order given, without re-encoding, and muxes the audio once.\n"
-            "  -o, --output OUT    .mp4 .mkv .mov .webm .avi (written as .OUT.part-PID, then renamed)\n"
+            "  -o, --output OUT    " MMD_CONTAINERS_SPACED " (written as .OUT.part-PID, then renamed)\n"
             "  --audio FILE        audio track; copied when it fits, else AAC (Opus in .webm;\n"
             "                      16-bit PCM in .avi and beside utvideo or prores)\n"
             "  --audio-offset S    seconds; > 0 delays the audio, < 0 trims its start\n"
@@ -270,7 +270,7 @@ static int parse_args(int argc, char **argv, concat_opts *o)
         return MMD_EXIT_USAGE;
     }
     if (!mmd_sink_video_is_video_path(o->out)) {
-        errf("%s: unknown container (use .mp4 .mkv .mov .webm)", o->out);
+        errf("%s: unknown container (use " MMD_CONTAINERS_SPACED ")", o->out);
         return MMD_EXIT_USAGE;
     }
     for (int i = 0; i <= o->input_count; i++) {
@@ -678,7 +678,7 @@ static int open_container(const char *out, const AVCodecParameters *par, AVRatio
 {
     const AVOutputFormat *fmt = av_guess_format(NULL, out, NULL);
     if (!fmt) {
-        errf("%s: unknown container (use .mp4 .mkv .mov .webm .avi)", out);
+        errf("%s: unknown container (use " MMD_CONTAINERS_SPACED ")", out);
         return MMD_EXIT_USAGE;
     }
     if (avformat_query_codec(fmt, par->codec_id, FF_COMPLIANCE_NORMAL) == 0) {

@@ -31,6 +31,7 @@
 #include "renderer/scene/project.h"
 #include "renderer/scene/scene.h"
 #include "renderer/image/png.h"
+#include "renderer/output/codecs.h"
 #include "renderer/output/sink_png.h"
 
 /* CLI-only: set by SIGINT/SIGTERM, polled between frames; the video is finalised. */
@@ -120,7 +121,7 @@ static int parse_args(int argc, char **argv, encode_args *a)
     if (!a->scene)
         return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", "missing --scene SCENE.ini|PROJECT.pmm (the frames' rate, range and song)");
     if (!a->out)
-        return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file)");
+        return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", "missing -o OUT (a " MMD_CONTAINERS_SLASHED " file)");
     return 0;
 }
 
@@ -297,7 +298,7 @@ static mmd_sink *open_video(mmd_scene *s, const encode_args *a, const mmd_render
     const mmd_output_kind *kind = mmd_output_kind_for(a->out);
     if (!kind || !kind->encodes) {
         mmd_msg_print(stderr, "mmdrender encode: -o %s: expected a video (%s)\n", a->out,
-                      "a .mp4/.mkv/.mov/.webm/.avi file");
+                      "a " MMD_CONTAINERS_SLASHED " file");
         *rc = MMD_EXIT_USAGE;
         return NULL;
     }

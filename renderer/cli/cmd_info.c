@@ -1,8 +1,9 @@
 /* renderer/cli/cmd_info.c - `mmdrender info FILE [--json]`: what a PMX/PMD model,
  * VMD/VPD motion or DirectX .x accessory contains.
  *
- * The format is detected from the content ("PMX ", "Pmd", "Vocaloid Motion
- * Data", "Vocaloid Pose Data file", "xof "). JSON keys are a contract (docs/cli.md):
+ * The format is told by its signature (core/sniff.h: the rows of the model,
+ * motion and accessory kinds; usage and the "not a ..." message list them from
+ * there). JSON keys are a contract (docs/cli.md):
  * models  {"file","format","version","name","name_en","encoding","counts":{...},
  *          "morph_types":{...},"weight_types":{...},
  *          "textures":[{"path","exists","status"(found|missing|refused|error)[,"resolved"]}],
@@ -22,16 +23,21 @@
 #include "core/file.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "core/sniff.h"
+#include "core/xfile.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/image/texpath.h"
 
+#define INFO_KINDS (MMD_KIND_MODEL | MMD_KIND_MOTION | MMD_KIND_ACCESSORY) /* what info reads */
+
 static void usage(FILE *f)
 {
+    char model[64], motion[64], acc[64];
     fprintf(f,
             "usage: mmdrender info FILE [--json] [--allow-outside-assets]\n"
-            "  Print what a model (.pmx, .pmd), motion (.vmd, .vpd) or accessory (.x)\n"
+            "  Print what a model (%s), motion (%s) or accessory (%s)\n"
             "  contains: counts per section, morph and weight types, texture files and\n"
             "  whether they exist (models, accessories), key counts and the last frame\n"
             "  (motions).\n"
@@ -39,7 +45,9 @@ static void usage(FILE *f)
             "  --allow-outside-assets  let texture paths leave the model's folder (as render)\n"
             "  Textures are looked up exactly as a render does (letter case, '\\',\n"
             "  Shift-JIS names, confined to the model's folder).\n"
-            "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n");
+            "exit codes: 0 ok, 1 usage, 2 unreadable or invalid file\n",
+            mmd_sniff_exts(MMD_KIND_MODEL, model, sizeof model), mmd_sniff_exts(MMD_KIND_MOTION, motion, sizeof motion),
+            mmd_sniff_exts(MMD_KIND_ACCESSORY, acc, sizeof acc));
 }
 
 /* "warnings":[{"section","item","offset","what","count"}...],"warning_count":N */
@@ -279,70 +287,106 @@ static void x_texture(const char *path, const char *tex, const char *kind, bool 
     }
 }
 
-static void print_x(const char *path, const mmd_xmesh *x, bool json, bool allow_outside)
-{
-    static const char *const enc[] = {"text", "binary", "tzip", "bzip"};
-    uint32_t ntex = 0;
-    for (uint32_t i = 0; i < x->material_count; i++)
-        ntex += (x->materials[i].texture[0] != 0) + (x->materials[i].sphere[0] != 0);
-    if (json) {
-        fputs("{\"file\":", stdout);
-        mmd_json_str(stdout, path);
-        printf(",\"format\":\"x\",\"version\":%u,\"encoding\":\"%s\",\"float_bits\":%u,"
-               "\"counts\":{\"meshes\":%u,\"frames\":%u,\"vertices\":%u,\"faces\":%u,\"triangles\":%u,"
-               "\"materials\":%u,\"drawn_vertices\":%u},\"normals\":%s,\"uvs\":%s,\"colors\":%s,\"textures\":[",
-               x->version, enc[x->encoding & 3], x->float_bits, x->mesh_count, x->frame_count,
-               x->file_vertex_count, x->face_count, x->index_count / 3, x->material_count, x->vertex_count,
-               x->has_normals ? "true" : "false",
-               x->has_uvs ? "true" : "false", x->has_colors ? "true" : "false");
-    } else {
-        mmd_msg_print(stdout, "file:           %s\n", path);
-        mmd_msg_print(stdout, "format:         DirectX .x %u.%02u (%s, %u-bit floats)\n", x->version / 100,
-                      x->version % 100, enc[x->encoding & 3], x->float_bits);
-        mmd_msg_print(stdout, "meshes:         %u (in %u frames)\n", x->mesh_count, x->frame_count);
-        mmd_msg_print(stdout, "vertices:       %u (%u drawn)%s%s%s\n", x->file_vertex_count, x->vertex_count,
-                      x->has_normals ? "" : " (normals computed)", x->has_uvs ? "" : " (no uvs)",
-                      x->has_colors ? " (vertex colours)" : "");
-        mmd_msg_print(stdout, "faces:          %u (%u triangles)\n", x->face_count, x->index_count / 3);
-        mmd_msg_print(stdout, "materials:      %u\n", x->material_count);
-        if (x->warnings)
-            mmd_msg_print(stdout, "warnings:       %u (repaired oddities)\n", x->warnings);
-        mmd_msg_print(stdout, "textures:       %u\n", ntex);
-    }
-    bool first = true;
-    for (uint32_t i = 0; i < x->material_count; i++) {
-        const mmd_x_material *m = &x->materials[i];
-        if (m->texture[0]) {
-            x_texture(path, m->texture, "texture", json, allow_outside, first);
-            first = false;
-        }
-        if (m->sphere[0]) {
-            x_texture(path, m->sphere, m->sphere_mode == 2 ? "sphere_add" : "sphere_mul", json, allow_outside, first);
-            first = false;
-        }
-    }
-    if (json)
-    {
-        fputc(']', stdout);
-        mmd_warning one = {.section = "x", .item = -1, .offset = -1, .what = "degenerate faces or bad text repaired",
-                           .count = x->warnings};
-        mmd_warning_list w;
-        memset(&w, 0, sizeof w);
-        if (x->warnings) {
-            w.kinds[0] = one;
-            w.kind_count = 1;
-        }
-        json_warnings(stdout, &w, x->warnings);
-        fputs("}\n", stdout);
-    }
-}
-
 static int input_error(const char *path, const mmd_error *err)
 {
     char buf[512];
     mmd_error_format(err, path, buf, sizeof buf);
     mmd_msg_print(stderr, "mmdrender info: %s\n", buf);
     return MMD_EXIT_INPUT;
+}
+
+/* The file's own counts: a .x says more than its mesh (x), another accessory
+ * format its mesh (x NULL). */
+static void accessory_head(const char *path, const mmd_sniff_row *f, const mmd_accessory_mesh *m,
+                           const mmd_xmesh *x, bool json)
+{
+    static const char *const enc[] = {"text", "binary", "tzip", "bzip"};
+    uint32_t ntex = 0;
+    for (uint32_t i = 0; i < m->material_count; i++)
+        ntex += (m->materials[i].texture[0] != 0) + (m->materials[i].sphere[0] != 0);
+    if (json) {
+        fputs("{\"file\":", stdout);
+        mmd_json_str(stdout, path);
+        printf(",\"format\":\"%s\"", f->name);
+        if (x)
+            printf(",\"version\":%u,\"encoding\":\"%s\",\"float_bits\":%u,\"counts\":{\"meshes\":%u,"
+                   "\"frames\":%u,\"vertices\":%u,\"faces\":%u,", x->version, enc[x->encoding & 3], x->float_bits,
+                   x->mesh_count, x->frame_count, x->file_vertex_count, x->face_count);
+        else
+            fputs(",\"counts\":{", stdout);
+        printf("\"triangles\":%u,\"materials\":%u,\"drawn_vertices\":%u}", m->index_count / 3, m->material_count,
+               m->vertex_count);
+        if (x)
+            printf(",\"normals\":%s,\"uvs\":%s,\"colors\":%s", x->has_normals ? "true" : "false",
+                   x->has_uvs ? "true" : "false", x->has_colors ? "true" : "false");
+        fputs(",\"textures\":[", stdout);
+        return;
+    }
+    mmd_msg_print(stdout, "file:           %s\n", path);
+    if (x) {
+        mmd_msg_print(stdout, "format:         DirectX .x %u.%02u (%s, %u-bit floats)\n", x->version / 100,
+                      x->version % 100, enc[x->encoding & 3], x->float_bits);
+        mmd_msg_print(stdout, "meshes:         %u (in %u frames)\n", x->mesh_count, x->frame_count);
+        mmd_msg_print(stdout, "vertices:       %u (%u drawn)%s%s%s\n", x->file_vertex_count, m->vertex_count,
+                      x->has_normals ? "" : " (normals computed)", x->has_uvs ? "" : " (no uvs)",
+                      x->has_colors ? " (vertex colours)" : "");
+        mmd_msg_print(stdout, "faces:          %u (%u triangles)\n", x->face_count, m->index_count / 3);
+    } else {
+        mmd_msg_print(stdout, "format:         %s accessory\n", f->label);
+        mmd_msg_print(stdout, "vertices:       %u drawn\n", m->vertex_count);
+        mmd_msg_print(stdout, "triangles:      %u\n", m->index_count / 3);
+    }
+    mmd_msg_print(stdout, "materials:      %u\n", m->material_count);
+    if (m->warnings)
+        mmd_msg_print(stdout, "warnings:       %u (repaired oddities)\n", m->warnings);
+    mmd_msg_print(stdout, "textures:       %u\n", ntex);
+}
+
+static void print_accessory(const char *path, const mmd_sniff_row *f, const mmd_accessory_mesh *m,
+                            const mmd_xmesh *x, bool json, bool allow_outside)
+{
+    accessory_head(path, f, m, x, json);
+    bool first = true;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        const mmd_accessory_material *mat = &m->materials[i];
+        if (mat->texture[0]) {
+            x_texture(path, mat->texture, "texture", json, allow_outside, first);
+            first = false;
+        }
+        if (mat->sphere[0]) {
+            x_texture(path, mat->sphere, mat->sphere_mode == 2 ? "sphere_add" : "sphere_mul", json, allow_outside,
+                      first);
+            first = false;
+        }
+    }
+    if (json) {
+        fputc(']', stdout);
+        mmd_warning one = {.section = f->name, .item = -1, .offset = -1,
+                           .what = "degenerate faces or bad text repaired", .count = m->warnings};
+        mmd_warning_list w;
+        memset(&w, 0, sizeof w);
+        if (m->warnings) {
+            w.kinds[0] = one;
+            w.kind_count = 1;
+        }
+        json_warnings(stdout, &w, m->warnings);
+        fputs("}\n", stdout);
+    }
+}
+
+/* A .x through its reader (info prints what the file said), any other
+ * accessory format through its row's. */
+static int info_accessory(const char *path, const mmd_sniff_row *f, const void *data, size_t size, bool json,
+                          bool allow_outside, mmd_error *err)
+{
+    mmd_xmesh *x = NULL;
+    mmd_accessory_mesh *m = NULL;
+    mmd_status st = f->id == MMD_FILE_X ? mmd_x_load(data, size, &x, err) : f->load_accessory(data, size, &m, err);
+    if (st != MMD_OK)
+        return input_error(path, err);
+    print_accessory(path, f, x ? &x->mesh : m, x, json, allow_outside);
+    mmd_accessory_mesh_free(x ? &x->mesh : m);
+    return MMD_EXIT_OK;
 }
 
 int mmd_cmd_info(int argc, char **argv)
@@ -383,13 +427,10 @@ int mmd_cmd_info(int argc, char **argv)
     size_t size = 0;
     if (mmd_file_read(path, &data, &size, &err) != MMD_OK)
         return input_error(path, &err);
-    const unsigned char *d = data;
     int rc = MMD_EXIT_OK;
-    bool is_model = (size >= 4 && !memcmp(d, "PMX ", 4)) || (size >= 3 && !memcmp(d, "Pmd", 3));
-    bool is_motion = (size >= 20 && !memcmp(d, "Vocaloid Motion Data", 20)) ||
-                     (size >= 23 && !memcmp(d, "Vocaloid Pose Data file", 23)) ||
-                     (size >= 26 && !memcmp(d, "\xEF\xBB\xBFVocaloid Pose Data file", 26));
-    if (is_model) {
+    const mmd_sniff_row *f = mmd_sniff(data, size);
+    unsigned kind = f ? f->kind : 0;
+    if (kind == MMD_KIND_MODEL) {
         mmd_model *m = NULL;
         if (mmd_model_load(data, size, &m, &err) != MMD_OK) {
             rc = input_error(path, &err);
@@ -397,7 +438,7 @@ int mmd_cmd_info(int argc, char **argv)
             print_model(path, m, json, allow_outside);
             mmd_model_free(m);
         }
-    } else if (is_motion) {
+    } else if (kind == MMD_KIND_MOTION) {
         mmd_motion *m = NULL;
         if (mmd_motion_load(data, size, &m, &err) != MMD_OK) {
             rc = input_error(path, &err);
@@ -405,16 +446,12 @@ int mmd_cmd_info(int argc, char **argv)
             print_motion(path, m, json);
             mmd_motion_free(m);
         }
-    } else if (size >= 4 && !memcmp(d, "xof ", 4)) {
-        mmd_xmesh *x = NULL;
-        if (mmd_x_load(data, size, &x, &err) != MMD_OK) {
-            rc = input_error(path, &err);
-        } else {
-            print_x(path, x, json, allow_outside);
-            mmd_x_free(x);
-        }
+    } else if (kind == MMD_KIND_ACCESSORY) {
+        rc = info_accessory(path, f, data, size, json, allow_outside, &err);
     } else {
-        mmd_error_set(&err, MMD_E_BAD_MAGIC, NULL, -1, 0, "not a PMX, PMD, VMD, VPD or .x file (unknown signature)");
+        char known[128];
+        mmd_error_set(&err, MMD_E_BAD_MAGIC, NULL, -1, 0, "not a %s file (unknown signature)",
+                      mmd_sniff_labels(INFO_KINDS, known, sizeof known));
         rc = input_error(path, &err);
     }
     free(data);

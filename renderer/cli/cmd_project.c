@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
+#include "core/sniff.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/options.h"
@@ -116,8 +116,8 @@ int mmd_project_arg(int argc, char **argv)
 
 bool mmd_is_project(const char *path)
 {
-    size_t n = strlen(path);
-    return (n > 4 && !strcasecmp(path + n - 4, ".pmm")) || mmd_project_is_pmm(path);
+    const mmd_sniff_row *f = mmd_sniff_path(path);
+    return (f && f->id == MMD_FILE_PMM) || mmd_project_is_pmm(path);
 }
 
 static void remove_export(const char *dir)

@@ -22,6 +22,7 @@
 #include "renderer/cli/memory.h"
 #include "renderer/cli/options.h"
 #include "renderer/cli/render_run.h"
+#include "renderer/output/codecs.h"
 
 /* A usage error said on stderr (with the --help hint), as a status. */
 #define USAGE(...) (mmd_cli_usage_error(MMD_CLI_RENDER, __VA_ARGS__), MMD_E_USAGE)
@@ -120,7 +121,7 @@ static mmd_status parse_args(int argc, char **argv, render_args *a, bool *done)
     if (!a->out && a->print_plan)
         a->out = "null"; /* nothing is written */
     if (!a->out)
-        return USAGE("%s", "missing -o OUT (a .mp4/.mkv/.mov/.webm/.avi file, a folder/ or frames/%05d.png)");
+        return USAGE("%s", "missing -o OUT (a " MMD_CONTAINERS_SLASHED " file, a folder/ or frames/%05d.png)");
     return MMD_OK;
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/physics.h"
 #include "renderer/base/parse.h"
+#include "renderer/output/codecs.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/memory.h"
 #include "renderer/gl/context.h"
@@ -118,7 +119,7 @@ static const cli_command k_commands[] = {
 };
 
 static const char k_outputs[] =
-    "OUT is a video (.mp4 .mkv .mov .webm .avi), a PNG folder (ending in /), a PNG\n"
+    "OUT is a video (" MMD_CONTAINERS_SPACED "), a PNG folder (ending in /), a PNG\n"
     "pattern with %0Nd (frames/%05d.png) or, for a one-frame range, a FILE.png;\n"
     "'null' renders without writing.";
 

@@ -7,12 +7,13 @@
 #include "renderer/base/msg.h"
 #include "renderer/cli/render_run.h"
 #include "renderer/image/texpath.h"
+#include "renderer/output/codecs.h"
 
 const mmd_output_kind *mmd_render_output_kind(const render_args *a, mmd_error *err)
 {
     const mmd_output_kind *k = mmd_output_kind_for(a->out);
     if (!k)
-        mmd_fail(err, MMD_E_USAGE, "cannot tell what '%s' is: use a .mp4/.mkv/.mov/.webm/.avi file, a folder/ "
+        mmd_fail(err, MMD_E_USAGE, "cannot tell what '%s' is: use a " MMD_CONTAINERS_SLASHED " file, a folder/ "
                  "or a pattern like frames/%%05d.png", a->out);
     else if (a->skip_existing && !k->frame_exists)
         mmd_fail(err, MMD_E_USAGE, "--skip-existing works with PNG output only");

@@ -1,5 +1,5 @@
 /* renderer/gl/accessory.c - accessories on the GPU: one interleaved vertex
- * buffer per .x mesh (position, normal, uv, vertex colour as in mmd_x_vertex),
+ * buffer per mesh (position, normal, uv, vertex colour as in mmd_accessory_vertex),
  * its textures, and the placement -> world matrix of each frame (parent bone
  * world x T x Rz x Ry x Rx x S x 10, core/accessory.h). */
 #include <stddef.h>
@@ -47,8 +47,8 @@ static void load_textures(mmd_renderer *r, gpu_accessory *g, const char *dir)
 {
     char owner[600];
     snprintf(owner, sizeof owner, "accessory \"%s\"", g->name);
-    for (uint32_t k = 0; k < g->x->material_count; k++) {
-        const mmd_x_material *m = &g->x->materials[k];
+    for (uint32_t k = 0; k < g->mesh->material_count; k++) {
+        const mmd_accessory_material *m = &g->mesh->materials[k];
         gpu_acc_material *gm = &g->mats[k];
         if (m->texture[0] && is_screen(m->texture)) {
             gm->tex = screen_texture(r);
@@ -61,8 +61,8 @@ static void load_textures(mmd_renderer *r, gpu_accessory *g, const char *dir)
     }
 }
 
-mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *dir, const char *name,
-                                      mmd_error *err)
+mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_accessory_mesh *mesh, const char *dir,
+                                      const char *name, mmd_error *err)
 {
     if (r->acc_count == r->acc_cap) {
         size_t cap = r->acc_cap ? r->acc_cap * 2 : 4;
@@ -74,9 +74,9 @@ mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const
     }
     gpu_accessory *g = &r->accs[r->acc_count];
     memset(g, 0, sizeof *g);
-    g->x = x;
+    g->mesh = mesh;
     g->name = strdup(name ? name : "");
-    g->mats = calloc(x->material_count ? x->material_count : 1, sizeof *g->mats);
+    g->mats = calloc(mesh->material_count ? mesh->material_count : 1, sizeof *g->mats);
     if (!g->name || !g->mats) {
         free(g->name);
         free(g->mats);
@@ -87,19 +87,19 @@ mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const
     gl->BindVertexArray(g->vao);
     gl->GenBuffers(1, &g->vbo);
     gl->BindBuffer(GL_ARRAY_BUFFER, g->vbo);
-    gl->BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)x->vertex_count * sizeof(mmd_x_vertex)), x->vertices,
+    gl->BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)mesh->vertex_count * sizeof(mmd_accessory_vertex)), mesh->vertices,
                    GL_STATIC_DRAW);
-    GLsizei st = (GLsizei)sizeof(mmd_x_vertex);
-    gl->VertexAttribPointer(MMD_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, st, (const void *)offsetof(mmd_x_vertex, position));
-    gl->VertexAttribPointer(MMD_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, st, (const void *)offsetof(mmd_x_vertex, normal));
-    gl->VertexAttribPointer(MMD_ATTR_UV, 2, GL_FLOAT, GL_FALSE, st, (const void *)offsetof(mmd_x_vertex, uv));
-    gl->VertexAttribPointer(MMD_ATTR_ADD_UV1, 4, GL_FLOAT, GL_FALSE, st, (const void *)offsetof(mmd_x_vertex, color));
+    GLsizei st = (GLsizei)sizeof(mmd_accessory_vertex);
+    gl->VertexAttribPointer(MMD_ATTR_POSITION, 3, GL_FLOAT, GL_FALSE, st, (const void *)offsetof(mmd_accessory_vertex, position));
+    gl->VertexAttribPointer(MMD_ATTR_NORMAL, 3, GL_FLOAT, GL_FALSE, st, (const void *)offsetof(mmd_accessory_vertex, normal));
+    gl->VertexAttribPointer(MMD_ATTR_UV, 2, GL_FLOAT, GL_FALSE, st, (const void *)offsetof(mmd_accessory_vertex, uv));
+    gl->VertexAttribPointer(MMD_ATTR_ADD_UV1, 4, GL_FLOAT, GL_FALSE, st, (const void *)offsetof(mmd_accessory_vertex, color));
     for (int a = MMD_ATTR_POSITION; a <= MMD_ATTR_ADD_UV1; a++)
         gl->EnableVertexAttribArray((GLuint)a);
     gl->VertexAttrib4f(MMD_ATTR_EDGE, 0, 0, 0, 0);
     gl->GenBuffers(1, &g->ebo);
     gl->BindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ebo);
-    gl->BufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)x->index_count * 4), x->indices, GL_STATIC_DRAW);
+    gl->BufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)((size_t)mesh->index_count * 4), mesh->indices, GL_STATIC_DRAW);
     gl->BindVertexArray(0);
     load_textures(r, g, dir);
     mmd_accessory_place_default(&g->a.place);
@@ -137,7 +137,7 @@ void mmd_accessories_update_worlds(mmd_renderer *r, mmd_anim *const *anims, size
 bool mmd_accessories_any_visible(const mmd_renderer *r)
 {
     for (size_t i = 0; i < r->acc_count; i++)
-        if (r->accs[i].a.place.visible && r->accs[i].x->index_count)
+        if (r->accs[i].a.place.visible && r->accs[i].mesh->index_count)
             return true;
     return false;
 }

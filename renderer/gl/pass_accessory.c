@@ -40,15 +40,15 @@ static void bind_tex(const mmd_gl *gl, int unit, GLuint t)
 static int draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_ctx *f, char *msg, size_t msg_size)
 {
     const mmd_gl *gl = r->gl;
-    const mmd_xmesh *x = g->x;
+    const mmd_accessory_mesh *mesh = g->mesh;
     gl->BindVertexArray(g->vao);
     if (g->a.place.add_blend)
         gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     else
         gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     size_t off = 0;
-    for (uint32_t k = 0; k < x->material_count; k++) {
-        const mmd_x_material *m = &x->materials[k];
+    for (uint32_t k = 0; k < mesh->material_count; k++) {
+        const mmd_accessory_material *m = &mesh->materials[k];
         const gpu_acc_material *gm = &g->mats[k];
         size_t n = m->index_count, at = off;
         off += n;
@@ -117,8 +117,8 @@ void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const floa
         gl->UniformMatrix4fv(u_world_loc, 1, GL_FALSE, w);
         gl->BindVertexArray(g->vao);
         size_t off = 0;
-        for (uint32_t k = 0; k < g->x->material_count; k++) {
-            const mmd_x_material *m = &g->x->materials[k];
+        for (uint32_t k = 0; k < g->mesh->material_count; k++) {
+            const mmd_accessory_material *m = &g->mesh->materials[k];
             if (m->index_count && m->diffuse[3] > 0)
                 gl->DrawElements(GL_TRIANGLES, (GLsizei)m->index_count, GL_UNSIGNED_INT, (const void *)(off * 4));
             off += m->index_count;

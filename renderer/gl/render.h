@@ -166,12 +166,12 @@ mmd_status mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instanc
                              const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err);
 /* Floor measurement: clear, resolve and read back with nothing drawn. */
 mmd_status mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, mmd_error *err);
-/* Accessories (DirectX .x meshes, core/accessory.h), drawn with MMD's accessory
+/* Accessories (the neutral mesh of core/accessory.h), drawn with MMD's accessory
  * shading: before the models, or after them with place.after_models. The mesh
  * must outlive the renderer; textures resolve relative to dir ("screen.bmp" is
  * the previous frame, black before the first). Slot i is the i-th added. */
-mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_xmesh *x, const char *dir, const char *name,
-                                      mmd_error *err);
+mmd_status mmd_renderer_add_accessory(mmd_renderer *r, const mmd_accessory_mesh *mesh, const char *dir,
+                                      const char *name, mmd_error *err);
 typedef struct mmd_render_accessory {
     mmd_accessory_place place;
     int parent_slot;     /* model slot carrying it, -1 none (mmd_renderer_render reads its bone) */

@@ -102,7 +102,7 @@ typedef struct gpu_acc_material {
 } gpu_acc_material;
 
 typedef struct gpu_accessory {
-    const mmd_xmesh *x;
+    const mmd_accessory_mesh *mesh;
     char *name;
     GLuint vao, vbo, ebo;
     gpu_acc_material *mats;

@@ -1,6 +1,7 @@
 /* renderer/output/codecs.c - the codec table (see codecs.h). */
 #include "renderer/output/codecs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,11 @@
 #define NONE AV_PIX_FMT_NONE
 #define X264 (MMD_CODEC_YUV | MMD_CODEC_PRESET | MMD_CODEC_ONE_THREAD)
 
+/* One row per --codec NAME: {name, encoder, containers, pixel formats, with alpha,
+ * MMD_CODEC_* flags, CRF, memory figures} (mmd_codec, codecs.h). A new codec is a
+ * row here (its encoder options, if any, in mmd_codec_options), its output checked
+ * in tests/cli/codecs.sh and its row in docs/cli.md (test_codecs checks the
+ * containers written there). */
 static const mmd_codec k_codecs[] = {
     {"h264", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV420P, NONE}, {NONE}, X264, 18, 96, 0, 12},
     {"h264-10", "libx264", "mp4 mov mkv", {AV_PIX_FMT_YUV420P10LE, NONE}, {NONE}, X264, 18, 180, 0, 24},
@@ -28,12 +34,10 @@ static const mmd_codec k_codecs[] = {
 #define N_CODECS (sizeof k_codecs / sizeof k_codecs[0])
 
 /* Container defaults: extension, codec, codec with alpha (NULL: none). */
+#define CONTAINER_ROW(ext, codec, alpha) {ext, codec, alpha},
 static const struct {
     const char *ext, *codec, *alpha;
-} k_containers[] = {
-    {"mp4", "h264", NULL}, {"mkv", "h264", "ffv1"}, {"mov", "h264", "qtrle"},
-    {"webm", "vp9", "vp9"}, {"avi", "utvideo", "utvideo"},
-};
+} k_containers[] = {MMD_CONTAINER_LIST(CONTAINER_ROW, )};
 #define N_CONTAINERS (sizeof k_containers / sizeof k_containers[0])
 
 /* libx264's presets (libx265 has the same names), fastest first. */
@@ -50,8 +54,6 @@ static bool word_in(const char *list, const char *w)
     return false;
 }
 
-const char *mmd_codec_container_list(void) { return ".mp4 .mkv .mov .webm .avi"; }
-
 static int container_index(const char *ext)
 {
     for (size_t i = 0; i < N_CONTAINERS; i++)
@@ -61,6 +63,8 @@ static int container_index(const char *ext)
 }
 
 bool mmd_codec_is_container(const char *ext) { return container_index(ext) >= 0; }
+
+const mmd_codec *mmd_codec_at(size_t i) { return i < N_CODECS ? &k_codecs[i] : NULL; }
 
 const mmd_codec *mmd_codec_find(const char *name)
 {
@@ -84,17 +88,22 @@ static const char *path_ext(const char *path)
 
 const mmd_codec *mmd_codec_pick(const char *path, const char *name, bool alpha, const char *preset, mmd_error *err)
 {
+    /* Both lists in the order users read them: tests/unit/test_codecs.c checks them against the tables. */
     static const char alpha_help[] = "vp9 (.webm/.mkv), qtrle (.mov), ffv1 (.mkv), utvideo (.avi/.mkv) or "
                                      "prores (.mov/.mkv)";
+    static const char alpha_containers[] = ".webm (vp9), .mov (qtrle), .mkv (ffv1) or .avi (utvideo)";
     const char *ext = path_ext(path);
     int ci = container_index(ext);
     if (ci < 0)
-        return FAIL("%s: unknown video container '.%s' (expected %s)", path, ext, mmd_codec_container_list());
+        return FAIL("%s: unknown video container '.%s' (expected %s)", path, ext, MMD_CONTAINERS_SPACED);
     if (name && !*name)
         name = NULL;
-    if (!name && alpha && !k_containers[ci].alpha)
-        return FAIL("%s: MP4 cannot hold a transparent video: use .webm (vp9), .mov (qtrle), .mkv "
-                    "(ffv1) or .avi (utvideo)", path);
+    if (!name && alpha && !k_containers[ci].alpha) {
+        char up[8] = "";
+        for (size_t i = 0; i + 1 < sizeof up && k_containers[ci].ext[i]; i++)
+            up[i] = (char)toupper((unsigned char)k_containers[ci].ext[i]);
+        return FAIL("%s: %s cannot hold a transparent video: use %s", path, up, alpha_containers);
+    }
     if (!name)
         name = alpha ? k_containers[ci].alpha : k_containers[ci].codec;
     const mmd_codec *c = mmd_codec_find(name);
@@ -108,9 +117,14 @@ const mmd_codec *mmd_codec_pick(const char *path, const char *name, bool alpha, 
                          k_codecs[i].name);
         return FAIL("codec '%s' does not go in .%s (expected one of: %s)", c->name, ext, allowed);
     }
-    if (preset && !(c->flags & MMD_CODEC_PRESET))
-        return FAIL("a preset applies to the x264/x265 codecs only (h264, h264-10, h264-444, "
-                    "x264rgb, hevc), not to '%s'", c->name);
+    if (preset && !(c->flags & MMD_CODEC_PRESET)) {
+        char takes[128] = "";
+        for (size_t i = 0; i < N_CODECS; i++)
+            if (k_codecs[i].flags & MMD_CODEC_PRESET)
+                snprintf(takes + strlen(takes), sizeof takes - strlen(takes), "%s%s", *takes ? ", " : "",
+                         k_codecs[i].name);
+        return FAIL("a preset applies to the x264/x265 codecs only (%s), not to '%s'", takes, c->name);
+    }
     if (preset && !word_in(k_presets, preset))
         return FAIL("unknown x264 preset '%s' (expected one of: %s)", preset, k_presets);
     if (alpha && c->pix_alpha[0] == NONE)

@@ -4,20 +4,10 @@
  *     enum AVPixelFormat pf = mmd_codec_pix_fmt(c, avcodec, alpha);
  *     mmd_codec_options(c, &args, &dict);   // CRF, preset, profile, x264/x265 params
  *
- * Rows (name: encoder, pixel format [with alpha], containers):
- *   h264      libx264     yuv420p (High)                       mp4 mov mkv
- *   h264-10   libx264     yuv420p10le (High 10)                mp4 mov mkv
- *   h264-444  libx264     yuv444p (High 4:4:4 Predictive)      mp4 mov mkv
- *   x264rgb   libx264rgb  bgr0 (lossless, qp 0)                mp4 mov mkv
- *   hevc      libx265     yuv420p (Main)                       mp4 mov mkv
- *   ffv1      ffv1        0rgb [argb] (lossless)               mkv
- *   vp9       libvpx-vp9  yuv420p [yuva420p]                   webm mkv
- *   qtrle     qtrle       rgb24 [argb] (lossless)              mov
- *   utvideo   utvideo     gbrp [gbrap] (lossless)              avi mkv
- *   prores    prores_ks   yuv422p10le 422 HQ [yuva444p10le 4444 with alpha]  mov mkv
- * Default per container: h264 (.mp4 .mov .mkv), vp9 (.webm), utvideo (.avi);
- * with alpha: qtrle (.mov), ffv1 (.mkv), vp9 (.webm), utvideo (.avi), none for .mp4.
- * Editing codecs (utvideo, prores) carry PCM audio (MMD_CODEC_PCM).
+ * The codecs are the rows of k_codecs (codecs.c).
+ * The containers, with their default codec and codec with alpha, are the rows
+ * of MMD_CONTAINER_LIST below. Editing codecs (utvideo, prores) carry PCM
+ * audio (MMD_CODEC_PCM).
  */
 #ifndef MMD_RENDERER_CODECS_H
 #define MMD_RENDERER_CODECS_H
@@ -29,6 +19,19 @@
 #include <stddef.h>
 
 #include "core/status.h"
+
+/* The video containers, one row each: F(extension, default codec, default
+ * codec with a transparent background or NULL), SEP between rows, in the order
+ * messages, usage and docs/cli.md list them (tests/unit/test_codecs.c checks
+ * the docs). A new container is a row here; a new codec a row of k_codecs. */
+#define MMD_CONTAINER_LIST(F, SEP)                                                          \
+    F("mp4", "h264", NULL) SEP F("mkv", "h264", "ffv1") SEP F("mov", "h264", "qtrle") SEP \
+    F("webm", "vp9", "vp9") SEP F("avi", "utvideo", "utvideo")
+#define MMD_CONTAINER_DOT(ext, codec, alpha) "." ext
+/* The list as one string literal, dot first, a space between (usage, messages). */
+#define MMD_CONTAINERS_SPACED MMD_CONTAINER_LIST(MMD_CONTAINER_DOT, " ")
+/* The same with '/' between. */
+#define MMD_CONTAINERS_SLASHED MMD_CONTAINER_LIST(MMD_CONTAINER_DOT, "/")
 
 enum {
     MMD_CODEC_YUV = 1,        /* YUV output: BT.709 matrix, limited range, tagged so */
@@ -61,6 +64,8 @@ typedef struct mmd_codec {
 
 /* NULL when unknown ("libx264" is h264). */
 const mmd_codec *mmd_codec_find(const char *name);
+/* Row i of the codec table; NULL past the last. */
+const mmd_codec *mmd_codec_at(size_t i);
 /* The codec for a video path, --codec name (NULL: the container's default)
  * and alpha; NULL with err (NULL allowed) set to MMD_E_USAGE when the
  * container is unknown, the codec does not go in it, has no alpha, or preset
@@ -74,8 +79,6 @@ enum AVPixelFormat mmd_codec_pix_fmt(const mmd_codec *c, const AVCodec *enc, boo
 int mmd_codec_threads(const mmd_codec *c, int threads);
 /* Encoder options into *d (CRF, preset, profile, x264/x265 params). */
 int mmd_codec_options(const mmd_codec *c, const mmd_codec_args *a, AVDictionary **d);
-/* The extensions that take video, for messages: ".mp4 .mkv .mov .webm .avi". */
-const char *mmd_codec_container_list(void);
 /* true when ext (no dot, any case) is a container of the table. */
 bool mmd_codec_is_container(const char *ext);
 /* Writes oc's header with the options every file of ours gets: MP4 and MOV

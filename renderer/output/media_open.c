@@ -22,7 +22,8 @@ enum { USE_A = 1u << MMD_MEDIA_AUDIO, USE_V = 1u << MMD_MEDIA_VIDEO, USE_C = 1u 
  * image sequences and patterns (image2, image2pipe), subfile, data, sdp, rtp,
  * rtsp, and any demuxer a future libavformat adds. A song may also be the sound
  * of a video file (a music video); a background video needs a video container.
- * Chunks are what our video outputs write (.mp4 .mov .mkv .webm .avi). */
+ * Chunks are what our video outputs write (MMD_CONTAINER_LIST in codecs.h;
+ * tests/unit/test_codecs.c checks that each one's muxer is read back here). */
 static const struct demuxer {
     const char *name;
     const char *label;

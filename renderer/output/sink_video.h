@@ -7,8 +7,8 @@
  *     mmd_sink_write(s, rgba, w, h, stride, frame, &err) ... mmd_sink_close(s, &err);
  *
  * Codecs (renderer/output/codecs.h has the table): codec NULL picks the
- * container's default: h264 in .mp4 .mov .mkv, vp9 in .webm, utvideo in .avi;
- * with alpha vp9 (webm), qtrle (mov), ffv1 (mkv), utvideo (avi); mp4 has none.
+ * container's default (MMD_CONTAINER_LIST, renderer/output/codecs.h: its codec,
+ * and its codec with alpha).
  * h264, h264-10, h264-444, x264rgb, hevc take an x264/x265 preset. YUV output
  * is BT.709, limited range, and tagged so. The frame rate is the exact
  * rational fps_num/fps_den.
@@ -38,7 +38,7 @@
 #include "renderer/output/sink.h"
 
 typedef struct mmd_video_options {
-    const char *path;       /* .mp4 .mkv .mov .webm .avi (decides the container) */
+    const char *path;       /* MMD_CONTAINERS_SPACED (decides the container) */
     int width, height;
     int fps_num, fps_den;   /* default 30/1 */
     const char *codec;      /* NULL: default for the container (see above) */
@@ -69,7 +69,7 @@ typedef struct mmd_video_stats {
 } mmd_video_stats;
 
 void mmd_video_options_default(mmd_video_options *o);
-/* true when the path ends in .mp4 .mkv .mov .webm or .avi (case-insensitive). */
+/* true when the path ends in a container of MMD_CONTAINER_LIST (case-insensitive). */
 bool mmd_sink_video_is_video_path(const char *path);
 /* NULL on failure, with err (NULL allowed) saying why: MMD_E_USAGE (codec,
  * container, preset), MMD_E_IO / MMD_E_UNSUPPORTED / MMD_E_BAD_* (the audio file),

@@ -7,13 +7,8 @@
 #include <strings.h>
 
 #include "core/file.h"
+#include "core/sniff.h"
 #include "renderer/image/texpath.h"
-
-static bool ends_with_ci(const char *s, const char *ext)
-{
-    size_t n = strlen(s), e = strlen(ext);
-    return n >= e && !strcasecmp(s + n - e, ext);
-}
 
 /* A .vac: its .x (resolved in the .vac's folder like a texture) and placement. */
 static mmd_status load_vac(const mmd_scene_accessory *sa, bool allow_outside, char *x_path,
@@ -114,13 +109,14 @@ static mmd_status load_one(const mmd_scene *s, int i, mmd_model *const *models, 
     const mmd_scene_accessory *sa = &s->accessories[i];
     char x_path[4096];
     mmd_vac v;
-    bool vac = ends_with_ci(sa->file, ".vac");
+    const mmd_sniff_row *f = mmd_sniff_path(sa->file);
+    bool vac = f && f->kind == MMD_KIND_PLACEMENT;
     snprintf(x_path, sizeof x_path, "%s", sa->file);
     mmd_status st = vac ? load_vac(sa, allow_outside, x_path, sizeof x_path, &v, e) : MMD_OK;
     if (st != MMD_OK)
         return st;
     mmd_error err;
-    if (mmd_x_load_file(x_path, &out->meshes[i], &err) != MMD_OK) {
+    if (mmd_accessory_load_file(x_path, &out->meshes[i], &err) != MMD_OK) {
         char buf[500];
         mmd_error_format(&err, x_path, buf, sizeof buf);
         return mmd_fail(e, err.status, "%s", buf);
@@ -168,7 +164,7 @@ mmd_status mmd_scene_accessories_attach(const mmd_scene_accessories *a, mmd_rend
 void mmd_scene_accessories_free(mmd_scene_accessories *a)
 {
     for (int i = 0; i < a->count; i++) {
-        mmd_x_free(a->meshes[i]);
+        mmd_accessory_mesh_free(a->meshes[i]);
         free(a->dirs[i]);
         free(a->parents[i]);
     }

@@ -26,7 +26,7 @@ typedef struct mmd_scene_acc_parent {
 } mmd_scene_acc_parent;
 
 typedef struct mmd_scene_accessories {
-    mmd_xmesh *meshes[MMD_SCENE_MAX_ACCESSORIES];
+    mmd_accessory_mesh *meshes[MMD_SCENE_MAX_ACCESSORIES];
     char *dirs[MMD_SCENE_MAX_ACCESSORIES];  /* folder of each .x (textures resolve there) */
     mmd_render_accessory place[MMD_SCENE_MAX_ACCESSORIES];
     const char *names[MMD_SCENE_MAX_ACCESSORIES];

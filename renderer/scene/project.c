@@ -13,6 +13,7 @@
 #include "core/file.h"
 #include "core/model.h"
 #include "core/motion.h"
+#include "core/sniff.h"
 #include "core/text.h"
 #include "core/vmd_write.h"
 #include "renderer/base/msg.h"
@@ -341,7 +342,8 @@ bool mmd_project_is_pmm(const char *path)
 {
     FILE *f = mmd_file_fopen_regular(path, NULL); /* a FIFO must not block the sniff */
     char sig[20];
-    bool yes = f && fread(sig, 1, sizeof sig, f) == sizeof sig && !memcmp(sig, "Polygon Movie maker ", 20);
+    const mmd_sniff_row *k = f && fread(sig, 1, sizeof sig, f) == sizeof sig ? mmd_sniff(sig, sizeof sig) : NULL;
+    bool yes = k && k->id == MMD_FILE_PMM;
     if (f)
         fclose(f);
     return yes;

@@ -89,6 +89,7 @@ t_expect "no chunks: exit 1" 1 "$MMD" concat -o "$D/bad.mp4"
 t_expect "unknown option: exit 1" 1 "$MMD" concat "${chunks[@]}" -o "$D/bad.mp4" --frobnicate
 t_expect "bad offset: exit 1" 1 "$MMD" concat "${chunks[@]}" -o "$D/bad.mp4" --audio-offset abc
 t_expect "unknown container: exit 1" 1 "$MMD" concat "${chunks[@]}" -o "$D/bad.xyz"
+t_grep "unknown container: every container of the table, .avi included" 'bad\.xyz: unknown container \(use \.mp4 \.mkv \.mov \.webm \.avi\)'
 t_expect "unwritable output: exit 5" 5 "$MMD" concat "${chunks[@]}" -o "$D/no/such/dir/out.mp4"
 t_expect "--help: exit 0" 0 "$MMD" concat --help
 t_grep "help text" "usage: mmdrender concat"

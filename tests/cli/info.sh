@@ -87,6 +87,7 @@ t_expect "no file is a usage error" 1 "$MMD" info
 t_expect "bad option is a usage error" 1 "$MMD" info --frobnicate "$vmd"
 t_expect "--help" 0 "$MMD" info --help
 t_grep "help text" 'usage: mmdrender info FILE'
+t_grep "help lists the formats of core/sniff.h" 'model \(\.pmx, \.pmd\), motion \(\.vmd, \.vpd\) or accessory \(\.x\)'
 
 # --- .x accessories (generated seeds of tests/fuzz/corpus/x) ---
 for f in sample_txt sample_bin32 sample_tzip sample_bzip64; do
@@ -107,6 +108,11 @@ fi
 head -c 200 tests/fuzz/corpus/x/sample_bin32.x >"$TMP/cut.x"
 t_expect "truncated .x exits 2" 2 "$MMD" info "$TMP/cut.x"
 t_grep "truncated .x message" 'cut\.x: offset 0x[0-9a-f]+, x: '
+printf 'RIFF not a model\n' >"$TMP/what.bin"
+t_expect "unknown signature exits 2" 2 "$MMD" info "$TMP/what.bin"
+t_grep "unknown signature names the formats info reads (core/sniff.h)" 'what\.bin: .*not a PMX, PMD, VMD, VPD or \.x file \(unknown signature\)$'
+printf '\xEF\xBB\xBFVocaloid Pose Data file\r\nm.osm;\r\n0;\r\n' >"$TMP/bom.vpd"
+t_expect "a VPD after a UTF-8 BOM is a motion" 0 "$MMD" info "$TMP/bom.vpd"
 
 # --- shared assets ---
 gene=$SHARED_ASSETS/gene/Gene_light.pmx

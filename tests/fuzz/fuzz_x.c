@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/accessory.h"
+#include "core/xfile.h"
 #include "core/xfile_write.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -22,8 +23,8 @@ static void round_trip(const mmd_xmesh *x)
     if (mmd_x_write(x, &o, &b, &n, &err) != MMD_OK)
         return; /* out of memory only */
     mmd_xmesh *y = NULL;
-    if (mmd_x_load(b, n, &y, &err) != MMD_OK || y->index_count != x->index_count ||
-        y->material_count != x->material_count)
+    if (mmd_x_load(b, n, &y, &err) != MMD_OK || y->mesh.index_count != x->mesh.index_count ||
+        y->mesh.material_count != x->mesh.material_count)
         abort();
     mmd_x_free(y);
     free(b);
@@ -36,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mmd_xmesh *x = NULL;
         if (mmd_x_load(data, size, &x, &err) != MMD_OK)
             return 0;
-        if (x->vertex_count < 65536)
+        if (x->mesh.vertex_count < 65536)
             round_trip(x);
         mmd_x_free(x);
         return 0;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/accessory.h"
+#include "core/xfile.h"
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/status.h"

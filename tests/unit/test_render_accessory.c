@@ -12,6 +12,7 @@
 #include <cglm/cglm.h>
 
 #include "core/accessory.h"
+#include "core/xfile.h"
 #include "core/model.h"
 #include "core/pmx_write.h"
 #include "renderer/gl/render.h"
@@ -65,7 +66,7 @@ static void write_assets(void)
 static mmd_xmesh *box(float r, float g, float b)
 {
     mmd_xmesh *x = x_fixture_box(0, 0.5f, 0, 0.5f, 0.5f, 0.5f);
-    mmd_x_material *m = &x->materials[0];
+    mmd_accessory_material *m = &x->mesh.materials[0];
     m->diffuse[0] = r, m->diffuse[1] = g, m->diffuse[2] = b;
     m->power = 12;
     m->specular[0] = m->specular[1] = m->specular[2] = 0.4f;
@@ -76,7 +77,7 @@ static mmd_xmesh *box(float r, float g, float b)
 static mmd_xmesh *floor_slab(void)
 {
     mmd_xmesh *x = x_fixture_box(0, -0.05f, 0, 2.0f, 0.05f, 2.0f);
-    x->materials[0].diffuse[0] = 0.6f, x->materials[0].diffuse[1] = 0.65f, x->materials[0].diffuse[2] = 0.7f;
+    x->mesh.materials[0].diffuse[0] = 0.6f, x->mesh.materials[0].diffuse[1] = 0.65f, x->mesh.materials[0].diffuse[2] = 0.7f;
     return x;
 }
 
@@ -151,7 +152,7 @@ static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *r
     int rc = 0;
     for (int i = 0; i < n && !rc; i++) {
         place[i] = items[i].a;
-        rc = mmd_renderer_add_accessory(r, items[i].x, g_assets, "test", &err) != MMD_OK;
+        rc = mmd_renderer_add_accessory(r, &items[i].x->mesh, g_assets, "test", &err) != MMD_OK;
     }
     mmd_renderer_place_accessories(r, place, (size_t)n);
     mmd_render_instance in;
@@ -229,14 +230,14 @@ TEST(encodings_give_identical_frames)
 TEST(sphere_multiply_and_add)
 {
     mmd_xmesh *x = box(0.8f, 0.8f, 0.8f);
-    x->materials[0].sphere = mmd_x_str(x, "env.sph");
-    x->materials[0].sphere_mode = MMD_SPHERE_MUL;
+    x->mesh.materials[0].sphere = mmd_x_str(x, "env.sph");
+    x->mesh.materials[0].sphere_mode = MMD_SPHERE_MUL;
     acc_item it = item(x, 0, 0, 0, 1);
     frame_opts fo = {0};
     golden("acc_sphere_mul", &it, 1, &fo);
-    x->materials[0].sphere = mmd_x_str(x, "env.spa");
-    x->materials[0].sphere_mode = MMD_SPHERE_ADD;
-    x->materials[0].diffuse[0] = x->materials[0].diffuse[1] = x->materials[0].diffuse[2] = 0.3f;
+    x->mesh.materials[0].sphere = mmd_x_str(x, "env.spa");
+    x->mesh.materials[0].sphere_mode = MMD_SPHERE_ADD;
+    x->mesh.materials[0].diffuse[0] = x->mesh.materials[0].diffuse[1] = x->mesh.materials[0].diffuse[2] = 0.3f;
     golden("acc_sphere_add", &it, 1, &fo);
     mmd_x_free(x);
 }
@@ -298,8 +299,8 @@ TEST(screen_shows_previous_frame)
 {
     /* a screen-textured slab faces the camera; a box beside it */
     mmd_xmesh *scr = x_fixture_box(0, 1, 0, 1.2f, 0.9f, 0.05f), *x = box(0.9f, 0.3f, 0.3f);
-    scr->materials[0].texture = mmd_x_str(scr, "screen.bmp");
-    scr->materials[0].emissive[0] = scr->materials[0].emissive[1] = scr->materials[0].emissive[2] = 1;
+    scr->mesh.materials[0].texture = mmd_x_str(scr, "screen.bmp");
+    scr->mesh.materials[0].emissive[0] = scr->mesh.materials[0].emissive[1] = scr->mesh.materials[0].emissive[2] = 1;
     acc_item it[2] = {item(scr, 2, 0, 8, 1), item(x, -12, 0, 0, 0.6f)};
     uint8_t *one = malloc((size_t)W * H * 4), *two = malloc((size_t)W * H * 4);
     frame_opts fo = {.frames = 1, .blue = true};
@@ -333,24 +334,24 @@ TEST(screen_shows_previous_frame)
 static mmd_model *pmx_twin(const mmd_xmesh *x)
 {
     mmd_model *m = mmd_model_new();
-    mmd_vertex *v = mmd_model_add_vertices(m, x->vertex_count);
-    for (uint32_t i = 0; i < x->vertex_count; i++) {
+    mmd_vertex *v = mmd_model_add_vertices(m, x->mesh.vertex_count);
+    for (uint32_t i = 0; i < x->mesh.vertex_count; i++) {
         for (int k = 0; k < 3; k++) {
-            v[i].position[k] = x->vertices[i].position[k] * 10;
-            v[i].normal[k] = x->vertices[i].normal[k];
+            v[i].position[k] = x->mesh.vertices[i].position[k] * 10;
+            v[i].normal[k] = x->mesh.vertices[i].normal[k];
         }
-        memcpy(v[i].uv, x->vertices[i].uv, sizeof v[i].uv);
+        memcpy(v[i].uv, x->mesh.vertices[i].uv, sizeof v[i].uv);
     }
-    memcpy(mmd_model_add_indices(m, x->index_count), x->indices, x->index_count * 4);
+    memcpy(mmd_model_add_indices(m, x->mesh.index_count), x->mesh.indices, x->mesh.index_count * 4);
     char **t = mmd_model_add_textures(m, 1);
-    t[0] = mmd_model_str(m, x->materials[0].texture);
+    t[0] = mmd_model_str(m, x->mesh.materials[0].texture);
     mmd_material *mt = mmd_model_add_materials(m, 1);
-    memcpy(mt->diffuse, x->materials[0].diffuse, sizeof mt->diffuse);
-    memcpy(mt->ambient, x->materials[0].emissive, sizeof mt->ambient);
+    memcpy(mt->diffuse, x->mesh.materials[0].diffuse, sizeof mt->diffuse);
+    memcpy(mt->ambient, x->mesh.materials[0].emissive, sizeof mt->ambient);
     mt->specular_power = 0;
     mt->texture = 0;
     mt->toon = -1;
-    mt->index_count = x->index_count;
+    mt->index_count = x->mesh.index_count;
     mmd_error err;
     mmd_model_validate(m, &err);
     return m;
@@ -364,7 +365,7 @@ static mmd_model *pmx_twin(const mmd_xmesh *x)
 TEST(x_matches_its_pmx_twin_where_shading_agrees)
 {
     mmd_xmesh *x = x_fixture_box(0, 0.5f, 0, 0.5f, 0.5f, 0.5f);
-    mmd_x_material *xm = &x->materials[0];
+    mmd_accessory_material *xm = &x->mesh.materials[0];
     xm->diffuse[0] = xm->diffuse[1] = xm->diffuse[2] = 0;
     xm->emissive[0] = 0.9f, xm->emissive[1] = 0.8f, xm->emissive[2] = 0.7f;
     xm->texture = mmd_x_str(x, "checker.png");
@@ -418,7 +419,7 @@ static int render_arm(const mmd_model *m, const mmd_motion *mo, double t, const 
     mmd_error err;
     int rc = -1;
     if (mmd_renderer_create(&o, &r, &err) == MMD_OK &&
-        mmd_renderer_add_accessory(r, it->x, g_assets, "test", &err) == MMD_OK &&
+        mmd_renderer_add_accessory(r, &it->x->mesh, g_assets, "test", &err) == MMD_OK &&
         mmd_renderer_add_model(r, m, g_assets, &err) == MMD_OK && mmd_anim_create(m, &mo, 1, &a, &err) == MMD_OK) {
         snprintf(g_glver, sizeof g_glver, "%s", mmd_renderer_gl_version(r));
         mmd_renderer_place_accessories(r, &it->a, 1);

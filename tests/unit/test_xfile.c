@@ -5,6 +5,7 @@
 
 #include "core/accessory.h"
 #include "core/model.h"
+#include "core/xfile.h"
 #include "core/xfile_internal.h"
 #include "core/xfile_write.h"
 #include "tests/util/bombs.h"
@@ -30,14 +31,14 @@ static mmd_xmesh *load(const void *b, size_t n, mmd_error *err)
 
 static bool same_mesh(const mmd_xmesh *a, const mmd_xmesh *b)
 {
-    if (a->vertex_count != b->vertex_count || a->index_count != b->index_count ||
-        a->material_count != b->material_count)
+    if (a->mesh.vertex_count != b->mesh.vertex_count || a->mesh.index_count != b->mesh.index_count ||
+        a->mesh.material_count != b->mesh.material_count)
         return false;
-    if (memcmp(a->vertices, b->vertices, a->vertex_count * sizeof *a->vertices) ||
-        memcmp(a->indices, b->indices, a->index_count * sizeof *a->indices))
+    if (memcmp(a->mesh.vertices, b->mesh.vertices, a->mesh.vertex_count * sizeof *a->mesh.vertices) ||
+        memcmp(a->mesh.indices, b->mesh.indices, a->mesh.index_count * sizeof *a->mesh.indices))
         return false;
-    for (uint32_t k = 0; k < a->material_count; k++) {
-        const mmd_x_material *p = &a->materials[k], *q = &b->materials[k];
+    for (uint32_t k = 0; k < a->mesh.material_count; k++) {
+        const mmd_accessory_material *p = &a->mesh.materials[k], *q = &b->mesh.materials[k];
         if (memcmp(p->diffuse, q->diffuse, sizeof p->diffuse) || p->power != q->power ||
             memcmp(p->specular, q->specular, sizeof p->specular) || memcmp(p->emissive, q->emissive, sizeof p->emissive) ||
             strcmp(p->texture, q->texture) || strcmp(p->sphere, q->sphere) || p->sphere_mode != q->sphere_mode ||
@@ -77,11 +78,11 @@ TEST(round_trip_every_encoding_identical)
             mmd_x_free(x);
         free(b);
     }
-    CHECK_STR(first->materials[1].texture, "テクスチャ.png");
-    CHECK_STR(first->materials[1].sphere, "env.spa");
-    CHECK_EQ_INT(first->materials[1].sphere_mode, MMD_SPHERE_ADD);
-    CHECK_NEAR(first->vertices[3].uv[1], 0.0, 0);
-    CHECK_NEAR(first->vertices[0].color[0], 0.5, 0);
+    CHECK_STR(first->mesh.materials[1].texture, "テクスチャ.png");
+    CHECK_STR(first->mesh.materials[1].sphere, "env.spa");
+    CHECK_EQ_INT(first->mesh.materials[1].sphere_mode, MMD_SPHERE_ADD);
+    CHECK_NEAR(first->mesh.vertices[3].uv[1], 0.0, 0);
+    CHECK_NEAR(first->mesh.vertices[0].color[0], 0.5, 0);
     mmd_x_free(first);
     mmd_x_free(src);
 }
@@ -97,8 +98,8 @@ TEST(text_header_and_computed_normals)
     REQUIRE(x);
     CHECK(!x->has_normals);
     /* the quad lies in z = 0, clockwise seen from -z: its normal points to -z */
-    CHECK_NEAR(x->vertices[0].normal[2], -1.0, 1e-6);
-    CHECK_NEAR(x->vertices[1].normal[0], 0.0, 1e-6);
+    CHECK_NEAR(x->mesh.vertices[0].normal[2], -1.0, 1e-6);
+    CHECK_NEAR(x->mesh.vertices[1].normal[0], 0.0, 1e-6);
     mmd_x_free(x);
     free(b);
     mmd_x_free(src);
@@ -114,10 +115,10 @@ TEST(frame_transform_applies)
     mmd_xmesh *x = load(b, n, NULL);
     REQUIRE(x);
     CHECK_EQ_INT(x->frame_count, 1);
-    CHECK_NEAR(x->vertices[2].position[0], 3.0, 1e-6);
-    CHECK_NEAR(x->vertices[2].position[1], 4.0, 1e-6);
-    CHECK_NEAR(x->vertices[2].position[2], 3.0, 1e-6);
-    CHECK_NEAR(x->vertices[2].normal[2], -1.0, 1e-6); /* uniform scale: normals stay unit */
+    CHECK_NEAR(x->mesh.vertices[2].position[0], 3.0, 1e-6);
+    CHECK_NEAR(x->mesh.vertices[2].position[1], 4.0, 1e-6);
+    CHECK_NEAR(x->mesh.vertices[2].position[2], 3.0, 1e-6);
+    CHECK_NEAR(x->mesh.vertices[2].normal[2], -1.0, 1e-6); /* uniform scale: normals stay unit */
     mmd_x_free(x);
     free(b);
     mmd_x_free(src);
@@ -150,23 +151,23 @@ TEST(text_quirks_templates_references_polygons)
     REQUIRE(x);
     CHECK_EQ_INT(x->version, 303);
     CHECK_EQ_INT(x->float_bits, 64);
-    CHECK_EQ_INT(x->material_count, 2);
+    CHECK_EQ_INT(x->mesh.material_count, 2);
     /* one material index for two faces: the last repeats, both use material 1 */
-    CHECK_EQ_INT(x->materials[0].index_count, 0);
-    CHECK_EQ_INT(x->materials[1].index_count, 12); /* pentagon = 3 triangles + 1 */
-    CHECK_NEAR(x->materials[0].diffuse[0], 1.0, 0);
-    CHECK_NEAR(x->materials[0].power, 8.0, 0);
-    CHECK_STR(x->materials[0].texture, "a.bmp");
-    CHECK_STR(x->materials[0].sphere, "s.SPH");
-    CHECK_EQ_INT(x->materials[0].sphere_mode, MMD_SPHERE_MUL);
+    CHECK_EQ_INT(x->mesh.materials[0].index_count, 0);
+    CHECK_EQ_INT(x->mesh.materials[1].index_count, 12); /* pentagon = 3 triangles + 1 */
+    CHECK_NEAR(x->mesh.materials[0].diffuse[0], 1.0, 0);
+    CHECK_NEAR(x->mesh.materials[0].power, 8.0, 0);
+    CHECK_STR(x->mesh.materials[0].texture, "a.bmp");
+    CHECK_STR(x->mesh.materials[0].sphere, "s.SPH");
+    CHECK_EQ_INT(x->mesh.materials[0].sphere_mode, MMD_SPHERE_MUL);
     /* normal indices differ from vertex indices: one vertex per corner */
-    CHECK_EQ_INT(x->vertex_count, 8);
+    CHECK_EQ_INT(x->mesh.vertex_count, 8);
     CHECK_EQ_INT(x->file_vertex_count, 5); /* what the file holds (info prints it) */
-    CHECK_NEAR(x->vertices[0].position[2], 5.0, 0);
-    CHECK_NEAR(x->vertices[7].normal[2], -1.0, 0);
-    CHECK_EQ_INT(x->indices[3], 0);
-    CHECK_EQ_INT(x->indices[4], 2);
-    CHECK_EQ_INT(x->indices[5], 3);
+    CHECK_NEAR(x->mesh.vertices[0].position[2], 5.0, 0);
+    CHECK_NEAR(x->mesh.vertices[7].normal[2], -1.0, 0);
+    CHECK_EQ_INT(x->mesh.indices[3], 0);
+    CHECK_EQ_INT(x->mesh.indices[4], 2);
+    CHECK_EQ_INT(x->mesh.indices[5], 3);
     mmd_x_free(x);
 }
 
@@ -260,7 +261,7 @@ TEST(mszip_damage_is_refused)
     memcpy(c, b, n);
     c[40] ^= 0x55; /* deflate data */
     mmd_xmesh *x = load(c, n, &err);
-    CHECK(x == NULL || x->vertex_count == 7);
+    CHECK(x == NULL || x->mesh.vertex_count == 7);
     mmd_x_free(x);
     free(c);
     free(b);
@@ -291,8 +292,8 @@ TEST(mszip_bomb_is_refused_by_ratio)
     REQUIRE(b);
     mmd_xmesh *x = load(b, n, &err);
     REQUIRE(x);
-    CHECK_EQ_INT(x->index_count, 30000);
-    CHECK_EQ_INT(x->material_count, 1);
+    CHECK_EQ_INT(x->mesh.index_count, 30000);
+    CHECK_EQ_INT(x->mesh.material_count, 1);
     mmd_x_free(x);
     free(b);
 }
@@ -309,18 +310,18 @@ TEST(shared_assets_real_files)
     mmd_error err;
     REQUIRE(mmd_x_load_file(path, &x, &err) == MMD_OK);
     CHECK_EQ_INT(x->face_count, 2);
-    CHECK_EQ_INT(x->index_count, 6);
-    CHECK_EQ_INT(x->material_count, 1);
-    CHECK_NEAR(x->materials[0].diffuse[3], 1.0, 0);
-    CHECK_NEAR(x->materials[0].power, 5.0, 0);
-    CHECK_EQ_INT(x->vertex_count, 6); /* one shared normal: one vertex per corner */
+    CHECK_EQ_INT(x->mesh.index_count, 6);
+    CHECK_EQ_INT(x->mesh.material_count, 1);
+    CHECK_NEAR(x->mesh.materials[0].diffuse[3], 1.0, 0);
+    CHECK_NEAR(x->mesh.materials[0].power, 5.0, 0);
+    CHECK_EQ_INT(x->mesh.vertex_count, 6); /* one shared normal: one vertex per corner */
     CHECK_EQ_INT(x->file_vertex_count, 4);
-    CHECK_NEAR(x->vertices[0].normal[1], 1.0, 0);
+    CHECK_NEAR(x->mesh.vertices[0].normal[1], 1.0, 0);
     mmd_x_free(x);
     snprintf(path, sizeof path, "%s/x/ray.x", MMD_SHARED_ASSETS);
     REQUIRE(mmd_x_load_file(path, &x, &err) == MMD_OK);
-    CHECK_EQ_INT(x->index_count, 3);
-    CHECK_NEAR(x->materials[0].diffuse[3], 0.0, 0);
+    CHECK_EQ_INT(x->mesh.index_count, 3);
+    CHECK_NEAR(x->mesh.materials[0].diffuse[3], 0.0, 0);
     mmd_x_free(x);
 }
 

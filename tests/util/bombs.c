@@ -196,7 +196,7 @@ uint8_t *mmd_bomb_xzip(uint32_t vertices, bool binary, size_t *size)
     mmd_xmesh *x = mmd_x_new(vertices, faces * 3, 1);
     if (!x)
         return NULL;
-    x->materials[0].index_count = faces * 3; /* every index 0, every position 0 */
+    x->mesh.materials[0].index_count = faces * 3; /* every index 0, every position 0 */
     mmd_x_write_options o = {.encoding = binary ? MMD_X_BZIP : MMD_X_TZIP, .float_bits = 32};
     uint8_t *out = NULL;
     mmd_error err;

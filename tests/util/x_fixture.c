@@ -14,24 +14,24 @@ mmd_xmesh *x_fixture_sample(void)
         return NULL;
     static const float pos[7][3] = {{0, 0, 0}, {0, 1, 0}, {1, 1, 0}, {1, 0, 0}, {2, 0, 0}, {2, 1, 0.5f}, {3, 0, 0.25f}};
     for (int i = 0; i < 7; i++) {
-        memcpy(x->vertices[i].position, pos[i], sizeof pos[i]);
-        x->vertices[i].normal[1] = 0;
-        x->vertices[i].normal[2] = -1;
-        x->vertices[i].uv[0] = 0.1f * (float)i;
-        x->vertices[i].uv[1] = 1.0f / 3.0f * (float)(i % 3);
-        x->vertices[i].color[0] = 0.5f;
+        memcpy(x->mesh.vertices[i].position, pos[i], sizeof pos[i]);
+        x->mesh.vertices[i].normal[1] = 0;
+        x->mesh.vertices[i].normal[2] = -1;
+        x->mesh.vertices[i].uv[0] = 0.1f * (float)i;
+        x->mesh.vertices[i].uv[1] = 1.0f / 3.0f * (float)(i % 3);
+        x->mesh.vertices[i].color[0] = 0.5f;
     }
     static const uint32_t idx[9] = {0, 1, 2, 0, 2, 3, 4, 5, 6};
-    memcpy(x->indices, idx, sizeof idx);
-    x->materials[0].index_count = 6;
-    x->materials[0].diffuse[0] = 0.8f;
-    x->materials[0].power = 5;
-    x->materials[0].specular[1] = 0.25f;
-    x->materials[1].index_count = 3;
-    x->materials[1].emissive[2] = 0.3f;
-    x->materials[1].texture = mmd_x_str(x, "テクスチャ.png");
-    x->materials[1].sphere = mmd_x_str(x, "env.spa");
-    x->materials[1].sphere_mode = MMD_SPHERE_ADD;
+    memcpy(x->mesh.indices, idx, sizeof idx);
+    x->mesh.materials[0].index_count = 6;
+    x->mesh.materials[0].diffuse[0] = 0.8f;
+    x->mesh.materials[0].power = 5;
+    x->mesh.materials[0].specular[1] = 0.25f;
+    x->mesh.materials[1].index_count = 3;
+    x->mesh.materials[1].emissive[2] = 0.3f;
+    x->mesh.materials[1].texture = mmd_x_str(x, "テクスチャ.png");
+    x->mesh.materials[1].sphere = mmd_x_str(x, "env.spa");
+    x->mesh.materials[1].sphere_mode = MMD_SPHERE_ADD;
     x->has_colors = true;
     return x;
 }
@@ -45,7 +45,7 @@ static void put_box(mmd_xmesh *x, uint32_t vbase, uint32_t ibase, const float c[
         int a = axis[f], u = (a + 1) % 3, v = (a + 2) % 3;
         static const float cu[4] = {-1, -1, 1, 1}, cv[4] = {-1, 1, 1, -1};
         for (int k = 0; k < 4; k++) {
-            mmd_x_vertex *p = &x->vertices[vbase + 4 * (uint32_t)f + (uint32_t)k];
+            mmd_accessory_vertex *p = &x->mesh.vertices[vbase + 4 * (uint32_t)f + (uint32_t)k];
             p->position[a] = c[a] + sign[f] * h[a];
             p->position[u] = c[u] + cu[k] * h[u];
             p->position[v] = c[v] + cv[k] * h[v];
@@ -58,7 +58,7 @@ static void put_box(mmd_xmesh *x, uint32_t vbase, uint32_t ibase, const float c[
         static const uint32_t pos_order[6] = {0, 2, 1, 0, 3, 2}, neg_order[6] = {0, 1, 2, 0, 2, 3};
         const uint32_t *o = sign[f] > 0 ? pos_order : neg_order;
         for (int k = 0; k < 6; k++)
-            x->indices[ibase + 6 * (uint32_t)f + (uint32_t)k] = vbase + (uint32_t)(4 * f) + o[k];
+            x->mesh.indices[ibase + 6 * (uint32_t)f + (uint32_t)k] = vbase + (uint32_t)(4 * f) + o[k];
     }
 }
 
@@ -69,7 +69,7 @@ mmd_xmesh *x_fixture_boxes(const x_box *boxes, int n, int nmat)
         return NULL;
     for (int i = 0; i < n; i++) {
         put_box(x, 24 * (uint32_t)i, 36 * (uint32_t)i, boxes[i].c, boxes[i].h);
-        x->materials[boxes[i].material].index_count += 36;
+        x->mesh.materials[boxes[i].material].index_count += 36;
     }
     return x;
 }
