@@ -92,7 +92,7 @@ static int load(bench *b, const char *path)
         mmd_scene_model_place(sm, b->bare[i]);
         if (sm->physics && b->model[i]->rigid_body_count > 0 &&
             (mmd_physics_create(b->model[i], &b->phys[i], &err) != MMD_OK ||
-             mmd_physics_attach(b->phys[i], b->anim[i]) != MMD_OK)) {
+             mmd_physics_attach(b->phys[i], b->anim[i], &err) != MMD_OK)) {
             fprintf(stderr, "bench_scene: physics: %s: %s\n", sm->file, err.msg);
             return -1;
         }

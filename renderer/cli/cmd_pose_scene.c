@@ -103,8 +103,8 @@ static int pose_physics(pose_job *j)
             mmd_msg_print(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", sm->file, e.msg);
             continue;
         }
-        if (st == MMD_OK && (st = mmd_physics_attach(j->physics[i], j->anims[i])) != MMD_OK)
-            snprintf(e.msg, sizeof e.msg, "cannot attach the rigid bodies to the model's bones");
+        if (st == MMD_OK)
+            st = mmd_physics_attach(j->physics[i], j->anims[i], &e);
         if (st != MMD_OK) {
             mmd_msg_print(stderr, "mmdrender pose: physics: %s: %s\n", sm->file, e.msg);
             return mmd_exit_code(st);

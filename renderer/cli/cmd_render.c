@@ -350,7 +350,7 @@ static int load_inputs(render_job *j, const render_args *a)
                     mmd_msg_print(stderr, "mmdrender: warning: %s: %s: drawn without physics\n", sm->file, err.msg);
                 continue;
             }
-            if (ps != MMD_OK || mmd_physics_attach(j->physics[i], j->anims[i]) != MMD_OK) {
+            if (ps != MMD_OK || mmd_physics_attach(j->physics[i], j->anims[i], &err) != MMD_OK) {
                 mmd_error_format(&err, sm->file, buf, sizeof buf);
                 mmd_msg_print(stderr, "mmdrender: physics: %s\n", buf);
                 return MMD_EXIT_INPUT;
