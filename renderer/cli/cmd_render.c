@@ -75,7 +75,7 @@ static int parse_args(int argc, char **argv, render_args *a)
 {
     struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
     mmd_cli_longopts(MMD_CLI_RENDER, longopts);
-    char msg[160];
+    mmd_error ierr; /* an integer option out of its range */
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->max_memory_mib = MMD_MAX_MEMORY_DEFAULT_MIB;
@@ -102,8 +102,8 @@ static int parse_args(int argc, char **argv, render_args *a)
                      : c == MMD_OPT_TEXMEM ? &a->texture_mib
                      : c == MMD_OPT_MAXMEM ? &a->max_memory_mib
                                            : &a->threads;
-            if (!mmd_cli_int(c, optarg, v, msg, sizeof msg))
-                return mmd_cli_usage_error(MMD_CLI_RENDER, "%s", msg);
+            if (mmd_cli_int(c, optarg, v, &ierr) != MMD_OK)
+                return mmd_cli_usage_error(MMD_CLI_RENDER, "%s", ierr.msg);
             break;
         }
         case 'q': a->quiet = true; break;
