@@ -113,12 +113,13 @@ static void detach(mmd_physics *p)
     c->started = false;
 }
 
-mmd_status mmd_physics_attach(mmd_physics *p, mmd_anim *a)
+mmd_status mmd_physics_attach(mmd_physics *p, mmd_anim *a, mmd_error *err)
 {
     if (!p || !a)
-        return MMD_E_BAD_VALUE;
+        return mmd_error_set(err, MMD_E_BAD_VALUE, "physics", -1, -1, "NULL argument");
     if (mmd_anim_model(a) != mmd_physics_model(p))
-        return MMD_E_BAD_VALUE;
+        return mmd_error_set(err, MMD_E_BAD_VALUE, "physics", -1, -1,
+                             "cannot attach the rigid bodies to the model's bones");
     mmd_physics_clock *c = mmd_physics_clock_of(p);
     if (c->anim && c->anim != a)
         detach(p);
@@ -151,7 +152,7 @@ void mmd_physics_detach(mmd_physics *p)
 void mmd_physics_preroll(mmd_physics *p, mmd_anim *a, double t0, double seconds)
 {
     mmd_physics_clock *c = mmd_physics_clock_of(p);
-    if (c->anim != a && mmd_physics_attach(p, a) != MMD_OK)
+    if (c->anim != a && mmd_physics_attach(p, a, NULL) != MMD_OK)
         return;
     c->started = false;
     mmd_anim_set_pose_weight(a, 0.0f);

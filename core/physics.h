@@ -36,7 +36,7 @@
  * Typical use with the animation core:
  *
  *     mmd_physics *p; mmd_physics_create(model, &p, &err);
- *     mmd_physics_attach(p, anim);               // hook between the bone passes
+ *     mmd_physics_attach(p, anim, &err);         // hook between the bone passes
  *     mmd_physics_preroll(p, anim, first, 2.0);  // blend in the first frame, settle 2 s
  *     for (f = first; f <= last; f++) mmd_anim_evaluate(anim, f);
  *     mmd_physics_free(p);                       // after the anim, or detach first
@@ -145,8 +145,10 @@ void mmd_physics_body_offset(const mmd_physics *p, uint32_t body, float out[16])
  * backwards, resets bodies to the pose; otherwise steps (t - t_prev)/30 s,
  * applies VMD physics toggles and impulse morphs, writes the physics bones
  * and refreshes their descendants. Detach (or free p, which detaches) before
- * freeing a. Attaching to another anim detaches from the first. */
-mmd_status mmd_physics_attach(mmd_physics *p, mmd_anim *a);
+ * freeing a. Attaching to another anim detaches from the first. MMD_E_BAD_VALUE
+ * (section "physics", with its sentence in err) for a NULL argument or an anim
+ * of another model. */
+mmd_status mmd_physics_attach(mmd_physics *p, mmd_anim *a, mmd_error *err);
 void mmd_physics_detach(mmd_physics *p);
 /* Start-up (warm-up): reset the bodies to the rest pose, blend the pose at t0
  * in from rest over 1 s (30 frames of 1/30 s), then simulate `seconds` more

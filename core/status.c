@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+MMD_STATUS_LIST(MMD_X_STATUS_GUARD)
+
 const char *mmd_status_str(mmd_status s)
 {
     static const char *const names[] = {

@@ -59,6 +59,14 @@ typedef enum mmd_status {
     MMD_STATUS_COUNT
 } mmd_status;
 
+/* The guard on the list, applied to every row by core/status.c at build time:
+ * MMD_OK is 0 (callers test `if (st)`) and only MMD_OK has MMD_CLASS_OK, so a
+ * status inserted anywhere in the list with the class OK does not compile
+ * (tests/cli/status_guard.sh proves it), and every other status exits non-zero. */
+#define MMD_X_STATUS_GUARD(id, str, cls)                                             \
+    _Static_assert(((id) == MMD_OK) == ((cls) == MMD_CLASS_OK) && MMD_OK == 0,      \
+                   #id ": only MMD_OK (0) has MMD_CLASS_OK, every failure a class that exits non-zero");
+
 typedef struct mmd_error {
     mmd_status status;
     int64_t offset;      /* byte offset in the input, -1 when none */

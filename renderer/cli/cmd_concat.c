@@ -21,7 +21,6 @@
 #include <libavutil/mathematics.h>
 #include <libavutil/pixdesc.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,17 +97,6 @@ static void disarm_cleanup(void)
     g_tmp_armed = 0;
 }
 
-static void errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void errf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("mmdrender concat: ", stderr);
-    mmd_msg_vprint(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
 static const char *averr(int e, char *buf, size_t n)
 {
     av_strerror(e, buf, n);
@@ -133,36 +121,33 @@ static void usage(FILE *f)
             "      4 encoder, 5 output\n");
 }
 
-static int add_input(concat_opts *o, char *path)
+static bool add_input(concat_opts *o, char *path)
 {
     if (o->input_count == o->input_cap) {
         int cap = o->input_cap ? o->input_cap * 2 : 16;
         char **p = realloc(o->inputs, (size_t)cap * sizeof *p);
         if (!p)
-            return -1;
+            return false;
         o->inputs = p;
         o->input_cap = cap;
     }
     o->inputs[o->input_count++] = path;
-    return 0;
+    return true;
 }
 
 /* Read a list file (one path per line, blank lines and '#' comments skipped). */
-static int read_list(concat_opts *o, const char *path)
+static mmd_status read_list(concat_opts *o, const char *path, mmd_error *err)
 {
-    mmd_error err;
-    FILE *f = mmd_file_fopen_regular(path, &err);
-    if (!f) {
-        errf("%s: %s", path, err.msg);
-        return MMD_EXIT_INPUT;
-    }
+    mmd_error fe;
+    FILE *f = mmd_file_fopen_regular(path, &fe);
+    if (!f)
+        return mmd_fail(err, MMD_E_IO, "%s: %s", path, fe.msg);
     char line[MAX_LIST_LINE];
-    int rc = MMD_EXIT_OK;
+    mmd_status st = MMD_OK;
     while (fgets(line, sizeof line, f)) {
         size_t len = strlen(line);
         if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            errf("%s: line longer than %d bytes", path, MAX_LIST_LINE - 2);
-            rc = MMD_EXIT_INPUT;
+            st = mmd_fail(err, MMD_E_LIMIT, "%s: line longer than %d bytes", path, MAX_LIST_LINE - 2);
             break;
         }
         while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -170,27 +155,25 @@ static int read_list(concat_opts *o, const char *path)
         if (!len || line[0] == '#')
             continue;
         char *dup = strdup(line);
-        if (!dup || add_input(o, dup)) {
+        if (!dup || !add_input(o, dup)) {
             free(dup);
-            rc = MMD_EXIT_INPUT;
+            st = mmd_fail(err, MMD_E_NOMEM, "out of memory");
             break;
         }
         /* list names are owned: remember them by chaining through list_buf */
         char **cell = malloc(sizeof(char *) * 2);
         if (!cell) {
-            rc = MMD_EXIT_INPUT;
+            st = mmd_fail(err, MMD_E_NOMEM, "out of memory");
             break;
         }
         cell[0] = dup;
         cell[1] = o->list_buf;
         o->list_buf = (char *)cell;
     }
-    if (ferror(f)) {
-        errf("%s: read error", path);
-        rc = MMD_EXIT_INPUT;
-    }
+    if (ferror(f))
+        st = mmd_fail(err, MMD_E_IO, "%s: read error", path);
     fclose(f);
-    return rc;
+    return st;
 }
 
 static void free_opts(concat_opts *o)
@@ -205,25 +188,41 @@ static void free_opts(concat_opts *o)
     free(o->inputs);
 }
 
-static int parse_seconds(const char *opt, const char *v, double *out)
+static mmd_status parse_seconds(const char *opt, const char *v, double *out, mmd_error *err)
 {
     double d;
-    if (!mmd_parse_double(v, -1e7, 1e7, &d)) {
-        errf("%s: expected seconds, got '%s'", opt, v);
-        return -1;
-    }
+    if (!mmd_parse_double(v, -1e7, 1e7, &d))
+        return mmd_fail(err, MMD_E_USAGE, "%s: expected seconds, got '%s'", opt, v);
     *out = d;
-    return 0;
+    return MMD_OK;
 }
 
-static int parse_args(int argc, char **argv, concat_opts *o)
+/* An option's value into o. */
+static mmd_status set_value(concat_opts *o, const char *a, char *v, mmd_error *err)
+{
+    if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+        o->out = v;
+    else if (!strcmp(a, "--audio"))
+        o->audio = v;
+    else if (!strcmp(a, "--audio-offset"))
+        return parse_seconds(a, v, &o->audio_offset, err);
+    else if (!strcmp(a, "--start-time"))
+        return parse_seconds(a, v, &o->start_time, err);
+    else
+        return read_list(o, v, err);
+    return MMD_OK;
+}
+
+/* The command line into o; *help: --help was asked (nothing else done). */
+static mmd_status parse_args(int argc, char **argv, concat_opts *o, bool *help, mmd_error *err)
 {
     bool no_more = false;
+    mmd_status st;
     for (int i = 1; i < argc; i++) {
         char *a = argv[i];
         if (no_more || a[0] != '-' || !a[1]) {
-            if (add_input(o, a))
-                return MMD_EXIT_USAGE;
+            if (!add_input(o, a))
+                return mmd_fail(err, MMD_E_USAGE, "out of memory");
             continue;
         }
         if (!strcmp(a, "--")) {
@@ -231,8 +230,8 @@ static int parse_args(int argc, char **argv, concat_opts *o)
             continue;
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return -1;
+            *help = true;
+            return MMD_OK;
         }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o->quiet = true;
@@ -240,76 +239,43 @@ static int parse_args(int argc, char **argv, concat_opts *o)
         }
         bool takes = !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--audio") ||
                      !strcmp(a, "--audio-offset") || !strcmp(a, "--start-time") || !strcmp(a, "--list");
-        if (!takes) {
-            errf("unknown option '%s' (see --help)", a);
-            return MMD_EXIT_USAGE;
-        }
-        if (i + 1 >= argc) {
-            errf("%s needs a value", a);
-            return MMD_EXIT_USAGE;
-        }
-        char *v = argv[++i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-            o->out = v;
-        else if (!strcmp(a, "--audio"))
-            o->audio = v;
-        else if (!strcmp(a, "--audio-offset")) {
-            if (parse_seconds(a, v, &o->audio_offset))
-                return MMD_EXIT_USAGE;
-        } else if (!strcmp(a, "--start-time")) {
-            if (parse_seconds(a, v, &o->start_time))
-                return MMD_EXIT_USAGE;
-        } else {
-            int rc = read_list(o, v);
-            if (rc)
-                return rc;
-        }
+        if (!takes)
+            return mmd_fail(err, MMD_E_USAGE, "unknown option '%s' (see --help)", a);
+        if (i + 1 >= argc)
+            return mmd_fail(err, MMD_E_USAGE, "%s needs a value", a);
+        if ((st = set_value(o, a, argv[++i], err)) != MMD_OK)
+            return st;
     }
-    if (!o->out) {
-        errf("no output: -o OUT is required");
-        return MMD_EXIT_USAGE;
-    }
-    if (!mmd_sink_video_is_video_path(o->out)) {
-        errf("%s: unknown container (use " MMD_CONTAINERS_SPACED ")", o->out);
-        return MMD_EXIT_USAGE;
-    }
+    if (!o->out)
+        return mmd_fail(err, MMD_E_USAGE, "no output: -o OUT is required");
+    if (!mmd_sink_video_is_video_path(o->out))
+        return mmd_fail(err, MMD_E_USAGE, "%s: unknown container (use " MMD_CONTAINERS_SPACED ")", o->out);
     for (int i = 0; i <= o->input_count; i++) {
         const char *in = i < o->input_count ? o->inputs[i] : o->audio;
-        if (in && mmd_same_file(in, o->out)) {
-            errf("the output '%s' is also an input ('%s')", o->out, in);
-            return MMD_EXIT_USAGE;
-        }
+        if (in && mmd_same_file(in, o->out))
+            return mmd_fail(err, MMD_E_USAGE, "the output '%s' is also an input ('%s')", o->out, in);
     }
-    if (!o->input_count) {
-        errf("no chunk videos given");
-        return MMD_EXIT_USAGE;
-    }
-    return MMD_EXIT_OK;
+    if (!o->input_count)
+        return mmd_fail(err, MMD_E_USAGE, "no chunk videos given");
+    return MMD_OK;
 }
 
 /* ---- pass 1: open, check and measure each chunk ------------------------- */
 
-static int open_video(const char *path, AVFormatContext **ic, int *stream)
+static mmd_status open_video(const char *path, AVFormatContext **ic, int *stream, mmd_error *err)
 {
     char eb[128];
-    mmd_error err;
-    mmd_status st = mmd_media_open(path, MMD_MEDIA_CHUNK, ic, &err);
-    if (st != MMD_OK) {
-        errf("%s", err.msg);
-        return mmd_exit_code(st);
-    }
+    mmd_status st = mmd_media_open(path, MMD_MEDIA_CHUNK, ic, err);
+    if (st != MMD_OK)
+        return st;
     int e = avformat_find_stream_info(*ic, NULL);
-    if (e < 0) {
-        errf("%s: cannot read: %s", path, averr(e, eb, sizeof eb));
-        return MMD_EXIT_INPUT;
-    }
+    if (e < 0)
+        return mmd_fail(err, MMD_E_IO, "%s: cannot read: %s", path, averr(e, eb, sizeof eb));
     int s = av_find_best_stream(*ic, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
-    if (s < 0) {
-        errf("%s: no video stream", path);
-        return MMD_EXIT_INPUT;
-    }
+    if (s < 0)
+        return mmd_fail(err, MMD_E_BAD_VALUE, "%s: no video stream", path);
     *stream = s;
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
 static AVRational stream_rate(const AVStream *st)
@@ -377,78 +343,71 @@ static const char *params_differ(const AVCodecParameters *a, AVRational ra, cons
 
 /* Scan chunk c (packets only). first_par/first_rate: NULL for the first chunk
  * (then filled in), else compared against. */
-static int scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_rate, bool first,
-                      const char *first_path)
+static mmd_status scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_rate, bool first,
+                             const char *first_path, mmd_error *err)
 {
     AVFormatContext *ic = NULL;
     int s = -1;
-    int rc = open_video(c->path, &ic, &s);
+    mmd_status st = open_video(c->path, &ic, &s, err);
     AVPacket *pkt = av_packet_alloc();
-    if (rc || !pkt) {
-        if (!rc)
-            errf("out of memory");
-        rc = rc ? rc : MMD_EXIT_INPUT;
+    if (st != MMD_OK || !pkt) {
+        if (st == MMD_OK)
+            st = mmd_fail(err, MMD_E_NOMEM, "out of memory");
         goto done;
     }
-    AVStream *st = ic->streams[s];
-    AVRational rate = stream_rate(st);
+    AVStream *vs = ic->streams[s];
+    AVRational rate = stream_rate(vs);
     snprintf(c->format, sizeof c->format, "%s", ic->iformat ? ic->iformat->name : "");
     const AVDictionaryEntry *tag = av_dict_get(ic->metadata, "comment", NULL, 0);
     c->tagged = tag && sscanf(tag->value, MMD_CHUNK_TAG_FORMAT, &c->index, &c->count, &c->first, &c->last,
                               &c->range_first, &c->range_last, &c->step, &c->fps_num, &c->fps_den) == 9;
     if (rate.num <= 0 || rate.den <= 0) {
-        errf("%s: the video stream has no frame rate", c->path);
-        rc = MMD_EXIT_INPUT;
+        st = mmd_fail(err, MMD_E_BAD_VALUE, "%s: the video stream has no frame rate", c->path);
         goto done;
     }
     if (first) {
-        if (avcodec_parameters_copy(first_par, st->codecpar) < 0) {
-            errf("out of memory");
-            rc = MMD_EXIT_INPUT;
+        if (avcodec_parameters_copy(first_par, vs->codecpar) < 0) {
+            st = mmd_fail(err, MMD_E_NOMEM, "out of memory");
             goto done;
         }
         *first_rate = rate;
     } else {
         char buf[160];
-        const char *d = params_differ(first_par, *first_rate, st->codecpar, rate, buf, sizeof buf);
+        const char *d = params_differ(first_par, *first_rate, vs->codecpar, rate, buf, sizeof buf);
         if (d) {
-            errf("%s: cannot join without re-encoding: %s differs from %s: %s", c->path, "video",
-                 first_path, d);
-            rc = MMD_EXIT_INPUT;
+            st = mmd_fail(err, MMD_E_BAD_VALUE, "%s: cannot join without re-encoding: %s differs from %s: %s", c->path,
+                          "video", first_path, d);
             goto done;
         }
     }
     for (unsigned i = 0; i < ic->nb_streams; i++)
         if ((int)i != s && ic->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_AUDIO)
             mmd_msg_print(stderr, "mmdrender concat: %s: warning: its audio stream is ignored\n", c->path);
-    c->tb = st->time_base;
+    c->tb = vs->time_base;
     c->start = INT64_MAX;
     c->end = INT64_MIN;
     c->packets = 0;
-    int64_t frame_dur = av_rescale_q(1, av_inv_q(rate), st->time_base);
+    int64_t frame_dur = av_rescale_q(1, av_inv_q(rate), vs->time_base);
     char eb[128];
     for (;;) {
         int e = av_read_frame(ic, pkt);
         if (e == AVERROR_EOF)
             break;
         if (e < 0) {
-            errf("%s: read error after %lld frames: %s", c->path, (long long)c->packets,
-                 averr(e, eb, sizeof eb));
-            rc = MMD_EXIT_INPUT;
+            st = mmd_fail(err, MMD_E_IO, "%s: read error after %lld frames: %s", c->path, (long long)c->packets,
+                          averr(e, eb, sizeof eb));
             goto done;
         }
         if (pkt->stream_index == s) {
             if (!c->packets && !(pkt->flags & AV_PKT_FLAG_KEY)) {
-                errf("%s: does not start on a keyframe (not a chunk video?)", c->path);
+                st = mmd_fail(err, MMD_E_BAD_VALUE, "%s: does not start on a keyframe (not a chunk video?)", c->path);
                 av_packet_unref(pkt);
-                rc = MMD_EXIT_INPUT;
                 goto done;
             }
             int64_t pts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
             if (pts == AV_NOPTS_VALUE) {
-                errf("%s: frame %lld has no timestamp", c->path, (long long)c->packets);
+                st = mmd_fail(err, MMD_E_BAD_VALUE, "%s: frame %lld has no timestamp", c->path, (long long)c->packets);
                 av_packet_unref(pkt);
-                rc = MMD_EXIT_INPUT;
                 goto done;
             }
             if (!c->packets)
@@ -463,8 +422,7 @@ static int scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_
         av_packet_unref(pkt);
     }
     if (!c->packets) {
-        errf("%s: no video frames", c->path);
-        rc = MMD_EXIT_INPUT;
+        st = mmd_fail(err, MMD_E_BAD_VALUE, "%s: no video frames", c->path);
     } else {
         c->lead = c->start - c->lead;
         if (c->lead < 0)
@@ -473,7 +431,7 @@ static int scan_chunk(chunk *c, AVCodecParameters *first_par, AVRational *first_
 done:
     av_packet_free(&pkt);
     mmd_media_close(&ic);
-    return rc;
+    return st;
 }
 
 /* True when the comma-separated list has the name. */
@@ -491,59 +449,51 @@ static bool has_name(const char *list, const char *name)
  * and, when they carry the metadata render writes, form one contiguous
  * range: the same range, step, rate and chunk count, each chunk starting one
  * step after the previous one ended, the first at the range's start and the
- * last at its end, each complete (as many frames as it says). An exit code. */
-static int check_sequence(const chunk *c, int n, const char *out)
+ * last at its end, each complete (as many frames as it says). */
+static mmd_status check_sequence(const chunk *c, int n, const char *out, mmd_error *err)
 {
     const AVOutputFormat *of = av_guess_format(NULL, out, NULL);
     for (int i = 0; i < n; i++) {
-        if (strcmp(c[i].format, c[0].format)) {
-            errf("%s: a %s file among %s chunks: join chunks of one container", c[i].path, c[i].format, c[0].format);
-            return MMD_EXIT_INPUT;
-        }
-        if (c[i].tagged != c[0].tagged) {
-            errf("%s: %s chunk metadata, unlike %s (chunks of different renders?)", c[i].path,
-                 c[i].tagged ? "has" : "has no", c[0].path);
-            return MMD_EXIT_INPUT;
-        }
+        if (strcmp(c[i].format, c[0].format))
+            return mmd_fail(err, MMD_E_BAD_VALUE, "%s: a %s file among %s chunks: join chunks of one container",
+                            c[i].path, c[i].format, c[0].format);
+        if (c[i].tagged != c[0].tagged)
+            return mmd_fail(err, MMD_E_BAD_VALUE, "%s: %s chunk metadata, unlike %s (chunks of different renders?)",
+                            c[i].path, c[i].tagged ? "has" : "has no", c[0].path);
     }
-    if (of && !has_name(c[0].format, of->name)) {
-        errf("%s: a %s output cannot take %s chunks without re-encoding: use the chunks' container", out,
-             of->name, c[0].format);
-        return MMD_EXIT_USAGE;
-    }
+    if (of && !has_name(c[0].format, of->name))
+        return mmd_fail(err, MMD_E_USAGE,
+                        "%s: a %s output cannot take %s chunks without re-encoding: use the chunks' container", out,
+                        of->name, c[0].format);
     if (!c[0].tagged)
-        return MMD_EXIT_OK; /* chunks from elsewhere: nothing to check the order against */
+        return MMD_OK; /* chunks from elsewhere: nothing to check the order against */
     for (int i = 0; i < n; i++) {
         const chunk *k = &c[i], *p = i ? &c[i - 1] : NULL;
         long long want = (k->last - k->first) / (k->step > 0 ? k->step : 1) + 1;
         if (k->range_first != c[0].range_first || k->range_last != c[0].range_last || k->step != c[0].step ||
-            k->count != c[0].count || k->fps_num != c[0].fps_num || k->fps_den != c[0].fps_den) {
-            errf("%s: chunk of another render (range %lld-%lld step %d, %d chunks) than %s", k->path,
-                 k->range_first, k->range_last, k->step, k->count, c[0].path);
-            return MMD_EXIT_INPUT;
-        }
-        if (k->packets != want) {
-            errf("%s: chunk %d/%d holds %lld of its %lld frames (interrupted?)", k->path, k->index, k->count,
-                 (long long)k->packets, want);
-            return MMD_EXIT_INPUT;
-        }
+            k->count != c[0].count || k->fps_num != c[0].fps_num || k->fps_den != c[0].fps_den)
+            return mmd_fail(err, MMD_E_BAD_VALUE,
+                            "%s: chunk of another render (range %lld-%lld step %d, %d chunks) than %s", k->path,
+                            k->range_first, k->range_last, k->step, k->count, c[0].path);
+        if (k->packets != want)
+            return mmd_fail(err, MMD_E_BAD_VALUE, "%s: chunk %d/%d holds %lld of its %lld frames (interrupted?)",
+                            k->path, k->index, k->count, (long long)k->packets, want);
         long long expect = p ? p->last + k->step : k->range_first;
-        if (k->first != expect) {
-            errf("%s: chunk %d/%d starts at frame %lld, expected %lld: %s", k->path, k->index, k->count, k->first,
-                 expect, !p ? "the range's first chunk is missing" : k->first < expect ? "it overlaps the previous chunk"
-                                                                                     : "a chunk is missing before it");
-            return MMD_EXIT_INPUT;
-        }
+        if (k->first != expect)
+            return mmd_fail(err, MMD_E_BAD_VALUE, "%s: chunk %d/%d starts at frame %lld, expected %lld: %s", k->path,
+                            k->index, k->count, k->first, expect,
+                            !p                  ? "the range's first chunk is missing"
+                            : k->first < expect ? "it overlaps the previous chunk"
+                                                : "a chunk is missing before it");
     }
     /* the range's last frame on its step (0-23:2 ends at 22) */
     long long step = c[0].step > 0 ? c[0].step : 1;
     long long end = c[0].range_first + (c[0].range_last - c[0].range_first) / step * step;
-    if (c[n - 1].last != end) {
-        errf("%s: the chunks end at frame %lld, the range at %lld: a chunk is missing at the end", c[n - 1].path,
-             c[n - 1].last, end);
-        return MMD_EXIT_INPUT;
-    }
-    return MMD_EXIT_OK;
+    if (c[n - 1].last != end)
+        return mmd_fail(err, MMD_E_BAD_VALUE,
+                        "%s: the chunks end at frame %lld, the range at %lld: a chunk is missing at the end",
+                        c[n - 1].path, c[n - 1].last, end);
+    return MMD_OK;
 }
 
 /* ---- pass 2: the copy ---------------------------------------------------- */
@@ -564,7 +514,7 @@ typedef struct video_copy {
 } video_copy;
 
 /* Make sure pkt holds the next video packet (opening chunks as needed). */
-static int video_peek(video_copy *v)
+static mmd_status video_peek(video_copy *v, mmd_error *err)
 {
     while (!v->have_pkt && !v->done) {
         if (!v->ic) {
@@ -572,9 +522,9 @@ static int video_peek(video_copy *v)
                 v->done = true;
                 break;
             }
-            int rc = open_video(v->chunks[v->cur].path, &v->ic, &v->stream);
-            if (rc)
-                return rc;
+            mmd_status st = open_video(v->chunks[v->cur].path, &v->ic, &v->stream, err);
+            if (st != MMD_OK)
+                return st;
         }
         int e = av_read_frame(v->ic, v->pkt);
         if (e == AVERROR_EOF) {
@@ -584,10 +534,8 @@ static int video_peek(video_copy *v)
             v->cur++;
             continue;
         }
-        if (e < 0) {
-            errf("%s: read error: %s", v->chunks[v->cur].path, av_err2str(e));
-            return MMD_EXIT_INPUT;
-        }
+        if (e < 0)
+            return mmd_fail(err, MMD_E_IO, "%s: read error: %s", v->chunks[v->cur].path, av_err2str(e));
         if (v->pkt->stream_index != v->stream) {
             av_packet_unref(v->pkt);
             continue;
@@ -617,89 +565,77 @@ static int video_peek(video_copy *v)
         p->pos = -1;
         v->have_pkt = true;
     }
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
-/* Pass 2: video packets and audio written in time order. An exit code. */
-static int interleave(video_copy *v, AVFormatContext *oc, AVStream *vst, mmd_audio *a, const char *out)
+/* Pass 2: video packets and audio written in time order. */
+static mmd_status interleave(video_copy *v, AVFormatContext *oc, AVStream *vst, mmd_audio *a, const char *out,
+                             mmd_error *err)
 {
     char eb[128];
-    mmd_error err;
-    int rc, e;
+    mmd_status st;
+    int e;
     for (;;) {
-        if ((rc = video_peek(v)))
-            return rc;
+        if ((st = video_peek(v, err)) != MMD_OK)
+            return st;
         int64_t at = INT64_MAX; /* the next audio packet's time; INT64_MAX: none left */
-        if (a && mmd_audio_next_time(a, &at, &err) != MMD_OK) {
-            errf("%s", err.msg);
-            return mmd_exit_code(err.status);
-        }
+        if (a && (st = mmd_audio_next_time(a, &at, err)) != MMD_OK)
+            return st;
         if (v->done && at == INT64_MAX)
-            return MMD_EXIT_OK;
+            return MMD_OK;
         if (!v->done && av_rescale_q(v->pkt->dts, vst->time_base, AV_TIME_BASE_Q) <= at) {
             v->have_pkt = false;
             v->written++;
-            if ((e = av_interleaved_write_frame(oc, v->pkt)) < 0) {
-                errf("%s: cannot write video: %s", out, averr(e, eb, sizeof eb));
-                return MMD_EXIT_OUTPUT;
-            }
-        } else if (mmd_audio_write_next(a, &err) != MMD_OK) {
-            errf("%s", err.msg);
-            return mmd_exit_code(err.status);
+            if ((e = av_interleaved_write_frame(oc, v->pkt)) < 0)
+                return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot write video: %s", out, averr(e, eb, sizeof eb));
+        } else if ((st = mmd_audio_write_next(a, err)) != MMD_OK) {
+            return st;
         }
     }
 }
 
 /* Trailer, close, and the temporary file renamed into place (removed on failure). */
-static int finish_file(AVFormatContext *oc, const char *tmp, const char *out)
+static mmd_status finish_file(AVFormatContext *oc, const char *tmp, const char *out, mmd_error *err)
 {
     char eb[128];
     int e;
+    mmd_status st;
     if ((e = av_write_trailer(oc)) < 0) {
-        errf("%s: cannot finish the file: %s", out, averr(e, eb, sizeof eb));
+        st = mmd_fail(err, MMD_E_OUTPUT, "%s: cannot finish the file: %s", out, averr(e, eb, sizeof eb));
         avio_closep(&oc->pb);
     } else if ((e = avio_closep(&oc->pb)) < 0) {
-        errf("%s: cannot close: %s", out, averr(e, eb, sizeof eb));
+        st = mmd_fail(err, MMD_E_OUTPUT, "%s: cannot close: %s", out, averr(e, eb, sizeof eb));
     } else if (mmd_temp_commit(tmp, out) != 0) {
-        errf("%s: cannot rename %s into place: %s", out, tmp,
-             errno == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(errno));
+        st = mmd_fail(err, MMD_E_OUTPUT, "%s: cannot rename %s into place: %s", out, tmp,
+                      errno == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(errno));
     } else {
-        return MMD_EXIT_OK;
+        return MMD_OK;
     }
     unlink(tmp);
-    return MMD_EXIT_OUTPUT;
+    return st;
 }
 
 /* The output container (written as the temporary *tmp, created exclusively:
  * *tmp_fd, removed by the signal handler) and its video stream, parameters
- * copied from the chunks. An exit code. */
-static int open_container(const char *out, const AVCodecParameters *par, AVRational tb0, AVRational rate,
-                          char **tmp, int *tmp_fd, AVFormatContext **oc, AVStream **vst)
+ * copied from the chunks. */
+static mmd_status open_container(const char *out, const AVCodecParameters *par, AVRational tb0, AVRational rate,
+                                 char **tmp, int *tmp_fd, AVFormatContext **oc, AVStream **vst, mmd_error *err)
 {
     const AVOutputFormat *fmt = av_guess_format(NULL, out, NULL);
-    if (!fmt) {
-        errf("%s: unknown container (use " MMD_CONTAINERS_SPACED ")", out);
-        return MMD_EXIT_USAGE;
-    }
-    if (avformat_query_codec(fmt, par->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
-        errf("%s: a %s container cannot hold %s video", out, fmt->name, avcodec_get_name(par->codec_id));
-        return MMD_EXIT_USAGE;
-    }
-    if ((*tmp_fd = mmd_temp_create(out, "part", tmp)) < 0) {
-        errf("%s: cannot create: %s", out, strerror(errno));
-        return MMD_EXIT_OUTPUT;
-    }
+    if (!fmt)
+        return mmd_fail(err, MMD_E_USAGE, "%s: unknown container (use .mp4 .mkv .mov .webm .avi)", out);
+    if (avformat_query_codec(fmt, par->codec_id, FF_COMPLIANCE_NORMAL) == 0)
+        return mmd_fail(err, MMD_E_USAGE, "%s: a %s container cannot hold %s video", out, fmt->name,
+                        avcodec_get_name(par->codec_id));
+    if ((*tmp_fd = mmd_temp_create(out, "part", tmp)) < 0)
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create: %s", out, strerror(errno));
     arm_cleanup(*tmp);
-    if (avformat_alloc_output_context2(oc, fmt, NULL, *tmp) < 0 || !*oc) {
-        errf("out of memory");
-        return MMD_EXIT_OUTPUT;
-    }
+    if (avformat_alloc_output_context2(oc, fmt, NULL, *tmp) < 0 || !*oc)
+        return mmd_fail(err, MMD_E_OUTPUT, "out of memory");
     (*oc)->flags |= AVFMT_FLAG_BITEXACT; /* as the video sink: no random Matroska id, no dates */
     AVStream *st = *vst = avformat_new_stream(*oc, NULL);
-    if (!st || avcodec_parameters_copy(st->codecpar, par) < 0) {
-        errf("out of memory");
-        return MMD_EXIT_OUTPUT;
-    }
+    if (!st || avcodec_parameters_copy(st->codecpar, par) < 0)
+        return mmd_fail(err, MMD_E_OUTPUT, "out of memory");
     /* keep the chunks' tag when the output container knows it for this codec:
      * UtVideo's tag is its pixel format (ULRG RGB, ULRA RGBA), and with tag 0
      * the AVI muxer wrote the first of its table (ULRA) for RGB chunks */
@@ -709,10 +645,10 @@ static int open_container(const char *out, const AVCodecParameters *par, AVRatio
     st->avg_frame_rate = rate;
     st->r_frame_rate = rate;
     st->sample_aspect_ratio = par->sample_aspect_ratio;
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
-static int concat_run(const concat_opts *o)
+static mmd_status concat_run(const concat_opts *o, mmd_error *err)
 {
     int n = o->input_count;
     chunk *chunks = calloc((size_t)n, sizeof *chunks);
@@ -722,26 +658,23 @@ static int concat_run(const concat_opts *o)
     int tmp_fd = -1;
     bool file_open = false, committed = false;
     mmd_audio *a = NULL;
-    mmd_error err;
-    mmd_status st;
+    mmd_status st = MMD_OK;
     video_copy v = {0};
     AVRational rate = {0, 1};
-    int rc = MMD_EXIT_OK;
     char eb[128];
     if (!chunks || !par) {
-        errf("out of memory");
-        rc = MMD_EXIT_INPUT;
+        st = mmd_fail(err, MMD_E_NOMEM, "out of memory");
         goto done;
     }
     /* pass 1 */
     int64_t total_frames = 0;
     for (int i = 0; i < n; i++) {
         chunks[i].path = o->inputs[i];
-        if ((rc = scan_chunk(&chunks[i], par, &rate, i == 0, o->inputs[0])))
+        if ((st = scan_chunk(&chunks[i], par, &rate, i == 0, o->inputs[0], err)) != MMD_OK)
             goto done;
         total_frames += chunks[i].packets;
     }
-    if ((rc = check_sequence(chunks, n, o->out)))
+    if ((st = check_sequence(chunks, n, o->out, err)) != MMD_OK)
         goto done;
     AVRational tb0 = chunks[0].tb;
     int64_t total0 = 0; /* tb0 */
@@ -755,7 +688,7 @@ static int concat_run(const concat_opts *o)
 
     /* output */
     AVStream *vst = NULL;
-    if ((rc = open_container(o->out, par, tb0, rate, &tmp, &tmp_fd, &oc, &vst)) != 0)
+    if ((st = open_container(o->out, par, tb0, rate, &tmp, &tmp_fd, &oc, &vst, err)) != MMD_OK)
         goto done;
     if (o->audio) {
         /* video time t plays file time start_time + t - audio_offset; copy only when
@@ -766,25 +699,20 @@ static int concat_run(const concat_opts *o)
         mmd_audio_options ao = {.path = o->audio, .offset = o->audio_offset - o->start_time,
                                 .allow_copy = !pcm && o->audio_offset == 0 && o->start_time == 0,
                                 .max_packet_s = rate.num > 0 ? av_q2d(av_inv_q(rate)) : 0, .pcm = pcm};
-        if ((st = mmd_audio_open(&a, oc, &ao, &err)) != MMD_OK) {
-            rc = mmd_exit_code(st);
-            errf("%s", err.msg);
+        if ((st = mmd_audio_open(&a, oc, &ao, err)) != MMD_OK)
             goto done;
-        }
         mmd_audio_set_end(a, total0, tb0); /* cut to the video */
     }
     char fdpath[32];
     mmd_fd_path(tmp_fd, fdpath, sizeof fdpath); /* the file created above, whatever its name is now */
     int e = avio_open(&oc->pb, fdpath, AVIO_FLAG_WRITE);
     if (e < 0) {
-        errf("%s: cannot create: %s", o->out, averr(e, eb, sizeof eb));
-        rc = MMD_EXIT_OUTPUT;
+        st = mmd_fail(err, MMD_E_OUTPUT, "%s: cannot create: %s", o->out, averr(e, eb, sizeof eb));
         goto done;
     }
     file_open = true;
     if ((e = mmd_mux_write_header(oc, fdpath)) < 0) {
-        errf("%s: cannot write the header: %s", o->out, averr(e, eb, sizeof eb));
-        rc = MMD_EXIT_OUTPUT;
+        st = mmd_fail(err, MMD_E_OUTPUT, "%s: cannot write the header: %s", o->out, averr(e, eb, sizeof eb));
         goto done;
     }
 
@@ -797,14 +725,13 @@ static int concat_run(const concat_opts *o)
     v.last_dts = AV_NOPTS_VALUE;
     v.pkt = av_packet_alloc();
     if (!v.pkt) {
-        errf("out of memory");
-        rc = MMD_EXIT_OUTPUT;
+        st = mmd_fail(err, MMD_E_OUTPUT, "out of memory");
         goto done;
     }
-    if ((rc = interleave(&v, oc, vst, a, o->out)) != 0)
+    if ((st = interleave(&v, oc, vst, a, o->out, err)) != MMD_OK)
         goto done;
     file_open = false; /* finish_file closes it, or removes it on failure */
-    if ((rc = finish_file(oc, tmp, o->out)) != 0)
+    if ((st = finish_file(oc, tmp, o->out, err)) != MMD_OK)
         goto done;
     committed = true;
     if (!o->quiet) {
@@ -828,21 +755,24 @@ done:
     avcodec_parameters_free(&par);
     free(chunks);
     free(tmp);
-    return rc;
+    return st;
 }
 
+/* The one place concat's failures are printed and become its exit code (the status's class). */
 int mmd_cmd_concat(int argc, char **argv)
 {
     concat_opts o = {0};
-    int rc = parse_args(argc, argv, &o);
-    if (rc < 0) { /* --help */
-        free_opts(&o);
-        return MMD_EXIT_OK;
-    }
-    if (rc == MMD_EXIT_OK) {
+    bool help = false;
+    mmd_error e;
+    mmd_status st = parse_args(argc, argv, &o, &help, &e);
+    if (help)
+        usage(stdout);
+    if (st == MMD_OK && !help) {
         av_log_set_level(AV_LOG_ERROR);
-        rc = concat_run(&o);
+        st = concat_run(&o, &e);
     }
+    if (st != MMD_OK)
+        mmd_msg_print(stderr, "mmdrender concat: %s\n", e.msg);
     free_opts(&o);
-    return rc;
+    return mmd_exit_code(st);
 }

@@ -98,6 +98,7 @@ typedef struct diff_result {
     bool pass;
     mmd_diff_verdict verdict;
     bool approved;
+    bool approve_failed; /* --approve could not copy B over A (said on stderr) */
     char error[PATH_MAX + 128]; /* non-empty: unusable input */
 } diff_result;
 
@@ -134,6 +135,24 @@ static void usage(FILE *f)
 
 /* Rank of an exit code: 2 wins over 6, which wins over 1. */
 static int severity(int rc) { return rc == DIFF_PASS ? 0 : rc == DIFF_FAIL ? 1 : rc == DIFF_MISSING ? 2 : 3; }
+
+/* The exit code one compared name asks for, from its verdict: an approved
+ * image passes, one that could not be approved is unusable. */
+static int pair_code(const diff_result *r)
+{
+    if (r->approve_failed)
+        return DIFF_BAD;
+    if (r->approved)
+        return DIFF_PASS;
+    switch (r->verdict) {
+    case MMD_DIFF_PASS: return DIFF_PASS;
+    case MMD_DIFF_DIFFERS: return DIFF_FAIL;
+    case MMD_DIFF_MISSING:
+    case MMD_DIFF_NEW: return DIFF_MISSING;
+    case MMD_DIFF_UNUSABLE: break;
+    }
+    return DIFF_BAD;
+}
 
 /* The heatmap of diff.h, written as a PNG. */
 static mmd_status write_heatmap(const char *path, const uint8_t *a, const uint8_t *b, int w, int h,
@@ -269,23 +288,23 @@ static mmd_status copy_file(const char *from, const char *to, mmd_error *err)
     return MMD_OK;
 }
 
-/* --approve: B's file over A's for an image that differs or is new; returns
- * the pair's exit code after it (DIFF_PASS when copied). */
-static int approve(const char *pa, const char *pb, const char *name, int rc, diff_result *r)
+/* --approve: B's file over A's for an image that differs or is new
+ * (r->approved when copied, r->approve_failed when it could not be). */
+static void approve(const char *pa, const char *pb, const char *name, diff_result *r)
 {
-    if (rc != DIFF_FAIL && r->verdict != MMD_DIFF_NEW)
-        return rc;
+    if (pair_code(r) != DIFF_FAIL && r->verdict != MMD_DIFF_NEW)
+        return;
     mmd_error e;
     if (r->verdict == MMD_DIFF_NEW && !mmd_png_file_complete(pb)) {
         mmd_msg_print(stderr, "mmdrender diff: not approved: %s is not a finished PNG\n", pb);
-        return rc;
+        return;
     }
     if (copy_file(pb, pa, &e) != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender diff: cannot approve %s: %s\n", name, e.msg);
-        return DIFF_BAD;
+        r->approve_failed = true;
+        return;
     }
     r->approved = true;
-    return DIFF_PASS;
 }
 
 /* Both images of a pair, under the pixel cap; false with r->error set. */
@@ -305,10 +324,10 @@ static bool read_pair(const char *pa, const char *pb, uint8_t **a, uint8_t **b, 
     return true;
 }
 
-/* Compare one pair present on both sides; returns DIFF_*. heat: heatmap path
- * or NULL; force_heat: write it even when identical. The pair goes into the
- * report as name. */
-static int diff_files(diff_run *run, const char *pa, const char *pb, const char *name, const char *heat,
+/* Compare one pair present on both sides (the verdict in r). heat: heatmap
+ * path or NULL; force_heat: write it even when identical. The pair goes into
+ * the report as name. */
+static void diff_files(diff_run *run, const char *pa, const char *pb, const char *name, const char *heat,
                       bool force_heat, diff_result *r)
 {
     const diff_opts *o = &run->o;
@@ -317,7 +336,6 @@ static int diff_files(diff_run *run, const char *pa, const char *pb, const char 
     uint8_t *a = NULL, *b = NULL;
     int w = 0, h = 0;
     mmd_error e;
-    int rc = DIFF_BAD;
     mmd_imgdiff_opts io = {.threshold = o->threshold, .mask = run->mask, .ignore_aa = o->ignore_aa};
     if (!read_pair(pa, pb, &a, &b, &w, &h, r)) {
     } else if (run->mask && (run->mask_w != w || run->mask_h != h)) {
@@ -326,33 +344,28 @@ static int diff_files(diff_run *run, const char *pa, const char *pb, const char 
         mmd_imgdiff_compare_opts(a, b, w, h, &io, &r->m);
         r->pass = r->m.fraction_over <= o->max_fraction;
         r->verdict = r->pass ? MMD_DIFF_PASS : MMD_DIFF_DIFFERS;
-        rc = r->pass ? DIFF_PASS : DIFF_FAIL;
         if (heat && (force_heat || r->m.max_error > 0) && write_heatmap(heat, a, b, w, h, &io, &e) != MMD_OK) {
             snprintf(r->error, sizeof r->error, "heatmap: %s", e.msg);
             r->verdict = MMD_DIFF_UNUSABLE;
-            rc = DIFF_BAD;
         }
     }
     if (o->approve)
-        rc = approve(pa, pb, name, rc, r);
-    report_pair(run, name, r, rc == DIFF_BAD ? NULL : a, b, &io);
+        approve(pa, pb, name, r);
+    report_pair(run, name, r, pair_code(r) == DIFF_BAD ? NULL : a, b, &io);
     free(a);
     free(b);
-    return rc;
 }
 
 /* A name on one side only: in A only it is missing, in B only it is new. */
-static int one_sided(diff_run *run, const char *pa, const char *pb, const char *name, bool in_a, const char *why,
-                     diff_result *r)
+static void one_sided(diff_run *run, const char *pa, const char *pb, const char *name, bool in_a, const char *why,
+                      diff_result *r)
 {
     memset(r, 0, sizeof *r);
     r->verdict = in_a ? MMD_DIFF_MISSING : MMD_DIFF_NEW;
     snprintf(r->error, sizeof r->error, "%s", why);
-    int rc = DIFF_MISSING;
     if (run->o.approve && !in_a)
-        rc = approve(pa, pb, name, rc, r);
+        approve(pa, pb, name, r);
     report_pair(run, name, r, NULL, NULL, NULL);
-    return rc;
 }
 
 static void report_json(const char *name, const diff_result *dr)
@@ -424,12 +437,12 @@ static int cmp_str(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-/* Sorted PNG names in dir (malloc'd array of malloc'd strings); -1 on error. */
-static int list_pngs(const char *dir, char ***out, size_t *count)
+/* Sorted PNG names in dir (malloc'd array of malloc'd strings). */
+static mmd_status list_pngs(const char *dir, char ***out, size_t *count, mmd_error *err)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return -1;
+        return mmd_fail(err, MMD_E_IO, "cannot list directories: %s", strerror(errno));
     char **v = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
@@ -452,7 +465,7 @@ static int list_pngs(const char *dir, char ***out, size_t *count)
         qsort(v, n, sizeof *v, cmp_str);
     *out = v;
     *count = n;
-    return 0;
+    return MMD_OK;
 }
 
 static void free_list(char **v, size_t n)
@@ -468,21 +481,17 @@ static const char *base_name(const char *p)
     return s && s[1] ? s + 1 : p;
 }
 
-/* An option with a value into o; false with a message. */
-static bool set_value(diff_opts *o, const char *opt, const char *val)
+/* An option with a value into o. */
+static mmd_status set_value(diff_opts *o, const char *opt, const char *val, mmd_error *err)
 {
     if (!strcmp(opt, "--threshold")) {
         long t;
-        if (!mmd_parse_long(val, 0, 255, &t)) {
-            mmd_msg_print(stderr, "mmdrender diff: --threshold wants an integer 0..255, got '%s'\n", val);
-            return false;
-        }
+        if (!mmd_parse_long(val, 0, 255, &t))
+            return mmd_fail(err, MMD_E_USAGE, "--threshold wants an integer 0..255, got '%s'", val);
         o->threshold = (int)t;
     } else if (!strcmp(opt, "--max-fraction")) {
-        if (!mmd_parse_double(val, 0.0, 1.0, &o->max_fraction)) {
-            mmd_msg_print(stderr, "mmdrender diff: --max-fraction wants a number 0..1, got '%s'\n", val);
-            return false;
-        }
+        if (!mmd_parse_double(val, 0.0, 1.0, &o->max_fraction))
+            return mmd_fail(err, MMD_E_USAGE, "--max-fraction wants a number 0..1, got '%s'", val);
     } else if (!strcmp(opt, "--heatmap")) {
         o->heatmap = val;
     } else if (!strcmp(opt, "--html")) {
@@ -492,15 +501,23 @@ static bool set_value(diff_opts *o, const char *opt, const char *val)
     } else {
         o->mask = val;
     }
-    return true;
+    return MMD_OK;
 }
 
-/* Options into o and the two paths; -1: exit with *rc (help or bad usage). */
-static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2], int *rc)
+/* What parse_args asks of its caller besides its status. */
+typedef struct args_end {
+    bool help;  /* --help: usage on stdout, exit 0 */
+    bool usage; /* the failure is followed by the usage on stderr */
+} args_end;
+
+/* Options into o and the two paths; MMD_E_USAGE with the sentence in err
+ * (empty when the usage alone says it). */
+static mmd_status parse_args(int argc, char **argv, diff_opts *o, const char *paths[2], args_end *end,
+                             mmd_error *err)
 {
     static const char *const valued[] = {"--threshold", "--max-fraction", "--heatmap", "--html", "--junit", "--mask"};
     int np = 0;
-    *rc = DIFF_BAD;
+    mmd_status st;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -516,19 +533,16 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
         for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
             takes = takes || !strcmp(opt, valued[k]);
         if (takes && !val) {
-            if (i + 1 >= argc) {
-                mmd_msg_print(stderr, "mmdrender diff: %s needs a value\n", opt);
-                return -1;
-            }
+            if (i + 1 >= argc)
+                return mmd_fail(err, MMD_E_USAGE, "%s needs a value", opt);
             val = argv[++i];
         }
         if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
-            usage(stdout);
-            *rc = MMD_EXIT_OK;
-            return -1;
+            end->help = true;
+            return MMD_OK;
         } else if (takes) {
-            if (!set_value(o, opt, val))
-                return -1;
+            if ((st = set_value(o, opt, val, err)) != MMD_OK)
+                return st;
         } else if (!strcmp(opt, "--json")) {
             o->json = true;
         } else if (!strcmp(opt, "--all")) {
@@ -538,69 +552,63 @@ static int parse_args(int argc, char **argv, diff_opts *o, const char *paths[2],
         } else if (!strcmp(opt, "--approve")) {
             o->approve = true;
         } else if (a[0] == '-' && a[1]) {
-            mmd_msg_print(stderr, "mmdrender diff: unknown option '%s'\n", a);
-            usage(stderr);
-            return -1;
+            end->usage = true;
+            return mmd_fail(err, MMD_E_USAGE, "unknown option '%s'", a);
         } else if (np < 2) {
             paths[np++] = a;
         } else {
-            mmd_msg_print(stderr, "mmdrender diff: too many arguments ('%s')\n", a);
-            return -1;
+            return mmd_fail(err, MMD_E_USAGE, "too many arguments ('%s')", a);
         }
     }
     if (np != 2) {
-        usage(stderr);
-        return -1;
+        end->usage = true;
+        return mmd_fail(err, MMD_E_USAGE, "%s", "");
     }
-    if (o->all && !o->html) {
-        mmd_msg_print(stderr, "mmdrender diff: --all applies to the --html report\n");
-        return -1;
-    }
-    return 0;
+    if (o->all && !o->html)
+        return mmd_fail(err, MMD_E_USAGE, "--all applies to the --html report");
+    return MMD_OK;
 }
 
-/* An output folder of ours (mmd_dir_open_owned) at name under at; -1 with a message. */
-static int open_dir(int at, const char *name, const char *shown, const char *what)
+/* An output folder of ours (mmd_dir_open_owned) at name under at into *fd. */
+static mmd_status open_dir(int at, const char *name, const char *shown, const char *what, int *fd, mmd_error *err)
 {
-    int fd = mmd_dir_open_owned(at, name);
-    if (fd >= 0)
-        return fd;
+    if ((*fd = mmd_dir_open_owned(at, name)) >= 0)
+        return MMD_OK;
     if (errno == ELOOP)
-        mmd_msg_print(stderr, "mmdrender diff: refusing %s directory '%s': it is a symbolic link\n", what, shown);
-    else if (errno == EPERM)
-        mmd_msg_print(stderr,
-                      "mmdrender diff: refusing %s directory '%s': not ours (another owner, or writable by others)\n",
-                      what, shown);
-    else
-        mmd_msg_print(stderr, "mmdrender diff: cannot create %s directory '%s': %s\n", what, shown, strerror(errno));
-    return -1;
+        return mmd_fail(err, MMD_E_OUTPUT, "refusing %s directory '%s': it is a symbolic link", what, shown);
+    if (errno == EPERM)
+        return mmd_fail(err, MMD_E_OUTPUT,
+                        "refusing %s directory '%s': not ours (another owner, or writable by others)", what, shown);
+    return mmd_fail(err, MMD_E_OUTPUT, "cannot create %s directory '%s': %s", what, shown, strerror(errno));
 }
 
-/* The output folders and the mask; false with a message. */
-static bool open_outputs(diff_run *run, bool dirs)
+/* The output folders and the mask. */
+static mmd_status open_outputs(diff_run *run, bool dirs, mmd_error *err)
 {
     const diff_opts *o = &run->o;
-    if (dirs && o->heatmap && (run->heat_fd = open_dir(AT_FDCWD, o->heatmap, o->heatmap, "heatmap")) < 0)
-        return false;
+    mmd_status st;
+    if (dirs && o->heatmap &&
+        (st = open_dir(AT_FDCWD, o->heatmap, o->heatmap, "heatmap", &run->heat_fd, err)) != MMD_OK)
+        return st;
     if (o->html) {
         char shown[PATH_MAX];
         snprintf(shown, sizeof shown, "%s/img", o->html);
-        if ((run->html_fd = open_dir(AT_FDCWD, o->html, o->html, "report")) < 0 ||
-            (run->img_fd = open_dir(run->html_fd, "img", shown, "report")) < 0)
-            return false;
+        if ((st = open_dir(AT_FDCWD, o->html, o->html, "report", &run->html_fd, err)) != MMD_OK ||
+            (st = open_dir(run->html_fd, "img", shown, "report", &run->img_fd, err)) != MMD_OK)
+            return st;
     }
-    if (o->mask) {
-        mmd_error e;
-        if (mmd_png_read_file_max(o->mask, DIFF_MAX_PIXELS, &run->mask, &run->mask_w, &run->mask_h, &e) != MMD_OK) {
-            mmd_msg_print(stderr, "mmdrender diff: --mask: %s\n", e.msg);
-            return false;
-        }
+    if (o->mask && (st = mmd_png_read_file_max(o->mask, DIFF_MAX_PIXELS, &run->mask, &run->mask_w, &run->mask_h,
+                                               err)) != MMD_OK) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", err->msg);
+        return mmd_fail(err, st, "--mask: %.500s", m);
     }
-    return true;
+    return MMD_OK;
 }
 
-static void count(tally *t, int rc, const diff_result *r)
+static void count(tally *t, const diff_result *r)
 {
+    int rc = pair_code(r);
     t->total++;
     t->pass += r->verdict == MMD_DIFF_PASS;
     t->fail += r->verdict == MMD_DIFF_DIFFERS;
@@ -612,17 +620,17 @@ static void count(tally *t, int rc, const diff_result *r)
         t->worst = rc;
 }
 
-/* Two folders, matched by PNG name; false when they cannot be listed. */
-static bool diff_dirs(diff_run *run, diff_result *r)
+/* Two folders, matched by PNG name; MMD_E_IO when they cannot be listed. */
+static mmd_status diff_dirs(diff_run *run, diff_result *r, mmd_error *err)
 {
     const diff_opts *o = &run->o;
     const char *const *paths = run->paths;
     char **la = NULL, **lb = NULL;
     size_t na = 0, nb = 0;
-    if (list_pngs(paths[0], &la, &na) != 0 || list_pngs(paths[1], &lb, &nb) != 0) {
-        mmd_msg_print(stderr, "mmdrender diff: cannot list directories: %s\n", strerror(errno));
+    mmd_status st = list_pngs(paths[0], &la, &na, err);
+    if (st != MMD_OK || (st = list_pngs(paths[1], &lb, &nb, err)) != MMD_OK) {
         free_list(la, na);
-        return false;
+        return st;
     }
     size_t i = 0, j = 0;
     while (i < na || j < nb) {
@@ -631,20 +639,19 @@ static bool diff_dirs(diff_run *run, diff_result *r)
         char pa[PATH_MAX], pb[PATH_MAX], ph[PATH_MAX], why[PATH_MAX + 16];
         snprintf(pa, sizeof pa, "%s/%s", paths[0], name);
         snprintf(pb, sizeof pb, "%s/%s", paths[1], name);
-        int rc;
         if (c != 0) {
             snprintf(why, sizeof why, "only in %s", c < 0 ? paths[0] : paths[1]);
-            rc = one_sided(run, pa, pb, name, c < 0, why, r);
+            one_sided(run, pa, pb, name, c < 0, why, r);
         } else {
             if (o->heatmap) {
                 char dir[32];
                 mmd_fd_path(run->heat_fd, dir, sizeof dir);
                 snprintf(ph, sizeof ph, "%s/%s", dir, name);
             }
-            rc = diff_files(run, pa, pb, name, o->heatmap ? ph : NULL, false, r);
+            diff_files(run, pa, pb, name, o->heatmap ? ph : NULL, false, r);
         }
         report(name, r, o, &run->t.first);
-        count(&run->t, rc, r);
+        count(&run->t, r);
         if (c <= 0)
             i++;
         if (c >= 0)
@@ -657,7 +664,7 @@ static bool diff_dirs(diff_run *run, diff_result *r)
     }
     free_list(la, na);
     free_list(lb, nb);
-    return true;
+    return MMD_OK;
 }
 
 /* Two single files; one that does not exist is missing (A) or new (B only). */
@@ -666,56 +673,60 @@ static void diff_single(diff_run *run, diff_result *r)
     const char *pa = run->paths[0], *pb = run->paths[1], *name = base_name(pa);
     bool ea = access(pa, F_OK) == 0 || errno != ENOENT, eb = access(pb, F_OK) == 0 || errno != ENOENT;
     char why[PATH_MAX + 32];
-    int rc;
     if (!ea || !eb) {
         snprintf(why, sizeof why, "%s: no such file", !eb ? pb : pa);
-        rc = one_sided(run, pa, pb, name, !eb, why, r);
+        one_sided(run, pa, pb, name, !eb, why, r);
     } else {
-        rc = diff_files(run, pa, pb, name, run->o.heatmap, true, r);
+        diff_files(run, pa, pb, name, run->o.heatmap, true, r);
     }
     report(name, r, &run->o, &run->t.first);
-    count(&run->t, rc, r);
+    count(&run->t, r);
 }
 
-/* index.html (rows that differ, or all with --all) and the JUnit file; DIFF_BAD
- * when either cannot be written. */
-static int finish_report(diff_run *run)
+/* index.html (rows that differ, or all with --all) into the opened report
+ * folder; *shown: the rows written. The folder is named as given in err, not
+ * by its /proc link. */
+static mmd_status write_html(const diff_run *run, const mmd_diff_html_info *info, size_t *shown, mmd_error *err)
 {
     const diff_opts *o = &run->o;
-    html_report *rep = &run->rep;
+    const html_report *rep = &run->rep;
+    mmd_diff_html_row *rows = malloc((rep->n ? rep->n : 1) * sizeof *rows);
+    if (!rows)
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < rep->n; i++)
+        if (o->all || rep->rows[i].error || rep->rows[i].m.max_error > 0)
+            rows[(*shown)++] = rep->rows[i];
+    char dir[32];
+    mmd_fd_path(run->html_fd, dir, sizeof dir);
+    mmd_status st = mmd_diff_html_write(dir, info, rows, *shown, err);
+    free(rows);
+    size_t dl = strlen(dir);
+    if (st != MMD_OK && !strncmp(err->msg, dir, dl)) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s%s", o->html, err->msg + dl);
+        memcpy(err->msg, m, sizeof m);
+    }
+    return st;
+}
+
+/* The JUnit file and index.html (when every image of the report was written). */
+static mmd_status finish_report(const diff_run *run, mmd_error *err)
+{
+    const diff_opts *o = &run->o;
+    const html_report *rep = &run->rep;
     const tally *t = &run->t;
     mmd_diff_html_info info = {.a = run->paths[0], .b = run->paths[1], .threshold = o->threshold,
                                .max_fraction = o->max_fraction, .all = o->all, .total = t->total,
                                .identical = rep->identical, .pass = t->pass, .fail = t->fail, .bad = t->bad};
-    if (!rep->failed && o->junit && mmd_diff_junit_write(o->junit, &info, rep->rows, rep->n, rep->msg, sizeof rep->msg))
-        rep->failed = true;
+    mmd_status st;
     size_t shown = 0;
-    if (!rep->failed && o->html) {
-        mmd_diff_html_row *rows = malloc((rep->n ? rep->n : 1) * sizeof *rows);
-        for (size_t i = 0; rows && i < rep->n; i++)
-            if (o->all || rep->rows[i].error || rep->rows[i].m.max_error > 0)
-                rows[shown++] = rep->rows[i];
-        char dir[32];
-        mmd_fd_path(run->html_fd, dir, sizeof dir);
-        if (!rows)
-            rep->failed = snprintf(rep->msg, sizeof rep->msg, "out of memory") > 0;
-        else if (mmd_diff_html_write(dir, &info, rows, shown, rep->msg, sizeof rep->msg) != 0)
-            rep->failed = true;
-        size_t dl = strlen(dir);
-        if (rep->failed && !strncmp(rep->msg, dir, dl)) { /* name the folder as given, not its /proc link */
-            char m[sizeof rep->msg];
-            snprintf(m, sizeof m, "%s%s", o->html, rep->msg + dl);
-            memcpy(rep->msg, m, sizeof m);
-        }
-        free(rows);
-    }
-    if (rep->failed) {
-        mmd_msg_print(stderr, "mmdrender diff: report: %s\n", rep->msg);
-        return DIFF_BAD;
-    }
+    if (o->junit && (st = mmd_diff_junit_write(o->junit, &info, rep->rows, rep->n, err)) != MMD_OK)
+        return st;
+    if (o->html && (st = write_html(run, &info, &shown, err)) != MMD_OK)
+        return st;
     if (!o->json && o->html)
         mmd_msg_print(stdout, "report: %s/index.html (%zu rows)\n", o->html, shown);
-    return DIFF_PASS;
+    return MMD_OK;
 }
 
 static void summary(const diff_run *run)
@@ -746,47 +757,67 @@ static void run_free(diff_run *run)
             close(fds[i]);
 }
 
+/* Before any image: outputs are not inputs, both paths are files or both
+ * folders (*dirs), and the output folders and the mask open. */
+static mmd_status diff_setup(diff_run *run, bool *dirs, mmd_error *err)
+{
+    const diff_opts *o = &run->o;
+    const char *outs[3] = {o->heatmap, o->html, o->junit};
+    for (int i = 0; i < 2; i++) /* outputs are never inputs (by inode) */
+        for (int k = 0; k < 3; k++)
+            if (outs[k] && mmd_same_file(outs[k], run->paths[i]))
+                return mmd_fail(err, MMD_E_USAGE, "the output '%s' is the input '%s'", outs[k], run->paths[i]);
+    bool da = is_dir(run->paths[0]), db = is_dir(run->paths[1]);
+    if (da != db)
+        return mmd_fail(err, MMD_E_USAGE, "'%s' and '%s' must both be PNG files or both directories", run->paths[0],
+                        run->paths[1]);
+    *dirs = da;
+    return open_outputs(run, da, err);
+}
+
+/* diff's exit code (its own contract, docs/cli.md): a failure of any status is
+ * 2 (unusable input or bad command line: 1 and 6 are verdicts here, not the
+ * status list's usage and output classes), else the worst verdict. */
+static int diff_exit(mmd_status st, int worst) { return st == MMD_OK ? worst : DIFF_BAD; }
+
 int mmd_cmd_diff(int argc, char **argv)
 {
     diff_run run = {.html_fd = -1, .img_fd = -1, .heat_fd = -1, .t = {.worst = DIFF_PASS, .first = true}};
     diff_opts *o = &run.o;
-    const char **paths = run.paths;
-    int rc;
-    if (parse_args(argc, argv, o, paths, &rc) != 0)
-        return rc;
-    const char *outs[3] = {o->heatmap, o->html, o->junit};
-    for (int i = 0; i < 2; i++) /* outputs are never inputs (by inode) */
-        for (int k = 0; k < 3; k++)
-            if (outs[k] && mmd_same_file(outs[k], paths[i])) {
-                mmd_msg_print(stderr, "mmdrender diff: the output '%s' is the input '%s'\n", outs[k], paths[i]);
-                return DIFF_BAD;
-            }
-    bool da = is_dir(paths[0]), db = is_dir(paths[1]);
-    if (da != db) {
-        mmd_msg_print(stderr, "mmdrender diff: '%s' and '%s' must both be PNG files or both directories\n",
-                      paths[0], paths[1]);
-        return DIFF_BAD;
+    args_end end = {false, false};
+    mmd_error e;
+    bool dirs = false;
+    diff_result *r = NULL;
+    mmd_status st = parse_args(argc, argv, o, run.paths, &end, &e);
+    if (end.help) {
+        usage(stdout);
+        return MMD_EXIT_OK;
     }
-    diff_result *r = malloc(sizeof *r);
-    if (!r || !open_outputs(&run, da)) {
-        free(r);
-        run_free(&run);
-        return DIFF_BAD;
-    }
-    if (o->json)
-        printf("{\"threshold\": %d, \"max_fraction\": %g, \"images\": [", o->threshold, o->max_fraction);
-    if (!da) {
-        diff_single(&run, r);
-    } else if (!diff_dirs(&run, r)) {
-        free(r); /* (JSON: the document is left open, as before) */
-        run_free(&run);
-        return DIFF_BAD;
+    if (st == MMD_OK && (st = diff_setup(&run, &dirs, &e)) == MMD_OK && !(r = malloc(sizeof *r)))
+        st = mmd_fail(&e, MMD_E_NOMEM, "out of memory");
+    if (st == MMD_OK) {
+        if (o->json)
+            printf("{\"threshold\": %d, \"max_fraction\": %g, \"images\": [", o->threshold, o->max_fraction);
+        if (!dirs)
+            diff_single(&run, r);
+        else
+            st = diff_dirs(&run, r, &e); /* (on failure, JSON: the document is left open, as before) */
     }
     free(r);
+    if (st != MMD_OK) {
+        if (e.msg[0])
+            mmd_msg_print(stderr, "mmdrender diff: %s\n", e.msg);
+        if (end.usage)
+            usage(stderr);
+        run_free(&run);
+        return diff_exit(st, run.t.worst);
+    }
     summary(&run);
-    if ((o->html || o->junit) && finish_report(&run) != DIFF_PASS)
+    if ((o->html || o->junit) && (run.rep.failed || (st = finish_report(&run, &e)) != MMD_OK)) {
+        mmd_msg_print(stderr, "mmdrender diff: report: %s\n", run.rep.failed ? run.rep.msg : e.msg);
         run.t.worst = DIFF_BAD;
+    }
     run_free(&run);
     fflush(stdout);
-    return run.t.worst;
+    return diff_exit(MMD_OK, run.t.worst);
 }

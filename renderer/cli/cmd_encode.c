@@ -56,7 +56,7 @@ static int parse_args(int argc, char **argv, encode_args *a)
 {
     struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
     mmd_cli_longopts(MMD_CLI_ENCODE | MMD_CLI_RENDER, longopts); /* a farm passes the render's options */
-    char msg[160];
+    mmd_error ierr; /* an integer option out of its range */
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->max_memory_mib = MMD_MAX_MEMORY_DEFAULT_MIB;
@@ -76,8 +76,8 @@ static int parse_args(int argc, char **argv, encode_args *a)
         case MMD_OPT_THREADS:
         case MMD_OPT_MAXMEM: { /* the video's queue and encoder count against --max-memory */
             int *v = c == MMD_OPT_CRF ? &a->crf : c == MMD_OPT_THREADS ? &a->threads : &a->max_memory_mib;
-            if (!mmd_cli_int(c, optarg, v, msg, sizeof msg))
-                return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", msg);
+            if (mmd_cli_int(c, optarg, v, &ierr) != MMD_OK)
+                return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", ierr.msg);
             break;
         }
         case MMD_OPT_NOAUDIO: a->no_audio = true; break;

@@ -253,7 +253,7 @@ static bool load_inputs(pose_opts *o, pose_inputs *in)
         o->physics = false; /* a pile of bodies, as in render */
         return true;
     }
-    if (ps != MMD_OK || mmd_physics_attach(in->phys, in->anim) != MMD_OK)
+    if (ps != MMD_OK || mmd_physics_attach(in->phys, in->anim, &e) != MMD_OK)
         return load_error(o->model_path, &e);
     mmd_physics_preroll(in->phys, in->anim, o->frames[0], 2.0); /* as cmd_render.c does at the first frame */
     return true;

@@ -40,7 +40,7 @@ static mmd_status parse_args(int argc, char **argv, render_args *a, bool *done)
 {
     struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
     mmd_cli_longopts(MMD_CLI_RENDER, longopts);
-    char msg[160];
+    mmd_error ierr;
     memset(a, 0, sizeof *a);
     a->crf = -1;
     a->max_memory_mib = MMD_MAX_MEMORY_DEFAULT_MIB;
@@ -67,8 +67,8 @@ static mmd_status parse_args(int argc, char **argv, render_args *a, bool *done)
                      : c == MMD_OPT_TEXMEM ? &a->texture_mib
                      : c == MMD_OPT_MAXMEM ? &a->max_memory_mib
                                            : &a->threads;
-            if (!mmd_cli_int(c, optarg, v, msg, sizeof msg))
-                return USAGE("%s", msg);
+            if (mmd_cli_int(c, optarg, v, &ierr) != MMD_OK)
+                return USAGE("%s", ierr.msg);
             break;
         }
         case 'q': a->quiet = true; break;

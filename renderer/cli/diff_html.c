@@ -228,19 +228,18 @@ static int write_page(FILE *f, void *ctx)
     return ferror(f) ? -1 : 0;
 }
 
-int mmd_diff_html_write(const char *dir, const mmd_diff_html_info *info, mmd_diff_html_row *rows, size_t n,
-                        char *msg, size_t msg_size)
+mmd_status mmd_diff_html_write(const char *dir, const mmd_diff_html_info *info, mmd_diff_html_row *rows, size_t n,
+                               mmd_error *err)
 {
     if (n > 1)
         qsort(rows, n, sizeof *rows, cmp_rows);
     size_t len = strlen(dir) + sizeof "/index.html";
     char *path = malloc(len);
     if (!path)
-        return mmd_msgf(msg, msg_size, -1, "out of memory");
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     snprintf(path, len, "%s/index.html", dir);
     page pg = {info, rows, n};
-    mmd_error err;
-    int rc = mmd_file_write_whole(path, write_page, &pg, &err) == MMD_OK ? 0 : mmd_msgf(msg, msg_size, -1, "%s", err.msg);
+    mmd_status st = mmd_file_write_whole(path, write_page, &pg, err);
     free(path);
-    return rc;
+    return st;
 }

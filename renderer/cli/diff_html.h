@@ -2,7 +2,7 @@
  *
  *     mmd_diff_html_row rows[n];   // one per compared name, images already in DIR/img/
  *     mmd_diff_html_info info = {.a = "golden/", .b = "frames/", .threshold = 4, ...};
- *     rc = mmd_diff_html_write("report", &info, rows, n, msg, sizeof msg);
+ *     st = mmd_diff_html_write("report", &info, rows, n, &err);
  *
  * Writes DIR/index.html (atomically: a hidden temporary, then rename): a
  * summary at the top (inputs, thresholds, counts, verdict, worst image), then
@@ -16,7 +16,7 @@
  * The script logs one line "mmd-diff-report: rows=R images=I loaded=L" once
  * the page has loaded, and a console error for an image that failed to load
  * (tests read those from a headless browser). rows is sorted in place.
- * Returns 0, or -1 with a message.
+ * Returns MMD_OK, or the failure with its sentence in err.
  */
 #ifndef MMD_RENDERER_DIFF_HTML_H
 #define MMD_RENDERER_DIFF_HTML_H
@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/status.h"
 #include "renderer/image/diff.h"
 
 /* What became of one compared name (the JSON "status" and the JUnit result). */
@@ -56,7 +57,7 @@ typedef struct mmd_diff_html_info {
     int total, identical, pass, fail, bad; /* counts over every compared name */
 } mmd_diff_html_info;
 
-int mmd_diff_html_write(const char *dir, const mmd_diff_html_info *info, mmd_diff_html_row *rows, size_t n,
-                        char *msg, size_t msg_size);
+mmd_status mmd_diff_html_write(const char *dir, const mmd_diff_html_info *info, mmd_diff_html_row *rows, size_t n,
+                               mmd_error *err);
 
 #endif

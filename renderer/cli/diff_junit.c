@@ -103,10 +103,9 @@ static int write_xml(FILE *f, void *ctx)
     return ferror(f) ? -1 : 0;
 }
 
-int mmd_diff_junit_write(const char *path, const mmd_diff_html_info *info, const mmd_diff_html_row *rows,
-                         size_t n, char *msg, size_t msg_size)
+mmd_status mmd_diff_junit_write(const char *path, const mmd_diff_html_info *info, const mmd_diff_html_row *rows,
+                                size_t n, mmd_error *err)
 {
     suite su = {info, rows, n};
-    mmd_error err;
-    return mmd_file_write_whole(path, write_xml, &su, &err) == MMD_OK ? 0 : mmd_msgf(msg, msg_size, -1, "%s", err.msg);
+    return mmd_file_write_whole(path, write_xml, &su, err);
 }

@@ -13,7 +13,7 @@
  * <system-out>approved</system-out>. Counts (tests, failures, errors) are on
  * both elements; names and messages are escaped for XML (control characters
  * as \xNN). Written atomically (a hidden temporary, then rename; a symbolic
- * link at FILE is refused). Returns 0, or -1 with a message.
+ * link at FILE is refused). Returns MMD_OK, or the failure with its sentence in err.
  */
 #ifndef MMD_RENDERER_DIFF_JUNIT_H
 #define MMD_RENDERER_DIFF_JUNIT_H
@@ -22,7 +22,7 @@
 
 #include "renderer/cli/diff_html.h"
 
-int mmd_diff_junit_write(const char *path, const mmd_diff_html_info *info, const mmd_diff_html_row *rows,
-                         size_t n, char *msg, size_t msg_size);
+mmd_status mmd_diff_junit_write(const char *path, const mmd_diff_html_info *info, const mmd_diff_html_row *rows,
+                                size_t n, mmd_error *err);
 
 #endif

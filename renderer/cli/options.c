@@ -158,21 +158,20 @@ bool mmd_cli_takes_value(const char *arg)
     return false;
 }
 
-bool mmd_cli_int(int key, const char *value, int *out, char *msg, size_t msg_size)
+mmd_status mmd_cli_int(int key, const char *value, int *out, mmd_error *err)
 {
     for (size_t i = 0; i < sizeof k_int_ranges / sizeof *k_int_ranges; i++) {
         if (k_int_ranges[i].key != key)
             continue;
         if (mmd_parse_int(value, k_int_ranges[i].min, k_int_ranges[i].max, out))
-            return true;
+            return MMD_OK;
         for (size_t k = 0; k < sizeof k_options / sizeof *k_options; k++)
             if (k_options[k].key == key)
-                snprintf(msg, msg_size, "--%s: expected %d..%d, got '%s'", k_options[k].name, k_int_ranges[i].min,
-                         k_int_ranges[i].max, value);
-        return false;
+                return mmd_fail(err, MMD_E_USAGE, "--%s: expected %d..%d, got '%s'", k_options[k].name,
+                                k_int_ranges[i].min, k_int_ranges[i].max, value);
+        break;
     }
-    snprintf(msg, msg_size, "option %d has no range in the table", key); /* a programmer's error */
-    return false;
+    return mmd_fail(err, MMD_E_USAGE, "option %d has no range in the table", key); /* a programmer's error */
 }
 
 /* "-o, --output OUT", "--soft-shadow[=contact]" */

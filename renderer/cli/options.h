@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/status.h"
+
 /* Which command takes an option (a row's `commands` bits). */
 enum { MMD_CLI_RENDER = 1, MMD_CLI_ENCODE = 2 };
 
@@ -47,8 +49,8 @@ void mmd_cli_man(FILE *out);
  * its value in the next argument. */
 bool mmd_cli_takes_value(const char *arg);
 /* An integer option's value (key: MMD_OPT_CRF, ...) within the range its row
- * gives; false with "--crf: expected 0..63, got 'x'" in msg. */
-bool mmd_cli_int(int key, const char *value, int *out, char *msg, size_t msg_size);
+ * gives; MMD_E_USAGE with "--crf: expected 0..63, got 'x'" in err. */
+mmd_status mmd_cli_int(int key, const char *value, int *out, mmd_error *err);
 /* `--version`: ours, then the libraries the output bytes depend on (Mesa as
  * the GL context reports it, libav*, Bullet, cglm, libpng, zlib). */
 void mmd_cli_version(FILE *out);

@@ -71,7 +71,7 @@ static mmd_status create_osmesa(mmd_gl_context *c, mmd_error *err)
     c->osmesa = OSMesaCreateContextAttribs(attribs, NULL);
     if (!c->osmesa)
         return mmd_fail(err, MMD_E_GL, "OSMesa: cannot create a core 3.3 context");
-    return mmd_gl_context_make_current(c) ? mmd_fail(err, MMD_E_GL, "OSMesa: make current failed") : MMD_OK;
+    return mmd_gl_context_make_current(c, err);
 #endif
 }
 
@@ -148,7 +148,7 @@ static mmd_status create_egl_inner(mmd_gl_context *c, mmd_error *err)
     c->egl_context = eglCreateContext(c->egl_display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
     if (c->egl_context == EGL_NO_CONTEXT)
         return mmd_fail(err, MMD_E_GL, "EGL: cannot create a core 3.3 context (0x%x)", (unsigned)eglGetError());
-    return mmd_gl_context_make_current(c) ? mmd_fail(err, MMD_E_GL, "EGL: make current failed") : MMD_OK;
+    return mmd_gl_context_make_current(c, err);
 }
 
 mmd_status mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **out, mmd_error *err)
@@ -185,13 +185,17 @@ mmd_status mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_con
     return MMD_OK;
 }
 
-int mmd_gl_context_make_current(mmd_gl_context *c)
+mmd_status mmd_gl_context_make_current(mmd_gl_context *c, mmd_error *err)
 {
 #ifndef MMD_NO_OSMESA
     if (c->backend == MMD_GL_OSMESA)
-        return OSMesaMakeCurrent(c->osmesa, c->osmesa_buf, GL_UNSIGNED_BYTE, 4, 4) ? 0 : -1;
+        return OSMesaMakeCurrent(c->osmesa, c->osmesa_buf, GL_UNSIGNED_BYTE, 4, 4)
+                   ? MMD_OK
+                   : mmd_fail(err, MMD_E_GL, "OSMesa: make current failed");
 #endif
-    return eglMakeCurrent(c->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->egl_context) ? 0 : -1;
+    return eglMakeCurrent(c->egl_display, EGL_NO_SURFACE, EGL_NO_SURFACE, c->egl_context)
+               ? MMD_OK
+               : mmd_fail(err, MMD_E_GL, "EGL: make current failed");
 }
 
 void mmd_gl_context_free(mmd_gl_context *c)

@@ -60,8 +60,9 @@ typedef struct mmd_gl_context mmd_gl_context;
  * MMD_E_GL with err (NULL allowed) saying why. */
 mmd_status mmd_gl_context_create(mmd_gl_backend backend, int threads, mmd_gl_context **out, mmd_error *err);
 void mmd_gl_context_free(mmd_gl_context *c); /* NULL is a no-op */
-/* Make c current on the calling thread again (after another context was used). */
-int mmd_gl_context_make_current(mmd_gl_context *c);
+/* Make c current on the calling thread again (after another context was
+ * used); MMD_E_GL naming the backend when it cannot. */
+mmd_status mmd_gl_context_make_current(mmd_gl_context *c, mmd_error *err);
 const mmd_gl *mmd_gl_context_api(const mmd_gl_context *c);
 /* "4.5 (Core Profile) Mesa 22.3.6 (llvmpipe ...)" */
 const char *mmd_gl_context_version(const mmd_gl_context *c);

@@ -17,9 +17,10 @@ static GLuint acc_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
     const mmd_gl *gl = r->gl;
     char defs[160];
     mmd_gl_variant_defines(k_variant, sizeof k_variant / sizeof k_variant[0], key, defs, sizeof defs);
-    GLuint p = mmd_gl_program_build(gl, "acc_vs", "acc_fs", defs, msg, msg_size);
-    if (!p)
-        return 0;
+    GLuint p = 0;
+    mmd_error e;
+    if (mmd_gl_program_build(gl, "acc_vs", "acc_fs", defs, &p, &e) != MMD_OK)
+        return snprintf(msg, msg_size, "%s", e.msg), 0;
     for (int i = 0; i < A_COUNT; i++)
         r->u_acc[key][i] = gl->GetUniformLocation(p, k_acc_uniforms[i]);
     gl->UseProgram(p);

@@ -13,10 +13,9 @@ static mmd_status ensure_program(mmd_renderer *r, mmd_error *err)
     const mmd_gl *gl = r->gl;
     if (r->prog_bg)
         return MMD_OK;
-    char msg[sizeof err->msg] = "";
-    r->prog_bg = mmd_gl_program_build(gl, "bg_vs", "bg_fs", NULL, msg, sizeof msg);
-    if (!r->prog_bg)
-        return mmd_fail(err, MMD_E_GL, "%s", msg);
+    mmd_status st = mmd_gl_program_build(gl, "bg_vs", "bg_fs", NULL, &r->prog_bg, err);
+    if (st != MMD_OK)
+        return st;
     r->u_bg[0] = gl->GetUniformLocation(r->prog_bg, "u_rect");
     r->u_bg[1] = gl->GetUniformLocation(r->prog_bg, "u_tex");
     gl->GenVertexArrays(1, &r->vao_bg); /* no attributes: the quad comes from gl_VertexID */

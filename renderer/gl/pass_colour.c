@@ -9,10 +9,10 @@
 static const char *const mmd_main_uniforms[U_MAIN_COUNT] = {MMD_MAIN_UNIFORMS(MMD_X_UNIFORM_NAME)};
 static const mmd_variant_bit k_variant[] = {MMD_COLOUR_VARIANT(MMD_X_VARIANT_ROW_CV)};
 
-GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
+mmd_status mmd_colour_program(mmd_renderer *r, int key, GLuint *out, mmd_error *err)
 {
-    if (r->prog_main[key])
-        return r->prog_main[key];
+    if ((*out = r->prog_main[key]))
+        return MMD_OK;
     const mmd_gl *gl = r->gl;
     char defs[320];
     int n = mmd_gl_variant_defines(k_variant, sizeof k_variant / sizeof k_variant[0], key, defs, sizeof defs);
@@ -23,9 +23,10 @@ GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
         snprintf(defs + n, sizeof defs - (size_t)n, "#define SOFT_SHADOW %d\n#define SOFT_TAPS %d\n",
                  e->soft_shadow_mode == MMD_SOFT_SHADOW_CONTACT ? 2 : 1,
                  e->soft_shadow_radius <= 2.0f ? 2 : e->soft_shadow_radius <= 4.0f ? 3 : 4);
-    GLuint p = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, msg, msg_size);
-    if (!p)
-        return 0;
+    GLuint p = 0;
+    mmd_status st = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, &p, err);
+    if (st != MMD_OK)
+        return st;
     for (int i = 0; i < U_MAIN_COUNT; i++)
         r->u_main[key][i] = gl->GetUniformLocation(p, mmd_main_uniforms[i]);
     gl->UseProgram(p);
@@ -35,8 +36,8 @@ GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
     gl->Uniform1i(r->u_main[key][U_SHADOW_MAP], 3);
     if (r->u_main[key][U_SHADOW_CMP] >= 0)
         gl->Uniform1i(r->u_main[key][U_SHADOW_CMP], 4);
-    r->prog_main[key] = p;
-    return p;
+    r->prog_main[key] = *out = p;
+    return MMD_OK;
 }
 
 static void bind_tex(const mmd_gl *gl, int unit, GLuint t)
@@ -58,8 +59,8 @@ static bool tinted(const mmd_material_state *s)
     return false;
 }
 
-int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
-                       char *msg, size_t msg_size)
+mmd_status mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
+                           mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
     const mmd_material_state *ms = in->materials ? in->materials : g->base;
@@ -93,9 +94,10 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         bool spec = s->specular_power > 0 && (s->specular[0] > 0 || s->specular[1] > 0 || s->specular[2] > 0);
         int key = CV(HAS_TEX, gm->tex != 0) | CV(SPHERE_MODE, sphere_mode) | CV(SELF_SHADOW, shadow) |
                   CV(VERTEX_COLOR, (mt->flags & MMD_MAT_VERTEX_COLOR) != 0) | CV(SPECULAR, spec) | CV(TINT, tinted(s));
-        GLuint prog = mmd_colour_program(r, key, msg, msg_size);
-        if (!prog)
-            return -1;
+        GLuint prog = 0;
+        mmd_status st = mmd_colour_program(r, key, &prog, err);
+        if (st != MMD_OK)
+            return st;
         const GLint *u = r->u_main[key];
         gl->UseProgram(prog);
         gl->UniformMatrix4fv(u[U_WORLD], 1, GL_FALSE, f->world);
@@ -131,5 +133,5 @@ int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
     }
     if (r->smp_shadow_cmp)
         gl->BindSampler(4, 0);
-    return 0;
+    return MMD_OK;
 }

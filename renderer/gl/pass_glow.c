@@ -7,14 +7,12 @@
  * pass; the sharp emitter itself is the colour pass's own material, the
  * glow only adds light over it. AL itself renders its emitters into a
  * separate target the same way. */
-#include <stdio.h>
-
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
 
 enum { G_WORLD, G_VIEWPROJ, G_TEX, G_COLOR, G_K, G_ALPHA, G_COUNT };
 
-int mmd_glow_target_create(mmd_renderer *r, char *msg, size_t msg_size)
+mmd_status mmd_glow_target_create(mmd_renderer *r, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
     int w = mmd_post_level_size(r->o.width, 2), h = mmd_post_level_size(r->o.height, 2);
@@ -25,13 +23,11 @@ int mmd_glow_target_create(mmd_renderer *r, char *msg, size_t msg_size)
         gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 0, GL_DEPTH_COMPONENT24, w, h);
         gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->rb_glow_depth);
     }
-    if (!r->tex_glow || gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        snprintf(msg, msg_size, "GL: glow target %dx%d incomplete", w, h);
-        return -1;
-    }
-    r->prog_glow = mmd_gl_program_build(gl, "glow_vs", "glow_fs", NULL, msg, msg_size);
-    if (!r->prog_glow)
-        return -1;
+    if (!r->tex_glow || gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        return mmd_fail(err, MMD_E_GL, "GL: glow target %dx%d incomplete", w, h);
+    mmd_status st = mmd_gl_program_build(gl, "glow_vs", "glow_fs", NULL, &r->prog_glow, err);
+    if (st != MMD_OK)
+        return st;
     static const char *const names[G_COUNT] = {"u_world", "u_viewproj", "u_tex", "u_glow_color", "u_glow_k",
                                                "u_alpha"};
     for (int i = 0; i < G_COUNT; i++)
@@ -40,7 +36,7 @@ int mmd_glow_target_create(mmd_renderer *r, char *msg, size_t msg_size)
     gl->Uniform1i(r->u_glow[G_TEX], 0);
     /* models without marked vertices read this constant: no per-vertex glow */
     gl->VertexAttrib4f(MMD_ATTR_GLOW, 0, 0, 0, 0);
-    return 0;
+    return MMD_OK;
 }
 
 /* Whether anything in this frame emits: a marked material or marked vertices

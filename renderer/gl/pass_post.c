@@ -108,7 +108,8 @@ uint64_t mmd_post_memory(const mmd_effects *e, int width, int height)
     return n;
 }
 
-static int chain_create(const mmd_gl *gl, chain *c, int w, int h, float radius, int first)
+/* Whether every level's target was made (false: GL could not). */
+static bool chain_create(const mmd_gl *gl, chain *c, int w, int h, float radius, int first)
 {
     c->first = first;
     c->levels = chain_levels(w, h, radius, first);
@@ -117,9 +118,9 @@ static int chain_create(const mmd_gl *gl, chain *c, int w, int h, float radius, 
         c->h[i] = mmd_post_level_size(h, i);
         c->tex[i] = mmd_post_texture_target(gl, MMD_POST_HDR, c->w[i], c->h[i], &c->fbo[i]);
         if (!c->tex[i])
-            return -1;
+            return false;
     }
-    return 0;
+    return true;
 }
 
 static void chain_free(const mmd_gl *gl, chain *c)
@@ -130,9 +131,9 @@ static void chain_free(const mmd_gl *gl, chain *c)
     }
 }
 
-static GLuint build(const mmd_gl *gl, const char *fs, const char *defs, char *msg, size_t n)
+static mmd_status build(const mmd_gl *gl, const char *fs, const char *defs, GLuint *out, mmd_error *err)
 {
-    return mmd_gl_program_build(gl, "post_vs", fs, defs, msg, n);
+    return mmd_gl_program_build(gl, "post_vs", fs, defs, out, err);
 }
 
 static void set_sampler(const mmd_gl *gl, GLuint prog, const char *name, int unit)
@@ -141,21 +142,22 @@ static void set_sampler(const mmd_gl *gl, GLuint prog, const char *name, int uni
     gl->Uniform1i(gl->GetUniformLocation(prog, name), unit);
 }
 
-static int programs(mmd_post *p, char *msg, size_t n)
+static mmd_status programs(mmd_post *p, mmd_error *err)
 {
     const mmd_gl *gl = p->gl;
     char defs[96], dim[32];
     snprintf(defs, sizeof defs, "#define GLOW %d\n#define DIFFUSION %d\n", p->e.glow ? 1 : 0, p->e.diffusion ? 1 : 0);
     snprintf(dim, sizeof dim, "#define DIM %d\n", p->e.glow && p->e.diffusion ? 1 : p->e.diffusion ? 2 : 0);
-    if (!(p->prog_ssaa = build(gl, "post_ssaa_fs", NULL, msg, n)) ||
-        !(p->prog_down = build(gl, "post_down_fs", "#define PREFILTER 0\n", msg, n)) ||
-        !(p->prog_down_pre = build(gl, "post_down_fs", "#define PREFILTER 1\n", msg, n)) ||
-        !(p->prog_up = build(gl, "post_up_fs", "#define TAPS 8\n", msg, n)) ||
-        !(p->prog_up4 = build(gl, "post_up_fs", "#define TAPS 4\n", msg, n)) ||
-        !(p->prog_comb = build(gl, "post_combine_fs", defs, msg, n)) ||
-        !(p->prog_comp = build(gl, "post_composite_fs", dim, msg, n)) ||
-        !(p->prog_fxaa = build(gl, "post_fxaa_fs", NULL, msg, n)))
-        return -1;
+    mmd_status st;
+    if ((st = build(gl, "post_ssaa_fs", NULL, &p->prog_ssaa, err)) != MMD_OK ||
+        (st = build(gl, "post_down_fs", "#define PREFILTER 0\n", &p->prog_down, err)) != MMD_OK ||
+        (st = build(gl, "post_down_fs", "#define PREFILTER 1\n", &p->prog_down_pre, err)) != MMD_OK ||
+        (st = build(gl, "post_up_fs", "#define TAPS 8\n", &p->prog_up, err)) != MMD_OK ||
+        (st = build(gl, "post_up_fs", "#define TAPS 4\n", &p->prog_up4, err)) != MMD_OK ||
+        (st = build(gl, "post_combine_fs", defs, &p->prog_comb, err)) != MMD_OK ||
+        (st = build(gl, "post_composite_fs", dim, &p->prog_comp, err)) != MMD_OK ||
+        (st = build(gl, "post_fxaa_fs", NULL, &p->prog_fxaa, err)) != MMD_OK)
+        return st;
     set_sampler(gl, p->prog_ssaa, "u_src", 0);
     set_sampler(gl, p->prog_down, "u_src", 0);
     set_sampler(gl, p->prog_down_pre, "u_src", 0);
@@ -167,21 +169,21 @@ static int programs(mmd_post *p, char *msg, size_t n)
     set_sampler(gl, p->prog_comb, "u_diff", 3);
     set_sampler(gl, p->prog_comp, "u_add", 0);
     set_sampler(gl, p->prog_comp, "u_dim", 1);
-    return 0;
+    return MMD_OK;
 }
 
 /* The combine targets: quarter size (the glow's emission and both chains
- * start there); a second one for d with both. */
-static int combine_create(mmd_post *p)
+ * start there); a second one for d with both. Whether they were made. */
+static bool combine_create(mmd_post *p)
 {
     const mmd_gl *gl = p->gl;
     p->cw = mmd_post_level_size(p->w, 2);
     p->ch = mmd_post_level_size(p->h, 2);
     p->tex_add = mmd_post_texture_target(gl, GL_RGBA8, p->cw, p->ch, &p->fbo_add);
     if (!p->tex_add)
-        return -1;
+        return false;
     if (!(p->e.glow && p->e.diffusion))
-        return 0;
+        return true;
     GLuint fbo;
     p->tex_dim = mmd_post_texture_target(gl, GL_RGBA8, p->cw, p->ch, &fbo);
     gl->DeleteFramebuffers(1, &fbo);
@@ -189,17 +191,41 @@ static int combine_create(mmd_post *p)
     gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, p->tex_dim, 0);
     const GLenum bufs[2] = {GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1};
     gl->DrawBuffers(2, bufs);
-    return p->tex_dim && gl->CheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE ? 0 : -1;
+    return p->tex_dim && gl->CheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
 }
 
-int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out, char *msg,
-                    size_t msg_size)
+/* The targets after the programs; whether GL made them all. */
+static bool targets(mmd_post *p)
+{
+    const mmd_gl *gl = p->gl;
+    const mmd_effects *e = &p->e;
+    bool ok = true;
+    if (e->ssaa > 1)
+        ok = (p->tex_scene = mmd_post_texture_target(gl, GL_RGBA8, p->w, p->h, &p->fbo_scene)) != 0;
+    if (ok && (e->glow || e->diffusion))
+        ok = combine_create(p);
+    if (ok && e->glow) /* from the emission at quarter size (pass_glow.c) */
+        ok = chain_create(gl, &p->glow, p->w, p->h, e->glow_radius, 2);
+    if (ok && e->diffusion)
+        ok = chain_create(gl, &p->diff, p->w, p->h, 1.0f, 2);
+    if (ok && e->fxaa) {
+        gl->GenFramebuffers(1, &p->fbo_out);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, p->fbo_out);
+        gl->GenRenderbuffers(1, &p->rb_out);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, p->rb_out);
+        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 0, GL_RGBA8, p->w, p->h);
+        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, p->rb_out);
+        ok = gl->CheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    }
+    return ok;
+}
+
+mmd_status mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out,
+                           mmd_error *err)
 {
     mmd_post *p = calloc(1, sizeof *p);
-    if (!p) {
-        snprintf(msg, msg_size, "out of memory");
-        return -1;
-    }
+    if (!p)
+        return mmd_fail(err, MMD_E_GL, "out of memory");
     p->gl = gl;
     p->e = *e;
     p->w = width;
@@ -213,34 +239,15 @@ int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int heigh
         gl->Clear(GL_COLOR_BUFFER_BIT);
         gl->DeleteFramebuffers(1, &fbo_black);
     }
-    int rc = p->black ? programs(p, msg, msg_size) : -1;
-    if (!rc && e->ssaa > 1) {
-        p->tex_scene = mmd_post_texture_target(gl, GL_RGBA8, width, height, &p->fbo_scene);
-        rc = p->tex_scene ? 0 : -1;
-    }
-    if (!rc && (e->glow || e->diffusion))
-        rc = combine_create(p);
-    if (!rc && e->glow) /* from the emission at quarter size (pass_glow.c) */
-        rc = chain_create(gl, &p->glow, width, height, e->glow_radius, 2);
-    if (!rc && e->diffusion)
-        rc = chain_create(gl, &p->diff, width, height, 1.0f, 2);
-    if (!rc && e->fxaa) {
-        gl->GenFramebuffers(1, &p->fbo_out);
-        gl->BindFramebuffer(GL_FRAMEBUFFER, p->fbo_out);
-        gl->GenRenderbuffers(1, &p->rb_out);
-        gl->BindRenderbuffer(GL_RENDERBUFFER, p->rb_out);
-        gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, 0, GL_RGBA8, width, height);
-        gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, p->rb_out);
-        rc = gl->CheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE ? 0 : -1;
-    }
-    if (rc) {
-        if (!msg[0])
-            snprintf(msg, msg_size, "GL: effect targets %dx%d incomplete", width, height);
+    mmd_status st = p->black ? programs(p, err) : MMD_OK;
+    if (st == MMD_OK && (!p->black || !targets(p)))
+        st = mmd_fail(err, MMD_E_GL, "GL: effect targets %dx%d incomplete", width, height);
+    if (st != MMD_OK) {
         mmd_post_free(p);
-        return -1;
+        return st;
     }
     *out = p;
-    return 0;
+    return MMD_OK;
 }
 
 void mmd_post_free(mmd_post *p)

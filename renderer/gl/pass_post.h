@@ -3,7 +3,7 @@
  * at quarter size and below), composite, FXAA. Used by targets.c when
  * mmd_effects_post() is true; nothing here runs when every effect is off.
  *
- *     mmd_post_create(gl, &effects, w, h, &p, msg, n);   // output size w x h
+ *     mmd_post_create(gl, &effects, w, h, &p, err);   // output size w x h
  *     per frame: fbo = mmd_post_run(p, scene_tex, scene_fbo, glow_tex); // ssaa-sized inputs
  *                read back from fbo
  *     mmd_post_free(p);
@@ -27,9 +27,9 @@
 
 typedef struct mmd_post mmd_post;
 
-/* Returns 0, or -1 with msg (GLSL or framebuffer failure). */
-int mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out, char *msg,
-                    size_t msg_size);
+/* MMD_OK, or MMD_E_GL with err (GLSL or framebuffer failure). */
+mmd_status mmd_post_create(const mmd_gl *gl, const mmd_effects *e, int width, int height, mmd_post **out,
+                           mmd_error *err);
 void mmd_post_free(mmd_post *p); /* NULL is a no-op */
 /* A side of n output pixels at blur-chain level k: n >> k, at least 1 (the
  * glow's emission is level 2, quarter size). */

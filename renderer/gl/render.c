@@ -73,12 +73,13 @@ static mmd_status check_options(const mmd_render_options *o, mmd_error *err)
 static mmd_status build_flat(mmd_renderer *r, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
-    char msg[sizeof err->msg] = "";
-    r->prog_flat = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, msg, sizeof msg);
+    mmd_status st = mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, &r->prog_flat, err);
     /* position-only vertex stage for the passes without an edge offset (fewer attributes fetched per vertex) */
     const char *pos_only = "#define POSITION_ONLY 1\n";
-    r->prog_depth = r->prog_flat ? mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, msg, sizeof msg) : 0;
-    r->prog_ground = r->prog_depth ? mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, msg, sizeof msg) : 0;
+    if (st == MMD_OK)
+        st = mmd_gl_program_build(gl, "flat_vs", "depth_fs", pos_only, &r->prog_depth, err);
+    if (st == MMD_OK)
+        st = mmd_gl_program_build(gl, "flat_vs", "flat_fs", pos_only, &r->prog_ground, err);
     if (r->o.effects.soft_shadow && r->o.self_shadow) {
         gl->GenSamplers(1, &r->smp_shadow_cmp);
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -88,23 +89,24 @@ static mmd_status build_flat(mmd_renderer *r, mmd_error *err)
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
         gl->SamplerParameteri(r->smp_shadow_cmp, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
     }
-    return r->prog_ground ? MMD_OK : mmd_fail(err, MMD_E_GL, "%s", msg);
+    return st;
 }
 
 /* Programs, targets and the colour program's plainest variant (failing early
  * on GLSL errors). A size or MSAA level this GL cannot hold is MMD_E_USAGE
- * (mmd_targets_create's MMD_TARGETS_TOO_LARGE), anything else MMD_E_GL. */
+ * (mmd_targets_create), anything else MMD_E_GL. */
 static mmd_status create_gl(mmd_renderer *r, mmd_error *err)
 {
     const mmd_render_options *o = &r->o;
-    char msg[sizeof err->msg] = "";
     mmd_status st = build_flat(r, err);
+    if (st == MMD_OK)
+        st = mmd_targets_create(r, err);
+    if (st == MMD_OK && o->effects.glow)
+        st = mmd_glow_target_create(r, err);
+    if (st == MMD_OK && o->self_shadow)
+        st = mmd_shadow_target_create(r, err);
     if (st != MMD_OK)
         return st;
-    int tr = mmd_targets_create(r, msg, sizeof msg);
-    if (tr || (o->effects.glow && mmd_glow_target_create(r, msg, sizeof msg)) ||
-        (o->self_shadow && mmd_shadow_target_create(r, msg, sizeof msg)))
-        return mmd_fail(err, tr == MMD_TARGETS_TOO_LARGE ? MMD_E_USAGE : MMD_E_GL, "%s", msg);
     const mmd_gl *gl = r->gl;
     static const char *const flat_names[F_COUNT] = {MMD_FLAT_UNIFORMS(MMD_X_UNIFORM_NAME)};
     for (int i = 0; i < F_COUNT; i++) {
@@ -112,13 +114,11 @@ static mmd_status create_gl(mmd_renderer *r, mmd_error *err)
         r->u_depth[i] = gl->GetUniformLocation(r->prog_depth, flat_names[i]);
         r->u_ground[i] = gl->GetUniformLocation(r->prog_ground, flat_names[i]);
     }
-    if (!mmd_colour_program(r, 0, msg, sizeof msg))
-        return mmd_fail(err, MMD_E_GL, "%s", msg);
-    return MMD_OK;
+    GLuint plain = 0;
+    return mmd_colour_program(r, 0, &plain, err);
 }
 
-/* The public functions speak mmd_status (core/status.h); the steps of other
- * files that still write a sentence into a buffer are turned into MMD_E_GL. */
+/* Every step speaks mmd_status (core/status.h); a failure's status is the step's own. */
 mmd_status mmd_renderer_create(const mmd_render_options *o, mmd_renderer **out, mmd_error *err)
 {
     mmd_status st = check_options(o, err);
@@ -401,6 +401,7 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
     const mmd_gl *gl = r->gl;
     char msg[sizeof err->msg] = "";
     const size_t msg_size = sizeof msg;
+    mmd_status st;
     if (count > r->model_count)
         return mmd_fail(err, MMD_E_GL, "%zu instances for %zu models", count, r->model_count);
     mmd_prof_begin(r);
@@ -460,8 +461,8 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
         bool add = r->models[i].look.add_blend; /* MMD's 加算合成: as an add-blend accessory */
         if (add)
             gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-        if (mmd_pass_colour(r, &r->models[i], &ins[i], &f, msg, msg_size))
-            return mmd_fail(err, MMD_E_GL, "%s", msg);
+        if ((st = mmd_pass_colour(r, &r->models[i], &ins[i], &f, err)) != MMD_OK)
+            return st;
         /* Start llvmpipe's rasteriser threads on what is queued (glFlush is
          * asynchronous there) while this thread transforms and bins the next
          * pass, instead of leaving them idle until glFinish. No extra CPU
@@ -490,7 +491,7 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
     gl->BindVertexArray(0);
     gl->Finish();
     double t2 = mmd_render_now_ms();
-    int rc = mmd_target_finish(r, rgba, msg, msg_size);
+    st = mmd_target_finish(r, rgba, err);
     if (!r->post) /* with effects, finish_post (targets.c) copied it before they ran */
         mmd_accessories_copy_screen(r);
     double t3 = mmd_render_now_ms();
@@ -498,7 +499,7 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
     r->timings.draw_ms = t2 - t1;
     r->timings.readback_ms = t3 - t2;
     mmd_prof_end(r);
-    return rc ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
+    return st;
 }
 
 mmd_status mmd_renderer_draw(mmd_renderer *r, const mmd_render_instance *instances, size_t count,

@@ -216,27 +216,27 @@ mmd_status mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, m
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner);
 
 /* targets.c: the colour target (MSAA when samples > 1), the shadow map, the
- * frame's clear, and the resolve + readback into rgba (straight alpha). */
-/* 0, -1 on a GL failure, or MMD_TARGETS_TOO_LARGE when the size or MSAA
- * level is more than this GL can hold (a usage error: exit 1). */
-#define MMD_TARGETS_TOO_LARGE 1
-int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size);
-int mmd_shadow_target_create(mmd_renderer *r, char *msg, size_t msg_size);
+ * frame's clear, and the resolve + readback into rgba (straight alpha).
+ * mmd_targets_create: MMD_E_USAGE when the size or MSAA level is more than
+ * this GL can hold (exit 1), MMD_E_GL on any other GL failure. */
+mmd_status mmd_targets_create(mmd_renderer *r, mmd_error *err);
+mmd_status mmd_shadow_target_create(mmd_renderer *r, mmd_error *err);
 void mmd_target_begin(mmd_renderer *r);
-int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size);
+mmd_status mmd_target_finish(mmd_renderer *r, uint8_t *rgba, mmd_error *err);
 
 /* The passes, in frame order. */
 void mmd_shadow_matrix(const mmd_render_view *v, const float light_dir[3], int mode, float dist_param,
                        float out[16]);
 bool mmd_shadow_any_receiver(const mmd_renderer *r, const mmd_render_instance *ins, size_t count);
 void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f);
-/* Colour-pass program for a variant key (built on first use). 0 on failure. */
-GLuint mmd_colour_program(mmd_renderer *r, int key, char *msg, size_t msg_size);
-int mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
-                    char *msg, size_t msg_size);
+/* Colour-pass program for a variant key into *out (built on first use);
+ * MMD_E_GL with the GLSL log. */
+mmd_status mmd_colour_program(mmd_renderer *r, int key, GLuint *out, mmd_error *err);
+mmd_status mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f,
+                           mmd_error *err);
 /* pass_glow.c: the emission target and program; the pass returns whether
  * anything emitted (false: nothing drawn, the glow is skipped). */
-int mmd_glow_target_create(mmd_renderer *r, char *msg, size_t msg_size);
+mmd_status mmd_glow_target_create(mmd_renderer *r, mmd_error *err);
 bool mmd_pass_glow(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f);
 void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f);
 /* pass_background.c: draws the background image when one is set; free releases it. */

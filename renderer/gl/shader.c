@@ -14,14 +14,12 @@ const char *mmd_gl_shader_source(const char *name)
     return NULL;
 }
 
-static GLuint compile(const mmd_gl *gl, GLenum type, const char *name, const char *defines,
-                      char *msg, size_t msg_size)
+static mmd_status compile(const mmd_gl *gl, GLenum type, const char *name, const char *defines, GLuint *out,
+                          mmd_error *err)
 {
     const char *body = mmd_gl_shader_source(name);
-    if (!body) {
-        snprintf(msg, msg_size, "shader %s not embedded", name);
-        return 0;
-    }
+    if (!body)
+        return mmd_fail(err, MMD_E_GL, "shader %s not embedded", name);
     const char *parts[3] = {"#version 330 core\n", defines ? defines : "", body};
     GLuint s = gl->CreateShader(type);
     gl->ShaderSource(s, 3, parts, NULL);
@@ -31,23 +29,23 @@ static GLuint compile(const mmd_gl *gl, GLenum type, const char *name, const cha
     if (!ok) {
         char log[1024] = "";
         gl->GetShaderInfoLog(s, sizeof log, NULL, log);
-        snprintf(msg, msg_size, "shader %s: %s", name, log);
         gl->DeleteShader(s);
-        return 0;
+        return mmd_fail(err, MMD_E_GL, "shader %s: %s", name, log);
     }
-    return s;
+    *out = s;
+    return MMD_OK;
 }
 
-GLuint mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name,
-                            const char *defines, char *msg, size_t msg_size)
+mmd_status mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name, const char *defines,
+                                GLuint *out, mmd_error *err)
 {
-    GLuint vs = compile(gl, GL_VERTEX_SHADER, vs_name, defines, msg, msg_size);
-    if (!vs)
-        return 0;
-    GLuint fs = compile(gl, GL_FRAGMENT_SHADER, fs_name, defines, msg, msg_size);
-    if (!fs) {
+    GLuint vs = 0, fs = 0;
+    mmd_status st = compile(gl, GL_VERTEX_SHADER, vs_name, defines, &vs, err);
+    if (st != MMD_OK)
+        return st;
+    if ((st = compile(gl, GL_FRAGMENT_SHADER, fs_name, defines, &fs, err)) != MMD_OK) {
         gl->DeleteShader(vs);
-        return 0;
+        return st;
     }
     GLuint p = gl->CreateProgram();
     gl->AttachShader(p, vs);
@@ -66,11 +64,11 @@ GLuint mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *f
     if (!ok) {
         char log[1024] = "";
         gl->GetProgramInfoLog(p, sizeof log, NULL, log);
-        snprintf(msg, msg_size, "program %s+%s: %s", vs_name, fs_name, log);
         gl->DeleteProgram(p);
-        return 0;
+        return mmd_fail(err, MMD_E_GL, "program %s+%s: %s", vs_name, fs_name, log);
     }
-    return p;
+    *out = p;
+    return MMD_OK;
 }
 
 int mmd_gl_variant_defines(const mmd_variant_bit *rows, size_t n, int key, char *out, size_t size)

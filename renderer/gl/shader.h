@@ -22,10 +22,10 @@ enum {
 
 /* Embedded source by name (file name without .glsl), NULL when absent. */
 const char *mmd_gl_shader_source(const char *name);
-/* Compile and link vs_name + fs_name with `defines` (may be NULL) prepended.
- * Returns the program, or 0 with the compiler log in msg. */
-GLuint mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name,
-                            const char *defines, char *msg, size_t msg_size);
+/* Compile and link vs_name + fs_name with `defines` (may be NULL) prepended
+ * into *out; MMD_E_GL with the compiler log in err (*out untouched). */
+mmd_status mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name, const char *defines,
+                                GLuint *out, mmd_error *err);
 
 /* One field of a program variant key: GLSL macro name, shift, width in bits
  * (rows made from a variant list, renderer/gl/render_internal.h). */

@@ -4,8 +4,6 @@
  * With post effects (effects.h) the target is ssaa times the output size, its
  * resolved colour is a texture, and the frame is read back from pass_post.c's
  * output instead. */
-#include <stdio.h>
-
 #include "renderer/gl/render_internal.h"
 
 /* Bytes a pixel of each target format takes: GL_RGBA8, GL_DEPTH24_STENCIL8,
@@ -30,27 +28,22 @@ uint64_t mmd_renderer_memory(const mmd_render_options *o)
     return n;
 }
 
-int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
+mmd_status mmd_targets_create(mmd_renderer *r, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
     int w = r->rw, h = r->rh;
     GLint max_rb = 0, max_samples = 0;
     gl->GetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
     gl->GetIntegerv(GL_MAX_SAMPLES, &max_samples);
-    if (max_rb > 0 && (w > max_rb || h > max_rb)) {
-        snprintf(msg, msg_size, "%dx%d is larger than this GL's largest render target (%d a side)", w, h, max_rb);
-        return MMD_TARGETS_TOO_LARGE;
-    }
-    if (r->o.samples > 1 && max_samples > 0 && r->o.samples > max_samples) {
-        snprintf(msg, msg_size, "MSAA %d is more than this GL offers (%d)", r->o.samples, max_samples);
-        return MMD_TARGETS_TOO_LARGE;
-    }
+    if (max_rb > 0 && (w > max_rb || h > max_rb))
+        return mmd_fail(err, MMD_E_USAGE, "%dx%d is larger than this GL's largest render target (%d a side)", w, h,
+                        max_rb);
+    if (r->o.samples > 1 && max_samples > 0 && r->o.samples > max_samples)
+        return mmd_fail(err, MMD_E_USAGE, "MSAA %d is more than this GL offers (%d)", r->o.samples, max_samples);
     if (r->post) {
         r->tex_res = mmd_post_texture_target(gl, GL_RGBA8, w, h, &r->fbo_res);
-        if (!r->tex_res) {
-            snprintf(msg, msg_size, "GL: effect target %dx%d incomplete", w, h);
-            return -1;
-        }
+        if (!r->tex_res)
+            return mmd_fail(err, MMD_E_GL, "GL: effect target %dx%d incomplete", w, h);
     } else {
         gl->GenFramebuffers(1, &r->fbo_res);
         gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_res);
@@ -66,11 +59,9 @@ int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
         gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
                                     r->rb_res_depth);
     }
-    if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        snprintf(msg, msg_size, "a %dx%d render target cannot be created (framebuffer incomplete): use a "
-                 "smaller --size", w, h);
-        return MMD_TARGETS_TOO_LARGE;
-    }
+    if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        return mmd_fail(err, MMD_E_USAGE, "a %dx%d render target cannot be created (framebuffer incomplete): use a "
+                        "smaller --size", w, h);
     if (r->o.samples > 1) {
         gl->GenFramebuffers(1, &r->fbo_ms);
         gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_ms);
@@ -83,19 +74,17 @@ int mmd_targets_create(mmd_renderer *r, char *msg, size_t msg_size)
         gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, r->o.samples, GL_DEPTH24_STENCIL8, w, h);
         gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
                                     r->rb_ms_depth);
-        if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-            snprintf(msg, msg_size, "a %dx%d render target with MSAA %d cannot be created (framebuffer "
-                     "incomplete, %.1f GiB): use a smaller --size or --aa", w, h, r->o.samples,
-                     (double)w * h * r->o.samples * 8 / (1 << 30));
-            return MMD_TARGETS_TOO_LARGE;
-        }
+        if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+            return mmd_fail(err, MMD_E_USAGE, "a %dx%d render target with MSAA %d cannot be created (framebuffer "
+                            "incomplete, %.1f GiB): use a smaller --size or --aa", w, h, r->o.samples,
+                            (double)w * h * r->o.samples * 8 / (1 << 30));
     }
     if (r->post)
-        return mmd_post_create(gl, &r->o.effects, r->o.width, r->o.height, &r->postfx, msg, msg_size);
-    return 0;
+        return mmd_post_create(gl, &r->o.effects, r->o.width, r->o.height, &r->postfx, err);
+    return MMD_OK;
 }
 
-int mmd_shadow_target_create(mmd_renderer *r, char *msg, size_t msg_size)
+mmd_status mmd_shadow_target_create(mmd_renderer *r, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
     int s = r->o.shadow_map_size;
@@ -111,13 +100,11 @@ int mmd_shadow_target_create(mmd_renderer *r, char *msg, size_t msg_size)
     gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->tex_shadow, 0);
     gl->DrawBuffer(GL_NONE);
     gl->ReadBuffer(GL_NONE);
-    if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        snprintf(msg, msg_size, "GL: shadow map %dx%d incomplete", s, s);
-        return -1;
-    }
+    if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        return mmd_fail(err, MMD_E_GL, "GL: shadow map %dx%d incomplete", s, s);
     r->shadow_dirty[0] = r->shadow_dirty[1] = 0; /* contents undefined: the first frame clears it all */
     r->shadow_dirty[2] = r->shadow_dirty[3] = s;
-    return 0;
+    return MMD_OK;
 }
 
 void mmd_target_begin(mmd_renderer *r)
@@ -161,7 +148,7 @@ static void finish_post(mmd_renderer *r)
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, out);
 }
 
-int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size)
+mmd_status mmd_target_finish(mmd_renderer *r, uint8_t *rgba, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
     int w = r->o.width, h = r->o.height;
@@ -180,10 +167,8 @@ int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size
     gl->PixelStorei(GL_PACK_ALIGNMENT, 1);
     gl->ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     GLenum e = gl->GetError();
-    if (e != GL_NO_ERROR) {
-        snprintf(msg, msg_size, "GL error 0x%x during the frame", (unsigned)e);
-        return -1;
-    }
+    if (e != GL_NO_ERROR)
+        return mmd_fail(err, MMD_E_GL, "GL error 0x%x during the frame", (unsigned)e);
     mmd_prof_mark(r, MMD_PASS_READBACK); /* with the straightening below, when transparent */
     if (r->o.transparent) { /* blending left premultiplied colour: make it straight */
         size_t n = (size_t)w * (size_t)h;
@@ -200,18 +185,17 @@ int mmd_target_finish(mmd_renderer *r, uint8_t *rgba, char *msg, size_t msg_size
             }
         }
     }
-    return 0;
+    return MMD_OK;
 }
 
 mmd_status mmd_renderer_clear_readback(mmd_renderer *r, uint8_t *rgba, mmd_error *err)
 {
-    char msg[sizeof err->msg] = "";
     double t0 = mmd_render_now_ms();
     mmd_target_begin(r);
     r->gl->Finish();
     double t1 = mmd_render_now_ms();
-    int rc = mmd_target_finish(r, rgba, msg, sizeof msg);
+    mmd_status st = mmd_target_finish(r, rgba, err);
     r->timings.draw_ms = t1 - t0;
     r->timings.readback_ms = mmd_render_now_ms() - t1;
-    return rc ? mmd_fail(err, MMD_E_GL, "%s", msg) : MMD_OK;
+    return st;
 }

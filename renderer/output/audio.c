@@ -255,44 +255,46 @@ const char *mmd_audio_codec_name(const mmd_audio *a)
 
 /* ---- decode -> resample -> fifo ------------------------------------------ */
 
-/* Resampled samples into the fifo, dropping the first `skip`. */
-static int fifo_push(mmd_audio *a, uint8_t **data, int count)
+/* Resampled samples into the fifo, dropping the first `skip`; whether the
+ * fifo took them. */
+static bool fifo_push(mmd_audio *a, uint8_t **data, int count)
 {
     if (count <= 0)
-        return 0;
+        return true;
     if (a->skip >= count) {
         a->skip -= count;
-        return 0;
+        return true;
     }
     if (av_audio_fifo_write(a->fifo, (void **)data, count) < count)
-        return -1;
+        return false;
     if (a->skip > 0) {
         av_audio_fifo_drain(a->fifo, (int)a->skip);
         a->skip = 0;
     }
-    return 0;
+    return true;
 }
 
-/* f NULL flushes the resampler. */
-static int convert_push(mmd_audio *a, const AVFrame *f)
+/* f NULL flushes the resampler. Whether it worked. */
+static bool convert_push(mmd_audio *a, const AVFrame *f)
 {
     int out_max = swr_get_out_samples(a->swr, f ? f->nb_samples : 0);
     if (out_max <= 0)
-        return 0;
+        return true;
     uint8_t **buf = NULL;
     if (av_samples_alloc_array_and_samples(&buf, NULL, a->enc->ch_layout.nb_channels, out_max,
                                            a->enc->sample_fmt, 0) < 0)
-        return -1;
+        return false;
     int got = swr_convert(a->swr, buf, out_max, f ? (const uint8_t **)f->extended_data : NULL,
                           f ? f->nb_samples : 0);
-    mmd_status rc = got < 0 ? -1 : fifo_push(a, buf, got);
+    bool ok = got >= 0 && fifo_push(a, buf, got);
     av_freep(&buf[0]);
     av_freep(&buf);
-    return rc;
+    return ok;
 }
 
-/* Decode until the fifo holds `want` samples or the file ends. */
-static int decode_more(mmd_audio *a, int want)
+/* Decode until the fifo holds `want` samples or the file ends; MMD_E_BAD_STRUCTURE
+ * when the decoder or resampler fails. */
+static mmd_status decode_more(mmd_audio *a, int want, mmd_error *err)
 {
     while (!a->in_eof && av_audio_fifo_size(a->fifo) < want) {
         int e = av_read_frame(a->ic, a->pkt);
@@ -305,27 +307,25 @@ static int decode_more(mmd_audio *a, int want)
             e = avcodec_send_packet(a->dec, a->pkt);
             av_packet_unref(a->pkt);
             if (e < 0 && e != AVERROR(EAGAIN) && e != AVERROR_INVALIDDATA)
-                return -1;
+                return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: audio decoding failed", a->path);
         }
         for (;;) {
             int r = avcodec_receive_frame(a->dec, a->frame);
             if (r == AVERROR(EAGAIN))
                 break;
             if (r == AVERROR_EOF) {
-                if (convert_push(a, NULL) < 0)
-                    return -1;
+                if (!convert_push(a, NULL))
+                    return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: audio decoding failed", a->path);
                 a->in_eof = true;
                 break;
             }
-            if (r < 0)
-                return -1;
-            int c = convert_push(a, a->frame);
+            bool ok = r >= 0 && convert_push(a, a->frame);
             av_frame_unref(a->frame);
-            if (c < 0)
-                return -1;
+            if (!ok)
+                return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: audio decoding failed", a->path);
         }
     }
-    return 0;
+    return MMD_OK;
 }
 
 /* ---- encode ---------------------------------------------------------------- */
@@ -368,8 +368,9 @@ static mmd_status encode_frame(mmd_audio *a, int nb, mmd_error *err)
         pos = p;
     }
     if (pos < nb) {
-        if (decode_more(a, nb - pos) < 0)
-            return mmd_fail(err, MMD_E_BAD_STRUCTURE, "%s: audio decoding failed", a->path);
+        mmd_status st = decode_more(a, nb - pos, err);
+        if (st != MMD_OK)
+            return st;
         int avail = av_audio_fifo_size(a->fifo);
         int take = avail < nb - pos ? avail : nb - pos;
         if (take > 0) {

@@ -136,17 +136,18 @@ static double frame_time(mmd_bgvideo *v, const AVFrame *f)
     return (double)ts * v->tb - v->start;
 }
 
-static int convert(mmd_bgvideo *v, const AVFrame *f)
+/* The frame f into v->rgba; MMD_E_UNSUPPORTED when swscale cannot convert it. */
+static mmd_status convert(mmd_bgvideo *v, const AVFrame *f, mmd_error *err)
 {
     v->sws = sws_getCachedContext(v->sws, f->width, f->height, (enum AVPixelFormat)f->format, v->w, v->h,
                                   AV_PIX_FMT_RGBA, SWS_BILINEAR | SWS_ACCURATE_RND | SWS_BITEXACT, NULL, NULL,
                                   NULL);
     if (!v->sws || f->width < 1 || f->height < 1)
-        return -1;
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "%s: cannot convert its frames to RGBA", v->path);
     uint8_t *dst[4] = {v->rgba, NULL, NULL, NULL};
     int stride[4] = {v->w * 4, 0, 0, 0};
     sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst, stride);
-    return 0;
+    return MMD_OK;
 }
 
 /* To the key frame at or before t; false when the stream cannot seek. */
@@ -184,8 +185,9 @@ mmd_status mmd_bgvideo_frame(mmd_bgvideo *v, double seconds, const uint8_t **rgb
         double pt = frame_time(v, v->pending);
         if (v->have_frame && pt > seconds + TIME_EPS)
             break;
-        if (convert(v, v->pending) != 0)
-            return mmd_fail(err, MMD_E_UNSUPPORTED, "%s: cannot convert its frames to RGBA", v->path);
+        mmd_status st = convert(v, v->pending, err);
+        if (st != MMD_OK)
+            return st;
         v->have_frame = true;
         v->shown_t = pt;
         v->serial++;

@@ -88,12 +88,20 @@ static bool takes(const AVInputFormat *fmt, mmd_media_use use)
 
 /* ---- the descriptor behind the AVIOContext -------------------------------- */
 
+/* The AVIOContext's opaque: our descriptor, and the first file or URL a
+ * demuxer asked to open from inside the media (refused; said in the error, as
+ * data: nothing here prints). */
+typedef struct media_io {
+    int fd;
+    char refused[256];
+} media_io;
+
 static int io_read(void *opaque, uint8_t *buf, int size)
 {
-    const int *fd = opaque;
+    const media_io *io = opaque;
     ssize_t r;
     do
-        r = read(*fd, buf, (size_t)size);
+        r = read(io->fd, buf, (size_t)size);
     while (r < 0 && errno == EINTR);
     if (r < 0)
         return AVERROR(errno);
@@ -102,21 +110,24 @@ static int io_read(void *opaque, uint8_t *buf, int size)
 
 static int64_t io_seek(void *opaque, int64_t offset, int whence)
 {
-    const int *fd = opaque;
+    const media_io *io = opaque;
     if (whence & AVSEEK_SIZE) {
         struct stat st;
-        return fstat(*fd, &st) == 0 ? (int64_t)st.st_size : AVERROR(errno);
+        return fstat(io->fd, &st) == 0 ? (int64_t)st.st_size : AVERROR(errno);
     }
-    off_t r = lseek(*fd, (off_t)offset, whence & ~AVSEEK_FORCE);
+    off_t r = lseek(io->fd, (off_t)offset, whence & ~AVSEEK_FORCE);
     return r < 0 ? AVERROR(errno) : (int64_t)r;
 }
 
 /* A demuxer's own open of another file or URL (a playlist's segment, a MOV
- * data reference): never. */
+ * data reference): never. The first one is kept for the error sentence. */
 static int refuse_nested(AVFormatContext *s, AVIOContext **pb, const char *url, int flags, AVDictionary **options)
 {
     (void)pb, (void)flags, (void)options;
-    av_log(s, AV_LOG_ERROR, "mmdrender opens no file or URL named inside a media file ('%s')\n", url);
+    const AVIOContext *own = s->opaque;
+    media_io *io = own ? own->opaque : NULL;
+    if (io && !io->refused[0])
+        snprintf(io->refused, sizeof io->refused, "%s", url ? url : "");
     return AVERROR(EPERM);
 }
 
@@ -124,11 +135,11 @@ static void free_io(AVIOContext *pb)
 {
     if (!pb)
         return;
-    int *fd = pb->opaque;
+    media_io *io = pb->opaque;
     av_freep(&pb->buffer);
     avio_context_free(&pb);
-    close(*fd);
-    free(fd);
+    close(io->fd);
+    free(io);
 }
 
 /* ---- open ------------------------------------------------------------------ */
@@ -172,6 +183,11 @@ static mmd_status open_demuxer(const char *path, mmd_media_use use, AVIOContext 
     ic->io_open = refuse_nested;
     e = avformat_open_input(&ic, path, fmt, &opt); /* frees ic on failure */
     av_dict_free(&opt);
+    const media_io *io = pb->opaque;
+    if (e < 0 && io->refused[0])
+        return mmd_fail(err, MMD_E_IO,
+                        "%s: cannot open %s: %s (mmdrender opens no file or URL named inside a media file ('%.200s'))",
+                        path, k_uses[use].noun, averr(e, eb, sizeof eb), io->refused);
     if (e < 0)
         return mmd_fail(err, MMD_E_IO, "%s: cannot open %s: %s", path, k_uses[use].noun, averr(e, eb, sizeof eb));
     *out = ic;
@@ -181,19 +197,19 @@ static mmd_status open_demuxer(const char *path, mmd_media_use use, AVIOContext 
 mmd_status mmd_media_open(const char *path, mmd_media_use use, AVFormatContext **ic, mmd_error *err)
 {
     mmd_error ferr;
-    int *fd = malloc(sizeof *fd);
-    if (!fd)
+    media_io *io = calloc(1, sizeof *io);
+    if (!io)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
-    if ((*fd = mmd_file_open_regular(path, &ferr)) < 0) { /* a FIFO would block libavformat */
-        free(fd);
+    if ((io->fd = mmd_file_open_regular(path, &ferr)) < 0) { /* a FIFO would block libavformat */
+        free(io);
         return mmd_fail(err, MMD_E_IO, "%s: cannot open %s: %s", path, k_uses[use].noun, ferr.msg);
     }
     unsigned char *buf = av_malloc(IO_BUFFER);
-    AVIOContext *pb = buf ? avio_alloc_context(buf, IO_BUFFER, 0, fd, io_read, NULL, io_seek) : NULL;
+    AVIOContext *pb = buf ? avio_alloc_context(buf, IO_BUFFER, 0, io, io_read, NULL, io_seek) : NULL;
     if (!pb) {
         av_free(buf);
-        close(*fd);
-        free(fd);
+        close(io->fd);
+        free(io);
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     }
     mmd_status st = open_demuxer(path, use, pb, ic, err);

@@ -17,7 +17,8 @@
  * table in media_open.c, the only place the list is written); anything else is
  * refused, MMD_E_UNSUPPORTED, naming the file and what it really is:
  * "song.wav: is an Apple HTTP Live Streaming (hls), not an audio file (...)".
- * Defence in depth: the context's io_open refuses every nested open, its
+ * Defence in depth: the context's io_open refuses every nested open (the first
+ * one it refused is named in the open's error sentence; nothing here prints), its
  * protocol_whitelist is empty and its format_whitelist is the use's list, so no
  * input can make libavformat open another file or a network connection.
  *

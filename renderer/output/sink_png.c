@@ -200,20 +200,16 @@ bool mmd_sink_png_frame_exists(const char *target, int64_t frame_index, int widt
  * any of those frames is refused; farm chunks, whose ranges are disjoint,
  * share the folder. The file itself stays (removing it while another process
  * holds it would let two writers in). */
-static int lock_folder(const char *dir, int64_t first, int64_t last, mmd_error *err)
+static mmd_status lock_folder(const char *dir, int64_t first, int64_t last, int *lock_fd, mmd_error *err)
 {
     char path[PATH_MAX];
     int k = snprintf(path, sizeof path, "%s%s" MMD_PNG_LOCK_NAME, dir[0] ? dir : ".",
                      dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/");
-    if (k < 0 || (size_t)k >= sizeof path) {
-        mmd_fail(err, MMD_E_OUTPUT, "PNG output: folder name too long");
-        return -1;
-    }
+    if (k < 0 || (size_t)k >= sizeof path)
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG output: folder name too long");
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        mmd_fail(err, MMD_E_OUTPUT, "PNG output: cannot create the lock file '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    if (fd < 0)
+        return mmd_fail(err, MMD_E_OUTPUT, "PNG output: cannot create the lock file '%s': %s", path, strerror(errno));
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
     if (first >= 0 && last >= first) {
         fl.l_start = (off_t)first;
@@ -222,13 +218,14 @@ static int lock_folder(const char *dir, int64_t first, int64_t last, mmd_error *
     if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
         int e = errno;
         close(fd);
-        mmd_fail(err, MMD_E_OUTPUT,
-                 "PNG output: folder '%s' is being written by another mmdrender (frames %lld-%lld locked in %s%s%s)",
-                 dir[0] ? dir : ".", (long long)first, (long long)last, path,
-                 e == EAGAIN || e == EACCES ? "" : ": ", e == EAGAIN || e == EACCES ? "" : strerror(e));
-        return -1;
+        return mmd_fail(
+            err, MMD_E_OUTPUT,
+            "PNG output: folder '%s' is being written by another mmdrender (frames %lld-%lld locked in %s%s%s)",
+            dir[0] ? dir : ".", (long long)first, (long long)last, path, e == EAGAIN || e == EACCES ? "" : ": ",
+            e == EAGAIN || e == EACCES ? "" : strerror(e));
     }
-    return fd;
+    *lock_fd = fd;
+    return MMD_OK;
 }
 
 /* mkdir -p */
@@ -460,7 +457,7 @@ mmd_sink *mmd_sink_png_open_range(const char *target, int threads, bool alpha, i
     }
     s->lock_fd = -1;
     if (parse_target(target, &s->pat, err) != MMD_OK || make_dirs(s->pat.dir, err) != MMD_OK ||
-        (s->lock_fd = lock_folder(s->pat.dir, first, last, err)) < 0) {
+        lock_folder(s->pat.dir, first, last, &s->lock_fd, err) != MMD_OK) {
         free(s);
         return NULL;
     }

@@ -114,8 +114,6 @@ static int drain(video_sink *v, AVCodecContext *enc, AVStream *st, double give_u
     }
 }
 
-static void set_failed_text(video_sink *v, mmd_status code, const char *text);
-
 /* A write to the file that failed (disk full, file too large, I/O error) is
  * an output error (exit 5), whatever stage noticed it; else the encoder's. */
 static mmd_status failure_status(const video_sink *v, int e)
@@ -130,18 +128,23 @@ static mmd_status failure_status(const video_sink *v, int e)
 static AVRational frame_tb(const video_sink *v) { return (AVRational){v->o.fps_den, v->o.fps_num}; }
 
 /* Audio in whole encoder frames up to the video's time (encoder thread). */
-static int write_audio(video_sink *v)
+static mmd_status write_audio(video_sink *v, mmd_error *err)
 {
     mmd_error ae;
-    char text[sizeof v->fail.msg + sizeof ae.msg];
     if (mmd_audio_write_to(v->audio, v->vpts, frame_tb(v), &ae) == MMD_OK)
-        return 0;
-    snprintf(text, sizeof text, "%s: %s", v->final_path, ae.msg);
-    set_failed_text(v, failure_status(v, 0), text); /* first: the caller's set_failed keeps it */
-    return AVERROR_EXTERNAL;
+        return MMD_OK;
+    return mmd_fail(err, failure_status(v, 0), "%s: %s", v->final_path, ae.msg);
 }
 
-static int encode_video(video_sink *v, int idx)
+/* A libav step of encoding that failed with e: "PATH: encoding failed: REASON". */
+static mmd_status encode_failed(const video_sink *v, int e, mmd_error *err)
+{
+    char eb[128];
+    return mmd_fail(err, failure_status(v, e), "%s: encoding failed: %s", v->final_path, averr(e, eb, sizeof eb));
+}
+
+/* Frame slot idx through the encoder (and the audio up to its time). */
+static mmd_status encode_video(video_sink *v, int idx, mmd_error *err)
 {
     AVFrame *f = v->vframe;
     if (v->yuv) {
@@ -149,20 +152,18 @@ static int encode_video(video_sink *v, int idx)
     } else {
         int e = av_frame_make_writable(f);
         if (e < 0)
-            return e;
+            return encode_failed(v, e, err);
         const uint8_t *src[1] = {v->slots[idx]};
         int stride[1] = {v->o.width * 4};
         sws_scale(v->sws, src, stride, 0, v->o.height, f->data, f->linesize);
     }
     f->pts = v->vpts++;
     int e = avcodec_send_frame(v->venc, f);
+    if (e >= 0)
+        e = drain(v, v->venc, v->vst, -1);
     if (e < 0)
-        return e;
-    if ((e = drain(v, v->venc, v->vst, -1)) < 0)
-        return e;
-    if (v->audio)
-        return write_audio(v);
-    return 0;
+        return encode_failed(v, e, err);
+    return v->audio ? write_audio(v, err) : MMD_OK;
 }
 
 /* Records the first failure only. */
@@ -175,13 +176,6 @@ static void set_failed_text(video_sink *v, mmd_status code, const char *text)
     }
     pthread_cond_broadcast(&v->can_put);
     pthread_mutex_unlock(&v->mu);
-}
-
-static void set_failed(video_sink *v, mmd_status code, const char *what, int e)
-{
-    char eb[128], text[256];
-    snprintf(text, sizeof text, "%s: %s failed: %s", v->final_path, what, averr(e, eb, sizeof eb));
-    set_failed_text(v, code, text);
 }
 
 static void *encoder_main(void *arg)
@@ -205,10 +199,11 @@ static void *encoder_main(void *arg)
         pthread_mutex_unlock(&v->mu);
         if (!failed && !cancelled(v)) { /* a signal: what is still queued is dropped */
             double t0 = now_s();
-            int e = encode_video(v, idx);
+            mmd_error fe;
+            mmd_status st = encode_video(v, idx, &fe);
             v->encode_s += now_s() - t0;
-            if (e < 0)
-                set_failed(v, failure_status(v, e), "encoding", e);
+            if (st != MMD_OK)
+                set_failed_text(v, st, fe.msg);
             else {
                 v->frames++;
                 if (v->base.on_done)

@@ -109,8 +109,8 @@ static mmd_status open_physics(mmd_stage *st, int i, mmd_error *err)
     }
     if (ps != MMD_OK)
         return located(err, "physics: ", sm->file);
-    if ((ps = mmd_physics_attach(st->physics[i], st->anims[i])) != MMD_OK)
-        return mmd_fail(err, ps, "physics: %s: cannot attach the rigid bodies to the model's bones", sm->file);
+    if (mmd_physics_attach(st->physics[i], st->anims[i], err) != MMD_OK)
+        return located(err, "physics: ", sm->file);
     return MMD_OK;
 }
 

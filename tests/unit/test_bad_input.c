@@ -1330,7 +1330,7 @@ TEST(physics_pile_up_stops_at_the_budget)
         mmd_anim *a = NULL, *ref = NULL;
         mmd_physics *p = NULL;
         REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK && mmd_anim_create(m, NULL, 0, &ref, &err) == MMD_OK);
-        REQUIRE(mmd_physics_create(m, &p, &err) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+        REQUIRE(mmd_physics_create(m, &p, &err) == MMD_OK && mmd_physics_attach(p, a, NULL) == MMD_OK);
         alarm(60);
         mmd_physics_preroll(p, a, 0, 2.0);
         for (int f = 1; f <= 30; f++)
@@ -1370,7 +1370,7 @@ TEST(physics_step_stops_when_cancelled)
     mmd_anim *a = NULL;
     mmd_physics *p = NULL;
     REQUIRE(mmd_anim_create(m, NULL, 0, &a, &err) == MMD_OK);
-    REQUIRE(mmd_physics_create(m, &p, &err) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+    REQUIRE(mmd_physics_create(m, &p, &err) == MMD_OK && mmd_physics_attach(p, a, NULL) == MMD_OK);
     mmd_anim_evaluate(a, 0);
     float *w = mmd_anim_world_mut(a);
     CHECK_EQ_INT(mmd_physics_step(p, 10.0, w, w), MMD_PHYSICS_MAX_SUBSTEPS);

@@ -66,16 +66,17 @@ TEST(option_table_says_which_options_take_a_value)
 
 TEST(integer_options_have_one_range)
 {
-    char msg[160];
+    mmd_error e;
     int v = -5;
-    CHECK(mmd_cli_int(MMD_OPT_CRF, "63", &v, msg, sizeof msg) && v == 63);
-    CHECK(!mmd_cli_int(MMD_OPT_CRF, "64", &v, msg, sizeof msg));
-    CHECK_STR(msg, "--crf: expected 0..63, got '64'");
-    CHECK(mmd_cli_int(MMD_OPT_THREADS, "0", &v, msg, sizeof msg) && v == 0);
-    CHECK(!mmd_cli_int(MMD_OPT_TEXMEM, "0", &v, msg, sizeof msg));
-    CHECK_STR(msg, "--texture-memory: expected 1..1048576, got '0'");
-    CHECK(!mmd_cli_int(MMD_OPT_THREADS, "2x", &v, msg, sizeof msg));
-    CHECK(!mmd_cli_int(MMD_OPT_GL, "1", &v, msg, sizeof msg)); /* not an integer option */
+    CHECK(mmd_cli_int(MMD_OPT_CRF, "63", &v, &e) == MMD_OK && v == 63);
+    CHECK_EQ_INT(mmd_cli_int(MMD_OPT_CRF, "64", &v, &e), MMD_E_USAGE);
+    CHECK_STR(e.msg, "--crf: expected 0..63, got '64'");
+    CHECK(mmd_cli_int(MMD_OPT_THREADS, "0", &v, &e) == MMD_OK && v == 0);
+    CHECK_EQ_INT(mmd_cli_int(MMD_OPT_TEXMEM, "0", &v, &e), MMD_E_USAGE);
+    CHECK_STR(e.msg, "--texture-memory: expected 1..1048576, got '0'");
+    CHECK_EQ_INT(mmd_cli_int(MMD_OPT_THREADS, "2x", &v, NULL), MMD_E_USAGE);
+    CHECK_EQ_INT(mmd_cli_int(MMD_OPT_GL, "1", &v, &e), MMD_E_USAGE); /* not an integer option */
+    CHECK(strstr(e.msg, "has no range in the table") != NULL);
 }
 
 int main(void)

@@ -24,11 +24,37 @@ TEST(codes_are_the_documented_ones)
             printf("#   %s: exit %d, want %d\n", mmd_status_str(want[i].s), mmd_exit_code(want[i].s), want[i].code);
         CHECK_EQ_INT(mmd_exit_code(want[i].s), want[i].code);
     }
-    CHECK((int)(sizeof want / sizeof want[0]) <= MMD_STATUS_COUNT);
+    /* every status is in the table: a new one fails here until its code is written down */
+    CHECK_EQ_INT((int)(sizeof want / sizeof want[0]), MMD_STATUS_COUNT);
+    for (int s = 0; s < MMD_STATUS_COUNT; s++) {
+        int seen = 0;
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            seen += (int)want[i].s == s;
+        if (seen != 1)
+            printf("#   %s is in the table %d times\n", mmd_status_str((mmd_status)s), seen);
+        CHECK_EQ_INT(seen, 1);
+    }
+}
+
+/* Each class has its one code (exit.c's switch), whichever statuses have it:
+ * the exit code of a status is its class's, so it comes from the list's row. */
+TEST(code_follows_the_class)
+{
+    static const int by_class[] = {
+        [MMD_CLASS_OK] = 0, [MMD_CLASS_INPUT] = 2, [MMD_CLASS_USAGE] = 1, [MMD_CLASS_GL] = 3,
+        [MMD_CLASS_ENCODER] = 4, [MMD_CLASS_OUTPUT] = 5, [MMD_CLASS_INTERRUPTED] = 130,
+    };
+    for (int s = 0; s < MMD_STATUS_COUNT; s++) {
+        mmd_status_class c = mmd_status_class_of((mmd_status)s);
+        REQUIRE((unsigned)c < sizeof by_class / sizeof by_class[0]);
+        CHECK_EQ_INT(mmd_exit_code((mmd_status)s), by_class[c]);
+    }
+    CHECK_EQ_INT((int)MMD_OK, 0); /* callers test `if (st)`; core/status.c asserts it at build time too */
 }
 
 /* Whatever is added to MMD_STATUS_LIST later: only MMD_OK exits 0, and every
- * code is one of the documented ones. A value outside the list exits 2. */
+ * code is one of the documented ones. A value outside the list exits 2. (A
+ * row of class OK other than MMD_OK does not even compile: tests/cli/status_guard.sh.) */
 TEST(every_failure_exits_non_zero)
 {
     CHECK_EQ_INT(mmd_exit_code(MMD_OK), 0);
@@ -49,5 +75,6 @@ int main(void)
 {
     RUN(codes_are_the_documented_ones);
     RUN(every_failure_exits_non_zero);
+    RUN(code_follows_the_class);
     return test_finish();
 }

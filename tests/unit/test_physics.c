@@ -410,6 +410,34 @@ TEST(rejects_non_finite_values)
     CHECK_STR(e.section, "physics.joint");
 }
 
+/* Attaching says why it cannot, like every core function (issue 26): a NULL
+ * argument, or an anim of another model than the bodies', is MMD_E_BAD_VALUE
+ * with section "physics" and its sentence; the right anim attaches. */
+TEST(attach_failure_has_a_sentence)
+{
+    fixture f, g;
+    build_chain(&f, 2);
+    build_chain(&g, 2);
+    mmd_physics *p = NULL;
+    mmd_anim *mine = NULL, *other = NULL;
+    mmd_error e;
+    REQUIRE(mmd_physics_create(&f.m, &p, &e) == MMD_OK);
+    REQUIRE(mmd_anim_create(&f.m, NULL, 0, &mine, &e) == MMD_OK);
+    REQUIRE(mmd_anim_create(&g.m, NULL, 0, &other, &e) == MMD_OK);
+    memset(&e, 0, sizeof e);
+    CHECK_EQ_INT(mmd_physics_attach(p, other, &e), MMD_E_BAD_VALUE);
+    CHECK_EQ_INT(e.status, MMD_E_BAD_VALUE);
+    CHECK_STR(e.section, "physics");
+    CHECK_STR(e.msg, "cannot attach the rigid bodies to the model's bones");
+    CHECK_EQ_INT(mmd_physics_attach(NULL, mine, &e), MMD_E_BAD_VALUE);
+    CHECK_STR(e.msg, "NULL argument");
+    CHECK_EQ_INT(mmd_physics_attach(p, NULL, NULL), MMD_E_BAD_VALUE);
+    CHECK_EQ_INT(mmd_physics_attach(p, mine, &e), MMD_OK);
+    mmd_physics_free(p);
+    mmd_anim_free(mine);
+    mmd_anim_free(other);
+}
+
 TEST(pmx21_joint_types_build_and_stay_finite)
 {
     fixture f;
@@ -469,7 +497,7 @@ static void gene_bounded(const mmd_model *m, const mmd_motion *mo, const char *l
     REQUIRE(mmd_anim_create(m, mos, 1, &ref, &e) == MMD_OK);
     mmd_physics *p = NULL;
     REQUIRE(mmd_physics_create(m, &p, &e) == MMD_OK);
-    REQUIRE(mmd_physics_attach(p, a) == MMD_OK);
+    REQUIRE(mmd_physics_attach(p, a, NULL) == MMD_OK);
     mmd_physics_preroll(p, a, 0, 2.0);
     double worst_body = 0, worst_helper = 0, worst_joint = 0;
     float driven_moved = 0; /* physics bones really differ from the animation */
@@ -569,7 +597,7 @@ static int gene_run(const mmd_model *m, const mmd_motion *mo, int frames, float 
     mmd_physics *p = NULL;
     if (mmd_anim_create(m, mos, 1, &a, NULL) != MMD_OK)
         return 0;
-    if (mmd_physics_create(m, &p, NULL) != MMD_OK || mmd_physics_attach(p, a) != MMD_OK) {
+    if (mmd_physics_create(m, &p, NULL) != MMD_OK || mmd_physics_attach(p, a, NULL) != MMD_OK) {
         mmd_anim_free(a);
         return 0;
     }
@@ -597,7 +625,7 @@ TEST(gene_light_preroll_twice_equals_fresh)
     mmd_anim *a = NULL;
     mmd_physics *p = NULL;
     REQUIRE(mmd_anim_create(m, mos, 1, &a, NULL) == MMD_OK);
-    REQUIRE(mmd_physics_create(m, &p, NULL) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+    REQUIRE(mmd_physics_create(m, &p, NULL) == MMD_OK && mmd_physics_attach(p, a, NULL) == MMD_OK);
     size_t n = (size_t)m->bone_count * 16;
     float *x = calloc(n, sizeof *x), *y = calloc(n, sizeof *y);
     REQUIRE(x && y);
@@ -660,7 +688,7 @@ TEST(gene_light_far_under_the_pair_budget)
     mmd_anim *a = NULL;
     mmd_physics *p = NULL;
     REQUIRE(mmd_anim_create(m, mos, 1, &a, NULL) == MMD_OK);
-    REQUIRE(mmd_physics_create(m, &p, NULL) == MMD_OK && mmd_physics_attach(p, a) == MMD_OK);
+    REQUIRE(mmd_physics_create(m, &p, NULL) == MMD_OK && mmd_physics_attach(p, a, NULL) == MMD_OK);
     mmd_physics_preroll(p, a, 0, 2.0);
     uint32_t last = mmd_anim_last_frame(a);
     for (uint32_t f = 1; f <= last; f++)
@@ -699,12 +727,12 @@ static double skirt_angle(int how, float degrees, uint32_t at, double *leg)
         return NAN;
     }
     if (how == 0) {
-        mmd_physics_attach(p, a);
+        mmd_physics_attach(p, a, NULL);
         mmd_physics_preroll(p, a, 0, 2.0);
         for (uint32_t f = 1; f <= at; f++)
             mmd_anim_evaluate(a, (double)f);
     } else if (how == 1) {
-        mmd_physics_attach(p, a);
+        mmd_physics_attach(p, a, NULL);
         mmd_physics_preroll(p, a, (double)at, 2.0);
     } else {
         mmd_anim_evaluate(a, (double)at);
@@ -795,6 +823,7 @@ int main(void)
     RUN(two_runs_are_bitwise_identical);
     RUN(reset_equals_fresh_world);
     RUN(rejects_non_finite_values);
+    RUN(attach_failure_has_a_sentence);
     RUN(pmx21_joint_types_build_and_stay_finite);
     RUN(gene_light_600_frames_stay_bounded);
     RUN(gene_light_preroll_twice_equals_fresh);

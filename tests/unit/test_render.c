@@ -1114,6 +1114,31 @@ TEST(cpu_mips_match_gl)
     mmd_gl_context_free(c);
 }
 
+/* The program builder speaks mmd_status (issue 26): a shader that is not
+ * embedded, and one that does not compile, are MMD_E_GL with their sentence;
+ * the output is left alone on failure and set on success. */
+TEST(program_build_status)
+{
+    mmd_error err;
+    mmd_gl_context *c;
+    REQUIRE(mmd_gl_context_create(MMD_GL_OSMESA, 1, &c, &err) == MMD_OK ||
+            mmd_gl_context_create(MMD_GL_EGL, 1, &c, &err) == MMD_OK);
+    const mmd_gl *gl = mmd_gl_context_api(c);
+    GLuint p = 7;
+    CHECK_EQ_INT(mmd_gl_program_build(gl, "no_such_vs", "flat_fs", NULL, &p, &err), MMD_E_GL);
+    CHECK_EQ_INT(err.status, MMD_E_GL);
+    CHECK(!strcmp(err.msg, "shader no_such_vs not embedded"));
+    CHECK_EQ_INT((int)p, 7);
+    CHECK_EQ_INT(mmd_gl_program_build(gl, "flat_vs", "flat_fs", "#define POSITION_ONLY )\n", &p, &err), MMD_E_GL);
+    CHECK(!strncmp(err.msg, "shader flat_vs: ", 16));
+    CHECK_EQ_INT((int)p, 7);
+    CHECK_EQ_INT(mmd_gl_program_build(gl, "flat_vs", "flat_fs", NULL, &p, NULL), MMD_OK);
+    CHECK(p != 7 && p != 0);
+    gl->DeleteProgram(p);
+    CHECK_EQ_INT(mmd_gl_context_make_current(c, &err), MMD_OK);
+    mmd_gl_context_free(c);
+}
+
 /* The variant keys and the #define text the shaders read come from one list
  * each (render_internal.h): the layout below is the one the programs were
  * built with before the lists, so the same key still compiles the same text. */
@@ -1148,6 +1173,7 @@ int main(int argc, char **argv)
     RUN(texture_is_upright);
     RUN(texture_cache_and_budget);
     RUN(cpu_mips_match_gl);
+    RUN(program_build_status);
     RUN(golden_plain);
     RUN(golden_texture);
     RUN(golden_toon);

@@ -169,7 +169,7 @@ static void warm_skirt(bool bound, bool lag, float *x, double *angle)
     REQUIRE(mmd_world_create(anims, 2, NAMES, &link, 1, &w, &err) == MMD_OK);
     mmd_physics *p = NULL;
     REQUIRE(mmd_physics_create(skirt, &p, &err) == MMD_OK);
-    REQUIRE(mmd_physics_attach(p, anims[0]) == MMD_OK);
+    REQUIRE(mmd_physics_attach(p, anims[0], NULL) == MMD_OK);
     if (bound) {
         mmd_physics *phys[2] = {p, NULL};
         const uint32_t child_first[2] = {0, 1};
