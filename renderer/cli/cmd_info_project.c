@@ -106,8 +106,8 @@ static void json_models(FILE *f, const mmd_project *pr)
                    "\"bones\":%u,\"morphs\":%u,\"ik_bones\":%u,"
                    "\"keys\":{\"bone\":%u,\"bone_tracks\":%u,\"morph\":%u,\"morph_tracks\":%u,\"model\":%u,"
                    "\"outside_parent\":%u}}",
-                m->draw_order, m->calc_order, (double)m->edge_width, m->add_blend ? "true" : "false",
-                m->self_shadow ? "true" : "false", m->bone_count, m->morph_count, m->ik_count, c.bone_keys,
+                m->draw_order, m->calc_order, (double)m->look.edge_width, m->look.add_blend ? "true" : "false",
+                m->look.self_shadow ? "true" : "false", m->bone_count, m->morph_count, m->ik_count, c.bone_keys,
                 c.bone_tracks, c.morph_keys, c.morph_tracks, m->key_count, c.outside_parent_keys);
     }
     fprintf(f, "],\"accessories\":[");
@@ -201,7 +201,8 @@ static void print_text(FILE *f, const mmd_project *pr)
         mmd_msg_print(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path,
                       file_status(m->path, pr->model_states[i], true, true));
         mmd_msg_print(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
-                      m->calc_order, (double)m->edge_width, m->add_blend ? "on" : "off", m->self_shadow ? "on" : "off");
+                      m->calc_order, (double)m->look.edge_width, m->look.add_blend ? "on" : "off",
+                      m->look.self_shadow ? "on" : "off");
         mmd_msg_print(f, "    keys: bone %u (%u tracks animated of %u), morph %u (%u of %u), model %u, "
                          "outside parents %u\n",
                       c.bone_keys, c.bone_tracks, m->bone_count, c.morph_keys, c.morph_tracks, m->morph_count,

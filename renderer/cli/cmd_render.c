@@ -642,8 +642,7 @@ static int add_models(render_job *j)
             mmd_msg_print(stderr, "mmdrender: %s: %s\n", s->models[i].file, err.msg);
             return mmd_exit_code(st);
         }
-        mmd_render_look look = {s->models[i].edge_width, s->models[i].add_blend, s->models[i].self_shadow};
-        mmd_renderer_set_look(j->renderer, (size_t)i, &look);
+        mmd_renderer_set_look(j->renderer, (size_t)i, &s->models[i].look);
     }
     if (s->bg_image && mmd_renderer_set_background(j->renderer, s->bg_image, s->bg_offset, s->bg_scale, &err) != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender: background image: %s\n", err.msg);

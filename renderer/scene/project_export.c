@@ -341,11 +341,11 @@ static int model_sections(sbuf *b, const mmd_project *p, const char *dir_real, c
             if (m->physics == MMD_PMM_PHYSICS_OFF)
                 sb_printf(b, "physics = off\n");
             const mmd_pmm_model *x = &m->models[i];
-            if (x->edge_width != 1.0f)
-                sb_printf(b, "edge_width = %.9g\n", clampd(x->edge_width, 0, 100));
-            if (x->add_blend)
+            if (x->look.edge_width != 1.0f)
+                sb_printf(b, "edge_width = %.9g\n", clampd(x->look.edge_width, 0, 100));
+            if (x->look.add_blend)
                 sb_printf(b, "add_blend = on\n");
-            if (!x->self_shadow)
+            if (!x->look.self_shadow)
                 sb_printf(b, "self_shadow = off\n");
             if (m->models[i].calc_order) /* v2: MMD's calculation order (its one-frame lag with it) */
                 sb_printf(b, "calc_order = %u\n", m->models[i].calc_order);

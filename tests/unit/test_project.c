@@ -77,7 +77,7 @@ static mmd_pmm *round_trip_project(void)
     mmd_pmm_add_model(p, "dancer", "C:\\MMD\\UserFile\\Model\\dancer.pmx", DANCER, 3, NULL, 0, NULL, 0, op, 2);
     mmd_pmm_add_model(p, "扇 fan", " my fan.pmx", FAN, 1, NULL, 0, NULL, 0, op, 2);
     mmd_pmm_model *d = &p->models[0], *f = &p->models[1];
-    d->edge_width = 2, d->self_shadow = false, f->add_blend = true;
+    d->look.edge_width = 2, d->look.self_shadow = false, f->look.add_blend = true;
     f->keys[0].parents[1] = (mmd_pmm_parent){0, 2};
     mmd_pmm_add_camera_key(p, 20)->look_at = (mmd_pmm_parent){0, 0};
     mmd_pmm_accessory *x = mmd_pmm_add_accessory(p, "fan", "UserFile\\Accessory\\扇.x");
@@ -141,9 +141,9 @@ static void check_models(const mmd_scene *s, const mmd_project *pr, const char *
         REQUIRE(m->motion_count == 1);
         CHECK(same_real(m->motions[0], vmd));
         CHECK(!m->physics); /* the project's physics is off */
-        CHECK_NEAR(m->edge_width, pm->edge_width, 0);
-        CHECK(m->add_blend == pm->add_blend);
-        CHECK(m->self_shadow == pm->self_shadow);
+        CHECK_NEAR(m->look.edge_width, pm->look.edge_width, 0);
+        CHECK(m->look.add_blend == pm->look.add_blend);
+        CHECK(m->look.self_shadow == pm->look.self_shadow);
         CHECK_EQ_INT(m->calc_order, pm->calc_order);
     }
     CHECK(strchr(s->models[1].file, ' ') != NULL); /* " my fan.pmx": named by its absolute path */
