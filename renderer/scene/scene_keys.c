@@ -351,6 +351,29 @@ static const char *num(double d, char buf[32])
     return buf;
 }
 
+/* The shortest text that reads back as the float f (the reader keeps floats). */
+static const char *numf(float f, char buf[32])
+{
+    for (int prec = 6; prec <= 9; prec++) {
+        snprintf(buf, 32, "%.*g", prec, (double)f);
+        if ((float)strtod(buf, NULL) == f)
+            break;
+    }
+    return buf;
+}
+
+/* Degrees for an angle the reader stores in radians: the float the reader
+ * turns back into rad exactly (it reads degrees as a float, then converts). */
+static const char *num_degrees(float rad, char buf[32])
+{
+    float g = (float)(rad * (180.0 / M_PI));
+    float try[3] = {g, nextafterf(g, -INFINITY), nextafterf(g, INFINITY)};
+    for (int i = 0; i < 3; i++)
+        if ((float)(try[i] * (M_PI / 180.0)) == rad)
+            return numf(try[i], buf);
+    return numf(g, buf);
+}
+
 /* Path of file as a scene in dir_real names it: relative when shorter. */
 void mmd_scene_relpath(const char *dir_real, const char *file, char *out, size_t cap)
 {
@@ -393,16 +416,15 @@ static void w_typed(scene_writer *w, const mmd_scene_key *r, const char *p)
     switch (r->type) {
     case MMD_KEY_BOOL: w_line(w, r->name, "%s", *(const bool *)p ? "on" : "off"); break;
     case MMD_KEY_INT: w_line(w, r->name, "%d", *(const int *)p); break;
-    case MMD_KEY_FLOAT: w_line(w, r->name, "%s", num(*(const float *)p, a)); break;
+    case MMD_KEY_FLOAT: w_line(w, r->name, "%s", numf(*(const float *)p, a)); break;
     case MMD_KEY_DOUBLE: w_line(w, r->name, "%s", num(*(const double *)p, a)); break;
     case MMD_KEY_OFFSET: w_line(w, r->name, "%d %d", ((const int *)p)[0], ((const int *)p)[1]); break;
     case MMD_KEY_PATH: w_path(w, r->name, *(char *const *)p); break;
     case MMD_KEY_VEC3:
         if (r->flags & MMD_KEY_RADIANS)
-            w_line(w, r->name, "%s %s %s", num(f[0] * (180.0 / M_PI), a), num(f[1] * (180.0 / M_PI), b),
-                   num(f[2] * (180.0 / M_PI), c));
+            w_line(w, r->name, "%s %s %s", num_degrees(f[0], a), num_degrees(f[1], b), num_degrees(f[2], c));
         else
-            w_line(w, r->name, "%s %s %s", num(f[0], a), num(f[1], b), num(f[2], c));
+            w_line(w, r->name, "%s %s %s", numf(f[0], a), numf(f[1], b), numf(f[2], c));
         break;
     default: break;
     }
@@ -595,7 +617,7 @@ static void w_follow(scene_writer *w, const mmd_scene *s, const void *obj, const
 static void w_vec3(scene_writer *w, const char *key, const float v[3])
 {
     char a[32], b[32], c[32];
-    w_line(w, key, "%s %s %s", num(v[0], a), num(v[1], b), num(v[2], c));
+    w_line(w, key, "%s %s %s", numf(v[0], a), numf(v[1], b), numf(v[2], c));
 }
 
 static void w_light_color(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row)
@@ -642,9 +664,9 @@ static void w_acc_key(scene_writer *w, const mmd_scene *s, const void *obj, cons
     for (int i = 0; i < a->key_count; i++) {
         const mmd_scene_acc_key *k = &a->keys[i];
         const mmd_accessory_place *p = &k->place;
-        w_line(w, row->name, "%s %s %s %s %s %s %s %s %s %s %s", num(k->frame, n[0]), num(p->position[0], n[1]),
-               num(p->position[1], n[2]), num(p->position[2], n[3]), num(p->rotation[0], n[4]),
-               num(p->rotation[1], n[5]), num(p->rotation[2], n[6]), num(p->scale, n[7]), num(p->opacity, n[8]),
+        w_line(w, row->name, "%s %s %s %s %s %s %s %s %s %s %s", num(k->frame, n[0]), numf(p->position[0], n[1]),
+               numf(p->position[1], n[2]), numf(p->position[2], n[3]), numf(p->rotation[0], n[4]),
+               numf(p->rotation[1], n[5]), numf(p->rotation[2], n[6]), numf(p->scale, n[7]), numf(p->opacity, n[8]),
                p->visible ? "on" : "off", p->shadow ? "on" : "off");
     }
 }
@@ -655,8 +677,8 @@ static void w_gravity(scene_writer *w, const mmd_scene *s, const void *obj, cons
     char n[5][32];
     for (int i = 0; i < s->gravity_count; i++) {
         const mmd_scene_gravity_key *g = &s->gravity[i];
-        w_line(w, row->name, "%s %s %s %s %s", num(g->frame, n[0]), num(g->acceleration, n[1]),
-               num(g->direction[0], n[2]), num(g->direction[1], n[3]), num(g->direction[2], n[4]));
+        w_line(w, row->name, "%s %s %s %s %s", num(g->frame, n[0]), numf(g->acceleration, n[1]),
+               numf(g->direction[0], n[2]), numf(g->direction[1], n[3]), numf(g->direction[2], n[4]));
     }
 }
 

@@ -687,7 +687,7 @@ TEST(writer_round_trip)
     REQUIRE(t);
     CHECK(strstr(t, "; round trip\n\n[output]\nsize = 640x360\nfps = 30000/1001\nframes = 10-20\n") == t);
     CHECK(strstr(t, "\n[model:stage]\nfile = sub/b.pmx\noutside_parent = センター -> miku:右手首 @2\n"));
-    CHECK(strstr(t, "\n[camera]\nmotion = cam.vmd\nposition = 1 2.5 -3\nrotation = ") != NULL);
+    CHECK(strstr(t, "\n[camera]\nmotion = cam.vmd\nposition = 1 2.5 -3\nrotation = 90 0.1 -180\ndistance = -30.7\n") != NULL);
     free(t);
     /* the defaults: nothing but the model's file */
     round_trip("[model]\nfile = a.pmx\n", &t);
