@@ -80,7 +80,28 @@ void mmd_project_free(mmd_project *p); /* NULL is a no-op */
  * 0 .. the last key of any track. */
 void mmd_project_range(const mmd_project *p, int64_t *first, int64_t *last);
 
-/* Writes dir/scene.ini, dir/model_N.vmd per found model (N = model position),
+/* The project as the scene value a scene.ini gives (renderer/scene/scene.h):
+ * [output] from the project's size, rate, range and appearance; the camera's
+ * follow keys; one [model:NAME] per found model in draw order (NAME the MMD
+ * name when a scene can hold it and it is unique, else mN) with its look,
+ * calculation order and outside-parent keys; one [accessory:aN] per found
+ * accessory (its key, or its keys as a track, its parents over time); the
+ * background image and video, gravity when not MMD's default, the song.
+ * Motions are in memory: each model's in motion_data[0] named
+ * mmd_project_motion_name (model_N.vmd, N its project position), the camera's
+ * (camera, light and self-shadow keys) in camera_motion_data named camera.vmd.
+ * Values are brought into the keys' ranges (docs/projects.md). Returns MMD_OK
+ * with *out (mmd_scene_free), or the status with err (MMD_E_NOMEM,
+ * MMD_E_LIMIT, a motion's). */
+struct mmd_scene;
+mmd_status mmd_project_scene(const mmd_project *p, struct mmd_scene **out, mmd_error *err);
+/* What export names the camera's motion, and (mmd_project_motion_name)
+ * "model_N.vmd" for the project's model (0-based). */
+#define MMD_PROJECT_CAMERA_MOTION "camera.vmd"
+void mmd_project_motion_name(uint32_t model, char *out, size_t cap);
+
+/* mmd_project_scene written into dir: dir/scene.ini through the key table's
+ * writer (mmd_scene_write), dir/model_N.vmd per found model (N = model position),
  * dir/camera.vmd (camera, light and self-shadow keys). dir is created when
  * missing. The scene names files by their path relative to dir when that is
  * shorter than the absolute one. Before anything is written, every name it

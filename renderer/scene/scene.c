@@ -1027,15 +1027,14 @@ static void check_link_models(parse_state *st)
             check_link(st, &st->s->accessories[x].parents[i]);
 }
 
-mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
-                           mmd_error *err)
+mmd_scene *mmd_scene_create(const char *path)
 {
     struct scene_box *box = calloc(1, sizeof *box);
     mmd_arena *arena = mmd_arena_create();
     if (!box || !arena) {
         free(box);
         mmd_arena_destroy(arena);
-        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
+        return NULL;
     }
     box->arena = arena;
     mmd_scene *s = &box->scene;
@@ -1044,13 +1043,35 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
     const char *slash = strrchr(path, '/');
     s->dir = slash ? mmd_arena_strndup(arena, path, slash == path ? 1 : (size_t)(slash - path))
                    : mmd_arena_strdup(arena, ".");
+    if (!s->path || !s->dir) {
+        mmd_scene_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+char *mmd_scene_strdup(mmd_scene *s, const char *v)
+{
+    return mmd_arena_strdup(((struct scene_box *)s)->arena, v);
+}
+
+void *mmd_scene_array(mmd_scene *s, size_t count, size_t size)
+{
+    return mmd_arena_array(((struct scene_box *)s)->arena, count, size);
+}
+
+mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
+                           mmd_error *err)
+{
+    mmd_scene *s = mmd_scene_create(path);
+    if (!s)
+        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
+    mmd_arena *arena = ((struct scene_box *)s)->arena;
     mmd_error scratch;
     if (text && !strncmp(text, "\xEF\xBB\xBF", 3))
         text += 3; /* a UTF-8 byte order mark (Windows editors write one) */
     parse_state st = {.s = s, .arena = arena, .text = text, .path = path, .check_files = check_files,
                       .err = err ? err : &scratch};
-    if (!s->path || !s->dir)
-        fail_nomem(&st, 0);
     int rc = st.failed ? 0 : ini_parse_stream(read_line, &st, on_key, &st);
     if (!st.failed && rc > 0)
         fail_at(&st, rc, "expected 'key = value', '[section]' or a comment (; or #)");
@@ -1066,8 +1087,7 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
         fail_at(&st, st.line, "no [model] section: a scene needs at least one model");
     check_link_models(&st);
     if (st.failed) {
-        mmd_arena_destroy(arena);
-        free(box);
+        mmd_scene_free(s);
         return st.err->status;
     }
     *out = s;

@@ -31,6 +31,7 @@ static void w_follow(scene_writer *w, const mmd_scene *s, const void *obj, const
 static void w_light_color(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_light_direction(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_motion(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
+static void w_camera_motion(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_outside_parent(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_parent(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_acc_key(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
@@ -69,7 +70,7 @@ static const mmd_scene_key k_keys[] = {
      mmd_scene_key_hex, w_edge_color},
     /* [camera] */
     {MMD_SEC_CAMERA, "motion", NULL, MMD_KEY_PATH, S(camera_motion), 0, 0, {0}, NULL, "camera motion", 0, 0, NULL,
-     NULL},
+     w_camera_motion},
     {MMD_SEC_CAMERA, "position", "target", MMD_KEY_VEC3, S(cam_target), -MAX_UNITS, MAX_UNITS, {0, 10, 0}, PLACE_POS,
      NULL, 0, 0, NULL, NULL},
     {MMD_SEC_CAMERA, "rotation", NULL, MMD_KEY_VEC3, S(cam_rotation), -MAX_DEGREES, MAX_DEGREES, {0}, PLACE_ROT, NULL,
@@ -454,16 +455,18 @@ static bool placed(int section, const void *obj, const mmd_scene_key *r)
 }
 
 /* Every row of section for obj whose value is not its default (def: a
- * defaulted obj), placements that were given and custom rows (which decide). */
+ * defaulted obj), placements that were given and custom rows (which decide);
+ * the repeatable keys (motions, links, key lines) after the single ones. */
 static void w_section(scene_writer *w, const mmd_scene *s, int section, const void *obj, const void *def,
                       const char *header)
 {
     snprintf(w->header, sizeof w->header, "%s\n", header);
     w->section_open = false;
-    for (size_t i = 0; i < sizeof k_keys / sizeof k_keys[0]; i++) {
-        const mmd_scene_key *r = &k_keys[i];
+    size_t n = sizeof k_keys / sizeof k_keys[0];
+    for (size_t j = 0; j < 2 * n; j++) { /* the single keys, then the repeatable ones */
+        const mmd_scene_key *r = &k_keys[j % n];
         const char *p = (const char *)obj + r->offset;
-        if (r->section != section || (r->flags & MMD_KEY_NO_WRITE))
+        if (r->section != section || (r->flags & MMD_KEY_NO_WRITE) || (j < n) == ((r->flags & MMD_KEY_REPEAT) != 0))
             continue;
         if (r->write)
             r->write(w, s, obj, r);
@@ -596,15 +599,14 @@ static void w_projection(scene_writer *w, const mmd_scene *s, const void *obj, c
         w_line(w, row->name, "orthographic");
 }
 
-/* "[BONE -> ]MODEL:BONE|none[ @FRAME]" per link; @FRAME left out at 0 for a single link. */
+/* "[BONE -> ]MODEL:BONE @FRAME" or "[BONE -> ]none @FRAME" per link. */
 static void w_links(scene_writer *w, const char *key, const mmd_scene_link *l, int count)
 {
     for (int i = 0; i < count; i++) {
-        char f[32], at[40] = "";
-        if (count > 1 || l[i].frame != 0)
-            snprintf(at, sizeof at, " @%s", num(l[i].frame, f));
-        w_line(w, key, "%s%s%s%s%s%s", l[i].bone ? l[i].bone : "", l[i].bone ? " -> " : "",
-               l[i].model ? l[i].model : "none", l[i].model ? ":" : "", l[i].model ? l[i].parent_bone : "", at);
+        char f[32];
+        w_line(w, key, "%s%s%s%s%s @%s", l[i].bone ? l[i].bone : "", l[i].bone ? " -> " : "",
+               l[i].model ? l[i].model : "none", l[i].model ? ":" : "", l[i].model ? l[i].parent_bone : "",
+               num(l[i].frame, f));
     }
 }
 
@@ -634,12 +636,26 @@ static void w_light_direction(scene_writer *w, const mmd_scene *s, const void *o
         w_vec3(w, row->name, s->light_direction);
 }
 
+/* A motion in memory is written beside the scene under its name (project export): the name as is. */
 static void w_motion(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row)
 {
     (void)s;
     const mmd_scene_model *m = obj;
-    for (int i = 0; i < m->motion_count; i++)
-        w_path(w, row->name, m->motions[i]);
+    for (int i = 0; i < m->motion_count; i++) {
+        if (m->motion_data[i])
+            w_line(w, row->name, "%s", m->motions[i]);
+        else
+            w_path(w, row->name, m->motions[i]);
+    }
+}
+
+static void w_camera_motion(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row)
+{
+    (void)obj;
+    if (s->camera_motion && s->camera_motion_data)
+        w_line(w, row->name, "%s", s->camera_motion);
+    else if (s->camera_motion)
+        w_path(w, row->name, s->camera_motion);
 }
 
 static void w_outside_parent(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row)

@@ -94,6 +94,13 @@ void mmd_scene_defaults(mmd_scene *s);
 void mmd_scene_model_defaults(mmd_scene_model *m);
 void mmd_scene_accessory_defaults(mmd_scene_accessory *a);
 
+/* An empty scene (the defaults) as if read from path, with its arena; NULL
+ * when out of memory. mmd_scene_free frees it. A scene built in memory
+ * (mmd_project_scene) keeps its strings and arrays in the scene's arena. */
+mmd_scene *mmd_scene_create(const char *path);
+char *mmd_scene_strdup(mmd_scene *s, const char *v);             /* NULL when out of memory */
+void *mmd_scene_array(mmd_scene *s, size_t count, size_t size); /* zeroed; NULL when out of memory */
+
 /* The reader's helpers the table's own parsers use (scene.c). */
 void mmd_scene_fail(parse_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void mmd_scene_fail_expect(parse_state *st, const mmd_scene_key *row, const char *key, const char *value);

@@ -8,6 +8,7 @@
 
 #include "renderer/scene/scene.h"
 #include "renderer/scene/scene_keys.h"
+#include "tests/util/scene_dump.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE
@@ -566,67 +567,6 @@ TEST(scene_encodings)
     CHECK(s == NULL);
 }
 
-/* Every value of the scene as text (lines left out: a written scene has its own). */
-static char *dump(const mmd_scene *s)
-{
-    char *out = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&out, &n);
-    if (!f)
-        return NULL;
-#define V3(v) (double)(v)[0], (double)(v)[1], (double)(v)[2]
-#define LINK(l) (l).bone ? (l).bone : "-", (l).model ? (l).model : "none", (l).parent_bone ? (l).parent_bone : "-", (l).frame
-    fprintf(f, "%dx%d %d/%d %d %lld-%lld aa%d gs%d %.9g %d ec%d %.9g %.9g %.9g bg %.9g %.9g %.9g %d\n", s->width,
-            s->height, s->fps_num, s->fps_den, s->has_frames, (long long)s->frame_first, (long long)s->frame_last,
-            s->antialias, s->ground_shadow, (double)s->ground_shadow_brightness, s->ground_shadow_translucent,
-            s->has_edge_color, V3(s->edge_color), V3(s->background), s->transparent);
-    fprintf(f, "cam %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d\n", s->camera_motion ? s->camera_motion : "-",
-            V3(s->cam_target), V3(s->cam_rotation), (double)s->cam_distance, (double)s->cam_fov, s->cam_ortho);
-    for (int i = 0; i < s->follow_count; i++)
-        fprintf(f, "follow %s %s %s %.17g\n", LINK(s->follows[i]));
-    fprintf(f, "light %d %d %.9g %.9g %.9g %.9g %.9g %.9g\n", s->has_light_color, s->has_light_direction,
-            V3(s->light_color), V3(s->light_direction));
-    for (int m = 0; m < s->model_count; m++) {
-        const mmd_scene_model *x = &s->models[m];
-        fprintf(f, "model '%s' %s %d %.9g %d %d %d %d %.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", x->name, x->file,
-                x->physics, (double)x->look.edge_width, x->look.add_blend, x->look.self_shadow, x->calc_order,
-                x->placed, V3(x->position), V3(x->rotation), (double)x->scale);
-        for (int k = 0; k < x->motion_count; k++)
-            fprintf(f, " motion %s\n", x->motions[k]);
-        for (int k = 0; k < x->parent_count; k++)
-            fprintf(f, " op %s %s %s %.17g\n", LINK(x->parents[k]));
-    }
-    for (int a = 0; a < s->accessory_count; a++) {
-        const mmd_scene_accessory *x = &s->accessories[a];
-        const mmd_accessory_place *p = &x->place;
-        fprintf(f, "acc '%s' %s %u %d %s %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d %d %d\n", x->name, x->file,
-                x->set, x->parent_model, x->parent_bone ? x->parent_bone : "-", V3(p->position), V3(p->rotation),
-                (double)p->scale, (double)p->opacity, p->visible, p->shadow, p->add_blend, p->after_models);
-        for (int k = 0; k < x->parent_count; k++)
-            fprintf(f, " parent %s %s %s %.17g\n", LINK(x->parents[k]));
-        for (int k = 0; k < x->key_count; k++) {
-            const mmd_accessory_place *q = &x->keys[k].place;
-            fprintf(f, " key %.17g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d\n", x->keys[k].frame,
-                    V3(q->position), V3(q->rotation), (double)q->scale, (double)q->opacity, q->visible, q->shadow);
-        }
-    }
-    fprintf(f, "audio %s %.17g\n", s->audio_file ? s->audio_file : "-", s->audio_offset);
-    for (int i = 0; i < s->gravity_count; i++)
-        fprintf(f, "gravity %.17g %.9g %.9g %.9g %.9g\n", s->gravity[i].frame, (double)s->gravity[i].acceleration,
-                V3(s->gravity[i].direction));
-    fprintf(f, "bg %s %d %d %.9g %s %d %d %.9g\n", s->bg_image ? s->bg_image : "-", s->bg_offset[0], s->bg_offset[1],
-            (double)s->bg_scale, s->bg_video ? s->bg_video : "-", s->bg_video_offset[0], s->bg_video_offset[1],
-            (double)s->bg_video_scale);
-    const mmd_effects *e = &s->effects;
-    fprintf(f, "fx %d %.9g %.9g %d %d %.9g %d %.9g %.9g %d %d\n", e->glow, (double)e->glow_strength,
-            (double)e->glow_radius, e->soft_shadow, (int)e->soft_shadow_mode, (double)e->soft_shadow_radius,
-            e->diffusion, (double)e->diffusion_strength, (double)e->diffusion_threshold, e->ssaa, e->fxaa);
-#undef V3
-#undef LINK
-    fclose(f);
-    return out;
-}
-
 /* text -> scene -> scene.ini text (mmd_scene_write) -> scene: the two scenes
  * hold the same values; writing is deterministic; *written the text. */
 static void round_trip(const char *text, char **written)
@@ -644,7 +584,7 @@ static void round_trip(const char *text, char **written)
     if (rc)
         printf("#   %s\n#   in:\n%s\n", err.msg, t1);
     REQUIRE(rc == MMD_OK);
-    char *da = dump(a), *db = dump(b);
+    char *da = mmd_test_scene_dump(a), *db = mmd_test_scene_dump(b);
     REQUIRE(da && db);
     if (strcmp(da, db))
         printf("#   before:\n%s#   after:\n%s#   text:\n%s", da, db, t1);
@@ -686,7 +626,10 @@ TEST(writer_round_trip)
     round_trip(rich, &t);
     REQUIRE(t);
     CHECK(strstr(t, "; round trip\n\n[output]\nsize = 640x360\nfps = 30000/1001\nframes = 10-20\n") == t);
-    CHECK(strstr(t, "\n[model:stage]\nfile = sub/b.pmx\noutside_parent = センター -> miku:右手首 @2\n"));
+    CHECK(strstr(t, "\n[model:stage]\nfile = sub/b.pmx\nposition = 0 0 0\nrotation = 0 90 0\nscale = 0.1\n"
+                    "outside_parent = センター -> miku:右手首 @2\noutside_parent = センター -> none @7\n\n"));
+    CHECK(strstr(t, "\nparent = miku:右手首 @0\n\n[accessory]\nfile = stage.x\nposition = 1 2 3\n"
+                    "parent = miku:頭 @1\nparent = none @30\nkey = 0 0.1 1 0 0 0 90.5 0.5 0.5 on off\n"));
     CHECK(strstr(t, "\n[camera]\nmotion = cam.vmd\nposition = 1 2.5 -3\nrotation = 90 0.1 -180\ndistance = -30.7\n") != NULL);
     free(t);
     /* the defaults: nothing but the model's file */
