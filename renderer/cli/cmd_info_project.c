@@ -246,10 +246,10 @@ int mmd_cmd_info_project(int argc, char **argv)
         fputs(usage, stderr);
         return MMD_EXIT_USAGE;
     }
-    char msg[1024];
+    mmd_error err;
     mmd_project *p = NULL;
-    if (mmd_project_load(path, &search, &p, msg, sizeof msg)) {
-        mmd_msg_print(stderr, "mmdrender: %s\n", msg);
+    if (mmd_project_load(path, &search, &p, &err) != MMD_OK) {
+        mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return MMD_EXIT_INPUT;
     }
     if (json)

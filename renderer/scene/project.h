@@ -3,8 +3,9 @@
  *
  *     mmd_project *p;
  *     mmd_project_search s = {{"assets"}, 1, false};   // --asset-root, --allow-outside-assets
- *     if (mmd_project_load("a/song.pmm", &s, &p, msg, sizeof msg)) -> error
- *     mmd_project_export(p, "out/", msg, sizeof msg);   // scene.ini + VMDs: MMD_OK or a status
+ *     mmd_error err;
+ *     if (mmd_project_load("a/song.pmm", &s, &p, &err) != MMD_OK) -> err.msg
+ *     mmd_project_export(p, "out/", &err);   // scene.ini + VMDs: MMD_OK or a status
  *     mmd_project_free(p);
  *
  * Paths as MMD writes them (absolute Windows paths, "UserFile\..." relative to
@@ -71,9 +72,9 @@ typedef struct mmd_project {
     size_t warning_count;
 } mmd_project;
 
-/* Returns 0, or -1 with "path: offset 0x..., section: what" in msg (exit 2). */
-int mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, char *msg,
-                     size_t msg_size);
+/* Returns MMD_OK, or the file's or the reader's status with "path: offset
+ * 0x..., section: what" in err->msg (err may be NULL; the CLI exits 2). */
+mmd_status mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, mmd_error *err);
 void mmd_project_free(mmd_project *p); /* NULL is a no-op */
 
 /* Frame range of the project in 30 fps frames: begin/end when enabled, else
@@ -111,8 +112,8 @@ void mmd_project_motion_name(uint32_t model, char *out, size_t cap);
  * Each file is written to a new temporary in dir (O_EXCL|O_NOFOLLOW) and
  * renamed (renderer/base/fs.h). A name or value the scene cannot hold
  * (mmd_scene_can_hold, a line's length) is MMD_E_OUTPUT, as is a failed
- * write. Returns MMD_OK, or the status with msg. */
-mmd_status mmd_project_export(const mmd_project *p, const char *dir, char *msg, size_t msg_size);
+ * write. Returns MMD_OK, or the status with err (may be NULL). */
+mmd_status mmd_project_export(const mmd_project *p, const char *dir, mmd_error *err);
 
 /* Is path a project (by content: the "Polygon Movie maker" signature)? */
 bool mmd_project_is_pmm(const char *path);

@@ -27,7 +27,7 @@ static const char k_scene_ini[] = "scene.ini";
 
 /* Exclusive temporary + rename (fs.h): a planted file or symlink is never
  * opened or followed, a symlink at path is never replaced. */
-static int write_file(const char *path, const void *data, size_t size, char *msg, size_t n)
+static mmd_status write_file(const char *path, const void *data, size_t size, mmd_error *err)
 {
     char *tmp = NULL;
     int fd = mmd_temp_create(path, "export", &tmp); /* exclusive: a planted symlink is never followed */
@@ -41,23 +41,22 @@ static int write_file(const char *path, const void *data, size_t size, char *msg
         if (tmp)
             unlink(tmp);
         free(tmp);
-        return mmd_msgf(msg, n, -1, "cannot write %s (%s)", path,
+        return mmd_fail(err, MMD_E_OUTPUT, "cannot write %s (%s)", path,
                         e == ELOOP ? "the name is a symbolic link (not replaced)" : strerror(e));
     }
     free(tmp);
-    return 0;
+    return MMD_OK;
 }
 
-static int write_motion(const mmd_motion *mo, const char *path, char *msg, size_t n)
+static mmd_status write_motion(const mmd_motion *mo, const char *path, mmd_error *err)
 {
     uint8_t *buf = NULL;
     size_t size = 0;
-    mmd_error err;
-    if (!mo || mmd_vmd_write(mo, &buf, &size, &err) != MMD_OK)
-        return mmd_msgf(msg, n, -1, "%s: cannot build the motion", path);
-    int rc = write_file(path, buf, size, msg, n);
+    if (!mo || mmd_vmd_write(mo, &buf, &size, err) != MMD_OK)
+        return mmd_fail(err, MMD_E_OUTPUT, "%s: cannot build the motion", path);
+    mmd_status st = write_file(path, buf, size, err);
     free(buf);
-    return rc;
+    return st;
 }
 
 /* Name of the k-th file the export writes into dir: k = 0 scene.ini, 1 the
@@ -101,22 +100,21 @@ static bool is_input(const mmd_project *p, const char *out, const char **which)
 
 /* Before anything is written: no output is an input (render's rule, exit 1),
  * none is a symbolic link (not followed, not replaced; exit 5). */
-static mmd_status check_outputs(const mmd_project *p, const char *dir, char *msg, size_t n)
+static mmd_status check_outputs(const mmd_project *p, const char *dir, mmd_error *err)
 {
-    char path[PATH_MAX], a[512], b[512];
+    char path[PATH_MAX], a[200], b[200]; /* both in one sentence of mmd_error's 512 bytes */
     const char *in = NULL;
     struct stat st;
     int64_t model;
     for (uint32_t k = 0; output_name(p, dir, k, path, sizeof path, &model); k++) {
         if (is_input(p, path, &in)) {
-            mmd_msgf(msg, n, 0, "the output '%s' is also an input of the project ('%s'): export into another folder",
-                     mmd_printable(path, a, sizeof a), mmd_printable(in, b, sizeof b));
-            return MMD_E_USAGE;
+            return mmd_fail(err, MMD_E_USAGE,
+                            "the output '%s' is also an input of the project ('%s'): export into another folder",
+                            mmd_printable(path, a, sizeof a), mmd_printable(in, b, sizeof b));
         }
         if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-            mmd_msgf(msg, n, 0, "cannot write %s (the name is a symbolic link (not replaced))",
-                     mmd_printable(path, a, sizeof a));
-            return MMD_E_OUTPUT;
+            return mmd_fail(err, MMD_E_OUTPUT, "cannot write %s (the name is a symbolic link (not replaced))",
+                            mmd_printable(path, a, sizeof a));
         }
     }
     return MMD_OK;
@@ -124,42 +122,44 @@ static mmd_status check_outputs(const mmd_project *p, const char *dir, char *msg
 
 /* The VMDs of the scene's motions in memory, then scene.ini (built first: a
  * project it cannot hold writes nothing). */
-static mmd_status write_all(const mmd_scene *s, const char *dir, const char *text, size_t len, char *msg, size_t n)
+static mmd_status write_all(const mmd_scene *s, const char *dir, const char *text, size_t len, mmd_error *err)
 {
     char path[PATH_MAX];
     for (int i = -1; i < s->model_count; i++) {
         const mmd_motion *mo = i < 0 ? s->camera_motion_data : s->models[i].motion_data[0];
         const char *name = i < 0 ? s->camera_motion : s->models[i].motions[0];
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        if (write_motion(mo, path, msg, n))
-            return MMD_E_OUTPUT;
+        mmd_status st = write_motion(mo, path, err);
+        if (st != MMD_OK)
+            return st;
     }
     snprintf(path, sizeof path, "%s/%s", dir, k_scene_ini);
-    return write_file(path, text, len, msg, n) ? MMD_E_OUTPUT : MMD_OK;
+    return write_file(path, text, len, err);
 }
 
-mmd_status mmd_project_export(const mmd_project *p, const char *dir, char *msg, size_t n)
+mmd_status mmd_project_export(const mmd_project *p, const char *dir, mmd_error *err)
 {
+    mmd_error scratch;
+    err = err ? err : &scratch;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return mmd_msgf(msg, n, MMD_E_OUTPUT, "cannot create %s (%s)", dir, strerror(errno));
+        return mmd_fail(err, MMD_E_OUTPUT, "cannot create %s (%s)", dir, strerror(errno));
     char dir_real[PATH_MAX];
     if (!realpath(dir, dir_real))
-        return mmd_msgf(msg, n, MMD_E_OUTPUT, "cannot open %s (%s)", dir, strerror(errno));
-    mmd_status st = check_outputs(p, dir, msg, n);
+        return mmd_fail(err, MMD_E_OUTPUT, "cannot open %s (%s)", dir, strerror(errno));
+    mmd_status st = check_outputs(p, dir, err);
     if (st != MMD_OK)
         return st;
     mmd_scene *s = NULL;
-    mmd_error err;
     char comment[PATH_MAX + 64], *text = NULL;
     size_t len = 0;
     snprintf(comment, sizeof comment, "exported from %s by mmdrender export", p->path);
-    st = mmd_project_scene(p, &s, &err);
-    if (st == MMD_OK && (st = mmd_scene_write(s, dir, comment, &text, &len, &err)) != MMD_OK && st != MMD_E_NOMEM)
-        st = MMD_E_OUTPUT; /* a name or value the scene cannot hold */
-    if (st != MMD_OK)
-        mmd_msgf(msg, n, 0, "%s", err.msg);
-    else
-        st = write_all(s, dir, text, len, msg, n);
+    st = mmd_project_scene(p, &s, err);
+    if (st == MMD_OK)
+        st = mmd_scene_write(s, dir, comment, &text, &len, err);
+    if (st != MMD_OK && st != MMD_E_NOMEM)
+        st = err->status = MMD_E_OUTPUT; /* a motion that cannot be built, a name a scene line cannot hold */
+    if (st == MMD_OK)
+        st = write_all(s, dir, text, len, err);
     free(text);
     mmd_scene_free(s);
     return st;

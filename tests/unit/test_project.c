@@ -258,17 +258,17 @@ TEST(exported_scene_parses_back_to_the_project)
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         put(files[i], "x"); /* a scene checks that its files are regular files; nothing here decodes them */
     REQUIRE(save_pmm(round_trip_project(), "proj/song.pmm") == 0);
-    char path[PATH_MAX + 32], assets[PATH_MAX], dir[PATH_MAX], msg[1024];
+    char path[PATH_MAX + 32], assets[PATH_MAX], dir[PATH_MAX];
     snprintf(path, sizeof path, "%s/proj/song.pmm", root);
     snprintf(assets, sizeof assets, "%s/assets", root);
     snprintf(dir, sizeof dir, "%s/proj", root);
     mmd_project_search search = {{assets}, 1, false};
     mmd_project *pr = NULL;
-    REQUIRE(mmd_project_load(path, &search, &pr, msg, sizeof msg) == 0);
+    REQUIRE(mmd_project_load(path, &search, &pr, NULL) == MMD_OK);
     CHECK_EQ_INT(pr->warning_count, 0);
     for (uint32_t i = 0; i < 2; i++)
         CHECK(pr->model_files[i] && pr->accessory_files[i]);
-    REQUIRE(mmd_project_export(pr, dir, msg, sizeof msg) == MMD_OK); /* into the project's own folder */
+    REQUIRE(mmd_project_export(pr, dir, NULL) == MMD_OK); /* into the project's own folder */
     snprintf(path, sizeof path, "%s/scene.ini", dir);
     mmd_scene *s = NULL;
     mmd_error err;
@@ -312,14 +312,16 @@ TEST(bone_name_with_a_newline_is_not_written)
     mmd_pmm_add_model(p, "b", "b.pmx", FAN, 1, NULL, 0, NULL, 0, op, 2);
     p->models[1].keys[0].parents[1] = (mmd_pmm_parent){0, 0}; /* b's センター follows a's bad bone */
     REQUIRE(save_pmm(p, "nl/p.pmm") == 0);
-    char path[PATH_MAX + 32], out[PATH_MAX], msg[1024];
+    char path[PATH_MAX + 32], out[PATH_MAX];
     snprintf(path, sizeof path, "%s/nl/p.pmm", root);
     snprintf(out, sizeof out, "%s/nl/out", root);
     mmd_project_search search = {{0}, 0, false};
     mmd_project *pr = NULL;
-    REQUIRE(mmd_project_load(path, &search, &pr, msg, sizeof msg) == 0);
-    CHECK_EQ_INT(mmd_project_export(pr, out, msg, sizeof msg), MMD_E_OUTPUT);
-    CHECK(strstr(msg, "\\x0a[effects]\\x0aglow = on") != NULL);
+    REQUIRE(mmd_project_load(path, &search, &pr, NULL) == MMD_OK);
+    mmd_error err;
+    CHECK_EQ_INT(mmd_project_export(pr, out, &err), MMD_E_OUTPUT);
+    CHECK_EQ_INT(err.status, MMD_E_OUTPUT);
+    CHECK(strstr(err.msg, "\\x0a[effects]\\x0aglow = on") != NULL);
     snprintf(path, sizeof path, "%s/scene.ini", out);
     CHECK(access(path, F_OK) != 0);
     snprintf(path, sizeof path, "%s/model_1.vmd", out);
