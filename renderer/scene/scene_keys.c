@@ -232,6 +232,19 @@ void mmd_scene_key_list(int section, char *out, size_t cap)
     }
 }
 
+void mmd_scene_keys_dict(FILE *f)
+{
+    size_t n = sizeof k_keys / sizeof k_keys[0];
+    for (size_t i = 0; i < 2 * n; i++) { /* names, then aliases */
+        const char *name = i < n ? k_keys[i].name : k_keys[i - n].alias;
+        bool first = name != NULL;
+        for (size_t j = 0; first && j < i; j++)
+            first = strcmp(name, j < n ? k_keys[j].name : (k_keys[j - n].alias ? k_keys[j - n].alias : ""));
+        if (first)
+            fprintf(f, "k_%s=\"%s = \"\n", name, name);
+    }
+}
+
 /* The typed rows' defaults of one section into obj. */
 static void table_defaults(int section, void *obj)
 {

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "renderer/scene/scene.h"
 
@@ -85,6 +86,9 @@ const mmd_scene_key *mmd_scene_key_find(int section, const char *key);
 void mmd_scene_key_range(const mmd_scene_key *row, char *out, size_t cap);
 /* "expected ..." of the row for the key as written (no ", got ..."). */
 void mmd_scene_key_expect(const mmd_scene_key *row, const char *key, char *out, size_t cap);
+/* The libFuzzer dictionary lines of every key name, 'k_NAME="NAME = "', one
+ * per name (tools/mkscenedict adds them to tests/fuzz/scene.dict). */
+void mmd_scene_keys_dict(FILE *f);
 /* ", "-separated names of the section's keys (the unknown-key sentence). */
 void mmd_scene_key_list(int section, char *out, size_t cap);
 
