@@ -10,6 +10,7 @@
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/scene/project.h"
+#include "renderer/scene/scene.h"
 
 static const char *physics_name(uint8_t m)
 {
@@ -123,6 +124,19 @@ static void json_models(FILE *f, const mmd_project *pr)
     fputc(']', f);
 }
 
+/* The scene the project becomes (mmd_project_scene), as the key table's
+ * writer puts it (what export writes, paths relative to the project's folder,
+ * no comment line); NULL when it cannot be built, the reason in err. */
+static char *scene_text(const mmd_project *pr, mmd_error *err)
+{
+    mmd_scene *s = NULL;
+    char *text = NULL;
+    if (mmd_project_scene(pr, &s, err) == MMD_OK)
+        mmd_scene_write(s, pr->dir, NULL, &text, NULL, err);
+    mmd_scene_free(s);
+    return text;
+}
+
 static void print_json(FILE *f, const mmd_project *pr)
 {
     const mmd_pmm *p = pr->pmm;
@@ -172,7 +186,15 @@ static void print_json(FILE *f, const mmd_project *pr)
             fputc(',', f);
         mmd_json_str(f, pr->warnings[i]);
     }
-    fprintf(f, "]}\n");
+    mmd_error err;
+    char *scene = scene_text(pr, &err);
+    fprintf(f, "],\"scene\":");
+    if (scene)
+        mmd_json_str(f, scene);
+    else
+        fprintf(f, "null");
+    free(scene);
+    fprintf(f, "}\n");
 }
 
 static void print_text(FILE *f, const mmd_project *pr)
@@ -218,6 +240,16 @@ static void print_text(FILE *f, const mmd_project *pr)
         mmd_msg_print(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
     for (size_t i = 0; i < pr->warning_count; i++)
         mmd_msg_print(f, "  warning: %s\n", pr->warnings[i]);
+    mmd_error err;
+    char *scene = scene_text(pr, &err);
+    if (!scene) {
+        mmd_msg_print(f, "  as a scene: not available: %s\n", err.msg);
+        return;
+    }
+    mmd_msg_print(f, "  as a scene (what export writes; paths relative to the project's folder):\n");
+    for (char *line = strtok(scene, "\n"); line; line = strtok(NULL, "\n"))
+        mmd_msg_print(f, "    %s\n", line);
+    free(scene);
 }
 
 int mmd_cmd_info_project(int argc, char **argv)
