@@ -632,6 +632,18 @@ TEST(writer_round_trip)
                     "parent = miku:頭 @1\nparent = none @30\nkey = 0 0.1 1 0 0 0 90.5 0.5 0.5 on off\n"));
     CHECK(strstr(t, "\n[camera]\nmotion = cam.vmd\nposition = 1 2.5 -3\nrotation = 90 0.1 -180\ndistance = -30.7\n") != NULL);
     free(t);
+    /* the comparison sees a typed row's field (from the table) and a custom one */
+    mmd_scene *x;
+    mmd_error err;
+    REQUIRE(parse(rich, &x, &err) == MMD_OK);
+    char *d0 = mmd_test_scene_dump(x);
+    x->accessories[0].place.opacity = 0.5f;
+    char *d1 = mmd_test_scene_dump(x);
+    x->models[1].parents[1].frame = 8;
+    char *d2 = mmd_test_scene_dump(x);
+    CHECK(d0 && d1 && d2 && strcmp(d0, d1) && strcmp(d1, d2));
+    free(d0), free(d1), free(d2);
+    mmd_scene_free(x);
     /* the defaults: nothing but the model's file */
     round_trip("[model]\nfile = a.pmx\n", &t);
     CHECK_STR(t ? t : "", "; round trip\n\n[model]\nfile = a.pmx\n\n");
