@@ -27,7 +27,6 @@
 #define MAX_SCENE_BYTES (1u << 20)
 #define MAX_UNITS MMD_SCENE_MAX_UNITS
 #define MAX_DEGREES MMD_SCENE_MAX_DEGREES
-#define MAX_ROWS 128 /* rows of the key table (checked in mmd_scene_parse) */
 
 struct parse_state {
     mmd_scene *s;
@@ -39,7 +38,7 @@ struct parse_state {
     int section;        /* MMD_SEC_* of the current section */
     int section_line;
     bool seen[MMD_SEC_COUNT];
-    bool seen_rows[MAX_ROWS]; /* per row of the key table, in the current section (duplicates) */
+    bool seen_rows[MMD_SCENE_MAX_KEYS]; /* per row of the key table, in the current section (duplicates) */
     bool failed;
     char *parent_names[MMD_SCENE_MAX_ACCESSORIES]; /* model name of each accessory's parent key */
     int key_caps[MMD_SCENE_MAX_ACCESSORIES];       /* room in each accessory's keys */

@@ -174,6 +174,7 @@ static const mmd_scene_key k_keys[] = {
 #undef S
 #undef M
 #undef A
+_Static_assert(sizeof k_keys / sizeof k_keys[0] <= MMD_SCENE_MAX_KEYS, "raise MMD_SCENE_MAX_KEYS");
 
 const mmd_scene_key *mmd_scene_keys(size_t *count)
 {

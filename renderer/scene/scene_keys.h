@@ -78,7 +78,9 @@ typedef struct mmd_scene_key {
     mmd_scene_key_write_fn write; /* NULL: by type */
 } mmd_scene_key;
 
-/* The table, in each section's documented order. */
+/* The table, in each section's documented order; at most MMD_SCENE_MAX_KEYS rows
+ * (the reader keeps a flag per row for duplicates; the build checks it). */
+#define MMD_SCENE_MAX_KEYS 128
 const mmd_scene_key *mmd_scene_keys(size_t *count);
 /* The row of key in section (its name or alias), NULL when none. */
 const mmd_scene_key *mmd_scene_key_find(int section, const char *key);
