@@ -54,7 +54,7 @@ static const mmd_scene_key k_keys[] = {
      MMD_KEY_NO_WRITE, 0, NULL, NULL},
     {MMD_SEC_OUTPUT, "size", NULL, MMD_KEY_CUSTOM, 0, 1, MMD_SCENE_MAX_SIZE, {0}, "WIDTHxHEIGHT", NULL, 0, 0,
      mmd_scene_key_size, w_size},
-    {MMD_SEC_OUTPUT, "fps", NULL, MMD_KEY_CUSTOM, 0, 0, 1000, {0}, "a frame rate", NULL, 0, 0, mmd_scene_key_fps,
+    {MMD_SEC_OUTPUT, "fps", NULL, MMD_KEY_CUSTOM, 0, 0, 0, {0}, "a frame rate", NULL, 0, 0, mmd_scene_key_fps,
      w_fps},
     {MMD_SEC_OUTPUT, "frames", NULL, MMD_KEY_CUSTOM, 0, 0, 0, {0}, "A-B", NULL, 0, 0, mmd_scene_key_frames, w_frames},
     {MMD_SEC_OUTPUT, "antialias", NULL, MMD_KEY_INT, S(antialias), 1, 4, {4}, "1, 2 or 4", NULL, 0, 0,
