@@ -279,7 +279,12 @@ export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/fuzz/lsan.supp:print_suppres
 endif
 
 .PHONY: fuzz fuzz-bins fuzz-corpus valgrind-demo
-fuzz-bins: $(FUZZ_BIN)
+fuzz-bins: $(FUZZ_BIN) $(BUILD)/fuzz/scene.dict
+
+# The scene dictionary: tests/fuzz/scene.dict and every key of the table (tools/mkscenedict.c).
+$(BUILD)/fuzz/scene.dict: $(BUILD)/tools/mkscenedict tests/fuzz/scene.dict
+	@mkdir -p $(dir $@)
+	$(Q)$< tests/fuzz/scene.dict >$@.tmp && mv $@.tmp $@
 
 fuzz:
 	@command -v clang >/dev/null || { echo "make fuzz needs clang with libFuzzer"; exit 1; }

@@ -473,13 +473,12 @@ static void model_current_state(ctx *c, mmd_pmm_model *m)
             return;
         }
         mmd_rd_skip(&c->r, 16 * (size_t)m->op_count); /* begin, end, model, bone */
-        m->add_blend = rd_bool(c);
-        rd_floats(c, &m->edge_width, 1);
-        m->self_shadow = rd_bool(c);
+        m->look.add_blend = rd_bool(c);
+        rd_floats(c, &m->look.edge_width, 1);
+        m->look.self_shadow = rd_bool(c);
         m->calc_order = mmd_rd_u8(&c->r);
     } else {
-        m->edge_width = 1;
-        m->self_shadow = true;
+        m->look = mmd_model_look_default();
     }
 }
 

@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/look.h"
 #include "core/status.h"
 
 #define MMD_PMM_MAX_KEYS (8u * 1024u * 1024u)  /* per section */
@@ -95,9 +96,7 @@ typedef struct mmd_pmm_model {
     uint8_t draw_order;       /* 1-based as stored; 0 in v1 = file order */
     uint8_t calc_order;       /* 1-based as stored (v2), 0 in v1 */
     bool visible;             /* editor state */
-    bool add_blend;           /* v2 */
-    float edge_width;         /* v2, 1 in v1 */
-    bool self_shadow;         /* v2, true in v1 */
+    mmd_model_look look;      /* v2: add-blend, edge width, self-shadow; mmd_model_look_default in v1 */
 } mmd_pmm_model;
 
 typedef struct mmd_pmm_camera_key {

@@ -303,9 +303,9 @@ static void wmodel(wbuf *w, const mmd_pmm_model *m)
             i32(w, -1);
             i32(w, -1);
         }
-        u8(w, m->add_blend);
-        f32(w, m->edge_width);
-        u8(w, m->self_shadow);
+        u8(w, m->look.add_blend);
+        f32(w, m->look.edge_width);
+        u8(w, m->look.self_shadow);
         u8(w, m->calc_order);
     }
 }
@@ -605,8 +605,7 @@ mmd_pmm_model *mmd_pmm_add_model(mmd_pmm *p, const char *name, const char *path,
         memcpy(m->op_bones, op_bones, op_count * sizeof *op_bones);
     m->draw_order = m->calc_order = (uint8_t)(p->model_count + 1);
     m->visible = true;
-    m->edge_width = 1;
-    m->self_shadow = true;
+    m->look = mmd_model_look_default();
     if (!init_model_tracks(p, m, bones, morphs))
         return NULL;
     p->models = nm;

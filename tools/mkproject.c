@@ -146,9 +146,9 @@ static mmd_pmm *project(int version, bool cycle)
     }
     mmd_pmm_add_camera_key(p, 0)->target[1] = 10;
     if (version > 1) { /* appearance (issue 16) */
-        d->edge_width = 2;
-        d->self_shadow = false;
-        f->add_blend = true;
+        d->look.edge_width = 2;
+        d->look.self_shadow = false;
+        f->look.add_blend = true;
         p->edge_color[0] = 1;
         p->edge_color[1] = 0.5f;
         p->ground_shadow_brightness = 0.5f;

@@ -10,6 +10,7 @@
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
 #include "renderer/scene/project.h"
+#include "renderer/scene/scene.h"
 
 static const char *physics_name(uint8_t m)
 {
@@ -106,8 +107,8 @@ static void json_models(FILE *f, const mmd_project *pr)
                    "\"bones\":%u,\"morphs\":%u,\"ik_bones\":%u,"
                    "\"keys\":{\"bone\":%u,\"bone_tracks\":%u,\"morph\":%u,\"morph_tracks\":%u,\"model\":%u,"
                    "\"outside_parent\":%u}}",
-                m->draw_order, m->calc_order, (double)m->edge_width, m->add_blend ? "true" : "false",
-                m->self_shadow ? "true" : "false", m->bone_count, m->morph_count, m->ik_count, c.bone_keys,
+                m->draw_order, m->calc_order, (double)m->look.edge_width, m->look.add_blend ? "true" : "false",
+                m->look.self_shadow ? "true" : "false", m->bone_count, m->morph_count, m->ik_count, c.bone_keys,
                 c.bone_tracks, c.morph_keys, c.morph_tracks, m->key_count, c.outside_parent_keys);
     }
     fprintf(f, "],\"accessories\":[");
@@ -121,6 +122,19 @@ static void json_models(FILE *f, const mmd_project *pr)
                 a->key_count);
     }
     fputc(']', f);
+}
+
+/* The scene the project becomes (mmd_project_scene), as the key table's
+ * writer puts it (what export writes, paths relative to the project's folder,
+ * no comment line); NULL when it cannot be built, the reason in err. */
+static char *scene_text(const mmd_project *pr, mmd_error *err)
+{
+    mmd_scene *s = NULL;
+    char *text = NULL;
+    if (mmd_project_scene(pr, &s, err) == MMD_OK)
+        mmd_scene_write(s, pr->dir, NULL, &text, NULL, err);
+    mmd_scene_free(s);
+    return text;
 }
 
 static void print_json(FILE *f, const mmd_project *pr)
@@ -172,7 +186,15 @@ static void print_json(FILE *f, const mmd_project *pr)
             fputc(',', f);
         mmd_json_str(f, pr->warnings[i]);
     }
-    fprintf(f, "]}\n");
+    mmd_error err;
+    char *scene = scene_text(pr, &err);
+    fprintf(f, "],\"scene\":");
+    if (scene)
+        mmd_json_str(f, scene);
+    else
+        fprintf(f, "null");
+    free(scene);
+    fprintf(f, "}\n");
 }
 
 static void print_text(FILE *f, const mmd_project *pr)
@@ -201,7 +223,8 @@ static void print_text(FILE *f, const mmd_project *pr)
         mmd_msg_print(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path,
                       file_status(m->path, pr->model_states[i], true, true));
         mmd_msg_print(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
-                      m->calc_order, (double)m->edge_width, m->add_blend ? "on" : "off", m->self_shadow ? "on" : "off");
+                      m->calc_order, (double)m->look.edge_width, m->look.add_blend ? "on" : "off",
+                      m->look.self_shadow ? "on" : "off");
         mmd_msg_print(f, "    keys: bone %u (%u tracks animated of %u), morph %u (%u of %u), model %u, "
                          "outside parents %u\n",
                       c.bone_keys, c.bone_tracks, m->bone_count, c.morph_keys, c.morph_tracks, m->morph_count,
@@ -217,6 +240,16 @@ static void print_text(FILE *f, const mmd_project *pr)
         mmd_msg_print(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
     for (size_t i = 0; i < pr->warning_count; i++)
         mmd_msg_print(f, "  warning: %s\n", pr->warnings[i]);
+    mmd_error err;
+    char *scene = scene_text(pr, &err);
+    if (!scene) {
+        mmd_msg_print(f, "  as a scene: not available: %s\n", err.msg);
+        return;
+    }
+    mmd_msg_print(f, "  as a scene (what export writes; paths relative to the project's folder):\n");
+    for (char *line = strtok(scene, "\n"); line; line = strtok(NULL, "\n"))
+        mmd_msg_print(f, "    %s\n", line);
+    free(scene);
 }
 
 int mmd_cmd_info_project(int argc, char **argv)
@@ -245,10 +278,10 @@ int mmd_cmd_info_project(int argc, char **argv)
         fputs(usage, stderr);
         return MMD_EXIT_USAGE;
     }
-    char msg[1024];
+    mmd_error err;
     mmd_project *p = NULL;
-    if (mmd_project_load(path, &search, &p, msg, sizeof msg)) {
-        mmd_msg_print(stderr, "mmdrender: %s\n", msg);
+    if (mmd_project_load(path, &search, &p, &err) != MMD_OK) {
+        mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return MMD_EXIT_INPUT;
     }
     if (json)

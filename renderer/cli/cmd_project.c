@@ -140,10 +140,11 @@ static void remove_export(const char *dir)
 int mmd_project_run(const char *project, const mmd_project_search *search,
                     int (*run)(const char *scene, void *ctx), void *ctx)
 {
-    char msg[1024], tmpl[PATH_MAX], scene[PATH_MAX + 16];
+    char tmpl[PATH_MAX], scene[PATH_MAX + 16];
+    mmd_error err;
     mmd_project *p = NULL;
-    if (mmd_project_load(project, search, &p, msg, sizeof msg)) {
-        mmd_msg_print(stderr, "mmdrender: %s\n", msg);
+    if (mmd_project_load(project, search, &p, &err) != MMD_OK) {
+        mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return MMD_EXIT_INPUT;
     }
     print_warnings(p);
@@ -165,8 +166,8 @@ int mmd_project_run(const char *project, const mmd_project_search *search,
     int rc = MMD_EXIT_OUTPUT;
     if (tk <= 0 || (size_t)tk >= sizeof tmpl || !mkdtemp(tmpl)) {
         mmd_msg_print(stderr, "mmdrender: cannot create a temporary folder in %s\n", tmp && *tmp ? tmp : "/tmp");
-    } else if (mmd_project_export(p, tmpl, msg, sizeof msg)) {
-        mmd_msg_print(stderr, "mmdrender: %s: %s\n", project, msg);
+    } else if (mmd_project_export(p, tmpl, &err) != MMD_OK) {
+        mmd_msg_print(stderr, "mmdrender: %s: %s\n", project, err.msg);
         rc = MMD_EXIT_INPUT;
     } else {
         int k = snprintf(scene, sizeof scene, "%s/scene.ini", tmpl);
@@ -233,18 +234,18 @@ int mmd_cmd_export(int argc, char **argv)
                 "exit codes: 0 ok, 1 usage (or an output is an input), 2 bad project, 5 output cannot be written\n");
         return argc == 2 && !strcmp(argv[1], "--help") ? MMD_EXIT_OK : MMD_EXIT_USAGE;
     }
-    char msg[1024];
+    mmd_error err;
     mmd_project *p = NULL;
-    if (mmd_project_load(argv[1], &r, &p, msg, sizeof msg)) {
-        mmd_msg_print(stderr, "mmdrender: %s\n", msg);
+    if (mmd_project_load(argv[1], &r, &p, &err) != MMD_OK) {
+        mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return MMD_EXIT_INPUT;
     }
     print_warnings(p);
     warn_effects(p);
     int rc = MMD_EXIT_OK;
-    mmd_status st = mmd_project_export(p, argv[2], msg, sizeof msg);
+    mmd_status st = mmd_project_export(p, argv[2], &err);
     if (st != MMD_OK) {
-        mmd_msg_print(stderr, "mmdrender: export: %s\n", msg);
+        mmd_msg_print(stderr, "mmdrender: export: %s\n", err.msg);
         rc = mmd_exit_code(st); /* MMD_E_USAGE: an output is an input (1); MMD_E_OUTPUT (5) */
     }
     mmd_project_free(p);

@@ -86,8 +86,7 @@ static mmd_status add_models(render_job *j, mmd_error *err)
             mmd_fail(&why, st, "model path is too long");
         if (st != MMD_OK)
             return mmd_fail(err, st, "%s: %s", s->models[i].file, why.msg);
-        mmd_render_look look = {s->models[i].edge_width, s->models[i].add_blend, s->models[i].self_shadow};
-        mmd_renderer_set_look(j->renderer, (size_t)i, &look);
+        mmd_renderer_set_look(j->renderer, (size_t)i, &s->models[i].look);
     }
     if (s->bg_image && mmd_renderer_set_background(j->renderer, s->bg_image, s->bg_offset, s->bg_scale, &why) != MMD_OK)
         return mmd_fail(err, why.status, "background image: %s", why.msg);

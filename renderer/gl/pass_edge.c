@@ -17,7 +17,7 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
           dz = f->v->eye[2] - in->edge_origin[2];
     float fovk = f->v->fov / 30.0f;
     fovk = fovk < 0 ? 0 : (fovk > 1 ? 1 : fovk);
-    float k = sqrtf(dx * dx + dy * dy + dz * dz) * fovk * 0.001f * EDGE_K * g->look.edge_scale;
+    float k = sqrtf(dx * dx + dy * dy + dz * dz) * fovk * 0.001f * EDGE_K * g->look.edge_width;
     if (!(k > 0.0f))
         return; /* edge width 0 (a project's model setting): no hull */
     gl->UseProgram(r->prog_flat);

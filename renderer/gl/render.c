@@ -280,7 +280,7 @@ mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const cha
     gpu_model *g = &r->models[r->model_count];
     memset(g, 0, sizeof *g);
     g->m = m;
-    mmd_render_look_default(&g->look);
+    g->look = mmd_model_look_default();
     size_t vc = m->vertex_count;
     g->mats = calloc(m->material_count ? m->material_count : 1, sizeof *g->mats);
     g->base = calloc(m->material_count ? m->material_count : 1, sizeof *g->base);
@@ -350,14 +350,7 @@ mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const cha
     return MMD_OK;
 }
 
-void mmd_render_look_default(mmd_render_look *l)
-{
-    l->edge_scale = 1.0f;
-    l->add_blend = false;
-    l->self_shadow = true;
-}
-
-void mmd_renderer_set_look(mmd_renderer *r, size_t slot, const mmd_render_look *l)
+void mmd_renderer_set_look(mmd_renderer *r, size_t slot, const mmd_model_look *l)
 {
     if (slot < r->model_count)
         r->models[slot].look = *l;

@@ -23,6 +23,7 @@
 #include "core/accessory.h"
 #include "core/anim.h"
 #include "core/camera.h"
+#include "core/look.h"
 #include "core/model.h"
 #include "renderer/gl/backend.h"
 #include "renderer/base/msg.h"
@@ -86,16 +87,9 @@ void mmd_renderer_free(mmd_renderer *r); /* NULL is a no-op */
  * once (options.warn) and render white. Slots are numbered in the order models are
  * added (the first is slot 0). */
 mmd_status mmd_renderer_add_model(mmd_renderer *r, const mmd_model *m, const char *model_dir, mmd_error *err);
-/* MMD's per-model display switches (a project's model menu), per slot;
- * mmd_render_look_default gives {1, false, true}, what a slot starts with. */
-typedef struct mmd_render_look {
-    float edge_scale; /* multiplies every edge width of the model (PMM edge width; 0 = no edges) */
-    bool add_blend;   /* MMD's 加算合成: colour and edge passes add onto what is behind them */
-    bool self_shadow; /* casts into and receives MMD's self-shadow map (off: neither) */
-} mmd_render_look;
-void mmd_render_look_default(mmd_render_look *l);
-/* Settings of slot (< models added), kept for every later frame. */
-void mmd_renderer_set_look(mmd_renderer *r, size_t slot, const mmd_render_look *l);
+/* MMD's per-model display switches (core/look.h), per slot; a slot starts
+ * with mmd_model_look_default. */
+void mmd_renderer_set_look(mmd_renderer *r, size_t slot, const mmd_model_look *l);
 /* MMD's background image (背景画像): drawn over the clear colour before
  * everything else, stretched to the output size x scale, centred, then moved
  * by offset output pixels (x right, y down). A file that cannot be found or

@@ -93,7 +93,7 @@ typedef struct gpu_model {
     GLuint vbo_glow;          /* per-vertex AL glow (effects.glow and some marked vertex), else 0 */
     mmd_luminous_morphs lum;  /* LightUp / LightOff / LightBlink */
     double *prof_mat; /* options.profile: colour-pass CPU ms per material, last frame */
-    mmd_render_look look; /* edge scale, add-blend, self-shadow (mmd_renderer_set_look) */
+    mmd_model_look look; /* edge width, add-blend, self-shadow (mmd_renderer_set_look) */
 } gpu_model;
 
 typedef struct gpu_acc_material {

@@ -268,34 +268,41 @@ static char *dir_of(const char *path)
     return dup_str(buf);
 }
 
-int mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, char *msg,
-                     size_t msg_size)
+/* err's sentence with the file and place in front ("path: offset 0x..., section: what"). */
+static mmd_status located(mmd_error *err, mmd_status st, const char *path)
+{
+    char buf[sizeof err->msg];
+    mmd_error_format(err, path, buf, sizeof buf);
+    return mmd_fail(err, st, "%s", buf);
+}
+
+mmd_status mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, mmd_error *err)
 {
     mmd_project *p = calloc(1, sizeof *p);
     void *data = NULL;
     size_t size = 0;
-    mmd_error err;
+    mmd_error scratch;
+    err = err ? err : &scratch;
     if (!p || !(p->path = dup_str(path)) || !(p->dir = dir_of(path))) {
         mmd_project_free(p);
-        return mmd_msgf(msg, msg_size, -1, "%s: out of memory", path);
+        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
     }
-    if (mmd_file_read(path, &data, &size, &err) != MMD_OK) {
-        mmd_error_format(&err, path, msg, msg_size);
+    mmd_status st = mmd_file_read(path, &data, &size, err);
+    if (st != MMD_OK) {
         mmd_project_free(p);
-        return -1;
+        return located(err, st, path);
     }
     v1_ctx v1 = {p, search, {0}, 0, NULL, NULL};
     mmd_pmm_options opts = {v1_model, &v1};
-    mmd_status st = mmd_pmm_load(data, size, &opts, &p->pmm, &err);
+    st = mmd_pmm_load(data, size, &opts, &p->pmm, err);
     free(data);
     for (int i = 0; i < v1.count; i++)
         mmd_model_free(v1.models[i]);
     free(v1.names);
     free(v1.iks);
     if (st != MMD_OK) {
-        mmd_error_format(&err, path, msg, msg_size);
         mmd_project_free(p);
-        return -1;
+        return located(err, st, path);
     }
     find_files(p, search);
     read_emm(p);
@@ -305,7 +312,7 @@ int mmd_project_load(const char *path, const mmd_project_search *search, mmd_pro
     if (p->pmm->warnings)
         warn(p, "%u key(s) or name(s) in the project were unreachable or damaged and are left out", p->pmm->warnings);
     *out = p;
-    return 0;
+    return MMD_OK;
 }
 
 void mmd_project_free(mmd_project *p)

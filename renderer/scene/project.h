@@ -3,8 +3,9 @@
  *
  *     mmd_project *p;
  *     mmd_project_search s = {{"assets"}, 1, false};   // --asset-root, --allow-outside-assets
- *     if (mmd_project_load("a/song.pmm", &s, &p, msg, sizeof msg)) -> error
- *     mmd_project_export(p, "out/", msg, sizeof msg);   // scene.ini + VMDs: MMD_OK or a status
+ *     mmd_error err;
+ *     if (mmd_project_load("a/song.pmm", &s, &p, &err) != MMD_OK) -> err.msg
+ *     mmd_project_export(p, "out/", &err);   // scene.ini + VMDs: MMD_OK or a status
  *     mmd_project_free(p);
  *
  * Paths as MMD writes them (absolute Windows paths, "UserFile\..." relative to
@@ -71,16 +72,37 @@ typedef struct mmd_project {
     size_t warning_count;
 } mmd_project;
 
-/* Returns 0, or -1 with "path: offset 0x..., section: what" in msg (exit 2). */
-int mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, char *msg,
-                     size_t msg_size);
+/* Returns MMD_OK, or the file's or the reader's status with "path: offset
+ * 0x..., section: what" in err->msg (err may be NULL; the CLI exits 2). */
+mmd_status mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, mmd_error *err);
 void mmd_project_free(mmd_project *p); /* NULL is a no-op */
 
 /* Frame range of the project in 30 fps frames: begin/end when enabled, else
  * 0 .. the last key of any track. */
 void mmd_project_range(const mmd_project *p, int64_t *first, int64_t *last);
 
-/* Writes dir/scene.ini, dir/model_N.vmd per found model (N = model position),
+/* The project as the scene value a scene.ini gives (renderer/scene/scene.h):
+ * [output] from the project's size, rate, range and appearance; the camera's
+ * follow keys; one [model:NAME] per found model in draw order (NAME the MMD
+ * name when a scene can hold it and it is unique, else mN) with its look,
+ * calculation order and outside-parent keys; one [accessory:aN] per found
+ * accessory (its key, or its keys as a track, its parents over time); the
+ * background image and video, gravity when not MMD's default, the song.
+ * Motions are in memory: each model's in motion_data[0] named
+ * mmd_project_motion_name (model_N.vmd, N its project position), the camera's
+ * (camera, light and self-shadow keys) in camera_motion_data named camera.vmd.
+ * Values are brought into the keys' ranges (docs/projects.md). Returns MMD_OK
+ * with *out (mmd_scene_free), or the status with err (MMD_E_NOMEM,
+ * MMD_E_LIMIT, a motion's). */
+struct mmd_scene;
+mmd_status mmd_project_scene(const mmd_project *p, struct mmd_scene **out, mmd_error *err);
+/* What export names the camera's motion, and (mmd_project_motion_name)
+ * "model_N.vmd" for the project's model (0-based). */
+#define MMD_PROJECT_CAMERA_MOTION "camera.vmd"
+void mmd_project_motion_name(uint32_t model, char *out, size_t cap);
+
+/* mmd_project_scene written into dir: dir/scene.ini through the key table's
+ * writer (mmd_scene_write), dir/model_N.vmd per found model (N = model position),
  * dir/camera.vmd (camera, light and self-shadow keys). dir is created when
  * missing. The scene names files by their path relative to dir when that is
  * shorter than the absolute one. Before anything is written, every name it
@@ -90,8 +112,8 @@ void mmd_project_range(const mmd_project *p, int64_t *first, int64_t *last);
  * Each file is written to a new temporary in dir (O_EXCL|O_NOFOLLOW) and
  * renamed (renderer/base/fs.h). A name or value the scene cannot hold
  * (mmd_scene_can_hold, a line's length) is MMD_E_OUTPUT, as is a failed
- * write. Returns MMD_OK, or the status with msg. */
-mmd_status mmd_project_export(const mmd_project *p, const char *dir, char *msg, size_t msg_size);
+ * write. Returns MMD_OK, or the status with err (may be NULL). */
+mmd_status mmd_project_export(const mmd_project *p, const char *dir, mmd_error *err);
 
 /* Is path a project (by content: the "Polygon Movie maker" signature)? */
 bool mmd_project_is_pmm(const char *path);

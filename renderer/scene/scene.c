@@ -22,36 +22,29 @@
 #include "renderer/base/msg.h"
 #include "renderer/base/parse.h"
 #include "renderer/image/texpath.h"
+#include "renderer/scene/scene_keys.h"
 
 #define MAX_SCENE_BYTES (1u << 20)
-/* Bounds of a place in MMD units and of an angle in degrees (camera, model, accessory placements and keys). */
-#define MAX_UNITS 1e6
-#define MAX_DEGREES 36000
+#define MAX_UNITS MMD_SCENE_MAX_UNITS
+#define MAX_DEGREES MMD_SCENE_MAX_DEGREES
 
-enum {
-    SEC_NONE, SEC_OUTPUT, SEC_CAMERA, SEC_LIGHT, SEC_MODEL, SEC_AUDIO, SEC_EFFECTS, SEC_ACCESSORY, SEC_BACKGROUND,
-    SEC_GRAVITY, SEC_COUNT
-};
-static const char *const k_section_names[SEC_COUNT] = {"", "output", "camera", "light", "model", "audio",
-                                                       "effects", "accessory", "background", "gravity"};
-
-typedef struct parse_state {
+struct parse_state {
     mmd_scene *s;
     mmd_arena *arena;
     const char *text;   /* read cursor for the line reader */
     const char *path;
     bool check_files;
     int line;           /* line the reader handed out last (1-based) */
-    int section;        /* SEC_* of the current section */
+    int section;        /* MMD_SEC_* of the current section */
     int section_line;
-    bool seen[SEC_COUNT];
-    uint32_t seen_keys; /* bit per key of the current single section (duplicates) */
+    bool seen[MMD_SEC_COUNT];
+    bool seen_rows[MMD_SCENE_MAX_KEYS]; /* per row of the key table, in the current section (duplicates) */
     bool failed;
     char *parent_names[MMD_SCENE_MAX_ACCESSORIES]; /* model name of each accessory's parent key */
     int key_caps[MMD_SCENE_MAX_ACCESSORIES];       /* room in each accessory's keys */
     int gravity_cap;
     mmd_error *err;     /* never NULL (mmd_scene_parse supplies one) */
-} parse_state;
+};
 
 struct scene_box { /* mmd_scene plus its arena, freed together */
     mmd_scene scene;
@@ -381,10 +374,9 @@ static void begin_accessory(parse_state *st, const char *aname)
     mmd_scene_accessory *a = &st->s->accessories[st->s->accessory_count++];
     memset(a, 0, sizeof *a);
     a->name = mmd_arena_strdup(st->arena, aname ? aname : "");
-    mmd_accessory_place_default(&a->place);
-    a->parent_model = -1;
+    mmd_scene_accessory_defaults(a);
     a->line = st->line;
-    st->section = SEC_ACCESSORY;
+    st->section = MMD_SEC_ACCESSORY;
 }
 
 /* Called by the line reader for each "[...]" line, before inih sees it. */
@@ -410,7 +402,7 @@ static void begin_section(parse_state *st, const char *line)
     }
     memcpy(name, line + 1, len);
     name[len] = 0;
-    st->seen_keys = 0;
+    memset(st->seen_rows, 0, sizeof st->seen_rows);
     st->section_line = st->line;
     if (!strcmp(name, "model") || !strncmp(name, "model:", 6)) {
         const char *mname = name[5] ? name + 6 : "";
@@ -435,20 +427,17 @@ static void begin_section(parse_state *st, const char *line)
         mmd_scene_model *m = &st->s->models[st->s->model_count++];
         memset(m, 0, sizeof *m);
         m->name = mmd_arena_strdup(st->arena, mname);
-        m->physics = true;
-        m->edge_width = 1;
-        m->self_shadow = true;
-        m->scale = 1;
+        mmd_scene_model_defaults(m);
         m->line = st->line;
-        st->section = SEC_MODEL;
+        st->section = MMD_SEC_MODEL;
         return;
     }
     if (!strcmp(name, "accessory") || !strncmp(name, "accessory:", 10)) {
         begin_accessory(st, name[9] ? name + 10 : NULL);
         return;
     }
-    for (int i = 1; i < SEC_COUNT; i++) {
-        if (i != SEC_MODEL && i != SEC_ACCESSORY && !strcmp(name, k_section_names[i])) {
+    for (int i = 1; i < MMD_SEC_COUNT; i++) {
+        if (i != MMD_SEC_MODEL && i != MMD_SEC_ACCESSORY && !strcmp(name, mmd_scene_section_names[i])) {
             if (st->seen[i]) {
                 fail_at(st, st->line, "section [%s] appears twice", name);
                 return;
@@ -458,84 +447,16 @@ static void begin_section(parse_state *st, const char *line)
             return;
         }
     }
-    fail_at(st, st->line,
-            "unknown section [%s] (expected [output], [camera], [light], [model], [model:NAME], [accessory], "
-            "[accessory:NAME], [audio], [background], [effects] or [gravity])",
-            name);
-}
-
-/* Returns false (after failing) for a repeated single-valued key. */
-static bool once(parse_state *st, int bit, const char *key)
-{
-    if (st->seen_keys & (1u << bit)) {
-        fail_at(st, st->line, "key '%s' given twice in this section", key);
-        return false;
+    char list[256];
+    size_t n = 0;
+    for (int i = 1; i < MMD_SEC_COUNT; i++) { /* "[output], ..., [model], [model:NAME], ... or [gravity]" */
+        const char *sn = mmd_scene_section_names[i];
+        bool named = i == MMD_SEC_MODEL || i == MMD_SEC_ACCESSORY;
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s[%s]", i == 1 ? "" : i + 1 < MMD_SEC_COUNT ? ", " : " or ", sn);
+        if (named)
+            n += (size_t)snprintf(list + n, sizeof list - n, ", [%s:NAME]", sn);
     }
-    st->seen_keys |= 1u << bit;
-    return true;
-}
-
-static void key_output(parse_state *st, const char *k, const char *v)
-{
-    mmd_scene *s = st->s;
-    mmd_error m;
-    if (!strcmp(k, "width") || !strcmp(k, "height")) {
-        bool w = k[0] == 'w';
-        int64_t x;
-        if (!once(st, w ? 0 : 1, k))
-            return;
-        if (!parse_i64(v, NULL, 1, MMD_SCENE_MAX_SIZE, &x)) {
-            fail_at(st, st->line, "expected %s in pixels 1..%d, got '%s'", k,
-                    MMD_SCENE_MAX_SIZE, v);
-            return;
-        }
-        *(w ? &s->width : &s->height) = (int)x;
-    } else if (!strcmp(k, "size")) {
-        if (once(st, 2, k) && mmd_scene_parse_size(v, &s->width, &s->height, &m))
-            fail_at(st, st->line, "size: %s", m.msg);
-    } else if (!strcmp(k, "fps")) {
-        if (once(st, 3, k) && mmd_scene_parse_fps(v, &s->fps_num, &s->fps_den, &m))
-            fail_at(st, st->line, "fps: %s", m.msg);
-    } else if (!strcmp(k, "frames")) {
-        if (!once(st, 4, k))
-            return;
-        if (mmd_scene_parse_frames(v, &s->frame_first, &s->frame_last, NULL, &m))
-            fail_at(st, st->line, "frames: %s", m.msg);
-        else
-            s->has_frames = true;
-    } else if (!strcmp(k, "antialias")) {
-        if (once(st, 5, k) && mmd_scene_parse_antialias(v, &s->antialias, &m))
-            fail_at(st, st->line, "%s", m.msg);
-    } else if (!strcmp(k, "background")) {
-        if (once(st, 6, k) && mmd_scene_parse_background(v, s->background, &s->transparent, &m))
-            fail_at(st, st->line, "background: %s", m.msg);
-    } else if (!strcmp(k, "ground_shadow")) {
-        if (once(st, 7, k) && !parse_bool(v, &s->ground_shadow))
-            fail_at(st, st->line, "expected ground_shadow = on or off, got '%s'", v);
-    } else if (!strcmp(k, "ground_shadow_brightness")) {
-        double d;
-        if (!once(st, 8, k))
-            return;
-        if (!parse_double(v, &d) || d < 0 || d > 10)
-            fail_at(st, st->line, "expected ground_shadow_brightness 0..10 (1 = the light's colour), got '%s'", v);
-        else
-            s->ground_shadow_brightness = (float)d;
-    } else if (!strcmp(k, "ground_shadow_translucent")) {
-        if (once(st, 9, k) && !parse_bool(v, &s->ground_shadow_translucent))
-            fail_at(st, st->line, "expected ground_shadow_translucent = on or off, got '%s'", v);
-    } else if (!strcmp(k, "edge_color")) {
-        if (!once(st, 10, k))
-            return;
-        if (!parse_hex_color(v, s->edge_color))
-            fail_at(st, st->line, "expected edge_color = #rrggbb, got '%s'", v);
-        else
-            s->has_edge_color = true;
-    } else {
-        fail_at(st, st->line,
-                "unknown key '%s' in [output] (expected width, height, size, fps, frames, antialias, background, "
-                "ground_shadow, ground_shadow_brightness, ground_shadow_translucent, edge_color)",
-                k);
-    }
+    fail_at(st, st->line, "unknown section [%s] (expected %s)", name, list);
 }
 
 /* ---- links: outside_parent / follow ------------------------------------- */
@@ -549,23 +470,24 @@ static char *trim_dup(parse_state *st, const char *b, const char *e)
     return b < e ? mmd_arena_strndup(st->arena, b, (size_t)(e - b)) : NULL;
 }
 
-/* "[BONE ->] MODEL:BONE [@FRAME]" or "[BONE ->] none [@FRAME]". */
-static void parse_link(parse_state *st, const char *v, bool with_bone, mmd_scene_link **arr, int *count)
+/* "[BONE ->] MODEL:BONE [@FRAME]" or "[BONE ->] none [@FRAME]" (row: follow or outside_parent). */
+static void parse_link(parse_state *st, const mmd_scene_key *row, const char *v, bool with_bone, mmd_scene_link **arr,
+                       int *count)
 {
-    const char *what = with_bone ? "outside_parent = BONE -> MODEL:BONE [@FRAME] (or BONE -> none)"
-                                 : "follow = MODEL:BONE [@FRAME] (or none)";
+    char what[256];
+    mmd_scene_key_expect(row, row->name, what, sizeof what);
     if (!*arr && !(*arr = mmd_arena_array(st->arena, MMD_SCENE_MAX_LINKS, sizeof **arr))) {
         fail_nomem(st, st->line);
         return;
     }
     if (*count >= MMD_SCENE_MAX_LINKS) {
-        fail_at(st, st->line, "too many %s keys (at most %d)", with_bone ? "outside_parent" : "follow", MMD_SCENE_MAX_LINKS);
+        fail_at(st, st->line, "too many %s keys (at most %d)", row->name, MMD_SCENE_MAX_LINKS);
         return;
     }
     mmd_scene_link l = {.line = st->line};
     const char *end = v + strlen(v), *at = strrchr(v, '@');
     if (at) {
-        if (!parse_double(at + 1, &l.frame) || l.frame < 0 || l.frame > 1e9) {
+        if (!parse_double(at + 1, &l.frame) || l.frame < row->lo || l.frame > row->hi) {
             fail_at(st, st->line, "expected %s with a frame number after '@', got '%s'", what, v);
             return;
         }
@@ -595,168 +517,8 @@ static void parse_link(parse_state *st, const char *v, bool with_bone, mmd_scene
     (*arr)[(*count)++] = l;
 }
 
-static void key_camera(parse_state *st, const char *k, const char *v)
-{
-    mmd_scene *s = st->s;
-    double d;
-    if (!strcmp(k, "motion")) {
-        if (once(st, 0, k))
-            s->camera_motion = resolve(st, v, "camera motion");
-    } else if (!strcmp(k, "position") || !strcmp(k, "target")) {
-        if (once(st, 1, "position") && !parse_vec3(v, s->cam_target, -MAX_UNITS, MAX_UNITS))
-            fail_at(st, st->line, "expected %s as three numbers 'x y z' (MMD units), got '%s'", k, v);
-    } else if (!strcmp(k, "rotation")) {
-        float r[3];
-        if (!once(st, 2, k))
-            return;
-        if (!parse_vec3(v, r, -MAX_DEGREES, MAX_DEGREES)) {
-            fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
-            return;
-        }
-        for (int i = 0; i < 3; i++)
-            s->cam_rotation[i] = (float)(r[i] * (M_PI / 180.0));
-    } else if (!strcmp(k, "distance")) {
-        if (once(st, 3, k)) {
-            if (!parse_double(v, &d) || fabs(d) > 1e6)
-                fail_at(st, st->line, "expected distance as a number (VMD convention: -45 is MMD's default), got '%s'", v);
-            else
-                s->cam_distance = (float)d;
-        }
-    } else if (!strcmp(k, "fov")) {
-        if (once(st, 4, k)) {
-            if (!parse_double(v, &d) || d < 1 || d > 179)
-                fail_at(st, st->line, "expected fov in degrees 1..179, got '%s'", v);
-            else
-                s->cam_fov = (float)d;
-        }
-    } else if (!strcmp(k, "follow")) {
-        parse_link(st, v, false, &s->follows, &s->follow_count);
-    } else if (!strcmp(k, "projection")) {
-        if (once(st, 5, k)) {
-            if (!strcmp(v, "perspective"))
-                s->cam_ortho = false;
-            else if (!strcmp(v, "orthographic"))
-                s->cam_ortho = true;
-            else
-                fail_at(st, st->line, "expected projection perspective or orthographic, got '%s'", v);
-        }
-    } else {
-        fail_at(st, st->line,
-                "unknown key '%s' in [camera] (expected motion, position, rotation, distance, fov, projection, follow)",
-                k);
-    }
-}
-
-static void key_light(parse_state *st, const char *k, const char *v)
-{
-    mmd_scene *s = st->s;
-    if (!strcmp(k, "color")) {
-        if (!once(st, 0, k))
-            return;
-        if (!parse_hex_color(v, s->light_color) && !parse_vec3(v, s->light_color, 0, 1))
-            fail_at(st, st->line, "expected light color as #rrggbb or three numbers 0..1, got '%s'", v);
-        else
-            s->has_light_color = true;
-    } else if (!strcmp(k, "direction")) {
-        if (!once(st, 1, k))
-            return;
-        float d[3];
-        if (!parse_vec3(v, d, -1e6, 1e6) || (d[0] == 0 && d[1] == 0 && d[2] == 0)) {
-            fail_at(st, st->line, "expected light direction as three numbers 'x y z', not all 0, got '%s'", v);
-            return;
-        }
-        memcpy(s->light_direction, d, sizeof d);
-        s->has_light_direction = true;
-    } else {
-        fail_at(st, st->line, "unknown key '%s' in [light] (expected color, direction)", k);
-    }
-}
-
-/* k = "position" or "rotation" of a placement ([model], [accessory]) into out. */
-static void parse_place(parse_state *st, const char *k, const char *v, float out[3])
-{
-    if (!strcmp(k, "position")) {
-        if (!parse_vec3(v, out, -MAX_UNITS, MAX_UNITS))
-            fail_at(st, st->line, "expected position as three numbers 'x y z' (MMD units), got '%s'", v);
-    } else if (!parse_vec3(v, out, -MAX_DEGREES, MAX_DEGREES)) {
-        fail_at(st, st->line, "expected rotation as three angles in degrees 'x y z', got '%s'", v);
-    }
-}
-
-/* position / rotation / scale of a [model]: its placement (docs/scenes.md);
- * the ranges and sentences are the accessories', except scale, which must be
- * above 0 (a model is not an accessory's x 10 mesh). */
-static void key_model_place(parse_state *st, mmd_scene_model *m, const char *k, const char *v)
-{
-    double d;
-    if (!strcmp(k, "position")) {
-        if (once(st, 8, k))
-            parse_place(st, k, v, m->position);
-    } else if (!strcmp(k, "rotation")) {
-        if (once(st, 9, k))
-            parse_place(st, k, v, m->rotation);
-    } else if (once(st, 10, k)) {
-        if (!parse_double(v, &d) || !(d > 0) || d > 1000)
-            fail_at(st, st->line, "expected scale as a number above 0, at most 1000, got '%s'", v);
-        else
-            m->scale = (float)d;
-    }
-    m->placed = true;
-}
-
-static void key_model(parse_state *st, const char *k, const char *v)
-{
-    mmd_scene_model *m = cur_model(st);
-    if (!strcmp(k, "file")) {
-        if (once(st, 0, k))
-            m->file = resolve(st, v, "model");
-    } else if (!strcmp(k, "motion")) {
-        if (m->motion_count >= MMD_SCENE_MAX_MOTIONS) {
-            fail_at(st, st->line, "too many motions for one model (at most %d)", MMD_SCENE_MAX_MOTIONS);
-            return;
-        }
-        char *p = resolve(st, v, "motion");
-        if (p)
-            m->motions[m->motion_count++] = p;
-    } else if (!strcmp(k, "physics")) {
-        if (once(st, 1, k) && !parse_bool(v, &m->physics))
-            fail_at(st, st->line, "expected physics = on or off, got '%s'", v);
-    } else if (!strcmp(k, "outside_parent")) {
-        parse_link(st, v, true, &m->parents, &m->parent_count);
-    } else if (!strcmp(k, "edge_width")) {
-        double d;
-        if (!once(st, 2, k))
-            return;
-        if (!parse_double(v, &d) || d < 0 || d > 100)
-            fail_at(st, st->line, "expected edge_width 0..100 (1 = the model's own edges), got '%s'", v);
-        else
-            m->edge_width = (float)d;
-    } else if (!strcmp(k, "add_blend")) {
-        if (once(st, 3, k) && !parse_bool(v, &m->add_blend))
-            fail_at(st, st->line, "expected add_blend = on or off, got '%s'", v);
-    } else if (!strcmp(k, "self_shadow")) {
-        if (once(st, 4, k) && !parse_bool(v, &m->self_shadow))
-            fail_at(st, st->line, "expected self_shadow = on or off, got '%s'", v);
-    } else if (!strcmp(k, "position") || !strcmp(k, "rotation") || !strcmp(k, "scale")) {
-        key_model_place(st, m, k, v);
-    } else if (!strcmp(k, "calc_order")) {
-        int64_t n;
-        if (!once(st, 7, k))
-            return;
-        if (!parse_i64(v, NULL, 1, 1000000, &n))
-            fail_at(st, st->line, "expected calc_order as a whole number 1..1000000, got '%s'", v);
-        else
-            m->calc_order = (int)n;
-    } else {
-        fail_at(st, st->line,
-                "unknown key '%s' in [model] (expected file, motion, physics, outside_parent, edge_width, add_blend, "
-                "self_shadow, calc_order, position, rotation, scale)",
-                k);
-    }
-}
-
-/* Two integers separated by spaces and/or a comma: pixels, |x| <= 65536. */
-static bool parse_offset(const char *v, int out[2])
+/* Two integers separated by spaces and/or a comma: pixels, |x| <= max. */
+static bool parse_offset(const char *v, int out[2], long max)
 {
     char *end;
     errno = 0;
@@ -767,77 +529,23 @@ static bool parse_offset(const char *v, int out[2])
     long b = strtol(p, &end, 10);
     while (*end == ' ' || *end == '\t')
         end++;
-    if (errno || end == p || *end || labs(a) > 65536 || labs(b) > 65536)
+    if (errno || end == p || *end || labs(a) > max || labs(b) > max)
         return false;
     out[0] = (int)a;
     out[1] = (int)b;
     return true;
 }
 
-static void key_background(parse_state *st, const char *k, const char *v)
-{
-    mmd_scene *s = st->s;
-    double d;
-    if (!strcmp(k, "image")) {
-        if (once(st, 0, k))
-            s->bg_image = resolve(st, v, "background image");
-    } else if (!strcmp(k, "offset")) {
-        if (once(st, 1, k) && !parse_offset(v, s->bg_offset))
-            fail_at(st, st->line, "expected offset = X Y in output pixels (x right, y down), got '%s'", v);
-    } else if (!strcmp(k, "scale")) {
-        if (!once(st, 2, k))
-            return;
-        if (!parse_double(v, &d) || d <= 0 || d > 100)
-            fail_at(st, st->line, "expected scale above 0, at most 100 (1 = the frame's size), got '%s'", v);
-        else
-            s->bg_scale = (float)d;
-    } else if (!strcmp(k, "video")) {
-        if (once(st, 3, k))
-            s->bg_video = resolve(st, v, "background video");
-    } else if (!strcmp(k, "video_offset")) {
-        if (once(st, 4, k) && !parse_offset(v, s->bg_video_offset))
-            fail_at(st, st->line, "expected video_offset = X Y in output pixels (x right, y down), got '%s'", v);
-    } else if (!strcmp(k, "video_scale")) {
-        if (!once(st, 5, k))
-            return;
-        if (!parse_double(v, &d) || d <= 0 || d > 100)
-            fail_at(st, st->line, "expected video_scale above 0, at most 100 (1 = the frame's size), got '%s'", v);
-        else
-            s->bg_video_scale = (float)d;
-    } else {
-        fail_at(st, st->line,
-                "unknown key '%s' in [background] (expected image, offset, scale, video, video_offset, video_scale)",
-                k);
-    }
-}
-
-static void key_audio(parse_state *st, const char *k, const char *v)
-{
-    mmd_scene *s = st->s;
-    if (!strcmp(k, "file")) {
-        if (once(st, 0, k))
-            s->audio_file = resolve(st, v, "audio");
-    } else if (!strcmp(k, "offset")) {
-        double d;
-        if (!once(st, 1, k))
-            return;
-        if (!parse_double(v, &d) || fabs(d) > 86400)
-            fail_at(st, st->line, "expected offset in seconds (e.g. 0.5 or -1.25), got '%s'", v);
-        else
-            s->audio_offset = d;
-    } else {
-        fail_at(st, st->line, "unknown key '%s' in [audio] (expected file, offset)", k);
-    }
-}
-
 /* parent = MODEL:BONE [@FRAME] or none [@FRAME] (repeatable: the parent from
  * FRAME on). The first line also fills parent_model/parent_bone (the model is
  * resolved by name when the file is read). */
-static void key_parent(parse_state *st, mmd_scene_accessory *a, const char *v)
+void mmd_scene_key_parent(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
 {
-    const char *what = "parent = MODEL:BONE [@FRAME] (a [model:NAME] and one of its bones) or none [@FRAME]";
+    mmd_scene_accessory *a = obj;
+    char what[256];
+    mmd_scene_key_expect(row, k, what, sizeof what);
     if (a->parent_count >= MMD_SCENE_MAX_LINKS) {
-        fail_at(st, st->line, "too many parent keys (at most %d)", MMD_SCENE_MAX_LINKS);
+        fail_at(st, st->line, "too many %s keys (at most %d)", k, MMD_SCENE_MAX_LINKS);
         return;
     }
     if (!a->parents && !(a->parents = mmd_arena_array(st->arena, MMD_SCENE_MAX_LINKS, sizeof *a->parents))) {
@@ -846,7 +554,7 @@ static void key_parent(parse_state *st, mmd_scene_accessory *a, const char *v)
     }
     mmd_scene_link l = {.line = st->line};
     const char *end = v + strlen(v), *at = strrchr(v, '@');
-    if (at && (!parse_double(at + 1, &l.frame) || l.frame < 0 || l.frame > 1e9)) {
+    if (at && (!parse_double(at + 1, &l.frame) || l.frame < row->lo || l.frame > row->hi)) {
         fail_at(st, st->line, "expected %s with a frame number after '@', got '%s'", what, v);
         return;
     }
@@ -960,19 +668,19 @@ static int sort_keys(void *arr, int count, size_t size, int (*cmp)(const void *,
 }
 
 /* key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW */
-static void key_acc_key(parse_state *st, mmd_scene_accessory *a, const char *v)
+void mmd_scene_key_acc_key(parse_state *st, const mmd_scene_key *row, void *obj, const char *key, const char *v)
 {
+    mmd_scene_accessory *a = obj;
     double d[9];
     const char *rest;
     mmd_scene_acc_key k = {.line = st->line};
     mmd_accessory_place_default(&k.place);
-    bool ok = parse_numbers(v, 1, 0, 1e9, d, &rest) && parse_numbers(rest, 3, -MAX_UNITS, MAX_UNITS, d + 1, &rest) &&
+    bool ok = parse_numbers(v, 1, row->lo, row->hi, d, &rest) &&
+              parse_numbers(rest, 3, -MAX_UNITS, MAX_UNITS, d + 1, &rest) &&
               parse_numbers(rest, 3, -MAX_DEGREES, MAX_DEGREES, d + 4, &rest) && parse_numbers(rest, 1, 0, 1e6, d + 7, &rest) &&
               parse_numbers(rest, 1, 0, 1, d + 8, &rest) && parse_two_bools(rest, &k.place.visible, &k.place.shadow);
     if (!ok) {
-        fail_at(st, st->line,
-                "expected key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW (frame >= 0, position, rotation in "
-                "degrees, scale 0..1000000, opacity 0..1, on|off, on|off), got '%s'", v);
+        mmd_scene_fail_expect(st, row, key, v);
         return;
     }
     k.frame = d[0];
@@ -987,19 +695,15 @@ static void key_acc_key(parse_state *st, mmd_scene_accessory *a, const char *v)
 }
 
 /* [gravity] key = FRAME ACCELERATION X Y Z */
-static void key_gravity(parse_state *st, const char *k, const char *v)
+void mmd_scene_key_gravity(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
 {
-    mmd_scene *s = st->s;
+    mmd_scene *s = obj;
     double d[5];
     const char *rest;
-    if (strcmp(k, "key")) {
-        fail_at(st, st->line, "unknown key '%s' in [gravity] (expected key = FRAME ACCELERATION X Y Z)", k);
-        return;
-    }
-    if (!parse_numbers(v, 1, 0, 1e9, d, &rest) || !parse_numbers(rest, 4, -1e6, 1e6, d + 1, &rest) ||
+    (void)k;
+    if (!parse_numbers(v, 1, row->lo, row->hi, d, &rest) || !parse_numbers(rest, 4, -1e6, 1e6, d + 1, &rest) ||
         strspn(rest, " \t") != strlen(rest)) {
-        fail_at(st, st->line,
-                "expected key = FRAME ACCELERATION X Y Z (frame >= 0, MMD's acceleration, a direction), got '%s'", v);
+        fail_at(st, st->line, "expected %s (frame >= 0, MMD's acceleration, a direction), got '%s'", row->expect, v);
         return;
     }
     mmd_scene_gravity_key g = {.frame = d[0], .acceleration = (float)d[1],
@@ -1008,113 +712,236 @@ static void key_gravity(parse_state *st, const char *k, const char *v)
         s->gravity[s->gravity_count++] = g;
 }
 
-static void key_accessory(parse_state *st, const char *k, const char *v)
+/* ---- keys: the table's rows (scene_keys.h) ------------------------------- */
+
+void mmd_scene_fail(parse_state *st, const char *fmt, ...)
 {
-    mmd_scene_accessory *a = cur_accessory(st);
-    static const char *const flags[] = {"visible", "shadow", "add_blend", "after_models"};
-    bool *flag_ptr[] = {&a->place.visible, &a->place.shadow, &a->place.add_blend, &a->place.after_models};
-    double d;
-    if (!strcmp(k, "file")) {
-        if (once(st, 0, k))
-            a->file = resolve(st, v, "accessory");
-    } else if (!strcmp(k, "position")) {
-        if (once(st, 1, k))
-            parse_place(st, k, v, a->place.position);
-        a->set |= MMD_SCENE_ACC_POSITION;
-    } else if (!strcmp(k, "rotation")) {
-        if (once(st, 2, k))
-            parse_place(st, k, v, a->place.rotation);
-        a->set |= MMD_SCENE_ACC_ROTATION;
-    } else if (!strcmp(k, "scale")) {
-        if (!once(st, 3, k))
-            return;
-        if (!parse_double(v, &d) || d < 0 || d > 1e6)
-            fail_at(st, st->line, "expected scale (MMD's Si) as a number 0..1000000, got '%s'", v);
-        else
-            a->place.scale = (float)d;
-        a->set |= MMD_SCENE_ACC_SCALE;
-    } else if (!strcmp(k, "opacity")) {
-        if (!once(st, 4, k))
-            return;
-        if (!parse_double(v, &d) || d < 0 || d > 1)
-            fail_at(st, st->line, "expected opacity (MMD's Tr) as a number 0..1, got '%s'", v);
-        else
-            a->place.opacity = (float)d;
-    } else if (!strcmp(k, "parent")) {
-        key_parent(st, a, v);
-    } else if (!strcmp(k, "key")) {
-        key_acc_key(st, a, v);
-    } else {
-        for (int i = 0; i < 4; i++)
-            if (!strcmp(k, flags[i])) {
-                if (once(st, 6 + i, k) && !parse_bool(v, flag_ptr[i]))
-                    fail_at(st, st->line, "expected %s = on or off, got '%s'", k, v);
-                return;
-            }
-        fail_at(st, st->line,
-                "unknown key '%s' in [accessory] (expected file, position, rotation, scale, opacity, parent, "
-                "visible, shadow, add_blend, after_models, key)",
-                k);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    fail_status(st, MMD_E_BAD_VALUE, st->line, fmt, ap);
+    va_end(ap);
 }
 
-/* A number lo..hi for key k of [effects]; false (after failing) otherwise. */
-static bool effect_number(parse_state *st, int bit, const char *k, const char *v, double lo, double hi, float *out)
+void mmd_scene_fail_expect(parse_state *st, const mmd_scene_key *row, const char *key, const char *value)
+{
+    char want[300];
+    mmd_scene_key_expect(row, key, want, sizeof want);
+    fail_at(st, st->line, "expected %s, got '%s'", want, value);
+}
+
+/* A number in the row's range (above lo when the range is open there). */
+static bool in_range(const mmd_scene_key *row, double d)
+{
+    return (row->flags & MMD_KEY_LO_OPEN ? d > row->lo : d >= row->lo) && d <= row->hi;
+}
+
+/* A row of a type the table reads itself; p is its field. */
+static void parse_typed(parse_state *st, const mmd_scene_key *row, char *p, const char *k, const char *v)
 {
     double d;
-    if (!once(st, bit, k))
-        return false;
-    if (!parse_double(v, &d) || !(d >= lo && d <= hi)) {
-        fail_at(st, st->line, "expected %s as a number %g..%g, got '%s'", k, lo, hi, v);
-        return false;
-    }
-    *out = (float)d;
-    return true;
-}
-
-static void effect_switch(parse_state *st, int bit, const char *k, const char *v, bool *out)
-{
-    if (once(st, bit, k) && !parse_bool(v, out))
-        fail_at(st, st->line, "expected %s = on or off, got '%s'", k, v);
-}
-
-static void key_effects(parse_state *st, const char *k, const char *v)
-{
-    mmd_effects *e = &st->s->effects;
-    mmd_error m;
-    if (!strcmp(k, "glow")) {
-        effect_switch(st, 0, k, v, &e->glow);
-    } else if (!strcmp(k, "glow_strength")) {
-        effect_number(st, 1, k, v, 0, 10, &e->glow_strength);
-    } else if (!strcmp(k, "glow_radius")) {
-        effect_number(st, 2, k, v, 0.25, 4, &e->glow_radius);
-    } else if (!strcmp(k, "soft_shadow")) {
-        if (!once(st, 3, k))
-            return;
-        if (!strcmp(v, "contact")) {
-            e->soft_shadow = true;
-            e->soft_shadow_mode = MMD_SOFT_SHADOW_CONTACT;
-        } else if (!parse_bool(v, &e->soft_shadow)) {
-            fail_at(st, st->line, "expected soft_shadow = on, off or contact, got '%s'", v);
+    int64_t x;
+    float r[3];
+    bool ok = true;
+    switch (row->type) {
+    case MMD_KEY_BOOL: ok = parse_bool(v, (bool *)p); break;
+    case MMD_KEY_INT:
+        if ((ok = parse_i64(v, NULL, (int64_t)row->lo, (int64_t)row->hi, &x)))
+            *(int *)p = (int)x;
+        break;
+    case MMD_KEY_FLOAT:
+    case MMD_KEY_DOUBLE:
+        if ((ok = parse_double(v, &d) && in_range(row, d))) {
+            if (row->type == MMD_KEY_FLOAT)
+                *(float *)p = (float)d;
+            else
+                *(double *)p = d;
         }
-    } else if (!strcmp(k, "soft_shadow_radius")) {
-        effect_number(st, 4, k, v, 0.5, 8, &e->soft_shadow_radius);
-    } else if (!strcmp(k, "diffusion")) {
-        effect_switch(st, 5, k, v, &e->diffusion);
-    } else if (!strcmp(k, "diffusion_strength")) {
-        effect_number(st, 6, k, v, 0, 2, &e->diffusion_strength);
-    } else if (!strcmp(k, "diffusion_threshold")) {
-        effect_number(st, 7, k, v, 0, 1, &e->diffusion_threshold);
-    } else if (!strcmp(k, "ssaa")) {
-        if (once(st, 8, k) && mmd_scene_parse_ssaa(v, &e->ssaa, &m))
-            fail_at(st, st->line, "%s", m.msg);
-    } else if (!strcmp(k, "fxaa")) {
-        effect_switch(st, 9, k, v, &e->fxaa);
-    } else {
-        fail_at(st, st->line,
-                "unknown key '%s' in [effects] (expected glow, glow_strength, glow_radius, soft_shadow, "
-                "soft_shadow_radius, diffusion, diffusion_strength, diffusion_threshold, ssaa, fxaa)",
-                k);
+        break;
+    case MMD_KEY_VEC3:
+        if ((ok = parse_vec3(v, r, row->lo, row->hi)))
+            for (int i = 0; i < 3; i++)
+                ((float *)p)[i] = row->flags & MMD_KEY_RADIANS ? (float)(r[i] * (M_PI / 180.0)) : r[i];
+        break;
+    case MMD_KEY_OFFSET: ok = parse_offset(v, (int *)p, (long)row->hi); break;
+    case MMD_KEY_PATH: *(char **)p = resolve(st, v, row->noun); break;
+    case MMD_KEY_CUSTOM: break;
+    }
+    if (!ok)
+        mmd_scene_fail_expect(st, row, k, v);
+}
+
+static void *section_object(parse_state *st)
+{
+    if (st->section == MMD_SEC_MODEL)
+        return cur_model(st);
+    if (st->section == MMD_SEC_ACCESSORY)
+        return cur_accessory(st);
+    return st->s;
+}
+
+/* key = value in the current section: its row, the duplicate check, the
+ * placement mark, then the row's parser. */
+static void on_row(parse_state *st, const char *k, const char *v)
+{
+    const mmd_scene_key *row = mmd_scene_key_find(st->section, k);
+    if (!row) {
+        char list[400];
+        mmd_scene_key_list(st->section, list, sizeof list);
+        fail_at(st, st->line, "unknown key '%s' in [%s] (expected %s)", k, mmd_scene_section_names[st->section], list);
+        return;
+    }
+    size_t count, i = (size_t)(row - mmd_scene_keys(&count));
+    if (!(row->flags & MMD_KEY_REPEAT)) {
+        if (st->seen_rows[i]) {
+            fail_at(st, st->line, "key '%s' given twice in this section", row->name);
+            return;
+        }
+        st->seen_rows[i] = true;
+    }
+    void *obj = section_object(st);
+    if ((row->flags & MMD_KEY_PLACE) && st->section == MMD_SEC_MODEL)
+        ((mmd_scene_model *)obj)->placed = true;
+    else if (row->flags & MMD_KEY_PLACE)
+        ((mmd_scene_accessory *)obj)->set |= row->mark;
+    if (row->parse)
+        row->parse(st, row, obj, k, v);
+    else
+        parse_typed(st, row, (char *)obj + row->offset, k, v);
+}
+
+/* The value parsers shared with the command line, their sentence after "KEY: ". */
+static void shared_failed(parse_state *st, const char *k, mmd_status rc, const mmd_error *m)
+{
+    if (rc != MMD_OK)
+        fail_at(st, st->line, "%s: %s", k, m->msg);
+}
+
+void mmd_scene_key_size(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    mmd_error m;
+    (void)row;
+    shared_failed(st, k, mmd_scene_parse_size(v, &s->width, &s->height, &m), &m);
+}
+
+void mmd_scene_key_fps(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    mmd_error m;
+    (void)row;
+    shared_failed(st, k, mmd_scene_parse_fps(v, &s->fps_num, &s->fps_den, &m), &m);
+}
+
+void mmd_scene_key_frames(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    mmd_error m;
+    (void)row;
+    mmd_status rc = mmd_scene_parse_frames(v, &s->frame_first, &s->frame_last, NULL, &m);
+    shared_failed(st, k, rc, &m);
+    s->has_frames = rc == MMD_OK;
+}
+
+void mmd_scene_key_background(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    mmd_error m;
+    (void)row;
+    shared_failed(st, k, mmd_scene_parse_background(v, s->background, &s->transparent, &m), &m);
+}
+
+void mmd_scene_key_antialias(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_error m;
+    (void)k;
+    if (mmd_scene_parse_antialias(v, (int *)((char *)obj + row->offset), &m))
+        fail_at(st, st->line, "%s", m.msg);
+}
+
+void mmd_scene_key_ssaa(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_error m;
+    (void)k;
+    if (mmd_scene_parse_ssaa(v, (int *)((char *)obj + row->offset), &m))
+        fail_at(st, st->line, "%s", m.msg);
+}
+
+void mmd_scene_key_hex(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    if (!parse_hex_color(v, (float *)((char *)obj + row->offset)))
+        mmd_scene_fail_expect(st, row, k, v);
+    else
+        s->has_edge_color = true;
+}
+
+void mmd_scene_key_projection(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    bool *ortho = (bool *)((char *)obj + row->offset);
+    if (!strcmp(v, "perspective"))
+        *ortho = false;
+    else if (!strcmp(v, "orthographic"))
+        *ortho = true;
+    else
+        mmd_scene_fail_expect(st, row, k, v);
+}
+
+void mmd_scene_key_follow(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    (void)k;
+    parse_link(st, row, v, false, &s->follows, &s->follow_count);
+}
+
+void mmd_scene_key_outside_parent(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene_model *m = obj;
+    (void)k;
+    parse_link(st, row, v, true, &m->parents, &m->parent_count);
+}
+
+void mmd_scene_key_light_color(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    if (!parse_hex_color(v, s->light_color) && !parse_vec3(v, s->light_color, row->lo, row->hi))
+        mmd_scene_fail_expect(st, row, k, v);
+    else
+        s->has_light_color = true;
+}
+
+void mmd_scene_key_light_direction(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    float d[3];
+    if (!parse_vec3(v, d, row->lo, row->hi) || (d[0] == 0 && d[1] == 0 && d[2] == 0)) {
+        mmd_scene_fail_expect(st, row, k, v);
+        return;
+    }
+    memcpy(s->light_direction, d, sizeof d);
+    s->has_light_direction = true;
+}
+
+void mmd_scene_key_motion(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene_model *m = obj;
+    (void)k;
+    if (m->motion_count >= (int)row->hi) {
+        fail_at(st, st->line, "too many motions for one model (at most %d)", (int)row->hi);
+        return;
+    }
+    char *p = resolve(st, v, row->noun);
+    if (p)
+        m->motions[m->motion_count++] = p;
+}
+
+void mmd_scene_key_soft_shadow(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_effects *e = &((mmd_scene *)obj)->effects;
+    if (!strcmp(v, "contact")) {
+        e->soft_shadow = true;
+        e->soft_shadow_mode = MMD_SOFT_SHADOW_CONTACT;
+    } else if (!parse_bool(v, &e->soft_shadow)) {
+        mmd_scene_fail_expect(st, row, k, v);
     }
 }
 
@@ -1145,18 +972,10 @@ static int on_key(void *user, const char *section, const char *key, const char *
     (void)section; /* the reader tracked the section (repeatable [model] needs that) */
     if (st->failed)
         return 0;
-    switch (st->section) {
-    case SEC_OUTPUT: key_output(st, key, value); break;
-    case SEC_CAMERA: key_camera(st, key, value); break;
-    case SEC_LIGHT: key_light(st, key, value); break;
-    case SEC_MODEL: key_model(st, key, value); break;
-    case SEC_AUDIO: key_audio(st, key, value); break;
-    case SEC_ACCESSORY: key_accessory(st, key, value); break;
-    case SEC_EFFECTS: key_effects(st, key, value); break;
-    case SEC_BACKGROUND: key_background(st, key, value); break;
-    case SEC_GRAVITY: key_gravity(st, key, value); break;
-    default: fail_at(st, st->line, "key '%s' outside any section (start with [output], [model], ...)", key);
-    }
+    if (st->section == MMD_SEC_NONE)
+        fail_at(st, st->line, "key '%s' outside any section (start with [output], [model], ...)", key);
+    else
+        on_row(st, key, value);
     return !st->failed;
 }
 
@@ -1184,23 +1003,6 @@ static char *read_line(char *str, int num, void *stream)
     return st->failed ? NULL : str;
 }
 
-static void set_defaults(mmd_scene *s)
-{
-    s->width = 1920;
-    s->height = 1080;
-    s->fps_num = 30;
-    s->fps_den = 1;
-    s->antialias = 4;
-    s->ground_shadow = true;
-    s->ground_shadow_brightness = 1.0f;
-    s->bg_scale = s->bg_video_scale = 1.0f;
-    s->background[0] = s->background[1] = s->background[2] = 1.0f;
-    s->cam_target[1] = 10.0f;
-    s->cam_distance = -45.0f;
-    s->cam_fov = 30.0f;
-    mmd_effects_default(&s->effects);
-}
-
 /* Link targets name models of the scene (by [model:NAME]); bones are checked
  * when the models are loaded. */
 static void check_link(parse_state *st, const mmd_scene_link *l)
@@ -1224,30 +1026,51 @@ static void check_link_models(parse_state *st)
             check_link(st, &st->s->accessories[x].parents[i]);
 }
 
-mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
-                           mmd_error *err)
+mmd_scene *mmd_scene_create(const char *path)
 {
     struct scene_box *box = calloc(1, sizeof *box);
     mmd_arena *arena = mmd_arena_create();
     if (!box || !arena) {
         free(box);
         mmd_arena_destroy(arena);
-        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
+        return NULL;
     }
     box->arena = arena;
     mmd_scene *s = &box->scene;
-    set_defaults(s);
+    mmd_scene_defaults(s);
     s->path = mmd_arena_strdup(arena, path);
     const char *slash = strrchr(path, '/');
     s->dir = slash ? mmd_arena_strndup(arena, path, slash == path ? 1 : (size_t)(slash - path))
                    : mmd_arena_strdup(arena, ".");
+    if (!s->path || !s->dir) {
+        mmd_scene_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+char *mmd_scene_strdup(mmd_scene *s, const char *v)
+{
+    return mmd_arena_strdup(((struct scene_box *)s)->arena, v);
+}
+
+void *mmd_scene_array(mmd_scene *s, size_t count, size_t size)
+{
+    return mmd_arena_array(((struct scene_box *)s)->arena, count, size);
+}
+
+mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files, mmd_scene **out,
+                           mmd_error *err)
+{
+    mmd_scene *s = mmd_scene_create(path);
+    if (!s)
+        return mmd_fail(err, MMD_E_NOMEM, "%s: out of memory", path);
+    mmd_arena *arena = ((struct scene_box *)s)->arena;
     mmd_error scratch;
     if (text && !strncmp(text, "\xEF\xBB\xBF", 3))
         text += 3; /* a UTF-8 byte order mark (Windows editors write one) */
     parse_state st = {.s = s, .arena = arena, .text = text, .path = path, .check_files = check_files,
                       .err = err ? err : &scratch};
-    if (!s->path || !s->dir)
-        fail_nomem(&st, 0);
     int rc = st.failed ? 0 : ini_parse_stream(read_line, &st, on_key, &st);
     if (!st.failed && rc > 0)
         fail_at(&st, rc, "expected 'key = value', '[section]' or a comment (; or #)");
@@ -1257,14 +1080,13 @@ mmd_status mmd_scene_parse(const char *text, const char *path, bool check_files,
         fail_at(&st, cur_model(&st)->line, "model section has no 'file' key");
     if (!st.failed)
         finish_accessories(&st);
-    if (!st.failed && s->audio_file == NULL && st.seen[SEC_AUDIO])
+    if (!st.failed && s->audio_file == NULL && st.seen[MMD_SEC_AUDIO])
         fail_at(&st, st.line, "[audio] section has no 'file' key");
     if (!st.failed && s->model_count == 0)
         fail_at(&st, st.line, "no [model] section: a scene needs at least one model");
     check_link_models(&st);
     if (st.failed) {
-        mmd_arena_destroy(arena);
-        free(box);
+        mmd_scene_free(s);
         return st.err->status;
     }
     *out = s;

@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "core/accessory.h"
+#include "core/look.h"
 #include "core/status.h"
 #include "renderer/gl/effects.h"
 
@@ -50,9 +51,7 @@ typedef struct mmd_scene_model {
     struct mmd_motion *motion_data[MMD_SCENE_MAX_MOTIONS]; /* slot k's motion already in memory (a project's), owned by the scene; motions[k] is then only its name for messages */
     int motion_count;
     bool physics;                        /* default true */
-    float edge_width;                    /* MMD's model edge width: scales every edge (default 1) */
-    bool add_blend;                      /* MMD's 加算合成 (default off) */
-    bool self_shadow;                    /* casts and receives the self-shadow (default on) */
+    mmd_model_look look;                 /* edge_width, add_blend, self_shadow (core/look.h) */
     mmd_scene_link *parents;             /* outside_parent keys, in file order */
     int parent_count;
     int calc_order;                      /* calc_order = N (1..), 0 unset: docs/pmm.md "Calculation order" */
@@ -198,6 +197,23 @@ mmd_status mmd_scene_parse_frames(const char *v, int64_t *first, int64_t *last, 
 mmd_status mmd_scene_parse_background(const char *v, float rgb[3], bool *transparent, mmd_error *err);
 mmd_status mmd_scene_parse_antialias(const char *v, int *aa, mmd_error *err);
 mmd_status mmd_scene_parse_ssaa(const char *v, int *ssaa, mmd_error *err); /* 1..4 */
+
+/* The scene as scene.ini text (malloc'd, NUL-terminated, *len its length when
+ * len is not NULL), from the key table (renderer/scene/scene_keys.h): each
+ * section in the order the reader lists them, each key in the table's order,
+ * only the keys whose value is not the default (placements given and files
+ * always); deterministic. dir: the folder the text will be read from (paths
+ * relative to it when shorter, as mmd_scene_relpath), NULL to write paths as
+ * stored. comment (NULL none): a first "; comment" line. mmd_scene_parse of
+ * the text gives the same scene (tests/unit/test_scene.c). MMD_E_OUTPUT when a
+ * value cannot be held by a scene line (mmd_scene_can_hold, 197 bytes),
+ * MMD_E_NOMEM. */
+mmd_status mmd_scene_write(const mmd_scene *s, const char *dir, const char *comment, char **text, size_t *len,
+                           mmd_error *err);
+/* Path of file as a scene in the folder dir_real (a realpath) names it: its
+ * real path relative to dir_real when that is shorter, else the real path (the
+ * file as given when it has none). */
+void mmd_scene_relpath(const char *dir_real, const char *file, char *out, size_t cap);
 
 /* True when value, written as "key = value" on a scene line, parses back as
  * itself: no control character (a newline would start a line of its own, a

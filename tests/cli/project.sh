@@ -384,4 +384,18 @@ t_expect "export: DIR/scene.ini a symbolic link to a file outside is exit 5" 5 "
 t_grep "the link is named" "scene\\.ini \\(the name is a symbolic link \\(not replaced\\)\\)"
 t_expect "its target is untouched, the link kept" 0 test "$(cat "$TMP/victim")" = precious -a -L "$E/d/scene.ini"
 t_expect "and nothing is written" 0 test ! -e "$E/d/camera.vmd" -a ! -e "$E/d/model_1.vmd"
+
+# info prints the scene the project becomes: the very value export writes, through the same writer (issue 26)
+cp -r "$TMP/p" "$TMP/pi"
+"$MMD" export "$TMP/pi/proj/song.pmm" "$TMP/pi/proj" --asset-root "$TMP/pi/assets" >/dev/null 2>&1
+tail -n +3 "$TMP/pi/proj/scene.ini" > "$TMP/pi/export.ini"
+if command -v python3 >/dev/null; then
+    "$MMD" info "$TMP/pi/proj/song.pmm" --asset-root "$TMP/pi/assets" --json 2>/dev/null |
+        python3 -c 'import json, sys; sys.stdout.write(json.load(sys.stdin)["scene"])' > "$TMP/pi/info.ini"
+    t_expect "info --json's scene is export's scene.ini (after its comment)" 0 cmp "$TMP/pi/info.ini" "$TMP/pi/export.ini"
+else
+    t_skip "info --json's scene" "skipped: no python3"
+fi
+OUT=$("$MMD" info "$TMP/pi/proj/song.pmm" --asset-root "$TMP/pi/assets" 2>/dev/null)
+t_grep "info prints it too, indented" "^    outside_parent = センター -> dancer:右手首 @0$"
 t_done

@@ -16,6 +16,7 @@ for t in "$@"; do
     mkdir -p "$work" "$crash" "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t"
     dict=()
     [ -f "tests/fuzz/$t.dict" ] && dict=(-dict="tests/fuzz/$t.dict")
+    [ -f "$build/fuzz/$t.dict" ] && dict=(-dict="$build/fuzz/$t.dict") # generated (Makefile: scene.dict)
     log="$build/fuzz-$t.log"
     echo "fuzz: $t for ${secs}s (log $log)"
     "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \

@@ -67,9 +67,9 @@ static mmd_pmm *full_project(int version)
     if (version > 1) {
         mmd_pmm_model_key *bk = mmd_pmm_add_model_key(p, &p->models[1], 5);
         bk->parents[1] = (mmd_pmm_parent){0, 1}; /* fan's centre follows miku's right wrist */
-        p->models[0].add_blend = true;
-        p->models[0].edge_width = 1.25f;
-        p->models[0].self_shadow = false;
+        p->models[0].look.add_blend = true;
+        p->models[0].look.edge_width = 1.25f;
+        p->models[0].look.self_shadow = false;
         p->models[0].calc_order = 2;
         p->models[1].calc_order = 1;
     }
@@ -151,8 +151,8 @@ static void same_project(const mmd_pmm *a, const mmd_pmm *b)
         CHECK(x->ik_count == y->ik_count && x->op_count == y->op_count);
         CHECK_EQ_INT(x->draw_order, y->draw_order);
         CHECK_EQ_INT(x->calc_order, y->calc_order);
-        CHECK(x->add_blend == y->add_blend && x->self_shadow == y->self_shadow);
-        CHECK(x->edge_width == y->edge_width);
+        CHECK(x->look.add_blend == y->look.add_blend && x->look.self_shadow == y->look.self_shadow);
+        CHECK(x->look.edge_width == y->look.edge_width);
         for (uint32_t j = 0; j < x->bone_count; j++) {
             CHECK_STR(x->bones[j].name, y->bones[j].name);
             REQUIRE(x->bones[j].key_count == y->bones[j].key_count);

@@ -13,6 +13,7 @@
 #include "core/pmm.h"
 #include "renderer/scene/project.h"
 #include "renderer/scene/scene.h"
+#include "tests/util/scene_dump.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE
@@ -77,7 +78,7 @@ static mmd_pmm *round_trip_project(void)
     mmd_pmm_add_model(p, "dancer", "C:\\MMD\\UserFile\\Model\\dancer.pmx", DANCER, 3, NULL, 0, NULL, 0, op, 2);
     mmd_pmm_add_model(p, "扇 fan", " my fan.pmx", FAN, 1, NULL, 0, NULL, 0, op, 2);
     mmd_pmm_model *d = &p->models[0], *f = &p->models[1];
-    d->edge_width = 2, d->self_shadow = false, f->add_blend = true;
+    d->look.edge_width = 2, d->look.self_shadow = false, f->look.add_blend = true;
     f->keys[0].parents[1] = (mmd_pmm_parent){0, 2};
     mmd_pmm_add_camera_key(p, 20)->look_at = (mmd_pmm_parent){0, 0};
     mmd_pmm_accessory *x = mmd_pmm_add_accessory(p, "fan", "UserFile\\Accessory\\扇.x");
@@ -141,9 +142,9 @@ static void check_models(const mmd_scene *s, const mmd_project *pr, const char *
         REQUIRE(m->motion_count == 1);
         CHECK(same_real(m->motions[0], vmd));
         CHECK(!m->physics); /* the project's physics is off */
-        CHECK_NEAR(m->edge_width, pm->edge_width, 0);
-        CHECK(m->add_blend == pm->add_blend);
-        CHECK(m->self_shadow == pm->self_shadow);
+        CHECK_NEAR(m->look.edge_width, pm->look.edge_width, 0);
+        CHECK(m->look.add_blend == pm->look.add_blend);
+        CHECK(m->look.self_shadow == pm->look.self_shadow);
         CHECK_EQ_INT(m->calc_order, pm->calc_order);
     }
     CHECK(strchr(s->models[1].file, ' ') != NULL); /* " my fan.pmx": named by its absolute path */
@@ -208,6 +209,47 @@ static void check_media(const mmd_scene *s, const mmd_project *pr)
     CHECK_NEAR(s->bg_video_scale, p->video_scale, 0);
 }
 
+/* The project's scene value (mmd_project_scene) written by the key table's
+ * writer and read back is the same scene; export writes that text. */
+static void value_round_trip(const mmd_project *pr, const char *dir)
+{
+    mmd_scene *a = NULL, *b = NULL;
+    mmd_error err;
+    char *text = NULL, path[PATH_MAX + 32];
+    mmd_status st = mmd_project_scene(pr, &a, &err);
+    if (st != MMD_OK)
+        printf("#   %s\n", err.msg);
+    REQUIRE(st == MMD_OK);
+    CHECK(a->camera_motion_data != NULL);
+    for (int i = 0; i < a->model_count; i++)
+        CHECK(a->models[i].motion_count == 1 && a->models[i].motion_data[0] != NULL);
+    REQUIRE(mmd_scene_write(a, dir, NULL, &text, NULL, &err) == MMD_OK);
+    snprintf(path, sizeof path, "%s/scene.ini", dir);
+    st = mmd_scene_parse(text, path, true, &b, &err); /* the export wrote the VMDs beside it */
+    if (st != MMD_OK)
+        printf("#   %s\n", err.msg);
+    REQUIRE(st == MMD_OK);
+    char *da = mmd_test_scene_dump(a), *db = mmd_test_scene_dump(b);
+    REQUIRE(da && db);
+    if (strcmp(da, db))
+        printf("#   value:\n%s#   read back:\n%s", da, db);
+    CHECK_STR(db, da);
+    snprintf(path, sizeof path, "%s/scene.ini", dir);
+    FILE *f = fopen(path, "rb");
+    static char exported[1 << 16];
+    size_t n = f ? fread(exported, 1, sizeof exported - 1, f) : 0;
+    exported[n] = 0;
+    if (f)
+        fclose(f);
+    const char *body = strstr(exported, "\n\n"); /* after the comment line */
+    CHECK(body && !strcmp(body + 2, text));
+    free(da);
+    free(db);
+    free(text);
+    mmd_scene_free(a);
+    mmd_scene_free(b);
+}
+
 TEST(exported_scene_parses_back_to_the_project)
 {
     const char *files[] = {"assets/Model/dancer.pmx", "proj/ my fan.pmx", "assets/Accessory/扇.x", "proj/stage.x",
@@ -216,17 +258,17 @@ TEST(exported_scene_parses_back_to_the_project)
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         put(files[i], "x"); /* a scene checks that its files are regular files; nothing here decodes them */
     REQUIRE(save_pmm(round_trip_project(), "proj/song.pmm") == 0);
-    char path[PATH_MAX + 32], assets[PATH_MAX], dir[PATH_MAX], msg[1024];
+    char path[PATH_MAX + 32], assets[PATH_MAX], dir[PATH_MAX];
     snprintf(path, sizeof path, "%s/proj/song.pmm", root);
     snprintf(assets, sizeof assets, "%s/assets", root);
     snprintf(dir, sizeof dir, "%s/proj", root);
     mmd_project_search search = {{assets}, 1, false};
     mmd_project *pr = NULL;
-    REQUIRE(mmd_project_load(path, &search, &pr, msg, sizeof msg) == 0);
+    REQUIRE(mmd_project_load(path, &search, &pr, NULL) == MMD_OK);
     CHECK_EQ_INT(pr->warning_count, 0);
     for (uint32_t i = 0; i < 2; i++)
         CHECK(pr->model_files[i] && pr->accessory_files[i]);
-    REQUIRE(mmd_project_export(pr, dir, msg, sizeof msg) == MMD_OK); /* into the project's own folder */
+    REQUIRE(mmd_project_export(pr, dir, NULL) == MMD_OK); /* into the project's own folder */
     snprintf(path, sizeof path, "%s/scene.ini", dir);
     mmd_scene *s = NULL;
     mmd_error err;
@@ -242,6 +284,7 @@ TEST(exported_scene_parses_back_to_the_project)
     }
     CHECK_EQ_INT(st, MMD_OK);
     mmd_scene_free(s);
+    value_round_trip(pr, dir);
     mmd_project_free(pr);
 }
 
@@ -269,14 +312,16 @@ TEST(bone_name_with_a_newline_is_not_written)
     mmd_pmm_add_model(p, "b", "b.pmx", FAN, 1, NULL, 0, NULL, 0, op, 2);
     p->models[1].keys[0].parents[1] = (mmd_pmm_parent){0, 0}; /* b's センター follows a's bad bone */
     REQUIRE(save_pmm(p, "nl/p.pmm") == 0);
-    char path[PATH_MAX + 32], out[PATH_MAX], msg[1024];
+    char path[PATH_MAX + 32], out[PATH_MAX];
     snprintf(path, sizeof path, "%s/nl/p.pmm", root);
     snprintf(out, sizeof out, "%s/nl/out", root);
     mmd_project_search search = {{0}, 0, false};
     mmd_project *pr = NULL;
-    REQUIRE(mmd_project_load(path, &search, &pr, msg, sizeof msg) == 0);
-    CHECK_EQ_INT(mmd_project_export(pr, out, msg, sizeof msg), MMD_E_OUTPUT);
-    CHECK(strstr(msg, "\\x0a[effects]\\x0aglow = on") != NULL);
+    REQUIRE(mmd_project_load(path, &search, &pr, NULL) == MMD_OK);
+    mmd_error err;
+    CHECK_EQ_INT(mmd_project_export(pr, out, &err), MMD_E_OUTPUT);
+    CHECK_EQ_INT(err.status, MMD_E_OUTPUT);
+    CHECK(strstr(err.msg, "\\x0a[effects]\\x0aglow = on") != NULL);
     snprintf(path, sizeof path, "%s/scene.ini", out);
     CHECK(access(path, F_OK) != 0);
     snprintf(path, sizeof path, "%s/model_1.vmd", out);

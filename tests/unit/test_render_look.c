@@ -69,7 +69,7 @@ static mmd_model *box_model(float cx, float cz, float hx, float h, float hz, flo
 
 typedef struct look_scene {
     mmd_model *models[3];
-    mmd_render_look looks[3];
+    mmd_model_look looks[3];
     int count;
     bool ground;
     float brightness;
@@ -86,7 +86,7 @@ static void scene_init(look_scene *s)
 {
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 3; i++)
-        mmd_render_look_default(&s->looks[i]);
+        s->looks[i] = mmd_model_look_default();
     s->brightness = 1;
     s->bg_scale = 1;
 }
@@ -181,11 +181,11 @@ TEST(edge_width)
     scene_init(&s);
     s.models[0] = box_model(0, 0, 5, 5, 5, 0.8f, 0.5f, 0.3f);
     s.count = 1;
-    s.looks[0].edge_scale = 0;
+    s.looks[0].edge_width = 0;
     uint8_t *none = golden("look_edge_0", &s);
-    s.looks[0].edge_scale = 1;
+    s.looks[0].edge_width = 1;
     uint8_t *one = golden(NULL, &s);
-    s.looks[0].edge_scale = 2;
+    s.looks[0].edge_width = 2;
     uint8_t *two = golden("look_edge_2", &s);
     /* the hull is black: every pixel a wider edge covers is darker or the same */
     long d01 = differing(none, one), d12 = differing(one, two);
@@ -197,7 +197,7 @@ TEST(edge_width)
     CHECK(darker >= d01);
     /* width 0 is exactly the model drawn with its edge flag off */
     s.models[0]->materials[0].flags &= (uint8_t)~MMD_MAT_EDGE;
-    s.looks[0].edge_scale = 1;
+    s.looks[0].edge_width = 1;
     uint8_t *flagless = golden(NULL, &s);
     CHECK(memcmp(flagless, none, (size_t)W * H * 4) == 0);
     free(none);
@@ -214,7 +214,7 @@ TEST(pmd_edge_color)
     scene_init(&s);
     s.models[0] = box_model(0, 0, 5, 5, 5, 0.8f, 0.5f, 0.3f);
     s.count = 1;
-    s.looks[0].edge_scale = 2;
+    s.looks[0].edge_width = 2;
     static const float red[3] = {1, 0, 0};
     s.pmd_edge = red;
     uint8_t *pmx = golden(NULL, &s);

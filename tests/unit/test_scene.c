@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "renderer/scene/scene.h"
+#include "renderer/scene/scene_keys.h"
+#include "tests/util/scene_dump.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE
@@ -565,6 +567,172 @@ TEST(scene_encodings)
     CHECK(s == NULL);
 }
 
+/* text -> scene -> scene.ini text (mmd_scene_write) -> scene: the two scenes
+ * hold the same values; writing is deterministic; *written the text. */
+static void round_trip(const char *text, char **written)
+{
+    mmd_scene *a = NULL, *b = NULL;
+    mmd_error err;
+    char *t1 = NULL, *t2 = NULL, path[128];
+    int rc = parse(text, &a, &err);
+    if (rc)
+        printf("#   %s\n", err.msg);
+    REQUIRE(rc == MMD_OK);
+    REQUIRE(mmd_scene_write(a, g_dir, "round trip", &t1, NULL, &err) == MMD_OK);
+    snprintf(path, sizeof path, "%s/written.ini", g_dir);
+    rc = mmd_scene_parse(t1, path, true, &b, &err);
+    if (rc)
+        printf("#   %s\n#   in:\n%s\n", err.msg, t1);
+    REQUIRE(rc == MMD_OK);
+    char *da = mmd_test_scene_dump(a), *db = mmd_test_scene_dump(b);
+    REQUIRE(da && db);
+    if (strcmp(da, db))
+        printf("#   before:\n%s#   after:\n%s#   text:\n%s", da, db, t1);
+    CHECK_STR(db, da);
+    REQUIRE(mmd_scene_write(b, g_dir, "round trip", &t2, NULL, &err) == MMD_OK);
+    CHECK_STR(t2, t1);
+    free(da);
+    free(db);
+    free(t2);
+    mmd_scene_free(a);
+    mmd_scene_free(b);
+    *written = t1;
+}
+
+TEST(writer_round_trip)
+{
+    const char *rich = "[output]\nsize = 640x360\nfps = 30000/1001\nframes = 10-20\nantialias = 2\n"
+                       "background = transparent\nground_shadow = off\nground_shadow_brightness = 0.3\n"
+                       "ground_shadow_translucent = on\nedge_color = #ff8000\n"
+                       "[camera]\nmotion = cam.vmd\ntarget = 1 2.5, -3\nrotation = 90 0.1 -180\ndistance = -30.7\n"
+                       "fov = 45\nprojection = orthographic\nfollow = miku:センター @5\nfollow = none @9.5\n"
+                       "[light]\ncolor = #9a9a9a\ndirection = -0.5 -1 0.5\n"
+                       "[model:miku]\nfile = a.pmx\nmotion = d1.vmd\nmotion = d2.vmd\nphysics = off\nedge_width = 1.5\n"
+                       "add_blend = on\nself_shadow = off\ncalc_order = 3\nposition = 0 0 0\n"
+                       "[model:stage]\nfile = sub/b.pmx\nrotation = 0 90 0\nscale = 0.1\n"
+                       "outside_parent = センター -> miku:右手首 @2\noutside_parent = センター -> none @7\n"
+                       "[accessory:fan]\nfile = fan.x\nscale = 0\nopacity = 0.25\nparent = miku:右手首\n"
+                       "visible = off\nshadow = off\nadd_blend = on\nafter_models = on\n"
+                       "[accessory]\nfile = stage.x\nposition = 1 2 3\nparent = miku:頭 @1\nparent = none @30\n"
+                       "key = 30 0 2 0 0 0 0 1 1 on on\nkey = 0 0.1 1 0 0 0 90.5 0.5 0.5 on off\n"
+                       "[audio]\nfile = beat.wav\noffset = -1.25\n"
+                       "[background]\nimage = sky.png\noffset = 10 -5\nscale = 0.5\nvideo = clip.avi\n"
+                       "video_offset = -20 -10\nvideo_scale = 0.25\n"
+                       "[effects]\nglow = on\nglow_strength = 2\nglow_radius = 0.25\nsoft_shadow = contact\n"
+                       "soft_shadow_radius = 3\ndiffusion = on\ndiffusion_strength = 1.5\ndiffusion_threshold = 0.7\n"
+                       "ssaa = 3\nfxaa = on\n"
+                       "[gravity]\nkey = 20 5 0 1 0\nkey = 0 9.8 0 -1 0\n";
+    char *t = NULL;
+    round_trip(rich, &t);
+    REQUIRE(t);
+    CHECK(strstr(t, "; round trip\n\n[output]\nsize = 640x360\nfps = 30000/1001\nframes = 10-20\n") == t);
+    CHECK(strstr(t, "\n[model:stage]\nfile = sub/b.pmx\nposition = 0 0 0\nrotation = 0 90 0\nscale = 0.1\n"
+                    "outside_parent = センター -> miku:右手首 @2\noutside_parent = センター -> none @7\n\n"));
+    CHECK(strstr(t, "\nparent = miku:右手首 @0\n\n[accessory]\nfile = stage.x\nposition = 1 2 3\n"
+                    "parent = miku:頭 @1\nparent = none @30\nkey = 0 0.1 1 0 0 0 90.5 0.5 0.5 on off\n"));
+    CHECK(strstr(t, "\n[camera]\nmotion = cam.vmd\nposition = 1 2.5 -3\nrotation = 90 0.1 -180\ndistance = -30.7\n") != NULL);
+    free(t);
+    /* the comparison sees a typed row's field (from the table) and a custom one */
+    mmd_scene *x;
+    mmd_error err;
+    REQUIRE(parse(rich, &x, &err) == MMD_OK);
+    char *d0 = mmd_test_scene_dump(x);
+    x->accessories[0].place.opacity = 0.5f;
+    char *d1 = mmd_test_scene_dump(x);
+    x->models[1].parents[1].frame = 8;
+    char *d2 = mmd_test_scene_dump(x);
+    CHECK(d0 && d1 && d2 && strcmp(d0, d1) && strcmp(d1, d2));
+    free(d0), free(d1), free(d2);
+    mmd_scene_free(x);
+    /* the defaults: nothing but the model's file */
+    round_trip("[model]\nfile = a.pmx\n", &t);
+    CHECK_STR(t ? t : "", "; round trip\n\n[model]\nfile = a.pmx\n\n");
+    free(t);
+    /* colours, rates and a placement that is all defaults */
+    round_trip("[output]\nbackground = #000000\nfps = 60\n[light]\ncolor = 0.5 0.25 1\n[model]\nfile = a.pmx\n"
+               "scale = 1\n[accessory]\nfile = stage.x\nrotation = 0 0 0\n[effects]\nsoft_shadow = on\n", &t);
+    CHECK(t && strstr(t, "[model]\nfile = a.pmx\nposition = 0 0 0\nrotation = 0 0 0\nscale = 1\n"));
+    CHECK(t && strstr(t, "[accessory]\nfile = stage.x\nrotation = 0 0 0\n\n"));
+    free(t);
+}
+
+/* A value the writer cannot put on a line (a bone name with a newline) is
+ * refused, nothing written. */
+TEST(writer_refuses_what_a_line_cannot_hold)
+{
+    mmd_scene *s;
+    mmd_error err;
+    REQUIRE(parse("[model:a]\nfile = a.pmx\noutside_parent = x -> a:y\n", &s, &err) == MMD_OK);
+    s->models[0].parents[0].bone = "bad\nname";
+    char *t = (char *)"unset";
+    CHECK_EQ_INT(mmd_scene_write(s, NULL, NULL, &t, NULL, &err), MMD_E_OUTPUT);
+    CHECK(t == NULL);
+    CHECK(strstr(err.msg, "outside_parent") && strstr(err.msg, "cannot hold"));
+    mmd_scene_free(s);
+}
+
+/* The whole file as a string (NULL when it cannot be read). */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[1 << 18];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return strdup(buf);
+}
+
+/* docs/scenes.md (the scene reference README links) shows every key of the
+ * table as "name = " in its section's example, with its range on that line;
+ * the fuzz dictionary's generated part (mmd_scene_keys_dict) names every key. */
+TEST(table_is_documented)
+{
+    char *doc = slurp("docs/scenes.md"), *dict = NULL;
+    size_t dict_size = 0;
+    FILE *df = open_memstream(&dict, &dict_size);
+    REQUIRE(df);
+    mmd_scene_keys_dict(df);
+    fclose(df);
+    REQUIRE(doc && dict);
+    size_t n;
+    const mmd_scene_key *k = mmd_scene_keys(&n);
+    for (size_t i = 0; i < n; i++) {
+        char want[96], range[64];
+        /* the section's example: from its first header to the next other section or the code block's end */
+        const char *sec = mmd_scene_section_names[k[i].section], *from = doc, *end = NULL;
+        snprintf(want, sizeof want, "\n[%s", sec);
+        from = strstr(doc, want);
+        for (const char *h = from ? strstr(from + 1, "\n[") : NULL; h && !end; h = strstr(h + 1, "\n["))
+            if (strncmp(h + 2, sec, strlen(sec)))
+                end = h;
+        const char *fence = from ? strstr(from, "\n```") : NULL;
+        if (!end || (fence && fence < end))
+            end = fence;
+        snprintf(want, sizeof want, "\n%s = ", k[i].name);
+        const char *line = from ? strstr(from, want) : NULL;
+        if (line && end && line > end)
+            line = NULL;
+        if (!line)
+            printf("#   docs/scenes.md: [%s] does not show '%s = '\n", sec, k[i].name);
+        CHECK(line != NULL);
+        if (line && k[i].expect && strstr(k[i].expect, "%R")) {
+            mmd_scene_key_range(&k[i], range, sizeof range);
+            const char *eol = strchr(line + 1, '\n'), *r = strstr(line, range);
+            if (!r || !eol || r > eol)
+                printf("#   docs/scenes.md: [%s] '%s' without its range %s on its line\n", sec, k[i].name, range);
+            CHECK(r && eol && r < eol);
+        }
+        snprintf(want, sizeof want, "k_%s=\"%s = \"\n", k[i].name, k[i].name);
+        if (!strstr(dict, want))
+            printf("#   the dictionary lacks %s", want);
+        CHECK(strstr(dict, want) != NULL);
+    }
+    free(doc);
+    free(dict);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/mmd_scene_XXXXXX");
@@ -582,6 +750,8 @@ int main(void)
     touch("stage.x");
     touch("fan.vac");
     touch("fan.x");
+    touch("sky.png");
+    touch("clip.avi");
     RUN(every_key);
     RUN(defaults);
     RUN(comments_and_transparent);
@@ -598,6 +768,9 @@ int main(void)
     RUN(model_placement);
     RUN(windows_paths);
     RUN(scene_encodings);
+    RUN(writer_round_trip);
+    RUN(writer_refuses_what_a_line_cannot_hold);
+    RUN(table_is_documented);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     if (system(cmd) != 0)
