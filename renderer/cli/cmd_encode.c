@@ -327,15 +327,11 @@ static mmd_sink *open_video(mmd_scene *s, const encode_args *a, const mmd_render
     return sink;
 }
 
-static int encode_scene(const char *scene_path, void *ctx)
+/* Encodes over the scene value s (the caller's: a project's, or the --scene file's). */
+static int encode_scene(mmd_scene *s, void *ctx)
 {
     const encode_args *a = ctx;
-    mmd_scene *s = NULL;
     mmd_error err;
-    if (mmd_scene_load_file(scene_path, &s, &err) != MMD_OK) {
-        mmd_msg_print(stderr, "mmdrender encode: %s\n", err.msg);
-        return mmd_exit_code(err.status);
-    }
     av_log_set_level(a->quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
     mmd_render_plan p;
     uint8_t *first = NULL;
@@ -371,7 +367,6 @@ static int encode_scene(const char *scene_path, void *ctx)
                       (long long)p.frames, (long long)p.first, (long long)p.last, p.step, p.video_fps_num,
                       p.video_fps_den, s->audio_file ? " with the song" : "", a->out);
 out:
-    mmd_scene_free(s);
     return rc;
 }
 
@@ -385,5 +380,13 @@ int mmd_cmd_encode(int argc, char **argv)
         return mmd_project_run(a.scene, &a.search, encode_scene, &a);
     if (a.search.root_count)
         return mmd_cli_usage_error(MMD_CLI_ENCODE, "--asset-root %s: only a .pmm project has asset roots", a.search.roots[0]);
-    return encode_scene(a.scene, &a);
+    mmd_scene *s = NULL;
+    mmd_error err;
+    if (mmd_scene_load_file(a.scene, &s, &err) != MMD_OK) {
+        mmd_msg_print(stderr, "mmdrender encode: %s\n", err.msg);
+        return mmd_exit_code(err.status);
+    }
+    rc = encode_scene(s, &a);
+    mmd_scene_free(s);
+    return rc;
 }

@@ -4,24 +4,22 @@
  *   mmdrender info PROJECT.pmm [--json] [--asset-root DIR]...
  *   mmdrender export PROJECT.pmm DIR [--asset-root DIR]...
  *
- * A render exports the project into a private temporary folder (scene.ini +
- * VMDs, renderer/scene/project_export.c) and renders that scene with the same
- * options, which override the project; the folder is removed afterwards. So
+ * A render takes the project's scene value (mmd_project_scene: the very scene
+ * its export writes, the motions in memory) and renders it with the same
+ * options, which override the project; nothing is written to disk. So
  * rendering an export gives the same bytes as rendering the project.
  * JSON keys of `info` are a contract (docs/projects.md).
  */
-#include <dirent.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/sniff.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/options.h"
 #include "renderer/scene/project.h"
+#include "renderer/scene/scene.h"
 
 /* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it) into
  * r; --allow-outside-assets is seen and left in place (render reads it too). */
@@ -120,27 +118,9 @@ bool mmd_is_project(const char *path)
     return (f && f->id == MMD_FILE_PMM) || mmd_project_is_pmm(path);
 }
 
-static void remove_export(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[PATH_MAX];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
-            continue;
-        int k = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (k > 0 && (size_t)k < sizeof path)
-            unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 int mmd_project_run(const char *project, const mmd_project_search *search,
-                    int (*run)(const char *scene, void *ctx), void *ctx)
+                    int (*run)(mmd_scene *scene, void *ctx), void *ctx)
 {
-    char tmpl[PATH_MAX], scene[PATH_MAX + 16];
     mmd_error err;
     mmd_project *p = NULL;
     if (mmd_project_load(project, search, &p, &err) != MMD_OK) {
@@ -161,19 +141,15 @@ int mmd_project_run(const char *project, const mmd_project_search *search,
         mmd_project_free(p);
         return MMD_EXIT_INPUT;
     }
-    const char *tmp = getenv("TMPDIR");
-    int tk = snprintf(tmpl, sizeof tmpl, "%s/mmdrender-pmm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int rc = MMD_EXIT_OUTPUT;
-    if (tk <= 0 || (size_t)tk >= sizeof tmpl || !mkdtemp(tmpl)) {
-        mmd_msg_print(stderr, "mmdrender: cannot create a temporary folder in %s\n", tmp && *tmp ? tmp : "/tmp");
-    } else if (mmd_project_export(p, tmpl, &err) != MMD_OK) {
+    mmd_scene *scene = NULL;
+    int rc;
+    if (mmd_project_scene(p, &scene, &err) != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender: %s: %s\n", project, err.msg);
         rc = MMD_EXIT_INPUT;
     } else {
-        int k = snprintf(scene, sizeof scene, "%s/scene.ini", tmpl);
-        rc = k > 0 && (size_t)k < sizeof scene ? run(scene, ctx) : MMD_EXIT_OUTPUT;
+        rc = run(scene, ctx);
     }
-    remove_export(tmpl);
+    mmd_scene_free(scene);
     mmd_project_free(p);
     return rc;
 }
@@ -181,17 +157,14 @@ int mmd_project_run(const char *project, const mmd_project_search *search,
 typedef struct render_argv {
     int argc;
     char **argv;
-    const char *project;
 } render_argv;
 
-/* The render command line with the exported scene in the project's place. */
-static int render_scene(const char *scene, void *ctx)
+/* The render command line over the project's scene value (argv keeps the
+ * project's name: messages and the output-is-an-input check use it). */
+static int render_scene(mmd_scene *scene, void *ctx)
 {
     render_argv *r = ctx;
-    for (int i = 0; i < r->argc; i++)
-        if (r->argv[i] == r->project)
-            r->argv[i] = (char *)scene;
-    return mmd_cmd_render(r->argc, r->argv);
+    return mmd_cmd_render_scene(r->argc, r->argv, scene);
 }
 
 int mmd_cmd_render_project(int argc, char **argv, int project_index)
@@ -207,7 +180,7 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
         free(args);
         return MMD_EXIT_USAGE;
     }
-    render_argv ra = {n, args, argv[project_index]};
+    render_argv ra = {n, args};
     int rc = mmd_project_run(argv[project_index], &r, render_scene, &ra);
     free(args);
     return rc;

@@ -61,13 +61,14 @@ int mmd_project_arg(int argc, char **argv);
 /* A project argument: a name ending in .pmm, or a file with PMM's signature. */
 bool mmd_is_project(const char *path);
 int mmd_cmd_render_project(int argc, char **argv, int project_index);
-/* Loads a project, exports it into a private temporary folder and calls
- * run with that folder's scene.ini (removed afterwards): rendering or
- * encoding a project is rendering or encoding its export. run's exit code,
- * or 2 (MMD_EXIT_INPUT) for a project that cannot be loaded. */
+/* Loads a project, says its warnings and calls run with its scene value
+ * (mmd_project_scene: the scene its export writes, motions in memory; freed
+ * after run): rendering or encoding a project is rendering or encoding that
+ * value, nothing is written to disk. run's exit code, or 2 (MMD_EXIT_INPUT)
+ * for a project that cannot be loaded. */
 struct mmd_project_search;
 int mmd_project_run(const char *project, const struct mmd_project_search *search,
-                    int (*run)(const char *scene, void *ctx), void *ctx);
+                    int (*run)(struct mmd_scene *scene, void *ctx), void *ctx);
 /* `encode FRAMES --scene SCENE|PROJECT -o VIDEO` (cmd_encode.c). */
 int mmd_cmd_encode(int argc, char **argv);
 /* `pose --scene SCENE [--physics] [--allow-outside-assets]` (cmd_pose_scene.c): the
