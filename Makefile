@@ -49,8 +49,12 @@ V ?= 0
 
 PKGS_CORE := cglm zlib
 PKGS_PHYS := bullet
+# The effect translator (renderer/fx/): glslang's HLSL front end with SPIRV-Tools (static, `spirv`
+# pulls them in) and SPIRV-Cross's C API. glslang's default resource limits have no .pc of their own.
+PKGS_FX := spirv spirv-cross-c-shared
+LIBS_FX := -lglslang-default-resource-limits
 PKGS_RENDER := $(if $(filter osmesa,$(GL)),osmesa) egl gl libpng libavcodec libavformat libavutil libswscale \
-               libswresample inih stb
+               libswresample inih stb $(PKGS_FX)
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
 ifeq ($(WERROR),1)
@@ -80,7 +84,7 @@ CORE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_CORE) 2>/dev/null)
 PHYS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_PHYS) 2>/dev/null)
 RENDER_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_CORE) $(PKGS_RENDER) 2>/dev/null)
 LIBS_CORE := $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) $(shell $(PKG_CONFIG) --libs $(PKGS_PHYS) 2>/dev/null) -lstdc++ -lm
-LIBS_ALL := $(shell $(PKG_CONFIG) --libs $(PKGS_RENDER) 2>/dev/null) $(LIBS_CORE) -lpthread
+LIBS_ALL := $(LIBS_FX) $(shell $(PKG_CONFIG) --libs $(PKGS_RENDER) 2>/dev/null) $(LIBS_CORE) -lpthread
 TEST_DEFS := -DMMD_SHARED_ASSETS='"$(SHARED_ASSETS)"' -DMMD_SHARED_REFERENCE='"$(SHARED_REFERENCE)"'
 
 ifeq ($(V),1)
@@ -92,13 +96,14 @@ endif
 CORE_SRC := $(sort $(wildcard core/*.c))
 CORE_CXX := $(sort $(wildcard core/*.cpp))
 RENDER_SRC := $(sort $(filter-out renderer/cli/main.c,$(wildcard renderer/*/*.c)))
+RENDER_CXX := $(sort $(wildcard renderer/*/*.cpp))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_UTIL := $(sort $(wildcard tests/util/*.c))
 TOOL_SRC := $(sort $(filter-out tools/embed.c,$(wildcard tools/*.c)))
 SHADERS := $(sort $(wildcard shaders/*.glsl))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(CORE_CXX:%.cpp=$(BUILD)/obj/%.o)
-RENDER_OBJ := $(RENDER_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/shaders.o
+RENDER_OBJ := $(RENDER_SRC:%.c=$(BUILD)/obj/%.o) $(RENDER_CXX:%.cpp=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/shaders.o
 TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
@@ -132,6 +137,12 @@ $(BUILD)/obj/renderer/%.o: renderer/%.c $(BUILD)/gen/shaders.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS_COMMON) $(CFLAGS_COMMON) $(RENDER_CFLAGS) -c $< -o $@
+
+# The glslang bridge (renderer/fx/hlsl_spirv.cpp): glslang's HLSL API is behind ENABLE_HLSL.
+$(BUILD)/obj/renderer/%.o: renderer/%.cpp
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX     $<")
+	$(Q)$(CXX) $(CPPFLAGS_COMMON) -DENABLE_HLSL=1 -std=c++17 $(filter-out -std=c11 -Wstrict-prototypes -Wmissing-prototypes,$(CFLAGS_COMMON)) -Wno-pedantic $(RENDER_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/gen/shaders.h
 	@mkdir -p $(dir $@)
