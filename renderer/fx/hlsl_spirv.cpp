@@ -38,6 +38,8 @@ void first_error(const char *log, char *out, size_t out_size)
     const char *next = p + line.size();
     if (*next == '\n' && (next[1] == ' ' || next[1] == '\t')) {
         next += std::strspn(next + 1, " \t") + 1;
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
         line += ' ';
         line.append(next, std::strcspn(next, "\n"));
     }

@@ -270,9 +270,9 @@ mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_pr
     mmd_status st = build_source(fx, pass, &t, entries, err);
     for (int i = 0; i < 2 && st == MMD_OK; i++) {
         char log[512];
-        if (!mmd_fx_hlsl_to_spirv(t.p, t.len, pass->loc.file, entries[i], i ? MMD_FX_STAGE_FRAGMENT
-                                                                             : MMD_FX_STAGE_VERTEX,
-                                  &words[i], &count[i], log, sizeof log))
+        mmd_fx_compile_job job = {t.p, t.len, pass->loc.file, entries[i],
+                                  i ? MMD_FX_STAGE_FRAGMENT : MMD_FX_STAGE_VERTEX};
+        if (!mmd_fx_compile_isolated(&job, &words[i], &count[i], log, sizeof log))
             st = compile_error(log, pass->loc, err);
     }
     if (st == MMD_OK) {

@@ -30,7 +30,9 @@
  *   runtime sets the unit), each with the texture its sampler_state reads.
  *
  * Bounded: the HLSL of one pass is at most MMD_FX_MAX_HLSL_BYTES; glslang
- * and SPIRV-Cross work in time near-linear in it. Errors: MMD_E_LIMIT (the
+ * (not hardened against hostile input: mutated effects crash it) runs in a
+ * child process (renderer/fx/isolate.c) with MMD_FX_COMPILE_SECONDS and
+ * MMD_FX_COMPILE_MEMORY, so a crash, hang or blow-up is an error of the pass. Errors: MMD_E_LIMIT (the
  * cap), MMD_E_UNSUPPORTED (does not translate: glslang's or our own first
  * error), MMD_E_NOMEM; err->section "fx", err->item the line.
  */
@@ -44,7 +46,9 @@
 #include "core/status.h"
 #include "renderer/fx/hlsl_spirv.h"
 
-#define MMD_FX_MAX_HLSL_BYTES (1u << 20) /* the HLSL text one pass compiles */
+#define MMD_FX_MAX_HLSL_BYTES (1u << 20)     /* the HLSL text one pass compiles */
+#define MMD_FX_COMPILE_SECONDS 20              /* glslang's time for one stage (its own process) */
+#define MMD_FX_COMPILE_MEMORY (1024u << 20)    /* address space glslang's process may add */
 
 /* A global the program reads (a member of HLSL's $Global). */
 typedef struct mmd_fx_uniform {

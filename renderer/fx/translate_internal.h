@@ -8,6 +8,20 @@
 
 #include "renderer/fx/translate.h"
 
+/* One glslang compile (renderer/fx/hlsl_spirv.h's arguments). */
+typedef struct mmd_fx_compile_job {
+    const char *hlsl;
+    size_t len;
+    const char *name, *entry;
+    mmd_fx_stage stage;
+} mmd_fx_compile_job;
+
+/* mmd_fx_hlsl_to_spirv in a child process with MMD_FX_COMPILE_SECONDS and
+ * MMD_FX_COMPILE_MEMORY (renderer/fx/isolate.c); a child that crashes or
+ * runs out of time or memory gives false and says so in log. */
+bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log,
+                             size_t log_size);
+
 /* SPIR-V of both stages to p's GLSL and reflection (renderer/fx/cross.c);
  * at names the pass in errors. p->arena exists. */
 mmd_status mmd_fx_cross(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words, const mmd_fx *fx,
