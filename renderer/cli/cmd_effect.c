@@ -22,12 +22,14 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: mmdrender effect FILE.fx [--json]\n"
+    fprintf(f, "usage: mmdrender effect FILE.fx [--json] [--fx-cache DIR]\n"
                "  Parse a MikuMikuEffect file (.fx, .fxsub) and print its techniques and\n"
                "  passes (shaders, render states), parameters (type, semantic, annotations),\n"
                "  textures and samplers; a syntax error names its file and line. Each pass is\n"
                "  translated (HLSL to GLSL) and linked here: ok, or its first error.\n"
                "  --json   one JSON object on stdout instead of text\n"
+               "  --fx-cache DIR  keep glslang's SPIR-V in DIR by content hash (made when\n"
+               "           absent; shared safely by many processes)\n"
                "exit codes: 0 ok, 1 usage, 2 unreadable file or effect that does not parse\n");
 }
 
@@ -47,12 +49,12 @@ typedef struct pass_result {
 } pass_result;
 
 /* Translate and link one pass on ctx (NULL: no context, why in ctx_err). */
-static void check_pass(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_gl_context *ctx, const char *ctx_err,
-                       pass_result *r)
+static void check_pass(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd_fx_translate_options *opt,
+                       mmd_gl_context *ctx, const char *ctx_err, pass_result *r)
 {
     mmd_error err = {0};
     mmd_fx_program *p = NULL;
-    if (mmd_fx_translate(fx, pass, &p, &err) != MMD_OK) {
+    if (mmd_fx_translate(fx, pass, opt, &p, &err) != MMD_OK) {
         snprintf(r->error, sizeof r->error, "%s", err.msg);
         return;
     }
@@ -71,7 +73,7 @@ static void check_pass(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_gl_context
 }
 
 /* Results of every pass (NULL when out of memory or none). */
-static pass_result *check_passes(const mmd_fx *fx)
+static pass_result *check_passes(const mmd_fx *fx, const mmd_fx_translate_options *opt)
 {
     size_t n = 0;
     for (uint32_t i = 0; i < fx->technique_count; i++)
@@ -86,7 +88,7 @@ static pass_result *check_passes(const mmd_fx *fx)
     size_t k = 0;
     for (uint32_t i = 0; i < fx->technique_count; i++)
         for (uint32_t j = 0; j < fx->techniques[i].pass_count; j++)
-            check_pass(fx, &fx->techniques[i].passes[j], ctx, err.msg, &r[k++]);
+            check_pass(fx, &fx->techniques[i].passes[j], opt, ctx, err.msg, &r[k++]);
     mmd_gl_context_free(ctx);
     return r;
 }
@@ -256,10 +258,18 @@ int mmd_cmd_effect(int argc, char **argv)
 {
     const char *path = NULL;
     bool json = false;
+    mmd_fx_translate_options opt = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json"))
             json = true;
+        else if (!strcmp(a, "--fx-cache")) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                mmd_msg_print(stderr, "mmdrender effect: --fx-cache needs a folder\n");
+                return MMD_EXIT_USAGE;
+            }
+            opt.cache_dir = argv[++i];
+        }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return MMD_EXIT_OK;
@@ -291,7 +301,7 @@ int mmd_cmd_effect(int argc, char **argv)
         mmd_msg_print(stderr, "mmdrender effect: %s\n", err.msg);
         return mmd_exit_code(st);
     }
-    pass_result *res = check_passes(fx);
+    pass_result *res = check_passes(fx, &opt);
     if (json)
         print_json(stdout, path, fx, res);
     else

@@ -260,7 +260,21 @@ static mmd_status build_source(const mmd_fx *fx, const mmd_fx_pass *pass, text *
     return MMD_OK;
 }
 
-mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_program **out, mmd_error *err)
+/* One stage to SPIR-V: from the cache, else from glslang (then cached). */
+static mmd_status compile_stage(const mmd_fx_compile_job *job, const char *cache, mmd_fx_loc at, uint32_t **words,
+                                size_t *count, mmd_error *err)
+{
+    if (mmd_fx_cache_get(cache, job, words, count))
+        return MMD_OK;
+    char log[512];
+    if (!mmd_fx_compile_isolated(job, words, count, log, sizeof log))
+        return compile_error(log, at, err);
+    mmd_fx_cache_put(cache, job, *words, *count);
+    return MMD_OK;
+}
+
+mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd_fx_translate_options *opt,
+                            mmd_fx_program **out, mmd_error *err)
 {
     text t = {0};
     const char *entries[2] = {NULL, NULL};
@@ -269,11 +283,9 @@ mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_pr
     mmd_fx_program *p = NULL;
     mmd_status st = build_source(fx, pass, &t, entries, err);
     for (int i = 0; i < 2 && st == MMD_OK; i++) {
-        char log[512];
         mmd_fx_compile_job job = {t.p, t.len, pass->loc.file, entries[i],
                                   i ? MMD_FX_STAGE_FRAGMENT : MMD_FX_STAGE_VERTEX};
-        if (!mmd_fx_compile_isolated(&job, &words[i], &count[i], log, sizeof log))
-            st = compile_error(log, pass->loc, err);
+        st = compile_stage(&job, opt ? opt->cache_dir : NULL, pass->loc, &words[i], &count[i], err);
     }
     if (st == MMD_OK) {
         mmd_arena *a = mmd_arena_create();

@@ -5,7 +5,7 @@
  * reflection record the runtime binds by:
  *
  *     mmd_fx_program *p; mmd_error err;
- *     if (mmd_fx_translate(fx, &fx->techniques[t].passes[k], &p, &err) != MMD_OK)
+ *     if (mmd_fx_translate(fx, &fx->techniques[t].passes[k], NULL, &p, &err) != MMD_OK)
  *         ... err.msg is "FILE:LINE: what" (the effect's own file and line) ...
  *     ... p->vs, p->fs; p->uniforms, p->samplers, p->inputs, p->outputs ...
  *     mmd_fx_program_free(p);
@@ -88,8 +88,17 @@ typedef struct mmd_fx_program {
     mmd_arena *arena;
 } mmd_fx_program;
 
-/* Translate one pass of fx (pass points into fx->techniques[..].passes). */
-mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_program **out, mmd_error *err);
+/* Zeroed: defaults. */
+typedef struct mmd_fx_translate_options {
+    /* A folder of glslang's SPIR-V by content hash (renderer/fx/cache.c), made
+     * when absent; NULL: no cache. Safe for many processes at once. */
+    const char *cache_dir;
+} mmd_fx_translate_options;
+
+/* Translate one pass of fx (pass points into fx->techniques[..].passes);
+ * opt may be NULL. */
+mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd_fx_translate_options *opt,
+                            mmd_fx_program **out, mmd_error *err);
 void mmd_fx_program_free(mmd_fx_program *p); /* NULL is a no-op */
 
 #endif

@@ -22,6 +22,12 @@ typedef struct mmd_fx_compile_job {
 bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log,
                              size_t log_size);
 
+/* The SPIR-V of job cached in dir (renderer/fx/cache.c): true with
+ * *words malloc'd on a hit; false on a miss, a corrupt entry or dir NULL. */
+bool mmd_fx_cache_get(const char *dir, const mmd_fx_compile_job *job, uint32_t **words, size_t *count);
+/* Store it (best effort: nothing is said when dir cannot be written). */
+void mmd_fx_cache_put(const char *dir, const mmd_fx_compile_job *job, const uint32_t *words, size_t count);
+
 /* SPIR-V of both stages to p's GLSL and reflection (renderer/fx/cross.c);
  * at names the pass in errors. p->arena exists. */
 mmd_status mmd_fx_cross(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words, const mmd_fx *fx,

@@ -61,6 +61,20 @@ t_expect "per pass: text" 0 "$MMD" effect "$TMP/fx/two.fx"
 t_grep "per pass: text ok" "^    ok: translates and links$"
 t_expect "HLSL error: exit 0" 0 "$MMD" effect "$TMP/fx/hlsl_error.fx"
 t_grep "HLSL error: glslang's first error at its FILE:LINE" "^    error: .*hlsl_error.fx:5: 'nosuch' : unknown variable$"
+# --fx-cache: glslang's SPIR-V by content hash; a second run reads it, a corrupt entry is rewritten
+C="$TMP/fxcache"
+t_expect "cache: first run" 0 "$MMD" effect --json --fx-cache "$C" "$TMP/fx/two.fx"
+first=$OUT
+n=$(ls "$C"/*.spv 2>/dev/null | wc -l)
+[ "$n" -ge 2 ] && t_pass "cache: entries written ($n)" || t_fail "cache: entries written" "$n"
+ls -a "$C" | grep -q '^\.tmp\|^\..*-' && t_fail "cache: no temporary left" "$(ls -a "$C")" || t_pass "cache: no temporary left"
+f=$(ls "$C"/*.spv | head -1)
+size=$(stat -c %s "$f")
+head -c 30 "$f" >"$f.cut" && mv "$f.cut" "$f"
+t_expect "cache: run over a corrupt entry" 0 "$MMD" effect --json --fx-cache "$C" "$TMP/fx/two.fx"
+[ "$OUT" = "$first" ] && t_pass "cache: same output from the cache" || t_fail "cache: same output" "$OUT"
+[ "$(stat -c %s "$f")" = "$size" ] && t_pass "cache: the corrupt entry is rewritten" || t_fail "cache: corrupt entry rewritten" "$(stat -c %s "$f") != $size"
+t_expect "cache: --fx-cache needs a folder" 1 "$MMD" effect "$TMP/fx/two.fx" --fx-cache
 t_expect "syntax error: exit 2" 2 "$MMD" effect "$TMP/fx/bad.fx"
 t_grep "syntax error: file, line, what" "bad.fx:3: expected = after the state's name, got 'TRUE'"
 t_expect "missing file: exit 2" 2 "$MMD" effect "$TMP/fx/none.fx"

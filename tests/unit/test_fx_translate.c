@@ -128,7 +128,7 @@ TEST(object_effect_translates_and_links)
     REQUIRE(fx);
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
-    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], &p, &err);
+    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err);
     if (st != MMD_OK)
         printf("# %s\n", err.msg);
     REQUIRE(st == MMD_OK);
@@ -207,7 +207,7 @@ TEST(post_effect_translates_and_links)
     REQUIRE(fx);
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
-    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], &p, &err);
+    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err);
     if (st != MMD_OK)
         printf("# %s\n", err.msg);
     REQUIRE(st == MMD_OK);
@@ -242,7 +242,7 @@ TEST(unwritten_varying_links)
     REQUIRE(fx);
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
-    REQUIRE(mmd_fx_translate(fx, &fx->techniques[0].passes[0], &p, &err) == MMD_OK);
+    REQUIRE(mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err) == MMD_OK);
     CHECK(strstr(p->vs, "out vec4 v_COLOR0;"));
     CHECK(strstr(p->vs, "v_TEXCOORD3 = vec4(0.0);"));
     int linked = link_ok(p);
@@ -260,7 +260,7 @@ static void expect_error(const char *src, mmd_status want, const char *msg_prefi
     REQUIRE(fx->technique_count == 1 && fx->techniques[0].pass_count == 1);
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
-    CHECK_EQ_INT(mmd_fx_translate(fx, &fx->techniques[0].passes[0], &p, &err), want);
+    CHECK_EQ_INT(mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err), want);
     CHECK(p == NULL);
     if (strncmp(err.msg, msg_prefix, strlen(msg_prefix)))
         printf("# got '%s', want '%s...'\n", err.msg, msg_prefix);
@@ -312,7 +312,7 @@ TEST(glslang_crash_is_an_error)
     REQUIRE(fx);
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
-    CHECK_EQ_INT(mmd_fx_translate(fx, &fx->techniques[0].passes[0], &p, &err), MMD_OK);
+    CHECK_EQ_INT(mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err), MMD_OK);
     mmd_fx_program_free(p);
     mmd_fx_free(fx);
 }
@@ -334,7 +334,7 @@ TEST(hlsl_size_is_capped)
     REQUIRE(fx);
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
-    CHECK_EQ_INT(mmd_fx_translate(fx, &fx->techniques[0].passes[0], &p, &err), MMD_E_LIMIT);
+    CHECK_EQ_INT(mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err), MMD_E_LIMIT);
     CHECK(strstr(err.msg, "the pass's HLSL is"));
     mmd_fx_free(fx);
 }
@@ -414,7 +414,7 @@ static void corpus_file(const char *path, const mmd_gl *gl, corpus_counts *c)
             mmd_fx_program *p = NULL;
             GLuint prog = 0;
             c->passes++;
-            if (mmd_fx_translate(fx, &fx->techniques[t].passes[k], &p, &err) != MMD_OK) {
+            if (mmd_fx_translate(fx, &fx->techniques[t].passes[k], NULL, &p, &err) != MMD_OK) {
                 printf("# does not translate: %s\n", err.msg);
                 continue;
             }
