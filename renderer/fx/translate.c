@@ -102,11 +102,19 @@ static span param_name(span s)
 typedef struct fn_text {
     span ret, params, tail; /* "float4", "in float4 c : TEXCOORD0", " : COLOR" */
     bool is_void;
+    bool declared; /* a prototype precedes it: glslang then takes the prototype for the entry */
 } fn_text;
 
+/* Where F's name and parameter list are in its text (the last definition
+ * with a body); false when F has none. */
 static bool find_function(const mmd_fx *fx, const char *name, fn_text *f)
 {
     size_t len = strlen(name);
+    f->declared = false;
+    for (uint32_t i = 0; i < fx->code_count; i++)
+        if (fx->code[i].kind == MMD_FX_CODE_FUNCTION && !strcmp(fx->code[i].name, name) &&
+            !strchr(fx->code[i].text, '{'))
+            f->declared = true;
     for (uint32_t i = fx->code_count; i-- > 0;) {
         const mmd_fx_code *c = &fx->code[i];
         if (c->kind != MMD_FX_CODE_FUNCTION || strcmp(c->name, name))
@@ -126,7 +134,7 @@ static bool find_function(const mmd_fx *fx, const char *name, fn_text *f)
             }
             const char *body = *close ? strchr(close, '{') : NULL;
             if (!body)
-                return false;
+                break; /* a prototype: look further back */
             f->ret = trim(c->text, (size_t)(p - c->text));
             f->params = trim(q + 1, (size_t)(close - q - 1));
             f->tail = trim(close + 1, (size_t)(body - close - 1));
@@ -171,9 +179,10 @@ static void puts_(text *t, const char *s)
     put(t, s, strlen(s));
 }
 
-/* The entry point of one stage: F itself when `compile` passes nothing and F
- * has no uniform parameter, else a wrapper appended to t calling F with the
- * literal arguments in the places of its uniform parameters. */
+/* The entry point of one stage: F itself when `compile` passes nothing, F
+ * has no uniform parameter and no prototype, else a wrapper appended to t
+ * calling F with the literal arguments in the places of its uniform
+ * parameters. */
 static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const char *wrapper, mmd_fx_loc at, text *t,
                               const char **entry, mmd_error *err)
 {
@@ -191,7 +200,7 @@ static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const c
     if (uniforms != na)
         return fail(err, MMD_E_UNSUPPORTED, at, "%s has %zu uniform parameter(s), compile passes %zu argument(s)",
                     sh->entry, uniforms, na);
-    if (!na) {
+    if (!na && !f.declared) {
         *entry = sh->entry;
         return MMD_OK;
     }

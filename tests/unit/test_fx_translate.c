@@ -253,6 +253,26 @@ TEST(unwritten_varying_links)
     CHECK(linked == 2);
 }
 
+/* An entry function with a prototype before it (glslang alone would take
+ * the prototype for the entry: "No function definition (body) found"). */
+TEST(prototyped_entry_translates)
+{
+    mmd_fx *fx = parse("float4 VS(float4 p : POSITION) : POSITION;\n"
+                       "float4 PS() : COLOR0;\n"
+                       "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+                       "float4 PS() : COLOR0 { return 1; }\n"
+                       "technique T { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }\n");
+    REQUIRE(fx);
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err);
+    if (st != MMD_OK)
+        printf("# %s\n", err.msg);
+    CHECK_EQ_INT(st, MMD_OK);
+    mmd_fx_program_free(p);
+    mmd_fx_free(fx);
+}
+
 static void expect_error(const char *src, mmd_status want, const char *msg_prefix)
 {
     mmd_fx *fx = parse(src);
@@ -454,6 +474,7 @@ int main(void)
     RUN(object_effect_translates_and_links);
     RUN(post_effect_translates_and_links);
     RUN(unwritten_varying_links);
+    RUN(prototyped_entry_translates);
     RUN(errors_name_file_and_line);
     RUN(glslang_crash_is_an_error);
     RUN(hlsl_size_is_capped);
