@@ -10,6 +10,7 @@
 #   make fuzz       libFuzzer targets with clang, 10 minutes each (FUZZ_SECONDS=N to change)
 #   make check-layering   the include arrows between folders (tools/check_layering.sh)
 #   make check-func-len   no function in core/ or renderer/ over 120 lines (tools/check_func_len.sh)
+#   make fx-corpus  how many shared effects parse, translate and link (docs/effects.md)
 #   make GL=egl     EGL alone, no OSMesa (Mesa >= 25.1 has none), in build-egl/
 #   make install    the binary, its man page and bash/zsh completion under $(DESTDIR)$(PREFIX)
 #                   (PREFIX ?= /usr/local); make uninstall removes them
@@ -119,6 +120,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 
+.PHONY: fx-corpus
 .PHONY: all test check bench bench-scene fidelity demo deps fuzz clean check-layering check-func-len tools tests \
         install uninstall
 all: $(BIN) $(MAN) $(TOOL_BIN)
@@ -216,6 +218,10 @@ test: deps
 	@MMD_SHARED_ASSETS=$(SHARED_ASSETS) SHARED_ASSETS=$(SHARED_ASSETS) SHARED_REFERENCE=$(SHARED_REFERENCE) bash tests/run.sh $(BUILD)
 
 check: test
+
+# The effect translator's figures on ../shared/assets/fx (tests/unit/test_fx_translate.c, docs/effects.md).
+fx-corpus: $(BUILD)/tests/test_fx_translate
+	@$(BUILD)/tests/test_fx_translate | grep -E '^# (does|fx corpus)|^not ok'
 
 check-layering:
 	@bash tools/check_layering.sh
