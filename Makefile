@@ -140,11 +140,12 @@ $(BUILD)/obj/renderer/%.o: renderer/%.c $(BUILD)/gen/shaders.h
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS_COMMON) $(CFLAGS_COMMON) $(RENDER_CFLAGS) -c $< -o $@
 
-# The glslang bridge (renderer/fx/hlsl_spirv.cpp): glslang's HLSL API is behind ENABLE_HLSL.
+# The glslang bridge (renderer/fx/hlsl_spirv.cpp): glslang's HLSL API is behind ENABLE_HLSL, and
+# Debian builds glslang without RTTI (so -fno-rtti: UBSan's vptr check would need its typeinfo).
 $(BUILD)/obj/renderer/%.o: renderer/%.cpp
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CXX     $<")
-	$(Q)$(CXX) $(CPPFLAGS_COMMON) -DENABLE_HLSL=1 -std=c++17 $(filter-out -std=c11 -Wstrict-prototypes -Wmissing-prototypes,$(CFLAGS_COMMON)) -Wno-pedantic $(RENDER_CFLAGS) -c $< -o $@
+	$(Q)$(CXX) $(CPPFLAGS_COMMON) -DENABLE_HLSL=1 -std=c++17 -fno-rtti $(filter-out -std=c11 -Wstrict-prototypes -Wmissing-prototypes,$(CFLAGS_COMMON)) -Wno-pedantic $(RENDER_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/gen/shaders.h
 	@mkdir -p $(dir $@)

@@ -76,6 +76,7 @@ static unsigned long long mapped_bytes(void)
 
 static void child(int fd, const mmd_fx_compile_job *job)
 {
+    signal(SIGALRM, SIG_DFL); /* the parent's handler, if any, must not catch it */
     alarm(MMD_FX_COMPILE_SECONDS);
 #ifndef MMD_FX_ASAN /* ASan reserves terabytes of shadow: no address-space cap under it */
     unsigned long long now = mapped_bytes();

@@ -54,7 +54,7 @@
 typedef struct mmd_fx_uniform {
     const char *name;     /* as in the effect */
     const char *glsl;     /* the uniform's name in the linked program: "mmd_vs.WorldViewProj" */
-    const char *type;     /* as the effect declares it ("float4x4"); the GLSL type when unknown */
+    const char *type;     /* as the effect declares it ("float4x4"); "" when not a declared global */
     const char *semantic; /* as written ("WORLDVIEWPROJECTION"), NULL when none */
     uint32_t offset;      /* byte offset in HLSL's packing of $Global (DX9 constant register * 16) */
     uint32_t size;        /* bytes */
