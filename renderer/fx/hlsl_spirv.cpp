@@ -17,9 +17,24 @@ namespace {
 
 std::once_flag g_init_once;
 
+bool compile(const char *hlsl, size_t len, const char *name, const char *entry, mmd_fx_stage stage,
+             std::vector<unsigned int> &spirv, char *log, size_t log_size);
+
+/* glslang's process state, and its built-in symbol tables for HLSL's two
+ * stages made by compiling two fixed shaders: children forked afterwards
+ * (renderer/fx/isolate.c) inherit them instead of building them again. */
 void init_glslang()
 {
     glslang::InitializeProcess();
+    static const char vs[] = "float4 v(float4 p : POSITION) : POSITION { return p; }\n";
+    static const char ps[] = "float4 f() : COLOR0 { return 1; }\n";
+    std::vector<unsigned int> spirv_vs, spirv_ps; /* GlslangToSpv appends: one vector each */
+    char log[64];
+    try {
+        compile(vs, sizeof vs - 1, "warm", "v", MMD_FX_STAGE_VERTEX, spirv_vs, log, sizeof log);
+        compile(ps, sizeof ps - 1, "warm", "f", MMD_FX_STAGE_FRAGMENT, spirv_ps, log, sizeof log);
+    } catch (...) {
+    }
 }
 
 /* The first line of a glslang log that says ERROR, without the "ERROR: "
@@ -97,6 +112,14 @@ bool compile(const char *hlsl, size_t len, const char *name, const char *entry, 
 }
 
 } // namespace
+
+extern "C" void mmd_fx_hlsl_warm(void)
+{
+    try {
+        std::call_once(g_init_once, init_glslang);
+    } catch (...) {
+    }
+}
 
 extern "C" bool mmd_fx_hlsl_to_spirv(const char *hlsl, size_t len, const char *name, const char *entry,
                                      mmd_fx_stage stage, uint32_t **words, size_t *word_count, char *log,

@@ -28,6 +28,11 @@ typedef enum mmd_fx_stage { MMD_FX_STAGE_VERTEX, MMD_FX_STAGE_FRAGMENT } mmd_fx_
 bool mmd_fx_hlsl_to_spirv(const char *hlsl, size_t len, const char *name, const char *entry, mmd_fx_stage stage,
                           uint32_t **words, size_t *word_count, char *log, size_t log_size);
 
+/* Initialise glslang and build its HLSL symbol tables now, from fixed
+ * shaders (once per process; mmd_fx_hlsl_to_spirv does it too): a process
+ * that forks a child per compile calls it first, so each child inherits them. */
+void mmd_fx_hlsl_warm(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,11 +5,14 @@
  * Debian 12). So each compile runs in a fork()ed child with a time limit
  * (alarm) and an address-space limit; the child writes its result to a
  * pipe and _exit()s (no atexit handlers, no leak report). A child that dies
- * is an error of the effect, with the signal that ended it.
+ * is an error of the effect, with the signal that ended it. The child's
+ * stdout and stderr are /dev/null: what glslang or SPIRV-Tools print (text
+ * from a hostile file among it) never reaches the user's terminal.
  *
  * The pipe message: u8 ok, u32 log length, log, u32 word count, words.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +79,11 @@ static unsigned long long mapped_bytes(void)
 
 static void child(int fd, const mmd_fx_compile_job *job)
 {
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC); /* glslang's and SPIRV-Tools' prints, a crash */
+    if (null >= 0) {                                      /* report: never onto the user's terminal */
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+    }
     signal(SIGALRM, SIG_DFL); /* the parent's handler, if any, must not catch it */
     alarm(MMD_FX_COMPILE_SECONDS);
 #ifndef MMD_FX_ASAN /* ASan reserves terabytes of shadow: no address-space cap under it */
@@ -135,6 +143,7 @@ static void child_died(int status, char *log, size_t log_size)
 bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log,
                              size_t log_size)
 {
+    mmd_fx_hlsl_warm();
     int fds[2];
     if (pipe(fds) != 0) {
         snprintf(log, log_size, "no pipe for glslang's process: %s", strerror(errno));
