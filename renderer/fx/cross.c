@@ -2,7 +2,6 @@
  * SPIRV-Cross's C API, with the names, locations and conversions of
  * renderer/fx/translate.h, and the reflection record. */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,47 +48,6 @@ typedef struct stage_ir {
     unsigned in_count, out_count;
     char error[256]; /* SPIRV-Cross's last error */
 } stage_ir;
-
-/* A growable string; oom is sticky. */
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-__attribute__((format(printf, 2, 3))) static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        b->oom = true;
-    else
-        sb_add(b, tmp, (size_t)n);
-}
 
 bool mmd_fx_semantic_normalise(const char *sem, char *out, size_t out_size)
 {
@@ -142,21 +100,6 @@ static const char *stage_word(mmd_fx_stage st)
     return st == MMD_FX_STAGE_VERTEX ? "vertex shader" : "pixel shader";
 }
 
-static mmd_status fail(mmd_error *err, mmd_status st, mmd_fx_loc at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static mmd_status fail(mmd_error *err, mmd_status st, mmd_fx_loc at, const char *fmt, ...)
-{
-    if (!err)
-        return st;
-    char what[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    mmd_error_set(err, st, "fx", at.line, -1, "%s:%d: %s", at.file, (int)at.line, what);
-    return st;
-}
-
 static unsigned float_comps(spvc_compiler comp, spvc_type_id tid)
 {
     spvc_type t = spvc_compiler_get_type_handle(comp, tid);
@@ -174,7 +117,7 @@ static mmd_status list_io(stage_ir *s, spvc_resource_type type, iface *out, unsi
     size_t n = 0;
     spvc_resources_get_resource_list_for_type(s->res, type, &list, &n);
     if (n > MAX_IO)
-        return fail(err, MMD_E_UNSUPPORTED, at, "%s: %zu interface variables (at most %d)", stage_word(s->stage), n,
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: %zu interface variables (at most %d)", stage_word(s->stage), n,
                     MAX_IO);
     for (size_t i = 0; i < n; i++) {
         iface *v = &out[i];
@@ -182,12 +125,12 @@ static mmd_status list_io(stage_ir *s, spvc_resource_type type, iface *out, unsi
         v->id = list[i].id;
         const char *sem = spvc_compiler_get_decoration_string(s->comp, v->id, SpvDecorationUserSemantic);
         if (!mmd_fx_semantic_normalise(sem, v->sem, sizeof v->sem))
-            return fail(err, MMD_E_UNSUPPORTED, at, "%s: %s '%s' has no semantic", stage_word(s->stage),
+            return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: %s '%s' has no semantic", stage_word(s->stage),
                         type == SPVC_RESOURCE_TYPE_STAGE_INPUT ? "input" : "output", list[i].name);
         v->comps = float_comps(s->comp, list[i].type_id);
         for (size_t k = 0; k < i; k++)
             if (!strcmp(out[k].sem, v->sem))
-                return fail(err, MMD_E_UNSUPPORTED, at, "%s: semantic %s used twice", stage_word(s->stage), v->sem);
+                return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: semantic %s used twice", stage_word(s->stage), v->sem);
     }
     *count = (unsigned)n;
     return MMD_OK;
@@ -196,7 +139,7 @@ static mmd_status list_io(stage_ir *s, spvc_resource_type type, iface *out, unsi
 static mmd_status stage_open(stage_ir *s, const uint32_t *words, size_t n, mmd_fx_loc at, mmd_error *err)
 {
     if (spvc_context_create(&s->ctx) != SPVC_SUCCESS)
-        return fail(err, MMD_E_NOMEM, at, "SPIRV-Cross: no context");
+        return mmd_fx_fail(err, MMD_E_NOMEM, at, "SPIRV-Cross: no context");
     spvc_context_set_error_callback(s->ctx, on_error, s);
     spvc_parsed_ir ir = NULL;
     spvc_compiler_options opt = NULL;
@@ -212,12 +155,12 @@ static mmd_status stage_open(stage_ir *s, const uint32_t *words, size_t n, mmd_f
                                        SPVC_TRUE) != SPVC_SUCCESS ||
         spvc_compiler_install_compiler_options(s->comp, opt) != SPVC_SUCCESS ||
         spvc_compiler_create_shader_resources(s->comp, &s->res) != SPVC_SUCCESS)
-        return fail(err, MMD_E_UNSUPPORTED, at, "%s: SPIRV-Cross: %s", stage_word(s->stage), s->error);
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: SPIRV-Cross: %s", stage_word(s->stage), s->error);
     const spvc_reflected_resource *list = NULL;
     size_t count = 0;
     spvc_resources_get_resource_list_for_type(s->res, SPVC_RESOURCE_TYPE_SEPARATE_IMAGE, &list, &count);
     if (count)
-        return fail(err, MMD_E_UNSUPPORTED, at, "%s: texture object '%s' read without a DX9 sampler",
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: texture object '%s' read without a DX9 sampler",
                     stage_word(s->stage), list[0].name);
     mmd_status st = list_io(s, SPVC_RESOURCE_TYPE_STAGE_INPUT, s->in, &s->in_count, at, err);
     return st == MMD_OK ? list_io(s, SPVC_RESOURCE_TYPE_STAGE_OUTPUT, s->out, &s->out_count, at, err) : st;
@@ -238,7 +181,7 @@ static mmd_status name_vertex(stage_ir *s, mmd_fx_loc at, mmd_error *err)
         iface *v = &s->in[i];
         int32_t loc = mmd_fx_vertex_location(v->sem);
         if (loc < 0)
-            return fail(err, MMD_E_UNSUPPORTED, at, "vertex shader: input %s is no vertex data (POSITION, NORMAL, "
+            return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "vertex shader: input %s is no vertex data (POSITION, NORMAL, "
                         "TEXCOORD0..7, ...)", v->sem);
         snprintf(v->name, sizeof v->name, "a_%s", v->sem);
         spvc_compiler_set_decoration(s->comp, v->id, SpvDecorationLocation, (unsigned)loc);
@@ -246,7 +189,7 @@ static mmd_status name_vertex(stage_ir *s, mmd_fx_loc at, mmd_error *err)
     for (unsigned i = 0; i < s->out_count; i++) {
         iface *v = &s->out[i];
         if (!v->comps)
-            return fail(err, MMD_E_UNSUPPORTED, at, "vertex shader: output %s is not a float vector", v->sem);
+            return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "vertex shader: output %s is not a float vector", v->sem);
         if (!strcmp(v->sem, "POSITION") || !strcmp(v->sem, "SV_POSITION"))
             v->fix = FIX_POSITION;
         else if (v->comps < 4)
@@ -262,7 +205,7 @@ static mmd_status name_fragment(stage_ir *s, mmd_fx_loc at, mmd_error *err)
     for (unsigned i = 0; i < s->in_count; i++) {
         iface *v = &s->in[i];
         if (!v->comps)
-            return fail(err, MMD_E_UNSUPPORTED, at, "pixel shader: input %s is not a float vector", v->sem);
+            return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "pixel shader: input %s is not a float vector", v->sem);
         if (!strcmp(v->sem, "VPOS"))
             v->fix = FIX_FRAGCOORD;
         else if (!strcmp(v->sem, "VFACE"))
@@ -274,7 +217,7 @@ static mmd_status name_fragment(stage_ir *s, mmd_fx_loc at, mmd_error *err)
     for (unsigned i = 0; i < s->out_count; i++) {
         iface *v = &s->out[i];
         if (strncmp(v->sem, "COLOR", 5) || v->sem[5] < '0' || v->sem[5] > '3' || v->sem[6])
-            return fail(err, MMD_E_UNSUPPORTED, at, "pixel shader: output %s (COLOR0..3 are drawn)", v->sem);
+            return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "pixel shader: output %s (COLOR0..3 are drawn)", v->sem);
         snprintf(v->name, sizeof v->name, "o_%s", v->sem);
         spvc_compiler_set_decoration(s->comp, v->id, SpvDecorationLocation, (unsigned)(v->sem[5] - '0'));
     }
@@ -307,10 +250,10 @@ static const char *glsl_float_type(unsigned comps)
 }
 
 /* "vec4(x, 0.0, 1.0)": a narrower float vector as DX9's register holds it. */
-static void widen(sbuf *b, const char *x, unsigned comps)
+static void widen(mmd_fx_text *b, const char *x, unsigned comps)
 {
     static const char *const pad[] = {"", ", 0.0, 0.0, 1.0", ", 0.0, 1.0", ", 1.0", ""};
-    sb_printf(b, "vec4(%s%s)", x, pad[comps <= 4 ? comps : 0]);
+    mmd_fx_text_printf(b, "vec4(%s%s)", x, pad[comps <= 4 ? comps : 0]);
 }
 
 static const char *swizzle(unsigned comps)
@@ -322,7 +265,7 @@ static const char *swizzle(unsigned comps)
 /* The text edits one stage's GLSL needs: a declaration line replaced,
  * lines before main, lines at main's start and end. */
 typedef struct edits {
-    sbuf decls, pre, post;
+    mmd_fx_text decls, pre, post;
     char from[MAX_IO * 2][96];
     char to[MAX_IO * 2][160];
     unsigned count;
@@ -351,17 +294,17 @@ static void vertex_edits(const stage_ir *vs, const stage_ir *ps, edits *e)
         else
             snprintf(to, sizeof to, "%s %s;\nout vec4 v_%s;", t, v->name, v->sem);
         edit_decl(e, from, to);
-        sb_printf(&e->post, "    %s%s = ", v->fix == FIX_POSITION ? "gl_Position" : "v_",
+        mmd_fx_text_printf(&e->post, "    %s%s = ", v->fix == FIX_POSITION ? "gl_Position" : "v_",
                   v->fix == FIX_POSITION ? "" : v->sem);
         widen(&e->post, v->name, v->comps);
-        sb_add(&e->post, ";\n", 2);
+        mmd_fx_text_add(&e->post, ";\n", 2);
     }
     for (unsigned i = 0; i < ps->in_count; i++) { /* read by the pixel shader, never written: zero */
         const iface *v = &ps->in[i];
         if (v->fix == FIX_FRAGCOORD || v->fix == FIX_FACE || find_sem(vs->out, vs->out_count, v->sem))
             continue;
-        sb_printf(&e->decls, "out vec4 v_%s;\n", v->sem);
-        sb_printf(&e->post, "    v_%s = vec4(0.0);\n", v->sem);
+        mmd_fx_text_printf(&e->decls, "out vec4 v_%s;\n", v->sem);
+        mmd_fx_text_printf(&e->post, "    v_%s = vec4(0.0);\n", v->sem);
     }
 }
 
@@ -376,21 +319,21 @@ static void fragment_edits(const stage_ir *ps, edits *e)
         snprintf(from, sizeof from, "in %s %s;", t, v->name);
         if (v->fix == FIX_NARROW) {
             snprintf(to, sizeof to, "in vec4 v_%s;\n%s %s;", v->sem, t, v->name);
-            sb_printf(&e->pre, "    %s = v_%s%s;\n", v->name, v->sem, swizzle(v->comps));
+            mmd_fx_text_printf(&e->pre, "    %s = v_%s%s;\n", v->name, v->sem, swizzle(v->comps));
         } else {
             snprintf(to, sizeof to, "%s %s;", t, v->name);
             if (v->fix == FIX_FRAGCOORD)
-                sb_printf(&e->pre, "    %s = (gl_FragCoord - vec4(0.5, 0.5, 0.0, 0.0))%s;\n", v->name,
+                mmd_fx_text_printf(&e->pre, "    %s = (gl_FragCoord - vec4(0.5, 0.5, 0.0, 0.0))%s;\n", v->name,
                           swizzle(v->comps));
             else
-                sb_printf(&e->pre, "    %s = %s(gl_FrontFacing ? 1.0 : -1.0);\n", v->name, t);
+                mmd_fx_text_printf(&e->pre, "    %s = %s(gl_FrontFacing ? 1.0 : -1.0);\n", v->name, t);
         }
         edit_decl(e, from, to);
     }
 }
 
 /* glsl with e applied, into out; false when a declaration or main was not found. */
-static bool apply_edits(const char *glsl, const edits *e, sbuf *out)
+static bool apply_edits(const char *glsl, const edits *e, mmd_fx_text *out)
 {
     const char *main_at = strstr(glsl, "\nvoid main()\n{\n");
     const char *end = strrchr(glsl, '}');
@@ -401,26 +344,26 @@ static bool apply_edits(const char *glsl, const edits *e, sbuf *out)
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
         if (p == main_at + 1) {
-            sb_add(out, e->decls.p ? e->decls.p : "", e->decls.len);
-            sb_add(out, "void main()\n{\n", 14);
-            sb_add(out, e->pre.p ? e->pre.p : "", e->pre.len);
+            mmd_fx_text_add(out, e->decls.p ? e->decls.p : "", e->decls.len);
+            mmd_fx_text_add(out, "void main()\n{\n", 14);
+            mmd_fx_text_add(out, e->pre.p ? e->pre.p : "", e->pre.len);
             p = main_at + 15;
             continue;
         }
         if (p == end) {
-            sb_add(out, e->post.p ? e->post.p : "", e->post.len);
-            sb_add(out, p, strlen(p));
+            mmd_fx_text_add(out, e->post.p ? e->post.p : "", e->post.len);
+            mmd_fx_text_add(out, p, strlen(p));
             break;
         }
         unsigned k = 0;
         while (k < e->count && (strlen(e->from[k]) != n || strncmp(p, e->from[k], n)))
             k++;
         if (k < e->count) {
-            sb_add(out, e->to[k], strlen(e->to[k]));
+            mmd_fx_text_add(out, e->to[k], strlen(e->to[k]));
             done++;
         } else
-            sb_add(out, p, n);
-        sb_add(out, "\n", nl ? 1 : 0);
+            mmd_fx_text_add(out, p, n);
+        mmd_fx_text_add(out, "\n", nl ? 1 : 0);
         p = nl ? nl + 1 : p + n;
     }
     return done == e->count && !out->oom;
@@ -430,16 +373,16 @@ static mmd_status emit(stage_ir *s, const edits *e, const char **glsl, mmd_arena
 {
     const char *src = NULL;
     if (spvc_compiler_compile(s->comp, &src) != SPVC_SUCCESS)
-        return fail(err, MMD_E_UNSUPPORTED, at, "%s: SPIRV-Cross: %s", stage_word(s->stage), s->error);
-    sbuf out = {0};
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: SPIRV-Cross: %s", stage_word(s->stage), s->error);
+    mmd_fx_text out = {0};
     bool ok = apply_edits(src, e, &out);
     if (ok)
         *glsl = mmd_arena_strdup(a, out.p);
     free(out.p);
     if (!ok)
-        return fail(err, out.oom ? MMD_E_NOMEM : MMD_E_UNSUPPORTED, at, "%s: a varying's declaration or main "
+        return mmd_fx_fail(err, out.oom ? MMD_E_NOMEM : MMD_E_UNSUPPORTED, at, "%s: a varying's declaration or main "
                     "not found in SPIRV-Cross's GLSL", stage_word(s->stage));
-    return *glsl ? MMD_OK : fail(err, MMD_E_NOMEM, at, "out of memory");
+    return *glsl ? MMD_OK : mmd_fx_fail(err, MMD_E_NOMEM, at, "out of memory");
 }
 
 static const mmd_fx_param *find_param(const mmd_fx_param *list, uint32_t n, const char *name)
@@ -538,7 +481,7 @@ static mmd_status reflect(const stage_ir st[2], const mmd_fx *fx, mmd_fx_program
     p->outputs = reflect_io(st[1].out, st[1].out_count, false, p->arena);
     if ((nu && !p->uniforms) || (ns && !p->samplers) || (st[0].in_count && !p->inputs) ||
         (st[1].out_count && !p->outputs))
-        return fail(err, MMD_E_NOMEM, at, "out of memory");
+        return mmd_fx_fail(err, MMD_E_NOMEM, at, "out of memory");
     p->input_count = st[0].in_count;
     p->output_count = st[1].out_count;
     for (int i = 0; i < 2; i++) {
@@ -559,7 +502,7 @@ static mmd_status cross_stages(stage_ir st[2], const mmd_fx *fx, mmd_fx_loc at, 
     apply_names(&st[1]);
     edits *e = calloc(2, sizeof *e);
     if (!e)
-        return fail(err, MMD_E_NOMEM, at, "out of memory");
+        return mmd_fx_fail(err, MMD_E_NOMEM, at, "out of memory");
     vertex_edits(&st[0], &st[1], &e[0]);
     fragment_edits(&st[1], &e[1]);
     s = emit(&st[0], &e[0], &p->vs, p->arena, at, err);
@@ -579,7 +522,7 @@ mmd_status mmd_fx_cross(const uint32_t *vs, size_t vs_words, const uint32_t *fs,
 {
     stage_ir *st = calloc(2, sizeof *st);
     if (!st)
-        return fail(err, MMD_E_NOMEM, at, "out of memory");
+        return mmd_fx_fail(err, MMD_E_NOMEM, at, "out of memory");
     st[0].stage = MMD_FX_STAGE_VERTEX;
     st[1].stage = MMD_FX_STAGE_FRAGMENT;
     mmd_status s = stage_open(&st[0], vs, vs_words, at, err);

@@ -18,9 +18,7 @@ typedef struct span {
     size_t n;
 } span;
 
-static mmd_status fail(mmd_error *err, mmd_status st, mmd_fx_loc at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static mmd_status fail(mmd_error *err, mmd_status st, mmd_fx_loc at, const char *fmt, ...)
+mmd_status mmd_fx_fail(mmd_error *err, mmd_status st, mmd_fx_loc at, const char *fmt, ...)
 {
     if (!err)
         return st;
@@ -147,13 +145,7 @@ static bool find_function(const mmd_fx *fx, const char *name, fn_text *f)
     return false;
 }
 
-typedef struct text {
-    char *p;
-    size_t len, cap;
-    bool oom;
-} text;
-
-static void put(text *t, const char *s, size_t n)
+void mmd_fx_text_add(mmd_fx_text *t, const char *s, size_t n)
 {
     if (t->oom || !n)
         return;
@@ -174,31 +166,44 @@ static void put(text *t, const char *s, size_t n)
     t->p[t->len] = '\0';
 }
 
-static void puts_(text *t, const char *s)
+void mmd_fx_text_printf(mmd_fx_text *t, const char *fmt, ...)
 {
-    put(t, s, strlen(s));
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof tmp)
+        t->oom = true;
+    else
+        mmd_fx_text_add(t, tmp, (size_t)n);
+}
+
+static void puts_(mmd_fx_text *t, const char *s)
+{
+    mmd_fx_text_add(t, s, strlen(s));
 }
 
 /* The entry point of one stage: F itself when `compile` passes nothing, F
  * has no uniform parameter and no prototype, else a wrapper appended to t
  * calling F with the literal arguments in the places of its uniform
  * parameters. */
-static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const char *wrapper, mmd_fx_loc at, text *t,
+static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const char *wrapper, mmd_fx_loc at, mmd_fx_text *t,
                               const char **entry, mmd_error *err)
 {
     fn_text f;
     if (!find_function(fx, sh->entry, &f))
-        return fail(err, MMD_E_UNSUPPORTED, at, "shader function %s not found", sh->entry);
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "shader function %s not found", sh->entry);
     span params[MAX_PARAMS], args[MAX_PARAMS];
     size_t np = split_commas(f.params.p, f.params.n, params, MAX_PARAMS);
     size_t na = split_commas(sh->args, strlen(sh->args), args, MAX_PARAMS);
     if (np > MAX_PARAMS || na > MAX_PARAMS)
-        return fail(err, MMD_E_UNSUPPORTED, at, "%s: more than %d parameters", sh->entry, MAX_PARAMS);
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: more than %d parameters", sh->entry, MAX_PARAMS);
     size_t uniforms = 0;
     for (size_t i = 0; i < np; i++)
         uniforms += has_word(params[i], "uniform");
     if (uniforms != na)
-        return fail(err, MMD_E_UNSUPPORTED, at, "%s has %zu uniform parameter(s), compile passes %zu argument(s)",
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s has %zu uniform parameter(s), compile passes %zu argument(s)",
                     sh->entry, uniforms, na);
     if (!na && !f.declared) {
         *entry = sh->entry;
@@ -209,24 +214,24 @@ static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const c
     puts_(t, line);
     puts_(t, at.file);
     puts_(t, "\"\n");
-    put(t, f.ret.p, f.ret.n);
+    mmd_fx_text_add(t, f.ret.p, f.ret.n);
     puts_(t, " ");
     puts_(t, wrapper);
     puts_(t, "(");
     for (size_t i = 0, k = 0; i < np; i++)
         if (!has_word(params[i], "uniform")) {
             puts_(t, k++ ? ", " : "");
-            put(t, params[i].p, params[i].n);
+            mmd_fx_text_add(t, params[i].p, params[i].n);
         }
     puts_(t, ") ");
-    put(t, f.tail.p, f.tail.n);
+    mmd_fx_text_add(t, f.tail.p, f.tail.n);
     puts_(t, f.is_void ? " { " : " { return ");
     puts_(t, sh->entry);
     puts_(t, "(");
     for (size_t i = 0, k = 0; i < np; i++) {
         span v = has_word(params[i], "uniform") ? args[k++] : param_name(params[i]);
         puts_(t, i ? ", " : "");
-        put(t, v.p, v.n);
+        mmd_fx_text_add(t, v.p, v.n);
     }
     puts_(t, "); }\n");
     *entry = wrapper;
@@ -246,14 +251,14 @@ static mmd_status compile_error(const char *log, mmd_fx_loc at, mmd_error *err)
             return mmd_error_set(err, MMD_E_UNSUPPORTED, "fx", line, -1, "%s", log);
         }
     }
-    return fail(err, MMD_E_UNSUPPORTED, at, "%s", log);
+    return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s", log);
 }
 
-static mmd_status build_source(const mmd_fx *fx, const mmd_fx_pass *pass, text *t, const char *entries[2],
+static mmd_status build_source(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_text *t, const char *entries[2],
                                mmd_error *err)
 {
     if (!pass->vs.profile || !pass->ps.profile)
-        return fail(err, MMD_E_UNSUPPORTED, pass->loc, "pass %s sets no %s (fixed-function passes are not translated)",
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, pass->loc, "pass %s sets no %s (fixed-function passes are not translated)",
                     pass->name[0] ? pass->name : "(unnamed)", pass->vs.profile ? "pixel shader" : "vertex shader");
     puts_(t, fx->hlsl);
     mmd_status st = entry_point(fx, &pass->vs, "mmd_entry_vs", pass->loc, t, &entries[0], err);
@@ -262,9 +267,9 @@ static mmd_status build_source(const mmd_fx *fx, const mmd_fx_pass *pass, text *
     if (st != MMD_OK)
         return st;
     if (t->oom)
-        return fail(err, MMD_E_NOMEM, pass->loc, "out of memory");
+        return mmd_fx_fail(err, MMD_E_NOMEM, pass->loc, "out of memory");
     if (t->len > MMD_FX_MAX_HLSL_BYTES)
-        return fail(err, MMD_E_LIMIT, pass->loc, "the pass's HLSL is %zu bytes (at most %u)", t->len,
+        return mmd_fx_fail(err, MMD_E_LIMIT, pass->loc, "the pass's HLSL is %zu bytes (at most %u)", t->len,
                     MMD_FX_MAX_HLSL_BYTES);
     return MMD_OK;
 }
@@ -285,7 +290,7 @@ static mmd_status compile_stage(const mmd_fx_compile_job *job, const char *cache
 mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd_fx_translate_options *opt,
                             mmd_fx_program **out, mmd_error *err)
 {
-    text t = {0};
+    mmd_fx_text t = {0};
     const char *entries[2] = {NULL, NULL};
     uint32_t *words[2] = {NULL, NULL};
     size_t count[2] = {0, 0};
@@ -301,7 +306,7 @@ mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd
         p = a ? mmd_arena_alloc(a, sizeof *p) : NULL;
         if (!p) {
             mmd_arena_destroy(a);
-            st = fail(err, MMD_E_NOMEM, pass->loc, "out of memory");
+            st = mmd_fx_fail(err, MMD_E_NOMEM, pass->loc, "out of memory");
         } else {
             memset(p, 0, sizeof *p);
             p->arena = a;

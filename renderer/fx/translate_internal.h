@@ -8,6 +8,20 @@
 
 #include "renderer/fx/translate.h"
 
+/* A growable string; oom is sticky (renderer/fx/translate.c). */
+typedef struct mmd_fx_text {
+    char *p;
+    size_t len, cap;
+    bool oom;
+} mmd_fx_text;
+void mmd_fx_text_add(mmd_fx_text *t, const char *s, size_t n);
+void mmd_fx_text_printf(mmd_fx_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* err (may be NULL) = "FILE:LINE: what" at `at`, section "fx", item the
+ * line; returns st. */
+mmd_status mmd_fx_fail(mmd_error *err, mmd_status st, mmd_fx_loc at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* One glslang compile (renderer/fx/hlsl_spirv.h's arguments). */
 typedef struct mmd_fx_compile_job {
     const char *hlsl;
