@@ -232,6 +232,92 @@ TEST(post_effect_translates_and_links)
     CHECK(linked == 2);
 }
 
+/* MME's own full.fx idioms: three compile arguments, a shared global, samplers
+ * bound by register() (MME's shadow map), a (struct)0 cast, clip, COLOR0 as
+ * a varying, the Light's matrices by annotation, an edge pass, an empty
+ * shadow technique. */
+static const char k_full_idioms[] =
+    "float4x4 WorldViewProjMatrix : WORLDVIEWPROJECTION;\n"
+    "float4x4 LightWorldViewProjMatrix : WORLDVIEWPROJECTION < string Object = \"Light\"; >;\n"
+    "float3 LightDirection : DIRECTION < string Object = \"Light\"; >;\n"
+    "float4 MaterialToon : TOONCOLOR;\n"
+    "bool parthf;\n"
+    "bool transp;\n"
+    "bool spadd;\n"
+    "shared float SharedValue;\n"
+    "sampler MMDSamp0 : register(s0);\n"
+    "sampler DefSampler : register(s0);\n"
+    "texture ObjectTexture: MATERIALTEXTURE;\n"
+    "sampler ObjTexSampler = sampler_state { texture = <ObjectTexture>; };\n"
+    "struct VS_OUTPUT { float4 Pos : POSITION; float4 ZCalcTex : TEXCOORD0; float2 Tex : TEXCOORD1; float3 Normal : TEXCOORD2; float4 Color : COLOR0; };\n"
+    "VS_OUTPUT Basic_VS(float4 Pos : POSITION, float3 Normal : NORMAL, float2 Tex : TEXCOORD0, uniform bool useTexture, uniform bool useSphereMap, uniform bool useToon)\n"
+    "{\n"
+    "    VS_OUTPUT Out = (VS_OUTPUT)0;\n"
+    "    Out.Pos = mul( Pos, WorldViewProjMatrix );\n"
+    "    Out.ZCalcTex = mul( Pos, LightWorldViewProjMatrix );\n"
+    "    Out.Normal = Normal;\n"
+    "    Out.Color = saturate(max(0, dot(Normal, -LightDirection)));\n"
+    "    Out.Tex = Tex;\n"
+    "    return Out;\n"
+    "}\n"
+    "float4 Basic_PS(VS_OUTPUT IN, uniform bool useTexture, uniform bool useSphereMap, uniform bool useToon) : COLOR0\n"
+    "{\n"
+    "    float4 Color = IN.Color;\n"
+    "    if ( useTexture ) Color *= tex2D( ObjTexSampler, IN.Tex );\n"
+    "    if ( useToon ) Color.rgb *= MaterialToon.rgb;\n"
+    "    float2 TransTexCoord;\n"
+    "    TransTexCoord.x = (1.0f + IN.ZCalcTex.x/IN.ZCalcTex.w)*0.5f;\n"
+    "    TransTexCoord.y = (1.0f - IN.ZCalcTex.y/IN.ZCalcTex.w)*0.5f;\n"
+    "    float comp = tex2D(DefSampler,TransTexCoord).r;\n"
+    "    if (parthf) comp = 1 - comp;\n"
+    "    clip(Color.a - 0.01);\n"
+    "    return Color * comp + SharedValue;\n"
+    "}\n"
+    "float4 ColorRender_VS(float4 Pos : POSITION) : POSITION { return mul(Pos, WorldViewProjMatrix); }\n"
+    "float4 ColorRender_PS() : COLOR { return float4(0, 0, 0, 1); }\n"
+    "technique MainTec0 < string MMDPass = \"object_ss\"; bool UseTexture = true; bool UseSphereMap = false; bool UseToon = true; > {\n"
+    "    pass DrawObject {\n"
+    "        VertexShader = compile vs_2_0 Basic_VS(true, false, true);\n"
+    "        PixelShader  = compile ps_2_0 Basic_PS(true, false, true);\n"
+    "    }\n"
+    "}\n"
+    "technique EdgeTec < string MMDPass = \"edge\"; > {\n"
+    "    pass DrawEdge { AlphaBlendEnable = FALSE; AlphaTestEnable = FALSE;\n"
+    "        VertexShader = compile vs_2_0 ColorRender_VS(); PixelShader = compile ps_2_0 ColorRender_PS(); }\n"
+    "}\n"
+    "technique ShadowTec < string MMDPass = \"shadow\"; > { }\n";
+
+TEST(full_fx_idioms_translate_and_link)
+{
+    mmd_fx *fx = parse(k_full_idioms);
+    REQUIRE(fx);
+    REQUIRE(fx->technique_count == 3);
+    for (uint32_t t = 0; t < 2; t++) {
+        mmd_fx_program *p = NULL;
+        mmd_error err = {0};
+        mmd_status st = mmd_fx_translate(fx, &fx->techniques[t].passes[0], NULL, &p, &err);
+        if (st != MMD_OK)
+            printf("# %s\n", err.msg);
+        REQUIRE(st == MMD_OK);
+        if (t == 0) {
+            const mmd_fx_uniform *u = uniform(p, "LightWorldViewProjMatrix", MMD_FX_STAGE_VERTEX);
+            REQUIRE(u);
+            CHECK_STR(u->semantic, "WORLDVIEWPROJECTION");
+            CHECK(uniform(p, "parthf", MMD_FX_STAGE_FRAGMENT) != NULL);
+            CHECK_EQ_INT(p->sampler_count, 2); /* ObjTexSampler and DefSampler, read by the pixel shader */
+            CHECK(strstr(p->vs, "out vec4 v_COLOR0;"));
+        }
+        int linked = link_ok(p);
+        mmd_fx_program_free(p);
+        if (linked == 1) {
+            mmd_fx_free(fx);
+            SKIP("skipped: no GL context");
+        }
+        CHECK(linked == 2);
+    }
+    mmd_fx_free(fx);
+}
+
 /* A pixel shader reading a varying its vertex shader never writes links
  * (DX9 gives it a value; ours is zero). */
 TEST(unwritten_varying_links)
@@ -473,6 +559,7 @@ int main(void)
 {
     RUN(object_effect_translates_and_links);
     RUN(post_effect_translates_and_links);
+    RUN(full_fx_idioms_translate_and_link);
     RUN(unwritten_varying_links);
     RUN(prototyped_entry_translates);
     RUN(errors_name_file_and_line);
