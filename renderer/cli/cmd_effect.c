@@ -60,8 +60,8 @@ static void check_pass(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd_fx_t
     }
     GLuint prog = 0;
     if (!ctx)
-        snprintf(r->error, sizeof r->error, "%.300s:%d: translates; not linked: %.400s", pass->loc.file, (int)pass->loc.line,
-                 ctx_err);
+        snprintf(r->error, sizeof r->error, "%.300s:%d: translates; not linked: %.400s", pass->loc.file,
+                 (int)pass->loc.line, ctx_err);
     else if (mmd_gl_fx_program_link(mmd_gl_context_api(ctx), p->vs, p->fs, &prog, &err) != MMD_OK)
         snprintf(r->error, sizeof r->error, "%.300s:%d: GLSL from the translator: %.400s", pass->loc.file,
                  (int)pass->loc.line, err.msg);

@@ -22,9 +22,9 @@
 #include "renderer/base/fs.h"
 #include "renderer/fx/translate_internal.h"
 
-#define FORMAT 1u /* bump when the bridge's options change the SPIR-V */
+#define FORMAT    1u /* bump when the bridge's options change the SPIR-V */
 #define MAX_WORDS (16u << 20)
-#define HEADER 24
+#define HEADER    24
 
 typedef struct hash128 {
     uint64_t a, b;

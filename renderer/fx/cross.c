@@ -17,7 +17,7 @@ static const struct {
     const char *family;
     int32_t location, count;
 } k_vertex_inputs[] = {
-    {"POSITION", 0, 1}, {"NORMAL", 1, 1},   {"TEXCOORD", 2, 8},    {"COLOR", 10, 2},
+    {"POSITION", 0, 1}, {"NORMAL", 1, 1},    {"TEXCOORD", 2, 8},     {"COLOR", 10, 2},
     {"TANGENT", 12, 1}, {"BINORMAL", 13, 1}, {"BLENDWEIGHT", 14, 1}, {"BLENDINDICES", 15, 1},
 };
 
@@ -117,8 +117,8 @@ static mmd_status list_io(stage_ir *s, spvc_resource_type type, iface *out, unsi
     size_t n = 0;
     spvc_resources_get_resource_list_for_type(s->res, type, &list, &n);
     if (n > MAX_IO)
-        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: %zu interface variables (at most %d)", stage_word(s->stage), n,
-                    MAX_IO);
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: %zu interface variables (at most %d)", stage_word(s->stage),
+                           n, MAX_IO);
     for (size_t i = 0; i < n; i++) {
         iface *v = &out[i];
         memset(v, 0, sizeof *v);
@@ -126,11 +126,12 @@ static mmd_status list_io(stage_ir *s, spvc_resource_type type, iface *out, unsi
         const char *sem = spvc_compiler_get_decoration_string(s->comp, v->id, SpvDecorationUserSemantic);
         if (!mmd_fx_semantic_normalise(sem, v->sem, sizeof v->sem))
             return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: %s '%s' has no semantic", stage_word(s->stage),
-                        type == SPVC_RESOURCE_TYPE_STAGE_INPUT ? "input" : "output", list[i].name);
+                               type == SPVC_RESOURCE_TYPE_STAGE_INPUT ? "input" : "output", list[i].name);
         v->comps = float_comps(s->comp, list[i].type_id);
         for (size_t k = 0; k < i; k++)
             if (!strcmp(out[k].sem, v->sem))
-                return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: semantic %s used twice", stage_word(s->stage), v->sem);
+                return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: semantic %s used twice", stage_word(s->stage),
+                                   v->sem);
     }
     *count = (unsigned)n;
     return MMD_OK;
@@ -161,7 +162,7 @@ static mmd_status stage_open(stage_ir *s, const uint32_t *words, size_t n, mmd_f
     spvc_resources_get_resource_list_for_type(s->res, SPVC_RESOURCE_TYPE_SEPARATE_IMAGE, &list, &count);
     if (count)
         return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: texture object '%s' read without a DX9 sampler",
-                    stage_word(s->stage), list[0].name);
+                           stage_word(s->stage), list[0].name);
     mmd_status st = list_io(s, SPVC_RESOURCE_TYPE_STAGE_INPUT, s->in, &s->in_count, at, err);
     return st == MMD_OK ? list_io(s, SPVC_RESOURCE_TYPE_STAGE_OUTPUT, s->out, &s->out_count, at, err) : st;
 }
@@ -181,8 +182,10 @@ static mmd_status name_vertex(stage_ir *s, mmd_fx_loc at, mmd_error *err)
         iface *v = &s->in[i];
         int32_t loc = mmd_fx_vertex_location(v->sem);
         if (loc < 0)
-            return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "vertex shader: input %s is no vertex data (POSITION, NORMAL, "
-                        "TEXCOORD0..7, ...)", v->sem);
+            return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at,
+                               "vertex shader: input %s is no vertex data (POSITION, NORMAL, "
+                               "TEXCOORD0..7, ...)",
+                               v->sem);
         snprintf(v->name, sizeof v->name, "a_%s", v->sem);
         spvc_compiler_set_decoration(s->comp, v->id, SpvDecorationLocation, (unsigned)loc);
     }
@@ -295,7 +298,7 @@ static void vertex_edits(const stage_ir *vs, const stage_ir *ps, edits *e)
             snprintf(to, sizeof to, "%s %s;\nout vec4 v_%s;", t, v->name, v->sem);
         edit_decl(e, from, to);
         mmd_fx_text_printf(&e->post, "    %s%s = ", v->fix == FIX_POSITION ? "gl_Position" : "v_",
-                  v->fix == FIX_POSITION ? "" : v->sem);
+                           v->fix == FIX_POSITION ? "" : v->sem);
         widen(&e->post, v->name, v->comps);
         mmd_fx_text_add(&e->post, ";\n", 2);
     }
@@ -324,7 +327,7 @@ static void fragment_edits(const stage_ir *ps, edits *e)
             snprintf(to, sizeof to, "%s %s;", t, v->name);
             if (v->fix == FIX_FRAGCOORD)
                 mmd_fx_text_printf(&e->pre, "    %s = (gl_FragCoord - vec4(0.5, 0.5, 0.0, 0.0))%s;\n", v->name,
-                          swizzle(v->comps));
+                                   swizzle(v->comps));
             else
                 mmd_fx_text_printf(&e->pre, "    %s = %s(gl_FrontFacing ? 1.0 : -1.0);\n", v->name, t);
         }
@@ -380,8 +383,10 @@ static mmd_status emit(stage_ir *s, const edits *e, const char **glsl, mmd_arena
         *glsl = mmd_arena_strdup(a, out.p);
     free(out.p);
     if (!ok)
-        return mmd_fx_fail(err, out.oom ? MMD_E_NOMEM : MMD_E_UNSUPPORTED, at, "%s: a varying's declaration or main "
-                    "not found in SPIRV-Cross's GLSL", stage_word(s->stage));
+        return mmd_fx_fail(err, out.oom ? MMD_E_NOMEM : MMD_E_UNSUPPORTED, at,
+                           "%s: a varying's declaration or main "
+                           "not found in SPIRV-Cross's GLSL",
+                           stage_word(s->stage));
     return *glsl ? MMD_OK : mmd_fx_fail(err, MMD_E_NOMEM, at, "out of memory");
 }
 
@@ -414,8 +419,8 @@ static void reflect_uniforms(const stage_ir *s, const mmd_fx *fx, mmd_fx_program
         for (unsigned m = 0; m < spvc_type_get_num_member_types(t) && p->uniform_count < cap; m++) {
             mmd_fx_uniform *u = &p->uniforms[p->uniform_count++];
             const char *name = spvc_compiler_get_member_name(s->comp, list[b].base_type_id, m);
-            const char *sem = spvc_compiler_get_member_decoration_string(s->comp, list[b].base_type_id, m,
-                                                                         SpvDecorationUserSemantic);
+            const char *sem =
+                spvc_compiler_get_member_decoration_string(s->comp, list[b].base_type_id, m, SpvDecorationUserSemantic);
             const mmd_fx_param *decl = find_param(fx->params, fx->param_count, name);
             char glsl[160];
             snprintf(glsl, sizeof glsl, "%s.%s", var, name);
@@ -464,8 +469,8 @@ static uint32_t resource_count(const stage_ir *s, spvc_resource_type type, bool 
     size_t n = 0, total = 0;
     spvc_resources_get_resource_list_for_type(s->res, type, &list, &n);
     for (size_t i = 0; i < n; i++)
-        total += members ? spvc_type_get_num_member_types(spvc_compiler_get_type_handle(s->comp, list[i].base_type_id))
-                         : 1;
+        total +=
+            members ? spvc_type_get_num_member_types(spvc_compiler_get_type_handle(s->comp, list[i].base_type_id)) : 1;
     return (uint32_t)total;
 }
 

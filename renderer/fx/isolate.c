@@ -80,7 +80,7 @@ static unsigned long long mapped_bytes(void)
 static void child(int fd, const mmd_fx_compile_job *job)
 {
     int null = open("/dev/null", O_WRONLY | O_CLOEXEC); /* glslang's and SPIRV-Tools' prints, a crash */
-    if (null >= 0) {                                      /* report: never onto the user's terminal */
+    if (null >= 0) {                                    /* report: never onto the user's terminal */
         dup2(null, STDOUT_FILENO);
         dup2(null, STDERR_FILENO);
     }
@@ -96,8 +96,8 @@ static void child(int fd, const mmd_fx_compile_job *job)
     uint32_t *words = NULL;
     size_t count = 0;
     char log[512];
-    bool ok = mmd_fx_hlsl_to_spirv(job->hlsl, job->len, job->name, job->entry, job->stage, &words, &count, log,
-                                   sizeof log);
+    bool ok =
+        mmd_fx_hlsl_to_spirv(job->hlsl, job->len, job->name, job->entry, job->stage, &words, &count, log, sizeof log);
     uint8_t flag = ok;
     uint32_t loglen = ok ? 0 : (uint32_t)strlen(log), n = ok && count <= MAX_WORDS ? (uint32_t)count : 0;
     bool sent = write_all(fd, &flag, 1) && write_all(fd, &loglen, 4) && write_all(fd, log, loglen) &&
@@ -140,8 +140,7 @@ static void child_died(int status, char *log, size_t log_size)
         snprintf(log, log_size, "glslang failed (out of memory past %u MiB?)", MMD_FX_COMPILE_MEMORY >> 20);
 }
 
-bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log,
-                             size_t log_size)
+bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log, size_t log_size)
 {
     mmd_fx_hlsl_warm();
     int fds[2];

@@ -188,8 +188,8 @@ static void puts_(mmd_fx_text *t, const char *s)
  * has no uniform parameter and no prototype, else a wrapper appended to t
  * calling F with the literal arguments in the places of its uniform
  * parameters. */
-static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const char *wrapper, mmd_fx_loc at, mmd_fx_text *t,
-                              const char **entry, mmd_error *err)
+static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const char *wrapper, mmd_fx_loc at,
+                              mmd_fx_text *t, const char **entry, mmd_error *err)
 {
     fn_text f;
     if (!find_function(fx, sh->entry, &f))
@@ -203,8 +203,8 @@ static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const c
     for (size_t i = 0; i < np; i++)
         uniforms += has_word(params[i], "uniform");
     if (uniforms != na)
-        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s has %zu uniform parameter(s), compile passes %zu argument(s)",
-                    sh->entry, uniforms, na);
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at,
+                           "%s has %zu uniform parameter(s), compile passes %zu argument(s)", sh->entry, uniforms, na);
     if (!na && !f.declared) {
         *entry = sh->entry;
         return MMD_OK;
@@ -254,23 +254,27 @@ static mmd_status compile_error(const char *log, mmd_fx_loc at, mmd_error *err)
     return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s", log);
 }
 
-static mmd_status build_source(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_text *t, const char *entries[2],
-                               mmd_error *err)
+/* The HLSL each stage compiles: the effect's, and that stage's entry point
+ * (so a vertex shader shared by passes is one text, one cache entry). */
+static mmd_status build_sources(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_text t[2], const char *entries[2],
+                                mmd_error *err)
 {
     if (!pass->vs.profile || !pass->ps.profile)
-        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, pass->loc, "pass %s sets no %s (fixed-function passes are not translated)",
-                    pass->name[0] ? pass->name : "(unnamed)", pass->vs.profile ? "pixel shader" : "vertex shader");
-    puts_(t, fx->hlsl);
-    mmd_status st = entry_point(fx, &pass->vs, "mmd_entry_vs", pass->loc, t, &entries[0], err);
-    if (st == MMD_OK)
-        st = entry_point(fx, &pass->ps, "mmd_entry_ps", pass->loc, t, &entries[1], err);
-    if (st != MMD_OK)
-        return st;
-    if (t->oom)
-        return mmd_fx_fail(err, MMD_E_NOMEM, pass->loc, "out of memory");
-    if (t->len > MMD_FX_MAX_HLSL_BYTES)
-        return mmd_fx_fail(err, MMD_E_LIMIT, pass->loc, "the pass's HLSL is %zu bytes (at most %u)", t->len,
-                    MMD_FX_MAX_HLSL_BYTES);
+        return mmd_fx_fail(
+            err, MMD_E_UNSUPPORTED, pass->loc, "pass %s sets no %s (fixed-function passes are not translated)",
+            pass->name[0] ? pass->name : "(unnamed)", pass->vs.profile ? "pixel shader" : "vertex shader");
+    static const char *const wrappers[2] = {"mmd_entry_vs", "mmd_entry_ps"};
+    for (int i = 0; i < 2; i++) {
+        puts_(&t[i], fx->hlsl);
+        mmd_status st = entry_point(fx, i ? &pass->ps : &pass->vs, wrappers[i], pass->loc, &t[i], &entries[i], err);
+        if (st != MMD_OK)
+            return st;
+        if (t[i].oom)
+            return mmd_fx_fail(err, MMD_E_NOMEM, pass->loc, "out of memory");
+        if (t[i].len > MMD_FX_MAX_HLSL_BYTES)
+            return mmd_fx_fail(err, MMD_E_LIMIT, pass->loc, "the pass's HLSL is %zu bytes (at most %u)", t[i].len,
+                               MMD_FX_MAX_HLSL_BYTES);
+    }
     return MMD_OK;
 }
 
@@ -290,14 +294,14 @@ static mmd_status compile_stage(const mmd_fx_compile_job *job, const char *cache
 mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd_fx_translate_options *opt,
                             mmd_fx_program **out, mmd_error *err)
 {
-    mmd_fx_text t = {0};
+    mmd_fx_text t[2] = {{0}, {0}};
     const char *entries[2] = {NULL, NULL};
     uint32_t *words[2] = {NULL, NULL};
     size_t count[2] = {0, 0};
     mmd_fx_program *p = NULL;
-    mmd_status st = build_source(fx, pass, &t, entries, err);
+    mmd_status st = build_sources(fx, pass, t, entries, err);
     for (int i = 0; i < 2 && st == MMD_OK; i++) {
-        mmd_fx_compile_job job = {t.p, t.len, pass->loc.file, entries[i],
+        mmd_fx_compile_job job = {t[i].p, t[i].len, pass->loc.file, entries[i],
                                   i ? MMD_FX_STAGE_FRAGMENT : MMD_FX_STAGE_VERTEX};
         st = compile_stage(&job, opt ? opt->cache_dir : NULL, pass->loc, &words[i], &count[i], err);
     }
@@ -313,7 +317,8 @@ mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd
             st = mmd_fx_cross(words[0], count[0], words[1], count[1], fx, pass->loc, p, err);
         }
     }
-    free(t.p);
+    free(t[0].p);
+    free(t[1].p);
     free(words[0]);
     free(words[1]);
     if (st != MMD_OK) {

@@ -41,8 +41,7 @@ static GLuint compile(const mmd_gl *gl, GLenum type, const char *src, mmd_error 
         char log[2048] = "", line[400];
         gl->GetShaderInfoLog(s, sizeof log, NULL, log);
         first_error(log, line, sizeof line);
-        mmd_fail(err, MMD_E_UNSUPPORTED, "%s: %s", type == GL_VERTEX_SHADER ? "vertex shader" : "pixel shader",
-                 line);
+        mmd_fail(err, MMD_E_UNSUPPORTED, "%s: %s", type == GL_VERTEX_SHADER ? "vertex shader" : "pixel shader", line);
         gl->DeleteShader(s);
         return 0;
     }

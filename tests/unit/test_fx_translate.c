@@ -322,9 +322,10 @@ TEST(full_fx_idioms_translate_and_link)
  * (DX9 gives it a value; ours is zero). */
 TEST(unwritten_varying_links)
 {
-    mmd_fx *fx = parse("float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
-                       "float4 PS(float4 c : COLOR0, float3 t : TEXCOORD3) : COLOR0 { return c + t.xyzz; }\n"
-                       "technique T { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }\n");
+    mmd_fx *fx =
+        parse("float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+              "float4 PS(float4 c : COLOR0, float3 t : TEXCOORD3) : COLOR0 { return c + t.xyzz; }\n"
+              "technique T { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }\n");
     REQUIRE(fx);
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
@@ -343,11 +344,12 @@ TEST(unwritten_varying_links)
  * the prototype for the entry: "No function definition (body) found"). */
 TEST(prototyped_entry_translates)
 {
-    mmd_fx *fx = parse("float4 VS(float4 p : POSITION) : POSITION;\n"
-                       "float4 PS() : COLOR0;\n"
-                       "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
-                       "float4 PS() : COLOR0 { return 1; }\n"
-                       "technique T { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }\n");
+    mmd_fx *fx =
+        parse("float4 VS(float4 p : POSITION) : POSITION;\n"
+              "float4 PS() : COLOR0;\n"
+              "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+              "float4 PS() : COLOR0 { return 1; }\n"
+              "technique T { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }\n");
     REQUIRE(fx);
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
@@ -395,9 +397,10 @@ TEST(errors_name_file_and_line)
                  "technique T {\n"
                  "  pass P { PixelShader = compile ps_2_0 PS(); } }\n",
                  MMD_E_UNSUPPORTED, "t.fx:3: pass P sets no vertex shader");
-    expect_error("float4 PS() : COLOR0 { return 1; }\n"
-                 "technique T { pass P { VertexShader = compile vs_2_0 Missing(); PixelShader = compile ps_2_0 PS(); } }\n",
-                 MMD_E_UNSUPPORTED, "t.fx:2: shader function Missing not found");
+    expect_error(
+        "float4 PS() : COLOR0 { return 1; }\n"
+        "technique T { pass P { VertexShader = compile vs_2_0 Missing(); PixelShader = compile ps_2_0 PS(); } }\n",
+        MMD_E_UNSUPPORTED, "t.fx:2: shader function Missing not found");
     expect_error("float4 VS(float4 p : POSITION, float4 w : BLENDWEIGHT3) : POSITION { return p * w; }\n"
                  "float4 PS() : COLOR0 { return 1; }\n"
                  "technique T { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }\n",
@@ -431,10 +434,11 @@ TEST(hlsl_size_is_capped)
     REQUIRE(src);
     for (int i = 0; n + 200 < MMD_FX_MAX_HLSL_BYTES + 100000; i++)
         n += (size_t)snprintf(src + n, cap - n, "float f%d(float x) { return x * %d.0; }\n", i, i);
-    n += (size_t)snprintf(src + n, cap - n, "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
-                                            "float4 PS() : COLOR0 { return 1; }\n"
-                                            "technique T { pass P { VertexShader = compile vs_2_0 VS(); "
-                                            "PixelShader = compile ps_2_0 PS(); } }\n");
+    n += (size_t)snprintf(src + n, cap - n,
+                          "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+                          "float4 PS() : COLOR0 { return 1; }\n"
+                          "technique T { pass P { VertexShader = compile vs_2_0 VS(); "
+                          "PixelShader = compile ps_2_0 PS(); } }\n");
     mmd_fx *fx = parse(src);
     free(src);
     REQUIRE(fx);
@@ -448,7 +452,7 @@ TEST(hlsl_size_is_capped)
 TEST(semantics_normalise)
 {
     static const char *const cases[][2] = {
-        {"TEXCOORD", "TEXCOORD0"}, {"texcoord3", "TEXCOORD3"}, {"COLOR", "COLOR0"}, {"SV_Target", "COLOR0"},
+        {"TEXCOORD", "TEXCOORD0"}, {"texcoord3", "TEXCOORD3"}, {"COLOR", "COLOR0"},  {"SV_Target", "COLOR0"},
         {"SV_Target2", "COLOR2"},  {"POSITION0", "POSITION"},  {"Normal", "NORMAL"}, {"VPOS", "VPOS"},
     };
     char out[40];
