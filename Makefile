@@ -10,6 +10,7 @@
 #   make fuzz       libFuzzer targets with clang, 10 minutes each (FUZZ_SECONDS=N to change)
 #   make check-layering   the include arrows between folders (tools/check_layering.sh)
 #   make check-func-len   no function in core/ or renderer/ over 120 lines (tools/check_func_len.sh)
+#   make fx-corpus  how many shared effects parse, translate and link (docs/effects.md)
 #   make GL=egl     EGL alone, no OSMesa (Mesa >= 25.1 has none), in build-egl/
 #   make install    the binary, its man page and bash/zsh completion under $(DESTDIR)$(PREFIX)
 #                   (PREFIX ?= /usr/local); make uninstall removes them
@@ -49,8 +50,12 @@ V ?= 0
 
 PKGS_CORE := cglm zlib
 PKGS_PHYS := bullet
+# The effect translator (renderer/fx/): glslang's HLSL front end with SPIRV-Tools (static, `spirv`
+# pulls them in) and SPIRV-Cross's C API. glslang's default resource limits have no .pc of their own.
+PKGS_FX := spirv spirv-cross-c-shared
+LIBS_FX := -lglslang-default-resource-limits
 PKGS_RENDER := $(if $(filter osmesa,$(GL)),osmesa) egl gl libpng libavcodec libavformat libavutil libswscale \
-               libswresample inih stb
+               libswresample inih stb $(PKGS_FX)
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wformat=2
 ifeq ($(WERROR),1)
@@ -80,7 +85,7 @@ CORE_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_CORE) 2>/dev/null)
 PHYS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_PHYS) 2>/dev/null)
 RENDER_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS_CORE) $(PKGS_RENDER) 2>/dev/null)
 LIBS_CORE := $(shell $(PKG_CONFIG) --libs $(PKGS_CORE) 2>/dev/null) $(shell $(PKG_CONFIG) --libs $(PKGS_PHYS) 2>/dev/null) -lstdc++ -lm
-LIBS_ALL := $(shell $(PKG_CONFIG) --libs $(PKGS_RENDER) 2>/dev/null) $(LIBS_CORE) -lpthread
+LIBS_ALL := $(LIBS_FX) $(shell $(PKG_CONFIG) --libs $(PKGS_RENDER) 2>/dev/null) $(LIBS_CORE) -lpthread
 TEST_DEFS := -DMMD_SHARED_ASSETS='"$(SHARED_ASSETS)"' -DMMD_SHARED_REFERENCE='"$(SHARED_REFERENCE)"'
 
 ifeq ($(V),1)
@@ -92,13 +97,14 @@ endif
 CORE_SRC := $(sort $(wildcard core/*.c))
 CORE_CXX := $(sort $(wildcard core/*.cpp))
 RENDER_SRC := $(sort $(filter-out renderer/cli/main.c,$(wildcard renderer/*/*.c)))
+RENDER_CXX := $(sort $(wildcard renderer/*/*.cpp))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_UTIL := $(sort $(wildcard tests/util/*.c))
 TOOL_SRC := $(sort $(filter-out tools/embed.c,$(wildcard tools/*.c)))
 SHADERS := $(sort $(wildcard shaders/*.glsl))
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/obj/%.o) $(CORE_CXX:%.cpp=$(BUILD)/obj/%.o)
-RENDER_OBJ := $(RENDER_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/shaders.o
+RENDER_OBJ := $(RENDER_SRC:%.c=$(BUILD)/obj/%.o) $(RENDER_CXX:%.cpp=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/shaders.o
 TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
@@ -114,6 +120,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 
+.PHONY: fx-corpus
 .PHONY: all test check bench bench-scene fidelity demo deps fuzz clean check-layering check-func-len tools tests \
         install uninstall
 all: $(BIN) $(MAN) $(TOOL_BIN)
@@ -132,6 +139,13 @@ $(BUILD)/obj/renderer/%.o: renderer/%.c $(BUILD)/gen/shaders.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS_COMMON) $(CFLAGS_COMMON) $(RENDER_CFLAGS) -c $< -o $@
+
+# The glslang bridge (renderer/fx/hlsl_spirv.cpp): glslang's HLSL API is behind ENABLE_HLSL, and
+# Debian builds glslang without RTTI (so -fno-rtti: UBSan's vptr check would need its typeinfo).
+$(BUILD)/obj/renderer/%.o: renderer/%.cpp
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CXX     $<")
+	$(Q)$(CXX) $(CPPFLAGS_COMMON) -DENABLE_HLSL=1 -std=c++17 -fno-rtti $(filter-out -std=c11 -Wstrict-prototypes -Wmissing-prototypes,$(CFLAGS_COMMON)) -Wno-pedantic $(RENDER_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/gen/shaders.h
 	@mkdir -p $(dir $@)
@@ -205,6 +219,10 @@ test: deps
 	@MMD_SHARED_ASSETS=$(SHARED_ASSETS) SHARED_ASSETS=$(SHARED_ASSETS) SHARED_REFERENCE=$(SHARED_REFERENCE) bash tests/run.sh $(BUILD)
 
 check: test
+
+# The effect translator's figures on ../shared/assets/fx (tests/unit/test_fx_translate.c, docs/effects.md).
+fx-corpus: $(BUILD)/tests/test_fx_translate
+	@$(BUILD)/tests/test_fx_translate | grep -E '^# (does|fx corpus)|^not ok'
 
 check-layering:
 	@bash tools/check_layering.sh

@@ -3,8 +3,9 @@
  * their passes (shaders, states), parameters with semantics and annotations,
  * textures, samplers. Includes are read relative to the including file with
  * the texture resolver's letter-case and '\' rules (and may leave its folder,
- * as "../shader/x.fxsub" does). Whether a pass translates and links comes
- * with the translator (docs/cli.md): no `ok`/`error` per pass yet. */
+ * as "../shader/x.fxsub" does). Each pass is translated (renderer/fx/translate.h)
+ * and linked on a GL context made here (renderer/gl/fx_program.h): `ok` and
+ * the first error (FILE:LINE: what) per pass. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +15,21 @@
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
+#include "renderer/fx/translate.h"
+#include "renderer/gl/context.h"
+#include "renderer/gl/fx_program.h"
 #include "renderer/image/texpath.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: mmdrender effect FILE.fx [--json]\n"
+    fprintf(f, "usage: mmdrender effect FILE.fx [--json] [--fx-cache DIR]\n"
                "  Parse a MikuMikuEffect file (.fx, .fxsub) and print its techniques and\n"
                "  passes (shaders, render states), parameters (type, semantic, annotations),\n"
-               "  textures and samplers; a syntax error names its file and line.\n"
+               "  textures and samplers; a syntax error names its file and line. Each pass is\n"
+               "  translated (HLSL to GLSL) and linked here: ok, or its first error.\n"
                "  --json   one JSON object on stdout instead of text\n"
+               "  --fx-cache DIR  keep glslang's SPIR-V in DIR by content hash (made when\n"
+               "           absent; shared safely by many processes)\n"
                "exit codes: 0 ok, 1 usage, 2 unreadable file or effect that does not parse\n");
 }
 
@@ -33,6 +40,57 @@ static mmd_status read_include(void *user, const char *dir, const char *name, vo
     char path[4096];
     mmd_status st = mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
     return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
+}
+
+/* Whether each pass translates and links here, in technique order. */
+typedef struct pass_result {
+    bool ok;
+    char error[1024];
+} pass_result;
+
+/* Translate and link one pass on ctx (NULL: no context, why in ctx_err). */
+static void check_pass(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd_fx_translate_options *opt,
+                       mmd_gl_context *ctx, const char *ctx_err, pass_result *r)
+{
+    mmd_error err = {0};
+    mmd_fx_program *p = NULL;
+    if (mmd_fx_translate(fx, pass, opt, &p, &err) != MMD_OK) {
+        snprintf(r->error, sizeof r->error, "%s", err.msg);
+        return;
+    }
+    GLuint prog = 0;
+    if (!ctx)
+        snprintf(r->error, sizeof r->error, "%.300s:%d: translates; not linked: %.400s", pass->loc.file,
+                 (int)pass->loc.line, ctx_err);
+    else if (mmd_gl_fx_program_link(mmd_gl_context_api(ctx), p->vs, p->fs, &prog, &err) != MMD_OK)
+        snprintf(r->error, sizeof r->error, "%.300s:%d: GLSL from the translator: %.400s", pass->loc.file,
+                 (int)pass->loc.line, err.msg);
+    else {
+        mmd_gl_context_api(ctx)->DeleteProgram(prog);
+        r->ok = true;
+    }
+    mmd_fx_program_free(p);
+}
+
+/* Results of every pass (NULL when out of memory or none). */
+static pass_result *check_passes(const mmd_fx *fx, const mmd_fx_translate_options *opt)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < fx->technique_count; i++)
+        n += fx->techniques[i].pass_count;
+    pass_result *r = n ? calloc(n, sizeof *r) : NULL;
+    if (!r)
+        return NULL;
+    mmd_gl_context *ctx = NULL;
+    mmd_error err = {0};
+    if (mmd_gl_context_create(mmd_gl_default_backend(), 1, &ctx, &err) != MMD_OK)
+        ctx = NULL;
+    size_t k = 0;
+    for (uint32_t i = 0; i < fx->technique_count; i++)
+        for (uint32_t j = 0; j < fx->techniques[i].pass_count; j++)
+            check_pass(fx, &fx->techniques[i].passes[j], opt, ctx, err.msg, &r[k++]);
+    mmd_gl_context_free(ctx);
+    return r;
 }
 
 static void json_annotations(FILE *f, const mmd_fx_annotation *a, uint32_t n)
@@ -123,7 +181,7 @@ static void json_params(FILE *f, const char *key, const mmd_fx_param *p, uint32_
     fputs("]", f);
 }
 
-static void print_json(FILE *f, const char *path, const mmd_fx *fx)
+static void print_json(FILE *f, const char *path, const mmd_fx *fx, const pass_result *res)
 {
     fputs("{\"file\":", f);
     mmd_json_str(f, path);
@@ -145,6 +203,12 @@ static void print_json(FILE *f, const char *path, const mmd_fx *fx)
             json_states(f, p->states, p->state_count);
             json_shader(f, "vs", &p->vs);
             json_shader(f, "ps", &p->ps);
+            const pass_result *r = res ? res++ : NULL;
+            fprintf(f, ",\"ok\":%s,\"error\":", r && r->ok ? "true" : "false");
+            if (r && r->ok)
+                fputs("null", f);
+            else
+                mmd_json_str(f, r ? r->error : "out of memory");
             json_loc(f, p->loc);
             fputs("}", f);
         }
@@ -159,7 +223,7 @@ static void print_json(FILE *f, const char *path, const mmd_fx *fx)
     fprintf(f, ",\"functions\":%u,\"warning_count\":%u}\n", fx->code_count, fx->warning_count);
 }
 
-static void print_text(FILE *f, const char *path, const mmd_fx *fx)
+static void print_text(FILE *f, const char *path, const mmd_fx *fx, const pass_result *res)
 {
     mmd_msg_print(f, "%s: effect, %u technique(s), %u parameter(s), %u texture(s), %u sampler(s), %u file(s) read\n",
             path, fx->technique_count, fx->param_count, fx->texture_count, fx->sampler_count, fx->file_count);
@@ -173,6 +237,9 @@ static void print_text(FILE *f, const char *path, const mmd_fx *fx)
             mmd_msg_print(f, "  pass %s: vs %s %s, ps %s %s, %u state(s)\n", p->name[0] ? p->name : "(unnamed)",
                     p->vs.profile ? p->vs.profile : "-", p->vs.entry ? p->vs.entry : "",
                     p->ps.profile ? p->ps.profile : "-", p->ps.entry ? p->ps.entry : "", p->state_count);
+            const pass_result *r = res ? res++ : NULL;
+            mmd_msg_print(f, "    %s%s\n", r && r->ok ? "ok: translates and links" : "error: ",
+                    r && r->ok ? "" : r ? r->error : "out of memory");
         }
     }
     const mmd_fx_param *lists[] = {fx->params, fx->textures, fx->samplers};
@@ -191,10 +258,18 @@ int mmd_cmd_effect(int argc, char **argv)
 {
     const char *path = NULL;
     bool json = false;
+    mmd_fx_translate_options opt = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json"))
             json = true;
+        else if (!strcmp(a, "--fx-cache")) {
+            if (i + 1 >= argc || !argv[i + 1][0]) {
+                mmd_msg_print(stderr, "mmdrender effect: --fx-cache needs a folder\n");
+                return MMD_EXIT_USAGE;
+            }
+            opt.cache_dir = argv[++i];
+        }
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return MMD_EXIT_OK;
@@ -226,10 +301,12 @@ int mmd_cmd_effect(int argc, char **argv)
         mmd_msg_print(stderr, "mmdrender effect: %s\n", err.msg);
         return mmd_exit_code(st);
     }
+    pass_result *res = check_passes(fx, &opt);
     if (json)
-        print_json(stdout, path, fx);
+        print_json(stdout, path, fx, res);
     else
-        print_text(stdout, path, fx);
+        print_text(stdout, path, fx, res);
+    free(res);
     mmd_fx_free(fx);
     return MMD_EXIT_OK;
 }

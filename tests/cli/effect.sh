@@ -31,12 +31,50 @@ if command -v python3 >/dev/null; then
 t=d["techniques"][0]; p=t["passes"][0]; g=d["parameters"][1]; x=d["textures"][0]; s=d["samplers"][0]
 print(t["name"], t["annotations"][0]["value"], p["name"], p["ps"]["entry"], p["vs"], g["semantic"],
       g["annotations"][1]["value"], x["name"], x["annotations"][0]["value"], x["file"].endswith("/post.fx"), x["line"],
-      s["states"][0]["value"], "ok" in p)' <<<"$OUT")
+      s["states"][0]["value"], p["ok"], p["error"].split("/")[-1])' <<<"$OUT")
     OUT=$J
-    t_grep "json: values" "^Post RenderColorTarget0=ScnMap;Pass=Main; Main PS None CONTROLOBJECT Si ScnMap \[1, 0.5\] True 3 ScnMap False$"
+    t_grep "json: values" "^Post RenderColorTarget0=ScnMap;Pass=Main; Main PS None CONTROLOBJECT Si ScnMap \[1, 0.5\] True 3 ScnMap False post.fx:7: pass Main sets no vertex shader \(fixed-function passes are not translated\)$"
 else
     t_skip "json: values" "no python3"
 fi
+# ok and error per pass (issue 27 stage 2): one pass translates and links, one names its error's
+# line; an HLSL error fails every pass of its file (the effect compiles as one, as with fxc)
+cat >"$TMP/fx/two.fx" <<'FX'
+float4x4 WVP : WORLDVIEWPROJECTION;
+float4 Diffuse : DIFFUSE;
+struct VS_OUT { float4 Pos : POSITION; float2 Tex : TEXCOORD0; };
+VS_OUT VS(float4 Pos : POSITION, float2 Tex : TEXCOORD0) { VS_OUT o; o.Pos = mul(Pos, WVP); o.Tex = Tex; return o; }
+float4 PS(float2 Tex : TEXCOORD0, uniform bool lit) : COLOR0 { return lit ? Diffuse : float4(Tex, 0, 1); }
+technique T { pass Good { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(true); }
+              pass Bad { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }
+FX
+sed 's/return lit ? Diffuse/return lit ? nosuch/' "$TMP/fx/two.fx" >"$TMP/fx/hlsl_error.fx"
+t_expect "per pass: exit 0 when a pass fails" 0 "$MMD" effect --json "$TMP/fx/two.fx"
+if command -v python3 >/dev/null; then
+    OUT=$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); p=d["techniques"][0]["passes"]
+print(p[0]["ok"], p[0]["error"], p[1]["ok"], p[1]["error"].split("/")[-1])' <<<"$OUT")
+    t_grep "per pass: ok, and the first error (FILE:LINE)" "^True None False two.fx:7: PS has 1 uniform parameter\(s\), compile passes 0 argument\(s\)$"
+else
+    t_skip "per pass: ok and the first error" "no python3"
+fi
+t_expect "per pass: text" 0 "$MMD" effect "$TMP/fx/two.fx"
+t_grep "per pass: text ok" "^    ok: translates and links$"
+t_expect "HLSL error: exit 0" 0 "$MMD" effect "$TMP/fx/hlsl_error.fx"
+t_grep "HLSL error: glslang's first error at its FILE:LINE" "^    error: .*hlsl_error.fx:5: 'nosuch' : unknown variable$"
+# --fx-cache: glslang's SPIR-V by content hash; a second run reads it, a corrupt entry is rewritten
+C="$TMP/fxcache"
+t_expect "cache: first run" 0 "$MMD" effect --json --fx-cache "$C" "$TMP/fx/two.fx"
+first=$OUT
+n=$(ls "$C"/*.spv 2>/dev/null | wc -l)
+[ "$n" -ge 2 ] && t_pass "cache: entries written ($n)" || t_fail "cache: entries written" "$n"
+ls -a "$C" | grep -q '^\.tmp\|^\..*-' && t_fail "cache: no temporary left" "$(ls -a "$C")" || t_pass "cache: no temporary left"
+f=$(ls "$C"/*.spv | head -1)
+size=$(stat -c %s "$f")
+head -c 30 "$f" >"$f.cut" && mv "$f.cut" "$f"
+t_expect "cache: run over a corrupt entry" 0 "$MMD" effect --json --fx-cache "$C" "$TMP/fx/two.fx"
+[ "$OUT" = "$first" ] && t_pass "cache: same output from the cache" || t_fail "cache: same output" "$OUT"
+[ "$(stat -c %s "$f")" = "$size" ] && t_pass "cache: the corrupt entry is rewritten" || t_fail "cache: corrupt entry rewritten" "$(stat -c %s "$f") != $size"
+t_expect "cache: --fx-cache needs a folder" 1 "$MMD" effect "$TMP/fx/two.fx" --fx-cache
 t_expect "syntax error: exit 2" 2 "$MMD" effect "$TMP/fx/bad.fx"
 t_grep "syntax error: file, line, what" "bad.fx:3: expected = after the state's name, got 'TRUE'"
 t_expect "missing file: exit 2" 2 "$MMD" effect "$TMP/fx/none.fx"

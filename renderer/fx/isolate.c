@@ -1,0 +1,179 @@
+/* renderer/fx/isolate.c - glslang in a child process (translate_internal.h).
+ *
+ * glslang is not hardened against hostile input: mutated effects crash its
+ * HLSL grammar (a NULL node after an error, measured with glslang 12.0 on
+ * Debian 12). So each compile runs in a fork()ed child with a time limit
+ * (alarm) and an address-space limit; the child writes its result to a
+ * pipe and _exit()s (no atexit handlers, no leak report). A child that dies
+ * is an error of the effect, with the signal that ended it. The child's
+ * stdout and stderr are /dev/null: what glslang or SPIRV-Tools print (text
+ * from a hostile file among it) never reaches the user's terminal.
+ *
+ * The pipe message: u8 ok, u32 log length, log, u32 word count, words.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "renderer/fx/translate_internal.h"
+
+#define MAX_WORDS (16u << 20) /* SPIR-V words a child may send back (64 MiB) */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MMD_FX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MMD_FX_ASAN 1
+#endif
+#endif
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        c += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+static bool read_all(int fd, void *p, size_t n)
+{
+    char *c = p;
+    while (n) {
+        ssize_t r = read(fd, c, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        c += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+/* The address space mapped now (the parent's, inherited), 0 when unknown. */
+static unsigned long long mapped_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long long pages = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    return page > 0 ? pages * (unsigned long long)page : 0;
+}
+
+static void child(int fd, const mmd_fx_compile_job *job)
+{
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC); /* glslang's and SPIRV-Tools' prints, a crash */
+    if (null >= 0) {                                    /* report: never onto the user's terminal */
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+    }
+    signal(SIGALRM, SIG_DFL); /* the parent's handler, if any, must not catch it */
+    alarm(MMD_FX_COMPILE_SECONDS);
+#ifndef MMD_FX_ASAN /* ASan reserves terabytes of shadow: no address-space cap under it */
+    unsigned long long now = mapped_bytes();
+    if (now) {
+        struct rlimit rl = {(rlim_t)(now + MMD_FX_COMPILE_MEMORY), (rlim_t)(now + MMD_FX_COMPILE_MEMORY)};
+        setrlimit(RLIMIT_AS, &rl);
+    }
+#endif
+    uint32_t *words = NULL;
+    size_t count = 0;
+    char log[512];
+    bool ok =
+        mmd_fx_hlsl_to_spirv(job->hlsl, job->len, job->name, job->entry, job->stage, &words, &count, log, sizeof log);
+    uint8_t flag = ok;
+    uint32_t loglen = ok ? 0 : (uint32_t)strlen(log), n = ok && count <= MAX_WORDS ? (uint32_t)count : 0;
+    bool sent = write_all(fd, &flag, 1) && write_all(fd, &loglen, 4) && write_all(fd, log, loglen) &&
+                write_all(fd, &n, 4) && write_all(fd, words, (size_t)n * 4);
+    _exit(sent ? 0 : 1);
+}
+
+/* Reads the child's message; false (and why in log) when it is short. */
+static bool receive(int fd, uint32_t **words, size_t *count, char *log, size_t log_size, bool *ok)
+{
+    uint8_t flag = 0;
+    uint32_t loglen = 0, n = 0;
+    char buf[512];
+    if (!read_all(fd, &flag, 1) || !read_all(fd, &loglen, 4) || loglen >= sizeof buf || !read_all(fd, buf, loglen) ||
+        !read_all(fd, &n, 4) || n > MAX_WORDS)
+        return false;
+    buf[loglen] = '\0';
+    *ok = flag && n;
+    if (!*ok) {
+        snprintf(log, log_size, "%s", flag ? "glslang made no SPIR-V" : buf);
+        return true;
+    }
+    uint32_t *w = malloc((size_t)n * 4);
+    if (!w || !read_all(fd, w, (size_t)n * 4)) {
+        free(w);
+        return false;
+    }
+    *words = w;
+    *count = n;
+    return true;
+}
+
+static void child_died(int status, char *log, size_t log_size)
+{
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        snprintf(log, log_size, "glslang took more than %d s", MMD_FX_COMPILE_SECONDS);
+    else if (WIFSIGNALED(status))
+        snprintf(log, log_size, "glslang crashed on this HLSL (signal %d)", WTERMSIG(status));
+    else
+        snprintf(log, log_size, "glslang failed (out of memory past %u MiB?)", MMD_FX_COMPILE_MEMORY >> 20);
+}
+
+bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log, size_t log_size)
+{
+    mmd_fx_hlsl_warm();
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(log, log_size, "no pipe for glslang's process: %s", strerror(errno));
+        return false;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(log, log_size, "no process for glslang: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return false;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child(fds[1], job);
+    }
+    close(fds[1]);
+    bool ok = false;
+    bool got = receive(fds[0], words, count, log, log_size, &ok);
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (got && ok) {
+            free(*words);
+            *words = NULL;
+        }
+        child_died(status, log, log_size);
+        return false;
+    }
+    return ok;
+}

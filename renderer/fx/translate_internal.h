@@ -1,0 +1,60 @@
+/* renderer/fx/translate_internal.h - the steps of renderer/fx/translate.c,
+ * for the translator and its test only. */
+#ifndef MMD_RENDERER_FX_TRANSLATE_INTERNAL_H
+#define MMD_RENDERER_FX_TRANSLATE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "renderer/fx/translate.h"
+
+/* A growable string; oom is sticky (renderer/fx/translate.c). */
+typedef struct mmd_fx_text {
+    char *p;
+    size_t len, cap;
+    bool oom;
+} mmd_fx_text;
+void mmd_fx_text_add(mmd_fx_text *t, const char *s, size_t n);
+void mmd_fx_text_printf(mmd_fx_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* err (may be NULL) = "FILE:LINE: what" at `at`, section "fx", item the
+ * line; returns st. */
+mmd_status mmd_fx_fail(mmd_error *err, mmd_status st, mmd_fx_loc at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* One glslang compile (renderer/fx/hlsl_spirv.h's arguments). */
+typedef struct mmd_fx_compile_job {
+    const char *hlsl;
+    size_t len;
+    const char *name, *entry;
+    mmd_fx_stage stage;
+} mmd_fx_compile_job;
+
+/* mmd_fx_hlsl_to_spirv in a child process with MMD_FX_COMPILE_SECONDS and
+ * MMD_FX_COMPILE_MEMORY (renderer/fx/isolate.c); a child that crashes or
+ * runs out of time or memory gives false and says so in log. */
+bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log,
+                             size_t log_size);
+
+/* The SPIR-V of job cached in dir (renderer/fx/cache.c): true with
+ * *words malloc'd on a hit; false on a miss, a corrupt entry or dir NULL. */
+bool mmd_fx_cache_get(const char *dir, const mmd_fx_compile_job *job, uint32_t **words, size_t *count);
+/* Store it (best effort: nothing is said when dir cannot be written). */
+void mmd_fx_cache_put(const char *dir, const mmd_fx_compile_job *job, const uint32_t *words, size_t count);
+
+/* SPIR-V of both stages to p's GLSL and reflection (renderer/fx/cross.c);
+ * at names the pass in errors. p->arena exists. */
+mmd_status mmd_fx_cross(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words, const mmd_fx *fx,
+                        mmd_fx_loc at, mmd_fx_program *p, mmd_error *err);
+
+/* A semantic as both stages' names use it: upper case, SV_TARGETn as COLORn,
+ * TEXCOORD and COLOR always with their index, other families' index 0
+ * dropped ("POSITION0" is "POSITION"). False when it is not an identifier
+ * or does not fit out_size. */
+bool mmd_fx_semantic_normalise(const char *sem, char *out, size_t out_size);
+
+/* The vertex attribute location of a normalised semantic, -1 when it is no
+ * vertex input the runtime feeds. */
+int32_t mmd_fx_vertex_location(const char *sem);
+
+#endif
