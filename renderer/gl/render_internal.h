@@ -133,6 +133,7 @@ struct mmd_renderer {
     mmd_texlib *texlib; /* texture files: resolution, decoding, sharing, budget, warnings */
     GLuint *tex_names;  /* by texlib id; 0 = none (white) */
     size_t tex_name_cap;
+    GLint tex_anisotropy; /* textures.c: what mipmapped textures get (1: none); 0 until asked */
     mmd_gl_context *ctx;
     const mmd_gl *gl;
     GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;
