@@ -1,9 +1,11 @@
 /* renderer/gl/pass_ground_shadow.c - MMD's ground shadow: the casters
- * flattened onto y = 0 along the light, in the light's colour. */
+ * flattened onto y = 0 along the light, in the light's colour, one model at a
+ * time right after it is drawn (MMD's order: see mmd_renderer_draw). */
 
 #include "renderer/gl/render_internal.h"
 
-void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const frame_ctx *f)
+void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end,
+                             bool accessories, const frame_ctx *f)
 {
     const mmd_gl *gl = r->gl;
     /* l = -d points at the light; p' = p - l * (p.y / l.y) (DESIGN E.4) */
@@ -42,8 +44,9 @@ void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, si
     gl->DepthMask(GL_FALSE);
     gl->Enable(GL_POLYGON_OFFSET_FILL);
     gl->PolygonOffset(-1.0f, -1.0f);
-    mmd_draw_casters(r, ins, count, MMD_MAT_GROUND_SHADOW);
-    mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w);
+    mmd_draw_casters(r, ins, first, end, MMD_MAT_GROUND_SHADOW);
+    if (accessories)
+        mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w);
     gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Disable(GL_STENCIL_TEST);
     gl->Enable(GL_BLEND);

@@ -132,10 +132,10 @@ bool mmd_shadow_any_receiver(const mmd_renderer *r, const mmd_render_instance *i
     return false;
 }
 
-void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t count, uint8_t flag)
+void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end, uint8_t flag)
 {
     const mmd_gl *gl = r->gl;
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = first; i < end; i++) {
         gpu_model *g = &r->models[i];
         if (ins[i].hidden || (flag == MMD_MAT_CAST_SHADOW && !g->look.self_shadow))
             continue; /* a model with self-shadow off casts none */
@@ -204,7 +204,7 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
     mat_identity(id);
     gl->UniformMatrix4fv(r->u_depth[F_WORLD], 1, GL_FALSE, id);
     gl->UniformMatrix4fv(r->u_depth[F_VIEWPROJ], 1, GL_FALSE, f->shadow_vp);
-    mmd_draw_casters(r, ins, count, MMD_MAT_CAST_SHADOW);
+    mmd_draw_casters(r, ins, 0, count, MMD_MAT_CAST_SHADOW);
     gl->Disable(GL_CULL_FACE);
     gl->FrontFace(GL_CCW);
     mmd_accessories_draw_casters(r, r->u_depth[F_WORLD], id);

@@ -467,6 +467,13 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
         }
         if (add)
             gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+        /* MMD draws a model's ground shadow right after the model: in its frames a
+         * stage's floor is already in the shadow colour where the dancer drawn after
+         * it shows it through her translucent hair (tests/fidelity) */
+        if (r->o.ground_shadow) {
+            mmd_pass_ground_shadows(r, ins, i, i + 1, false, &f);
+            mmd_prof_mark(r, MMD_PASS_GROUND_SHADOW);
+        }
     }
     if (mmd_pass_accessories(r, &f, true, msg, msg_size)) /* those marked after_models */
         return mmd_fail(err, MMD_E_GL, "%s", msg);
@@ -476,8 +483,8 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
         return mmd_fail(err, MMD_E_INTERRUPTED, "interrupted");
     }
     gl->Flush(); /* the same for the edges while the ground shadow is binned */
-    if (r->o.ground_shadow)
-        mmd_pass_ground_shadows(r, ins, count, &f);
+    if (r->o.ground_shadow) /* the accessories' (one stencil with the models': each pixel darkened once) */
+        mmd_pass_ground_shadows(r, ins, 0, 0, true, &f);
     mmd_prof_mark(r, MMD_PASS_GROUND_SHADOW);
     r->glow_drawn = r->o.effects.glow && mmd_pass_glow(r, ins, count, &f);
     mmd_prof_mark(r, MMD_PASS_GLOW);

@@ -133,6 +133,7 @@ struct mmd_renderer {
     mmd_texlib *texlib; /* texture files: resolution, decoding, sharing, budget, warnings */
     GLuint *tex_names;  /* by texlib id; 0 = none (white) */
     size_t tex_name_cap;
+    GLint tex_anisotropy; /* textures.c: what mipmapped textures get (1: none); 0 until asked */
     mmd_gl_context *ctx;
     const mmd_gl *gl;
     GLuint prog_main[MAIN_VARIANTS], prog_flat, prog_depth, prog_ground;
@@ -242,11 +243,14 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
 /* pass_background.c: draws the background image when one is set; free releases it. */
 void mmd_pass_background(mmd_renderer *r);
 void mmd_background_free(mmd_renderer *r);
-void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t count,
-                             const frame_ctx *f);
+/* pass_ground_shadow.c: the ground shadows of models [first, end) (their slots) and,
+ * with `accessories`, of the accessories. MMD draws a model's right after the model,
+ * so a later model's translucent pixels blend over it (mmd_renderer_draw). */
+void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end,
+                             bool accessories, const frame_ctx *f);
 /* Draws, with the bound program and state, the triangle materials of every
- * shown instance that have `flag` set and are not fully transparent. */
-void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t count, uint8_t flag);
+ * shown instance in slots [first, end) that have `flag` set and are not fully transparent. */
+void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end, uint8_t flag);
 
 /* accessory.c: upload, placement, worlds; pass_accessory.c: the colour pass
  * (after_models selects which of the two draw times), casters for the shadow
