@@ -175,6 +175,15 @@ static const iface *find_sem(const iface *list, unsigned n, const char *sem)
     return NULL;
 }
 
+/* v->name = prefix + v->sem (through a copy: GCC's -Wrestrict cannot tell the
+ * two arrays of one struct apart). */
+static void name_as(iface *v, const char *prefix)
+{
+    char sem[sizeof v->sem];
+    memcpy(sem, v->sem, sizeof sem);
+    snprintf(v->name, sizeof v->name, "%s%s", prefix, sem);
+}
+
 /* Names (and fixes) of the vertex stage's interface. */
 static mmd_status name_vertex(stage_ir *s, mmd_fx_loc at, mmd_error *err)
 {
@@ -186,7 +195,7 @@ static mmd_status name_vertex(stage_ir *s, mmd_fx_loc at, mmd_error *err)
                                "vertex shader: input %s is no vertex data (POSITION, NORMAL, "
                                "TEXCOORD0..7, ...)",
                                v->sem);
-        snprintf(v->name, sizeof v->name, "a_%s", v->sem);
+        name_as(v, "a_");
         spvc_compiler_set_decoration(s->comp, v->id, SpvDecorationLocation, (unsigned)loc);
     }
     for (unsigned i = 0; i < s->out_count; i++) {
@@ -197,7 +206,7 @@ static mmd_status name_vertex(stage_ir *s, mmd_fx_loc at, mmd_error *err)
             v->fix = FIX_POSITION;
         else if (v->comps < 4)
             v->fix = FIX_WIDEN;
-        snprintf(v->name, sizeof v->name, v->fix == FIX_NONE ? "v_%s" : "mmd_vo_%s", v->sem);
+        name_as(v, v->fix == FIX_NONE ? "v_" : "mmd_vo_");
     }
     return MMD_OK;
 }
@@ -215,13 +224,13 @@ static mmd_status name_fragment(stage_ir *s, mmd_fx_loc at, mmd_error *err)
             v->fix = FIX_FACE;
         else if (v->comps < 4)
             v->fix = FIX_NARROW;
-        snprintf(v->name, sizeof v->name, v->fix == FIX_NONE ? "v_%s" : "mmd_vi_%s", v->sem);
+        name_as(v, v->fix == FIX_NONE ? "v_" : "mmd_vi_");
     }
     for (unsigned i = 0; i < s->out_count; i++) {
         iface *v = &s->out[i];
         if (strncmp(v->sem, "COLOR", 5) || v->sem[5] < '0' || v->sem[5] > '3' || v->sem[6])
             return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "pixel shader: output %s (COLOR0..3 are drawn)", v->sem);
-        snprintf(v->name, sizeof v->name, "o_%s", v->sem);
+        name_as(v, "o_");
         spvc_compiler_set_decoration(s->comp, v->id, SpvDecorationLocation, (unsigned)(v->sem[5] - '0'));
     }
     return MMD_OK;
