@@ -63,6 +63,7 @@ static bool read_all(int fd, void *p, size_t n)
     return true;
 }
 
+#ifndef MMD_FX_ASAN
 /* The address space mapped now (the parent's, inherited), 0 when unknown. */
 static unsigned long long mapped_bytes(void)
 {
@@ -76,6 +77,7 @@ static unsigned long long mapped_bytes(void)
     long page = sysconf(_SC_PAGESIZE);
     return page > 0 ? pages * (unsigned long long)page : 0;
 }
+#endif
 
 static void child(int fd, const mmd_fx_compile_job *job)
 {
