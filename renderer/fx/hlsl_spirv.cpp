@@ -17,8 +17,8 @@ namespace {
 
 std::once_flag g_init_once;
 
-bool compile(const char *hlsl, size_t len, const char *name, const char *entry, mmd_fx_stage stage,
-             std::vector<unsigned int> &spirv, char *log, size_t log_size);
+std::string compile(const char *hlsl, size_t len, const char *name, const char *entry, mmd_fx_stage stage,
+                    std::vector<unsigned int> &spirv);
 
 /* glslang's process state, and its built-in symbol tables for HLSL's two
  * stages made by compiling two fixed shaders: children forked afterwards
@@ -29,20 +29,17 @@ void init_glslang()
     static const char vs[] = "float4 v(float4 p : POSITION) : POSITION { return p; }\n";
     static const char ps[] = "float4 f() : COLOR0 { return 1; }\n";
     std::vector<unsigned int> spirv_vs, spirv_ps; /* GlslangToSpv appends: one vector each */
-    char log[64];
     try {
-        compile(vs, sizeof vs - 1, "warm", "v", MMD_FX_STAGE_VERTEX, spirv_vs, log, sizeof log);
-        compile(ps, sizeof ps - 1, "warm", "f", MMD_FX_STAGE_FRAGMENT, spirv_ps, log, sizeof log);
+        compile(vs, sizeof vs - 1, "warm", "v", MMD_FX_STAGE_VERTEX, spirv_vs);
+        compile(ps, sizeof ps - 1, "warm", "f", MMD_FX_STAGE_FRAGMENT, spirv_ps);
     } catch (...) {
     }
 }
 
 /* The first line of a glslang log that says ERROR, without the "ERROR: "
- * prefix; the whole first line when none does. */
-void first_error(const char *log, char *out, size_t out_size)
+ * prefix; the whole first line when none does. Never empty. */
+std::string first_error(const char *log)
 {
-    if (!out_size)
-        return;
     const char *p = log ? std::strstr(log, "ERROR: ") : nullptr;
     if (p)
         p += 7;
@@ -62,16 +59,15 @@ void first_error(const char *log, char *out, size_t out_size)
         line.pop_back();
     if (line.empty())
         line = "glslang gave no message";
-    size_t n = line.size() < out_size ? line.size() : out_size - 1;
-    std::memcpy(out, line.data(), n);
-    out[n] = '\0';
+    return line;
 }
 
 const EShMessages k_messages = static_cast<EShMessages>(EShMsgReadHlsl | EShMsgHlslDX9Compatible |
                                                         EShMsgSpvRules | EShMsgHlslLegalization);
 
-bool compile(const char *hlsl, size_t len, const char *name, const char *entry, mmd_fx_stage stage,
-             std::vector<unsigned int> &spirv, char *log, size_t log_size)
+/* The SPIR-V of one stage appended to spirv: "" or glslang's first error. */
+std::string compile(const char *hlsl, size_t len, const char *name, const char *entry, mmd_fx_stage stage,
+                    std::vector<unsigned int> &spirv)
 {
     EShLanguage lang = stage == MMD_FX_STAGE_VERTEX ? EShLangVertex : EShLangFragment;
     glslang::TShader shader(lang);
@@ -88,27 +84,20 @@ bool compile(const char *hlsl, size_t len, const char *name, const char *entry, 
     shader.setHlslIoMapping(true);
     shader.setAutoMapLocations(true);
     shader.setAutoMapBindings(true);
-    if (!shader.parse(GetDefaultResources(), 100, false, k_messages)) {
-        first_error(shader.getInfoLog(), log, log_size);
-        return false;
-    }
+    if (!shader.parse(GetDefaultResources(), 100, false, k_messages))
+        return first_error(shader.getInfoLog());
     glslang::TProgram program;
     program.addShader(&shader);
-    if (!program.link(k_messages) || !program.mapIO()) {
-        first_error(program.getInfoLog(), log, log_size);
-        return false;
-    }
+    if (!program.link(k_messages) || !program.mapIO())
+        return first_error(program.getInfoLog());
     glslang::SpvOptions options;
     options.disableOptimizer = false; /* HLSL needs SPIRV-Tools' legalisation */
     options.validate = false;
     spv::SpvBuildLogger logger;
     glslang::GlslangToSpv(*program.getIntermediate(lang), spirv, &logger, &options);
-    if (spirv.empty()) {
-        std::string m = logger.getAllMessages();
-        first_error(m.c_str(), log, log_size);
-        return false;
-    }
-    return true;
+    if (spirv.empty())
+        return first_error(logger.getAllMessages().c_str());
+    return std::string();
 }
 
 } // namespace
@@ -121,34 +110,27 @@ extern "C" void mmd_fx_hlsl_warm(void)
     }
 }
 
-extern "C" bool mmd_fx_hlsl_to_spirv(const char *hlsl, size_t len, const char *name, const char *entry,
-                                     mmd_fx_stage stage, uint32_t **words, size_t *word_count, char *log,
-                                     size_t log_size)
+extern "C" mmd_status mmd_fx_hlsl_to_spirv(const char *hlsl, size_t len, const char *name, const char *entry,
+                                           mmd_fx_stage stage, uint32_t **words, size_t *word_count, mmd_error *err)
 {
-    if (log_size)
-        log[0] = '\0';
-    if (len > static_cast<size_t>(INT32_MAX)) {
-        first_error("HLSL text too large", log, log_size);
-        return false;
-    }
+    if (len > static_cast<size_t>(INT32_MAX))
+        return mmd_fail(err, MMD_E_LIMIT, "HLSL text too large");
     try {
         std::call_once(g_init_once, init_glslang);
         std::vector<unsigned int> spirv;
-        if (!compile(hlsl, len, name, entry, stage, spirv, log, log_size))
-            return false;
+        std::string why = compile(hlsl, len, name, entry, stage, spirv);
+        if (!why.empty())
+            return mmd_fail(err, MMD_E_UNSUPPORTED, "%s", why.c_str());
         uint32_t *w = static_cast<uint32_t *>(std::malloc(spirv.size() * sizeof *w));
-        if (!w) {
-            first_error("out of memory", log, log_size);
-            return false;
-        }
+        if (!w)
+            return mmd_fail(err, MMD_E_NOMEM, "out of memory");
         std::memcpy(w, spirv.data(), spirv.size() * sizeof *w);
         *words = w;
         *word_count = spirv.size();
-        return true;
+        return MMD_OK;
     } catch (const std::bad_alloc &) {
-        first_error("out of memory", log, log_size);
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     } catch (...) {
-        first_error("glslang failed", log, log_size);
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "glslang failed");
     }
-    return false;
 }

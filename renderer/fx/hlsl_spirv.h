@@ -19,14 +19,17 @@
 extern "C" {
 #endif
 
+#include "core/status.h"
+
 typedef enum mmd_fx_stage { MMD_FX_STAGE_VERTEX, MMD_FX_STAGE_FRAGMENT } mmd_fx_stage;
 
 /* Compile len bytes of HLSL (name: the file errors name before the first
- * #line) with entry as the entry point. On success *words is malloc'd SPIR-V
- * (the caller frees it) and true is returned; otherwise log holds the first
- * error as glslang words it ("FILE:LINE: 'token' : what") and false is returned. */
-bool mmd_fx_hlsl_to_spirv(const char *hlsl, size_t len, const char *name, const char *entry, mmd_fx_stage stage,
-                          uint32_t **words, size_t *word_count, char *log, size_t log_size);
+ * #line) with entry as the entry point. On MMD_OK *words is malloc'd SPIR-V
+ * (the caller frees it); otherwise err->msg holds the first error as glslang
+ * words it ("FILE:LINE: 'token' : what"): MMD_E_UNSUPPORTED, MMD_E_LIMIT (over
+ * 2 GiB of text) or MMD_E_NOMEM. */
+mmd_status mmd_fx_hlsl_to_spirv(const char *hlsl, size_t len, const char *name, const char *entry, mmd_fx_stage stage,
+                                uint32_t **words, size_t *word_count, mmd_error *err);
 
 /* Initialise glslang and build its HLSL symbol tables now, from fixed
  * shaders (once per process; mmd_fx_hlsl_to_spirv does it too): a process

@@ -97,18 +97,17 @@ static void child(int fd, const mmd_fx_compile_job *job)
 #endif
     uint32_t *words = NULL;
     size_t count = 0;
-    char log[512];
-    bool ok =
-        mmd_fx_hlsl_to_spirv(job->hlsl, job->len, job->name, job->entry, job->stage, &words, &count, log, sizeof log);
+    mmd_error e = {0};
+    bool ok = mmd_fx_hlsl_to_spirv(job->hlsl, job->len, job->name, job->entry, job->stage, &words, &count, &e) == MMD_OK;
     uint8_t flag = ok;
-    uint32_t loglen = ok ? 0 : (uint32_t)strlen(log), n = ok && count <= MAX_WORDS ? (uint32_t)count : 0;
-    bool sent = write_all(fd, &flag, 1) && write_all(fd, &loglen, 4) && write_all(fd, log, loglen) &&
+    uint32_t loglen = ok ? 0 : (uint32_t)strnlen(e.msg, sizeof e.msg - 1), n = ok && count <= MAX_WORDS ? (uint32_t)count : 0;
+    bool sent = write_all(fd, &flag, 1) && write_all(fd, &loglen, 4) && write_all(fd, e.msg, loglen) &&
                 write_all(fd, &n, 4) && write_all(fd, words, (size_t)n * 4);
     _exit(sent ? 0 : 1);
 }
 
-/* Reads the child's message; false (and why in log) when it is short. */
-static bool receive(int fd, uint32_t **words, size_t *count, char *log, size_t log_size, bool *ok)
+/* Reads the child's message; false when it is short. *ok false: why in err. */
+static bool receive(int fd, uint32_t **words, size_t *count, mmd_error *err, bool *ok)
 {
     uint8_t flag = 0;
     uint32_t loglen = 0, n = 0;
@@ -119,7 +118,7 @@ static bool receive(int fd, uint32_t **words, size_t *count, char *log, size_t l
     buf[loglen] = '\0';
     *ok = flag && n;
     if (!*ok) {
-        snprintf(log, log_size, "%s", flag ? "glslang made no SPIR-V" : buf);
+        mmd_fail(err, MMD_E_UNSUPPORTED, "%s", flag ? "glslang made no SPIR-V" : buf);
         return true;
     }
     uint32_t *w = malloc((size_t)n * 4);
@@ -132,31 +131,27 @@ static bool receive(int fd, uint32_t **words, size_t *count, char *log, size_t l
     return true;
 }
 
-static void child_died(int status, char *log, size_t log_size)
+static mmd_status child_died(int status, mmd_error *err)
 {
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-        snprintf(log, log_size, "glslang took more than %d s", MMD_FX_COMPILE_SECONDS);
-    else if (WIFSIGNALED(status))
-        snprintf(log, log_size, "glslang crashed on this HLSL (signal %d)", WTERMSIG(status));
-    else
-        snprintf(log, log_size, "glslang failed (out of memory past %u MiB?)", MMD_FX_COMPILE_MEMORY >> 20);
+        return mmd_fail(err, MMD_E_LIMIT, "glslang took more than %d s", MMD_FX_COMPILE_SECONDS);
+    if (WIFSIGNALED(status))
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "glslang crashed on this HLSL (signal %d)", WTERMSIG(status));
+    return mmd_fail(err, MMD_E_LIMIT, "glslang failed (out of memory past %u MiB?)", MMD_FX_COMPILE_MEMORY >> 20);
 }
 
-bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log, size_t log_size)
+mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, mmd_error *err)
 {
     mmd_fx_hlsl_warm();
     int fds[2];
-    if (pipe(fds) != 0) {
-        snprintf(log, log_size, "no pipe for glslang's process: %s", strerror(errno));
-        return false;
-    }
+    if (pipe(fds) != 0)
+        return mmd_fail(err, MMD_E_IO, "no pipe for glslang's process: %s", strerror(errno));
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(log, log_size, "no process for glslang: %s", strerror(errno));
         close(fds[0]);
         close(fds[1]);
-        return false;
+        return mmd_fail(err, MMD_E_IO, "no process for glslang: %s", strerror(errno));
     }
     if (pid == 0) {
         close(fds[0]);
@@ -164,7 +159,7 @@ bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, si
     }
     close(fds[1]);
     bool ok = false;
-    bool got = receive(fds[0], words, count, log, log_size, &ok);
+    bool got = receive(fds[0], words, count, err, &ok);
     close(fds[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -174,8 +169,7 @@ bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, si
             free(*words);
             *words = NULL;
         }
-        child_died(status, log, log_size);
-        return false;
+        return child_died(status, err);
     }
-    return ok;
+    return ok ? MMD_OK : MMD_E_UNSUPPORTED;
 }

@@ -284,9 +284,9 @@ static mmd_status compile_stage(const mmd_fx_compile_job *job, const char *cache
 {
     if (mmd_fx_cache_get(cache, job, words, count))
         return MMD_OK;
-    char log[512];
-    if (!mmd_fx_compile_isolated(job, words, count, log, sizeof log))
-        return compile_error(log, at, err);
+    mmd_error e = {0};
+    if (mmd_fx_compile_isolated(job, words, count, &e) != MMD_OK)
+        return compile_error(e.msg, at, err);
     mmd_fx_cache_put(cache, job, *words, *count);
     return MMD_OK;
 }

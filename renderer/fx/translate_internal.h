@@ -31,10 +31,10 @@ typedef struct mmd_fx_compile_job {
 } mmd_fx_compile_job;
 
 /* mmd_fx_hlsl_to_spirv in a child process with MMD_FX_COMPILE_SECONDS and
- * MMD_FX_COMPILE_MEMORY (renderer/fx/isolate.c); a child that crashes or
- * runs out of time or memory gives false and says so in log. */
-bool mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, char *log,
-                             size_t log_size);
+ * MMD_FX_COMPILE_MEMORY (renderer/fx/isolate.c): MMD_OK with *words
+ * malloc'd, or glslang's error (MMD_E_UNSUPPORTED) and a child that crashes
+ * (MMD_E_UNSUPPORTED) or runs out of time or memory (MMD_E_LIMIT), said in err. */
+mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, mmd_error *err);
 
 /* The SPIR-V of job cached in dir (renderer/fx/cache.c): true with
  * *words malloc'd on a hit; false on a miss, a corrupt entry or dir NULL. */
