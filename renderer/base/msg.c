@@ -242,17 +242,6 @@ void mmd_warnf(mmd_warn_fn fn, void *ctx, const char *fmt, ...)
     fn(ctx, line);
 }
 
-int mmd_msgf(char *msg, size_t n, int ret, const char *fmt, ...)
-{
-    if (msg && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, n, fmt, ap);
-        va_end(ap);
-    }
-    return ret;
-}
-
 void mmd_warn_repairs(mmd_warn_fn fn, void *ctx, const char *file, const mmd_warning_list *list)
 {
     char line[512];

@@ -1,14 +1,11 @@
 /* renderer/base/msg.h - small helpers shared by renderer modules.
  *
- *   mmd_msgf(msg, n, ret, fmt, ...)
  *   mmd_msg_print(f, fmt, ...)          the one way human-readable text reaches a terminal
  *   mmd_msg_warnings(f, prefix, file, list)
  *   mmd_warnf(fn, ctx, fmt, ...)
  *
- * mmd_msgf formats an error sentence into the caller's buffer msg of n bytes
- * (vsnprintf: always NUL-terminated, truncated to fit) and returns ret, so a
- * failing path reads `return mmd_msgf(msg, n, -1, "%s: ...", path);` whatever
- * the caller's error value is. msg NULL or n 0 writes nothing. Thread-safe.
+ * Errors are not here: a function that can fail returns mmd_status with its
+ * sentence in an mmd_error (core/status.h, docs/architecture.md "Errors").
  */
 #ifndef MMD_RENDERER_MSG_H
 #define MMD_RENDERER_MSG_H
@@ -18,8 +15,6 @@
 #include <stdio.h>
 
 #include "core/status.h"
-
-int mmd_msgf(char *msg, size_t n, int ret, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* Text from a file (model, bone, morph, texture names...) made safe to print
  * to a terminal: control characters (C0 bytes, DEL, and the UTF-8 encoded C1

@@ -51,8 +51,8 @@ typedef struct encode_args {
     bool no_audio, quiet;
 } encode_args;
 
-/* 0, -1 after --help, else an exit code. */
-static int parse_args(int argc, char **argv, encode_args *a)
+/* The command line into *a. MMD_E_USAGE after saying why; *done after --help or --version. */
+static mmd_status parse_args(int argc, char **argv, encode_args *a, bool *done)
 {
     struct option longopts[MMD_CLI_MAX_OPTIONS + 1];
     mmd_cli_longopts(MMD_CLI_ENCODE | MMD_CLI_RENDER, longopts); /* a farm passes the render's options */
@@ -97,8 +97,8 @@ static int parse_args(int argc, char **argv, encode_args *a)
                 return mmd_cli_usage_error(MMD_CLI_ENCODE, "--progress: expected bar, plain, json or none, got '%s'", optarg);
             break;
         case 'q': a->quiet = true; break;
-        case 'h': mmd_cli_usage(MMD_CLI_ENCODE, stdout); return -1;
-        case MMD_OPT_VERSION: mmd_cli_version(stdout); return -1;
+        case 'h': mmd_cli_usage(MMD_CLI_ENCODE, stdout); return *done = true, MMD_OK;
+        case MMD_OPT_VERSION: mmd_cli_version(stdout); return *done = true, MMD_OK;
         case ':': return mmd_cli_usage_error(MMD_CLI_ENCODE, "option %s needs a value", argv[optind - 1]);
         case '?': return mmd_cli_usage_error(MMD_CLI_ENCODE, "unknown option '%s'", argv[optind - 1]);
         default: /* a render option: the frames are made already */
@@ -122,26 +122,28 @@ static int parse_args(int argc, char **argv, encode_args *a)
         return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", "missing --scene SCENE.ini|PROJECT.pmm (the frames' rate, range and song)");
     if (!a->out)
         return mmd_cli_usage_error(MMD_CLI_ENCODE, "%s", "missing -o OUT (a " MMD_CONTAINERS_SLASHED " file)");
-    return 0;
+    return MMD_OK;
+}
+
+/* FRAMES is not a name render writes frames to: err's sentence, as a usage error. */
+static mmd_status bad_frames_name(mmd_error *err)
+{
+    return err->status = MMD_E_USAGE;
 }
 
 /* The range of the frames found in FRAMES' folder: first, last and the
- * largest step that reaches each of them from the first. 0, or an exit code. */
-static int found_range(const char *frames, int64_t *first, int64_t *last, int *step)
+ * largest step that reaches each of them from the first. MMD_E_USAGE for a
+ * FRAMES that names no frames, MMD_E_IO for a folder without any. */
+static mmd_status found_range(const char *frames, int64_t *first, int64_t *last, int *step, mmd_error *err)
 {
     char path[PATH_MAX], dir[PATH_MAX];
-    mmd_error err;
-    if (mmd_sink_png_path(frames, 0, path, sizeof path, &err) != MMD_OK) {
-        mmd_msg_print(stderr, "mmdrender encode: %s\n", err.msg);
-        return MMD_EXIT_USAGE;
-    }
+    if (mmd_sink_png_path(frames, 0, path, sizeof path, err) != MMD_OK)
+        return bad_frames_name(err);
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     DIR *d = opendir(dir);
-    if (!d) {
-        mmd_msg_print(stderr, "mmdrender encode: %s: cannot read the folder\n", dir);
-        return MMD_EXIT_INPUT;
-    }
+    if (!d)
+        return mmd_fail(err, MMD_E_IO, "%s: cannot read the folder", dir);
     int64_t lo = -1, hi = -1, g = 0, f;
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -161,77 +163,67 @@ static int found_range(const char *frames, int64_t *first, int64_t *last, int *s
         hi = f > hi ? f : hi;
     }
     closedir(d);
-    if (lo < 0) {
-        mmd_msg_print(stderr, "mmdrender encode: no frames in %s (names as `-o %s` writes them)\n", dir, frames);
-        return MMD_EXIT_INPUT;
-    }
+    if (lo < 0)
+        return mmd_fail(err, MMD_E_IO, "no frames in %s (names as `-o %s` writes them)", dir, frames);
     *first = lo;
     *last = hi;
     *step = g > 0 && g <= 1000000 ? (int)g : 1;
-    return 0;
+    return MMD_OK;
 }
 
-/* Every frame of the plan is a file; else exit 2 naming the missing ones. */
-static int check_frames(const char *frames, const mmd_render_plan *p)
+/* Every frame of the plan is a file; else MMD_E_IO (exit 2), the first ten
+ * missing ones named on stderr before the sentence. */
+static mmd_status check_frames(const char *frames, const mmd_render_plan *p, mmd_error *err)
 {
     char path[PATH_MAX];
     int64_t missing = 0;
-    mmd_error err;
     for (int64_t f = p->begin; f <= p->end; f += p->step) {
         struct stat st;
-        if (mmd_sink_png_path(frames, f, path, sizeof path, &err) != MMD_OK) {
-            mmd_msg_print(stderr, "mmdrender encode: %s\n", err.msg);
-            return MMD_EXIT_USAGE;
-        }
+        if (mmd_sink_png_path(frames, f, path, sizeof path, err) != MMD_OK)
+            return bad_frames_name(err);
         if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
             continue;
         if (missing++ < 10)
             mmd_msg_print(stderr, "mmdrender encode: missing frame %lld: %s\n", (long long)f, path);
     }
     if (!missing)
-        return 0;
-    mmd_msg_print(stderr,
-                  "mmdrender encode: %lld of the %lld frames of %lld-%lld:%d are missing: nothing written\n",
-                  (long long)missing, (long long)p->frames, (long long)p->first, (long long)p->last, p->step);
-    return MMD_EXIT_INPUT;
+        return MMD_OK;
+    return mmd_fail(err, MMD_E_IO, "%lld of the %lld frames of %lld-%lld:%d are missing: nothing written",
+                    (long long)missing, (long long)p->frames, (long long)p->first, (long long)p->last, p->step);
 }
 
-/* --audio FILE [--audio-offset S] in place of the scene's [audio]. 0, or -1
- * (said) when the file is not there. */
-static int replace_audio(mmd_scene *s, const char *file, double offset)
+/* --audio FILE [--audio-offset S] in place of the scene's [audio]; MMD_E_IO
+ * when the file is not there. */
+static mmd_status replace_audio(mmd_scene *s, const char *file, double offset, mmd_error *err)
 {
     struct stat st;
-    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
-        mmd_msg_print(stderr, "mmdrender encode: --audio %s: no such file\n", file);
-        return -1;
-    }
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
+        return mmd_fail(err, MMD_E_IO, "--audio %s: no such file", file);
     s->audio_file = (char *)file; /* scene strings live in its arena: this one is argv's */
     s->audio_offset = offset;
-    return 0;
+    return MMD_OK;
 }
 
 /* The scene's rate and range after --fps and --frames, the range found in
- * FRAMES when neither gives one; the plan over it. 0, or an exit code. */
-static int make_plan(mmd_scene *s, const encode_args *a, mmd_render_plan *p)
+ * FRAMES when neither gives one; the plan over it. A bad --fps or --frames
+ * is MMD_E_USAGE; frames or a song not there MMD_E_IO. */
+static mmd_status make_plan(mmd_scene *s, const encode_args *a, mmd_render_plan *p, mmd_error *err)
 {
-    mmd_error err;
     int step = 1;
-    if ((a->fps && mmd_scene_parse_fps(a->fps, &s->fps_num, &s->fps_den, &err)) ||
-        (a->frames && mmd_scene_parse_frames(a->frames, &s->frame_first, &s->frame_last, &step, &err))) {
-        mmd_msg_print(stderr, "mmdrender encode: %s\n", err.msg);
-        return MMD_EXIT_USAGE;
-    }
+    mmd_status st;
+    if ((a->fps && mmd_scene_parse_fps(a->fps, &s->fps_num, &s->fps_den, err)) ||
+        (a->frames && mmd_scene_parse_frames(a->frames, &s->frame_first, &s->frame_last, &step, err)))
+        return err->status = MMD_E_USAGE;
     s->has_frames |= a->frames != NULL;
     if (!s->has_frames) {
-        int rc = found_range(a->frames_in, &s->frame_first, &s->frame_last, &step);
-        if (rc)
-            return rc;
+        if ((st = found_range(a->frames_in, &s->frame_first, &s->frame_last, &step, err)) != MMD_OK)
+            return st;
         if (!a->quiet)
             mmd_msg_print(stderr, "mmdrender encode: frames %lld-%lld:%d (found in %s)\n",
                           (long long)s->frame_first, (long long)s->frame_last, step, a->frames_in);
     }
-    if (a->audio && replace_audio(s, a->audio, a->audio_offset))
-        return MMD_EXIT_INPUT;
+    if (a->audio && (st = replace_audio(s, a->audio, a->audio_offset, err)) != MMD_OK)
+        return st;
     if (a->no_audio)
         s->audio_file = NULL;
     mmd_plan_input in = {.has_frames = true, .frame_first = s->frame_first, .frame_last = s->frame_last,
@@ -241,7 +233,7 @@ static int make_plan(mmd_scene *s, const encode_args *a, mmd_render_plan *p)
         mmd_msg_print(stderr, "mmdrender encode: warning: step %d: fps / step does not fit a video's rate, so the "
                       "video keeps %d/%d fps and plays %d times faster than the song\n", step, s->fps_num,
                       s->fps_den, step);
-    return check_frames(a->frames_in, p);
+    return check_frames(a->frames_in, p, err);
 }
 
 static void on_frame_done(void *user, int64_t frame)
@@ -249,64 +241,63 @@ static void on_frame_done(void *user, int64_t frame)
     mmd_progress_frame(user, frame);
 }
 
-/* The frame's PNG, checked against the video's size (*w, *h: 0 takes the
- * first frame's). malloc'd RGBA or NULL after printing why. */
-static uint8_t *read_frame(const char *frames, int64_t f, int *w, int *h)
+/* The frame's PNG into *rgba (malloc'd), checked against the video's size
+ * (*w, *h: 0 takes the first frame's). MMD_E_IO for a frame that does not
+ * read, MMD_E_BAD_VALUE for one of another size. */
+static mmd_status read_frame(const char *frames, int64_t f, int *w, int *h, uint8_t **rgba, mmd_error *err)
 {
     char path[PATH_MAX];
-    uint8_t *rgba = NULL;
     int fw, fh;
-    mmd_error err;
-    if (mmd_sink_png_path(frames, f, path, sizeof path, &err) != MMD_OK ||
-        mmd_png_read_file(path, &rgba, &fw, &fh, &err) != MMD_OK) {
-        mmd_msg_print(stderr, "mmdrender encode: frame %lld: %s\n", (long long)f, err.msg);
-        return NULL;
-    }
+    mmd_error e;
+    *rgba = NULL;
+    if (mmd_sink_png_path(frames, f, path, sizeof path, &e) != MMD_OK ||
+        mmd_png_read_file(path, rgba, &fw, &fh, &e) != MMD_OK)
+        return mmd_fail(err, MMD_E_IO, "frame %lld: %s", (long long)f, e.msg);
     if (*w && (fw != *w || fh != *h)) {
-        mmd_msg_print(stderr, "mmdrender encode: %s is %dx%d, the frames before it %dx%d\n", path, fw, fh, *w, *h);
-        free(rgba);
-        return NULL;
+        free(*rgba);
+        *rgba = NULL;
+        return mmd_fail(err, MMD_E_BAD_VALUE, "%s is %dx%d, the frames before it %dx%d", path, fw, fh, *w, *h);
     }
     *w = fw;
     *h = fh;
-    return rgba;
+    return MMD_OK;
 }
 
-/* The frames into the sink, in order; the first is already read. An exit code. */
-static int write_frames(mmd_sink *sink, const char *frames, const mmd_render_plan *p, uint8_t *rgba, int w, int h)
+/* The frames into the sink, in order; the first is already read.
+ * MMD_E_INTERRUPTED (no sentence) when a signal stopped it. */
+static mmd_status write_frames(mmd_sink *sink, const char *frames, const mmd_render_plan *p, uint8_t *rgba, int w,
+                               int h, mmd_error *err)
 {
-    mmd_error err;
+    mmd_error e;
+    mmd_status st = MMD_OK;
     for (int64_t f = p->begin; f <= p->end && !g_encode_stop; f += p->step) {
-        if (!rgba && !(rgba = read_frame(frames, f, &w, &h)))
-            return MMD_EXIT_INPUT;
-        mmd_status st = mmd_sink_write(sink, rgba, w, h, (size_t)w * 4, f, &err);
+        if (!rgba && (st = read_frame(frames, f, &w, &h, &rgba, err)) != MMD_OK)
+            return st;
+        st = mmd_sink_write(sink, rgba, w, h, (size_t)w * 4, f, &e);
         free(rgba);
         rgba = NULL;
-        if (st != MMD_OK) {
-            mmd_msg_print(stderr, "mmdrender encode: frame %lld: %s\n", (long long)f, err.msg);
-            return mmd_exit_code(st);
-        }
+        if (st != MMD_OK)
+            return mmd_fail(err, st, "frame %lld: %s", (long long)f, e.msg);
     }
     free(rgba);
-    return g_encode_stop ? MMD_EXIT_INTERRUPTED : MMD_EXIT_OK;
+    if (!g_encode_stop)
+        return MMD_OK;
+    err->msg[0] = 0; /* stopped as asked: nothing to say */
+    return MMD_E_INTERRUPTED;
 }
 
-/* The video's sink for scene s and plan p, at the size of the first frame
- * (read into *first). NULL after printing why (*rc). */
-static mmd_sink *open_video(mmd_scene *s, const encode_args *a, const mmd_render_plan *p, uint8_t **first, int *rc)
+/* The video's sink for scene s and plan p into *sink, at the size of the
+ * first frame (read into *first). MMD_E_USAGE for an OUT that is no video. */
+static mmd_status open_video(mmd_scene *s, const encode_args *a, const mmd_render_plan *p, uint8_t **first,
+                             mmd_sink **sink, mmd_error *err)
 {
     const mmd_output_kind *kind = mmd_output_kind_for(a->out);
-    if (!kind || !kind->encodes) {
-        mmd_msg_print(stderr, "mmdrender encode: -o %s: expected a video (%s)\n", a->out,
-                      "a " MMD_CONTAINERS_SLASHED " file");
-        *rc = MMD_EXIT_USAGE;
-        return NULL;
-    }
+    if (!kind || !kind->encodes)
+        return mmd_fail(err, MMD_E_USAGE, "-o %s: expected a video (%s)", a->out, "a " MMD_CONTAINERS_SLASHED " file");
     int w = 0, h = 0;
-    if (!(*first = read_frame(a->frames_in, p->begin, &w, &h))) {
-        *rc = MMD_EXIT_INPUT;
-        return NULL;
-    }
+    mmd_status st = read_frame(a->frames_in, p->begin, &w, &h, first, err);
+    if (st != MMD_OK)
+        return st;
     s->width = w; /* the frames' size, whatever --size the render had */
     s->height = h;
     mmd_output_request r = mmd_output_request_for(s, p, a->out);
@@ -315,30 +306,38 @@ static mmd_sink *open_video(mmd_scene *s, const encode_args *a, const mmd_render
     r.crf = a->crf;
     r.threads = a->threads;
     r.cancel = &g_encode_stop;
-    mmd_error err;
-    mmd_sink *sink = NULL;
-    if (kind->check(&r, &err) == MMD_OK &&
-        mmd_memory_check_output(kind, &r, (uint64_t)a->max_memory_mib << 20, NULL, &err) == MMD_OK)
-        sink = kind->open(&r, &err);
-    if (!sink) {
-        mmd_msg_print(stderr, "mmdrender encode: %s\n", err.msg);
-        *rc = mmd_exit_code(err.status);
-    }
-    return sink;
+    if ((st = kind->check(&r, err)) == MMD_OK &&
+        (st = mmd_memory_check_output(kind, &r, (uint64_t)a->max_memory_mib << 20, NULL, err)) == MMD_OK &&
+        !(*sink = kind->open(&r, err)))
+        st = err->status;
+    return st;
 }
 
-/* Encodes over the scene value s (the caller's: a project's, or the --scene file's). */
+/* err's sentence on stderr (none after an interrupt); st's exit code. */
+static int said(mmd_status st, const mmd_error *err)
+{
+    if (st != MMD_OK && err->msg[0])
+        mmd_msg_print(stderr, "mmdrender encode: %s\n", err->msg);
+    return mmd_exit_code(st);
+}
+
+/* Encodes over the scene value s (the caller's: a project's, or the --scene
+ * file's): the command's top for one scene, the one that prints an error. */
 static int encode_scene(mmd_scene *s, void *ctx)
 {
     const encode_args *a = ctx;
-    mmd_error err;
+    mmd_error err = {.msg = ""};
     av_log_set_level(a->quiet ? AV_LOG_QUIET : AV_LOG_ERROR);
     mmd_render_plan p;
     uint8_t *first = NULL;
     mmd_sink *sink = NULL;
-    int rc = make_plan(s, a, &p);
-    if (rc || !(sink = open_video(s, a, &p, &first, &rc)))
-        goto out;
+    mmd_status st = make_plan(s, a, &p, &err);
+    if (st == MMD_OK)
+        st = open_video(s, a, &p, &first, &sink, &err);
+    if (st != MMD_OK) {
+        free(first);
+        return said(st, &err);
+    }
     mmd_progress *prog = mmd_progress_create(a->quiet ? MMD_PROGRESS_NONE : (mmd_progress_mode)a->progress,
                                              stderr, p.frames);
     sink->on_done = on_frame_done;
@@ -348,14 +347,14 @@ static int encode_scene(mmd_scene *s, void *ctx)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    rc = write_frames(sink, a->frames_in, &p, first, s->width, s->height);
-    if (rc == MMD_EXIT_OK || rc == MMD_EXIT_INTERRUPTED) {
-        if (mmd_sink_close(sink, &err) != MMD_OK) {
-            mmd_msg_print(stderr, "mmdrender encode: %s\n", err.msg);
-            rc = mmd_exit_code(err.status);
-        } else {
+    st = write_frames(sink, a->frames_in, &p, first, s->width, s->height, &err);
+    int rc = said(st, &err); /* before the sink closes or aborts, as the frame fails */
+    if (st == MMD_OK || st == MMD_E_INTERRUPTED) {
+        mmd_status cs = mmd_sink_close(sink, &err);
+        if (cs != MMD_OK)
+            rc = said(cs, &err);
+        else
             mmd_progress_finish(prog);
-        }
     } else {
         mmd_sink_abort(sink);
     }
@@ -366,27 +365,28 @@ static int encode_scene(mmd_scene *s, void *ctx)
         mmd_msg_print(stderr, "mmdrender encode: %lld frame(s) of %lld-%lld:%d at %d/%d fps%s -> %s\n",
                       (long long)p.frames, (long long)p.first, (long long)p.last, p.step, p.video_fps_num,
                       p.video_fps_den, s->audio_file ? " with the song" : "", a->out);
-out:
     return rc;
 }
 
 int mmd_cmd_encode(int argc, char **argv)
 {
     encode_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? MMD_EXIT_OK : rc;
+    bool done = false;
+    mmd_status st = parse_args(argc, argv, &a, &done);
+    if (st != MMD_OK || done)
+        return mmd_exit_code(st);
     if (mmd_is_project(a.scene))
         return mmd_project_run(a.scene, &a.search, encode_scene, &a);
     if (a.search.root_count)
-        return mmd_cli_usage_error(MMD_CLI_ENCODE, "--asset-root %s: only a .pmm project has asset roots", a.search.roots[0]);
+        return mmd_exit_code(
+            mmd_cli_usage_error(MMD_CLI_ENCODE, "--asset-root %s: only a .pmm project has asset roots", a.search.roots[0]));
     mmd_scene *s = NULL;
     mmd_error err;
     if (mmd_scene_load_file(a.scene, &s, &err) != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender encode: %s\n", err.msg);
         return mmd_exit_code(err.status);
     }
-    rc = encode_scene(s, &a);
+    int rc = encode_scene(s, &a);
     mmd_scene_free(s);
     return rc;
 }

@@ -287,6 +287,8 @@ static void x_texture(const char *path, const char *tex, const char *kind, bool 
     }
 }
 
+/* The command's printer of a file it cannot read (located: offset, section,
+ * item), for mmd_cmd_info: info's contract is exit 2 for any such file. */
 static int input_error(const char *path, const mmd_error *err)
 {
     char buf[512];
@@ -376,17 +378,17 @@ static void print_accessory(const char *path, const mmd_sniff_row *f, const mmd_
 
 /* A .x through its reader (info prints what the file said), any other
  * accessory format through its row's. */
-static int info_accessory(const char *path, const mmd_sniff_row *f, const void *data, size_t size, bool json,
-                          bool allow_outside, mmd_error *err)
+static mmd_status info_accessory(const char *path, const mmd_sniff_row *f, const void *data, size_t size, bool json,
+                                 bool allow_outside, mmd_error *err)
 {
     mmd_xmesh *x = NULL;
     mmd_accessory_mesh *m = NULL;
     mmd_status st = f->id == MMD_FILE_X ? mmd_x_load(data, size, &x, err) : f->load_accessory(data, size, &m, err);
     if (st != MMD_OK)
-        return input_error(path, err);
+        return st;
     print_accessory(path, f, x ? &x->mesh : m, x, json, allow_outside);
     mmd_accessory_mesh_free(x ? &x->mesh : m);
-    return MMD_EXIT_OK;
+    return MMD_OK;
 }
 
 int mmd_cmd_info(int argc, char **argv)
@@ -447,7 +449,8 @@ int mmd_cmd_info(int argc, char **argv)
             mmd_motion_free(m);
         }
     } else if (kind == MMD_KIND_ACCESSORY) {
-        rc = info_accessory(path, f, data, size, json, allow_outside, &err);
+        if (info_accessory(path, f, data, size, json, allow_outside, &err) != MMD_OK)
+            rc = input_error(path, &err);
     } else {
         char known[128];
         mmd_error_set(&err, MMD_E_BAD_MAGIC, NULL, -1, 0, "not a %s file (unknown signature)",

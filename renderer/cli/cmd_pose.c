@@ -103,13 +103,13 @@ static void json_vec(FILE *f, const float *v, int n)
     fputc(']', f);
 }
 
-/* Says why path could not be loaded; false, for load_inputs to return. */
-static bool load_error(const char *path, const mmd_error *e)
+/* Says why path could not be loaded (located: offset, section, item); st's exit code. */
+static int said_load_error(mmd_status st, const char *path, const mmd_error *e)
 {
     char buf[512];
     mmd_error_format(e, path, buf, sizeof buf);
     mmd_msg_print(stderr, "mmdrender pose: %s\n", buf);
-    return false;
+    return mmd_exit_code(st);
 }
 
 /* One frame's object: world matrices, morph weights, camera (with --camera). */
@@ -161,15 +161,15 @@ typedef struct pose_opts {
     bool physics, allow_outside;
 } pose_opts;
 
-/* The command line into *o. Returns -1 to go on, else the exit code (--help:
- * 0; a bad command line: usage, said on stderr). */
-static int parse_args(int argc, char **argv, pose_opts *o)
+/* The command line into *o. MMD_E_USAGE after saying why; *done after --help. */
+static mmd_status parse_args(int argc, char **argv, pose_opts *o, bool *done)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            return MMD_EXIT_OK;
+            *done = true;
+            return MMD_OK;
         } else if (!strcmp(a, "--json")) {
             /* JSON is the only output format */
         } else if (!strcmp(a, "--physics")) {
@@ -179,7 +179,7 @@ static int parse_args(int argc, char **argv, pose_opts *o)
         } else if (!strcmp(a, "--motion") && i + 1 < argc) {
             if (o->nmotion == POSE_MAX_MOTIONS) {
                 mmd_msg_print(stderr, "mmdrender pose: too many --motion (max %d)\n", POSE_MAX_MOTIONS);
-                return MMD_EXIT_USAGE;
+                return MMD_E_USAGE;
             }
             o->motion_paths[o->nmotion++] = argv[++i];
         } else if (!strcmp(a, "--camera") && i + 1 < argc) {
@@ -189,20 +189,20 @@ static int parse_args(int argc, char **argv, pose_opts *o)
         } else if (!strcmp(a, "--frames") && i + 1 < argc) {
             if (!parse_frames(argv[++i], &o->frames, &o->nframes, &o->fcap)) {
                 mmd_msg_print(stderr, "mmdrender pose: bad --frames '%s'\n", argv[i]);
-                return MMD_EXIT_USAGE;
+                return MMD_E_USAGE;
             }
         } else if (a[0] == '-' && a[1]) {
             mmd_msg_print(stderr, "mmdrender pose: unknown or incomplete option '%s'\n", a);
             usage(stderr);
-            return MMD_EXIT_USAGE;
+            return MMD_E_USAGE;
         } else if (!o->model_path) {
             o->model_path = a;
         } else {
             mmd_msg_print(stderr, "mmdrender pose: unexpected argument '%s'\n", a);
-            return MMD_EXIT_USAGE;
+            return MMD_E_USAGE;
         }
     }
-    return -1;
+    return MMD_OK;
 }
 
 /* What one model's pose needs, loaded and bound. */
@@ -226,41 +226,43 @@ static void inputs_free(pose_inputs *in)
 }
 
 /* Loads the model, motions and camera, binds the animation and (with
- * --physics) the rigid bodies, warmed up at the first frame. False after
- * saying why; o->physics is cleared when the model's bodies are too many. */
-static bool load_inputs(pose_opts *o, pose_inputs *in)
+ * --physics) the rigid bodies, warmed up at the first frame. On failure the
+ * status, e's sentence and *failed (the file it is about); o->physics is
+ * cleared when the model's bodies are too many. */
+static mmd_status load_inputs(pose_opts *o, pose_inputs *in, mmd_error *e, const char **failed)
 {
-    mmd_error e = {0};
-    if (mmd_model_load_file(o->model_path, &in->model, &e) != MMD_OK)
-        return load_error(o->model_path, &e);
+    mmd_status st;
+    *failed = o->model_path;
+    if ((st = mmd_model_load_file(o->model_path, &in->model, e)) != MMD_OK)
+        return st;
     for (size_t i = 0; i < o->nmotion; i++)
-        if (mmd_motion_load_file(o->motion_paths[i], &in->motions[i], &e) != MMD_OK)
-            return load_error(o->motion_paths[i], &e);
-    if (o->camera_path && (mmd_motion_load_file(o->camera_path, &in->cam, &e) != MMD_OK ||
-                           mmd_camera_track_create(in->cam, &in->ct, &e) != MMD_OK))
-        return load_error(o->camera_path, &e);
-    if (mmd_anim_create(in->model, (const mmd_motion *const *)in->motions, o->nmotion, &in->anim, &e) != MMD_OK)
-        return load_error(o->model_path, &e);
+        if ((st = mmd_motion_load_file(o->motion_paths[i], &in->motions[i], e)) != MMD_OK)
+            return *failed = o->motion_paths[i], st;
+    if (o->camera_path && ((st = mmd_motion_load_file(o->camera_path, &in->cam, e)) != MMD_OK ||
+                           (st = mmd_camera_track_create(in->cam, &in->ct, e)) != MMD_OK))
+        return *failed = o->camera_path, st;
+    if ((st = mmd_anim_create(in->model, (const mmd_motion *const *)in->motions, o->nmotion, &in->anim, e)) != MMD_OK)
+        return st;
     char pb[256];
     for (size_t i = 0; i < mmd_anim_unbound_count(in->anim); i++)
         mmd_msg_print(stderr, "mmdrender pose: note: motion track '%s' matches nothing in the model\n",
                       mmd_printable(mmd_anim_unbound_name(in->anim, i), pb, sizeof pb));
     if (!o->physics || in->model->rigid_body_count == 0)
-        return true;
-    mmd_status ps = mmd_physics_create(in->model, &in->phys, &e);
-    if (ps == MMD_E_LIMIT) {
-        mmd_msg_print(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", o->model_path, e.msg);
+        return MMD_OK;
+    st = mmd_physics_create(in->model, &in->phys, e);
+    if (st == MMD_E_LIMIT) {
+        mmd_msg_print(stderr, "mmdrender pose: warning: %s: %s: posed without physics\n", o->model_path, e->msg);
         o->physics = false; /* a pile of bodies, as in render */
-        return true;
+        return MMD_OK;
     }
-    if (ps != MMD_OK || mmd_physics_attach(in->phys, in->anim, &e) != MMD_OK)
-        return load_error(o->model_path, &e);
+    if (st != MMD_OK || (st = mmd_physics_attach(in->phys, in->anim, e)) != MMD_OK)
+        return st;
     mmd_physics_preroll(in->phys, in->anim, o->frames[0], 2.0); /* as cmd_render.c does at the first frame */
-    return true;
+    return MMD_OK;
 }
 
-/* The JSON document on stdout; the exit code. */
-static int write_poses(const pose_opts *o, const pose_inputs *in)
+/* The JSON document on stdout; MMD_E_OUTPUT (said) when it cannot be written. */
+static mmd_status write_poses(const pose_opts *o, const pose_inputs *in)
 {
     FILE *f = stdout;
     const mmd_model *model = in->model;
@@ -280,29 +282,43 @@ static int write_poses(const pose_opts *o, const pose_inputs *in)
     }
     fputs("\n]}\n", f);
     if (fflush(f) == 0 && !ferror(f))
-        return MMD_EXIT_OK;
+        return MMD_OK;
     mmd_msg_print(stderr, "mmdrender pose: cannot write output\n");
-    return MMD_EXIT_OUTPUT;
+    return MMD_E_OUTPUT;
 }
 
-/* Checks the combination of options and runs the pose (or the scene's). */
-static int run(pose_opts *o)
+/* The combination of options: a model's pose or (*scene) the scene's.
+ * MMD_E_USAGE after saying why. */
+static mmd_status check_options(const pose_opts *o, bool *scene)
 {
-    bool scene = o->scene_path && !o->model_path && o->nframes > 0 && o->nmotion == 0 && !o->camera_path;
-    if (!scene && (!o->model_path || o->nframes == 0 || o->scene_path || o->allow_outside)) {
+    *scene = o->scene_path && !o->model_path && o->nframes > 0 && o->nmotion == 0 && !o->camera_path;
+    if (!*scene && (!o->model_path || o->nframes == 0 || o->scene_path || o->allow_outside)) {
         usage(stderr);
-        return MMD_EXIT_USAGE;
+        return MMD_E_USAGE;
     }
     for (size_t k = 1; o->physics && k < o->nframes; k++)
         if (!(o->frames[k] > o->frames[k - 1])) {
             mmd_msg_print(stderr, "mmdrender pose: --physics needs ascending frames (%g after %g), as a render has\n",
                           o->frames[k], o->frames[k - 1]);
-            return MMD_EXIT_USAGE;
+            return MMD_E_USAGE;
         }
+    return MMD_OK;
+}
+
+/* Runs the pose (or the scene's: mmd_pose_scene, its own top); the exit code. */
+static int run(pose_opts *o)
+{
+    bool scene;
+    mmd_status cs = check_options(o, &scene);
+    if (cs != MMD_OK)
+        return mmd_exit_code(cs);
     if (scene)
         return mmd_pose_scene(o->scene_path, o->frames, o->nframes, o->physics, o->allow_outside);
     pose_inputs in = {0};
-    int rc = load_inputs(o, &in) ? write_poses(o, &in) : MMD_EXIT_INPUT;
+    mmd_error e = {0};
+    const char *failed = NULL;
+    mmd_status st = load_inputs(o, &in, &e, &failed);
+    int rc = st != MMD_OK ? said_load_error(st, failed, &e) : mmd_exit_code(write_poses(o, &in));
     inputs_free(&in);
     return rc;
 }
@@ -310,9 +326,9 @@ static int run(pose_opts *o)
 int mmd_cmd_pose(int argc, char **argv)
 {
     pose_opts o = {0};
-    int rc = parse_args(argc, argv, &o);
-    if (rc < 0)
-        rc = run(&o);
+    bool done = false;
+    mmd_status st = parse_args(argc, argv, &o, &done);
+    int rc = st != MMD_OK || done ? mmd_exit_code(st) : run(&o);
     free(o.frames);
     return rc;
 }

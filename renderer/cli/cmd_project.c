@@ -22,8 +22,9 @@
 #include "renderer/scene/scene.h"
 
 /* Takes --asset-root DIR / --asset-root=DIR out of argv (compacting it) into
- * r; --allow-outside-assets is seen and left in place (render reads it too). */
-static int take_roots(int *argc, char **argv, mmd_project_search *r)
+ * r; --allow-outside-assets is seen and left in place (render reads it too).
+ * MMD_E_USAGE after saying why. */
+static mmd_status take_roots(int *argc, char **argv, mmd_project_search *r)
 {
     int w = 0;
     for (int i = 0; i < *argc; i++) {
@@ -31,7 +32,7 @@ static int take_roots(int *argc, char **argv, mmd_project_search *r)
         if (!strcmp(argv[i], "--asset-root")) {
             if (i + 1 >= *argc) {
                 mmd_msg_print(stderr, "mmdrender: --asset-root needs a folder\n");
-                return -1;
+                return MMD_E_USAGE;
             }
             v = argv[++i];
         } else if (!strncmp(argv[i], "--asset-root=", 13)) {
@@ -44,13 +45,13 @@ static int take_roots(int *argc, char **argv, mmd_project_search *r)
         }
         if (r->root_count >= MMD_PROJECT_MAX_ROOTS) {
             mmd_msg_print(stderr, "mmdrender: at most %d --asset-root folders\n", MMD_PROJECT_MAX_ROOTS);
-            return -1;
+            return MMD_E_USAGE;
         }
         r->roots[r->root_count++] = v;
     }
     *argc = w;
     argv[w] = NULL;
-    return 0;
+    return MMD_OK;
 }
 
 static void print_warnings(const mmd_project *p)
@@ -176,9 +177,10 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
     memcpy(args, argv, (size_t)argc * sizeof *args);
     args[argc] = NULL;
     int n = argc;
-    if (take_roots(&n, args, &r)) {
+    mmd_status st = take_roots(&n, args, &r);
+    if (st != MMD_OK) {
         free(args);
-        return MMD_EXIT_USAGE;
+        return mmd_exit_code(st);
     }
     render_argv ra = {n, args};
     int rc = mmd_project_run(argv[project_index], &r, render_scene, &ra);
@@ -189,8 +191,9 @@ int mmd_cmd_render_project(int argc, char **argv, int project_index)
 int mmd_cmd_export(int argc, char **argv)
 {
     mmd_project_search r = {{0}, 0, false};
-    if (take_roots(&argc, argv, &r))
-        return MMD_EXIT_USAGE;
+    mmd_status st = take_roots(&argc, argv, &r);
+    if (st != MMD_OK)
+        return mmd_exit_code(st);
     int w = 1; /* --allow-outside-assets is an option, not an operand */
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--allow-outside-assets"))
@@ -216,7 +219,7 @@ int mmd_cmd_export(int argc, char **argv)
     print_warnings(p);
     warn_effects(p);
     int rc = MMD_EXIT_OK;
-    mmd_status st = mmd_project_export(p, argv[2], &err);
+    st = mmd_project_export(p, argv[2], &err);
     if (st != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender: export: %s\n", err.msg);
         rc = mmd_exit_code(st); /* MMD_E_USAGE: an output is an input (1); MMD_E_OUTPUT (5) */

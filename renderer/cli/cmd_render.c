@@ -24,15 +24,15 @@
 #include "renderer/cli/render_run.h"
 #include "renderer/output/codecs.h"
 
-/* A usage error said on stderr (with the --help hint), as a status. */
-#define USAGE(...) (mmd_cli_usage_error(MMD_CLI_RENDER, __VA_ARGS__), MMD_E_USAGE)
+/* A usage error said on stderr (with the --help hint): MMD_E_USAGE. */
+#define USAGE(...) mmd_cli_usage_error(MMD_CLI_RENDER, __VA_ARGS__)
 
 /* err's sentence said as a usage error; err->msg emptied (said). */
 static mmd_status said_usage(mmd_error *err)
 {
-    mmd_cli_usage_error(MMD_CLI_RENDER, "%s", err->msg);
+    mmd_status st = mmd_cli_usage_error(MMD_CLI_RENDER, "%s", err->msg);
     err->msg[0] = 0;
-    return MMD_E_USAGE;
+    return st;
 }
 
 /* The command line into *a. MMD_E_USAGE after saying why; *done after --help or --version. */

@@ -233,7 +233,7 @@ void mmd_cli_usage(int command, FILE *out)
     fprintf(out, "\n%s\n", k_exit_codes);
 }
 
-int mmd_cli_usage_error(int command, const char *fmt, const char *arg)
+mmd_status mmd_cli_usage_error(int command, const char *fmt, const char *arg)
 {
     const char *who = command == MMD_CLI_ENCODE ? "mmdrender encode" : "mmdrender";
     mmd_msg_print(stderr, "%s: ", who);
@@ -242,7 +242,7 @@ int mmd_cli_usage_error(int command, const char *fmt, const char *arg)
     mmd_msg_print(stderr, fmt, arg);
 #pragma GCC diagnostic pop
     mmd_msg_print(stderr, "\n(%s --help for the options)\n", who);
-    return MMD_EXIT_USAGE;
+    return MMD_E_USAGE;
 }
 
 /* roff text on one line: '\n' becomes a space, '-' and '\\' are escaped, a

@@ -41,8 +41,9 @@ void mmd_cli_longopts(int command, struct option *out);
 /* `--help` of a command. */
 void mmd_cli_usage(int command, FILE *out);
 /* A bad command line: "mmdrender[ encode]: " + fmt with arg (escaped) + the
- * --help hint, on stderr; returns MMD_EXIT_USAGE. */
-int mmd_cli_usage_error(int command, const char *fmt, const char *arg) __attribute__((format(printf, 2, 0)));
+ * --help hint, on stderr; returns MMD_E_USAGE (said: the caller prints nothing
+ * more; its top turns it into exit 1 through mmd_exit_code). */
+mmd_status mmd_cli_usage_error(int command, const char *fmt, const char *arg) __attribute__((format(printf, 2, 0)));
 /* The man page, roff (man(7)): every command and option, the exit codes. */
 void mmd_cli_man(FILE *out);
 /* True when arg ("--frames", "-o") is an option of some command that takes

@@ -2,33 +2,32 @@
  * accessory shader: per-vertex light, emissive, texture, sphere multiply/add,
  * specular, self-shadow receiving; no toon, no edge), its casters for the
  * ground shadow and the self-shadow map, and MMD's live screen texture. */
-#include <stdio.h>
-
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
 
 static const char *const k_acc_uniforms[A_COUNT] = {MMD_ACC_UNIFORMS(MMD_X_UNIFORM_NAME)};
 static const mmd_variant_bit k_variant[] = {MMD_ACC_VARIANT(MMD_X_VARIANT_ROW_AV)};
 
-static GLuint acc_program(mmd_renderer *r, int key, char *msg, size_t msg_size)
+/* The program for variant key, built on first use (MMD_E_GL when it does not build). */
+static mmd_status acc_program(mmd_renderer *r, int key, GLuint *out, mmd_error *err)
 {
-    if (r->prog_acc[key])
-        return r->prog_acc[key];
+    if ((*out = r->prog_acc[key]))
+        return MMD_OK;
     const mmd_gl *gl = r->gl;
     char defs[160];
     mmd_gl_variant_defines(k_variant, sizeof k_variant / sizeof k_variant[0], key, defs, sizeof defs);
     GLuint p = 0;
-    mmd_error e;
-    if (mmd_gl_program_build(gl, "acc_vs", "acc_fs", defs, &p, &e) != MMD_OK)
-        return snprintf(msg, msg_size, "%s", e.msg), 0;
+    mmd_status st = mmd_gl_program_build(gl, "acc_vs", "acc_fs", defs, &p, err);
+    if (st != MMD_OK)
+        return st;
     for (int i = 0; i < A_COUNT; i++)
         r->u_acc[key][i] = gl->GetUniformLocation(p, k_acc_uniforms[i]);
     gl->UseProgram(p);
     gl->Uniform1i(r->u_acc[key][A_TEX], 0);
     gl->Uniform1i(r->u_acc[key][A_SPHERE], 1);
     gl->Uniform1i(r->u_acc[key][A_SHADOW_MAP], 3);
-    r->prog_acc[key] = p;
-    return p;
+    r->prog_acc[key] = *out = p;
+    return MMD_OK;
 }
 
 static void bind_tex(const mmd_gl *gl, int unit, GLuint t)
@@ -38,7 +37,7 @@ static void bind_tex(const mmd_gl *gl, int unit, GLuint t)
 }
 
 /* One accessory's materials in file order. */
-static int draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_ctx *f, char *msg, size_t msg_size)
+static mmd_status draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_ctx *f, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
     const mmd_accessory_mesh *mesh = g->mesh;
@@ -60,9 +59,10 @@ static int draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_ctx *f,
         bool spec = m->power > 0 && (m->specular[0] > 0 || m->specular[1] > 0 || m->specular[2] > 0);
         int key = AV(HAS_TEX, gm->tex != 0) | AV(SPHERE_MODE, sphere) | AV(SELF_SHADOW, f->shadow_mode != 0) |
                   AV(SPECULAR, spec);
-        GLuint prog = acc_program(r, key, msg, msg_size);
-        if (!prog)
-            return -1;
+        GLuint prog = 0;
+        mmd_status st = acc_program(r, key, &prog, err);
+        if (st != MMD_OK)
+            return st;
         const GLint *u = r->u_acc[key];
         gl->UseProgram(prog);
         gl->UniformMatrix4fv(u[A_ACC_WORLD], 1, GL_FALSE, g->world);
@@ -82,10 +82,10 @@ static int draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_ctx *f,
         bind_tex(gl, 1, gm->sphere ? gm->sphere : r->tex_white);
         gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
     }
-    return 0;
+    return MMD_OK;
 }
 
-int mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, char *msg, size_t msg_size)
+mmd_status mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
     bool any = false;
@@ -98,12 +98,13 @@ int mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models,
             gl->Enable(GL_CULL_FACE); /* D3D's default: back faces culled */
             any = true;
         }
-        if (draw_one(r, g, f, msg, msg_size))
-            return -1;
+        mmd_status st = draw_one(r, g, f, err);
+        if (st != MMD_OK)
+            return st;
     }
     if (any)
         gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    return 0;
+    return MMD_OK;
 }
 
 void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16])

@@ -392,8 +392,6 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
                        const mmd_light_state *light, const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
-    char msg[sizeof err->msg] = "";
-    const size_t msg_size = sizeof msg;
     mmd_status st;
     if (count > r->model_count)
         return mmd_fail(err, MMD_E_GL, "%zu instances for %zu models", count, r->model_count);
@@ -446,8 +444,8 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
     gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     gl->FrontFace(GL_CCW); /* see the top comment: two mirrors */
     gl->CullFace(GL_BACK);
-    if (mmd_pass_accessories(r, &f, false, msg, msg_size)) /* MMD: accessories before the models */
-        return mmd_fail(err, MMD_E_GL, "%s", msg);
+    if ((st = mmd_pass_accessories(r, &f, false, err)) != MMD_OK) /* MMD: accessories before the models */
+        return st;
     for (size_t i = 0; i < count; i++) {
         if (ins[i].hidden)
             continue;
@@ -475,8 +473,8 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
             mmd_prof_mark(r, MMD_PASS_GROUND_SHADOW);
         }
     }
-    if (mmd_pass_accessories(r, &f, true, msg, msg_size)) /* those marked after_models */
-        return mmd_fail(err, MMD_E_GL, "%s", msg);
+    if ((st = mmd_pass_accessories(r, &f, true, err)) != MMD_OK) /* those marked after_models */
+        return st;
     if (mmd_render_cancelled(r)) { /* the passes stopped early: no image */
         gl->BindVertexArray(0);
         mmd_prof_end(r);

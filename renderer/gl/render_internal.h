@@ -258,7 +258,8 @@ void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t fi
 void mmd_accessories_free(mmd_renderer *r);
 void mmd_accessories_update_worlds(mmd_renderer *r, mmd_anim *const *anims, size_t count);
 bool mmd_accessories_any_visible(const mmd_renderer *r);
-int mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, char *msg, size_t msg_size);
+/* MMD_E_GL when an accessory program does not build. */
+mmd_status mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, mmd_error *err);
 void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16]);
 void mmd_accessories_copy_screen(mmd_renderer *r);
 

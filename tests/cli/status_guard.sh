@@ -3,7 +3,8 @@
 # cannot exit 0 (issue 26): with the class OK it does not compile (core/status.c applies
 # MMD_X_STATUS_GUARD to every row); with any other class it compiles and exits non-zero, and
 # the statuses after it keep their exit codes. The real status.c and exit.c are built against a
-# copy of status.h with the row inserted after MMD_E_TRUNCATED.
+# copy of status.h with the row inserted after MMD_E_TRUNCATED. Last, no function in core/ or
+# renderer/ writes its error into a caller's buffer.
 . tests/util/cli_lib.sh
 CC=${CC:-cc}
 FLAGS=(-std=c11 -Wall -Wextra -Wpedantic -Werror -D_GNU_SOURCE)
@@ -42,4 +43,10 @@ OUT=$("$CC" "${FLAGS[@]}" -I"$TMP/MMD_CLASS_OUTPUT" -I. core/status.c renderer/c
       -o "$TMP/guard" 2>&1 && "$TMP/guard" 2>&1)
 t_grep "a mid-list status of another class compiles and exits with its class's code" \
     '^exits0=0 inserted=5 truncated=2 bad_magic=2 usage=1 output=5 interrupted=130$'
+
+# One convention below main: no function in core/ or renderer/ reports an error into a caller's
+# buffer (the last was gl's accessory pass; mmd_msgf, its helper, is gone).
+OUT=$(grep -rnE 'char \*msg, size_t|\bmmd_msgf\b' core renderer 2>&1)
+[ -z "$OUT" ] && t_pass "no function below main takes char *msg, size_t" \
+    || { t_fail "no function below main takes char *msg, size_t"; printf '%s\n' "$OUT" | sed 's/^/#   /'; }
 t_done

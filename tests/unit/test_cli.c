@@ -1,10 +1,12 @@
 /* tests/unit/test_cli.c - CLI helpers: plain progress lines for logs (renderer/cli/progress.h)
  * carry the frame count, percent, fps, elapsed time and ETA; the option table
  * (renderer/cli/options.h) says which options take the next argument as their value and
- * checks integer values against one range each. */
+ * checks integer values against one range each; a usage error is said on stderr and comes
+ * back as MMD_E_USAGE (one error convention below a command's top). */
 #include <regex.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "renderer/cli/options.h"
 #include "renderer/cli/progress.h"
@@ -79,10 +81,36 @@ TEST(integer_options_have_one_range)
     CHECK(strstr(e.msg, "has no range in the table") != NULL);
 }
 
+/* A bad command line: the sentence (arg escaped) and the --help hint on
+ * stderr, MMD_E_USAGE back, which the command's top turns into exit 1. */
+TEST(usage_error_is_said_and_returns_a_status)
+{
+    FILE *f = tmpfile();
+    REQUIRE(f != NULL);
+    fflush(stderr);
+    int saved = dup(2);
+    REQUIRE(saved >= 0 && dup2(fileno(f), 2) == 2);
+    mmd_status st = mmd_cli_usage_error(MMD_CLI_ENCODE, "unknown option '%s'", "--b\033[2Jogus");
+    mmd_status st2 = mmd_cli_usage_error(MMD_CLI_RENDER, "%s", "missing SCENE.ini");
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK_EQ_INT(st, MMD_E_USAGE);
+    CHECK_EQ_INT(st2, MMD_E_USAGE);
+    char text[512] = "";
+    rewind(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    CHECK_STR(text, "mmdrender encode: unknown option '--b\\x1b[2Jogus'\n(mmdrender encode --help for the options)\n"
+                    "mmdrender: missing SCENE.ini\n(mmdrender --help for the options)\n");
+}
+
 int main(void)
 {
     RUN(plain_lines_have_fps_elapsed_and_eta);
     RUN(option_table_says_which_options_take_a_value);
     RUN(integer_options_have_one_range);
+    RUN(usage_error_is_said_and_returns_a_status);
     return test_finish();
 }
