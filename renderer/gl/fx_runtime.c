@@ -381,8 +381,12 @@ static mmd_status make_pass(mmd_fx_effect *e, const mmd_fx_pass *pass, pass_prog
     mmd_error why = {0};
     pp->pass = pass;
     mmd_status s = mmd_fx_translate(e->fx, pass, &opt, &p, &why);
-    if (s != MMD_OK)
-        return mmd_fail(err, s, "pass %s: %s", pass->name, why.msg);
+    if (s != MMD_OK) { /* "FILE:LINE: what" -> "FILE:LINE: pass P: what" */
+        const char *rest = strstr(why.msg, ": ");
+        if (!rest)
+            return mmd_fail(err, s, "%s:%d: pass %s: %s", pass->loc.file, pass->loc.line, pass->name, why.msg);
+        return mmd_fail(err, s, "%.*s: pass %s: %s", (int)(rest - why.msg), why.msg, pass->name, rest + 2);
+    }
     s = mmd_gl_fx_program_link(e->c.gl, p->vs, p->fs, &pp->program, &why);
     if (s != MMD_OK) {
         mmd_fx_program_free(p);
