@@ -7,7 +7,7 @@
 set -u
 build=${1:-build}
 MMD=$build/mmdrender
-FX=${SHARED_ASSETS:-../shared/assets}/fx/mikumikushaders/FXAA/FXAA.fx
+FX=${BENCH_FX_FILE:-${SHARED_ASSETS:-../shared/assets}/fx/mikumikushaders/FXAA/FXAA.fx}
 N=${BENCH_FX_FRAMES:-8}
 if [ ! -f "$FX" ] || [ ! -x "$build/tools/mkdemo" ]; then
     echo "bench_fx: skipped (no $FX or mkdemo)"; exit 0
@@ -15,7 +15,7 @@ fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$build/tools/mkdemo" "$tmp/demo" >/dev/null || exit 1
 cp scenes/demo.ini "$tmp/plain.ini"
-{ cat scenes/demo.ini; printf '\n[effects]\npost = %s\n' "$(cd "$(dirname "$FX")" && pwd)/FXAA.fx"; } >"$tmp/fx.ini"
+{ cat scenes/demo.ini; printf "\n[effects]\npost = %s\n" "$(cd "$(dirname "$FX")" && pwd)/$(basename "$FX")"; } >"$tmp/fx.ini"
 cpu() { # scene frames extra... -> cpu_s
     local s=$1 f=$2; shift 2
     "$MMD" "$s" -o "$tmp/out/" --size 1920x1080 --aa 4 --threads 2 --progress none -q --stats --frames "$f" "$@" |
@@ -33,5 +33,6 @@ native=$(per_frame "$tmp/plain.ini" --fxaa)
 fx=$(per_frame "$tmp/fx.ini")
 printf 'no effect     %7.1f ms CPU/frame\n' "$plain"
 printf -- '--fxaa        %7.1f ms (+%.1f)\n' "$native" "$(echo "$native - $plain" | bc -l)"
-printf 'FXAA.fx       %7.1f ms (+%.1f)\n' "$fx" "$(echo "$fx - $plain" | bc -l)"
-printf 'FXAA.fx / --fxaa (whole frame): %.2fx (goal <= 1.3x)\n' "$(echo "$fx / $native" | bc -l)"
+printf '%-13s %7.1f ms (+%.1f)\n' "$(basename "$FX")" "$fx" "$(echo "$fx - $plain" | bc -l)"
+printf '%s / --fxaa: %.2fx the whole frame (goal <= 1.3x), %.2fx what each adds\n' "$(basename "$FX")" \
+    "$(echo "$fx / $native" | bc -l)" "$(echo "($fx - $plain) / ($native - $plain)" | bc -l)"
