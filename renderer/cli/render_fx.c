@@ -154,6 +154,41 @@ static void frame_state(const render_job *j, double t, const mmd_camera_state *c
         f->camera_direction[i] /= n;
 }
 
+/* CONTROLOBJECT naming a model of the scene by its file name (semantics.h). */
+static unsigned model_item(void *user, const char *object, const char *item, const char *type, float out[16])
+{
+    const render_job *j = user;
+    const mmd_scene *s = j->scene;
+    for (int i = 0; i < s->model_count; i++) {
+        if (strcasecmp(base_name(s->models[i].file), object))
+            continue;
+        const mmd_model *m = j->stage->models[i];
+        const mmd_anim *a = j->stage->anims[i];
+        if (!item) {
+            out[0] = mmd_anim_visible(a) ? 1.0f : 0.0f;
+            return 1;
+        }
+        const float *w = mmd_anim_morph_weights_raw(a);
+        for (uint32_t k = 0; k < m->morph_count; k++)
+            if (!strcmp(m->morphs[k].name, item)) {
+                out[0] = w ? w[k] : 0.0f;
+                return 1;
+            }
+        const float *world = mmd_anim_world(a); /* column-major: D3D's row-major order (d3d_matrices) */
+        for (uint32_t k = 0; k < m->bone_count; k++)
+            if (!strcmp(m->bones[k].name, item)) {
+                bool matrix = !strcasecmp(type, "float4x4") || !strcasecmp(type, "matrix");
+                memcpy(out, world + (size_t)k * 16, (matrix ? 16 : 3) * sizeof *out);
+                if (matrix)
+                    return 16;
+                out[3] = 1.0f;
+                return 4;
+            }
+        return 0;
+    }
+    return 0;
+}
+
 static void controller_state(const render_job *j, int slot, mmd_fx_control *c)
 {
     memset(c, 0, sizeof *c);
@@ -178,6 +213,8 @@ mmd_status mmd_render_apply_effects(render_job *j, double t, const mmd_camera_st
         return MMD_OK;
     mmd_fx_frame f;
     frame_state(j, t, cam, light, &f);
+    f.item = model_item;
+    f.item_user = j;
     for (int i = 0; i < r->count; i++) { /* one at a time: each has its own controller */
         controller_state(j, r->controller[i], &f.self);
         f.self_name = r->controller[i] >= 0 ? r->self_name[i] : NULL;

@@ -103,7 +103,7 @@ static unsigned v_control(const mmd_fx_param *p, const mmd_fx_frame *f, float ou
         return 0;
     bool self = !strcasecmp(name, "(self)") || (f->self_name && !strcasecmp(name, f->self_name));
     if (!self)
-        return f->item ? f->item(f->item_user, name, item, out) : 0;
+        return f->item ? f->item(f->item_user, name, item, p->type, out) : 0;
     const mmd_fx_control *c = &f->self;
     if (!c->found)
         return 0;

@@ -27,9 +27,12 @@ typedef struct mmd_fx_control {
     float position[3], rotation[3];
 } mmd_fx_control;
 
-/* A model's bone (3 values: its position; 16: its world matrix) or morph (1:
- * its weight) by name; returns the count written, 0 when absent. */
-typedef unsigned (*mmd_fx_control_item_fn)(void *user, const char *object, const char *item, float out[16]);
+/* A model named object (its file name): without an item its visibility (1
+ * value); a morph's weight (1); a bone's world matrix (16, D3D's order) when
+ * type is a matrix, else its position (4: x, y, z, 1). Returns the count
+ * written, 0 when there is no such model or item. */
+typedef unsigned (*mmd_fx_control_item_fn)(void *user, const char *object, const char *item, const char *type,
+                                           float out[16]);
 
 /* The frame's state the semantics read. Matrices are D3D's row-major floats
  * (row vectors, left-handed: what an effect multiplies by). */

@@ -57,6 +57,17 @@ $CHECK black "$TMP/fade0/$F" && t_pass "Tr 0: black" || t_fail "Tr 0: black"
 t_expect "fade.fx hidden" 0 "$MMD" "$TMP/fadeh.ini" -o "$TMP/fadeh/" "${SMALL[@]}"
 same "$TMP/plain/$F" "$TMP/fadeh/$F" "a hidden controller turns the effect off"
 
+# CONTROLOBJECT naming a model by its file name: present (and visible) 1, absent 0
+sed 's/string name = "(self)"; string item = "Tr";/string name = "character.pmx";/; s/float Tr :/bool Tr :/' \
+    "$FX/fade.fx" >"$TMP/model.fx"
+sed 's/character\.pmx/nobody.pmx/' "$TMP/model.fx" >"$TMP/nomodel.fx"
+scene model '[effects]' 'post = model.fx'
+scene nomodel '[effects]' 'post = nomodel.fx'
+t_expect "CONTROLOBJECT of a model" 0 "$MMD" "$TMP/model.ini" -o "$TMP/model/" "${SMALL[@]}"
+same "$TMP/plain/$F" "$TMP/model/$F" "a model of the scene: its visibility is 1"
+t_expect "CONTROLOBJECT of no model" 0 "$MMD" "$TMP/nomodel.ini" -o "$TMP/nomodel/" "${SMALL[@]}"
+$CHECK black "$TMP/nomodel/$F" && t_pass "no such model: 0" || t_fail "no such model: 0"
+
 # failures: a warning and the frame without it; --strict-effects: exit 2
 scene broken '[effects]' "post = $FX/broken.fx"
 t_expect "a post effect that does not translate" 0 "$MMD" "$TMP/broken.ini" -o "$TMP/broken/" "${SMALL[@]}"

@@ -34,9 +34,10 @@ static const mmd_fx_param *param(const mmd_fx *fx, const char *name)
 
 static unsigned g_item_calls;
 
-static unsigned item(void *user, const char *object, const char *it, float out[16])
+static unsigned item(void *user, const char *object, const char *it, const char *type, float out[16])
 {
     (void)user;
+    (void)type;
     g_item_calls++;
     if (strcmp(object, "ctl.pmx"))
         return 0;
