@@ -821,6 +821,16 @@ mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame
     e->clear_depth = 1.0f;
     e->loop_index = 0;
     e->loop_param = NULL;
+    /* the output starts cleared (0, depth 1) every frame: what an effect leaves
+     * undrawn is the same in a whole run and in a chunk */
+    int w, h;
+    bind_targets(e, &w, &h);
+    gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    gl->DepthMask(GL_TRUE);
+    gl->ClearColor(0, 0, 0, 0);
+    gl->ClearDepth(1.0);
+    gl->ClearStencil(0);
+    gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     script_run r = {.e = e};
     if (e->script_count) {
         run_script(&r, e->script, e->script_count);

@@ -36,6 +36,15 @@ t_expect "plain frame" 0 "$MMD" "$S" -o "$TMP/plain/" "${SMALL[@]}"
 scene copy '[effects]' "post = $FX/copy.fx"
 t_expect "copy.fx renders" 0 "$MMD" "$TMP/copy.ini" -o "$TMP/copy/" "${SMALL[@]}"
 same "$TMP/plain/$F" "$TMP/copy/$F" "copy.fx through a linear target = the plain bytes (DX9's half texel, y way up)"
+# the renderer's state survives an effect: frames after the first, MSAA and the built-in effects
+t_expect "plain, MSAA 4, glow, soft shadow, frames 10-13" 0 "$MMD" "$S" -o "$TMP/p4/" --size 160x90 --aa 4 \
+    --progress none --frames 10-13 --glow --soft-shadow --fxaa
+t_expect "copy.fx over the same" 0 "$MMD" "$TMP/copy.ini" -o "$TMP/c4/" --size 160x90 --aa 4 --progress none \
+    --frames 10-13 --glow --soft-shadow --fxaa
+ok=1
+for f in 10 11 12 13; do cmp -s "$TMP/p4/frame_0000$f.png" "$TMP/c4/frame_0000$f.png" || ok=0; done
+[ $ok -eq 1 ] && t_pass "copy.fx after the built-in effects, every frame = the plain bytes" \
+    || t_fail "copy.fx after the built-in effects, every frame = the plain bytes"
 scene inv '[effects]' "post = $FX/invert_top.fx"
 t_expect "invert_top.fx renders" 0 "$MMD" "$TMP/inv.ini" -o "$TMP/inv/" "${SMALL[@]}"
 $CHECK invert_top "$TMP/plain/$F" "$TMP/inv/$F" && t_pass "invert_top.fx: the top half inverted, the bottom kept" \
