@@ -42,6 +42,18 @@ static mmd_status read_include(void *user, const char *dir, const char *name, vo
     return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
 }
 
+mmd_status mmd_cli_fx_load(const char *path, mmd_fx **out, mmd_error *err)
+{
+    void *data = NULL;
+    size_t size = 0;
+    mmd_fx_loader ld = {read_include, NULL};
+    mmd_status st = mmd_file_read(path, &data, &size, err);
+    if (st == MMD_OK)
+        st = mmd_fx_load(data, size, path, &ld, out, err);
+    free(data);
+    return st;
+}
+
 /* Whether each pass translates and links here, in technique order. */
 typedef struct pass_result {
     bool ok;
@@ -288,15 +300,9 @@ int mmd_cmd_effect(int argc, char **argv)
         usage(stderr);
         return MMD_EXIT_USAGE;
     }
-    void *data = NULL;
-    size_t size = 0;
     mmd_error err = {0};
     mmd_fx *fx = NULL;
-    mmd_fx_loader ld = {read_include, NULL};
-    mmd_status st = mmd_file_read(path, &data, &size, &err);
-    if (st == MMD_OK)
-        st = mmd_fx_load(data, size, path, &ld, &fx, &err);
-    free(data);
+    mmd_status st = mmd_cli_fx_load(path, &fx, &err);
     if (st != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender effect: %s\n", err.msg);
         return mmd_exit_code(st);

@@ -103,6 +103,7 @@ static mmd_status parse_args(int argc, char **argv, render_args *a, bool *done)
         case MMD_OPT_DIFFUSION: a->diffusion = true; break;
         case MMD_OPT_SSAA: a->ssaa = optarg; break;
         case MMD_OPT_FXAA: a->fxaa = true; break;
+        case MMD_OPT_STRICT_FX: a->strict_effects = true; break;
         case MMD_OPT_ASSET_ROOT: return USAGE("--asset-root %s: only a .pmm project has asset roots", optarg);
         case 'h': mmd_cli_usage(MMD_CLI_RENDER, stdout); return *done = true, MMD_OK;
         case MMD_OPT_VERSION: mmd_cli_version(stdout); return *done = true, MMD_OK;
@@ -272,7 +273,7 @@ static mmd_status prepare(render_job *j, const render_args *a, int step, const m
         return MMD_OK;
     render_preroll pr = {.j = j, .p = plan};
     mmd_render_preroll_start(&pr);
-    if ((s = mmd_render_add_models(j, err)) == MMD_OK &&
+    if ((s = mmd_render_add_models(j, err)) == MMD_OK && (s = mmd_render_open_effects(j, a, err)) == MMD_OK &&
         (s = mmd_render_open_output(j, a, *kind, plan, chunk_index, chunk_count, err)) == MMD_OK)
         mmd_render_install_signals(j->sink); /* a signal now also cuts the pre-roll short (the stage's cancel) */
     mmd_render_preroll_join(&pr);
@@ -302,6 +303,7 @@ static mmd_status render_scene(mmd_scene *scene, const render_args *a, double t_
     if (j.sink)
         mmd_sink_abort(j.sink);
     free(j.rgba);
+    mmd_render_free_effects(&j);
     mmd_progress_free(j.progress);
     mmd_renderer_free(j.renderer);
     mmd_bgvideo_free(j.bgvideo);

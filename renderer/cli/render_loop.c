@@ -136,7 +136,7 @@ static mmd_status draw(render_job *j, int64_t f, double t, mmd_error *err)
     mmd_error why;
     if (mmd_renderer_render(j->renderer, j->stage->anims, (size_t)j->scene->model_count, &cam, &light, &shadow,
                             j->rgba, &why) == MMD_OK)
-        return MMD_OK;
+        return mmd_render_apply_effects(j, t, &cam, &light, err);
     if (why.status == MMD_E_INTERRUPTED)
         return MMD_E_INTERRUPTED; /* a signal stopped the frame: not written */
     return mmd_fail(err, why.status, "frame %lld: GL: %s", (long long)f, why.msg);

@@ -31,7 +31,7 @@ typedef struct render_args {
     const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
     const char *ssaa, *soft_shadow;
     int crf, threads, texture_mib, max_memory_mib;
-    bool glow, diffusion, fxaa;
+    bool glow, diffusion, fxaa, strict_effects;
     bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats, print_plan;
     int progress;
     mmd_gl_backend gl;
@@ -45,6 +45,7 @@ typedef struct render_job {
     mmd_sink *sink;
     mmd_progress *progress;
     uint8_t *rgba;
+    struct render_fx *fx;      /* [effects] post = FILE.fx (render_fx.c), NULL when none */
     double t_begin;            /* the command's start (mmd_render_clock) */
 } render_job;
 
@@ -53,6 +54,14 @@ mmd_status mmd_render_check_memory(const render_job *j, const render_args *a, co
                                    size_t *texture_budget, mmd_error *err);
 mmd_status mmd_render_open_renderer(render_job *j, const render_args *a, size_t texture_budget, mmd_error *err);
 mmd_status mmd_render_add_models(render_job *j, mmd_error *err);
+
+/* render_fx.c: the scene's post effects on the renderer's context (after
+ * mmd_render_open_renderer); a failing one is skipped with a warning, or
+ * with --strict-effects the error. Applied to j->rgba after each frame. */
+mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_error *err);
+mmd_status mmd_render_apply_effects(render_job *j, double t, const mmd_camera_state *cam,
+                                    const mmd_light_state *light, mmd_error *err);
+void mmd_render_free_effects(render_job *j);
 
 /* render_output.c */
 const mmd_output_kind *mmd_render_output_kind(const render_args *a, mmd_error *err); /* NULL: MMD_E_USAGE */

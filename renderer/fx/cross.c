@@ -318,6 +318,12 @@ static void vertex_edits(const stage_ir *vs, const stage_ir *ps, edits *e)
         mmd_fx_text_printf(&e->decls, "out vec4 v_%s;\n", v->sem);
         mmd_fx_text_printf(&e->post, "    v_%s = vec4(0.0);\n", v->sem);
     }
+    /* DX9's pixels on GL's (docs/effects.md, "DX9 versus GL pixels"): clip-space
+     * y negated, so texture row 0 is D3D's top row, and the position moved by
+     * half a pixel (mmd_half_pixel = 1/width, 1/height; the runtime sets it)
+     * so a vertex at D3D's -1 lands on a pixel centre as under DX9 */
+    mmd_fx_text_printf(&e->decls, "uniform vec2 mmd_half_pixel;\n");
+    mmd_fx_text_printf(&e->post, "    gl_Position.xy = vec2(gl_Position.x, -gl_Position.y) + mmd_half_pixel * gl_Position.w;\n");
 }
 
 static void fragment_edits(const stage_ir *ps, edits *e)

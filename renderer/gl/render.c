@@ -367,6 +367,13 @@ mmd_render_timings *mmd_renderer_timings_mut(mmd_renderer *r) { return &r->timin
 const mmd_render_options *mmd_renderer_options(const mmd_renderer *r) { return &r->o; }
 const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r) { return &r->timings; }
 const char *mmd_renderer_gl_version(const mmd_renderer *r) { return mmd_gl_context_version(r->ctx); }
+
+const mmd_gl *mmd_renderer_api(const mmd_renderer *r) { return r->gl; }
+
+unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char *name, const char *owner)
+{
+    return mmd_tex_file(r, dir, name, true, true, owner);
+}
 void mmd_renderer_set_time(mmd_renderer *r, double seconds) { r->time_s = seconds; }
 
 static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in)

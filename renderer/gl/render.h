@@ -177,5 +177,13 @@ typedef struct mmd_render_accessory {
 void mmd_renderer_place_accessories(mmd_renderer *r, const mmd_render_accessory *a, size_t count);
 /* "4.5 (Core Profile) Mesa 22.3.6" etc., for reports and golden notes. */
 const char *mmd_renderer_gl_version(const mmd_renderer *r);
+/* The renderer's GL (its context is current on the rendering thread): what
+ * effects (gl/fx_runtime.h) draw with, after mmd_renderer_render. */
+struct mmd_gl;
+const struct mmd_gl *mmd_renderer_api(const mmd_renderer *r);
+/* A texture file through the renderer's texture library (its folder rule and
+ * budget; an effect's ResourceName): the GL texture, white with a warning
+ * naming owner when it cannot be read. */
+unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char *name, const char *owner);
 
 #endif

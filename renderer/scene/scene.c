@@ -934,6 +934,19 @@ void mmd_scene_key_motion(parse_state *st, const mmd_scene_key *row, void *obj, 
         m->motions[m->motion_count++] = p;
 }
 
+void mmd_scene_key_post_effect(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene *s = obj;
+    (void)k;
+    if (s->post_effect_count >= (int)row->hi) {
+        fail_at(st, st->line, "too many post effects (at most %d)", (int)row->hi);
+        return;
+    }
+    char *p = resolve(st, v, row->noun);
+    if (p)
+        s->post_effects[s->post_effect_count++] = p;
+}
+
 void mmd_scene_key_soft_shadow(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
 {
     mmd_effects *e = &((mmd_scene *)obj)->effects;

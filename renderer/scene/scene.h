@@ -30,6 +30,7 @@
 #define MMD_SCENE_MAX_MODELS 64
 #define MMD_SCENE_MAX_ACCESSORIES 256
 #define MMD_SCENE_MAX_MOTIONS 16 /* per model */
+#define MMD_SCENE_MAX_POST_EFFECTS 16 /* [effects] post = FILE.fx */
 #define MMD_SCENE_MAX_SIZE 16384 /* width/height */
 
 #define MMD_SCENE_MAX_LINKS 256   /* outside_parent per model, follow per camera */
@@ -152,6 +153,8 @@ typedef struct mmd_scene {
     float bg_video_scale;      /* default 1 */
     /* [effects]: all off by default (renderer/gl/effects.h) */
     mmd_effects effects;
+    char *post_effects[MMD_SCENE_MAX_POST_EFFECTS]; /* [effects] post = FILE.fx: resolved paths, applied in order */
+    int post_effect_count;
 } mmd_scene;
 
 /* Parse text (NUL-terminated) as if read from path (for messages and the base

@@ -37,6 +37,7 @@ static void w_parent(scene_writer *w, const mmd_scene *s, const void *obj, const
 static void w_acc_key(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_gravity(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_soft_shadow(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
+static void w_post_effect(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 
 #define S(field) offsetof(mmd_scene, field)
 #define M(field) offsetof(mmd_scene_model, field)
@@ -166,6 +167,8 @@ static const mmd_scene_key k_keys[] = {
     {MMD_SEC_EFFECTS, "ssaa", NULL, MMD_KEY_INT, S(effects.ssaa), 1, 4, {0}, "1, 2, 3 or 4", NULL, 0, 0,
      mmd_scene_key_ssaa, NULL},
     {MMD_SEC_EFFECTS, "fxaa", NULL, MMD_KEY_BOOL, S(effects.fxaa), 0, 1, {0}, NULL, NULL, 0, 0, NULL, NULL},
+    {MMD_SEC_EFFECTS, "post", NULL, MMD_KEY_CUSTOM, 0, 0, MMD_SCENE_MAX_POST_EFFECTS, {0}, NULL, "effect",
+     MMD_KEY_REPEAT, 0, mmd_scene_key_post_effect, w_post_effect},
     /* [gravity] */
     {MMD_SEC_GRAVITY, "key", NULL, MMD_KEY_CUSTOM, 0, 0, 1e9, {0}, "key = FRAME ACCELERATION X Y Z", NULL,
      MMD_KEY_REPEAT | MMD_KEY_SYNTAX, 0, mmd_scene_key_gravity, w_gravity},
@@ -710,6 +713,13 @@ static void w_gravity(scene_writer *w, const mmd_scene *s, const void *obj, cons
         w_line(w, row->name, "%s %s %s %s %s", num(g->frame, n[0]), numf(g->acceleration, n[1]),
                numf(g->direction[0], n[2]), numf(g->direction[1], n[3]), numf(g->direction[2], n[4]));
     }
+}
+
+static void w_post_effect(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row)
+{
+    (void)obj;
+    for (int i = 0; i < s->post_effect_count; i++)
+        w_path(w, row->name, s->post_effects[i]);
 }
 
 static void w_soft_shadow(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row)

@@ -255,6 +255,18 @@ TEST(effects_section)
     expect_error("[effects]\nssaa = 8\n[model]\nfile=a.pmx\n", 2, "ssaa 1, 2, 3 or 4");
     expect_error("[effects]\nfxaa = on\nfxaa = off\n[model]\nfile=a.pmx\n", 3, "given twice");
     expect_error("[effects]\nbloom = on\n[model]\nfile=a.pmx\n", 2, "unknown key 'bloom' in [effects]");
+    /* post = FILE.fx: repeatable, in order, resolved; at most MMD_SCENE_MAX_POST_EFFECTS */
+    REQUIRE(parse("[effects]\npost = fan.x\npost = sky.png\npost = fan.x\n[model]\nfile = a.pmx\n", &s, &err) == 0);
+    CHECK_EQ_INT(s->post_effect_count, 3);
+    CHECK(strstr(s->post_effects[0], "/fan.x") && strstr(s->post_effects[1], "/sky.png"));
+    CHECK(!mmd_effects_post(&s->effects)); /* the built-in chain stays off */
+    mmd_scene_free(s);
+    char many[1024] = "[effects]\n";
+    for (int i = 0; i <= MMD_SCENE_MAX_POST_EFFECTS; i++)
+        strcat(many, "post = fan.x\n");
+    strcat(many, "[model]\nfile = a.pmx\n");
+    expect_error(many, 18, "too many post effects (at most 16)");
+    expect_error("[effects]\npost = nothere.fx\n[model]\nfile=a.pmx\n", 2, "cannot read effect file");
     expect_error("[effects]\n[effects]\n[model]\nfile=a.pmx\n", 2, "appears twice");
 }
 
@@ -620,7 +632,7 @@ TEST(writer_round_trip)
                        "video_offset = -20 -10\nvideo_scale = 0.25\n"
                        "[effects]\nglow = on\nglow_strength = 2\nglow_radius = 0.25\nsoft_shadow = contact\n"
                        "soft_shadow_radius = 3\ndiffusion = on\ndiffusion_strength = 1.5\ndiffusion_threshold = 0.7\n"
-                       "ssaa = 3\nfxaa = on\n"
+                       "ssaa = 3\nfxaa = on\npost = sky.png\npost = fan.x\n"
                        "[gravity]\nkey = 20 5 0 1 0\nkey = 0 9.8 0 -1 0\n";
     char *t = NULL;
     round_trip(rich, &t);

@@ -66,6 +66,8 @@ char *mmd_test_scene_dump(const mmd_scene *s)
     fprintf(f, "light %d %d %.9g %.9g %.9g %.9g %.9g %.9g\n", s->has_light_color, s->has_light_direction,
             V3(s->light_color), V3(s->light_direction));
     fprintf(f, "soft_shadow %d %d\n", s->effects.soft_shadow, (int)s->effects.soft_shadow_mode);
+    for (int k = 0; k < s->post_effect_count; k++)
+        fprintf(f, "post %s\n", base(s->post_effects[k]));
     for (int m = 0; m < s->model_count; m++) {
         const mmd_scene_model *x = &s->models[m];
         fprintf(f, "model '%s' placed %d", x->name, x->placed);

@@ -1,0 +1,248 @@
+/* renderer/fx/semantics.c - the table of MME semantics (semantics.h). */
+#include "renderer/fx/semantics.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cglm/cglm.h>
+
+typedef unsigned (*value_fn)(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16]);
+
+/* Annotation `string NAME = "..."`, NULL when none. */
+static const char *annotation_text(const mmd_fx_param *p, const char *name)
+{
+    const mmd_fx_annotation *a = mmd_fx_annotation_find(p->annotations, p->annotation_count, name);
+    return a && a->kind == MMD_FX_VALUE_STRING ? a->text : NULL;
+}
+
+/* Object = "Light" picks the light; anything else (and none) the camera. */
+static bool of_light(const mmd_fx_param *p)
+{
+    const char *o = annotation_text(p, "Object");
+    return o && !strcasecmp(o, "Light");
+}
+
+static unsigned put(float out[16], const float *v, unsigned n, float w)
+{
+    memcpy(out, v, n * sizeof *out);
+    out[n] = w;
+    return n + 1;
+}
+
+static unsigned v_viewport(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    (void)p;
+    out[0] = (float)f->width;
+    out[1] = (float)f->height;
+    return 2;
+}
+
+static unsigned v_time(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    (void)p;
+    out[0] = (float)f->time;
+    return 1;
+}
+
+static unsigned v_elapsed(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    (void)p;
+    out[0] = (float)f->elapsed;
+    return 1;
+}
+
+static unsigned v_position(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    return put(out, of_light(p) ? f->light_position : f->camera_position, 3, 1.0f);
+}
+
+static unsigned v_direction(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    return put(out, of_light(p) ? f->light_direction : f->camera_direction, 3, 0.0f);
+}
+
+/* The light's colours (MME: DIFFUSE/AMBIENT/SPECULAR with Object = "Light";
+ * a material's values are the object effects' part). */
+static unsigned v_light_colour(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    if (!of_light(p))
+        return 0;
+    return put(out, f->light_color, 3, 1.0f);
+}
+
+/* An accessory's item (MME's names, case-insensitive); 0 when unknown. */
+static unsigned control_item(const mmd_fx_control *c, const char *item, float out[16])
+{
+    static const struct { const char *name; int what, k; } k_items[] = {
+        {"X", 0, 0}, {"Y", 0, 1}, {"Z", 0, 2}, {"XYZ", 0, 3}, {"Rx", 1, 0}, {"Ry", 1, 1}, {"Rz", 1, 2},
+        {"Rxyz", 1, 3}, {"Si", 2, 0}, {"Tr", 3, 0},
+    };
+    for (size_t i = 0; i < sizeof k_items / sizeof k_items[0]; i++) {
+        if (strcasecmp(item, k_items[i].name))
+            continue;
+        const float *v = k_items[i].what == 0 ? c->position : c->rotation;
+        if (k_items[i].what >= 2) {
+            out[0] = k_items[i].what == 2 ? c->si : c->tr;
+            return 1;
+        }
+        if (k_items[i].k < 3) {
+            out[0] = v[k_items[i].k];
+            return 1;
+        }
+        return put(out, v, 3, 0.0f);
+    }
+    return 0;
+}
+
+static unsigned v_control(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    const char *name = annotation_text(p, "name"), *item = annotation_text(p, "item");
+    if (!name)
+        return 0;
+    bool self = !strcasecmp(name, "(self)") || (f->self_name && !strcasecmp(name, f->self_name));
+    if (!self)
+        return f->item ? f->item(f->item_user, name, item, p->type, out) : 0;
+    const mmd_fx_control *c = &f->self;
+    if (!c->found)
+        return 0;
+    if (item)
+        return control_item(c, item, out);
+    if (!strcasecmp(p->type, "bool")) {
+        out[0] = c->visible ? 1.0f : 0.0f;
+        return 1;
+    }
+    if (!strcasecmp(p->type, "float")) { /* MME: an object's scale */
+        out[0] = c->si;
+        return 1;
+    }
+    return put(out, c->position, 3, 1.0f);
+}
+
+/* ------------------------------------------------------------------ matrices */
+
+static void mat_mul(const float *a, const float *b, float *out) /* row vectors: a then b */
+{
+    float r[16];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            r[i * 4 + j] = a[i * 4] * b[j] + a[i * 4 + 1] * b[4 + j] + a[i * 4 + 2] * b[8 + j] + a[i * 4 + 3] * b[12 + j];
+    memcpy(out, r, sizeof r);
+}
+
+/* WORLD/VIEW/PROJECTION products, then INVERSE and/or TRANSPOSE (MME's
+ * names). A post effect's world is the identity. */
+static unsigned v_matrix(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    static const struct { const char *name; bool view, proj; } k_bases[] = {
+        {"WORLDVIEWPROJECTION", true, true}, {"VIEWPROJECTION", true, true}, {"WORLDVIEW", true, false},
+        {"PROJECTION", false, true}, {"VIEW", true, false}, {"WORLD", false, false},
+    };
+    const char *s = p->semantic;
+    for (size_t i = 0; i < sizeof k_bases / sizeof k_bases[0]; i++) {
+        size_t n = strlen(k_bases[i].name);
+        if (strncasecmp(s, k_bases[i].name, n))
+            continue;
+        const char *rest = s + n;
+        bool inv = !strncasecmp(rest, "INVERSE", 7);
+        if (inv)
+            rest += 7;
+        bool tr = !strcasecmp(rest, "TRANSPOSE");
+        if (*rest && !tr)
+            continue;
+        CGLM_ALIGN_MAT mat4 m = GLM_MAT4_IDENTITY_INIT;
+        float *mf = m[0];
+        if (k_bases[i].view)
+            memcpy(mf, f->view, sizeof f->view);
+        if (k_bases[i].proj)
+            mat_mul(k_bases[i].view ? mf : (float *)GLM_MAT4_IDENTITY[0], f->projection, mf);
+        if (inv)
+            glm_mat4_inv(m, m);
+        if (tr)
+            glm_mat4_transpose(m);
+        memcpy(out, mf, 16 * sizeof *out);
+        return 16;
+    }
+    return 0;
+}
+
+/* The table: one row per semantic (docs/effects.md lists them). A prefix row
+ * matches every semantic starting so (the matrix family). */
+static const struct semantic_row {
+    const char *semantic;
+    bool prefix;
+    value_fn fn;
+} k_semantics[] = {
+    {"VIEWPORTPIXELSIZE", false, v_viewport},
+    {"TIME", false, v_time},
+    {"ELAPSEDTIME", false, v_elapsed},
+    {"POSITION", false, v_position},
+    {"DIRECTION", false, v_direction},
+    {"DIFFUSE", false, v_light_colour},
+    {"AMBIENT", false, v_light_colour},
+    {"SPECULAR", false, v_light_colour},
+    {"CONTROLOBJECT", false, v_control},
+    {"WORLD", true, v_matrix},
+    {"VIEW", true, v_matrix},
+    {"PROJECTION", true, v_matrix},
+};
+
+static const struct semantic_row *find_row(const char *semantic)
+{
+    for (size_t i = 0; i < sizeof k_semantics / sizeof k_semantics[0]; i++) {
+        const struct semantic_row *r = &k_semantics[i];
+        if (r->prefix ? !strncasecmp(semantic, r->semantic, strlen(r->semantic)) : !strcasecmp(semantic, r->semantic))
+            return r;
+    }
+    return NULL;
+}
+
+bool mmd_fx_semantic_known(const char *semantic)
+{
+    return semantic && find_row(semantic);
+}
+
+unsigned mmd_fx_init_numbers(const char *init, float *out, unsigned max)
+{
+    unsigned n = 0;
+    const char *s = init;
+    while (s && *s && n < max) {
+        if (isalpha((unsigned char)*s) || *s == '_') { /* a name: true/false, or a type to skip */
+            const char *b = s;
+            while (isalnum((unsigned char)*s) || *s == '_')
+                s++;
+            if ((size_t)(s - b) == 4 && !strncmp(b, "true", 4))
+                out[n++] = 1.0f;
+            else if ((size_t)(s - b) == 5 && !strncmp(b, "false", 5))
+                out[n++] = 0.0f;
+            continue;
+        }
+        if (isdigit((unsigned char)*s) || ((*s == '-' || *s == '+' || *s == '.') && s[1] && strchr("0123456789.", s[1]))) {
+            char *end;
+            double v = strtod(s, &end);
+            if (end == s) {
+                s++;
+                continue;
+            }
+            out[n++] = (float)v;
+            s = end;
+            while (*s == 'f' || *s == 'F' || *s == 'h' || *s == 'H')
+                s++;
+            continue;
+        }
+        s++;
+    }
+    return n;
+}
+
+unsigned mmd_fx_param_value(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    memset(out, 0, 16 * sizeof *out);
+    if (!p->semantic)
+        return p->init ? mmd_fx_init_numbers(p->init, out, 16) : 0;
+    const struct semantic_row *r = find_row(p->semantic);
+    if (r)
+        return r->fn(p, f, out);
+    return p->init ? mmd_fx_init_numbers(p->init, out, 16) : 0; /* unknown: its initializer, as MME */
+}

@@ -1,0 +1,72 @@
+/* renderer/gl/fx_runtime.h - a MikuMikuEffect effect instance on the current
+ * GL context: the parsed effect (core/fx.h), every pass of its technique
+ * translated (renderer/fx/translate.h) and linked once, its render targets,
+ * sampler objects and render states, and the Script interpreter that draws it
+ * (docs/effects.md, "Runtime").
+ *
+ *     mmd_fx_effect_config c = {.gl = gl, .width = w, .height = h};
+ *     mmd_fx_effect *e;
+ *     if (mmd_fx_effect_create(fx, &c, &e, &err) != MMD_OK) ... err.msg "FILE:LINE: pass P: why"
+ *     GLuint out;
+ *     mmd_fx_effect_post(e, scene_texture, &frame, &out, &err);   (a post effect, per frame)
+ *     mmd_fx_effect_free(e);
+ *
+ * Pixels: the textures are D3D's way up (row 0 is the top row); the
+ * translator negates clip-space y and the runtime sets mmd_half_pixel, so
+ * an effect's own half-texel offsets land on texel centres as under DX9.
+ * Draw=Geometry calls config.geometry (the object effects' hook; NULL: skipped).
+ */
+#ifndef MMD_RENDERER_GL_FX_RUNTIME_H
+#define MMD_RENDERER_GL_FX_RUNTIME_H
+
+#include "core/fx.h"
+#include "core/status.h"
+#include "renderer/fx/semantics.h"
+#include "renderer/gl/context.h"
+
+#define MMD_FX_MAX_LOOP 1024      /* LoopByCount's count is clamped to it */
+#define MMD_FX_MAX_SCRIPT_STEPS (1u << 20) /* commands one frame's script may run */
+
+/* A ResourceName file as a GL texture (dir: the effect's folder); 0 when it
+ * cannot be read (the sampler reads white). */
+typedef GLuint (*mmd_fx_texture_fn)(void *user, const char *dir, const char *name);
+/* Draw=Geometry: the object's geometry with program bound (its uniforms set). */
+typedef void (*mmd_fx_geometry_fn)(void *user, GLuint program);
+
+typedef struct mmd_fx_effect_config {
+    const mmd_gl *gl;
+    int width, height;      /* the viewport: targets' ViewportRatio is of it */
+    bool alpha;             /* the output keeps the effect's alpha (a transparent render) */
+    const char *cache_dir;  /* glslang's SPIR-V cache (translate.h), NULL: none */
+    const char *dir;        /* the effect's folder: ResourceName files are read from it */
+    mmd_fx_texture_fn texture;
+    void *texture_user;
+    mmd_fx_geometry_fn geometry;
+    void *geometry_user;
+} mmd_fx_effect_config;
+
+typedef struct mmd_fx_effect mmd_fx_effect;
+
+/* The effect's first technique, every pass translated and linked. fx must
+ * outlive the instance. MMD_E_UNSUPPORTED (a pass does not translate or link:
+ * err->msg "FILE:LINE: pass NAME: why"), MMD_E_GL (a target GL refuses),
+ * MMD_E_BAD_VALUE (a Script that does not split), MMD_E_NOMEM. */
+mmd_status mmd_fx_effect_create(const mmd_fx *fx, const mmd_fx_effect_config *c, mmd_fx_effect **out,
+                                mmd_error *err);
+void mmd_fx_effect_free(mmd_fx_effect *e); /* NULL is a no-op */
+
+/* Run the technique's Script as a post effect on scene (a texture of the
+ * viewport's size): ScriptExternal=Color copies scene into the current
+ * target; the default colour target is the effect's output, *out. GL state
+ * the renderer relies on is restored. MMD_E_GL on a GL error. */
+mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame *f, GLuint *out, mmd_error *err);
+
+/* Post effects over a frame read back by the renderer (fx_post.c): rgba
+ * (w x h, top row first) goes up, through each effect in order, and back. */
+typedef struct mmd_fx_post mmd_fx_post;
+mmd_status mmd_fx_post_create(const mmd_gl *gl, int w, int h, mmd_fx_post **out, mmd_error *err);
+void mmd_fx_post_free(mmd_fx_post *p); /* NULL is a no-op */
+mmd_status mmd_fx_post_run(mmd_fx_post *p, mmd_fx_effect *const *effects, size_t count, const mmd_fx_frame *f,
+                           uint8_t *rgba, mmd_error *err);
+
+#endif

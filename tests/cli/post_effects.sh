@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# tests/cli/post_effects.sh BUILD - MikuMikuEffect post effects through scene.ini (issue 27
+# stage 3a): [effects] post = FILE.fx on the generated demo, with effects of our own
+# (tests/fx/) checked pixel by pixel (tests/util/png_check.py) and the four shared
+# MikuMikuShaders effects when ../shared is there.
+. tests/util/cli_lib.sh
+MKDEMO=$BUILD/tools/mkdemo
+CHECK="python3 tests/util/png_check.py"
+FX=$PWD/tests/fx
+
+if [ ! -x "$MMD" ] || [ ! -x "$MKDEMO" ] || ! command -v python3 >/dev/null; then
+    t_skip "post effects" "skipped: $MMD, $MKDEMO or python3 missing"; t_done; exit
+fi
+if ! "$MKDEMO" "$TMP/demo" >/dev/null 2>&1; then
+    t_fail "mkdemo generates the demo assets"; t_done; exit
+fi
+printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
+export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+cp scenes/demo.ini "$TMP/scene.ini"
+S=$TMP/scene.ini
+SMALL=(--size 160x90 --aa 1 --progress none --frames 12)
+F=frame_000012.png
+# scene NAME [SECTION LINES...]: the demo with lines appended
+scene() { local n=$1; shift; { cat "$S"; printf '\n'; printf '%s\n' "$@"; } >"$TMP/$n.ini"; }
+same() { cmp -s "$1" "$2" && t_pass "$3" || t_fail "$3"; }
+
+# --- usage and keys ----------------------------------------------------------------
+t_expect "--help lists --strict-effects" 0 "$MMD" --help
+t_grep "--help names --strict-effects" '--strict-effects'
+scene missing '[effects]' 'post = no_such.fx'
+t_expect "a missing post effect file" 2 "$MMD" "$TMP/missing.ini" -o "$TMP/x/" "${SMALL[@]}"
+t_grep "the error names file:line" 'missing\.ini:[0-9]+: cannot read effect file'
+
+# --- effects of our own ------------------------------------------------------------------
+t_expect "plain frame" 0 "$MMD" "$S" -o "$TMP/plain/" "${SMALL[@]}"
+scene copy '[effects]' "post = $FX/copy.fx"
+t_expect "copy.fx renders" 0 "$MMD" "$TMP/copy.ini" -o "$TMP/copy/" "${SMALL[@]}"
+same "$TMP/plain/$F" "$TMP/copy/$F" "copy.fx through a linear target = the plain bytes (DX9's half texel, y way up)"
+# the renderer's state survives an effect: frames after the first, MSAA and the built-in effects
+t_expect "plain, MSAA 4, glow, soft shadow, frames 10-13" 0 "$MMD" "$S" -o "$TMP/p4/" --size 160x90 --aa 4 \
+    --progress none --frames 10-13 --glow --soft-shadow --fxaa
+t_expect "copy.fx over the same" 0 "$MMD" "$TMP/copy.ini" -o "$TMP/c4/" --size 160x90 --aa 4 --progress none \
+    --frames 10-13 --glow --soft-shadow --fxaa
+ok=1
+for f in 10 11 12 13; do cmp -s "$TMP/p4/frame_0000$f.png" "$TMP/c4/frame_0000$f.png" || ok=0; done
+[ $ok -eq 1 ] && t_pass "copy.fx after the built-in effects, every frame = the plain bytes" \
+    || t_fail "copy.fx after the built-in effects, every frame = the plain bytes"
+scene inv '[effects]' "post = $FX/invert_top.fx"
+t_expect "invert_top.fx renders" 0 "$MMD" "$TMP/inv.ini" -o "$TMP/inv/" "${SMALL[@]}"
+$CHECK invert_top "$TMP/plain/$F" "$TMP/inv/$F" && t_pass "invert_top.fx: the top half inverted, the bottom kept" \
+    || t_fail "invert_top.fx: the top half inverted, the bottom kept"
+scene inv2 '[effects]' "post = $FX/invert_top.fx" "post = $FX/copy.fx" "post = $FX/invert_top.fx"
+t_expect "three post effects in order" 0 "$MMD" "$TMP/inv2.ini" -o "$TMP/inv2/" "${SMALL[@]}"
+same "$TMP/plain/$F" "$TMP/inv2/$F" "invert, copy, invert = the plain bytes"
+
+# the controller: the scene's accessory fade.x is fade.fx's "(self)" (MME's rule)
+printf 'xof 0302txt 0064\nMesh {\n3;\n0;0;0;,\n0;0;0;,\n0;0;0;;\n1;\n3;0,1,2;;\n}\n' >"$TMP/fade.x"
+cp "$FX/fade.fx" "$TMP/fade.fx"
+scene fade1 '[accessory]' 'file = fade.x' 'opacity = 1' '[effects]' 'post = fade.fx'
+scene fade0 '[accessory]' 'file = fade.x' 'opacity = 0' '[effects]' 'post = fade.fx'
+scene fadeh '[accessory]' 'file = fade.x' 'visible = off' '[effects]' 'post = fade.fx'
+t_expect "fade.fx at Tr 1" 0 "$MMD" "$TMP/fade1.ini" -o "$TMP/fade1/" "${SMALL[@]}"
+same "$TMP/plain/$F" "$TMP/fade1/$F" "Tr 1, four looped passes of which index 0 adds the frame = the plain bytes"
+t_expect "fade.fx at Tr 0" 0 "$MMD" "$TMP/fade0.ini" -o "$TMP/fade0/" "${SMALL[@]}"
+$CHECK black "$TMP/fade0/$F" && t_pass "Tr 0: black" || t_fail "Tr 0: black"
+t_expect "fade.fx hidden" 0 "$MMD" "$TMP/fadeh.ini" -o "$TMP/fadeh/" "${SMALL[@]}"
+same "$TMP/plain/$F" "$TMP/fadeh/$F" "a hidden controller turns the effect off"
+
+# CONTROLOBJECT naming a model by its file name: present (and visible) 1, absent 0
+sed 's/string name = "(self)"; string item = "Tr";/string name = "character.pmx";/; s/float Tr :/bool Tr :/' \
+    "$FX/fade.fx" >"$TMP/model.fx"
+sed 's/character\.pmx/nobody.pmx/' "$TMP/model.fx" >"$TMP/nomodel.fx"
+scene model '[effects]' 'post = model.fx'
+scene nomodel '[effects]' 'post = nomodel.fx'
+t_expect "CONTROLOBJECT of a model" 0 "$MMD" "$TMP/model.ini" -o "$TMP/model/" "${SMALL[@]}"
+same "$TMP/plain/$F" "$TMP/model/$F" "a model of the scene: its visibility is 1"
+t_expect "CONTROLOBJECT of no model" 0 "$MMD" "$TMP/nomodel.ini" -o "$TMP/nomodel/" "${SMALL[@]}"
+$CHECK black "$TMP/nomodel/$F" && t_pass "no such model: 0" || t_fail "no such model: 0"
+
+# failures: a warning and the frame without it; --strict-effects: exit 2
+scene broken '[effects]' "post = $FX/broken.fx"
+t_expect "a post effect that does not translate" 0 "$MMD" "$TMP/broken.ini" -o "$TMP/broken/" "${SMALL[@]}"
+t_grep "one warning names file, line and pass" 'warning: post effect .*broken\.fx skipped: .*broken\.fx:[0-9]+: .*pass P'
+same "$TMP/plain/$F" "$TMP/broken/$F" "the skipped effect leaves the plain bytes"
+t_expect "--strict-effects" 2 "$MMD" "$TMP/broken.ini" -o "$TMP/broken2/" "${SMALL[@]}" --strict-effects
+t_grep "--strict-effects says why" 'post effect .*broken\.fx: .*pass P'
+
+# --- the shared MikuMikuShaders post effects ---------------------------------------------------
+SH=../shared/assets/fx/mikumikushaders
+if [ ! -d "$SH" ]; then
+    t_skip "shared post effects" "skipped: no ../shared"; t_done; exit
+fi
+SH=$(cd "$SH" && pwd)
+MID=(--size 320x180 --aa 1 --progress none)
+t_expect "plain 320x180" 0 "$MMD" "$S" -o "$TMP/p320/" "${MID[@]}" --frames 12
+scene fxaa '[effects]' "post = $SH/FXAA/FXAA.fx"
+t_expect "FXAA.fx" 0 "$MMD" "$TMP/fxaa.ini" -o "$TMP/fxaa/" "${MID[@]}" --frames 12
+cmp -s "$TMP/p320/$F" "$TMP/fxaa/$F" && t_fail "FXAA.fx changes the frame" || t_pass "FXAA.fx changes the frame"
+$CHECK fxaa_edges "$TMP/p320/$F" "$TMP/fxaa/$F" && t_pass "FXAA.fx changes only edge pixels (FXAA 3.11's own test)" \
+    || t_fail "FXAA.fx changes only edge pixels (FXAA 3.11's own test)"
+for e in FXAA/FXAA FilmGrain/FilmGrain Hatching/Hatching LightBloom/LightBloom; do
+    n=$(basename "$e")
+    scene "sh_$n" '[effects]' "post = $SH/$e.fx"
+    A=(--frames 10-13 "${MID[@]}")
+    t_expect "$n: 1 thread" 0 "$MMD" "$TMP/sh_$n.ini" -o "$TMP/$n.1/" "${A[@]}" --threads 1 --strict-effects
+    t_expect "$n: 3 threads" 0 "$MMD" "$TMP/sh_$n.ini" -o "$TMP/$n.3/" "${A[@]}" --threads 3 --strict-effects
+    t_expect "$n: chunk 0/2" 0 "$MMD" "$TMP/sh_$n.ini" -o "$TMP/$n.c/" "${A[@]}" --chunk 0/2
+    t_expect "$n: chunk 1/2" 0 "$MMD" "$TMP/sh_$n.ini" -o "$TMP/$n.c/" "${A[@]}" --chunk 1/2
+    ok=1
+    for f in 10 11 12 13; do
+        m=$(printf 'frame_%06d.png' "$f")
+        cmp -s "$TMP/$n.1/$m" "$TMP/$n.3/$m" && cmp -s "$TMP/$n.1/$m" "$TMP/$n.c/$m" || ok=0
+    done
+    [ $ok -eq 1 ] && t_pass "$n: same bytes across threads and chunks" || t_fail "$n: same bytes across threads and chunks"
+done
+t_done

@@ -1,0 +1,63 @@
+// tests/fx/invert_top.fx - inverts the top half of the frame (D3D's texture
+// coordinates: y = 0 is the top row) and keeps the bottom half: checks the
+// runtime's y orientation and exact arithmetic (applied twice = the frame).
+float2 ViewportSize : VIEWPORTPIXELSIZE;
+static float2 ViewportOffset = float2(0.5, 0.5) / ViewportSize;
+float4 ClearColor = {0, 0, 0, 0};
+float ClearDepth = 1.0;
+
+texture2D ScnMap : RENDERCOLORTARGET <
+    float2 ViewportRatio = {1.0, 1.0};
+    int MipLevels = 1;
+    string Format = "A8R8G8B8";
+>;
+sampler2D ScnSamp = sampler_state {
+    texture = <ScnMap>;
+    MinFilter = LINEAR; MagFilter = LINEAR; MipFilter = NONE;
+    AddressU = CLAMP; AddressV = CLAMP;
+};
+texture2D DepthBuffer : RENDERDEPTHSTENCILTARGET <
+    float2 ViewportRatio = {1.0, 1.0};
+    string Format = "D24S8";
+>;
+
+float Script : STANDARDSGLOBAL <
+    string ScriptOutput = "color";
+    string ScriptClass = "scene";
+    string ScriptOrder = "postprocess";
+> = 0.8;
+
+void CopyVS(in float4 Position : POSITION, in float4 Texcoord : TEXCOORD0,
+            out float4 oPosition : POSITION, out float2 oTexcoord : TEXCOORD0)
+{
+    oPosition = Position;
+    oTexcoord = Texcoord.xy + ViewportOffset;
+}
+
+float4 CopyPS(in float2 coord : TEXCOORD0) : COLOR
+{
+    float4 c = tex2D(ScnSamp, coord);
+    return float4(coord.y < 0.5 ? 1.0 - c.rgb : c.rgb, 1.0);
+}
+
+technique InvertTop <
+    string Script =
+        "RenderColorTarget0=ScnMap;"
+        "RenderDepthStencilTarget=DepthBuffer;"
+        "ClearSetColor=ClearColor;"
+        "ClearSetDepth=ClearDepth;"
+        "Clear=Color;"
+        "Clear=Depth;"
+        "ScriptExternal=Color;"
+        "RenderColorTarget0=;"
+        "RenderDepthStencilTarget=;"
+        "Clear=Color;"
+        "Clear=Depth;"
+        "Pass=Invert;";
+> {
+    pass Invert < string Script = "Draw=Buffer;"; > {
+        AlphaBlendEnable = false; ZEnable = false; ZWriteEnable = false;
+        VertexShader = compile vs_3_0 CopyVS();
+        PixelShader = compile ps_3_0 CopyPS();
+    }
+}

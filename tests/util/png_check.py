@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""tests/util/png_check.py - pixel checks on the renderer's 8-bit PNGs (no
+libraries beyond Python's own: zlib and the five PNG filters).
+
+  png_check.py invert_top PLAIN OUT   OUT's top half is 255 - PLAIN, its bottom half PLAIN
+  png_check.py black OUT              every pixel's RGB is 0
+  png_check.py fxaa_edges PLAIN OUT   OUT differs from PLAIN only where FXAA 3.11's early exit
+                                      does not hold (luma range of the pixel and its 4
+                                      neighbours >= max(0.0833, 0.166 * their max))
+Exit 0 when the check holds, 1 with a line saying where it does not."""
+import struct
+import sys
+import zlib
+
+
+def read_png(path):
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), "8-bit RGB or RGBA only"
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, stride, prev, rows = zlib.decompress(idat), w * bpp, bytearray(w * bpp), []
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(w)])
+        prev = line
+    return w, h, rows
+
+
+def luma(p):
+    return (0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]) / 255.0
+
+
+def main():
+    check = sys.argv[1]
+    if check == "black":
+        w, h, o = read_png(sys.argv[2])
+        bad = [(x, y) for y in range(h) for x in range(w) if o[y][x] != (0, 0, 0)]
+        return fail(bad, "not black")
+    w, h, p = read_png(sys.argv[2])
+    _, _, o = read_png(sys.argv[3])
+    bad = []
+    for y in range(h):
+        for x in range(w):
+            if check == "invert_top":
+                want = tuple(255 - v for v in p[y][x]) if y < h // 2 else p[y][x]
+                if o[y][x] != want:
+                    bad.append((x, y))
+            elif check == "fxaa_edges" and o[y][x] != p[y][x]:
+                taps = [p[y][x]] + [p[min(max(y + dy, 0), h - 1)][min(max(x + dx, 0), w - 1)]
+                                    for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))]
+                lumas = [luma(t) for t in taps]
+                if max(lumas) - min(lumas) < max(0.0833, 0.166 * max(lumas)) - 0.004:
+                    bad.append((x, y))
+    return fail(bad, check)
+
+
+def fail(bad, what):
+    if bad:
+        print("%s: %d pixel(s), the first at %s" % (what, len(bad), bad[0]))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
