@@ -3,17 +3,16 @@
  * bomb, include cycle), speed on 1 MB, and every real effect under
  * ../shared/assets/fx. */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "core/file.h"
 #include "core/fx.h"
 #include "renderer/image/texpath.h"
 #include "tests/util/test.h"
+#include "tests/util/fx_files.h"
 
 TEST_STATE_DEFINE
 
@@ -403,34 +402,6 @@ TEST(every_prefix_is_handled)
 
 /* ---- ../shared effects ---- */
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-static void walk(const char *dir, char (*out)[512], int *count, int cap)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat sb;
-        if (stat(path, &sb) != 0)
-            continue;
-        if (S_ISDIR(sb.st_mode))
-            walk(path, out, count, cap);
-        else if ((ends_with(path, ".fx") || ends_with(path, ".fxsub")) && *count < cap)
-            snprintf(out[(*count)++], 512, "%s", path);
-    }
-    closedir(d);
-}
-
 static mmd_status load_path(const char *path, mmd_fx **fx, mmd_error *err)
 {
     void *data = NULL;
@@ -447,7 +418,7 @@ TEST(shared_effects_all_parse)
 {
     static char files[256][512];
     int count = 0;
-    walk(MMD_SHARED_ASSETS "/fx", files, &count, 256);
+    fx_files_find(MMD_SHARED_ASSETS "/fx", files, &count, 256);
     if (count == 0)
         SKIP("skipped: no ../shared");
     int ok = 0;

@@ -4,11 +4,9 @@
  * names, locations and reflection the runtime binds by, errors at FILE:LINE,
  * the size cap, and the shared corpus's figures (parse, translate, link). */
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/file.h"
 #include "core/fx.h"
@@ -18,6 +16,7 @@
 #include "renderer/gl/fx_program.h"
 #include "renderer/image/texpath.h"
 #include "tests/util/test.h"
+#include "tests/util/fx_files.h"
 
 TEST_STATE_DEFINE
 
@@ -470,34 +469,6 @@ TEST(semantics_normalise)
 
 /* ---- ../shared effects: the figures of docs/effects.md ---- */
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-static void walk(const char *dir, char (*out)[512], int *count, int cap)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat sb;
-        if (stat(path, &sb) != 0)
-            continue;
-        if (S_ISDIR(sb.st_mode))
-            walk(path, out, count, cap);
-        else if ((ends_with(path, ".fx") || ends_with(path, ".fxsub")) && *count < cap)
-            snprintf(out[(*count)++], 512, "%s", path);
-    }
-    closedir(d);
-}
-
 typedef struct corpus_counts {
     int files, parsed, passes, translated, linked;
 } corpus_counts;
@@ -543,7 +514,7 @@ TEST(shared_corpus_figures)
 {
     static char files[256][512];
     int count = 0;
-    walk(MMD_SHARED_ASSETS "/fx", files, &count, 256);
+    fx_files_find(MMD_SHARED_ASSETS "/fx", files, &count, 256);
     if (count == 0)
         SKIP("skipped: no ../shared");
     const mmd_gl *gl = gl_or_null();

@@ -1,0 +1,10 @@
+/* tests/util/fx_files.h - the effect files (.fx, .fxsub) under a folder, for
+ * the tests that run the shared corpus (test_fx, test_fx_translate). */
+#ifndef MMD_TESTS_UTIL_FX_FILES_H
+#define MMD_TESTS_UTIL_FX_FILES_H
+
+/* Appends the path of every .fx / .fxsub below dir (recursively, in readdir
+ * order, names starting with '.' skipped) to out while *count < cap. */
+void fx_files_find(const char *dir, char (*out)[512], int *count, int cap);
+
+#endif
