@@ -14,61 +14,79 @@ const char *mmd_gl_shader_source(const char *name)
     return NULL;
 }
 
-static mmd_status compile(const mmd_gl *gl, GLenum type, const char *name, const char *defines, GLuint *out,
-                          mmd_error *err)
+/* One stage from its parts; MMD_E_GL with the driver's log in err on failure. */
+static mmd_status compile_stage(const mmd_gl *gl, GLenum type, const char *const *parts, int count, GLuint *out,
+                                mmd_error *err)
 {
-    const char *body = mmd_gl_shader_source(name);
-    if (!body)
-        return mmd_fail(err, MMD_E_GL, "shader %s not embedded", name);
-    const char *parts[3] = {"#version 330 core\n", defines ? defines : "", body};
+    const char *what = type == GL_VERTEX_SHADER ? "vertex shader" : "pixel shader";
     GLuint s = gl->CreateShader(type);
-    gl->ShaderSource(s, 3, parts, NULL);
+    if (!s)
+        return mmd_error_set(err, MMD_E_GL, what, -1, -1, "glCreateShader failed");
+    gl->ShaderSource(s, count, parts, NULL);
     gl->CompileShader(s);
     GLint ok = 0;
     gl->GetShaderiv(s, GL_COMPILE_STATUS, &ok);
     if (!ok) {
-        char log[1024] = "";
+        char log[sizeof err->msg] = "";
         gl->GetShaderInfoLog(s, sizeof log, NULL, log);
         gl->DeleteShader(s);
-        return mmd_fail(err, MMD_E_GL, "shader %s: %s", name, log);
+        return mmd_error_set(err, MMD_E_GL, what, -1, -1, "%s", log);
     }
     *out = s;
+    return MMD_OK;
+}
+
+mmd_status mmd_gl_program_link(const mmd_gl *gl, const char *const *vs, int vs_count, const char *const *fs,
+                               int fs_count, bool fixed_attributes, GLuint *out, mmd_error *err)
+{
+    GLuint v = 0, f = 0;
+    mmd_status st = compile_stage(gl, GL_VERTEX_SHADER, vs, vs_count, &v, err);
+    if (st != MMD_OK)
+        return st;
+    if ((st = compile_stage(gl, GL_FRAGMENT_SHADER, fs, fs_count, &f, err)) != MMD_OK) {
+        gl->DeleteShader(v);
+        return st;
+    }
+    GLuint p = gl->CreateProgram();
+    gl->AttachShader(p, v);
+    gl->AttachShader(p, f);
+    if (fixed_attributes) {
+        gl->BindAttribLocation(p, MMD_ATTR_POSITION, "a_position");
+        gl->BindAttribLocation(p, MMD_ATTR_NORMAL, "a_normal");
+        gl->BindAttribLocation(p, MMD_ATTR_UV, "a_uv");
+        gl->BindAttribLocation(p, MMD_ATTR_ADD_UV1, "a_add_uv1");
+        gl->BindAttribLocation(p, MMD_ATTR_EDGE, "a_edge");
+        gl->BindAttribLocation(p, MMD_ATTR_GLOW, "a_glow");
+    }
+    gl->LinkProgram(p);
+    gl->DeleteShader(v);
+    gl->DeleteShader(f);
+    GLint ok = 0;
+    gl->GetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[sizeof err->msg] = "";
+        gl->GetProgramInfoLog(p, sizeof log, NULL, log);
+        gl->DeleteProgram(p);
+        return mmd_error_set(err, MMD_E_GL, "link", -1, -1, "%s", log);
+    }
+    *out = p;
     return MMD_OK;
 }
 
 mmd_status mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name, const char *defines,
                                 GLuint *out, mmd_error *err)
 {
-    GLuint vs = 0, fs = 0;
-    mmd_status st = compile(gl, GL_VERTEX_SHADER, vs_name, defines, &vs, err);
-    if (st != MMD_OK)
-        return st;
-    if ((st = compile(gl, GL_FRAGMENT_SHADER, fs_name, defines, &fs, err)) != MMD_OK) {
-        gl->DeleteShader(vs);
-        return st;
-    }
-    GLuint p = gl->CreateProgram();
-    gl->AttachShader(p, vs);
-    gl->AttachShader(p, fs);
-    gl->BindAttribLocation(p, MMD_ATTR_POSITION, "a_position");
-    gl->BindAttribLocation(p, MMD_ATTR_NORMAL, "a_normal");
-    gl->BindAttribLocation(p, MMD_ATTR_UV, "a_uv");
-    gl->BindAttribLocation(p, MMD_ATTR_ADD_UV1, "a_add_uv1");
-    gl->BindAttribLocation(p, MMD_ATTR_EDGE, "a_edge");
-    gl->BindAttribLocation(p, MMD_ATTR_GLOW, "a_glow");
-    gl->LinkProgram(p);
-    gl->DeleteShader(vs);
-    gl->DeleteShader(fs);
-    GLint ok = 0;
-    gl->GetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        char log[1024] = "";
-        gl->GetProgramInfoLog(p, sizeof log, NULL, log);
-        gl->DeleteProgram(p);
-        return mmd_fail(err, MMD_E_GL, "program %s+%s: %s", vs_name, fs_name, log);
-    }
-    *out = p;
-    return MMD_OK;
+    const char *vs_body = mmd_gl_shader_source(vs_name), *fs_body = mmd_gl_shader_source(fs_name);
+    if (!vs_body || !fs_body)
+        return mmd_fail(err, MMD_E_GL, "shader %s not embedded", vs_body ? fs_name : vs_name);
+    const char *vs[3] = {"#version 330 core\n", defines ? defines : "", vs_body};
+    const char *fs[3] = {"#version 330 core\n", defines ? defines : "", fs_body};
+    mmd_error e;
+    if (mmd_gl_program_link(gl, vs, 3, fs, 3, true, out, &e) == MMD_OK)
+        return MMD_OK;
+    if (!strcmp(e.section, "link"))
+        return mmd_fail(err, MMD_E_GL, "program %s+%s: %s", vs_name, fs_name, e.msg);
+    return mmd_fail(err, MMD_E_GL, "shader %s: %s", !strcmp(e.section, "vertex shader") ? vs_name : fs_name, e.msg);
 }
 
 int mmd_gl_variant_defines(const mmd_variant_bit *rows, size_t n, int key, char *out, size_t size)

@@ -7,6 +7,7 @@
 #ifndef MMD_RENDERER_GL_SHADER_H
 #define MMD_RENDERER_GL_SHADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "renderer/gl/context.h"
@@ -26,6 +27,12 @@ const char *mmd_gl_shader_source(const char *name);
  * into *out; MMD_E_GL with the compiler log in err (*out untouched). */
 mmd_status mmd_gl_program_build(const mmd_gl *gl, const char *vs_name, const char *fs_name, const char *defines,
                                 GLuint *out, mmd_error *err);
+/* What every program goes through: each stage compiled from its GLSL parts
+ * (concatenated), linked into *out, the fixed attribute locations above bound
+ * first when fixed_attributes. MMD_E_GL with err->section "vertex shader",
+ * "pixel shader" or "link" and err->msg the driver's info log (*out untouched). */
+mmd_status mmd_gl_program_link(const mmd_gl *gl, const char *const *vs, int vs_count, const char *const *fs,
+                               int fs_count, bool fixed_attributes, GLuint *out, mmd_error *err);
 
 /* One field of a program variant key: GLSL macro name, shift, width in bits
  * (rows made from a variant list, renderer/gl/render_internal.h). */
