@@ -31,6 +31,22 @@
 
 #define MMD_TEXTURE_BUDGET_DEFAULT ((size_t)2 << 30) /* 2 GiB */
 
+/* How mipmapped textures are minified (issue 25). MMD: anisotropically, up to 16 taps, as
+ * MikuMikuDance's own frames show (thin translucent hair-card tips, grazing striped walls;
+ * tests/fidelity); on llvmpipe some 3x the CPU of a textured scene (docs/benchmarks.md).
+ * TRILINEAR: isotropic mipmapping, the cheap look (hair tips more opaque, grazing detail
+ * blurred). */
+typedef enum mmd_texture_filter {
+    MMD_TEXTURE_FILTER_MMD,
+    MMD_TEXTURE_FILTER_TRILINEAR,
+    MMD_TEXTURE_FILTER_COUNT
+} mmd_texture_filter;
+
+/* The filter's name ("mmd", "trilinear") as the CLI and scene.ini spell it. */
+const char *mmd_texture_filter_name(mmd_texture_filter f);
+/* A name into *out: MMD_OK, or MMD_E_BAD_VALUE with "expected ..." in err->msg (err may be NULL). */
+mmd_status mmd_texture_filter_parse(const char *v, mmd_texture_filter *out, mmd_error *err);
+
 typedef struct mmd_render_options {
     int width, height;         /* pixels */
     int samples;               /* MSAA: 1, 2 or 4 (default 4) */
@@ -51,6 +67,7 @@ typedef struct mmd_render_options {
     size_t texture_budget;     /* decoded texture bytes incl. mip levels, all models together
                                   (default MMD_TEXTURE_BUDGET_DEFAULT); a texture that does not fit
                                   is halved until it does, else drawn white, with a warning */
+    mmd_texture_filter texture_filter; /* default MMD_TEXTURE_FILTER_MMD (MikuMikuDance's look) */
     mmd_effects effects;       /* glow, soft shadow, diffusion, SSAA, FXAA (default all off) */
     bool profile;              /* benchmarks: finish and time every pass (mmd_renderer_profile) */
     bool quiet;                /* no texture warnings (drawn white or scaled down) */
