@@ -172,9 +172,13 @@ TEST(texture_filter)
     REQUIRE(parse("[output]\ntexture_filter = mmd\n[model]\nfile = a.pmx\n", &s, &err) == 0);
     CHECK_EQ_INT(s->texture_filter, MMD_TEXTURE_FILTER_MMD);
     mmd_scene_free(s);
+    mmd_texture_filter f = MMD_TEXTURE_FILTER_TRILINEAR;
     CHECK_STR(mmd_texture_filter_name(MMD_TEXTURE_FILTER_MMD), "mmd");
     CHECK_STR(mmd_texture_filter_name(MMD_TEXTURE_FILTER_TRILINEAR), "trilinear");
-    mmd_texture_filter f = MMD_TEXTURE_FILTER_TRILINEAR;
+    CHECK_STR(mmd_texture_filter_name(MMD_TEXTURE_FILTER_ANISO4), "aniso4");
+    CHECK_EQ_INT(mmd_texture_filter_parse("aniso4", &f, &err), MMD_OK);
+    CHECK_EQ_INT(f, MMD_TEXTURE_FILTER_ANISO4);
+    f = MMD_TEXTURE_FILTER_TRILINEAR;
     CHECK_EQ_INT(mmd_texture_filter_parse("MMD", &f, &err), MMD_E_BAD_VALUE); /* names are lower case */
     CHECK_EQ_INT(f, MMD_TEXTURE_FILTER_TRILINEAR);                             /* untouched on failure */
     CHECK_EQ_INT(mmd_texture_filter_parse(NULL, &f, NULL), MMD_E_BAD_VALUE);
@@ -223,7 +227,8 @@ TEST(errors_with_line)
     expect_error("[output]\nantialias = 3\n[model]\nfile=a.pmx\n", 2, "antialias 1, 2 or 4");
     expect_error("[output]\nbackground = #12345g\n[model]\nfile=a.pmx\n", 2, "#rrggbb or transparent");
     expect_error("[output]\ntexture_filter = bilinear\n[model]\nfile=a.pmx\n", 2,
-                 "expected texture_filter mmd (MikuMikuDance's look) or trilinear (faster), got 'bilinear'");
+                 "expected texture_filter mmd (MikuMikuDance's look), aniso4 (near it, faster) or trilinear "
+                 "(fastest), got 'bilinear'");
     expect_error("[camera]\nfov = 200\n[model]\nfile=a.pmx\n", 2, "fov in degrees");
     expect_error("[camera]\nposition = 1 2\n[model]\nfile=a.pmx\n", 2, "three numbers");
     expect_error("[light]\ncolor = 2 0 0\n[model]\nfile=a.pmx\n", 2, "light color");
