@@ -115,6 +115,29 @@ vec3 tint(vec3 c, vec4 mul, vec4 add)
 #define tint(c, mul, add) (c) // every material morph factor at identity (mul 1, add 0)
 #endif
 
+#ifdef ANISO_TAPS
+// texture_filter aniso4 (render.h): anisotropic filtering in the shader, GL's rule
+// (EXT_texture_filter_anisotropic) with at most ANISO_TAPS trilinear taps along the
+// footprint's major axis at the level of its length / taps; the sampler itself is
+// trilinear. A fraction of llvmpipe's own anisotropic path (docs/benchmarks.md).
+vec4 sample_tex(sampler2D tex, vec2 uv)
+{
+    vec2 size = vec2(textureSize(tex, 0));
+    vec2 gx = dFdx(uv), gy = dFdy(uv);
+    float lx = length(gx * size), ly = length(gy * size);
+    float pmax = max(lx, ly), pmin = min(lx, ly);
+    float n = clamp(ceil(pmax / max(pmin, 1e-6)), 1.0, float(ANISO_TAPS));
+    float lod = log2(max(pmax / n, 1e-6));
+    vec2 axis = lx > ly ? gx : gy;
+    vec4 sum = vec4(0.0);
+    for (float i = 0.0; i < n; i += 1.0)
+        sum += textureLod(tex, uv + axis * ((i + 0.5) / n - 0.5), lod);
+    return sum / n;
+}
+#else
+#define sample_tex(tex, uv) texture(tex, uv)
+#endif
+
 void main()
 {
     vec3 n = normalize(v_normal);
@@ -124,7 +147,7 @@ void main()
     color *= v_add_uv1;
 #endif
 #if HAS_TEX
-    vec4 t = texture(u_tex, v_uv);
+    vec4 t = sample_tex(u_tex, v_uv);
 
     color.rgb *= tint(t.rgb, u_tex_mul, u_tex_add);
     color.a *= t.a;

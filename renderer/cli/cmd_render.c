@@ -104,6 +104,7 @@ static mmd_status parse_args(int argc, char **argv, render_args *a, bool *done)
         case MMD_OPT_SSAA: a->ssaa = optarg; break;
         case MMD_OPT_FXAA: a->fxaa = true; break;
         case MMD_OPT_STRICT_FX: a->strict_effects = true; break;
+        case MMD_OPT_TEXFILTER: a->texture_filter = optarg; break;
         case MMD_OPT_ASSET_ROOT: return USAGE("--asset-root %s: only a .pmm project has asset roots", optarg);
         case 'h': mmd_cli_usage(MMD_CLI_RENDER, stdout); return *done = true, MMD_OK;
         case MMD_OPT_VERSION: mmd_cli_version(stdout); return *done = true, MMD_OK;
@@ -185,7 +186,8 @@ static mmd_status apply_options(mmd_scene *s, const render_args *a, int *step, m
     if ((a->size && mmd_scene_parse_size(a->size, &s->width, &s->height, err)) ||
         (a->fps && mmd_scene_parse_fps(a->fps, &s->fps_num, &s->fps_den, err)) ||
         (a->aa && mmd_scene_parse_antialias(a->aa, &s->antialias, err)) ||
-        (a->background && mmd_scene_parse_background(a->background, s->background, &s->transparent, err)))
+        (a->background && mmd_scene_parse_background(a->background, s->background, &s->transparent, err)) ||
+        (a->texture_filter && mmd_texture_filter_parse(a->texture_filter, &s->texture_filter, err)))
         return err->status = MMD_E_USAGE;
     if (a->frames) {
         if (mmd_scene_parse_frames(a->frames, &s->frame_first, &s->frame_last, step, err))

@@ -39,6 +39,7 @@ static void render_options(const render_job *j, const render_args *a, mmd_render
     ro.ground_shadow_translucent = s->ground_shadow_translucent;
     ro.pmd_edge_color_set = s->has_edge_color;
     memcpy(ro.pmd_edge_color, s->edge_color, sizeof ro.pmd_edge_color);
+    ro.texture_filter = s->texture_filter;
     ro.effects = s->effects;
     *out = ro;
 }

@@ -29,7 +29,7 @@
 
 typedef struct render_args {
     const char *scene, *out, *codec, *preset, *frames, *size, *fps, *aa, *background, *chunk;
-    const char *ssaa, *soft_shadow;
+    const char *ssaa, *soft_shadow, *texture_filter;
     int crf, threads, texture_mib, max_memory_mib;
     bool glow, diffusion, fxaa, strict_effects;
     bool quiet, skip_existing, no_physics, no_audio, allow_outside, stats, print_plan;

@@ -20,9 +20,11 @@ mmd_status mmd_colour_program(mmd_renderer *r, int key, GLuint *out, mmd_error *
      * the programs are the very ones drawn without effects */
     const mmd_effects *e = &r->o.effects;
     if (e->soft_shadow) /* taps per side grow with the radius (in output pixels' texels) */
-        snprintf(defs + n, sizeof defs - (size_t)n, "#define SOFT_SHADOW %d\n#define SOFT_TAPS %d\n",
-                 e->soft_shadow_mode == MMD_SOFT_SHADOW_CONTACT ? 2 : 1,
-                 e->soft_shadow_radius <= 2.0f ? 2 : e->soft_shadow_radius <= 4.0f ? 3 : 4);
+        n += snprintf(defs + n, sizeof defs - (size_t)n, "#define SOFT_SHADOW %d\n#define SOFT_TAPS %d\n",
+                      e->soft_shadow_mode == MMD_SOFT_SHADOW_CONTACT ? 2 : 1,
+                      e->soft_shadow_radius <= 2.0f ? 2 : e->soft_shadow_radius <= 4.0f ? 3 : 4);
+    if (r->o.texture_filter == MMD_TEXTURE_FILTER_ANISO4) /* the shader's taps, the sampler trilinear */
+        snprintf(defs + n, sizeof defs - (size_t)n, "#define ANISO_TAPS %d\n", MMD_TEXTURE_FILTER_ANISO4_TAPS);
     GLuint p = 0;
     mmd_status st = mmd_gl_program_build(gl, "mmd_vs", "mmd_fs", defs, &p, err);
     if (st != MMD_OK)

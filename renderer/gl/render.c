@@ -65,6 +65,8 @@ static mmd_status check_options(const mmd_render_options *o, mmd_error *err)
         return mmd_fail(err, MMD_E_GL, "MSAA samples must be 1, 2 or 4 (got %d)", o->samples);
     if (o->self_shadow && (o->shadow_map_size < 64 || o->shadow_map_size > 8192))
         return mmd_fail(err, MMD_E_GL, "shadow map size %d out of range (64..8192)", o->shadow_map_size);
+    if ((int)o->texture_filter < 0 || (int)o->texture_filter >= MMD_TEXTURE_FILTER_COUNT)
+        return mmd_fail(err, MMD_E_GL, "texture filter %d out of range", (int)o->texture_filter);
     return check_effects(o, err);
 }
 

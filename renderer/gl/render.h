@@ -31,6 +31,26 @@
 
 #define MMD_TEXTURE_BUDGET_DEFAULT ((size_t)2 << 30) /* 2 GiB */
 
+/* How mipmapped textures are minified (issue 25). MMD: anisotropically, up to 16 taps, as
+ * MikuMikuDance's own frames show (thin translucent hair-card tips, grazing striped walls;
+ * tests/fidelity); on llvmpipe some 3x the CPU of a textured scene (docs/benchmarks.md).
+ * TRILINEAR: isotropic mipmapping, the cheap look (hair tips more opaque, grazing detail
+ * blurred). ANISO4: models' material textures filtered anisotropically in the shader, at
+ * most MMD_TEXTURE_FILTER_ANISO4_TAPS trilinear taps (GL's rule), the rest trilinear: near
+ * MMD's look (every fidelity pair at its goal, below mmd's figures) at some 1.2x trilinear. */
+typedef enum mmd_texture_filter {
+    MMD_TEXTURE_FILTER_MMD,
+    MMD_TEXTURE_FILTER_TRILINEAR,
+    MMD_TEXTURE_FILTER_ANISO4,
+    MMD_TEXTURE_FILTER_COUNT
+} mmd_texture_filter;
+#define MMD_TEXTURE_FILTER_ANISO4_TAPS 4
+
+/* The filter's name ("mmd", "trilinear", "aniso4") as the CLI and scene.ini spell it. */
+const char *mmd_texture_filter_name(mmd_texture_filter f);
+/* A name into *out: MMD_OK, or MMD_E_BAD_VALUE with "expected ..." in err->msg (err may be NULL). */
+mmd_status mmd_texture_filter_parse(const char *v, mmd_texture_filter *out, mmd_error *err);
+
 typedef struct mmd_render_options {
     int width, height;         /* pixels */
     int samples;               /* MSAA: 1, 2 or 4 (default 4) */
@@ -51,6 +71,7 @@ typedef struct mmd_render_options {
     size_t texture_budget;     /* decoded texture bytes incl. mip levels, all models together
                                   (default MMD_TEXTURE_BUDGET_DEFAULT); a texture that does not fit
                                   is halved until it does, else drawn white, with a warning */
+    mmd_texture_filter texture_filter; /* default MMD_TEXTURE_FILTER_MMD (MikuMikuDance's look) */
     mmd_effects effects;       /* glow, soft shadow, diffusion, SSAA, FXAA (default all off) */
     bool profile;              /* benchmarks: finish and time every pass (mmd_renderer_profile) */
     bool quiet;                /* no texture warnings (drawn white or scaled down) */

@@ -7,6 +7,28 @@
 
 #include "renderer/gl/render_internal.h"
 
+/* The filters' names, in mmd_texture_filter's order (render.h). */
+static const char *const k_filter_names[MMD_TEXTURE_FILTER_COUNT] = {"mmd", "trilinear", "aniso4"};
+
+const char *mmd_texture_filter_name(mmd_texture_filter f)
+{
+    return (int)f >= 0 && (int)f < MMD_TEXTURE_FILTER_COUNT ? k_filter_names[f] : "?";
+}
+
+mmd_status mmd_texture_filter_parse(const char *v, mmd_texture_filter *out, mmd_error *err)
+{
+    for (int i = 0; v && i < MMD_TEXTURE_FILTER_COUNT; i++) {
+        if (!strcmp(v, k_filter_names[i])) {
+            *out = (mmd_texture_filter)i;
+            return MMD_OK;
+        }
+    }
+    return mmd_fail(err, MMD_E_BAD_VALUE,
+                    "expected texture_filter %s (MikuMikuDance's look), %s (near it, faster) or %s (fastest), got '%s'",
+                    k_filter_names[MMD_TEXTURE_FILTER_MMD], k_filter_names[MMD_TEXTURE_FILTER_ANISO4],
+                    k_filter_names[MMD_TEXTURE_FILTER_TRILINEAR], v ? v : "");
+}
+
 static bool pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
 /* Levels 1.. of a power-of-two texture bound to TEXTURE_2D, built on the CPU
@@ -42,14 +64,16 @@ static bool upload_mips(const mmd_gl *gl, int w, int h, const uint8_t *px)
  * 10 to 30 times as opaque as in MMD's picture); with anisotropy they match MMD's row
  * for row, and the bench room's striped wall seen edge-on matches MMD's pixels. 16 is
  * Direct3D 9 hardware's usual maximum (llvmpipe draws the same from 2 up). Asked once
- * per renderer; 1 where this GL has no anisotropic filtering. */
+ * per renderer; 1 where this GL has no anisotropic filtering or the renderer's
+ * texture_filter is not mmd (trilinear, aniso4: render.h). */
 static GLint anisotropy(mmd_renderer *r)
 {
     if (r->tex_anisotropy)
         return r->tex_anisotropy;
     const mmd_gl *gl = r->gl;
     GLint n = 0, max = 1;
-    gl->GetIntegerv(GL_NUM_EXTENSIONS, &n);
+    if (r->o.texture_filter == MMD_TEXTURE_FILTER_MMD)
+        gl->GetIntegerv(GL_NUM_EXTENSIONS, &n); /* the others: none asked, max stays 1 */
     for (GLint i = 0; i < n; i++) {
         const char *e = (const char *)gl->GetStringi(GL_EXTENSIONS, (GLuint)i);
         if (e && (!strcmp(e, "GL_ARB_texture_filter_anisotropic") ||

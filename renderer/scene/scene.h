@@ -26,6 +26,7 @@
 #include "core/look.h"
 #include "core/status.h"
 #include "renderer/gl/effects.h"
+#include "renderer/gl/render.h"
 
 #define MMD_SCENE_MAX_MODELS 64
 #define MMD_SCENE_MAX_ACCESSORIES 256
@@ -116,6 +117,7 @@ typedef struct mmd_scene {
     bool ground_shadow_translucent; /* alpha 0.5 (default off) */
     bool has_edge_color;       /* edge_color given: the edges of PMD models (which have no colour of their own) */
     float edge_color[3];       /* 0..1 */
+    mmd_texture_filter texture_filter; /* texture_filter = mmd (default) | trilinear */
     float background[3];       /* 0..1, default white */
     bool transparent;
     /* [camera] */

@@ -38,6 +38,8 @@ static void w_acc_key(scene_writer *w, const mmd_scene *s, const void *obj, cons
 static void w_gravity(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_soft_shadow(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_post_effect(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
+static void p_texture_filter(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v);
+static void w_texture_filter(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 
 #define S(field) offsetof(mmd_scene, field)
 #define M(field) offsetof(mmd_scene_model, field)
@@ -69,6 +71,8 @@ static const mmd_scene_key k_keys[] = {
      NULL, 0, 0, NULL, NULL},
     {MMD_SEC_OUTPUT, "edge_color", NULL, MMD_KEY_CUSTOM, S(edge_color), 0, 0, {0}, "%N = #rrggbb", NULL, 0, 0,
      mmd_scene_key_hex, w_edge_color},
+    {MMD_SEC_OUTPUT, "texture_filter", NULL, MMD_KEY_CUSTOM, S(texture_filter), 0, 0, {0}, "%N = a texture filter",
+     NULL, 0, 0, p_texture_filter, w_texture_filter},
     /* [camera] */
     {MMD_SEC_CAMERA, "motion", NULL, MMD_KEY_PATH, S(camera_motion), 0, 0, {0}, NULL, "camera motion", 0, 0, NULL,
      w_camera_motion},
@@ -727,4 +731,20 @@ static void w_soft_shadow(scene_writer *w, const mmd_scene *s, const void *obj, 
     (void)obj;
     if (s->effects.soft_shadow)
         w_line(w, row->name, "%s", s->effects.soft_shadow_mode == MMD_SOFT_SHADOW_CONTACT ? "contact" : "on");
+}
+
+/* texture_filter = mmd | trilinear (renderer/gl/render.h names them; default mmd, not written). */
+static void p_texture_filter(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_error m;
+    (void)k;
+    if (mmd_texture_filter_parse(v, (mmd_texture_filter *)((char *)obj + row->offset), &m))
+        mmd_scene_fail(st, "%s", m.msg);
+}
+
+static void w_texture_filter(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row)
+{
+    (void)obj;
+    if (s->texture_filter != MMD_TEXTURE_FILTER_MMD)
+        w_line(w, row->name, "%s", mmd_texture_filter_name(s->texture_filter));
 }

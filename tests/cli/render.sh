@@ -149,6 +149,25 @@ printf '[model]\nfile = odd.pmx\nmotion = tail.vmd\n' >"$TMP/odd.ini"
 t_expect "render a model with repaired fields" 0 "$MMD" "$TMP/odd.ini" -o "$TMP/oddpng/" "${SMALL[@]}" --frames 0
 t_grep "log names the repair, element and offset" 'mmdrender: warning: .*odd\.pmx: offset 0x105, pmx\.material #0: sphere mode out of range'
 t_grep "log names the motion's dropped section" 'mmdrender: warning: .*tail\.vmd: offset 0xc0, vmd\.camera: '
+# --- --texture-filter / [output] texture_filter (issue 25's cost, the user's choice) ---
+t_expect "bad --texture-filter" 1 "$MMD" "$S" -o "$TMP/x.png" --texture-filter bilinear
+t_grep "bad --texture-filter says the names" "expected texture_filter mmd .*, aniso4 .* or trilinear .*, got 'bilinear'"
+# the dance at frame 60 with the camera's textures minified: trilinear draws other pixels than mmd
+t_expect "--texture-filter mmd" 0 "$MMD" "$S" -o "$TMP/tf_mmd.png" --size 320x180 --aa 1 --frames 60 -q --texture-filter mmd
+t_expect "default filter" 0 "$MMD" "$S" -o "$TMP/tf_def.png" --size 320x180 --aa 1 --frames 60 -q
+t_expect "--texture-filter trilinear" 0 "$MMD" "$S" -o "$TMP/tf_tri.png" --size 320x180 --aa 1 --frames 60 -q --texture-filter trilinear
+cmp -s "$TMP/tf_mmd.png" "$TMP/tf_def.png" && t_pass "mmd is the default filter" || t_fail "mmd is the default filter"
+cmp -s "$TMP/tf_mmd.png" "$TMP/tf_tri.png" && t_fail "trilinear draws another picture" || t_pass "trilinear draws another picture"
+t_expect "--texture-filter aniso4" 0 "$MMD" "$S" -o "$TMP/tf_a4.png" --size 320x180 --aa 1 --frames 60 -q --texture-filter aniso4
+cmp -s "$TMP/tf_a4.png" "$TMP/tf_tri.png" && t_fail "aniso4 draws another picture than trilinear" \
+    || t_pass "aniso4 draws another picture than trilinear"
+{ cat "$S"; } | sed 's/^\[output\]$/[output]\ntexture_filter = trilinear/' >"$TMP/tf.ini"
+t_expect "scene texture_filter = trilinear" 0 "$MMD" "$TMP/tf.ini" -o "$TMP/tf_key.png" --size 320x180 --aa 1 --frames 60 -q
+cmp -s "$TMP/tf_key.png" "$TMP/tf_tri.png" && t_pass "the scene key draws what the option draws" \
+    || t_fail "the scene key draws what the option draws"
+t_expect "--texture-filter mmd over the scene's trilinear" 0 "$MMD" "$TMP/tf.ini" -o "$TMP/tf_over.png" --size 320x180 --aa 1 --frames 60 -q --texture-filter mmd
+cmp -s "$TMP/tf_over.png" "$TMP/tf_mmd.png" && t_pass "the option overrides the scene key" \
+    || t_fail "the option overrides the scene key"
 t_expect "--quiet render" 0 "$MMD" "$TMP/odd.ini" -o "$TMP/oddpng2/" "${SMALL[@]}" --frames 0 --quiet
 if grep -q "warning" <<<"$OUT"; then t_fail "--quiet hides repair warnings" "$OUT"; else t_pass "--quiet hides repair warnings"; fi
 t_done

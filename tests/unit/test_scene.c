@@ -157,7 +157,31 @@ TEST(defaults)
     CHECK(s->audio_file == NULL);
     CHECK_NEAR(s->audio_offset, 0.0, 0);
     CHECK(s->models[0].physics);
+    CHECK_EQ_INT(s->texture_filter, MMD_TEXTURE_FILTER_MMD);
     mmd_scene_free(s);
+}
+
+/* [output] texture_filter: the names the CLI's --texture-filter takes too (render.h). */
+TEST(texture_filter)
+{
+    mmd_scene *s;
+    mmd_error err;
+    REQUIRE(parse("[output]\ntexture_filter = trilinear\n[model]\nfile = a.pmx\n", &s, &err) == 0);
+    CHECK_EQ_INT(s->texture_filter, MMD_TEXTURE_FILTER_TRILINEAR);
+    mmd_scene_free(s);
+    REQUIRE(parse("[output]\ntexture_filter = mmd\n[model]\nfile = a.pmx\n", &s, &err) == 0);
+    CHECK_EQ_INT(s->texture_filter, MMD_TEXTURE_FILTER_MMD);
+    mmd_scene_free(s);
+    mmd_texture_filter f = MMD_TEXTURE_FILTER_TRILINEAR;
+    CHECK_STR(mmd_texture_filter_name(MMD_TEXTURE_FILTER_MMD), "mmd");
+    CHECK_STR(mmd_texture_filter_name(MMD_TEXTURE_FILTER_TRILINEAR), "trilinear");
+    CHECK_STR(mmd_texture_filter_name(MMD_TEXTURE_FILTER_ANISO4), "aniso4");
+    CHECK_EQ_INT(mmd_texture_filter_parse("aniso4", &f, &err), MMD_OK);
+    CHECK_EQ_INT(f, MMD_TEXTURE_FILTER_ANISO4);
+    f = MMD_TEXTURE_FILTER_TRILINEAR;
+    CHECK_EQ_INT(mmd_texture_filter_parse("MMD", &f, &err), MMD_E_BAD_VALUE); /* names are lower case */
+    CHECK_EQ_INT(f, MMD_TEXTURE_FILTER_TRILINEAR);                             /* untouched on failure */
+    CHECK_EQ_INT(mmd_texture_filter_parse(NULL, &f, NULL), MMD_E_BAD_VALUE);
 }
 
 /* A UTF-8 byte order mark before the first section (Notepad writes one). */
@@ -202,6 +226,9 @@ TEST(errors_with_line)
     expect_error("[output]\nframes = 1-2:3\n[model]\nfile=a.pmx\n", 2, "expected A-B");
     expect_error("[output]\nantialias = 3\n[model]\nfile=a.pmx\n", 2, "antialias 1, 2 or 4");
     expect_error("[output]\nbackground = #12345g\n[model]\nfile=a.pmx\n", 2, "#rrggbb or transparent");
+    expect_error("[output]\ntexture_filter = bilinear\n[model]\nfile=a.pmx\n", 2,
+                 "expected texture_filter mmd (MikuMikuDance's look), aniso4 (near it, faster) or trilinear "
+                 "(fastest), got 'bilinear'");
     expect_error("[camera]\nfov = 200\n[model]\nfile=a.pmx\n", 2, "fov in degrees");
     expect_error("[camera]\nposition = 1 2\n[model]\nfile=a.pmx\n", 2, "three numbers");
     expect_error("[light]\ncolor = 2 0 0\n[model]\nfile=a.pmx\n", 2, "light color");
@@ -615,7 +642,7 @@ TEST(writer_round_trip)
 {
     const char *rich = "[output]\nsize = 640x360\nfps = 30000/1001\nframes = 10-20\nantialias = 2\n"
                        "background = transparent\nground_shadow = off\nground_shadow_brightness = 0.3\n"
-                       "ground_shadow_translucent = on\nedge_color = #ff8000\n"
+                       "ground_shadow_translucent = on\nedge_color = #ff8000\ntexture_filter = trilinear\n"
                        "[camera]\nmotion = cam.vmd\ntarget = 1 2.5, -3\nrotation = 90 0.1 -180\ndistance = -30.7\n"
                        "fov = 45\nprojection = orthographic\nfollow = miku:センター @5\nfollow = none @9.5\n"
                        "[light]\ncolor = #9a9a9a\ndirection = -0.5 -1 0.5\n"
@@ -766,6 +793,7 @@ int main(void)
     touch("clip.avi");
     RUN(every_key);
     RUN(defaults);
+    RUN(texture_filter);
     RUN(comments_and_transparent);
     RUN(errors_with_line);
     RUN(effects_section);
