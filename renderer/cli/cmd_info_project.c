@@ -75,6 +75,17 @@ static void json_file_open(FILE *f, const char *key, const char *stored, const c
     }
 }
 
+/* ,"effect": the found file of the object's .emm line (PmdN, AcsN), or null. */
+static void json_effect(FILE *f, const mmd_project *pr, const char *prefix, uint32_t i)
+{
+    const char *fx = mmd_project_effect_of(pr, prefix, i + 1);
+    fprintf(f, ",\"effect\":");
+    if (fx)
+        mmd_json_str(f, fx);
+    else
+        fprintf(f, "null");
+}
+
 static void json_file(FILE *f, const char *key, const char *stored, const char *found, mmd_project_file_state state,
                       bool enabled)
 {
@@ -103,6 +114,7 @@ static void json_models(FILE *f, const mmd_project *pr)
         mmd_json_str(f, m->name_en);
         fputc(',', f);
         json_file(f, "file", m->path, pr->model_files[i], pr->model_states[i], true);
+        json_effect(f, pr, "Pmd", i);
         fprintf(f, ",\"draw_order\":%u,\"calc_order\":%u,\"edge_width\":%g,\"add_blend\":%s,\"self_shadow\":%s,"
                    "\"bones\":%u,\"morphs\":%u,\"ik_bones\":%u,"
                    "\"keys\":{\"bone\":%u,\"bone_tracks\":%u,\"morph\":%u,\"morph_tracks\":%u,\"model\":%u,"
@@ -118,6 +130,7 @@ static void json_models(FILE *f, const mmd_project *pr)
         mmd_json_str(f, a->name);
         fputc(',', f);
         json_file(f, "file", a->path, pr->accessory_files[i], pr->accessory_states[i], true);
+        json_effect(f, pr, "Acs", i);
         fprintf(f, ",\"draw_order\":%u,\"add_blend\":%s,\"keys\":%u}", a->draw_order, a->add_blend ? "true" : "false",
                 a->key_count);
     }
@@ -222,6 +235,9 @@ static void print_text(FILE *f, const mmd_project *pr)
         model_counts c = count_model(m);
         mmd_msg_print(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path,
                       file_status(m->path, pr->model_states[i], true, true));
+        if (mmd_project_effect_of(pr, "Pmd", i + 1))
+            mmd_msg_print(f, "    effect: %s (.emm Pmd%u, not applied yet)\n", mmd_project_effect_of(pr, "Pmd", i + 1),
+                          i + 1);
         mmd_msg_print(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
                       m->calc_order, (double)m->look.edge_width, m->look.add_blend ? "on" : "off",
                       m->look.self_shadow ? "on" : "off");
@@ -230,12 +246,17 @@ static void print_text(FILE *f, const mmd_project *pr)
                       c.bone_keys, c.bone_tracks, m->bone_count, c.morph_keys, c.morph_tracks, m->morph_count,
                       m->key_count, c.outside_parent_keys);
     }
-    for (uint32_t i = 0; i < p->accessory_count; i++)
+    for (uint32_t i = 0; i < p->accessory_count; i++) {
         mmd_msg_print(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, p->accessories[i].name,
                       p->accessories[i].path, file_status(p->accessories[i].path, pr->accessory_states[i], true, true),
                       p->accessories[i].key_count);
+        if (mmd_project_effect_of(pr, "Acs", i + 1))
+            mmd_msg_print(f, "    effect: %s (.emm Acs%u, not applied yet)\n", mmd_project_effect_of(pr, "Acs", i + 1),
+                          i + 1);
+    }
     if (pr->emm_file)
-        mmd_msg_print(f, "  effects (%s, not applied):\n", pr->emm_file);
+        mmd_msg_print(f, "  effects (%s: [Effect]'s PmdN and AcsN become the objects' effect, none applied yet):\n",
+                      pr->emm_file);
     for (size_t i = 0; i < pr->effect_count; i++)
         mmd_msg_print(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
     for (size_t i = 0; i < pr->warning_count; i++)

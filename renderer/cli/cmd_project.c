@@ -60,17 +60,22 @@ static void print_warnings(const mmd_project *p)
         mmd_msg_print(stderr, "mmdrender: warning: %s: %s\n", p->path, p->warnings[i]);
 }
 
-/* One warning per effect file (effects are listed, not applied). */
+/* One warning per effect file the scene does not carry: a model's or
+ * accessory's found effect is the scene's (the stage warns for it), a missing
+ * one was named by the project's own warnings. */
 static void warn_effects(const mmd_project *p)
 {
     for (size_t i = 0; i < p->effect_count; i++) {
-        bool seen = false;
+        const mmd_project_effect *e = &p->effects[i];
+        bool seen = e->whole;
         for (size_t j = 0; j < i && !seen; j++)
-            seen = !strcmp(p->effects[j].file, p->effects[i].file);
+            seen = !p->effects[j].whole && !strcmp(p->effects[j].file, e->file);
         if (!seen)
-            mmd_msg_print(stderr,
-                          "mmdrender: warning: %s: effect %s (%s) is not applied: MME effects are not supported\n",
-                          p->emm_file, p->effects[i].file, p->effects[i].object);
+            mmd_msg_print(stderr, "mmdrender: warning: %s: effect %s (%s) is not applied: %s\n", p->emm_file, e->file,
+                          e->object,
+                          !e->main                 ? "an offscreen target's assignment (issue 27, part 2)"
+                          : strchr(e->object, '[') ? "per-material assignments are not mapped yet"
+                                                   : "Obj (every object's default) is not mapped yet");
     }
 }
 

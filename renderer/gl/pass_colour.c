@@ -93,6 +93,11 @@ mmd_status mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_insta
         const gpu_material *gm = &g->mats[k];
         int sphere_mode = gm->sphere && mt->sphere_mode <= MMD_SPHERE_SUB_TEXTURE ? mt->sphere_mode : 0;
         bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode && g->look.self_shadow;
+        if (mmd_pass_hook(r, (size_t)(g - r->models), k, at, n, f->shadow_mode ? MMD_FX_PASS_OBJECT_SS : MMD_FX_PASS_OBJECT,
+                          s, shadow, f)) { /* an effect drew it (render.h) */
+            gl->BindVertexArray(g->vao);
+            continue;
+        }
         bool spec = s->specular_power > 0 && (s->specular[0] > 0 || s->specular[1] > 0 || s->specular[2] > 0);
         int key = CV(HAS_TEX, gm->tex != 0) | CV(SPHERE_MODE, sphere_mode) | CV(SELF_SHADOW, shadow) |
                   CV(VERTEX_COLOR, (mt->flags & MMD_MAT_VERTEX_COLOR) != 0) | CV(SPECULAR, spec) | CV(TINT, tinted(s));

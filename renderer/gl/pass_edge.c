@@ -9,6 +9,18 @@
  * whatever the camera distance, which is what MMD shows. */
 #define EDGE_K 1.0f
 
+/* The edge program and the inverted hull's culling (again after an effect drew). */
+static void edge_state(mmd_renderer *r, const gpu_model *g, const frame_ctx *f)
+{
+    const mmd_gl *gl = r->gl;
+    gl->UseProgram(r->prog_flat);
+    gl->UniformMatrix4fv(r->u_flat[F_WORLD], 1, GL_FALSE, f->world);
+    gl->UniformMatrix4fv(r->u_flat[F_VIEWPROJ], 1, GL_FALSE, f->viewproj);
+    gl->Enable(GL_CULL_FACE);
+    gl->CullFace(GL_FRONT);
+    gl->BindVertexArray(g->vao);
+}
+
 void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in, const frame_ctx *f)
 {
     const mmd_gl *gl = r->gl;
@@ -20,12 +32,7 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
     float k = sqrtf(dx * dx + dy * dy + dz * dz) * fovk * 0.001f * EDGE_K * g->look.edge_width;
     if (!(k > 0.0f))
         return; /* edge width 0 (a project's model setting): no hull */
-    gl->UseProgram(r->prog_flat);
-    gl->UniformMatrix4fv(r->u_flat[F_WORLD], 1, GL_FALSE, f->world);
-    gl->UniformMatrix4fv(r->u_flat[F_VIEWPROJ], 1, GL_FALSE, f->viewproj);
-    gl->Enable(GL_CULL_FACE);
-    gl->CullFace(GL_FRONT);
-    gl->BindVertexArray(g->vao);
+    edge_state(r, g, f);
     size_t off = 0;
     for (uint32_t i = 0; i < g->m->material_count && !mmd_render_cancelled(r); i++) {
         const mmd_material *mt = &g->m->materials[i];
@@ -35,6 +42,10 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         if (!(mt->flags & MMD_MAT_EDGE) || (mt->flags & (MMD_MAT_POINTS | MMD_MAT_LINES)) ||
             s->diffuse[3] <= 0.0f || s->edge_size <= 0.0f || s->edge_color[3] <= 0.0f || n == 0)
             continue;
+        if (mmd_pass_hook(r, (size_t)(g - r->models), i, at, n, MMD_FX_PASS_EDGE, s, false, f)) {
+            edge_state(r, g, f); /* an effect drew it (render.h) */
+            continue;
+        }
         gl->Uniform1f(r->u_flat[F_EDGE], s->edge_size * k);
         float color[4] = {s->edge_color[0], s->edge_color[1], s->edge_color[2], s->edge_color[3]};
         if (r->o.pmd_edge_color_set && g->m->format == MMD_FORMAT_PMD) /* PMD has no material morphs */

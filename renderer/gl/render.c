@@ -178,6 +178,8 @@ static void free_model(const mmd_gl *gl, gpu_model *g)
     GLuint bufs[7] = {g->vbo_pos, g->vbo_nrm, g->vbo_uv, g->vbo_add, g->vbo_edge, g->ebo, g->vbo_glow};
     gl->DeleteBuffers(7, bufs);
     gl->DeleteVertexArrays(1, &g->vao);
+    if (g->vao_fx)
+        gl->DeleteVertexArrays(1, &g->vao_fx);
     free(g->mats); /* the texture names belong to the renderer (tex_names) */
     free(g->base);
     free(g->prof_mat);
@@ -394,6 +396,51 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
         gl->BindBuffer(GL_ARRAY_BUFFER, g->vbo_add);
         gl->BufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(vc * 16), in->add_uv1);
     }
+}
+
+/* The hook's side of mmd_pass_hook (render_internal.h): the drawable and the
+ * frame as render.h gives them; true when the hook drew it (its state then
+ * left to the caller to set again). */
+bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
+                        mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, const frame_ctx *f)
+{
+    const gpu_model *g = &r->models[slot];
+    mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
+                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}};
+    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, f->shadow_vp, f->light_dir, f->light_color, f->v->eye,
+                         f->shadow_mode, r->o.width, r->o.height};
+    return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
+}
+
+/* The model's buffers at the translator's locations, made on first use. */
+static GLuint fx_vao(mmd_renderer *r, gpu_model *g)
+{
+    const mmd_gl *gl = r->gl;
+    if (g->vao_fx)
+        return g->vao_fx;
+    static const struct { GLuint loc; GLint size; } k_inputs[] = {{0, 3}, {1, 3}, {2, 2}, {3, 4}}; /* translate.h */
+    GLuint *const bufs[] = {&g->vbo_pos, &g->vbo_nrm, &g->vbo_uv, &g->vbo_add};
+    gl->GenVertexArrays(1, &g->vao_fx);
+    gl->BindVertexArray(g->vao_fx);
+    for (size_t i = 0; i < sizeof k_inputs / sizeof k_inputs[0]; i++) {
+        gl->BindBuffer(GL_ARRAY_BUFFER, *bufs[i]);
+        gl->VertexAttribPointer(k_inputs[i].loc, k_inputs[i].size, GL_FLOAT, GL_FALSE, 0, NULL);
+        gl->EnableVertexAttribArray(k_inputs[i].loc);
+    }
+    gl->BindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ebo);
+    return g->vao_fx;
+}
+
+void mmd_renderer_draw_geometry(mmd_renderer *r, const mmd_drawable *d)
+{
+    if (!r || d->model_slot >= r->model_count)
+        return;
+    gpu_model *g = &r->models[d->model_slot];
+    if (d->material >= g->m->material_count)
+        return;
+    r->gl->BindVertexArray(fx_vao(r, g));
+    r->gl->DrawElements(GL_TRIANGLES, (GLsizei)d->index_count, GL_UNSIGNED_INT,
+                        (const void *)((size_t)d->first_index * 4));
 }
 
 /* MMD_E_INTERRUPTED when options.cancel stopped it; the passes' sentences are MMD_E_GL. */

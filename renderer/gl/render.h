@@ -27,6 +27,7 @@
 #include "core/model.h"
 #include "renderer/gl/backend.h"
 #include "renderer/base/msg.h"
+#include "renderer/fx/select.h"
 #include "renderer/gl/effects.h"
 
 #define MMD_TEXTURE_BUDGET_DEFAULT ((size_t)2 << 30) /* 2 GiB */
@@ -50,6 +51,33 @@ typedef enum mmd_texture_filter {
 const char *mmd_texture_filter_name(mmd_texture_filter f);
 /* A name into *out: MMD_OK, or MMD_E_BAD_VALUE with "expected ..." in err->msg (err may be NULL). */
 mmd_status mmd_texture_filter_parse(const char *v, mmd_texture_filter *out, mmd_error *err);
+
+/* The per-object pass interface (docs/effects.md "Passes of a drawable"):
+ * the renderer draws each drawable (a model material's index range) per pass
+ * kind in MMD's order (renderer/fx/select.h: object or object_ss, edge); with
+ * options.pass_hook set it first asks the hook, and draws its built-in pass
+ * only when the hook returns false. The effect runtime implements the hook
+ * (technique choice: mmd_fx_select_technique with d->use); a hook that draws
+ * calls mmd_renderer_draw_geometry for MME's Draw=Geometry. NULL (default):
+ * the built-in passes alone, the very pixels and cost of a renderer without it. */
+typedef struct mmd_drawable {
+    size_t model_slot;              /* the model (mmd_renderer_add_model's order) */
+    uint32_t material;              /* material index in the model */
+    uint32_t first_index, index_count; /* its range of the model's indices */
+    mmd_fx_material_use use;        /* what MME's Use* annotations ask of it */
+} mmd_drawable;
+/* The frame's state a pass is drawn with (GL matrices, column-major). */
+typedef struct mmd_pass_frame {
+    const float *view, *proj;       /* proj: y flipped, MMD's pixel centres (as the built-in passes) */
+    const float *world;             /* model (LH) -> GL world */
+    const float *shadow_vp;         /* the self-shadow map's view-projection (shadow_mode != 0) */
+    const float *light_dir, *light_color, *eye;
+    int shadow_mode;                /* 0 off, 1 or 2: MMD's self-shadow modes */
+    int width, height;              /* the render target's pixels */
+} mmd_pass_frame;
+struct mmd_renderer;
+typedef bool (*mmd_pass_hook_fn)(void *user, struct mmd_renderer *r, const mmd_drawable *d, mmd_fx_pass_kind kind,
+                                 const mmd_material_state *material, const mmd_pass_frame *f);
 
 typedef struct mmd_render_options {
     int width, height;         /* pixels */
@@ -81,6 +109,8 @@ typedef struct mmd_render_options {
     const volatile sig_atomic_t *cancel; /* while *cancel is non-zero, a frame being drawn stops
                                   between material draws and render returns MMD_E_INTERRUPTED
                                   (the image is then unspecified); NULL (default): never */
+    mmd_pass_hook_fn pass_hook; /* the per-object pass interface (above); NULL (default): none */
+    void *pass_hook_user;       /* passed to pass_hook */
 } mmd_render_options;
 
 typedef struct mmd_renderer mmd_renderer;
@@ -196,6 +226,13 @@ typedef struct mmd_render_accessory {
  * next call. mmd_renderer_render applies the parent bone of each frame;
  * mmd_renderer_draw uses the placement alone. */
 void mmd_renderer_place_accessories(mmd_renderer *r, const mmd_render_accessory *a, size_t count);
+/* MME's Draw=Geometry for a pass hook: draws d's index range of its model's
+ * skinned vertices with the program bound now, vertex inputs at the
+ * translator's fixed locations (renderer/fx/translate.h: POSITION 0, NORMAL 1,
+ * TEXCOORD0 2 the UV, TEXCOORD1 3 the first additional UV; the others unset,
+ * read as 0 0 0 1). The render's own state is restored by the renderer after
+ * the hook. */
+void mmd_renderer_draw_geometry(struct mmd_renderer *r, const mmd_drawable *d);
 /* "4.5 (Core Profile) Mesa 22.3.6" etc., for reports and golden notes. */
 const char *mmd_renderer_gl_version(const mmd_renderer *r);
 /* The renderer's GL (its context is current on the rendering thread): what

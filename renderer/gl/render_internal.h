@@ -87,6 +87,7 @@ typedef struct gpu_material {
 typedef struct gpu_model {
     const mmd_model *m;
     GLuint vao, vbo_pos, vbo_nrm, vbo_uv, vbo_add, vbo_edge, ebo;
+    GLuint vao_fx;            /* the same buffers at the effect translator's locations (Draw=Geometry), or 0 */
     gpu_material *mats;
     mmd_material_state *base; /* the model's own material values */
     float *skin_pos, *skin_nrm;
@@ -183,6 +184,19 @@ typedef struct frame_ctx {
     float proj_flip[16], viewproj[16], world[16], light_dir[3], light_color[3], shadow_vp[16];
     int shadow_mode;
 } frame_ctx;
+
+/* The per-object pass interface (render.h): does options.pass_hook draw
+ * material `material` of model `slot` (indices first .. first + count) for
+ * this pass kind? False at once without a hook (no cost); true: the hook
+ * drew it and the caller sets its own GL state again. */
+bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
+                        mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, const frame_ctx *f);
+static inline bool mmd_pass_hook(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
+                                 mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow,
+                                 const frame_ctx *f)
+{
+    return r->o.pass_hook && mmd_pass_hook_call(r, slot, material, first, count, kind, s, self_shadow, f);
+}
 
 void mmd_renderer_parallel(mmd_renderer *r, mmd_render_job fn, void *ctx, uint32_t n);
 size_t mmd_renderer_model_count(const mmd_renderer *r);

@@ -175,7 +175,7 @@ static bool v1_model(void *user, const char *path, mmd_pmm_v1_model *out)
 
 /* `<name>.emm` beside the project: INI text in Shift-JIS; entries of sections
  * named Effect... ("PmdN = file.fx", "PmdN[k] = ...") are listed. */
-static void read_emm(mmd_project *p)
+static void read_emm(mmd_project *p, const mmd_project_search *search)
 {
     size_t n = strlen(p->path);
     char *emm = malloc(n + 5);
@@ -195,12 +195,13 @@ static void read_emm(mmd_project *p)
     mmd_text *t = mmd_text_create();
     mmd_arena *a = mmd_arena_create();
     char *text = t && a ? mmd_text_sjis(t, a, data, size, NULL) : NULL;
-    bool effect = false;
+    bool effect = false, main = false;
     for (char *line = text ? strtok(text, "\r\n") : NULL; line; line = strtok(NULL, "\r\n")) {
         while (*line == ' ' || *line == '\t')
             line++;
         if (*line == '[') {
             effect = !strncasecmp(line, "[Effect", 7);
+            main = effect && line[7] == ']';
             continue;
         }
         char *eq = strchr(line, '=');
@@ -219,9 +220,15 @@ static void read_emm(mmd_project *p)
         if (!e)
             break;
         p->effects = e;
-        e[p->effect_count].object = dup_str(line);
-        e[p->effect_count].file = dup_str(v);
-        p->effect_count++;
+        e += p->effect_count++;
+        *e = (mmd_project_effect){dup_str(line), dup_str(v), NULL, main,
+                                  main && !strchr(line, '[') && strncasecmp(line, "Obj", 3)};
+        if (e->whole) {
+            char what[96], shown[64];
+            mmd_project_file_state state;
+            snprintf(what, sizeof what, "effect %s", mmd_printable(line, shown, sizeof shown));
+            e->found = locate(p, v, search, what, " (not applied)", &state);
+        }
     }
     mmd_arena_destroy(a);
     mmd_text_destroy(t);
@@ -305,7 +312,7 @@ mmd_status mmd_project_load(const char *path, const mmd_project_search *search, 
         return located(err, st, path);
     }
     find_files(p, search);
-    read_emm(p);
+    read_emm(p, search);
     if (p->pmm->dangling_links)
         warn(p, "%u key track(s) link to a key that does not exist; each ends there, as in MikuMikuDance",
              p->pmm->dangling_links);
@@ -326,6 +333,7 @@ void mmd_project_free(mmd_project *p)
     for (size_t i = 0; i < p->effect_count; i++) {
         free(p->effects[i].object);
         free(p->effects[i].file);
+        free(p->effects[i].found);
     }
     for (size_t i = 0; i < p->warning_count; i++)
         free(p->warnings[i]);
@@ -343,6 +351,16 @@ void mmd_project_free(mmd_project *p)
     free(p->dir);
     mmd_pmm_free(p->pmm);
     free(p);
+}
+
+const char *mmd_project_effect_of(const mmd_project *p, const char *prefix, uint32_t n)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%s%u", prefix, n);
+    for (size_t i = p->effect_count; i-- > 0;) /* the last line of a key wins, as an INI reader's */
+        if (p->effects[i].main && !strcasecmp(p->effects[i].object, key))
+            return p->effects[i].found;
+    return NULL;
 }
 
 bool mmd_project_is_pmm(const char *path)

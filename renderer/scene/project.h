@@ -26,7 +26,10 @@
  * accessory is left out of the scene (a missing model's motion with it).
  *
  * The effect file `<project name>.emm` beside the project (MME) is read: its
- * [Effect...] assignments are listed; effects are not applied.
+ * [Effect...] assignments are listed; those of [Effect] itself naming a
+ * whole model (PmdN, the project's Nth model) or accessory (AcsN) are found
+ * like the project's other files and become that model's or accessory's
+ * `effect` in mmd_project_scene (docs/projects.md ".emm").
  */
 #ifndef MMD_RENDERER_PROJECT_H
 #define MMD_RENDERER_PROJECT_H
@@ -41,7 +44,11 @@
 typedef struct mmd_project_effect {
     char *object;   /* "Pmd1", "Acs2", "Controller", ... */
     char *file;     /* as written */
+    char *found;    /* the file found (project.h, top), NULL when missing, refused or not mapped */
+    bool main;      /* from [Effect] itself (not an offscreen target's [Effect@NAME]) */
+    bool whole;     /* main and a whole model's or accessory's (PmdN, AcsN): looked for (found or warned) */
 } mmd_project_effect;
+
 
 /* Where a project's files are looked up (project.h, top). */
 typedef struct mmd_project_search {
@@ -76,6 +83,9 @@ typedef struct mmd_project {
  * 0x..., section: what" in err->msg (err may be NULL; the CLI exits 2). */
 mmd_status mmd_project_load(const char *path, const mmd_project_search *search, mmd_project **out, mmd_error *err);
 void mmd_project_free(mmd_project *p); /* NULL is a no-op */
+/* The found effect file of [Effect]'s `<prefix><n>` ("Pmd", 1 = the first
+ * model), NULL when none. */
+const char *mmd_project_effect_of(const mmd_project *p, const char *prefix, uint32_t n);
 
 /* Frame range of the project in 30 fps frames: begin/end when enabled, else
  * 0 .. the last key of any track. */

@@ -180,6 +180,11 @@ static void models(build *b)
             sm->look = x->look;
             sm->look.edge_width = (float)clampd(x->look.edge_width, 0, 100);
             sm->calc_order = x->calc_order; /* v2: MMD's calculation order (its one-frame lag with it) */
+            const char *fx = mmd_project_effect_of(b->p, "Pmd", i + 1); /* MME's PmdN: the project's Nth model */
+            if (fx) {
+                sm->effect = str(b, fx);
+                sm->effect_origin = MMD_EFFECT_EMM;
+            }
             outside_parents(b, sm, i);
         }
     }
@@ -259,6 +264,11 @@ static void accessories(build *b)
             } else {
                 place_of(&x->keys[0], &a->place);
                 a->set = MMD_SCENE_ACC_POSITION | MMD_SCENE_ACC_ROTATION | MMD_SCENE_ACC_SCALE;
+            }
+            const char *fx = mmd_project_effect_of(b->p, "Acs", i + 1);
+            if (fx) {
+                a->effect = str(b, fx);
+                a->effect_origin = MMD_EFFECT_EMM;
             }
             a->place.add_blend = x->add_blend;
             a->place.after_models = m->accessories_after_models >= 0 && x->draw_order >= m->accessories_after_models;

@@ -36,6 +36,14 @@
 
 #define MMD_SCENE_MAX_LINKS 256   /* outside_parent per model, follow per camera */
 
+/* Where a model's or accessory's MikuMikuEffect file comes from (docs/effects.md
+ * "Where effects come from"): the scene's `effect =` key, a project's .emm, or
+ * MME's rule of a same-named .fx beside the model or .x (found by the stage,
+ * mmd_scene_effect_beside, only when neither of the others names one). */
+typedef enum mmd_effect_origin {
+    MMD_EFFECT_NONE, MMD_EFFECT_SCENE, MMD_EFFECT_EMM, MMD_EFFECT_BESIDE
+} mmd_effect_origin;
+
 /* `outside_parent = BONE -> MODEL:BONE [@FRAME]` in [model:NAME] and
  * `follow = MODEL:BONE [@FRAME]` in [camera]; MODEL "none" ends the link. */
 typedef struct mmd_scene_link {
@@ -60,6 +68,8 @@ typedef struct mmd_scene_model {
     bool placed;                         /* position, rotation or scale given */
     float position[3], rotation[3];      /* MMD units; degrees, applied X, then Y, then Z */
     float scale;                         /* uniform, > 0 (default 1) */
+    char *effect;                        /* effect = FILE.fx: resolved path, NULL none */
+    mmd_effect_origin effect_origin;     /* EMM when a project's .emm set effect; NONE: the key's (SCENE) */
     int line;                            /* line of the section header */
 } mmd_scene_model;
 
@@ -90,6 +100,8 @@ typedef struct mmd_scene_accessory {
     int parent_count;
     mmd_scene_acc_key *keys;    /* key lines sorted by frame (a later line at the same frame wins) */
     int key_count;
+    char *effect;               /* effect = FILE.fx: resolved path, NULL none */
+    mmd_effect_origin effect_origin; /* EMM when a project's .emm set effect; NONE: the key's (SCENE) */
     int line;                   /* line of the section header */
 } mmd_scene_accessory;
 
@@ -182,6 +194,12 @@ void mmd_scene_warn(const mmd_scene *s, FILE *f, const char *prefix);
  * *sjis set; else NULL with MMD_E_BAD_STRING in err naming both encodings
  * (MMD_E_NOMEM when out of memory). mmd_scene_load_file uses it. */
 char *mmd_scene_decode(const char *path, const uint8_t *data, size_t size, bool *sjis, mmd_error *err);
+/* MME's same-name rule: "<file without its extension>.fx" beside file (a model
+ * or an .x), when it is a regular file, into out (true); false when none. */
+bool mmd_scene_effect_beside(const char *file, char *out, size_t cap);
+/* "scene.ini", "project .emm", "beside the file" (origin's words in messages). */
+const char *mmd_effect_origin_name(mmd_effect_origin origin);
+
 /* The [model]'s placement on its anim (mmd_anim_set_placement with
  * mmd_place_matrix): nothing when the section gives none. */
 struct mmd_anim;

@@ -113,6 +113,7 @@ static const mmd_scene_key k_keys[] = {
      MMD_KEY_PLACE, 0, NULL, NULL},
     {MMD_SEC_MODEL, "scale", NULL, MMD_KEY_FLOAT, M(scale), 0, 1000, {1}, "%N as a number %R", NULL,
      MMD_KEY_PLACE | MMD_KEY_LO_OPEN, 0, NULL, NULL},
+    {MMD_SEC_MODEL, "effect", NULL, MMD_KEY_PATH, M(effect), 0, 0, {0}, NULL, "effect", 0, 0, NULL, NULL},
     /* [accessory] / [accessory:NAME]: defaults are mmd_accessory_place_default's (a .vac's for position,
      * rotation, scale and parent when the section does not give them) */
     {MMD_SEC_ACCESSORY, "file", NULL, MMD_KEY_PATH, A(file), 0, 0, {0}, NULL, "accessory", 0, 0, NULL, NULL},
@@ -136,6 +137,7 @@ static const mmd_scene_key k_keys[] = {
      "key = FRAME X Y Z RX RY RZ SI TR VISIBLE SHADOW (frame >= 0, position, rotation in degrees, scale 0..1000000, "
      "opacity 0..1, on|off, on|off)",
      NULL, MMD_KEY_REPEAT, 0, mmd_scene_key_acc_key, w_acc_key},
+    {MMD_SEC_ACCESSORY, "effect", NULL, MMD_KEY_PATH, A(effect), 0, 0, {0}, NULL, "effect", 0, 0, NULL, NULL},
     /* [audio] */
     {MMD_SEC_AUDIO, "file", NULL, MMD_KEY_PATH, S(audio_file), 0, 0, {0}, NULL, "audio", 0, 0, NULL, NULL},
     {MMD_SEC_AUDIO, "offset", NULL, MMD_KEY_DOUBLE, S(audio_offset), -86400, 86400, {0},

@@ -1,6 +1,7 @@
 /* renderer/scene/stage.c - a scene opened and evaluated (see stage.h). */
 #include "renderer/scene/stage.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ struct mmd_stage_private {
     bool model_owned[MMD_SCENE_MAX_MODELS], motion_owned[MMD_SCENE_MAX_MODELS][MMD_SCENE_MAX_MOTIONS];
     bool camera_owned;
     bool physics_warned[MMD_SCENE_MAX_MODELS]; /* the budget warning was given */
+    char *beside[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES]; /* same-named .fx paths found */
 };
 
 /* err->msg becomes "file: offset ..., section #item: msg" (mmd_error_format), prefixed. */
@@ -158,6 +160,36 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
     return MMD_OK;
 }
 
+/* The drawable's effect: its own (scene key or .emm), else a same-named .fx
+ * beside its file (MME's rule). One warning per effect: none is applied yet. */
+static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, const char *what, const char *name,
+                                    const char *file, const char *own, mmd_effect_origin own_origin)
+{
+    mmd_stage_effect e = {own, own ? (own_origin != MMD_EFFECT_NONE ? own_origin : MMD_EFFECT_SCENE) : MMD_EFFECT_NONE};
+    char beside[PATH_MAX];
+    if (!own && file && mmd_scene_effect_beside(file, beside, sizeof beside) && (p->beside[slot] = strdup(beside)))
+        e = (mmd_stage_effect){p->beside[slot], MMD_EFFECT_BESIDE};
+    if (e.file)
+        mmd_warnf(p->opt.warn, p->opt.warn_ctx,
+                  "%s '%s': effect %s (%s) is not applied: the MikuMikuEffect runtime is not built yet", what, name,
+                  e.file, mmd_effect_origin_name(e.origin));
+    return e;
+}
+
+static void find_effects(mmd_stage *st)
+{
+    const mmd_scene *s = st->scene;
+    for (int i = 0; i < s->model_count; i++) {
+        const mmd_scene_model *m = &s->models[i];
+        st->model_effects[i] = find_effect(st->priv, i, "model", m->name, m->file, m->effect, m->effect_origin);
+    }
+    for (int i = 0; i < s->accessory_count; i++) {
+        const mmd_scene_accessory *a = &s->accessories[i];
+        st->acc_effects[i] = find_effect(st->priv, MMD_SCENE_MAX_MODELS + i, "accessory", a->name, a->file, a->effect,
+                                         a->effect_origin);
+    }
+}
+
 mmd_status mmd_stage_open(const mmd_scene *scene, const mmd_stage_options *options, mmd_stage **out,
                           mmd_error *err)
 {
@@ -180,6 +212,8 @@ mmd_status mmd_stage_open(const mmd_scene *scene, const mmd_stage_options *optio
         s = open_camera(st, err);
     if (s == MMD_OK)
         s = mmd_links_create(scene, st->anims, &st->links, err);
+    if (s == MMD_OK)
+        find_effects(st);
     if (s != MMD_OK) {
         mmd_stage_free(st);
         return s;
@@ -207,6 +241,8 @@ void mmd_stage_free(mmd_stage *st)
         if (p->model_owned[i])
             mmd_model_free(st->models[i]);
     }
+    for (size_t i = 0; i < sizeof p->beside / sizeof p->beside[0]; i++)
+        free(p->beside[i]);
     free(p);
     free(st);
 }

@@ -19,7 +19,9 @@
  * and attaches the rigid bodies of the models that simulate (a pile of bodies
  * past the budget is drawn without physics, with a warning); loads the
  * accessories and their keys; builds the camera/light/shadow track and the
- * outside parents and camera follow (links.h). It needs no GL: the renderer
+ * outside parents and camera follow (links.h); finds each drawable's effect
+ * (model_effects, acc_effects: one warning per effect, with where it came
+ * from, until the effect runtime applies them). It needs no GL: the renderer
  * takes the models, anims and accessory placements from the struct below.
  *
  * Warnings (a file's repairs, motion tracks that match nothing, IK past its
@@ -53,6 +55,14 @@ typedef struct mmd_stage_options {
     void *warn_ctx;
 } mmd_stage_options;
 
+/* A drawable's effect (docs/effects.md "Where effects come from"): the scene's
+ * `effect =` (a project's .emm mapped there), else MME's same-named .fx beside
+ * the model or accessory file; file NULL: none (the built-in look). */
+typedef struct mmd_stage_effect {
+    const char *file;          /* the scene's string, or the stage's own for BESIDE */
+    mmd_effect_origin origin;
+} mmd_stage_effect;
+
 /* Read-only for callers; slot i is scene->models[i]. */
 typedef struct mmd_stage {
     const mmd_scene *scene;                     /* borrowed */
@@ -63,6 +73,8 @@ typedef struct mmd_stage {
     mmd_camera_track *camera;                   /* camera, light and self-shadow keys (empty without a motion) */
     mmd_links *links;                           /* outside parents, camera follow */
     int files_loaded;                           /* model and motion files read (a shared one once) */
+    mmd_stage_effect model_effects[MMD_SCENE_MAX_MODELS];     /* slot i's effect */
+    mmd_stage_effect acc_effects[MMD_SCENE_MAX_ACCESSORIES];  /* accessory i's effect */
     struct mmd_stage_private *priv;             /* what the stage owns besides (stage.c) */
 } mmd_stage;
 

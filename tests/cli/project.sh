@@ -37,6 +37,8 @@ assert d["models"][0]["file"]["resolved"].endswith("assets/Model/dancer.pmx")
 assert d["models"][1]["keys"]["outside_parent"] == 1
 assert d["models"][0]["keys"]["bone_tracks"] == 2 and d["models"][0]["bones"] == 3
 assert [a["file"]["status"] for a in d["accessories"]] == ["missing", "found"]
+assert d["models"][0]["effect"].endswith("/proj/AutoLuminous.fx") and d["models"][1]["effect"] is None
+assert [a["effect"] for a in d["accessories"]] == [None, None]
 assert d["accessories"][1]["keys"] == 2 and d["accessories"][1]["add_blend"] is True
 assert d["keys"]["camera"] == 2 and d["keys"]["camera_follow"] == 1
 assert d["render"]["black_background"] is True and d["render"]["physics"] == "trace"
@@ -75,6 +77,7 @@ t_grep "export: its add-blend" "^add_blend = on$"
 t_grep "export: the gravity keys" "^key = 20 5 0 1 0$"
 t_grep "export: the dancer's edge width" "^edge_width = 2$"
 t_grep "export: the dancer's self-shadow is off" "^self_shadow = off$"
+t_grep "export: the dancer's effect from the .emm (Pmd1)" "^effect = .*AutoLuminous\\.fx$"
 OUT=$(grep -A3 '^\[model:fan\]' "$TMP/exp/scene.ini")
 t_grep "export: the fan model is add-blended" "^add_blend = on$"
 OUT=$(cat "$TMP/exp/scene.ini")
@@ -93,7 +96,11 @@ OUT=$(cat "$TMP/exp/scene.ini")
 t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.vmd" -a -s "$TMP/exp/model_2.vmd" -a -s "$TMP/exp/camera.vmd"
 
 t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
-t_grep "render warns once per effect" "effect \.\.\\\\fx\\\\shadow\.fx \(Pmd1\) is not applied"
+t_grep "render warns once per effect" "effect \.\.\\\\fx\\\\shadow\.fx \(Pmd1\) is not applied: an offscreen target's"
+RENDER_OUT=$OUT
+t_expect "render one frame without -q" 0 "$MMD" "$P" -o "$TMP/r0/" --asset-root "$A" --frames 0
+t_grep "the .emm's Pmd1 is the dancer's effect, with its origin" "model 'dancer': effect .*/proj/AutoLuminous\.fx \(project \.emm\) is not applied"
+OUT=$RENDER_OUT
 if grep -q "accessory 'fan' after its first\\|not applied yet:.*gravity" <<<"$OUT"; then
     t_fail "render applies accessory keys and gravity (no not-applied warning for them)" "$OUT"
 else

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/file.h"
+#include "core/fx.h"
+#include "renderer/fx/select.h"
 #include "renderer/gl/context.h"
 #include "renderer/gl/render.h"
 #include "renderer/gl/render_internal.h"
@@ -1216,6 +1219,153 @@ TEST(variant_keys_and_defines)
     CHECK_EQ_INT(A_COUNT, 16);
 }
 
+/* ---------------------------------------------------------------- the per-object pass hook */
+
+/* What the hook saw: each call's drawable, kind and MME's technique choice in
+ * our object effect (tests/fx/object_passes.fx); a material to draw itself
+ * (red, through mmd_renderer_draw_geometry) or to swallow. */
+typedef struct hook_call {
+    size_t slot;
+    uint32_t material, first, count;
+    mmd_fx_pass_kind kind;
+    int technique;
+    mmd_fx_material_use use;
+    int width;
+} hook_call;
+typedef struct hook_rec {
+    hook_call calls[16];
+    int n;
+    const mmd_fx *fx;
+    int swallow, red; /* material index, -1 none */
+    GLuint prog;
+} hook_rec;
+
+static bool recording_hook(void *user, mmd_renderer *r, const mmd_drawable *d, mmd_fx_pass_kind kind,
+                           const mmd_material_state *m, const mmd_pass_frame *f)
+{
+    hook_rec *h = user;
+    (void)m;
+    if (h->n < 16)
+        h->calls[h->n++] = (hook_call){d->model_slot, d->material, d->first_index, d->index_count, kind,
+                                       mmd_fx_select_technique(h->fx, kind, &d->use), d->use, f->width};
+    if (kind == MMD_FX_PASS_EDGE)
+        return false;
+    if ((int)d->material == h->red && h->prog) { /* Draw=Geometry with a program of the hook's own */
+        mat4 proj, view, world, vp, mvp;
+        memcpy(proj, f->proj, sizeof proj);
+        memcpy(view, f->view, sizeof view);
+        memcpy(world, f->world, sizeof world);
+        glm_mat4_mul(proj, view, vp);
+        glm_mat4_mul(vp, world, mvp);
+        r->gl->UseProgram(h->prog);
+        r->gl->UniformMatrix4fv(r->gl->GetUniformLocation(h->prog, "u_mvp"), 1, GL_FALSE, (const float *)mvp);
+        mmd_renderer_draw_geometry(r, d);
+        return true;
+    }
+    return (int)d->material == h->swallow;
+}
+
+static GLuint red_program(const mmd_gl *gl)
+{
+    static const char *vs = "#version 330 core\nlayout(location = 0) in vec3 a_POSITION;\nuniform mat4 u_mvp;\n"
+                            "void main() { gl_Position = u_mvp * vec4(a_POSITION, 1.0); }\n";
+    static const char *fs = "#version 330 core\nout vec4 o_COLOR0;\nvoid main() { o_COLOR0 = vec4(1, 0, 0, 1); }\n";
+    GLuint p = gl->CreateProgram(), sh[2] = {gl->CreateShader(GL_VERTEX_SHADER), gl->CreateShader(GL_FRAGMENT_SHADER)};
+    const char *src[2] = {vs, fs};
+    for (int i = 0; i < 2; i++) {
+        gl->ShaderSource(sh[i], 1, &src[i], NULL);
+        gl->CompileShader(sh[i]);
+        gl->AttachShader(p, sh[i]);
+    }
+    gl->LinkProgram(p);
+    GLint ok = 0;
+    gl->GetProgramiv(p, GL_LINK_STATUS, &ok);
+    gl->DeleteShader(sh[0]);
+    gl->DeleteShader(sh[1]);
+    return ok ? p : 0;
+}
+
+/* Red pixels (an effect's floor) in a W x H frame. */
+static int red_pixels(const uint8_t *rgba)
+{
+    int n = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++)
+        n += rgba[i * 4] > 240 && rgba[i * 4 + 1] < 16 && rgba[i * 4 + 2] < 16;
+    return n;
+}
+
+/* options.pass_hook is asked for each drawable and pass kind in MMD's order
+ * (the colour pass per material, object_ss with the self-shadow on, then the
+ * edges); a hook that draws nothing changes no pixel; one that returns true
+ * replaces the built-in material (swallowed, or drawn by the hook with
+ * mmd_renderer_draw_geometry). */
+TEST(pass_hook_per_drawable_and_kind)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_EDGE | MMD_MAT_CAST_SHADOW;
+    c.mat[1].flags = MMD_MAT_RECEIVE_SHADOW;
+    c.mat[0].texture = add_texture(&c, "quads.png");
+    mmd_render_view v;
+    default_view(&v, 1);
+    mmd_shadow_state sh = {1, 0.01125f};
+    uint8_t *a = reference_image(&c, &v, &sh), *b = malloc((size_t)W * H * 4);
+    REQUIRE(a && b);
+    void *fxdata = NULL;
+    size_t fxsize = 0;
+    mmd_fx *fx = NULL;
+    REQUIRE(mmd_file_read("tests/fx/object_passes.fx", &fxdata, &fxsize, NULL) == MMD_OK);
+    REQUIRE(mmd_fx_load(fxdata, fxsize, "tests/fx/object_passes.fx", NULL, &fx, NULL) == MMD_OK);
+    free(fxdata);
+    hook_rec h = {.fx = fx, .swallow = -1, .red = -1};
+    mmd_render_options o;
+    small_options(&o);
+    o.pass_hook = recording_hook;
+    o.pass_hook_user = &h;
+    mmd_renderer *r;
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    REQUIRE(render_cube(r, &c, &v, &sh, b) == 0);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) == 0); /* asked, drew nothing: the very pixels */
+    REQUIRE(h.n == 3);
+    const hook_call *k = h.calls;
+    CHECK(k[0].slot == 0 && k[0].material == 0 && k[0].first == 0 && k[0].count == 36);
+    CHECK(k[0].kind == MMD_FX_PASS_OBJECT_SS && k[0].use.texture && k[0].use.toon && !k[0].use.self_shadow);
+    CHECK_EQ_INT(k[0].technique, 2); /* ObjectSS (UseToon) */
+    CHECK(k[1].material == 1 && k[1].first == 36 && k[1].count == 6 && k[1].kind == MMD_FX_PASS_OBJECT_SS);
+    CHECK(!k[1].use.texture && k[1].use.self_shadow);
+    CHECK(k[2].material == 0 && k[2].kind == MMD_FX_PASS_EDGE); /* the floor has no edge */
+    CHECK_EQ_INT(k[2].technique, 3);
+    CHECK_EQ_INT(k[0].width, W);
+    /* without the self-shadow: object, and ObjectTex for the textured material */
+    h.n = 0;
+    float pos[28 * 3], nrm[28 * 3];
+    mmd_render_instance in;
+    cube_instance(&c, pos, nrm, &in);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, b, &err) == MMD_OK);
+    REQUIRE(h.n == 3);
+    CHECK(h.calls[0].kind == MMD_FX_PASS_OBJECT && h.calls[0].technique == 0);
+    CHECK(h.calls[1].kind == MMD_FX_PASS_OBJECT && h.calls[1].technique == 1);
+    /* the floor swallowed: another picture, no red */
+    h.n = 0, h.swallow = 1;
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, &sh, b, &err) == MMD_OK);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) != 0);
+    CHECK_EQ_INT(red_pixels(b), 0);
+    /* the floor drawn red by the hook (Draw=Geometry at the translator's locations) */
+    h.n = 0, h.swallow = -1, h.red = 1;
+    h.prog = red_program(r->gl);
+    REQUIRE(h.prog);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, &sh, b, &err) == MMD_OK);
+    int reds = red_pixels(b);
+    printf("#   red floor pixels: %d of %d\n", reds, W * H);
+    CHECK(reds > W * H / 10);
+    r->gl->DeleteProgram(h.prog);
+    mmd_renderer_free(r);
+    mmd_fx_free(fx);
+    free(a);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -1248,5 +1398,6 @@ int main(int argc, char **argv)
     RUN(transparent_background_straight_alpha);
     RUN(hidden_and_zero_alpha_materials_draw_nothing);
     RUN(ground_shadow_before_the_next_model);
+    RUN(pass_hook_per_drawable_and_kind);
     return test_finish();
 }

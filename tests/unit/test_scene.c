@@ -527,7 +527,43 @@ TEST(model_placement)
     expect_error("[model]\nfile=a.pmx\nposition = 1 2\n", 3, "expected position as three numbers");
     expect_error("[model]\nfile=a.pmx\nrotation = 0 0 40000\n", 3, "expected rotation as three angles");
     expect_error("[model]\nfile=a.pmx\nposition = 1 2 3\nposition = 1 2 3\n", 4, "given twice");
-    expect_error("[model]\nfile=a.pmx\nsize = 2\n", 3, "calc_order, position, rotation, scale)");
+    expect_error("[model]\nfile=a.pmx\nsize = 2\n", 3, "calc_order, position, rotation, scale, effect)");
+}
+
+/* effect = FILE.fx on [model] and [accessory]: resolved like the other
+ * files, origin left NONE (the key's); MME's same-named rule
+ * (mmd_scene_effect_beside) finds "a.fx" beside "a.pmx", in any letter case. */
+TEST(object_effects)
+{
+    mmd_scene *s;
+    mmd_error err;
+    REQUIRE(parse("[model]\nfile = a.pmx\neffect = sub/obj.fx\n[model]\nfile = a.pmx\n[accessory]\nfile = fan.x\n"
+                  "effect = fan.fx\n",
+                  &s, &err) == MMD_OK);
+    char want[128];
+    snprintf(want, sizeof want, "%s/sub/obj.fx", g_dir);
+    CHECK_STR(s->models[0].effect ? s->models[0].effect : "", want);
+    CHECK(s->models[0].effect_origin == MMD_EFFECT_NONE);
+    CHECK(s->models[1].effect == NULL);
+    snprintf(want, sizeof want, "%s/fan.fx", g_dir);
+    CHECK_STR(s->accessories[0].effect ? s->accessories[0].effect : "", want);
+    mmd_scene_free(s);
+    expect_error("[model]\nfile = a.pmx\neffect = none.fx\n", 3, "cannot read effect file");
+    expect_error("[model]\nfile = a.pmx\neffect = sub/obj.fx\neffect = fan.fx\n", 4, "given twice");
+    expect_error("[accessory]\nfile = fan.x\neffect =\n", 3, "expected a effect path");
+    char path[128], out[160];
+    snprintf(path, sizeof path, "%s/fan.x", g_dir);
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out));
+    snprintf(want, sizeof want, "%s/fan.fx", g_dir);
+    CHECK_STR(out, want);
+    snprintf(path, sizeof path, "%s/sub/Obj.PMX", g_dir); /* "obj.fx" beside it, in another letter case */
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out));
+    snprintf(want, sizeof want, "%s/sub/obj.fx", g_dir);
+    CHECK_STR(out, want);
+    snprintf(path, sizeof path, "%s/a.pmx", g_dir);
+    CHECK(!mmd_scene_effect_beside(path, out, sizeof out));
+    CHECK(!mmd_scene_effect_beside(path, out, 8)); /* too small for the name */
+    CHECK_STR(mmd_effect_origin_name(MMD_EFFECT_BESIDE), "same-named .fx beside the file");
 }
 
 /* Paths as Windows writes them: '\' and other letter case resolve as project
@@ -647,11 +683,11 @@ TEST(writer_round_trip)
                        "fov = 45\nprojection = orthographic\nfollow = miku:センター @5\nfollow = none @9.5\n"
                        "[light]\ncolor = #9a9a9a\ndirection = -0.5 -1 0.5\n"
                        "[model:miku]\nfile = a.pmx\nmotion = d1.vmd\nmotion = d2.vmd\nphysics = off\nedge_width = 1.5\n"
-                       "add_blend = on\nself_shadow = off\ncalc_order = 3\nposition = 0 0 0\n"
+                       "add_blend = on\nself_shadow = off\ncalc_order = 3\nposition = 0 0 0\neffect = sub/obj.fx\n"
                        "[model:stage]\nfile = sub/b.pmx\nrotation = 0 90 0\nscale = 0.1\n"
                        "outside_parent = センター -> miku:右手首 @2\noutside_parent = センター -> none @7\n"
                        "[accessory:fan]\nfile = fan.x\nscale = 0\nopacity = 0.25\nparent = miku:右手首\n"
-                       "visible = off\nshadow = off\nadd_blend = on\nafter_models = on\n"
+                       "visible = off\nshadow = off\nadd_blend = on\nafter_models = on\neffect = fan.fx\n"
                        "[accessory]\nfile = stage.x\nposition = 1 2 3\nparent = miku:頭 @1\nparent = none @30\n"
                        "key = 30 0 2 0 0 0 0 1 1 on on\nkey = 0 0.1 1 0 0 0 90.5 0.5 0.5 on off\n"
                        "[audio]\nfile = beat.wav\noffset = -1.25\n"
@@ -791,6 +827,8 @@ int main(void)
     touch("fan.x");
     touch("sky.png");
     touch("clip.avi");
+    touch("sub/obj.fx");
+    touch("fan.fx");
     RUN(every_key);
     RUN(defaults);
     RUN(texture_filter);
@@ -808,6 +846,7 @@ int main(void)
     RUN(model_placement);
     RUN(windows_paths);
     RUN(scene_encodings);
+    RUN(object_effects);
     RUN(writer_round_trip);
     RUN(writer_refuses_what_a_line_cannot_hold);
     RUN(table_is_documented);

@@ -260,6 +260,49 @@ TEST(errors_name_the_place)
     mmd_scene_free(s);
 }
 
+/* Each drawable's effect with its origin: the scene's key, else MME's
+ * same-named .fx beside the model (Skirt.FX beside skirt.pmx: Windows' letter
+ * case); one warning per effect, naming it and where it came from. */
+static char g_last[512];
+static void keep_warning(void *ctx, const char *sentence)
+{
+    (void)ctx;
+    g_warnings++;
+    if (strstr(sentence, "effect"))
+        snprintf(g_last, sizeof g_last, "%s", sentence);
+}
+
+TEST(effects_and_their_origin)
+{
+    mmd_model *m = mmd_test_skirt_model();
+    REQUIRE(m);
+    save_model("skirt.pmx", m);
+    save_model("plain.pmx", m);
+    mmd_model_free(m);
+    save("Skirt.FX", "technique T { }\n", 16);
+    save("own.fx", "technique T { }\n", 16);
+    mmd_scene *s = parse("[model:a]\nfile = skirt.pmx\nphysics = off\n[model:b]\nfile = skirt.pmx\neffect = own.fx\n"
+                         "physics = off\n[model:c]\nfile = plain.pmx\nphysics = off\n", true);
+    REQUIRE(s);
+    mmd_stage *st = NULL;
+    mmd_error err;
+    g_warnings = 0;
+    mmd_stage_options o = {.warn = keep_warning};
+    REQUIRE(mmd_stage_open(s, &o, &st, &err) == MMD_OK);
+    char want[160];
+    snprintf(want, sizeof want, "%s/Skirt.FX", g_dir);
+    CHECK_STR(st->model_effects[0].file ? st->model_effects[0].file : "", want);
+    CHECK(st->model_effects[0].origin == MMD_EFFECT_BESIDE);
+    snprintf(want, sizeof want, "%s/own.fx", g_dir);
+    CHECK_STR(st->model_effects[1].file ? st->model_effects[1].file : "", want); /* the key wins */
+    CHECK(st->model_effects[1].origin == MMD_EFFECT_SCENE);
+    CHECK(st->model_effects[2].file == NULL && st->model_effects[2].origin == MMD_EFFECT_NONE);
+    CHECK_EQ_INT(g_warnings, 2);
+    CHECK(strstr(g_last, "model 'b': effect ") && strstr(g_last, "own.fx (scene.ini) is not applied"));
+    mmd_stage_free(st);
+    mmd_scene_free(s);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/mmd_stage_XXXXXX");
@@ -268,6 +311,7 @@ int main(void)
     RUN(motion_data_in_memory);
     RUN(render_and_pose_scene_agree);
     RUN(errors_name_the_place);
+    RUN(effects_and_their_origin);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0)

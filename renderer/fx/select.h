@@ -1,0 +1,60 @@
+/* renderer/fx/select.h - MikuMikuEffect's technique choice: which technique
+ * of an effect draws a drawable's pass of a kind, for a material. Pure (no
+ * GL, no file): the effect runtime and the renderer's per-object pass hook
+ * (gl/render.h) call it; tests/unit/test_fx_select.c checks it on nanoem's
+ * fixtures and our own.
+ *
+ *     mmd_fx_material_use use = {.texture = true};
+ *     int t = mmd_fx_select_technique(fx, MMD_FX_PASS_OBJECT, &use);
+ *     t < 0: no technique is for it, the built-in pass draws;
+ *     fx->techniques[t].pass_count == 0: the effect draws nothing there
+ *     (MME's idiom `technique EdgeTec < string MMDPass = "edge"; > {}`).
+ *
+ * MME's rule (docs/effects.md "Passes of a drawable"): the first technique,
+ * in file order, whose MMDPass annotation names the kind (absent: "object")
+ * and whose UseTexture, UseSphereMap, UseToon and UseSelfShadow annotations
+ * (bool) each equal the material's (absent: either).
+ */
+#ifndef MMD_RENDERER_FX_SELECT_H
+#define MMD_RENDERER_FX_SELECT_H
+
+#include <stdbool.h>
+
+#include "core/fx.h"
+
+/* The pass kinds of a drawable, in the order MMD draws them within a frame
+ * (zplot: the self-shadow map, before the others), with MME's MMDPass names. */
+#define MMD_FX_PASS_LIST(X) \
+    X(ZPLOT, "zplot")        /* depth into the self-shadow map */ \
+    X(OBJECT, "object")      /* the colour pass, self-shadow off */ \
+    X(OBJECT_SS, "object_ss") /* the colour pass with the self-shadow */ \
+    X(EDGE, "edge")          /* the outline (models) */ \
+    X(SHADOW, "shadow")      /* MMD's planar ground shadow */
+
+typedef enum mmd_fx_pass_kind {
+#define X(id, name) MMD_FX_PASS_##id,
+    MMD_FX_PASS_LIST(X)
+#undef X
+    MMD_FX_PASS_COUNT
+} mmd_fx_pass_kind;
+
+/* The kind's MMDPass name ("object_ss"); "" for a kind out of range. */
+const char *mmd_fx_pass_kind_name(mmd_fx_pass_kind kind);
+/* The kind an MMDPass value names (ASCII case-insensitive): true and *kind;
+ * false for a name MME does not know. */
+bool mmd_fx_pass_kind_parse(const char *name, mmd_fx_pass_kind *kind);
+
+/* What a material has, as MME's Use* annotations ask. */
+typedef struct mmd_fx_material_use {
+    bool texture;     /* UseTexture: it has a texture */
+    bool sphere;      /* UseSphereMap: it has a sphere map */
+    bool toon;        /* UseToon: a PMD/PMX model's material (MME: true for models, false for accessories) */
+    bool self_shadow; /* UseSelfShadow: the self-shadow is on for it */
+} mmd_fx_material_use;
+
+/* Index of the technique MME would draw the pass kind with, -1 when none
+ * (the built-in pass). A technique whose MMDPass names no known kind is
+ * never chosen. */
+int mmd_fx_select_technique(const mmd_fx *fx, mmd_fx_pass_kind kind, const mmd_fx_material_use *use);
+
+#endif
