@@ -18,9 +18,6 @@ if ! "$MKDEMO" "$S/demo" >"$TMP/mkdemo.log" 2>&1; then
     t_fail "demo assets" "$(tail -3 "$TMP/mkdemo.log")"; t_done; exit
 fi
 SCENE=$S/demo.ini
-# OSMesa (Mesa 22) leaks its context state at exit; not ours. Keep LSan on for everything else.
-printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
-export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # small and quick; physics is on in the demo, so later chunks pre-roll it
 R=(--size 160x90 --frames 0-23 -q)
 frames_of() { (cd "$1" && ls frame_*.png 2>/dev/null | sed 's/frame_0*\([0-9]\)/\1/; s/\.png$//' | sort -n | tr '\n' ' '); }

@@ -16,8 +16,6 @@ fi
 # past the lossy check below (2.2-4% of pixels off by > 12, 1.6% without it); the codecs are
 # what this file tests, not the content.
 awk '/^\[/ { skip = /^\[accessory/ } !skip' scenes/demo.ini >"$TMP/scene.ini"
-printf 'leak:libOSMesa.so\nleak:libx265.so\n' >"$TMP/lsan.supp"  # x265 3.5 leaks its param strings
-export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 S=$TMP/scene.ini
 SMALL=(--size 160x90 --aa 1 --progress none -q --frames 0-9)
 # one line per stream: codec, profile, pix_fmt or sample_fmt, tag

@@ -11,8 +11,6 @@ if [ ! -x "$MMD" ] || [ ! -x "$MKDEMO" ] || [ ! -x "$MKP" ]; then
 fi
 command -v ffprobe >/dev/null || { t_skip "encode cli" "no ffprobe"; t_done; exit; }
 "$MKDEMO" "$TMP/demo" >/dev/null 2>&1 || { t_fail "mkdemo generates the demo assets"; t_done; exit; }
-printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
-export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export TMPDIR=$TMP/tmpdir   # a project's export folder goes here: checked to be removed
 mkdir -p "$TMPDIR"
 S=$TMP/scene.ini

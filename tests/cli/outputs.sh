@@ -8,8 +8,6 @@ if [ ! -x "$MMD" ] || [ ! -x "$MKDEMO" ]; then
 fi
 "$MKDEMO" "$TMP/demo" >/dev/null 2>&1 || { t_fail "mkdemo generates the demo assets"; t_done; exit; }
 cp scenes/demo.ini "$TMP/scene.ini"
-printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
-export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 S=$TMP/scene.ini
 SMALL=(--size 160x90 --aa 1 --progress none)
 

@@ -14,9 +14,6 @@ MKDEMO=$BUILD/tools/mkdemo
 if [ ! -f scenes/demo.ini ] || [ ! -x "$MKDEMO" ]; then
     t_skip "physics" "scenes/demo.ini or $MKDEMO not there"; t_done; exit
 fi
-# OSMesa (Mesa 22) leaks its context state at exit; not ours.
-printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
-export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 S=$TMP/scene
 mkdir -p "$S"
 cp scenes/demo.ini "$S/"

@@ -14,8 +14,6 @@ fi
 if ! "$MKDEMO" "$TMP/demo" >/dev/null 2>&1; then
     t_fail "mkdemo generates the demo assets"; t_done; exit
 fi
-printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
-export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 cp scenes/demo.ini "$TMP/scene.ini"
 S=$TMP/scene.ini
 SMALL=(--size 160x90 --aa 1 --progress none --frames 12)

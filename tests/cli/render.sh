@@ -11,9 +11,6 @@ if ! "$MKDEMO" "$TMP/demo" >/dev/null 2>&1; then
 fi
 t_pass "mkdemo generates the demo assets"
 cp scenes/demo.ini "$TMP/scene.ini"
-# OSMesa (Mesa 22) leaks its context state at exit; not ours. Keep LSan on for everything else.
-printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
-export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 S=$TMP/scene.ini
 SMALL=(--size 160x90 --aa 1 --progress none)
 probe() { ffprobe -v error -count_packets -show_entries stream=codec_type,codec_name,width,height,nb_read_packets,avg_frame_rate,pix_fmt -of compact=p=0:nk=0 "$@" 2>&1; }

@@ -126,9 +126,6 @@ sed 's/^fps = 30$/fps = 60/' scenes/demo.ini >"$S/demo.ini"   # a 60 fps scene w
 grep -q '^fps = 60$' "$S/demo.ini" || { t_fail "60 fps demo scene" "$(grep fps "$S/demo.ini")"; t_done; exit; }
 "$MKDEMO" "$S/demo" >"$TMP/mkdemo.log" 2>&1 || { t_fail "demo assets" "$(tail -3 "$TMP/mkdemo.log")"; t_done; exit; }
 R=(--size 160x90 --frames 0-23:2)   # 12 frames, a video at 60/2 = 30 fps
-# OSMesa (Mesa 22) leaks its context state at exit; not ours. Keep LSan on for everything else.
-printf 'leak:libOSMesa.so\n' >"$TMP/lsan.supp"
-export LSAN_OPTIONS="suppressions=$TMP/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 t_expect "single-process reference render" 0 "$MMD" "$S/demo.ini" -o "$TMP/ref/" "${R[@]}" -q --threads 1
 t_expect "single-process reference video" 0 "$MMD" "$S/demo.ini" -o "$TMP/ref.mp4" "${R[@]}" -q --threads 1
 
