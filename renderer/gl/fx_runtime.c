@@ -8,6 +8,7 @@
 
 #include "renderer/fx/translate.h"
 #include "renderer/gl/fx_program.h"
+#include "renderer/gl/fx_states.h"
 
 #define MAX_TARGETS 4 /* RenderColorTarget0..3 */
 
@@ -37,51 +38,6 @@ static const struct { const char *name; int v; } k_filters[] = {
     {"NONE", F_NONE}, {"POINT", F_POINT}, {"LINEAR", F_LINEAR}, {"ANISOTROPIC", F_LINEAR},
     {"PYRAMIDALQUAD", F_LINEAR}, {"GAUSSIANQUAD", F_LINEAR},
 };
-static const struct { const char *name; GLenum v; } k_blend[] = {
-    {"ZERO", GL_ZERO}, {"ONE", GL_ONE}, {"SRCCOLOR", GL_SRC_COLOR}, {"INVSRCCOLOR", GL_ONE_MINUS_SRC_COLOR},
-    {"SRCALPHA", GL_SRC_ALPHA}, {"INVSRCALPHA", GL_ONE_MINUS_SRC_ALPHA}, {"DESTALPHA", GL_DST_ALPHA},
-    {"INVDESTALPHA", GL_ONE_MINUS_DST_ALPHA}, {"DESTCOLOR", GL_DST_COLOR}, {"INVDESTCOLOR", GL_ONE_MINUS_DST_COLOR},
-    {"SRCALPHASAT", GL_SRC_ALPHA_SATURATE},
-};
-
-/* The render states a pass may set: DX9's defaults as MME draws with them. */
-typedef struct render_state {
-    bool blend, ztest, zwrite, cull_cw, cull_ccw;
-    GLenum src, dst;
-} render_state;
-
-static const render_state k_state_default = {true, true, true, false, false, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA};
-
-static bool parse_bool(const char *v)
-{
-    return !strcasecmp(v, "TRUE") || !strcmp(v, "1");
-}
-
-static GLenum blend_of(const char *v, GLenum def)
-{
-    for (size_t i = 0; i < sizeof k_blend / sizeof k_blend[0]; i++)
-        if (!strcasecmp(v, k_blend[i].name))
-            return k_blend[i].v;
-    return def;
-}
-
-static void st_blend(render_state *s, const char *v) { s->blend = parse_bool(v); }
-static void st_src(render_state *s, const char *v) { s->src = blend_of(v, s->src); }
-static void st_dst(render_state *s, const char *v) { s->dst = blend_of(v, s->dst); }
-static void st_ztest(render_state *s, const char *v) { s->ztest = parse_bool(v); }
-static void st_zwrite(render_state *s, const char *v) { s->zwrite = parse_bool(v); }
-static void st_cull(render_state *s, const char *v)
-{
-    s->cull_cw = !strcasecmp(v, "CW");
-    s->cull_ccw = !strcasecmp(v, "CCW");
-}
-
-/* One row per DX9 render state we apply; others are ignored (docs/effects.md). */
-static const struct { const char *name; void (*set)(render_state *, const char *); } k_states[] = {
-    {"AlphaBlendEnable", st_blend}, {"SrcBlend", st_src}, {"DestBlend", st_dst}, {"ZEnable", st_ztest},
-    {"ZWriteEnable", st_zwrite},    {"CullMode", st_cull},
-};
-
 /* ---------------------------------------------------------------- instance */
 
 typedef struct target {
@@ -539,22 +495,11 @@ static void bind_targets(mmd_fx_effect *e, int *w, int *h)
     gl->Viewport(0, 0, *w, *h);
 }
 
-static void apply_states(const mmd_gl *gl, const mmd_fx_pass *pass)
+static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
 {
-    render_state s = k_state_default;
-    for (uint32_t i = 0; i < pass->state_count; i++)
-        for (size_t k = 0; k < sizeof k_states / sizeof k_states[0]; k++)
-            if (!strcasecmp(pass->states[i].name, k_states[k].name))
-                k_states[k].set(&s, pass->states[i].value);
-    (s.blend ? gl->Enable : gl->Disable)(GL_BLEND);
-    gl->BlendFuncSeparate(s.src, s.dst, s.src, s.dst);
-    (s.ztest ? gl->Enable : gl->Disable)(GL_DEPTH_TEST);
-    gl->DepthFunc(GL_LEQUAL);
-    gl->DepthMask(s.zwrite ? GL_TRUE : GL_FALSE);
-    /* D3D's clockwise front faces, seen through the y flip: counter-clockwise on GL's screen */
-    (s.cull_cw || s.cull_ccw ? gl->Enable : gl->Disable)(GL_CULL_FACE);
-    gl->FrontFace(GL_CW);
-    gl->CullFace(s.cull_ccw ? GL_BACK : GL_FRONT);
+    mmd_fx_states s;
+    mmd_fx_states_of(e->fx, pass, &s);
+    mmd_fx_states_apply(e->c.gl, &s);
 }
 
 static void set_uniforms(mmd_fx_effect *e, const pass_prog *pp, int w, int h)
@@ -614,7 +559,7 @@ static void draw_buffer(mmd_fx_effect *e, const pass_prog *pp)
     int w, h;
     bind_samplers(e, pp); /* before the targets: a target's mips are made as it is read */
     bind_targets(e, &w, &h);
-    apply_states(gl, pp->pass);
+    apply_states(e, pp->pass);
     gl->UseProgram(pp->program);
     set_uniforms(e, pp, w, h);
     gl->BindVertexArray(e->vao);
@@ -629,7 +574,7 @@ static void draw_geometry(mmd_fx_effect *e, const pass_prog *pp)
     int w, h;
     bind_samplers(e, pp);
     bind_targets(e, &w, &h);
-    apply_states(e->c.gl, pp->pass);
+    apply_states(e, pp->pass);
     e->c.gl->UseProgram(pp->program);
     set_uniforms(e, pp, w, h);
     e->c.geometry(e->c.geometry_user, pp->program);
@@ -698,6 +643,7 @@ static void cmd_clear(script_run *r, const mmd_fx_script_cmd *c)
         gl->DepthMask(GL_TRUE);
         gl->ClearDepth(e->clear_depth);
         gl->ClearStencil(0);
+        gl->StencilMask(0xffffffffu);
         gl->Clear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     }
 }
@@ -830,6 +776,7 @@ mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame
     gl->ClearColor(0, 0, 0, 0);
     gl->ClearDepth(1.0);
     gl->ClearStencil(0);
+    gl->StencilMask(0xffffffffu);
     gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     script_run r = {.e = e};
     if (e->script_count) {
@@ -843,6 +790,7 @@ mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame
     for (uint32_t i = 0; i < e->max_units; i++)
         gl->BindSampler(i, 0);
     gl->UseProgram(0);
+    mmd_fx_states_reset(gl);
     gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
     GLenum ge = gl->GetError();
     if (ge != GL_NO_ERROR)
