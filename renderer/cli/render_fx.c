@@ -18,6 +18,7 @@
 #include "renderer/cli/render_run.h"
 #include "renderer/gl/fx_runtime.h"
 #include "renderer/image/texpath.h"
+#include "renderer/scene/effect_file.h"
 
 typedef struct render_fx {
     mmd_fx *fx[MMD_SCENE_MAX_POST_EFFECTS];
@@ -58,7 +59,7 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
     int k = r->count;
     mmd_error why = {0};
     char dir[4096];
-    mmd_status s = mmd_cli_fx_load(path, &r->fx[k], &why);
+    mmd_status s = mmd_effect_file_load(path, &r->fx[k], &why);
     if (s == MMD_OK && mmd_texpath_model_dir(path, dir, sizeof dir) != 0)
         s = mmd_fail(&why, MMD_E_LIMIT, "%s: path too long", path);
     if (s == MMD_OK) {
