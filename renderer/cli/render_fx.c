@@ -101,15 +101,19 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
     return MMD_OK;
 }
 
-/* A `post` entry: its controller's own post effect when it is the same file. */
+/* A `post` entry: its controller's own post effect when it is the same file
+ * (applied once, here); any accessory's parse of the same file is used. */
 static mmd_status open_entry(render_job *j, const render_args *a, render_fx *r, const char *path, mmd_error *err)
 {
     int c = find_controller(j->scene, path);
-    const mmd_stage_effect *own = c >= 0 ? &j->stage->acc_effects[c] : NULL;
     mmd_fx *fx = NULL;
-    if (own && own->fx && own->order == MMD_FX_ORDER_POSTPROCESS && mmd_same_file(own->file, path)) {
-        fx = own->fx;
-        r->taken[c] = true;
+    for (int i = 0; i < j->scene->accessory_count; i++) {
+        const mmd_stage_effect *e = &j->stage->acc_effects[i];
+        if (!e->fx || !mmd_same_file(e->file, path))
+            continue;
+        fx = e->fx;
+        if (i == c && e->order == MMD_FX_ORDER_POSTPROCESS)
+            r->taken[c] = true;
     }
     return open_one(j, a, r, path, fx, c, err);
 }
