@@ -162,6 +162,8 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
     return MMD_OK;
 }
 
+static const char k_not_built[] = "the MikuMikuEffect runtime is not built yet";
+
 /* An accessory's effect parsed and classified (MME: a post effect is loaded
  * as an accessory); why it is not applied, or NULL for a post effect. */
 static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effect *e)
@@ -178,7 +180,7 @@ static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effe
         return NULL;
     if (e->order == MMD_FX_ORDER_PREPROCESS)
         return "ScriptOrder \"preprocess\" effects are not run yet";
-    return "the MikuMikuEffect runtime is not built yet";
+    return k_not_built;
 }
 
 /* The drawable's effect: its own (scene key or .emm), else a same-named .fx
@@ -195,7 +197,7 @@ static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, int a
         e = (mmd_stage_effect){p->beside[slot], MMD_EFFECT_BESIDE, NULL, MMD_FX_ORDER_STANDARD, NULL};
     if (!e.file)
         return e;
-    const char *why = acc >= 0 ? classify(p, acc, &e) : "the MikuMikuEffect runtime is not built yet";
+    const char *why = acc >= 0 ? classify(p, acc, &e) : k_not_built;
     if (why)
         mmd_warnf(p->opt.warn, p->opt.warn_ctx, "%s '%s': effect %s (%s) is not applied: %s", what, name, e.file,
                   mmd_effect_origin_name(e.origin), why);
