@@ -60,6 +60,11 @@ $CHECK black "$TMP/fade0/$F" && t_pass "its accessory is its controller: Tr 0, b
 scene fade1 '[accessory]' "file = $TMP/c/ctl.x" "effect = $FX/fade.fx" 'opacity = 1'
 render "fade.fx on an accessory at Tr 1" "$TMP/fade1.ini" "$TMP/fade1/" "${SMALL[@]}"
 same "$TMP/plain/$F" "$TMP/fade1/$F" "Tr 1: the plain bytes"
+# ... and by its own file name (CONTROLOBJECT < string name = "ctl.x"; >)
+sed 's/string name = "(self)"/string name = "CTL.x"/' "$FX/fade.fx" >"$TMP/fade_named.fx"
+scene faden '[accessory]' "file = $TMP/c/ctl.x" "effect = $TMP/fade_named.fx" 'opacity = 1'
+render "fade.fx naming its accessory CTL.x, at Tr 1" "$TMP/faden.ini" "$TMP/faden/" "${SMALL[@]}"
+same "$TMP/plain/$F" "$TMP/faden/$F" "the accessory's file name (any case) names its controller: Tr 1, the plain bytes"
 # a post entry whose controller carries the same file (MME's own layout) runs once
 scene once '[accessory]' "file = $TMP/b/inv.x" '[effects]' "post = $TMP/b/inv.fx"
 render "post = inv.fx with inv.x (inv.fx beside it)" "$TMP/once.ini" "$TMP/once/" "${SMALL[@]}"
