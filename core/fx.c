@@ -191,3 +191,29 @@ mmd_status mmd_fx_script_parse(const char *script, mmd_arena *a, mmd_fx_script_c
     *count = n;
     return MMD_OK;
 }
+
+static const char *const order_names[] = {
+#define X(id, name) name,
+    MMD_FX_ORDER_LIST(X)
+#undef X
+};
+
+const char *mmd_fx_order_name(mmd_fx_order order)
+{
+    return (unsigned)order < MMD_FX_ORDER_COUNT ? order_names[order] : "";
+}
+
+mmd_fx_order mmd_fx_script_order(const mmd_fx *fx)
+{
+    for (uint32_t i = 0; fx && i < fx->param_count; i++) {
+        const mmd_fx_param *p = &fx->params[i];
+        if (!p->semantic || !name_eq(p->semantic, "STANDARDSGLOBAL"))
+            continue;
+        const mmd_fx_annotation *a = mmd_fx_annotation_find(p->annotations, p->annotation_count, "ScriptOrder");
+        for (int k = 0; a && a->kind == MMD_FX_VALUE_STRING && k < MMD_FX_ORDER_COUNT; k++)
+            if (name_eq(a->text, order_names[k]))
+                return (mmd_fx_order)k;
+        return MMD_FX_ORDER_STANDARD;
+    }
+    return MMD_FX_ORDER_STANDARD;
+}

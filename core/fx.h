@@ -172,4 +172,26 @@ const mmd_fx_annotation *mmd_fx_annotation_find(const mmd_fx_annotation *list, u
 mmd_status mmd_fx_script_parse(const char *script, mmd_arena *a, mmd_fx_script_cmd **cmds, uint32_t *count,
                                mmd_error *err);
 
+/* MME's place of an effect in a frame: the ScriptOrder annotation of its
+ * STANDARDSGLOBAL parameter (the first parameter with that semantic), with
+ * MME's names; absent, or a value MME does not know: standard. preprocess
+ * effects run before the objects are drawn, standard ones with their object
+ * (an object effect), postprocess ones over the finished frame (a post
+ * effect: MME loads it as an accessory). ScriptClass ("object", "scene",
+ * "sceneorobject") says what the effect draws, not when. */
+#define MMD_FX_ORDER_LIST(X) \
+    X(STANDARD, "standard")       /* with its object (the default) */ \
+    X(PREPROCESS, "preprocess")   /* before the objects */ \
+    X(POSTPROCESS, "postprocess") /* over the finished frame: a post effect */
+
+typedef enum mmd_fx_order {
+#define X(id, name) MMD_FX_ORDER_##id,
+    MMD_FX_ORDER_LIST(X)
+#undef X
+    MMD_FX_ORDER_COUNT
+} mmd_fx_order;
+
+mmd_fx_order mmd_fx_script_order(const mmd_fx *fx); /* NULL: standard */
+const char *mmd_fx_order_name(mmd_fx_order order);  /* "postprocess"; "" out of range */
+
 #endif

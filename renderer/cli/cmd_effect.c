@@ -5,12 +5,12 @@
  * the texture resolver's letter-case and '\' rules (and may leave its folder,
  * as "../shader/x.fxsub" does). Each pass is translated (renderer/fx/translate.h)
  * and linked on a GL context made here (renderer/gl/fx_program.h): `ok` and
- * the first error (FILE:LINE: what) per pass. */
+ * the first error (FILE:LINE: what) per pass. The file is read by
+ * renderer/scene/effect_file.h, as a render reads it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/file.h"
 #include "core/fx.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
@@ -18,7 +18,7 @@
 #include "renderer/fx/translate.h"
 #include "renderer/gl/context.h"
 #include "renderer/gl/fx_program.h"
-#include "renderer/image/texpath.h"
+#include "renderer/scene/effect_file.h"
 
 static void usage(FILE *f)
 {
@@ -31,27 +31,6 @@ static void usage(FILE *f)
                "  --fx-cache DIR  keep glslang's SPIR-V in DIR by content hash (made when\n"
                "           absent; shared safely by many processes)\n"
                "exit codes: 0 ok, 1 usage, 2 unreadable file or effect that does not parse\n");
-}
-
-static mmd_status read_include(void *user, const char *dir, const char *name, void **data, size_t *size,
-                               mmd_error *err)
-{
-    (void)user;
-    char path[4096];
-    mmd_status st = mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
-    return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
-}
-
-mmd_status mmd_cli_fx_load(const char *path, mmd_fx **out, mmd_error *err)
-{
-    void *data = NULL;
-    size_t size = 0;
-    mmd_fx_loader ld = {read_include, NULL};
-    mmd_status st = mmd_file_read(path, &data, &size, err);
-    if (st == MMD_OK)
-        st = mmd_fx_load(data, size, path, &ld, out, err);
-    free(data);
-    return st;
 }
 
 /* Whether each pass translates and links here, in technique order. */
@@ -302,7 +281,7 @@ int mmd_cmd_effect(int argc, char **argv)
     }
     mmd_error err = {0};
     mmd_fx *fx = NULL;
-    mmd_status st = mmd_cli_fx_load(path, &fx, &err);
+    mmd_status st = mmd_effect_file_load(path, &fx, &err);
     if (st != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender effect: %s\n", err.msg);
         return mmd_exit_code(st);

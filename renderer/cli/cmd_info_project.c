@@ -9,6 +9,7 @@
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/json_out.h"
+#include "renderer/scene/effect_file.h"
 #include "renderer/scene/project.h"
 #include "renderer/scene/scene.h"
 
@@ -86,6 +87,77 @@ static void json_effect(FILE *f, const mmd_project *pr, const char *prefix, uint
         fprintf(f, "null");
 }
 
+/* Accessory i's effect as a render takes it (the stage's rule): its .emm
+ * line's, else MME's same-named .fx beside its found file; NULL: none. */
+static const char *acc_effect(const mmd_project *pr, uint32_t i, char *beside, size_t n, mmd_effect_origin *origin)
+{
+    const char *fx = mmd_project_effect_of(pr, "Acs", i + 1);
+    *origin = MMD_EFFECT_EMM;
+    if (fx)
+        return fx;
+    *origin = MMD_EFFECT_BESIDE;
+    if (pr->accessory_files[i] && mmd_scene_effect_beside(pr->accessory_files[i], beside, n))
+        return beside;
+    *origin = MMD_EFFECT_NONE;
+    return NULL;
+}
+
+/* MME's order of an effect file; false when it does not parse (why). */
+static bool effect_order(const char *file, mmd_fx_order *order, mmd_error *why)
+{
+    mmd_fx *fx = NULL;
+    if (mmd_effect_file_load(file, &fx, why) != MMD_OK)
+        return false;
+    *order = mmd_fx_script_order(fx);
+    mmd_fx_free(fx);
+    return true;
+}
+
+/* ,"effect_beside": the same-named .fx a render takes (no .emm line), or
+ * null; ,"effect_order": MME's ScriptOrder of the effect a render takes
+ * ("postprocess": a post effect, applied), null when none or it does not parse. */
+static void json_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
+{
+    char beside[4096];
+    mmd_effect_origin origin;
+    const char *fx = acc_effect(pr, i, beside, sizeof beside, &origin);
+    mmd_fx_order order;
+    mmd_error why = {0};
+    fprintf(f, ",\"effect_beside\":");
+    if (origin == MMD_EFFECT_BESIDE)
+        mmd_json_str(f, fx);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\"effect_order\":");
+    if (fx && effect_order(fx, &order, &why))
+        mmd_json_str(f, mmd_fx_order_name(order));
+    else
+        fprintf(f, "null");
+}
+
+/* "    effect: FILE (where from): what a render does with it". */
+static void print_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
+{
+    char beside[4096], from[64];
+    mmd_effect_origin origin;
+    const char *fx = acc_effect(pr, i, beside, sizeof beside, &origin);
+    if (!fx)
+        return;
+    if (origin == MMD_EFFECT_EMM)
+        snprintf(from, sizeof from, ".emm Acs%u", i + 1);
+    else
+        snprintf(from, sizeof from, "%s", mmd_effect_origin_name(origin));
+    mmd_fx_order order;
+    mmd_error why = {0};
+    if (!effect_order(fx, &order, &why))
+        mmd_msg_print(f, "    effect: %s (%s): does not parse, not applied: %s\n", fx, from, why.msg);
+    else if (order == MMD_FX_ORDER_POSTPROCESS)
+        mmd_msg_print(f, "    effect: %s (%s): a post effect, applied over each frame with this accessory as its "
+                         "controller\n", fx, from);
+    else
+        mmd_msg_print(f, "    effect: %s (%s): ScriptOrder \"%s\", not applied yet\n", fx, from, mmd_fx_order_name(order));
+}
+
 static void json_file(FILE *f, const char *key, const char *stored, const char *found, mmd_project_file_state state,
                       bool enabled)
 {
@@ -131,6 +203,7 @@ static void json_models(FILE *f, const mmd_project *pr)
         fputc(',', f);
         json_file(f, "file", a->path, pr->accessory_files[i], pr->accessory_states[i], true);
         json_effect(f, pr, "Acs", i);
+        json_acc_effect(f, pr, i);
         fprintf(f, ",\"draw_order\":%u,\"add_blend\":%s,\"keys\":%u}", a->draw_order, a->add_blend ? "true" : "false",
                 a->key_count);
     }
@@ -250,12 +323,11 @@ static void print_text(FILE *f, const mmd_project *pr)
         mmd_msg_print(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, p->accessories[i].name,
                       p->accessories[i].path, file_status(p->accessories[i].path, pr->accessory_states[i], true, true),
                       p->accessories[i].key_count);
-        if (mmd_project_effect_of(pr, "Acs", i + 1))
-            mmd_msg_print(f, "    effect: %s (.emm Acs%u, not applied yet)\n", mmd_project_effect_of(pr, "Acs", i + 1),
-                          i + 1);
+        print_acc_effect(f, pr, i);
     }
     if (pr->emm_file)
-        mmd_msg_print(f, "  effects (%s: [Effect]'s PmdN and AcsN become the objects' effect, none applied yet):\n",
+        mmd_msg_print(f, "  effects (%s: [Effect]'s PmdN and AcsN become the objects' effect; an accessory's post "
+                         "effect is applied, the others not yet):\n",
                       pr->emm_file);
     for (size_t i = 0; i < pr->effect_count; i++)
         mmd_msg_print(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);

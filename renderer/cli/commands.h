@@ -43,10 +43,6 @@ int mmd_cmd_diff(int argc, char **argv);
 int mmd_cmd_concat(int argc, char **argv);
 /* effect FILE.fx [--json]: what the effect parser reads (cmd_effect.c). */
 int mmd_cmd_effect(int argc, char **argv);
-/* An effect file parsed, its #includes read relative to the including file
- * with the texture resolver's letter-case and '\\' rules (cmd_effect.c). */
-struct mmd_fx;
-mmd_status mmd_cli_fx_load(const char *path, struct mmd_fx **out, mmd_error *err);
 /* argv[0] is the program name; argv[1..] the render command line. */
 int mmd_cmd_render(int argc, char **argv);
 /* The render command line over a scene value already in memory (a project's,

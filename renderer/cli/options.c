@@ -47,7 +47,7 @@ static const cli_option k_options[] = {
     {"ssaa", MMD_OPT_SSAA, required_argument, "N", R, "supersampling: render N times larger (2, 3 or 4), filter down"},
     {"fxaa", MMD_OPT_FXAA, no_argument, NULL, R, "post-process edge anti-aliasing (cheap)"},
     {"strict-effects", MMD_OPT_STRICT_FX, no_argument, NULL, R,
-     "a post effect that does not parse, translate or link is an\nerror (exit 2) instead of a warning and skipped"},
+     "a post effect (or an accessory's effect) that does not\nparse, translate or link is an error (exit 2) instead of a\nwarning and skipped"},
     {"codec", MMD_OPT_CODEC, required_argument, "NAME", R | E,
      "h264 (default), h264-10, h264-444, x264rgb, hevc, ffv1,\nvp9, qtrle, utvideo (.avi default), prores (4444 with\n"
      "alpha, else 422 HQ)"},

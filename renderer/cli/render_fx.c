@@ -1,11 +1,20 @@
-/* renderer/cli/render_fx.c - the scene's post effects ([effects] post =
- * FILE.fx, render_run.h): each parsed and made an instance on the renderer's
+/* renderer/cli/render_fx.c - the run's post effects (render_run.h), in MME's
+ * order (docs/effects.md "Where effects come from"): the scene's
+ * `[effects] post = FILE.fx` entries in their order, then each accessory
+ * whose effect is a post effect (ScriptOrder "postprocess": its `effect =`,
+ * a project's .emm AcsN or the same-named .fx beside its .x; MME loads a post
+ * effect as an accessory and applies them in the accessories' draw order,
+ * the scene's accessory order). Each is made an instance on the renderer's
  * context once per run (a failure: one warning and the effect skipped, or
- * with --strict-effects the run's error), then applied in order to every
- * frame after the renderer's own passes and before the output. MME loads a
- * post effect as an accessory: the scene's [accessory] whose file is the
- * effect's same-named .x is its controller ("(self)": Si, Tr, X/Y/Z, Rx/Ry/Rz,
- * visibility; hidden, the effect is not applied). */
+ * with --strict-effects the run's error), then applied to every frame after
+ * the renderer's own passes and before the output. Each effect has its
+ * controller accessory ("(self)": Si, Tr, X/Y/Z, Rx/Ry/Rz, visibility;
+ * hidden, the effect is not applied): an accessory's own effect that
+ * accessory, a `post` entry the [accessory] whose file is the effect's
+ * same-named .x. A `post` entry that is its controller's own effect (the same
+ * file) is that accessory's one post effect, applied once, at the entry's
+ * place. An effect file is parsed once: the stage's parse of an accessory's
+ * effect is used here. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,18 +22,23 @@
 #include <strings.h>
 
 #include "core/fx.h"
+#include "renderer/base/fs.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/render_run.h"
 #include "renderer/gl/fx_runtime.h"
 #include "renderer/image/texpath.h"
+#include "renderer/scene/effect_file.h"
+
+#define RUN_POST_MAX (MMD_SCENE_MAX_POST_EFFECTS + MMD_SCENE_MAX_ACCESSORIES)
 
 typedef struct render_fx {
-    mmd_fx *fx[MMD_SCENE_MAX_POST_EFFECTS];
-    mmd_fx_effect *effect[MMD_SCENE_MAX_POST_EFFECTS];
-    int controller[MMD_SCENE_MAX_POST_EFFECTS]; /* accessory slot, -1 none */
-    char self_name[MMD_SCENE_MAX_POST_EFFECTS][256];
+    mmd_fx *own[RUN_POST_MAX]; /* parsed here (freed here); NULL: the stage's parse */
+    mmd_fx_effect *effect[RUN_POST_MAX];
+    int controller[RUN_POST_MAX]; /* accessory slot, -1 none */
+    char self_name[RUN_POST_MAX][256];
     int count;
+    bool taken[MMD_SCENE_MAX_ACCESSORIES]; /* the accessory's own post effect is in the list */
     mmd_fx_post *post;
 } render_fx;
 
@@ -35,12 +49,13 @@ static const char *base_name(const char *path)
 }
 
 /* The [accessory] whose file is the effect's name with .x: its slot, -1 none. */
-static int find_controller(const mmd_scene *s, const char *fx_path, char *name, size_t size)
+static int find_controller(const mmd_scene *s, const char *fx_path)
 {
     const char *b = base_name(fx_path);
     const char *dot = strrchr(b, '.');
     size_t n = dot ? (size_t)(dot - b) : strlen(b);
-    snprintf(name, size, "%.*s.x", (int)n, b);
+    char name[256];
+    snprintf(name, sizeof name, "%.*s.x", (int)n, b);
     for (int i = 0; i < s->accessory_count; i++)
         if (!strcasecmp(base_name(s->accessories[i].file), name))
             return i;
@@ -52,52 +67,92 @@ static GLuint effect_texture(void *user, const char *dir, const char *name)
     return mmd_renderer_texture_file(user, dir, name, "post effect");
 }
 
-/* One post effect; MMD_OK with *e NULL when it failed and is skipped. */
-static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, const char *path, mmd_error *err)
+/* One post effect with its controller slot (-1 none); fx: the stage's parse,
+ * NULL to parse path here. MMD_OK without adding it when it failed and is
+ * skipped. */
+static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, const char *path, mmd_fx *fx,
+                           int controller, mmd_error *err)
 {
     int k = r->count;
     mmd_error why = {0};
     char dir[4096];
-    mmd_status s = mmd_cli_fx_load(path, &r->fx[k], &why);
+    mmd_status s = fx ? MMD_OK : mmd_effect_file_load(path, &r->own[k], &why);
     if (s == MMD_OK && mmd_texpath_model_dir(path, dir, sizeof dir) != 0)
         s = mmd_fail(&why, MMD_E_LIMIT, "%s: path too long", path);
     if (s == MMD_OK) {
         mmd_fx_effect_config c = {.gl = mmd_renderer_api(j->renderer), .width = j->scene->width,
                                   .height = j->scene->height, .alpha = j->scene->transparent,
                                   .dir = dir, .texture = effect_texture, .texture_user = j->renderer};
-        s = mmd_fx_effect_create(r->fx[k], &c, &r->effect[k], &why);
+        s = mmd_fx_effect_create(fx ? fx : r->own[k], &c, &r->effect[k], &why);
     }
     if (s != MMD_OK) {
-        mmd_fx_free(r->fx[k]);
-        r->fx[k] = NULL;
+        mmd_fx_free(r->own[k]);
+        r->own[k] = NULL;
         if (a->strict_effects)
             return mmd_fail(err, s, "post effect %s: %s", path, why.msg);
         if (!a->quiet)
             mmd_msg_print(stderr, "mmdrender: warning: post effect %s skipped: %s\n", path, why.msg);
         return MMD_OK;
     }
-    r->controller[k] = find_controller(j->scene, path, r->self_name[k], sizeof r->self_name[k]);
+    r->controller[k] = controller;
+    if (controller >= 0)
+        snprintf(r->self_name[k], sizeof r->self_name[k], "%s", base_name(j->scene->accessories[controller].file));
     r->count++;
     return MMD_OK;
+}
+
+/* A `post` entry: its controller's own post effect when it is the same file
+ * (applied once, here); any accessory's parse of the same file is used. */
+static mmd_status open_entry(render_job *j, const render_args *a, render_fx *r, const char *path, mmd_error *err)
+{
+    int c = find_controller(j->scene, path);
+    mmd_fx *fx = NULL;
+    for (int i = 0; i < j->scene->accessory_count; i++) {
+        const mmd_stage_effect *e = &j->stage->acc_effects[i];
+        if (!e->fx || !mmd_same_file(e->file, path))
+            continue;
+        fx = e->fx;
+        if (i == c && e->order == MMD_FX_ORDER_POSTPROCESS)
+            r->taken[c] = true;
+    }
+    return open_one(j, a, r, path, fx, c, err);
+}
+
+/* Accessory i's own post effect, unless a `post` entry took it; its effect
+ * that did not parse is the run's error under --strict-effects (the stage
+ * warned otherwise). */
+static mmd_status open_accessory(render_job *j, const render_args *a, render_fx *r, int i, mmd_error *err)
+{
+    const mmd_stage_effect *e = &j->stage->acc_effects[i];
+    if (e->error && a->strict_effects)
+        return mmd_fail(err, MMD_E_BAD_STRUCTURE, "accessory '%s': effect %s: %s", j->scene->accessories[i].name,
+                        e->file, e->error);
+    if (!e->fx || e->order != MMD_FX_ORDER_POSTPROCESS || r->taken[i])
+        return MMD_OK;
+    r->taken[i] = true;
+    return open_one(j, a, r, e->file, e->fx, i, err);
 }
 
 mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_error *err)
 {
     const mmd_scene *s = j->scene;
-    if (!s->post_effect_count)
+    bool any = s->post_effect_count > 0;
+    for (int i = 0; i < s->accessory_count && !any; i++)
+        any = j->stage->acc_effects[i].file != NULL;
+    if (!any)
         return MMD_OK;
     render_fx *r = calloc(1, sizeof *r);
     if (!r)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     j->fx = r;
-    for (int i = 0; i < s->post_effect_count; i++) {
-        mmd_status st = open_one(j, a, r, s->post_effects[i], err);
-        if (st != MMD_OK)
-            return st;
-    }
-    if (r->count)
-        return mmd_fx_post_create(mmd_renderer_api(j->renderer), s->width, s->height, &r->post, err);
-    return MMD_OK;
+    mmd_status st = MMD_OK;
+    for (int i = 0; st == MMD_OK && i < s->post_effect_count; i++)
+        st = open_entry(j, a, r, s->post_effects[i], err);
+    for (int i = 0; st == MMD_OK && i < s->accessory_count; i++)
+        st = open_accessory(j, a, r, i, err);
+    if (st == MMD_OK && r->count)
+        st = mmd_fx_post_create(mmd_renderer_api(j->renderer), s->width, s->height, &r->post, err);
+    return st;
 }
 
 void mmd_render_free_effects(render_job *j)
@@ -107,7 +162,7 @@ void mmd_render_free_effects(render_job *j)
         return;
     for (int i = 0; i < r->count; i++) {
         mmd_fx_effect_free(r->effect[i]);
-        mmd_fx_free(r->fx[i]);
+        mmd_fx_free(r->own[i]);
     }
     mmd_fx_post_free(r->post);
     free(r);

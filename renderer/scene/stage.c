@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "renderer/base/fs.h"
+#include "renderer/scene/effect_file.h"
 
 /* What the stage owns besides the public fields: the motions (the scene's
  * in-memory ones are borrowed), which slots borrow another slot's file, and
@@ -21,6 +22,7 @@ struct mmd_stage_private {
     bool camera_owned;
     bool physics_warned[MMD_SCENE_MAX_MODELS]; /* the budget warning was given */
     char *beside[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES]; /* same-named .fx paths found */
+    char *fx_error[MMD_SCENE_MAX_ACCESSORIES]; /* why an accessory's effect did not parse */
 };
 
 /* err->msg becomes "file: offset ..., section #item: msg" (mmd_error_format), prefixed. */
@@ -160,19 +162,45 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
     return MMD_OK;
 }
 
-/* The drawable's effect: its own (scene key or .emm), else a same-named .fx
- * beside its file (MME's rule). One warning per effect: none is applied yet. */
-static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, const char *what, const char *name,
-                                    const char *file, const char *own, mmd_effect_origin own_origin)
+static const char k_not_built[] = "the MikuMikuEffect runtime is not built yet";
+
+/* An accessory's effect parsed and classified (MME: a post effect is loaded
+ * as an accessory); why it is not applied, or NULL for a post effect. */
+static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effect *e)
 {
-    mmd_stage_effect e = {own, own ? (own_origin != MMD_EFFECT_NONE ? own_origin : MMD_EFFECT_SCENE) : MMD_EFFECT_NONE};
+    mmd_error err = {0};
+    if (mmd_effect_file_load(e->file, &e->fx, &err) != MMD_OK) {
+        e->fx = NULL;
+        p->fx_error[acc] = strdup(err.msg);
+        e->error = p->fx_error[acc] ? p->fx_error[acc] : "out of memory";
+        return e->error;
+    }
+    e->order = mmd_fx_script_order(e->fx);
+    if (e->order == MMD_FX_ORDER_POSTPROCESS)
+        return NULL;
+    if (e->order == MMD_FX_ORDER_PREPROCESS)
+        return "ScriptOrder \"preprocess\" effects are not run yet";
+    return k_not_built;
+}
+
+/* The drawable's effect: its own (scene key or .emm), else a same-named .fx
+ * beside its file (MME's rule). One warning per effect that is not applied;
+ * an accessory's (acc >= 0) is parsed: a post effect is applied by a render. */
+static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, int acc, const char *what,
+                                    const char *name, const char *file, const char *own,
+                                    mmd_effect_origin own_origin)
+{
+    mmd_stage_effect e = {own, own ? (own_origin != MMD_EFFECT_NONE ? own_origin : MMD_EFFECT_SCENE) : MMD_EFFECT_NONE,
+                          NULL, MMD_FX_ORDER_STANDARD, NULL};
     char beside[PATH_MAX];
     if (!own && file && mmd_scene_effect_beside(file, beside, sizeof beside) && (p->beside[slot] = strdup(beside)))
-        e = (mmd_stage_effect){p->beside[slot], MMD_EFFECT_BESIDE};
-    if (e.file)
-        mmd_warnf(p->opt.warn, p->opt.warn_ctx,
-                  "%s '%s': effect %s (%s) is not applied: the MikuMikuEffect runtime is not built yet", what, name,
-                  e.file, mmd_effect_origin_name(e.origin));
+        e = (mmd_stage_effect){p->beside[slot], MMD_EFFECT_BESIDE, NULL, MMD_FX_ORDER_STANDARD, NULL};
+    if (!e.file)
+        return e;
+    const char *why = acc >= 0 ? classify(p, acc, &e) : k_not_built;
+    if (why)
+        mmd_warnf(p->opt.warn, p->opt.warn_ctx, "%s '%s': effect %s (%s) is not applied: %s", what, name, e.file,
+                  mmd_effect_origin_name(e.origin), why);
     return e;
 }
 
@@ -181,12 +209,12 @@ static void find_effects(mmd_stage *st)
     const mmd_scene *s = st->scene;
     for (int i = 0; i < s->model_count; i++) {
         const mmd_scene_model *m = &s->models[i];
-        st->model_effects[i] = find_effect(st->priv, i, "model", m->name, m->file, m->effect, m->effect_origin);
+        st->model_effects[i] = find_effect(st->priv, i, -1, "model", m->name, m->file, m->effect, m->effect_origin);
     }
     for (int i = 0; i < s->accessory_count; i++) {
         const mmd_scene_accessory *a = &s->accessories[i];
-        st->acc_effects[i] = find_effect(st->priv, MMD_SCENE_MAX_MODELS + i, "accessory", a->name, a->file, a->effect,
-                                         a->effect_origin);
+        st->acc_effects[i] = find_effect(st->priv, MMD_SCENE_MAX_MODELS + i, i, "accessory", a->name, a->file,
+                                         a->effect, a->effect_origin);
     }
 }
 
@@ -243,6 +271,10 @@ void mmd_stage_free(mmd_stage *st)
     }
     for (size_t i = 0; i < sizeof p->beside / sizeof p->beside[0]; i++)
         free(p->beside[i]);
+    for (int i = 0; i < MMD_SCENE_MAX_ACCESSORIES; i++) {
+        mmd_fx_free(st->acc_effects[i].fx);
+        free(p->fx_error[i]);
+    }
     free(p);
     free(st);
 }

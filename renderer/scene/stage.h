@@ -21,7 +21,8 @@
  * accessories and their keys; builds the camera/light/shadow track and the
  * outside parents and camera follow (links.h); finds each drawable's effect
  * (model_effects, acc_effects: one warning per effect, with where it came
- * from, until the effect runtime applies them). It needs no GL: the renderer
+ * from, until the effect runtime applies them; an accessory's effect is
+ * parsed here and a post effect is not warned about: a render applies it). It needs no GL: the renderer
  * takes the models, anims and accessory placements from the struct below.
  *
  * Warnings (a file's repairs, motion tracks that match nothing, IK past its
@@ -38,6 +39,7 @@
 
 #include "core/anim.h"
 #include "core/camera.h"
+#include "core/fx.h"
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/physics.h"
@@ -61,6 +63,14 @@ typedef struct mmd_stage_options {
 typedef struct mmd_stage_effect {
     const char *file;          /* the scene's string, or the stage's own for BESIDE */
     mmd_effect_origin origin;
+    /* Accessories: the file parsed once per run (the stage's; a render's post
+     * effects use it), and MME's order, which makes it a post effect
+     * (POSTPROCESS: no warning, the render applies it with this accessory as
+     * its controller) or not (one warning: not applied); fx NULL with error
+     * set: it did not parse ("FILE:LINE: what", the stage's). */
+    mmd_fx *fx;
+    mmd_fx_order order;
+    const char *error;
 } mmd_stage_effect;
 
 /* Read-only for callers; slot i is scene->models[i]. */

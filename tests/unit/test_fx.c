@@ -221,6 +221,41 @@ TEST(script_commands_split)
     mmd_arena_destroy(a);
 }
 
+/* MME's ScriptOrder of STANDARDSGLOBAL: what makes an accessory's effect a
+ * post effect (docs/effects.md "Where effects come from"). */
+TEST(script_order_classifies)
+{
+    static const struct {
+        const char *src;
+        mmd_fx_order order;
+    } cases[] = {
+        {"float Script : STANDARDSGLOBAL < string ScriptClass = \"scene\"; string ScriptOrder = \"postprocess\"; > = 0.8;",
+         MMD_FX_ORDER_POSTPROCESS},
+        {"float S : standardsglobal < string SCRIPTORDER = \"PostProcess\"; > = 0.8;", MMD_FX_ORDER_POSTPROCESS},
+        {"float Script : STANDARDSGLOBAL < string ScriptClass = \"scene\"; string ScriptOrder = \"preprocess\"; > = 0.8;",
+         MMD_FX_ORDER_PREPROCESS},
+        {"float Script : STANDARDSGLOBAL < string ScriptClass = \"object\"; string ScriptOrder = \"standard\"; > = 0.8;",
+         MMD_FX_ORDER_STANDARD},
+        {"float Script : STANDARDSGLOBAL < string ScriptClass = \"scene\"; > = 0.8;", MMD_FX_ORDER_STANDARD},
+        {"float Script : STANDARDSGLOBAL < string ScriptOrder = \"later\"; > = 0.8;", MMD_FX_ORDER_STANDARD},
+        {"float Script : STANDARDSGLOBAL < float ScriptOrder = 2; > = 0.8;", MMD_FX_ORDER_STANDARD},
+        {"float4x4 W : WORLD; float x = 1;", MMD_FX_ORDER_STANDARD},
+        /* the first STANDARDSGLOBAL decides */
+        {"float A : STANDARDSGLOBAL < string ScriptOrder = \"standard\"; > = 0.8;\n"
+         "float B : STANDARDSGLOBAL < string ScriptOrder = \"postprocess\"; > = 0.8;",
+         MMD_FX_ORDER_STANDARD},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mmd_fx *fx = parse(cases[i].src);
+        REQUIRE(fx);
+        CHECK_EQ_INT(mmd_fx_script_order(fx), cases[i].order);
+        mmd_fx_free(fx);
+    }
+    CHECK_EQ_INT(mmd_fx_script_order(NULL), MMD_FX_ORDER_STANDARD);
+    CHECK_STR(mmd_fx_order_name(MMD_FX_ORDER_POSTPROCESS), "postprocess");
+    CHECK_STR(mmd_fx_order_name(MMD_FX_ORDER_COUNT), "");
+}
+
 TEST(macros_expand)
 {
     mmd_fx *fx = parse("#define N 4\n"
@@ -460,6 +495,7 @@ TEST(shared_light_bloom_values)
     CHECK_STR(g->name, "Script");
     CHECK_STR(g->init, "0.8");
     CHECK_STR(mmd_fx_annotation_find(g->annotations, g->annotation_count, "ScriptOrder")->text, "postprocess");
+    CHECK_EQ_INT(mmd_fx_script_order(fx), MMD_FX_ORDER_POSTPROCESS);
     for (uint32_t i = 0; i < fx->sampler_count; i++)
         if (strcmp(fx->samplers[i].name, "ScnSamp") == 0)
             scn = &fx->samplers[i];
@@ -501,6 +537,7 @@ int main(void)
     RUN(parses_every_construct);
     RUN(code_text_keeps_its_lines);
     RUN(script_commands_split);
+    RUN(script_order_classifies);
     RUN(macros_expand);
     RUN(conditionals_choose);
     RUN(includes_are_relative_and_located);

@@ -263,13 +263,15 @@ TEST(errors_name_the_place)
 /* Each drawable's effect with its origin: the scene's key, else MME's
  * same-named .fx beside the model (Skirt.FX beside skirt.pmx: Windows' letter
  * case); one warning per effect, naming it and where it came from. */
-static char g_last[512];
+static char g_last[512], g_all[4096];
 static void keep_warning(void *ctx, const char *sentence)
 {
     (void)ctx;
     g_warnings++;
     if (strstr(sentence, "effect"))
         snprintf(g_last, sizeof g_last, "%s", sentence);
+    size_t n = strlen(g_all);
+    snprintf(g_all + n, sizeof g_all - n, "%s\n", sentence);
 }
 
 TEST(effects_and_their_origin)
@@ -303,6 +305,52 @@ TEST(effects_and_their_origin)
     mmd_scene_free(s);
 }
 
+/* An accessory's effect is parsed once by the stage and classified by MME's
+ * ScriptOrder: a post effect (same-named .fx here) is kept for the render
+ * with no warning; an object effect, a preprocess one and one that does not
+ * parse each keep one "not applied" warning, saying why. */
+TEST(accessory_effects_classified)
+{
+    static const char tri[] = "xof 0302txt 0064\nMesh {\n3;\n0;0;0;,\n0;0;0;,\n0;0;0;;\n1;\n3;0,1,2;;\n}\n";
+    static const char post[] = "float Script : STANDARDSGLOBAL < string ScriptClass = \"scene\";\n"
+                               "    string ScriptOrder = \"postprocess\"; > = 0.8;\ntechnique T { }\n";
+    static const char pre[] = "float Script : STANDARDSGLOBAL < string ScriptClass = \"scene\";\n"
+                              "    string ScriptOrder = \"preprocess\"; > = 0.8;\ntechnique T { }\n";
+    static const char *const xs[] = {"post.x", "obj.x", "pre.x", "bad.x"};
+    for (int i = 0; i < 4; i++)
+        save(xs[i], tri, sizeof tri - 1);
+    save("post.fx", post, sizeof post - 1);
+    save("obj_fx.fx", "technique T { }\n", 16);
+    save("pre_fx.fx", pre, sizeof pre - 1);
+    save("bad_fx.fx", "float x = ;\n", 12);
+    mmd_model *m = mmd_test_skirt_model();
+    REQUIRE(m);
+    save_model("plain.pmx", m);
+    mmd_model_free(m);
+    mmd_scene *s = parse("[model]\nfile = plain.pmx\nphysics = off\n[accessory:p]\nfile = post.x\n[accessory:o]\nfile = obj.x\neffect = obj_fx.fx\n"
+                         "[accessory:r]\nfile = pre.x\neffect = pre_fx.fx\n[accessory:b]\nfile = bad.x\n"
+                         "effect = bad_fx.fx\n", true);
+    REQUIRE(s);
+    mmd_stage *st = NULL;
+    mmd_error err;
+    g_warnings = 0;
+    g_all[0] = 0;
+    mmd_stage_options o = {.warn = keep_warning};
+    REQUIRE(mmd_stage_open(s, &o, &st, &err) == MMD_OK);
+    const mmd_stage_effect *e = st->acc_effects;
+    CHECK(e[0].origin == MMD_EFFECT_BESIDE && e[0].fx && e[0].order == MMD_FX_ORDER_POSTPROCESS && !e[0].error);
+    CHECK(e[1].fx && e[1].order == MMD_FX_ORDER_STANDARD && !e[1].error);
+    CHECK(e[2].fx && e[2].order == MMD_FX_ORDER_PREPROCESS);
+    CHECK(!e[3].fx && e[3].error && strstr(e[3].error, "bad_fx.fx:1:"));
+    CHECK_EQ_INT(g_warnings, 3);
+    CHECK(!strstr(g_all, "accessory 'p'"));
+    CHECK(strstr(g_all, "accessory 'o': effect ") && strstr(g_all, "obj_fx.fx (scene.ini) is not applied: the "));
+    CHECK(strstr(g_all, "accessory 'r': effect ") && strstr(g_all, "is not applied: ScriptOrder \"preprocess\""));
+    CHECK(strstr(g_all, "accessory 'b': effect ") && strstr(g_all, "is not applied: ") && strstr(g_all, "bad_fx.fx:1:"));
+    mmd_stage_free(st);
+    mmd_scene_free(s);
+}
+
 int main(void)
 {
     snprintf(g_dir, sizeof g_dir, "/tmp/mmd_stage_XXXXXX");
@@ -312,6 +360,7 @@ int main(void)
     RUN(render_and_pose_scene_agree);
     RUN(errors_name_the_place);
     RUN(effects_and_their_origin);
+    RUN(accessory_effects_classified);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     if (system(cmd) != 0)

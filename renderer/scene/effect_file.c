@@ -1,0 +1,28 @@
+/* renderer/scene/effect_file.c - an effect file and its includes (effect_file.h). */
+#include "renderer/scene/effect_file.h"
+
+#include <stdlib.h>
+
+#include "core/file.h"
+#include "renderer/image/texpath.h"
+
+static mmd_status read_include(void *user, const char *dir, const char *name, void **data, size_t *size,
+                               mmd_error *err)
+{
+    (void)user;
+    char path[4096];
+    mmd_status st = mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
+    return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
+}
+
+mmd_status mmd_effect_file_load(const char *path, mmd_fx **out, mmd_error *err)
+{
+    void *data = NULL;
+    size_t size = 0;
+    mmd_fx_loader ld = {read_include, NULL};
+    mmd_status st = mmd_file_read(path, &data, &size, err);
+    if (st == MMD_OK)
+        st = mmd_fx_load(data, size, path, &ld, out, err);
+    free(data);
+    return st;
+}
