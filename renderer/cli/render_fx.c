@@ -40,6 +40,8 @@ typedef struct render_fx {
     int count;
     bool taken[MMD_SCENE_MAX_ACCESSORIES]; /* the accessory's own post effect is in the list */
     mmd_fx_post *post;
+    mmd_fx_frame frame; /* the frame being drawn (mmd_render_prepare_effects) */
+    render_job *job;
 } render_fx;
 
 static const char *base_name(const char *path)
@@ -133,42 +135,6 @@ static mmd_status open_accessory(render_job *j, const render_args *a, render_fx 
     return open_one(j, a, r, e->file, e->fx, i, err);
 }
 
-mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_error *err)
-{
-    const mmd_scene *s = j->scene;
-    bool any = s->post_effect_count > 0;
-    for (int i = 0; i < s->accessory_count && !any; i++)
-        any = j->stage->acc_effects[i].file != NULL;
-    if (!any)
-        return MMD_OK;
-    render_fx *r = calloc(1, sizeof *r);
-    if (!r)
-        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
-    j->fx = r;
-    mmd_status st = MMD_OK;
-    for (int i = 0; st == MMD_OK && i < s->post_effect_count; i++)
-        st = open_entry(j, a, r, s->post_effects[i], err);
-    for (int i = 0; st == MMD_OK && i < s->accessory_count; i++)
-        st = open_accessory(j, a, r, i, err);
-    if (st == MMD_OK && r->count)
-        st = mmd_fx_post_create(mmd_renderer_api(j->renderer), s->width, s->height, &r->post, err);
-    return st;
-}
-
-void mmd_render_free_effects(render_job *j)
-{
-    render_fx *r = j->fx;
-    if (!r)
-        return;
-    for (int i = 0; i < r->count; i++) {
-        mmd_fx_effect_free(r->effect[i]);
-        mmd_fx_free(r->own[i]);
-    }
-    mmd_fx_post_free(r->post);
-    free(r);
-    j->fx = NULL;
-}
-
 /* MMD's column-major GL matrices as D3D's row-major left-handed ones: the
  * z mirror undone (m -> M m M, M = diag(1, 1, -1, 1)); a projection's depth
  * also taken from GL's -1..1 to D3D's 0..1. Column-major GL is the row-major
@@ -260,24 +226,71 @@ static void controller_state(const render_job *j, int slot, mmd_fx_control *c)
     }
 }
 
-mmd_status mmd_render_apply_effects(render_job *j, double t, const mmd_camera_state *cam,
-                                    const mmd_light_state *light, mmd_error *err)
+/* The renderer's frame hook (render.h): the post effects in order over its
+ * frame, each with its own controller. */
+static mmd_status run_post(void *user, unsigned frame, unsigned *out, mmd_error *err)
 {
-    render_fx *r = j->fx;
-    if (!r || !r->count)
-        return MMD_OK;
-    mmd_fx_frame f;
-    frame_state(j, t, cam, light, &f);
-    f.item = model_item;
-    f.item_user = j;
-    for (int i = 0; i < r->count; i++) { /* one at a time: each has its own controller */
-        controller_state(j, r->controller[i], &f.self);
-        f.self_name = r->controller[i] >= 0 ? r->self_name[i] : NULL;
-        if (f.self.found && !f.self.visible)
+    render_fx *r = user;
+    mmd_fx_frame *f = &r->frame;
+    for (int i = 0; i < r->count; i++) {
+        controller_state(r->job, r->controller[i], &f->self);
+        f->self_name = r->controller[i] >= 0 ? r->self_name[i] : NULL;
+        if (f->self.found && !f->self.visible)
             continue; /* MME: a hidden post effect's accessory turns it off */
-        mmd_status s = mmd_fx_post_run(r->post, &r->effect[i], 1, &f, j->rgba, err);
+        mmd_status s = mmd_fx_post_apply(r->post, r->effect[i], f, &frame, err);
         if (s != MMD_OK)
             return s;
     }
+    *out = frame;
     return MMD_OK;
+}
+
+mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_error *err)
+{
+    const mmd_scene *s = j->scene;
+    bool any = s->post_effect_count > 0;
+    for (int i = 0; i < s->accessory_count && !any; i++)
+        any = j->stage->acc_effects[i].file != NULL;
+    if (!any)
+        return MMD_OK;
+    render_fx *r = calloc(1, sizeof *r);
+    if (!r)
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
+    j->fx = r;
+    mmd_status st = MMD_OK;
+    for (int i = 0; st == MMD_OK && i < s->post_effect_count; i++)
+        st = open_entry(j, a, r, s->post_effects[i], err);
+    for (int i = 0; st == MMD_OK && i < s->accessory_count; i++)
+        st = open_accessory(j, a, r, i, err);
+    if (st == MMD_OK && r->count) {
+        st = mmd_fx_post_create(mmd_renderer_api(j->renderer), &r->post, err);
+        r->job = j;
+        if (st == MMD_OK)
+            mmd_renderer_set_frame_hook(j->renderer, run_post, r);
+    }
+    return st;
+}
+
+void mmd_render_free_effects(render_job *j)
+{
+    render_fx *r = j->fx;
+    if (!r)
+        return;
+    for (int i = 0; i < r->count; i++) {
+        mmd_fx_effect_free(r->effect[i]);
+        mmd_fx_free(r->own[i]);
+    }
+    mmd_fx_post_free(r->post);
+    free(r);
+    j->fx = NULL;
+}
+
+void mmd_render_prepare_effects(render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light)
+{
+    render_fx *r = j->fx;
+    if (!r || !r->count)
+        return;
+    frame_state(j, t, cam, light, &r->frame);
+    r->frame.item = model_item;
+    r->frame.item_user = j;
 }

@@ -57,10 +57,10 @@ mmd_status mmd_render_add_models(render_job *j, mmd_error *err);
 
 /* render_fx.c: the scene's post effects on the renderer's context (after
  * mmd_render_open_renderer); a failing one is skipped with a warning, or
- * with --strict-effects the error. Applied to j->rgba after each frame. */
+ * with --strict-effects the error. They run as the renderer's frame hook on
+ * each frame, with the state mmd_render_prepare_effects gave before it. */
 mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_error *err);
-mmd_status mmd_render_apply_effects(render_job *j, double t, const mmd_camera_state *cam,
-                                    const mmd_light_state *light, mmd_error *err);
+void mmd_render_prepare_effects(render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light);
 void mmd_render_free_effects(render_job *j);
 
 /* render_output.c */

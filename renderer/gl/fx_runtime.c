@@ -84,12 +84,12 @@ struct mmd_fx_effect {
     uint32_t target_count;
     mmd_fx_script_cmd *script;
     uint32_t script_count;
-    GLuint fbo, read_fbo, vao, vbo, out_tex, out_depth;
+    GLuint fbo, vao, vbo, out_tex, out_depth;
     uint32_t max_units; /* samplers of the pass with the most */
     mmd_arena *arena;
     /* a run's state */
     const mmd_fx_frame *frame;
-    GLuint scene;
+    GLuint scene; /* the post effect's input: a framebuffer, colour attachment 0 */
     int colour[MAX_TARGETS]; /* target index, -1 the default (0) or none (1..3) */
     int depth;
     float clear_colour[4], clear_depth;
@@ -379,7 +379,6 @@ static mmd_status make_output(mmd_fx_effect *e, mmd_error *err)
 {
     const mmd_gl *gl = e->c.gl;
     gl->GenFramebuffers(1, &e->fbo);
-    gl->GenFramebuffers(1, &e->read_fbo);
     gl->GenTextures(1, &e->out_tex);
     gl->BindTexture(GL_TEXTURE_2D, e->out_tex);
     /* MME's screen is X8R8G8B8: alpha reads 1 unless the render keeps it */
@@ -452,7 +451,6 @@ void mmd_fx_effect_free(mmd_fx_effect *e)
     }
     if (e->fbo) {
         gl->DeleteFramebuffers(1, &e->fbo);
-        gl->DeleteFramebuffers(1, &e->read_fbo);
         gl->DeleteTextures(1, &e->out_tex);
         gl->DeleteRenderbuffers(1, &e->out_depth);
         gl->DeleteVertexArrays(1, &e->vao);
@@ -656,8 +654,7 @@ static void cmd_external(script_run *r, const mmd_fx_script_cmd *c)
     const mmd_gl *gl = e->c.gl;
     int w, h;
     bind_targets(e, &w, &h);
-    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, e->read_fbo);
-    gl->FramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, e->scene, 0);
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, e->scene);
     gl->ReadBuffer(GL_COLOR_ATTACHMENT0);
     GLenum one = GL_COLOR_ATTACHMENT0;
     gl->DrawBuffers(1, &one);

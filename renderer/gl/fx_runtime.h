@@ -8,7 +8,7 @@
  *     mmd_fx_effect *e;
  *     if (mmd_fx_effect_create(fx, &c, &e, &err) != MMD_OK) ... err.msg "FILE:LINE: pass P: why"
  *     GLuint out;
- *     mmd_fx_effect_post(e, scene_texture, &frame, &out, &err);   (a post effect, per frame)
+ *     mmd_fx_effect_post(e, scene_fbo, &frame, &out, &err);   (a post effect, per frame)
  *     mmd_fx_effect_free(e);
  *
  * Pixels: the textures are D3D's way up (row 0 is the top row); the
@@ -55,18 +55,20 @@ mmd_status mmd_fx_effect_create(const mmd_fx *fx, const mmd_fx_effect_config *c,
                                 mmd_error *err);
 void mmd_fx_effect_free(mmd_fx_effect *e); /* NULL is a no-op */
 
-/* Run the technique's Script as a post effect on scene (a texture of the
- * viewport's size): ScriptExternal=Color copies scene into the current
- * target; the default colour target is the effect's output, *out. GL state
- * the renderer relies on is restored. MMD_E_GL on a GL error. */
+/* Run the technique's Script as a post effect on scene (a framebuffer whose
+ * colour attachment 0 holds the frame, the viewport's size): ScriptExternal=
+ * Color copies it into the current target; the default colour target is the
+ * effect's output, *out (a texture). GL state the renderer relies on is
+ * restored. MMD_E_GL on a GL error. */
 mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame *f, GLuint *out, mmd_error *err);
 
-/* Post effects over a frame read back by the renderer (fx_post.c): rgba
- * (w x h, top row first) goes up, through each effect in order, and back. */
+/* Post effects over the renderer's frame on the GPU (fx_post.c), as its frame
+ * hook (render.h) runs them: each effect reads the previous one's output. */
 typedef struct mmd_fx_post mmd_fx_post;
-mmd_status mmd_fx_post_create(const mmd_gl *gl, int w, int h, mmd_fx_post **out, mmd_error *err);
+mmd_status mmd_fx_post_create(const mmd_gl *gl, mmd_fx_post **out, mmd_error *err);
 void mmd_fx_post_free(mmd_fx_post *p); /* NULL is a no-op */
-mmd_status mmd_fx_post_run(mmd_fx_post *p, mmd_fx_effect *const *effects, size_t count, const mmd_fx_frame *f,
-                           uint8_t *rgba, mmd_error *err);
+/* e over *frame (a framebuffer, colour attachment 0); *frame becomes the
+ * framebuffer holding e's output. */
+mmd_status mmd_fx_post_apply(mmd_fx_post *p, mmd_fx_effect *e, const mmd_fx_frame *f, GLuint *frame, mmd_error *err);
 
 #endif

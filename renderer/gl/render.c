@@ -380,6 +380,12 @@ unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char 
 }
 void mmd_renderer_set_time(mmd_renderer *r, double seconds) { r->time_s = seconds; }
 
+void mmd_renderer_set_frame_hook(mmd_renderer *r, mmd_frame_hook_fn fn, void *user)
+{
+    r->frame_hook = fn;
+    r->frame_hook_user = user;
+}
+
 static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in)
 {
     const mmd_gl *gl = r->gl;

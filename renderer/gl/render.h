@@ -164,6 +164,16 @@ const mmd_render_timings *mmd_renderer_timings(const mmd_renderer *r);
 size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count);
 /* Scene time in seconds of the next frame (AutoLuminous' LightBlink; default 0). */
 void mmd_renderer_set_time(mmd_renderer *r, double seconds);
+/* The frame hook: called once per frame after the renderer's own passes and
+ * built-in effects, before the readback, with a framebuffer whose colour
+ * attachment 0 holds the frame (the output's size, top row first, D3D's way
+ * up; premultiplied alpha when transparent); it leaves the picture to read
+ * back in *out (a framebuffer, colour attachment 0: frame itself or its own;
+ * GL names as unsigned, GLuint).
+ * MikuMikuEffect's post effects run there, on the GPU's copy of the frame.
+ * fn NULL removes it. An error fails the frame with its sentence. */
+typedef mmd_status (*mmd_frame_hook_fn)(void *user, unsigned frame, unsigned *out, mmd_error *err);
+void mmd_renderer_set_frame_hook(mmd_renderer *r, mmd_frame_hook_fn fn, void *user);
 
 /* Per-pass cost of the last frame when options.profile is set (benchmarks
  * only, pixels unchanged): every pass is finished (glFinish) before the next

@@ -151,6 +151,8 @@ struct mmd_renderer {
     GLint u_glow[8];
     mmd_post *postfx;
     double time_s;
+    mmd_frame_hook_fn frame_hook; /* mmd_renderer_set_frame_hook */
+    void *frame_hook_user;
     GLuint fbo_shadow, tex_shadow;
     int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
     GLuint tex_white, toon_shared[10];

@@ -126,8 +126,8 @@ void mmd_target_begin(mmd_renderer *r)
 }
 
 /* Post effects: resolve, run pass_post.c (with this frame's emission when
- * something glowed), leave its output bound for reading. */
-static void finish_post(mmd_renderer *r)
+ * something glowed); the framebuffer holding the result. */
+static GLuint finish_post(mmd_renderer *r)
 {
     const mmd_gl *gl = r->gl;
     if (r->o.samples > 1) {
@@ -139,30 +139,32 @@ static void finish_post(mmd_renderer *r)
     /* screen.bmp gets the frame before the effects (they blend into fbo_res) */
     mmd_accessories_copy_screen(r);
     GLuint glow = r->glow_drawn ? r->tex_glow : 0;
-    if (!mmd_post_needed(r->postfx, glow)) { /* nothing glowed this frame: the frame as drawn */
-        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
-        return;
-    }
+    if (!mmd_post_needed(r->postfx, glow)) /* nothing glowed this frame: the frame as drawn */
+        return r->fbo_res;
     GLuint out = mmd_post_run(r->postfx, r->tex_res, r->fbo_res, glow);
     mmd_prof_mark(r, MMD_PASS_POST);
-    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, out);
+    return out;
 }
 
 mmd_status mmd_target_finish(mmd_renderer *r, uint8_t *rgba, mmd_error *err)
 {
     const mmd_gl *gl = r->gl;
     int w = r->o.width, h = r->o.height;
+    GLuint frame = r->fbo_res;
     if (r->post) {
-        finish_post(r);
-    } else {
-        if (r->o.samples > 1) {
-            gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
-            gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
-            gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
-            mmd_prof_mark(r, MMD_PASS_RESOLVE);
-        }
-        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_res);
+        frame = finish_post(r);
+    } else if (r->o.samples > 1) {
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_res);
+        gl->BlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        mmd_prof_mark(r, MMD_PASS_RESOLVE);
     }
+    if (r->frame_hook) {
+        mmd_status hs = r->frame_hook(r->frame_hook_user, frame, &frame, err);
+        if (hs != MMD_OK)
+            return hs;
+    }
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, frame);
     gl->ReadBuffer(GL_COLOR_ATTACHMENT0);
     gl->PixelStorei(GL_PACK_ALIGNMENT, 1);
     gl->ReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
