@@ -43,6 +43,9 @@ ok=1
 for f in 10 11 12 13; do cmp -s "$TMP/p4/frame_0000$f.png" "$TMP/c4/frame_0000$f.png" || ok=0; done
 [ $ok -eq 1 ] && t_pass "copy.fx after the built-in effects, every frame = the plain bytes" \
     || t_fail "copy.fx after the built-in effects, every frame = the plain bytes"
+t_expect "plain, transparent" 0 "$MMD" "$S" -o "$TMP/tplain/" "${SMALL[@]}" --background transparent
+t_expect "copy.fx, transparent" 0 "$MMD" "$TMP/copy.ini" -o "$TMP/tcopy/" "${SMALL[@]}" --background transparent
+same "$TMP/tplain/$F" "$TMP/tcopy/$F" "copy.fx on a transparent render = the plain bytes (alpha kept, colour straightened once)"
 scene inv '[effects]' "post = $FX/invert_top.fx"
 t_expect "invert_top.fx renders" 0 "$MMD" "$TMP/inv.ini" -o "$TMP/inv/" "${SMALL[@]}"
 $CHECK invert_top "$TMP/plain/$F" "$TMP/inv/$F" && t_pass "invert_top.fx: the top half inverted, the bottom kept" \
