@@ -12,6 +12,8 @@
  *   vmd-tail    VMD: complete bone + morph sections, then a garbage camera count
  *   skirt       PMX: a leg and a skirt flap with physics (tests/util/skirt_fixture.h)
  *   leg         VMD: the leg swings 60 degrees forward through the flap by frame 60
+ *   filmgrain   VMD for MikuMikuShaders' FilmGrainController.pmx: its morph
+ *               "FilmGrain" at 0.3 from frame 0 (the README's quickstart)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -165,6 +167,20 @@ static int fx_leg(const char *out)
     return rc;
 }
 
+static int fx_filmgrain(const char *out)
+{
+    mmd_motion *mo = mmd_motion_new("FilmGrainController");
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    int rc = 1;
+    if (mo && mmd_motion_add_morph_key(mo, "FilmGrain", 0, 0.3f) && mmd_vmd_write(mo, &buf, &n, &err) == MMD_OK)
+        rc = save(out, buf, n);
+    free(buf);
+    mmd_motion_free(mo);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -176,6 +192,7 @@ int main(int argc, char **argv)
         {"vmd-tail", fx_vmd_tail},
         {"skirt", fx_skirt},
         {"leg", fx_leg},
+        {"filmgrain", fx_filmgrain},
     };
     if (argc != 3) {
         fprintf(stderr, "usage: mkfixture NAME OUT\n");

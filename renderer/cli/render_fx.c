@@ -47,9 +47,9 @@ static int find_controller(const mmd_scene *s, const char *fx_path, char *name, 
     return -1;
 }
 
-static GLuint effect_texture(void *user, const char *dir, const char *name)
+static GLuint effect_texture(void *user, const char *dir, const char *name, bool *volume)
 {
-    return mmd_renderer_texture_file(user, dir, name, "post effect");
+    return mmd_renderer_texture_file(user, dir, name, "post effect", volume);
 }
 
 /* One post effect; MMD_OK with *e NULL when it failed and is skipped. */
