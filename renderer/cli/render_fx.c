@@ -52,6 +52,22 @@ static GLuint effect_texture(void *user, const char *dir, const char *name, bool
     return mmd_renderer_texture_file(user, dir, name, "post effect", volume);
 }
 
+/* Texture semantics the runtime does not make yet (MikuMikuEffect part 2): the
+ * effect runs, and a sampler reading such a texture reads 0. */
+static const char *const k_later_semantics[] = {"OFFSCREENRENDERTARGET", "ANIMATEDTEXTURE"};
+
+static void warn_later(const render_args *a, const mmd_fx *fx)
+{
+    for (uint32_t i = 0; i < fx->texture_count && !a->quiet; i++)
+        for (size_t k = 0; fx->textures[i].semantic && k < sizeof k_later_semantics / sizeof *k_later_semantics; k++)
+            if (!strcasecmp(fx->textures[i].semantic, k_later_semantics[k]))
+                mmd_msg_print(stderr,
+                              "mmdrender: warning: post effect %s:%d: %s %s is not supported yet: its samplers "
+                              "read 0, so the effect does not look as in MikuMikuEffect\n",
+                              fx->textures[i].loc.file, (int)fx->textures[i].loc.line, k_later_semantics[k],
+                              fx->textures[i].name);
+}
+
 /* One post effect; MMD_OK with *e NULL when it failed and is skipped. */
 static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, const char *path, mmd_error *err)
 {
@@ -76,6 +92,7 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
             mmd_msg_print(stderr, "mmdrender: warning: post effect %s skipped: %s\n", path, why.msg);
         return MMD_OK;
     }
+    warn_later(a, r->fx[k]);
     r->controller[k] = find_controller(j->scene, path, r->self_name[k], sizeof r->self_name[k]);
     r->count++;
     return MMD_OK;

@@ -118,6 +118,11 @@ for e in FXAA/FXAA FilmGrain/FilmGrain Hatching/Hatching LightBloom/LightBloom; 
     done
     [ $ok -eq 1 ] && t_pass "$n: same bytes across threads and chunks" || t_fail "$n: same bytes across threads and chunks"
 done
+# Hatching's strokes come from an OFFSCREENRENDERTARGET (the models drawn with their UVs), which
+# the runtime does not make yet: one warning names it (docs/effects.md)
+t_expect "Hatching: frame 12" 0 "$MMD" "$TMP/sh_Hatching.ini" -o "$TMP/hw/" "${MID[@]}" --frames 12
+t_grep "Hatching: its OFFSCREENRENDERTARGET is named as not supported yet" \
+    'warning: post effect .*Hatching\.fx:[0-9]+: OFFSCREENRENDERTARGET HatchingMap is not supported yet'
 
 # FilmGrain as its README starts it: FilmGrainController.pmx in the scene, its morph FilmGrain at
 # 0.3 (a VMD of our own; CONTROLOBJECT reads the morph): grain over the frame (its volume
