@@ -14,6 +14,10 @@
  *   leg         VMD: the leg swings 60 degrees forward through the flap by frame 60
  *   filmgrain   VMD for MikuMikuShaders' FilmGrainController.pmx: its morph
  *               "FilmGrain" at 0.3 from frame 0 (the README's quickstart)
+ *   volume-dds  DDS volume texture 2x2x2 A8R8G8B8: slice 0 red, slice 1 blue
+ *               (tests/util/dds_writer.h)
+ *   cube-dds    DDS cube map, 1x1 X8R8G8B8 faces: +X red, -X green, +Y blue,
+ *               -Y yellow, +Z cyan, -Z magenta
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +28,7 @@
 #include "core/motion.h"
 #include "core/pmx_write.h"
 #include "core/vmd_write.h"
+#include "tests/util/dds_writer.h"
 #include "tests/util/skirt_fixture.h"
 
 static int save(const char *out, const uint8_t *buf, size_t n)
@@ -181,6 +186,37 @@ static int fx_filmgrain(const char *out)
     return rc;
 }
 
+static int fx_volume_dds(const char *out)
+{
+    mmd_test_dds f = {.width = 2, .height = 2, .depth = 2, .pf_flags = MMD_DDPF_RGB | MMD_DDPF_ALPHAPIXELS,
+                      .bpp = 32, .mask = {0xff0000u, 0xff00u, 0xffu, 0xff000000u}};
+    uint8_t px[2 * 2 * 2 * 4]; /* B G R A */
+    for (int i = 0; i < 8; i++) {
+        px[i * 4 + 0] = i < 4 ? 0 : 255;
+        px[i * 4 + 1] = 0;
+        px[i * 4 + 2] = i < 4 ? 255 : 0;
+        px[i * 4 + 3] = 255;
+    }
+    size_t n;
+    uint8_t *d = mmd_test_dds_file(&f, px, &n);
+    int rc = d ? save(out, d, n) : 1;
+    free(d);
+    return rc;
+}
+
+static int fx_cube_dds(const char *out)
+{
+    mmd_test_dds f = {.width = 1, .height = 1, .cube = 1, .pf_flags = MMD_DDPF_RGB, .bpp = 32,
+                      .mask = {0xff0000u, 0xff00u, 0xffu, 0}};
+    static const uint8_t px[6 * 4] = {0, 0, 255, 0,   0, 255, 0, 0,   255, 0, 0, 0, /* B G R X */
+                                      0, 255, 255, 0, 255, 255, 0, 0, 255, 0, 255, 0};
+    size_t n;
+    uint8_t *d = mmd_test_dds_file(&f, px, &n);
+    int rc = d ? save(out, d, n) : 1;
+    free(d);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -193,6 +229,8 @@ int main(int argc, char **argv)
         {"skirt", fx_skirt},
         {"leg", fx_leg},
         {"filmgrain", fx_filmgrain},
+        {"volume-dds", fx_volume_dds},
+        {"cube-dds", fx_cube_dds},
     };
     if (argc != 3) {
         fprintf(stderr, "usage: mkfixture NAME OUT\n");

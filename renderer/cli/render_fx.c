@@ -47,9 +47,12 @@ static int find_controller(const mmd_scene *s, const char *fx_path, char *name, 
     return -1;
 }
 
-static GLuint effect_texture(void *user, const char *dir, const char *name, bool *volume)
+static GLuint effect_texture(void *user, const char *dir, const char *name, GLenum *target)
 {
-    return mmd_renderer_texture_file(user, dir, name, "post effect", volume);
+    unsigned t;
+    GLuint tex = mmd_renderer_texture_file(user, dir, name, "post effect", &t);
+    *target = t;
+    return tex;
 }
 
 /* Texture semantics the runtime does not make yet (MikuMikuEffect part 2): the

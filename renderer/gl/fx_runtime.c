@@ -325,11 +325,11 @@ static void sampler_source(mmd_fx_effect *e, const char *texture, sampler_slot *
     if (s->target >= 0 || !t || !e->c.texture)
         return;
     const mmd_fx_annotation *a = mmd_fx_annotation_find(t->annotations, t->annotation_count, "ResourceName");
-    bool volume = false;
+    GLenum file_target = GL_TEXTURE_2D;
     if (a && a->kind == MMD_FX_VALUE_STRING && a->text[0])
-        s->file = e->c.texture(e->c.texture_user, e->c.dir ? e->c.dir : ".", a->text, &volume);
-    if (volume != (s->bind == GL_TEXTURE_3D))
-        s->file = 0; /* a volume read as 2D or the other way: the sampler reads 0, as an unset texture */
+        s->file = e->c.texture(e->c.texture_user, e->c.dir ? e->c.dir : ".", a->text, &file_target);
+    if (file_target != s->bind)
+        s->file = 0; /* a volume read as 2D or the like: the sampler reads 0, as an unset texture */
 }
 
 static mmd_status bind_program(mmd_fx_effect *e, pass_prog *pp, const mmd_fx_program *p, mmd_error *err)

@@ -33,6 +33,7 @@
 #define DDPF_FOURCC 0x4u
 #define DDPF_RGB 0x40u
 #define DDSCAPS2_CUBEMAP 0x200u
+#define DDSCAPS2_CUBEMAP_ALLFACES 0xfc00u
 #define DDSCAPS2_VOLUME 0x200000u
 
 const char *mmd_image_format_name(int format)
@@ -330,9 +331,45 @@ static bool is_dxt(const uint8_t *d)
            (!memcmp(d + 84, "DXT1", 4) || !memcmp(d + 84, "DXT3", 4) || !memcmp(d + 84, "DXT5", 4));
 }
 
+/* Pixels of one cube face with its mip chain (DDS stores each face's levels
+ * before the next face); w, h within the image limits. */
+static size_t face_pixels(const uint8_t *d, uint32_t w, uint32_t h)
+{
+    uint32_t mips = rd32(d + 8) & DDSD_MIPMAPCOUNT ? rd32(d + 28) : 1;
+    size_t total = 0;
+    for (uint32_t l = 0; l < (mips < 1 ? 1 : mips > 16 ? 16 : mips); l++)
+        total += (size_t)(w >> l ? w >> l : 1) * (h >> l ? h >> l : 1);
+    return total;
+}
+
+/* The header's shape: volume depth (1 when not a volume), cube faces; refusals. */
+static mmd_status dds_shape(const uint8_t *d, uint32_t *depth, bool *volume, bool *cube, mmd_error *err)
+{
+    uint32_t flags = rd32(d + 8), h = rd32(d + 12), w = rd32(d + 16), caps2 = rd32(d + 112);
+    *volume = caps2 & DDSCAPS2_VOLUME;
+    *cube = caps2 & DDSCAPS2_CUBEMAP;
+    *depth = *cube ? 6 : *volume && (flags & DDSD_DEPTH) ? rd32(d + 24) : 1;
+    mmd_status st = check_dims(w, h, err);
+    if (st != MMD_OK)
+        return st;
+    if (*cube && ((caps2 & DDSCAPS2_CUBEMAP_ALLFACES) != DDSCAPS2_CUBEMAP_ALLFACES || w != h || *volume))
+        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 112,
+                             "DDS: offset 0x70, a cube map needs all six square faces (%ux%u, caps2 0x%x)", w, h,
+                             caps2);
+    if (*depth < 1 || *depth > MMD_IMAGE_MAX_DEPTH || (uint64_t)w * h * *depth > MMD_IMAGE_MAX_PIXELS)
+        return mmd_error_set(err, *depth < 1 ? MMD_E_BAD_HEADER : MMD_E_LIMIT, "dds", -1, 24,
+                             "DDS: offset 0x18, a volume of %ux%ux%u; the limit is 1..%d slices and %u Mpixel in "
+                             "total", w, h, *depth, MMD_IMAGE_MAX_DEPTH, MMD_IMAGE_MAX_PIXELS >> 20);
+    if (is_dxt(d) && (*volume || *cube))
+        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 84,
+                             "DDS: offset 0x54, a DXT-compressed %s is not supported (uncompressed ones are)",
+                             *cube ? "cube map" : "volume texture");
+    return MMD_OK;
+}
+
 /* DDS (decode.c's header comment): DXT1/3/5 2D textures keep their blocks;
- * uncompressed 2D and volume textures become RGBA8 (level 0; a volume's
- * slices one after the other). */
+ * uncompressed 2D, volume and cube textures become RGBA8 (level 0; a
+ * volume's slices or a cube's six faces one after the other). */
 static mmd_status load_dds(const uint8_t *d, size_t size, mmd_image *out, mmd_error *err)
 {
     if (size < 128)
@@ -342,26 +379,15 @@ static mmd_status load_dds(const uint8_t *d, size_t size, mmd_image *out, mmd_er
         return mmd_error_set(err, MMD_E_BAD_HEADER, "dds", -1, 4,
                              "DDS: offset 0x4, header size %u / pixel-format size %u (expected 124 / 32)",
                              rd32(d + 4), rd32(d + 76));
-    uint32_t flags = rd32(d + 8), h = rd32(d + 12), w = rd32(d + 16), caps2 = rd32(d + 112);
-    bool volume = caps2 & DDSCAPS2_VOLUME;
-    uint32_t depth = volume && (flags & DDSD_DEPTH) ? rd32(d + 24) : 1;
-    mmd_status st = check_dims(w, h, err);
+    uint32_t h = rd32(d + 12), w = rd32(d + 16), depth;
+    bool volume, cube;
+    mmd_status st = dds_shape(d, &depth, &volume, &cube, err);
     if (st != MMD_OK)
         return st;
-    if (caps2 & DDSCAPS2_CUBEMAP)
-        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 112, "DDS: offset 0x70, cube maps are not supported");
-    if (depth < 1 || depth > MMD_IMAGE_MAX_DEPTH || (uint64_t)w * h * depth > MMD_IMAGE_MAX_PIXELS)
-        return mmd_error_set(err, depth < 1 ? MMD_E_BAD_HEADER : MMD_E_LIMIT, "dds", -1, 24,
-                             "DDS: offset 0x18, a volume of %ux%ux%u; the limit is 1..%d slices and %u Mpixel in "
-                             "total", w, h, depth, MMD_IMAGE_MAX_DEPTH, MMD_IMAGE_MAX_PIXELS >> 20);
     mmd_image img;
     memset(&img, 0, sizeof img);
     img.width = (int)w;
     img.height = (int)h;
-    if (is_dxt(d) && volume)
-        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 84,
-                             "DDS: offset 0x54, a DXT-compressed volume texture is not supported (uncompressed "
-                             "volumes are)");
     if (is_dxt(d)) {
         if ((st = dds_blocks(d, size, &img, err)) == MMD_OK)
             *out = img;
@@ -370,21 +396,24 @@ static mmd_status load_dds(const uint8_t *d, size_t size, mmd_image *out, mmd_er
     dds_pixel f;
     if ((st = dds_pixel_of(d, &f, err)) != MMD_OK)
         return st;
-    size_t pixels = (size_t)w * h * depth, avail = size - 128;
-    if (pixels > avail / f.bytes)
+    size_t slice = (size_t)w * h, pixels = slice * depth, avail = size - 128;
+    size_t stride = cube ? face_pixels(d, w, h) : slice; /* pixels from one slice or face to the next */
+    if (stride * (depth - 1) + slice > avail / f.bytes)
         return mmd_error_set(err, MMD_E_TRUNCATED, "dds", -1, (int64_t)size,
-                             "DDS: %ux%u%s%.0u at %u bytes per pixel needs %zu bytes from offset 0x80, the file "
-                             "has %zu", w, h, volume ? "x" : "", volume ? depth : 0, f.bytes, pixels * f.bytes,
-                             avail);
+                             "DDS: %ux%u%s%.0u%s at %u bytes per pixel needs %zu bytes from offset 0x80, the file "
+                             "has %zu", w, h, volume ? "x" : "", volume ? depth : 0, cube ? " cube map" : "", f.bytes,
+                             (stride * (depth - 1) + slice) * f.bytes, avail);
     img.format = MMD_IMAGE_RGBA8;
-    img.depth = volume ? (int)depth : 0;
+    img.depth = volume || cube ? (int)depth : 0;
+    img.cube = cube;
     img.levels = 1;
     img.size = pixels * 4;
     img.level_size[0] = img.size;
     img.data = malloc(img.size);
     if (!img.data)
         return mmd_fail(err, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", img.size);
-    dds_convert(d + 128, pixels, &f, img.data);
+    for (uint32_t k = 0; k < depth; k++)
+        dds_convert(d + 128 + stride * k * f.bytes, slice, &f, img.data + slice * k * 4);
     img.has_alpha = rgba_has_alpha(img.data, pixels);
     *out = img;
     return MMD_OK;

@@ -14,9 +14,10 @@
  * X8R8G8B8, R5G6B5, ...), luminance (L8, A8L8), A8, and the D3DFMT codes in
  * the FourCC field (R16F, G16R16F, A16B16G16R16F, R32F, G32R32F,
  * A32B32G32R32F: clamped to 0..1). A volume texture (DDSCAPS2_VOLUME, as
- * MME's texture3D reads) in those uncompressed formats becomes an RGBA8
- * image with depth slices, one after the other; DXT volumes and cube maps
- * are refused (MMD_E_UNSUPPORTED).
+ * MME's texture3D reads) or a cube map (all six faces, as textureCUBE
+ * reads) in those uncompressed formats becomes an RGBA8 image with depth
+ * slices or six faces, one after the other (level 0); DXT volumes and cube
+ * maps, and cube maps missing a face, are refused (MMD_E_UNSUPPORTED).
  * Rows are top row first in every format (DDS stores them that way too), so
  * a texture uploaded as is must be sampled with MMD's v (0 = top) unflipped.
  *
@@ -64,6 +65,7 @@ enum {
 typedef struct mmd_image {
     int width, height;   /* level 0 */
     int depth;           /* 0: a 2D image; >= 1: a volume of depth width x height slices (RGBA8, 1 level) */
+    bool cube;           /* a cube map: depth 6 faces, +X -X +Y -Y +Z -Z as DDS and GL order them */
     int format;          /* MMD_IMAGE_* */
     uint8_t *data;       /* malloc'd; all levels back to back */
     size_t size;         /* bytes in data */

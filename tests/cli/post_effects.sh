@@ -90,6 +90,16 @@ t_expect "dx9_math.fx renders" 0 "$MMD" "$TMP/math.ini" -o "$TMP/math/" "${SMALL
 $CHECK black "$TMP/math/$F" && t_pass "DX9's fmod(x, 0), fmod's sign, pow, log2, sqrt, rsqrt, normalize(0)" \
     || t_fail "DX9's fmod(x, 0), fmod's sign, pow, log2, sqrt, rsqrt, normalize(0)"
 
+# volume and cube textures (DDS files of our own): the 3D sampler reads the slices, texCUBE each
+# face along its axis, a 2D sampler naming the volume reads 0 (black when all hold)
+cp "$FX/volume.fx" "$TMP/volume.fx"
+"$BUILD/tools/mkfixture" volume-dds "$TMP/volume.dds"
+"$BUILD/tools/mkfixture" cube-dds "$TMP/cube.dds"
+scene vol '[effects]' 'post = volume.fx'
+t_expect "volume.fx renders" 0 "$MMD" "$TMP/vol.ini" -o "$TMP/vol/" "${SMALL[@]}" --strict-effects
+$CHECK black "$TMP/vol/$F" && t_pass "DDS volume (sampler3D) and cube map (texCUBE) read as DX9 does; 2D reads 0" \
+    || t_fail "DDS volume (sampler3D) and cube map (texCUBE) read as DX9 does; 2D reads 0"
+
 # --- the shared MikuMikuShaders post effects ---------------------------------------------------
 SH=../shared/assets/fx/mikumikushaders
 if [ ! -d "$SH" ]; then
@@ -127,8 +137,7 @@ t_grep "Hatching: its OFFSCREENRENDERTARGET is named as not supported yet" \
 # FilmGrain as its README starts it: FilmGrainController.pmx in the scene, its morph FilmGrain at
 # 0.3 (a VMD of our own; CONTROLOBJECT reads the morph): grain over the frame (its volume
 # noise.dds read at TIME), moving from frame to frame, the same bytes across runs, threads, chunks
-MKFIX=$BUILD/tools/mkfixture
-"$MKFIX" filmgrain "$TMP/filmgrain.vmd"
+"$BUILD/tools/mkfixture" filmgrain "$TMP/filmgrain.vmd"
 CTRL=('[model:fgc]' "file = $SH/FilmGrain/FilmGrainController.pmx" "motion = $TMP/filmgrain.vmd")
 scene fgc_plain "${CTRL[@]}"
 scene fgc "${CTRL[@]}" '[effects]' "post = $SH/FilmGrain/FilmGrain.fx"

@@ -577,6 +577,43 @@ TEST(dds_luminance_alpha_and_float_formats)
     free(d);
 }
 
+/* A cube map (MME's textureCUBE): six faces, each with its mip chain in the
+ * file; level 0 of each face kept, in DDS's (and GL's) face order. */
+TEST(dds_cube_map)
+{
+    mmd_test_dds f = {.width = 2, .height = 2, .cube = 1, .mips = 2, .pf_flags = MMD_DDPF_RGB, .bpp = 24,
+                      .mask = {0xff0000, 0xff00, 0xff, 0}};
+    size_t face = (2 * 2 + 1) * 3; /* level 0 and the 1x1 level */
+    uint8_t px[6 * (2 * 2 + 1) * 3];
+    for (int k = 0; k < 6; k++)
+        for (size_t i = 0; i < face; i++)
+            px[k * face + i] = (uint8_t)(i % 3 == 2 ? 10 * (k + 1) : i / 3 == 4 ? 99 : 0); /* red = 10 (k + 1) */
+    size_t n;
+    uint8_t *d = mmd_test_dds_file(&f, px, &n);
+    REQUIRE(d);
+    CHECK_EQ_INT((int)n, (int)(128 + sizeof px));
+    mmd_image img;
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(d, n, &img, &ie) == MMD_OK);
+    CHECK(img.cube);
+    CHECK_EQ_INT(img.depth, 6);
+    CHECK_EQ_INT((int)img.size, 6 * 2 * 2 * 4);
+    for (int k = 0; k < 6; k++)
+        for (int t = 0; t < 4; t++) {
+            const uint8_t *p = img.data + ((size_t)k * 4 + (size_t)t) * 4;
+            CHECK_EQ_INT(p[0], 10 * (k + 1));
+            CHECK_EQ_INT(p[1], 0);
+            CHECK_EQ_INT(p[3], 255);
+        }
+    mmd_image_free(&img);
+    /* the last face's 1x1 level may be missing; its level 0 may not */
+    CHECK_EQ_INT(mmd_image_load_memory(d, n - 3, &img, &ie), MMD_OK);
+    mmd_image_free(&img);
+    CHECK_EQ_INT(mmd_image_load_memory(d, n - 4, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "cube map") != NULL);
+    free(d);
+}
+
 TEST(dds_volume_refusals)
 {
     mmd_image img;
@@ -587,10 +624,16 @@ TEST(dds_volume_refusals)
     REQUIRE(d);
     CHECK_EQ_INT(mmd_image_load_memory(d, n, &img, &ie), MMD_E_UNSUPPORTED);
     CHECK(strstr(ie.msg, "DXT-compressed volume") != NULL);
-    d[112 + 1] = 0x02; /* DDSCAPS2_CUBEMAP */
+    d[112 + 1] = 0x02; /* DDSCAPS2_CUBEMAP, one face only */
     d[114] = 0;
     CHECK_EQ_INT(mmd_image_load_memory(d, n, &img, &ie), MMD_E_UNSUPPORTED);
-    CHECK(strstr(ie.msg, "cube maps") != NULL);
+    CHECK(strstr(ie.msg, "all six square faces") != NULL);
+    free(d);
+    mmd_test_dds dxtcube = {.width = 4, .height = 4, .cube = 1, .fourcc = "DXT5"};
+    d = mmd_test_dds_file(&dxtcube, NULL, &n);
+    REQUIRE(d);
+    CHECK_EQ_INT(mmd_image_load_memory(d, n, &img, &ie), MMD_E_UNSUPPORTED);
+    CHECK(strstr(ie.msg, "DXT-compressed cube map") != NULL);
     free(d);
     mmd_test_dds big = {.width = 4, .height = 4, .depth = 4096, .pf_flags = MMD_DDPF_LUMINANCE, .bpp = 8,
                         .mask = {0xff}};
@@ -841,6 +884,7 @@ int main(void)
     RUN(dds_a8r8g8b8_and_x8r8g8b8);
     RUN(dds_volume_a8r8g8b8);
     RUN(dds_luminance_alpha_and_float_formats);
+    RUN(dds_cube_map);
     RUN(dds_volume_refusals);
     RUN(dds_shared_filmgrain_noise);
     RUN(limits_refused_before_allocation);

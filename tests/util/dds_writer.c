@@ -21,13 +21,17 @@ static size_t level_bytes(const mmd_test_dds *f, int l)
     return w * h * (size_t)(f->depth > 0 ? f->depth : 1) * pixel;
 }
 
+static int mip_count(const mmd_test_dds *f)
+{
+    return (f->fourcc || f->cube) && f->mips > 1 ? f->mips : 1;
+}
+
 size_t mmd_test_dds_data_size(const mmd_test_dds *f)
 {
     size_t total = 0;
-    int mips = f->fourcc && f->mips > 1 ? f->mips : 1;
-    for (int l = 0; l < mips; l++)
+    for (int l = 0; l < mip_count(f); l++)
         total += level_bytes(f, l);
-    return total;
+    return total * (f->cube ? 6 : 1);
 }
 
 uint8_t *mmd_test_dds_file(const mmd_test_dds *f, const void *px, size_t *n)
@@ -36,7 +40,7 @@ uint8_t *mmd_test_dds_file(const mmd_test_dds *f, const void *px, size_t *n)
     uint8_t *d = calloc(1, 128 + data);
     if (!d)
         return NULL;
-    int mips = f->fourcc && f->mips > 1 ? f->mips : 1;
+    int mips = mip_count(f);
     memcpy(d, "DDS ", 4);
     put32(d + 4, 124);
     put32(d + 8, 0x1007u | (mips > 1 ? 0x20000u : 0) | (f->depth > 0 ? 0x800000u : 0) |
@@ -61,8 +65,8 @@ uint8_t *mmd_test_dds_file(const mmd_test_dds *f, const void *px, size_t *n)
         for (int c = 0; c < 4; c++)
             put32(d + 92 + 4 * c, f->mask[c]);
     }
-    put32(d + 108, 0x1000u | (mips > 1 ? 0x400008u : 0) | (f->depth > 0 ? 0x8u : 0));
-    put32(d + 112, f->depth > 0 ? 0x200000u : 0);
+    put32(d + 108, 0x1000u | (mips > 1 ? 0x400008u : 0) | (f->depth > 0 || f->cube ? 0x8u : 0));
+    put32(d + 112, f->depth > 0 ? 0x200000u : f->cube ? 0xfe00u : 0);
     for (size_t i = 0; i < data; i++)
         d[128 + i] = px ? ((const uint8_t *)px)[i] : (uint8_t)(i * 37u + 11u);
     *n = 128 + data;

@@ -21,7 +21,8 @@
 typedef struct mmd_test_dds {
     int width, height;
     int depth;          /* 0: a 2D texture; >= 1: a volume (DDSD_DEPTH, DDSCAPS2_VOLUME) */
-    int mips;           /* levels of a DXT file (0 or 1: one); uncompressed files hold level 0 */
+    int mips;           /* levels of a DXT file or of each cube face (0 or 1: one); others hold level 0 */
+    int cube;           /* 1: a cube map, six faces of width x height (DDSCAPS2_CUBEMAP, all faces) */
     const char *fourcc; /* "DXT1", "DXT3", "DXT5"; NULL: d3dfmt or masks */
     uint32_t d3dfmt;    /* a D3DFMT code in the FourCC field (111 R16F, 114 R32F ...), 0: masks */
     unsigned bytes;     /* bytes per pixel of a d3dfmt file */
