@@ -81,7 +81,7 @@ static void pattern(uint8_t *px, int w, int h, int comp, int alpha_hole)
 }
 
 /* DDS through our writer (tests/util/dds_writer.h): 2D DXT, A8R8G8B8 and
- * volume textures in the uncompressed formats decode.c reads. */
+ * volume textures and cube maps in the uncompressed formats decode.c reads. */
 static void put_dds_desc(const char *name, const mmd_test_dds *f)
 {
     size_t n;
@@ -176,6 +176,9 @@ static void make_textures(void)
     put_dds_desc("r16f_volume_2x2x2.dds", &(mmd_test_dds){.width = 2, .height = 2, .depth = 2, .d3dfmt = 111,
                                                           .bytes = 2});
     put_dds_desc("a32b32g32r32f_1x2.dds", &(mmd_test_dds){.width = 1, .height = 2, .d3dfmt = 116, .bytes = 16});
+    put_dds_desc("cube_rgb_2x2_mips.dds", &(mmd_test_dds){.width = 2, .height = 2, .cube = 1, .mips = 2,
+                                                          .pf_flags = MMD_DDPF_RGB, .bpp = 24,
+                                                          .mask = {0xff0000u, 0xff00u, 0xffu, 0}});
     make_refused_textures();
 }
 
