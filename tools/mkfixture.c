@@ -14,6 +14,8 @@
  *   leg         VMD: the leg swings 60 degrees forward through the flap by frame 60
  *   filmgrain   VMD for MikuMikuShaders' FilmGrainController.pmx: its morph
  *               "FilmGrain" at 0.3 from frame 0 (the README's quickstart)
+ *   filmlines   VMD for the same controller: "FilmLineX" at 0.1 (scan lines 2
+ *               pixels wide every 4), nothing else
  *   volume-dds  DDS volume texture 2x2x2 A8R8G8B8: slice 0 red, slice 1 blue
  *               (tests/util/dds_writer.h)
  *   cube-dds    DDS cube map, 1x1 X8R8G8B8 faces: +X red, -X green, +Y blue,
@@ -172,19 +174,23 @@ static int fx_leg(const char *out)
     return rc;
 }
 
-static int fx_filmgrain(const char *out)
+/* A VMD keying one morph of FilmGrainController.pmx from frame 0. */
+static int controller_motion(const char *out, const char *morph, float weight)
 {
     mmd_motion *mo = mmd_motion_new("FilmGrainController");
     uint8_t *buf = NULL;
     size_t n = 0;
     mmd_error err;
     int rc = 1;
-    if (mo && mmd_motion_add_morph_key(mo, "FilmGrain", 0, 0.3f) && mmd_vmd_write(mo, &buf, &n, &err) == MMD_OK)
+    if (mo && mmd_motion_add_morph_key(mo, morph, 0, weight) && mmd_vmd_write(mo, &buf, &n, &err) == MMD_OK)
         rc = save(out, buf, n);
     free(buf);
     mmd_motion_free(mo);
     return rc;
 }
+
+static int fx_filmgrain(const char *out) { return controller_motion(out, "FilmGrain", 0.3f); }
+static int fx_filmlines(const char *out) { return controller_motion(out, "FilmLineX", 0.1f); }
 
 static int fx_volume_dds(const char *out)
 {
@@ -229,6 +235,7 @@ int main(int argc, char **argv)
         {"skirt", fx_skirt},
         {"leg", fx_leg},
         {"filmgrain", fx_filmgrain},
+        {"filmlines", fx_filmlines},
         {"volume-dds", fx_volume_dds},
         {"cube-dds", fx_cube_dds},
     };

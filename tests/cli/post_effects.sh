@@ -153,6 +153,14 @@ t_expect "FilmGrain 0.3 again, 3 threads" 0 "$MMD" "$TMP/fgc.ini" -o "$TMP/fg3/"
 t_expect "FilmGrain 0.3: chunk 1/2" 0 "$MMD" "$TMP/fgc.ini" -o "$TMP/fgc/" "${G[@]}" --chunk 1/2
 same "$TMP/fg1/$F" "$TMP/fg3/$F" "FilmGrain 0.3: the same bytes on a rerun with 3 threads"
 same "$TMP/fg1/frame_000013.png" "$TMP/fgc/frame_000013.png" "FilmGrain 0.3: the same bytes in a chunk"
+# FilmLineX 0.1 alone: fmod(x, 4) >= 2 keeps a pixel column (DX9's fmod, VPOS-style pixel x; the
+# other morphs at 0 leave the frame as it is): columns 0, 1 of every 4 black, the rest the plain bytes
+"$BUILD/tools/mkfixture" filmlines "$TMP/filmlines.vmd"
+scene fgl '[model:fgc]' "file = $SH/FilmGrain/FilmGrainController.pmx" "motion = $TMP/filmlines.vmd" \
+    '[effects]' "post = $SH/FilmGrain/FilmGrain.fx"
+t_expect "FilmLineX 0.1" 0 "$MMD" "$TMP/fgl.ini" -o "$TMP/fgl/" "${MID[@]}" --frames 12 --strict-effects
+$CHECK scanlines_x4 "$TMP/fgp/$F" "$TMP/fgl/$F" && t_pass "FilmLineX 0.1: 2 black columns of every 4, the rest as plain" \
+    || t_fail "FilmLineX 0.1: 2 black columns of every 4, the rest as plain"
 # the golden (looked at: the demo's frame 12 with a fine grey grain over walls, floor and figure)
 t_expect "FilmGrain 0.3 = its golden" 0 "$MMD" diff tests/golden/post_filmgrain.png "$TMP/fg1/$F" --threshold 4 \
     --max-fraction 0.01

@@ -69,6 +69,9 @@ def main():
                 want = tuple(255 - v for v in p[y][x]) if y < h // 2 else p[y][x]
                 if o[y][x] != want:
                     bad.append((x, y))
+            elif check == "scanlines_x4":  # FilmGrain's FilmLineX 0.1: columns x % 4 < 2 black
+                if o[y][x] != ((0, 0, 0) if x % 4 < 2 else p[y][x]):
+                    bad.append((x, y))
             elif check == "fxaa_edges" and o[y][x] != p[y][x]:
                 taps = [p[y][x]] + [p[min(max(y + dy, 0), h - 1)][min(max(x + dx, 0), w - 1)]
                                     for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))]
