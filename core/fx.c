@@ -1,8 +1,10 @@
 /* core/fx.c - mmd_fx_load: preprocess, parse, then the HLSL text a compiler
  * needs; the Script splitter and annotation lookup. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/fx_internal.h"
 
@@ -41,15 +43,73 @@ static void put_line(sbuf *b, mmd_fx_loc l)
     put(b, "\"\n");
 }
 
+/* Whether a function's text calls FAMILY* (tex3D, tex3Dlod, ...) with the
+ * sampler `name` as its first argument. */
+static bool reads_with(const char *text, const char *family, const char *name)
+{
+    size_t fl = strlen(family), nl = strlen(name);
+    for (const char *p = strstr(text, family); p; p = strstr(p + 1, family)) {
+        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue;
+        const char *q = p + fl;
+        while (isalnum((unsigned char)*q) || *q == '_')
+            q++; /* tex3Dlod, texCUBEbias ... */
+        while (isspace((unsigned char)*q))
+            q++;
+        if (*q++ != '(')
+            continue;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (!strncmp(q, name, nl) && !isalnum((unsigned char)q[nl]) && q[nl] != '_')
+            return true;
+    }
+    return false;
+}
+
+/* The HLSL type an untyped `sampler` is declared with, as D3DX's effect
+ * framework types it: by its texture's declared type (texture3D,
+ * textureCUBE), that texture's ResourceType annotation ("3D", "VOLUME",
+ * "CUBE"), or the tex3D / texCUBE calls that read it; otherwise as written
+ * (glslang's DX9 mode reads a plain sampler as 2D). */
+static const char *sampler_type(const mmd_fx *fx, const mmd_fx_param *d)
+{
+    if (strcasecmp(d->type, "sampler"))
+        return d->type;
+    const char *tex = NULL;
+    for (uint32_t i = 0; i < d->state_count && !tex; i++)
+        if (!strcasecmp(d->states[i].name, "Texture"))
+            tex = d->states[i].value;
+    for (uint32_t i = 0; tex && i < fx->texture_count; i++) {
+        const mmd_fx_param *t = &fx->textures[i];
+        if (strcmp(t->name, tex))
+            continue;
+        const mmd_fx_annotation *a = mmd_fx_annotation_find(t->annotations, t->annotation_count, "ResourceType");
+        const char *rt = a && a->kind == MMD_FX_VALUE_STRING ? a->text : "";
+        if (!strcasecmp(t->type, "texture3D") || !strcasecmp(rt, "3D") || !strcasecmp(rt, "VOLUME"))
+            return "sampler3D";
+        if (!strcasecmp(t->type, "textureCUBE") || !strcasecmp(rt, "CUBE"))
+            return "samplerCUBE";
+    }
+    for (uint32_t i = 0; i < fx->code_count; i++) {
+        if (fx->code[i].kind != MMD_FX_CODE_FUNCTION)
+            continue;
+        if (reads_with(fx->code[i].text, "tex3D", d->name))
+            return "sampler3D";
+        if (reads_with(fx->code[i].text, "texCUBE", d->name))
+            return "samplerCUBE";
+    }
+    return d->type;
+}
+
 /* One typed global as HLSL: [storage] TYPE NAME[array] [: SEMANTIC] [= init]; */
-static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler)
+static void put_param(sbuf *b, const mmd_fx *fx, const mmd_fx_param *d, bool sampler)
 {
     put_line(b, d->loc);
     if (!sampler && d->storage[0]) {
         put(b, d->storage);
         put(b, " ");
     }
-    put(b, d->type);
+    put(b, sampler ? sampler_type(fx, d) : d->type);
     put(b, " ");
     put(b, d->name);
     if (d->array) {
@@ -80,9 +140,9 @@ static mmd_status build_hlsl(mmd_fx *fx, mmd_error *err)
             put(&b, "\n");
         }
     for (uint32_t i = 0; i < fx->param_count; i++)
-        put_param(&b, &fx->params[i], false);
+        put_param(&b, fx, &fx->params[i], false);
     for (uint32_t i = 0; i < fx->sampler_count; i++)
-        put_param(&b, &fx->samplers[i], true);
+        put_param(&b, fx, &fx->samplers[i], true);
     for (uint32_t i = 0; i < fx->code_count; i++)
         if (fx->code[i].kind == MMD_FX_CODE_FUNCTION) {
             put_line(&b, fx->code[i].loc);

@@ -17,6 +17,7 @@
 
 #include "core/model.h"
 #include "tests/fuzz/fixtures.h"
+#include "tests/util/dds_writer.h"
 #include "tests/util/pmd_writer.h"
 
 static const char *g_root;
@@ -79,52 +80,24 @@ static void pattern(uint8_t *px, int w, int h, int comp, int alpha_hole)
         }
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
+/* DDS through our writer (tests/util/dds_writer.h): 2D DXT, A8R8G8B8 and
+ * volume textures and cube maps in the uncompressed formats decode.c reads. */
+static void put_dds_desc(const char *name, const mmd_test_dds *f)
 {
-    p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
-}
-
-/* DDS: 128-byte header then data. fourcc NULL = uncompressed 32-bit A8R8G8B8. */
-static void put_dds(const char *name, int w, int h, int mips, const char *fourcc)
-{
-    size_t block = fourcc && !strcmp(fourcc, "DXT1") ? 8 : 16;
-    size_t total = 0;
-    for (int i = 0; i < mips; i++) {
-        int lw = w >> i > 0 ? w >> i : 1, lh = h >> i > 0 ? h >> i : 1;
-        total += fourcc ? (size_t)((lw + 3) / 4) * (size_t)((lh + 3) / 4) * block
-                        : (size_t)lw * (size_t)lh * 4;
-    }
-    uint8_t *d = calloc(1, 128 + total);
+    size_t n;
+    uint8_t *d = mmd_test_dds_file(f, NULL, &n);
     if (!d)
         exit(1);
-    memcpy(d, "DDS ", 4);
-    uint8_t *hd = d + 4;
-    put_le32(hd + 0, 124);
-    put_le32(hd + 4, 0x1u | 0x2u | 0x4u | 0x1000u | (mips > 1 ? 0x20000u : 0) |
-                     (fourcc ? 0x80000u : 0x8u));
-    put_le32(hd + 8, (uint32_t)h);
-    put_le32(hd + 12, (uint32_t)w);
-    put_le32(hd + 16, fourcc ? (uint32_t)((w + 3) / 4 * (h + 3) / 4 * (int)block) : (uint32_t)w * 4);
-    put_le32(hd + 24, (uint32_t)mips);
-    uint8_t *pf = hd + 72; /* DDS_PIXELFORMAT */
-    put_le32(pf + 0, 32);
-    if (fourcc) {
-        put_le32(pf + 4, 0x4);
-        memcpy(pf + 8, fourcc, 4);
-    } else {
-        put_le32(pf + 4, 0x40 | 0x1);
-        put_le32(pf + 12, 32);
-        put_le32(pf + 16, 0x00ff0000u);
-        put_le32(pf + 20, 0x0000ff00u);
-        put_le32(pf + 24, 0x000000ffu);
-        put_le32(pf + 28, 0xff000000u);
-    }
-    put_le32(hd + 104, 0x1000u | (mips > 1 ? 0x400008u : 0));
-    /* Data: colour endpoints red/blue and varied index bits; alpha ramps. */
-    for (size_t i = 0; i < total; i++)
-        d[128 + i] = (uint8_t)(i * 37u + 11u);
-    put("texture", name, d, 128 + total);
+    put("texture", name, d, n);
     free(d);
+}
+
+static void put_dds(const char *name, int w, int h, int mips, const char *fourcc)
+{
+    mmd_test_dds f = {.width = w, .height = h, .mips = mips, .fourcc = fourcc,
+                      .pf_flags = MMD_DDPF_RGB | MMD_DDPF_ALPHAPIXELS, .bpp = 32,
+                      .mask = {0x00ff0000u, 0x0000ff00u, 0x000000ffu, 0xff000000u}};
+    put_dds_desc(name, &f);
 }
 
 /* The formats stb_image decodes besides ours (HDR, PSD, PIC, PNM) and a
@@ -193,6 +166,19 @@ static void make_textures(void)
     put_dds("dxt3_4x4.dds", 4, 4, 1, "DXT3");
     put_dds("dxt5_6x10_mips.dds", 6, 10, 4, "DXT5");
     put_dds("argb_4x2.dds", 4, 2, 1, NULL);
+    put_dds_desc("volume_argb_4x2x3.dds", &(mmd_test_dds){.width = 4, .height = 2, .depth = 3,
+                                                          .pf_flags = MMD_DDPF_RGB | MMD_DDPF_ALPHAPIXELS, .bpp = 32,
+                                                          .mask = {0xff0000u, 0xff00u, 0xffu, 0xff000000u}});
+    put_dds_desc("volume_l8_3x3x2.dds", &(mmd_test_dds){.width = 3, .height = 3, .depth = 2,
+                                                        .pf_flags = MMD_DDPF_LUMINANCE, .bpp = 8, .mask = {0xff}});
+    put_dds_desc("a8l8_2x2.dds", &(mmd_test_dds){.width = 2, .height = 2, .pf_flags = MMD_DDPF_LUMINANCE |
+                                                 MMD_DDPF_ALPHAPIXELS, .bpp = 16, .mask = {0xff, 0, 0, 0xff00}});
+    put_dds_desc("r16f_volume_2x2x2.dds", &(mmd_test_dds){.width = 2, .height = 2, .depth = 2, .d3dfmt = 111,
+                                                          .bytes = 2});
+    put_dds_desc("a32b32g32r32f_1x2.dds", &(mmd_test_dds){.width = 1, .height = 2, .d3dfmt = 116, .bytes = 16});
+    put_dds_desc("cube_rgb_2x2_mips.dds", &(mmd_test_dds){.width = 2, .height = 2, .cube = 1, .mips = 2,
+                                                          .pf_flags = MMD_DDPF_RGB, .bpp = 24,
+                                                          .mask = {0xff0000u, 0xff00u, 0xffu, 0}});
     make_refused_textures();
 }
 

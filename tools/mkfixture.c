@@ -12,6 +12,14 @@
  *   vmd-tail    VMD: complete bone + morph sections, then a garbage camera count
  *   skirt       PMX: a leg and a skirt flap with physics (tests/util/skirt_fixture.h)
  *   leg         VMD: the leg swings 60 degrees forward through the flap by frame 60
+ *   filmgrain   VMD for MikuMikuShaders' FilmGrainController.pmx: its morph
+ *               "FilmGrain" at 0.3 from frame 0 (the README's quickstart)
+ *   filmlines   VMD for the same controller: "FilmLineX" at 0.1 (scan lines 2
+ *               pixels wide every 4), nothing else
+ *   volume-dds  DDS volume texture 2x2x2 A8R8G8B8: slice 0 red, slice 1 blue
+ *               (tests/util/dds_writer.h)
+ *   cube-dds    DDS cube map, 1x1 X8R8G8B8 faces: +X red, -X green, +Y blue,
+ *               -Y yellow, +Z cyan, -Z magenta
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +30,7 @@
 #include "core/motion.h"
 #include "core/pmx_write.h"
 #include "core/vmd_write.h"
+#include "tests/util/dds_writer.h"
 #include "tests/util/skirt_fixture.h"
 
 static int save(const char *out, const uint8_t *buf, size_t n)
@@ -165,6 +174,55 @@ static int fx_leg(const char *out)
     return rc;
 }
 
+/* A VMD keying one morph of FilmGrainController.pmx from frame 0. */
+static int controller_motion(const char *out, const char *morph, float weight)
+{
+    mmd_motion *mo = mmd_motion_new("FilmGrainController");
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    mmd_error err;
+    int rc = 1;
+    if (mo && mmd_motion_add_morph_key(mo, morph, 0, weight) && mmd_vmd_write(mo, &buf, &n, &err) == MMD_OK)
+        rc = save(out, buf, n);
+    free(buf);
+    mmd_motion_free(mo);
+    return rc;
+}
+
+static int fx_filmgrain(const char *out) { return controller_motion(out, "FilmGrain", 0.3f); }
+static int fx_filmlines(const char *out) { return controller_motion(out, "FilmLineX", 0.1f); }
+
+static int fx_volume_dds(const char *out)
+{
+    mmd_test_dds f = {.width = 2, .height = 2, .depth = 2, .pf_flags = MMD_DDPF_RGB | MMD_DDPF_ALPHAPIXELS,
+                      .bpp = 32, .mask = {0xff0000u, 0xff00u, 0xffu, 0xff000000u}};
+    uint8_t px[2 * 2 * 2 * 4]; /* B G R A */
+    for (int i = 0; i < 8; i++) {
+        px[i * 4 + 0] = i < 4 ? 0 : 255;
+        px[i * 4 + 1] = 0;
+        px[i * 4 + 2] = i < 4 ? 255 : 0;
+        px[i * 4 + 3] = 255;
+    }
+    size_t n;
+    uint8_t *d = mmd_test_dds_file(&f, px, &n);
+    int rc = d ? save(out, d, n) : 1;
+    free(d);
+    return rc;
+}
+
+static int fx_cube_dds(const char *out)
+{
+    mmd_test_dds f = {.width = 1, .height = 1, .cube = 1, .pf_flags = MMD_DDPF_RGB, .bpp = 32,
+                      .mask = {0xff0000u, 0xff00u, 0xffu, 0}};
+    static const uint8_t px[6 * 4] = {0, 0, 255, 0,   0, 255, 0, 0,   255, 0, 0, 0, /* B G R X */
+                                      0, 255, 255, 0, 255, 255, 0, 0, 255, 0, 255, 0};
+    size_t n;
+    uint8_t *d = mmd_test_dds_file(&f, px, &n);
+    int rc = d ? save(out, d, n) : 1;
+    free(d);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -176,6 +234,10 @@ int main(int argc, char **argv)
         {"vmd-tail", fx_vmd_tail},
         {"skirt", fx_skirt},
         {"leg", fx_leg},
+        {"filmgrain", fx_filmgrain},
+        {"filmlines", fx_filmlines},
+        {"volume-dds", fx_volume_dds},
+        {"cube-dds", fx_cube_dds},
     };
     if (argc != 3) {
         fprintf(stderr, "usage: mkfixture NAME OUT\n");

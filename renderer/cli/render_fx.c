@@ -64,9 +64,28 @@ static int find_controller(const mmd_scene *s, const char *fx_path)
     return -1;
 }
 
-static GLuint effect_texture(void *user, const char *dir, const char *name)
+static GLuint effect_texture(void *user, const char *dir, const char *name, GLenum *target)
 {
-    return mmd_renderer_texture_file(user, dir, name, "post effect");
+    unsigned t;
+    GLuint tex = mmd_renderer_texture_file(user, dir, name, "post effect", &t);
+    *target = t;
+    return tex;
+}
+
+/* Texture semantics the runtime does not make yet (MikuMikuEffect part 2): the
+ * effect runs, and a sampler reading such a texture reads 0. */
+static const char *const k_later_semantics[] = {"OFFSCREENRENDERTARGET", "ANIMATEDTEXTURE"};
+
+static void warn_later(const render_args *a, const mmd_fx *fx)
+{
+    for (uint32_t i = 0; i < fx->texture_count && !a->quiet; i++)
+        for (size_t k = 0; fx->textures[i].semantic && k < sizeof k_later_semantics / sizeof *k_later_semantics; k++)
+            if (!strcasecmp(fx->textures[i].semantic, k_later_semantics[k]))
+                mmd_msg_print(stderr,
+                              "mmdrender: warning: post effect %s:%d: %s %s is not supported yet: its samplers "
+                              "read 0, so the effect does not look as in MikuMikuEffect\n",
+                              fx->textures[i].loc.file, (int)fx->textures[i].loc.line, k_later_semantics[k],
+                              fx->textures[i].name);
 }
 
 /* One post effect with its controller slot (-1 none); fx: the stage's parse,
@@ -96,6 +115,7 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
             mmd_msg_print(stderr, "mmdrender: warning: post effect %s skipped: %s\n", path, why.msg);
         return MMD_OK;
     }
+    warn_later(a, fx ? fx : r->own[k]);
     r->controller[k] = controller;
     if (controller >= 0)
         snprintf(r->self_name[k], sizeof r->self_name[k], "%s", base_name(j->scene->accessories[controller].file));

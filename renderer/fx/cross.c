@@ -392,11 +392,13 @@ static mmd_status emit(stage_ir *s, const edits *e, const char **glsl, mmd_arena
     const char *src = NULL;
     if (spvc_compiler_compile(s->comp, &src) != SPVC_SUCCESS)
         return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: SPIRV-Cross: %s", stage_word(s->stage), s->error);
-    mmd_fx_text out = {0};
-    bool ok = apply_edits(src, e, &out);
+    mmd_fx_text out = {0}, dx9 = {0};
+    bool ok = apply_edits(src, e, &out) && mmd_fx_dx9_arithmetic(out.p, &dx9);
     if (ok)
-        *glsl = mmd_arena_strdup(a, out.p);
+        *glsl = mmd_arena_strdup(a, dx9.p);
+    out.oom |= dx9.oom;
     free(out.p);
+    free(dx9.p);
     if (!ok)
         return mmd_fx_fail(err, out.oom ? MMD_E_NOMEM : MMD_E_UNSUPPORTED, at,
                            "%s: a varying's declaration or main "
@@ -463,6 +465,8 @@ static void reflect_samplers(const stage_ir *s, const mmd_fx *fx, mmd_fx_program
         mmd_fx_sampler_use *u = &p->samplers[p->sampler_count++];
         u->name = mmd_arena_strdup(p->arena, spvc_compiler_get_name(s->comp, list[i].id));
         u->texture = sampler_texture(fx, list[i].name);
+        SpvDim d = spvc_type_get_image_dimension(spvc_compiler_get_type_handle(s->comp, list[i].type_id));
+        u->dim = d == SpvDim3D ? MMD_FX_SAMPLER_3D : d == SpvDimCube ? MMD_FX_SAMPLER_CUBE : MMD_FX_SAMPLER_2D;
         u->stage = s->stage;
     }
 }

@@ -26,8 +26,12 @@
  * - VS POSITION is gl_Position; PS VPOS is gl_FragCoord.xy - 0.5 (DX9 puts
  *   pixel centres on integers; GL's y is upward, the runtime's to flip),
  *   VFACE is +-1 from gl_FrontFacing;
- * - samplers keep their HLSL names (sampler2D uniforms, no binding: the
- *   runtime sets the unit), each with the texture its sampler_state reads.
+ * - samplers keep their HLSL names (sampler2D, sampler3D or samplerCube
+ *   uniforms, no binding: the runtime sets the unit), each with the texture
+ *   its sampler_state reads and its dimension; an untyped `sampler` takes
+ *   its dimension from its texture's declared type (texture3D, textureCUBE),
+ *   ResourceType annotation, or the tex3D / texCUBE calls that read it
+ *   (core/fx.c), as D3DX's effect framework types it.
  *
  * Bounded: the HLSL of one pass is at most MMD_FX_MAX_HLSL_BYTES; glslang
  * (not hardened against hostile input: mutated effects crash it) runs in a
@@ -61,10 +65,18 @@ typedef struct mmd_fx_uniform {
     mmd_fx_stage stage;
 } mmd_fx_uniform;
 
+/* What a sampler reads, as the GLSL declares it. */
+typedef enum mmd_fx_sampler_dim {
+    MMD_FX_SAMPLER_2D,   /* sampler2D (also HLSL's sampler1D, read as a 2D row) */
+    MMD_FX_SAMPLER_3D,   /* sampler3D: a volume texture */
+    MMD_FX_SAMPLER_CUBE, /* samplerCube */
+} mmd_fx_sampler_dim;
+
 /* A sampler the program reads. */
 typedef struct mmd_fx_sampler_use {
     const char *name;    /* the sampler, as in the effect and in the GLSL */
     const char *texture; /* the texture its sampler_state names, NULL when none */
+    mmd_fx_sampler_dim dim;
     mmd_fx_stage stage;
 } mmd_fx_sampler_use;
 

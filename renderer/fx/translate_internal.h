@@ -47,6 +47,11 @@ void mmd_fx_cache_put(const char *dir, const mmd_fx_compile_job *job, const uint
 mmd_status mmd_fx_cross(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words, const mmd_fx *fx,
                         mmd_fx_loc at, mmd_fx_program *p, mmd_error *err);
 
+/* glsl with DX9's arithmetic where GLSL's differs (renderer/fx/dx9.c: HLSL
+ * fmod, pow, log, log2, sqrt, rsqrt, normalize as ps_3_0 computes them),
+ * appended to out; false when out ran out of memory. */
+bool mmd_fx_dx9_arithmetic(const char *glsl, mmd_fx_text *out);
+
 /* A semantic as both stages' names use it: upper case, SV_TARGETn as COLORn,
  * TEXCOORD and COLOR always with their index, other families' index 0
  * dropped ("POSITION0" is "POSITION"). False when it is not an identifier

@@ -58,8 +58,9 @@ typedef struct uniform_slot {
 typedef struct sampler_slot {
     GLint unit;
     GLuint sampler;
+    GLenum bind;    /* GL_TEXTURE_2D, _3D or _CUBE_MAP: the sampler's dimension */
     int target;     /* index in e->targets, -1 when a file */
-    GLuint file;    /* a ResourceName texture */
+    GLuint file;    /* a ResourceName texture of that dimension (0: none, or another dimension) */
 } sampler_slot;
 
 typedef struct pass_prog {
@@ -280,8 +281,11 @@ static void sampler_source(mmd_fx_effect *e, const char *texture, sampler_slot *
     if (s->target >= 0 || !t || !e->c.texture)
         return;
     const mmd_fx_annotation *a = mmd_fx_annotation_find(t->annotations, t->annotation_count, "ResourceName");
+    GLenum file_target = GL_TEXTURE_2D;
     if (a && a->kind == MMD_FX_VALUE_STRING && a->text[0])
-        s->file = e->c.texture(e->c.texture_user, e->c.dir ? e->c.dir : ".", a->text);
+        s->file = e->c.texture(e->c.texture_user, e->c.dir ? e->c.dir : ".", a->text, &file_target);
+    if (file_target != s->bind)
+        s->file = 0; /* a volume read as 2D or the like: the sampler reads 0, as an unset texture */
 }
 
 static mmd_status bind_program(mmd_fx_effect *e, pass_prog *pp, const mmd_fx_program *p, mmd_error *err)
@@ -313,6 +317,8 @@ static mmd_status bind_program(mmd_fx_effect *e, pass_prog *pp, const mmd_fx_pro
         s->unit = (GLint)pp->sampler_count++;
         gl->Uniform1i(loc, s->unit);
         s->sampler = make_sampler(gl, find_named(e->fx->samplers, e->fx->sampler_count, u->name));
+        s->bind = u->dim == MMD_FX_SAMPLER_3D ? GL_TEXTURE_3D : u->dim == MMD_FX_SAMPLER_CUBE ? GL_TEXTURE_CUBE_MAP
+                                                                                          : GL_TEXTURE_2D;
         sampler_source(e, u->texture, s);
     }
     if (pp->sampler_count > e->max_units)
@@ -534,7 +540,9 @@ static void bind_samplers(mmd_fx_effect *e, const pass_prog *pp)
     for (uint32_t i = 0; i < pp->sampler_count; i++) {
         const sampler_slot *s = &pp->samplers[i];
         GLuint tex = s->file;
-        if (s->target >= 0) {
+        if (s->target >= 0 && s->bind != GL_TEXTURE_2D) {
+            tex = 0; /* a render target is 2D */
+        } else if (s->target >= 0) {
             target *t = &e->targets[s->target];
             tex = t->name;
             if (t->dirty && t->levels > 1) {
@@ -544,7 +552,7 @@ static void bind_samplers(mmd_fx_effect *e, const pass_prog *pp)
             t->dirty = false;
         }
         gl->ActiveTexture(GL_TEXTURE0 + (GLenum)s->unit);
-        gl->BindTexture(GL_TEXTURE_2D, tex);
+        gl->BindTexture(s->bind, tex);
         gl->BindSampler((GLuint)s->unit, s->sampler);
     }
     gl->ActiveTexture(GL_TEXTURE0);

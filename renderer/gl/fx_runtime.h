@@ -28,8 +28,10 @@
 #define MMD_FX_MAX_SCRIPT_STEPS (1u << 20) /* commands one frame's script may run */
 
 /* A ResourceName file as a GL texture (dir: the effect's folder); 0 when it
- * cannot be read (the sampler reads white). */
-typedef GLuint (*mmd_fx_texture_fn)(void *user, const char *dir, const char *name);
+ * cannot be read (the sampler reads 0); *target: its GL target
+ * (GL_TEXTURE_2D, _3D for a volume DDS, _CUBE_MAP). A sampler binds it only
+ * when its dimension is that target. */
+typedef GLuint (*mmd_fx_texture_fn)(void *user, const char *dir, const char *name, GLenum *target);
 /* Draw=Geometry: the object's geometry with program bound (its uniforms set). */
 typedef void (*mmd_fx_geometry_fn)(void *user, GLuint program);
 

@@ -250,8 +250,11 @@ const char *mmd_renderer_gl_version(const mmd_renderer *r);
 struct mmd_gl;
 const struct mmd_gl *mmd_renderer_api(const mmd_renderer *r);
 /* A texture file through the renderer's texture library (its folder rule and
- * budget; an effect's ResourceName): the GL texture, white with a warning
- * naming owner when it cannot be read. */
-unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char *name, const char *owner);
+ * budget; an effect's ResourceName): the GL texture, 0 with a warning
+ * naming owner when it cannot be read; *target: its GL target
+ * (GL_TEXTURE_2D; GL_TEXTURE_3D for a volume DDS, GL_TEXTURE_CUBE_MAP for a
+ * cube map). */
+unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char *name, const char *owner,
+                                   unsigned *target);
 
 #endif

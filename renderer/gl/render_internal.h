@@ -133,6 +133,7 @@ struct mmd_renderer {
     mmd_render_options o;
     mmd_texlib *texlib; /* texture files: resolution, decoding, sharing, budget, warnings */
     GLuint *tex_names;  /* by texlib id; 0 = none (white) */
+    unsigned *tex_target; /* by texlib id: GL_TEXTURE_2D, or _3D / _CUBE_MAP (a volume or cube DDS) */
     size_t tex_name_cap;
     GLint tex_anisotropy; /* textures.c: what mipmapped textures get (1: none); 0 until asked */
     mmd_gl_context *ctx;
@@ -231,6 +232,11 @@ mmd_status mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, m
 /* A texture by name relative to dir (resolved like models' textures); 0 when
  * it cannot be found or decoded (a warning naming owner when warn). */
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner);
+/* mmd_tex_file for any kind of texture: *target is its GL target
+ * (GL_TEXTURE_2D, _3D for a volume, _CUBE_MAP; mmd_tex_file itself gives 0
+ * for the last two: its users bind 2D). */
+GLuint mmd_tex_file_kind(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner,
+                         unsigned *target);
 
 /* targets.c: the colour target (MSAA when samples > 1), the shadow map, the
  * frame's clear, and the resolve + readback into rgba (straight alpha).

@@ -116,8 +116,33 @@ GLuint mmd_tex_upload_rgba(mmd_renderer *r, int w, int h, const uint8_t *px, boo
     return t;
 }
 
+/* A volume or a cube map (image/decode.h: RGBA8 slices or six faces, one
+ * level) as a GL_TEXTURE_3D or GL_TEXTURE_CUBE_MAP (DDS and GL order the faces
+ * alike, rows top first as D3D samples them); filters and wrap come from the
+ * effect's sampler objects. */
+static GLuint upload_layers(mmd_renderer *r, const mmd_image *img)
+{
+    const mmd_gl *gl = r->gl;
+    GLenum target = img->cube ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_3D;
+    GLuint t;
+    gl->GenTextures(1, &t);
+    gl->BindTexture(target, t);
+    if (img->cube)
+        for (int f = 0; f < 6; f++)
+            gl->TexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f, 0, GL_RGBA8, img->width, img->height, 0, GL_RGBA,
+                           GL_UNSIGNED_BYTE, img->data + (size_t)f * img->width * img->height * 4);
+    else
+        gl->TexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, img->width, img->height, img->depth, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                       img->data);
+    gl->TexParameteri(target, GL_TEXTURE_MAX_LEVEL, 0);
+    gl->BindTexture(target, 0);
+    return t;
+}
+
 static GLuint upload_image(mmd_renderer *r, const mmd_image *img, bool repeat, bool mip)
 {
+    if (img->depth)
+        return upload_layers(r, img);
     if (img->format == MMD_IMAGE_RGBA8)
         return mmd_tex_upload_rgba(r, img->width, img->height, img->data, repeat, mip);
     const mmd_gl *gl = r->gl;
@@ -153,18 +178,24 @@ static void store(void *ctx, long id, const mmd_image *img, bool repeat)
         while (cap <= (size_t)id)
             cap *= 2;
         GLuint *n = realloc(r->tex_names, cap * sizeof *n);
-        if (!n)
+        if (n)
+            r->tex_names = n;
+        unsigned *v = n ? realloc(r->tex_target, cap * sizeof *v) : NULL;
+        if (!v)
             return; /* drawn white */
+        r->tex_target = v;
         memset(n + r->tex_name_cap, 0, (cap - r->tex_name_cap) * sizeof *n);
-        r->tex_names = n;
+        memset(v + r->tex_name_cap, 0, (cap - r->tex_name_cap) * sizeof *v);
         r->tex_name_cap = cap;
     }
     r->tex_names[id] = upload_image(r, img, repeat, repeat);
+    r->tex_target[id] = img->cube ? GL_TEXTURE_CUBE_MAP : img->depth ? GL_TEXTURE_3D : GL_TEXTURE_2D;
 }
 
+/* The 2D texture of id (0: none, or a volume or cube map, which 2D users cannot bind). */
 static GLuint name_of(const mmd_renderer *r, long id)
 {
-    return id >= 0 && (size_t)id < r->tex_name_cap ? r->tex_names[id] : 0;
+    return id >= 0 && (size_t)id < r->tex_name_cap && r->tex_target[id] == GL_TEXTURE_2D ? r->tex_names[id] : 0;
 }
 
 size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count)
@@ -172,7 +203,8 @@ size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count)
     return mmd_texlib_bytes(r->texlib, count);
 }
 
-GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner)
+GLuint mmd_tex_file_kind(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner,
+                         unsigned *target)
 {
     mmd_image img;
     long id = mmd_texlib_file(r->texlib, dir, name, repeat, warn, owner, &img);
@@ -180,7 +212,16 @@ GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool rep
         store(r, id, &img, repeat);
         mmd_image_free(&img);
     }
-    return name_of(r, id);
+    bool known = id >= 0 && (size_t)id < r->tex_name_cap;
+    *target = known ? r->tex_target[id] : GL_TEXTURE_2D;
+    return known ? r->tex_names[id] : 0;
+}
+
+GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner)
+{
+    unsigned target;
+    GLuint t = mmd_tex_file_kind(r, dir, name, repeat, warn, owner, &target);
+    return target == GL_TEXTURE_2D ? t : 0;
 }
 
 mmd_status mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, mmd_error *err)

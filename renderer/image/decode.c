@@ -14,6 +14,7 @@
 #include "renderer/image/decode.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,14 @@
 #include "renderer/image/decode_child.h"
 
 #define DDSD_MIPMAPCOUNT 0x20000u
+#define DDSD_DEPTH 0x800000u
+#define DDPF_ALPHA 0x2u
+#define DDPF_LUMINANCE 0x20000u
 #define DDPF_ALPHAPIXELS 0x1u
 #define DDPF_FOURCC 0x4u
 #define DDPF_RGB 0x40u
 #define DDSCAPS2_CUBEMAP 0x200u
+#define DDSCAPS2_CUBEMAP_ALLFACES 0xfc00u
 #define DDSCAPS2_VOLUME 0x200000u
 
 const char *mmd_image_format_name(int format)
@@ -52,7 +57,7 @@ void mmd_image_free(mmd_image *img)
 
 bool mmd_image_halve(mmd_image *img)
 {
-    if (!img || !img->data)
+    if (!img || !img->data || img->depth)
         return false;
     if (img->format != MMD_IMAGE_RGBA8) {
         if (img->levels < 2)
@@ -165,117 +170,251 @@ static uint8_t mask_channel(uint32_t px, uint32_t mask)
     return (uint8_t)((v * 255u + m / 2) / m);
 }
 
-static mmd_status load_dds(const uint8_t *d, size_t size, mmd_image *out, mmd_error *err)
+/* How an uncompressed DDS pixel becomes RGBA8: bit masks (DDPF_RGB,
+ * DDPF_LUMINANCE, DDPF_ALPHA), or a D3DFMT code in the FourCC field (the
+ * float formats, and the 8-bit ones some writers name that way). A missing
+ * colour channel reads 0 and a missing alpha 255 (masks), as D3D9 samples
+ * them; a float format's missing channels read 1 (D3D9's rule for R16F and
+ * its kin). Floats are clamped to 0..1 and rounded to 8 bits. */
+typedef struct dds_pixel {
+    unsigned bytes;   /* per pixel, 1..16 */
+    uint32_t mask[4]; /* r, g, b, a (masks) */
+    bool grey;        /* luminance: r copied to g and b */
+    unsigned floats;  /* float components (r, g, b, a in the file's order), 0: masks */
+    unsigned fbytes;  /* 2 (half) or 4 */
+} dds_pixel;
+
+/* D3DFMT codes in the FourCC field, one row each. */
+static const struct dds_code_row {
+    uint32_t code;
+    const char *name;
+    dds_pixel px;
+} k_dds_codes[] = {
+    {21, "A8R8G8B8", {4, {0xff0000u, 0xff00u, 0xffu, 0xff000000u}, false, 0, 0}},
+    {22, "X8R8G8B8", {4, {0xff0000u, 0xff00u, 0xffu, 0}, false, 0, 0}},
+    {28, "A8", {1, {0, 0, 0, 0xffu}, false, 0, 0}},
+    {32, "A8B8G8R8", {4, {0xffu, 0xff00u, 0xff0000u, 0xff000000u}, false, 0, 0}},
+    {50, "L8", {1, {0xffu, 0, 0, 0}, true, 0, 0}},
+    {51, "A8L8", {2, {0xffu, 0, 0, 0xff00u}, true, 0, 0}},
+    {111, "R16F", {2, {0}, false, 1, 2}},
+    {112, "G16R16F", {4, {0}, false, 2, 2}},
+    {113, "A16B16G16R16F", {8, {0}, false, 4, 2}},
+    {114, "R32F", {4, {0}, false, 1, 4}},
+    {115, "G32R32F", {8, {0}, false, 2, 4}},
+    {116, "A32B32G32R32F", {16, {0}, false, 4, 4}},
+};
+
+static float half_to_float(unsigned h)
 {
-    if (size < 128)
-        return mmd_fail(err, MMD_E_TRUNCATED, "DDS: file is %zu bytes, the header needs 128",
-                        size);
-    if (rd32(d + 4) != 124 || rd32(d + 76) != 32)
-        return mmd_fail(err, MMD_E_BAD_HEADER,
-                        "DDS: header size %u / pixel-format size %u (expected 124 / 32)",
-                        rd32(d + 4), rd32(d + 76));
-    uint32_t flags = rd32(d + 8), h = rd32(d + 12), w = rd32(d + 16), mips = rd32(d + 28);
+    unsigned e = (h >> 10) & 31u, m = h & 1023u;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 1024u), (int)e - 25);
+    return h & 0x8000u ? -v : v;
+}
+
+static uint8_t unit_byte(float f)
+{
+    return !(f > 0.0f) ? 0 : f >= 1.0f ? 255 : (uint8_t)(f * 255.0f + 0.5f);
+}
+
+static void dds_convert(const uint8_t *src, size_t count, const dds_pixel *f, uint8_t *dst)
+{
+    for (size_t i = 0; i < count; i++, src += f->bytes, dst += 4) {
+        if (f->floats) {
+            for (unsigned c = 0; c < 4; c++) {
+                const uint8_t *p = src + c * f->fbytes;
+                float v = 1.0f;
+                if (c < f->floats && f->fbytes == 2)
+                    v = half_to_float((unsigned)p[0] | (unsigned)p[1] << 8);
+                else if (c < f->floats)
+                    memcpy(&v, p, 4); /* little-endian, as the file */
+                dst[c] = unit_byte(v);
+            }
+            continue;
+        }
+        uint32_t v = 0;
+        for (unsigned k = 0; k < f->bytes && k < 4; k++)
+            v |= (uint32_t)src[k] << (8 * k);
+        dst[0] = mask_channel(v, f->mask[0]);
+        dst[1] = f->grey ? dst[0] : mask_channel(v, f->mask[1]);
+        dst[2] = f->grey ? dst[0] : mask_channel(v, f->mask[2]);
+        dst[3] = f->mask[3] ? mask_channel(v, f->mask[3]) : 255;
+    }
+}
+
+static void fourcc_text(uint32_t fourcc, char cc[5])
+{
+    for (int i = 0; i < 4; i++) {
+        uint8_t c = (uint8_t)(fourcc >> (8 * i));
+        cc[i] = (c >= 32 && c < 127) ? (char)c : '?';
+    }
+    cc[4] = 0;
+}
+
+/* The pixel format of an uncompressed DDS from its header, or why not. */
+static mmd_status dds_pixel_of(const uint8_t *d, dds_pixel *f, mmd_error *err)
+{
     uint32_t pf_flags = rd32(d + 80), fourcc = rd32(d + 84), bpp = rd32(d + 88);
-    uint32_t caps2 = rd32(d + 112);
+    memset(f, 0, sizeof *f);
+    if (pf_flags & DDPF_FOURCC) {
+        for (size_t i = 0; i < sizeof k_dds_codes / sizeof k_dds_codes[0]; i++)
+            if (k_dds_codes[i].code == fourcc) {
+                *f = k_dds_codes[i].px;
+                return MMD_OK;
+            }
+        char cc[5];
+        fourcc_text(fourcc, cc);
+        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 84,
+                             "DDS: offset 0x54, compression '%s' (%u) is not supported (DXT1, DXT3, DXT5, "
+                             "D3DFMT R16F, R32F, A16B16G16R16F ... are)", cc, fourcc);
+    }
+    if (!(pf_flags & (DDPF_RGB | DDPF_LUMINANCE | DDPF_ALPHA)))
+        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 80,
+                             "DDS: offset 0x50, pixel format flags 0x%x are not supported (RGB, luminance, "
+                             "alpha or a FourCC)", pf_flags);
+    if (bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
+        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 88, "DDS: offset 0x58, %u bits per pixel is not supported", bpp);
+    f->bytes = bpp / 8;
+    f->grey = (pf_flags & DDPF_LUMINANCE) && !(pf_flags & DDPF_RGB);
+    if (pf_flags & (DDPF_RGB | DDPF_LUMINANCE)) {
+        f->mask[0] = rd32(d + 92);
+        f->mask[1] = f->grey ? 0 : rd32(d + 96);
+        f->mask[2] = f->grey ? 0 : rd32(d + 100);
+    }
+    f->mask[3] = pf_flags & (DDPF_ALPHAPIXELS | DDPF_ALPHA) ? rd32(d + 104) : 0;
+    return MMD_OK;
+}
+
+/* DXT1/3/5 blocks with the mip levels the file has (a 2D texture). */
+static mmd_status dds_blocks(const uint8_t *d, size_t size, mmd_image *img, mmd_error *err)
+{
+    uint32_t flags = rd32(d + 8), h = rd32(d + 12), w = rd32(d + 16), mips = rd32(d + 28);
+    size_t block = 16, avail = size - 128;
+    if (!memcmp(d + 84, "DXT1", 4))
+        img->format = MMD_IMAGE_DXT1, block = 8;
+    else if (!memcmp(d + 84, "DXT3", 4))
+        img->format = MMD_IMAGE_DXT3;
+    else
+        img->format = MMD_IMAGE_DXT5;
+    int want = (flags & DDSD_MIPMAPCOUNT) && mips > 1 ? (int)(mips > 16 ? 16 : mips) : 1;
+    size_t total = 0;
+    int levels = 0;
+    for (int l = 0; l < want; l++) {
+        uint32_t lw = w >> l ? w >> l : 1, lh = h >> l ? h >> l : 1;
+        size_t bytes = (size_t)((lw + 3) / 4) * ((lh + 3) / 4) * block;
+        if (bytes > avail - total)
+            break; /* a cut mip chain: keep the complete levels */
+        img->level_offset[l] = total;
+        img->level_size[l] = bytes;
+        total += bytes;
+        levels = l + 1;
+        if (lw == 1 && lh == 1)
+            break;
+    }
+    if (levels == 0)
+        return mmd_error_set(err, MMD_E_TRUNCATED, "dds", -1, (int64_t)size,
+                             "DDS: %ux%u %s needs %zu bytes of blocks from offset 0x80, the file has %zu", w, h,
+                             mmd_image_format_name(img->format), (size_t)((w + 3) / 4) * ((h + 3) / 4) * block,
+                             avail);
+    img->levels = levels;
+    img->data = malloc(total);
+    if (!img->data)
+        return mmd_fail(err, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", total);
+    memcpy(img->data, d + 128, total);
+    img->size = total;
+    img->has_alpha = img->format != MMD_IMAGE_DXT1 || dxt1_has_alpha(img->data, img->level_size[0] / 8);
+    return MMD_OK;
+}
+
+static bool is_dxt(const uint8_t *d)
+{
+    return (rd32(d + 80) & DDPF_FOURCC) &&
+           (!memcmp(d + 84, "DXT1", 4) || !memcmp(d + 84, "DXT3", 4) || !memcmp(d + 84, "DXT5", 4));
+}
+
+/* Pixels of one cube face with its mip chain (DDS stores each face's levels
+ * before the next face); w, h within the image limits. */
+static size_t face_pixels(const uint8_t *d, uint32_t w, uint32_t h)
+{
+    uint32_t mips = rd32(d + 8) & DDSD_MIPMAPCOUNT ? rd32(d + 28) : 1;
+    size_t total = 0;
+    for (uint32_t l = 0; l < (mips < 1 ? 1 : mips > 16 ? 16 : mips); l++)
+        total += (size_t)(w >> l ? w >> l : 1) * (h >> l ? h >> l : 1);
+    return total;
+}
+
+/* The header's shape: volume depth (1 when not a volume), cube faces; refusals. */
+static mmd_status dds_shape(const uint8_t *d, uint32_t *depth, bool *volume, bool *cube, mmd_error *err)
+{
+    uint32_t flags = rd32(d + 8), h = rd32(d + 12), w = rd32(d + 16), caps2 = rd32(d + 112);
+    *volume = caps2 & DDSCAPS2_VOLUME;
+    *cube = caps2 & DDSCAPS2_CUBEMAP;
+    *depth = *cube ? 6 : *volume && (flags & DDSD_DEPTH) ? rd32(d + 24) : 1;
     mmd_status st = check_dims(w, h, err);
     if (st != MMD_OK)
         return st;
-    if (caps2 & (DDSCAPS2_CUBEMAP | DDSCAPS2_VOLUME))
-        return mmd_fail(err, MMD_E_UNSUPPORTED, "DDS: cube maps and volume textures are not supported");
-    const uint8_t *px = d + 128;
-    size_t avail = size - 128;
+    if (*cube && ((caps2 & DDSCAPS2_CUBEMAP_ALLFACES) != DDSCAPS2_CUBEMAP_ALLFACES || w != h || *volume))
+        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 112,
+                             "DDS: offset 0x70, a cube map needs all six square faces (%ux%u, caps2 0x%x)", w, h,
+                             caps2);
+    if (*depth < 1 || *depth > MMD_IMAGE_MAX_DEPTH || (uint64_t)w * h * *depth > MMD_IMAGE_MAX_PIXELS)
+        return mmd_error_set(err, *depth < 1 ? MMD_E_BAD_HEADER : MMD_E_LIMIT, "dds", -1, 24,
+                             "DDS: offset 0x18, a volume of %ux%ux%u; the limit is 1..%d slices and %u Mpixel in "
+                             "total", w, h, *depth, MMD_IMAGE_MAX_DEPTH, MMD_IMAGE_MAX_PIXELS >> 20);
+    if (is_dxt(d) && (*volume || *cube))
+        return mmd_error_set(err, MMD_E_UNSUPPORTED, "dds", -1, 84,
+                             "DDS: offset 0x54, a DXT-compressed %s is not supported (uncompressed ones are)",
+                             *cube ? "cube map" : "volume texture");
+    return MMD_OK;
+}
+
+/* DDS (decode.c's header comment): DXT1/3/5 2D textures keep their blocks;
+ * uncompressed 2D, volume and cube textures become RGBA8 (level 0; a
+ * volume's slices or a cube's six faces one after the other). */
+static mmd_status load_dds(const uint8_t *d, size_t size, mmd_image *out, mmd_error *err)
+{
+    if (size < 128)
+        return mmd_error_set(err, MMD_E_TRUNCATED, "dds", -1, (int64_t)size,
+                             "DDS: file is %zu bytes, the header needs 128", size);
+    if (rd32(d + 4) != 124 || rd32(d + 76) != 32)
+        return mmd_error_set(err, MMD_E_BAD_HEADER, "dds", -1, 4,
+                             "DDS: offset 0x4, header size %u / pixel-format size %u (expected 124 / 32)",
+                             rd32(d + 4), rd32(d + 76));
+    uint32_t h = rd32(d + 12), w = rd32(d + 16), depth;
+    bool volume, cube;
+    mmd_status st = dds_shape(d, &depth, &volume, &cube, err);
+    if (st != MMD_OK)
+        return st;
     mmd_image img;
     memset(&img, 0, sizeof img);
     img.width = (int)w;
     img.height = (int)h;
-
-    if (pf_flags & DDPF_FOURCC) {
-        size_t block;
-        if (!memcmp(d + 84, "DXT1", 4)) {
-            img.format = MMD_IMAGE_DXT1;
-            block = 8;
-        } else if (!memcmp(d + 84, "DXT3", 4)) {
-            img.format = MMD_IMAGE_DXT3;
-            block = 16;
-        } else if (!memcmp(d + 84, "DXT5", 4)) {
-            img.format = MMD_IMAGE_DXT5;
-            block = 16;
-        } else {
-            char cc[5];
-            for (int i = 0; i < 4; i++) {
-                uint8_t c = (uint8_t)(fourcc >> (8 * i));
-                cc[i] = (c >= 32 && c < 127) ? (char)c : '?';
-            }
-            cc[4] = 0;
-            return mmd_fail(err, MMD_E_UNSUPPORTED,
-                            "DDS: compression '%s' is not supported (DXT1, DXT3, DXT5 are)", cc);
-        }
-        int want = (flags & DDSD_MIPMAPCOUNT) && mips > 1 ? (int)(mips > 16 ? 16 : mips) : 1;
-        size_t total = 0;
-        int levels = 0;
-        for (int l = 0; l < want; l++) {
-            uint32_t lw = w >> l ? w >> l : 1, lh = h >> l ? h >> l : 1;
-            size_t bytes = (size_t)((lw + 3) / 4) * ((lh + 3) / 4) * block;
-            if (bytes > avail - total)
-                break; /* a cut mip chain: keep the complete levels */
-            img.level_offset[l] = total;
-            img.level_size[l] = bytes;
-            total += bytes;
-            levels = l + 1;
-            if (lw == 1 && lh == 1)
-                break;
-        }
-        if (levels == 0)
-            return mmd_fail(err, MMD_E_TRUNCATED,
-                            "DDS: %ux%u %s needs %zu bytes of blocks, the file has %zu", w, h,
-                            mmd_image_format_name(img.format),
-                            (size_t)((w + 3) / 4) * ((h + 3) / 4) * block, avail);
-        img.levels = levels;
-        img.data = malloc(total);
-        if (!img.data)
-            return mmd_fail(err, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", total);
-        memcpy(img.data, px, total);
-        img.size = total;
-        img.has_alpha = img.format != MMD_IMAGE_DXT1 ||
-                        dxt1_has_alpha(img.data, img.level_size[0] / 8);
-        *out = img;
-        return MMD_OK;
+    if (is_dxt(d)) {
+        if ((st = dds_blocks(d, size, &img, err)) == MMD_OK)
+            *out = img;
+        return st;
     }
-
-    if (!(pf_flags & DDPF_RGB))
-        return mmd_fail(err, MMD_E_UNSUPPORTED,
-                        "DDS: pixel format flags 0x%x are not supported (RGB or DXT1/3/5 only)",
-                        pf_flags);
-    if (bpp != 16 && bpp != 24 && bpp != 32)
-        return mmd_fail(err, MMD_E_UNSUPPORTED, "DDS: %u bits per pixel is not supported", bpp);
-    uint32_t rm = rd32(d + 92), gm = rd32(d + 96), bm = rd32(d + 100);
-    uint32_t am = (pf_flags & DDPF_ALPHAPIXELS) ? rd32(d + 104) : 0;
-    size_t bytes_pp = bpp / 8;
-    size_t pixels = (size_t)w * h;
-    if (pixels > avail / bytes_pp)
-        return mmd_fail(err, MMD_E_TRUNCATED, "DDS: %ux%u at %u bpp needs %zu bytes, the file has %zu",
-                        w, h, bpp, pixels * bytes_pp, avail);
+    dds_pixel f;
+    if ((st = dds_pixel_of(d, &f, err)) != MMD_OK)
+        return st;
+    size_t slice = (size_t)w * h, pixels = slice * depth, avail = size - 128;
+    size_t stride = cube ? face_pixels(d, w, h) : slice; /* pixels from one slice or face to the next */
+    if (stride * (depth - 1) + slice > avail / f.bytes)
+        return mmd_error_set(err, MMD_E_TRUNCATED, "dds", -1, (int64_t)size,
+                             "DDS: %ux%u%s%.0u%s at %u bytes per pixel needs %zu bytes from offset 0x80, the file "
+                             "has %zu", w, h, volume ? "x" : "", volume ? depth : 0, cube ? " cube map" : "", f.bytes,
+                             (stride * (depth - 1) + slice) * f.bytes, avail);
     img.format = MMD_IMAGE_RGBA8;
+    img.depth = volume || cube ? (int)depth : 0;
+    img.cube = cube;
     img.levels = 1;
     img.size = pixels * 4;
     img.level_size[0] = img.size;
     img.data = malloc(img.size);
     if (!img.data)
         return mmd_fail(err, MMD_E_NOMEM, "DDS: cannot allocate %zu bytes", img.size);
-    for (size_t i = 0; i < pixels; i++) {
-        const uint8_t *p = px + i * bytes_pp;
-        uint32_t v = p[0] | (uint32_t)p[1] << 8;
-        if (bytes_pp >= 3)
-            v |= (uint32_t)p[2] << 16;
-        if (bytes_pp == 4)
-            v |= (uint32_t)p[3] << 24;
-        uint8_t *o = img.data + i * 4;
-        o[0] = mask_channel(v, rm);
-        o[1] = mask_channel(v, gm);
-        o[2] = mask_channel(v, bm);
-        o[3] = am ? mask_channel(v, am) : 255;
-    }
-    img.has_alpha = am && rgba_has_alpha(img.data, pixels);
+    for (uint32_t k = 0; k < depth; k++)
+        dds_convert(d + 128 + stride * k * f.bytes, slice, &f, img.data + slice * k * 4);
+    img.has_alpha = rgba_has_alpha(img.data, pixels);
     *out = img;
     return MMD_OK;
 }

@@ -9,8 +9,15 @@
  * BMP (incl. 32-bit; an all-zero alpha channel means opaque, as in MMD),
  * PNG, TGA, JPEG, GIF (first frame) go through stb_image and come out RGBA8.
  * DDS is parsed here: DXT1/DXT3/DXT5 keep their compressed blocks (every mip
- * level present in the file, for glCompressedTexImage2D); uncompressed 16/24/
- * 32-bit RGB(A) DDS (A8R8G8B8, X8R8G8B8, ...) becomes RGBA8 (level 0 only).
+ * level present in the file, for glCompressedTexImage2D); uncompressed DDS
+ * becomes RGBA8 (level 0 only): 8/16/24/32-bit RGB(A) by masks (A8R8G8B8,
+ * X8R8G8B8, R5G6B5, ...), luminance (L8, A8L8), A8, and the D3DFMT codes in
+ * the FourCC field (R16F, G16R16F, A16B16G16R16F, R32F, G32R32F,
+ * A32B32G32R32F: clamped to 0..1). A volume texture (DDSCAPS2_VOLUME, as
+ * MME's texture3D reads) or a cube map (all six faces, as textureCUBE
+ * reads) in those uncompressed formats becomes an RGBA8 image with depth
+ * slices or six faces, one after the other (level 0); DXT volumes and cube
+ * maps, and cube maps missing a face, are refused (MMD_E_UNSUPPORTED).
  * Rows are top row first in every format (DDS stores them that way too), so
  * a texture uploaded as is must be sampled with MMD's v (0 = top) unflipped.
  *
@@ -45,6 +52,7 @@
 #define MMD_IMAGE_MAX_SIDE 16384
 #define MMD_IMAGE_MAX_PIXELS (64u * 1024u * 1024u)
 #define MMD_IMAGE_MAX_LEVELS 16
+#define MMD_IMAGE_MAX_DEPTH 2048 /* slices of a volume texture (D3D9 cards' MaxVolumeExtent) */
 #define MMD_IMAGE_DECODE_MS 20000 /* wall-clock budget of one texture decode */
 
 enum {
@@ -56,6 +64,8 @@ enum {
 
 typedef struct mmd_image {
     int width, height;   /* level 0 */
+    int depth;           /* 0: a 2D image; >= 1: a volume of depth width x height slices (RGBA8, 1 level) */
+    bool cube;           /* a cube map: depth 6 faces, +X -X +Y -Y +Z -Z as DDS and GL order them */
     int format;          /* MMD_IMAGE_* */
     uint8_t *data;       /* malloc'd; all levels back to back */
     size_t size;         /* bytes in data */
@@ -80,7 +90,7 @@ void mmd_image_free(mmd_image *img);
 /* Halve img in place to fit a memory budget: RGBA8 is box-filtered to
  * ceil(w/2) x ceil(h/2); DXT drops its top mip level when it has another.
  * False (img unchanged) when it cannot get smaller (1x1, a DXT with one
- * level, or out of memory). */
+ * level, a volume, or out of memory). */
 bool mmd_image_halve(mmd_image *img);
 
 /* The next mip level of a w x h RGBA8 image whose sides are powers of two

@@ -190,6 +190,10 @@ for e in FXAA/FXAA FilmGrain/FilmGrain Hatching/Hatching LightBloom/LightBloom; 
     done
     [ $ok -eq 1 ] && t_pass "$n project: same bytes across threads and chunks" \
         || t_fail "$n project: same bytes across threads and chunks"
-    differ "$TMP/sp/$P0" "$TMP/$n.1/$P0" "$n project: the effect changes the frame"
+    if [ "$n" = FilmGrain ]; then # its grain and lines scale with FilmGrainController.pmx's morphs, 0 here
+        same "$TMP/sp/$P0" "$TMP/$n.1/$P0" "FilmGrain project: no controller model, the frame kept"
+    else
+        differ "$TMP/sp/$P0" "$TMP/$n.1/$P0" "$n project: the effect changes the frame"
+    fi
 done
 t_done

@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (img.levels < 1 || img.levels > MMD_IMAGE_MAX_LEVELS || img.width < 1 || img.height < 1 ||
         (img.format == MMD_IMAGE_RGBA8 &&
-         img.level_size[0] != (size_t)img.width * (size_t)img.height * 4))
+         img.level_size[0] != (size_t)img.width * (size_t)img.height * (size_t)(img.depth ? img.depth : 1) * 4) ||
+        img.depth < 0 || img.depth > MMD_IMAGE_MAX_DEPTH)
         __builtin_trap(); /* decoded image breaks the header's contract */
     volatile unsigned sink = 0;
     for (int i = 0; i < img.levels; i++) {

@@ -223,6 +223,10 @@ TEST(post_effect_translates_and_links)
     CHECK(strstr(p->fs, "gl_FragCoord - vec4(0.5, 0.5, 0.0, 0.0)"));
     CHECK(strstr(p->fs, "= v_TEXCOORD0.xy;"));
     CHECK(strstr(p->vs, "v_TEXCOORD0 = vec4(mmd_vo_TEXCOORD0, 0.0, 1.0);"));
+    /* DX9's fmod (renderer/fx/dx9.c), its helpers only where a rule is used */
+    CHECK(strstr(p->fs, "mmd_dx9_fmod(") != NULL);
+    CHECK(strstr(p->fs, " mod(") == NULL);
+    CHECK(strstr(p->vs, "mmd_dx9_") == NULL);
     int linked = link_ok(p);
     mmd_fx_program_free(p);
     mmd_fx_free(fx);
@@ -373,6 +377,62 @@ static void expect_error(const char *src, mmd_status want, const char *msg_prefi
         printf("# got '%s', want '%s...'\n", err.msg, msg_prefix);
     CHECK(!strncmp(err.msg, msg_prefix, strlen(msg_prefix)));
     mmd_fx_free(fx);
+}
+
+/* A sampler's dimension: its texture's declared type, its ResourceType, or
+ * the tex3D / texCUBE calls that read an untyped one (core/fx.c), in the
+ * GLSL and the reflection the runtime binds by. */
+static const char k_dims[] =
+    "texture3D Noise < string ResourceName = \"noise.dds\"; >;\n"
+    "texture Vol < string ResourceName = \"vol.dds\"; string ResourceType = \"3D\"; >;\n"
+    "texture Plain < string ResourceName = \"plain.dds\"; >;\n"
+    "texture Env < string ResourceName = \"env.dds\"; >;\n"
+    "texture2D Flat < string ResourceName = \"flat.png\"; >;\n"
+    "sampler NoiseSamp = sampler_state { texture = <Noise>; };\n"
+    "sampler VolSamp = sampler_state { texture = <Vol>; };\n"
+    "sampler PlainSamp = sampler_state { texture = <Plain>; };\n"
+    "sampler EnvSamp = sampler_state { texture = <Env>; };\n"
+    "sampler FlatSamp = sampler_state { texture = <Flat>; };\n"
+    "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+    "float4 PS(float2 t : TEXCOORD0) : COLOR\n"
+    "{\n"
+    "    return tex3Dlod(NoiseSamp, float4(t, 0.5, 0)) + tex3D(VolSamp, t.xyx) + tex3D( PlainSamp , t.xxy)\n"
+    "         + texCUBE(EnvSamp, t.xyy) + tex2D(FlatSamp, t);\n"
+    "}\n"
+    "technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n";
+
+TEST(sampler_dimensions_follow_the_texture)
+{
+    mmd_fx *fx = parse(k_dims);
+    REQUIRE(fx);
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err);
+    if (st != MMD_OK)
+        printf("# %s\n", err.msg);
+    REQUIRE(st == MMD_OK);
+    static const struct { const char *name, *glsl; mmd_fx_sampler_dim dim; } want[] = {
+        {"NoiseSamp", "uniform sampler3D NoiseSamp;", MMD_FX_SAMPLER_3D},
+        {"VolSamp", "uniform sampler3D VolSamp;", MMD_FX_SAMPLER_3D},
+        {"PlainSamp", "uniform sampler3D PlainSamp;", MMD_FX_SAMPLER_3D},
+        {"EnvSamp", "uniform samplerCube EnvSamp;", MMD_FX_SAMPLER_CUBE},
+        {"FlatSamp", "uniform sampler2D FlatSamp;", MMD_FX_SAMPLER_2D},
+    };
+    CHECK_EQ_INT(p->sampler_count, 5);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        CHECK(strstr(p->fs, want[i].glsl) != NULL);
+        for (uint32_t k = 0; k < p->sampler_count; k++)
+            if (!strcmp(p->samplers[k].name, want[i].name))
+                CHECK_EQ_INT(p->samplers[k].dim, want[i].dim);
+    }
+    /* tex3Dlod's w is the level, z the third coordinate (glslang read a plain sampler as 2D and dropped z) */
+    CHECK(strstr(p->fs, "textureLod(NoiseSamp, vec3(") != NULL);
+    int linked = link_ok(p);
+    mmd_fx_program_free(p);
+    mmd_fx_free(fx);
+    if (linked == 1)
+        SKIP("skipped: no GL context");
+    CHECK(linked == 2);
 }
 
 TEST(errors_name_file_and_line)
@@ -537,6 +597,7 @@ int main(void)
     RUN(full_fx_idioms_translate_and_link);
     RUN(unwritten_varying_links);
     RUN(prototyped_entry_translates);
+    RUN(sampler_dimensions_follow_the_texture);
     RUN(errors_name_file_and_line);
     RUN(glslang_crash_is_an_error);
     RUN(hlsl_size_is_capped);

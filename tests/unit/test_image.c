@@ -1,5 +1,6 @@
 /* tests/unit/test_image.c - texture decoding: BMP (24/32-bit, alpha rule), TGA,
- * GIF (first frame), JPEG, DDS (DXT1/3/5 blocks + mips, A8R8G8B8, X8R8G8B8),
+ * GIF (first frame), JPEG, DDS (DXT1/3/5 blocks + mips, A8R8G8B8, X8R8G8B8,
+ * L8, A8L8, float formats, volume textures),
  * limits and corrupt input (truncation sweeps must fail cleanly). */
 #include <stdint.h>
 #include <limits.h>
@@ -10,6 +11,7 @@
 
 #include "core/status.h"
 #include "renderer/image/decode.h"
+#include "tests/util/dds_writer.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE
@@ -488,6 +490,186 @@ TEST(dds_a8r8g8b8_and_x8r8g8b8)
     CHECK_EQ_INT(mmd_image_load_memory(e, sizeof e - 1, &img, &ie), MMD_E_TRUNCATED);
 }
 
+/* A volume texture (MME's texture3D, FilmGrain's noise.dds): depth slices of
+ * RGBA8 one after the other, from our own writer (tests/util/dds_writer.h). */
+TEST(dds_volume_a8r8g8b8)
+{
+    mmd_test_dds f = {.width = 2, .height = 2, .depth = 3, .pf_flags = MMD_DDPF_RGB | MMD_DDPF_ALPHAPIXELS,
+                      .bpp = 32, .mask = {0xff0000, 0xff00, 0xff, 0xff000000u}};
+    uint8_t px[2 * 2 * 3 * 4]; /* B G R A: blue = slice, green = texel, red = 7, alpha 255 */
+    for (int i = 0; i < 12; i++) {
+        px[i * 4 + 0] = (uint8_t)(i / 4 * 100);
+        px[i * 4 + 1] = (uint8_t)(i % 4);
+        px[i * 4 + 2] = 7;
+        px[i * 4 + 3] = 255;
+    }
+    size_t n;
+    uint8_t *d = mmd_test_dds_file(&f, px, &n);
+    REQUIRE(d);
+    mmd_image img;
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(d, n, &img, &ie) == MMD_OK);
+    CHECK_EQ_INT(img.width, 2);
+    CHECK_EQ_INT(img.height, 2);
+    CHECK_EQ_INT(img.depth, 3);
+    CHECK_EQ_INT(img.format, MMD_IMAGE_RGBA8);
+    CHECK_EQ_INT(img.levels, 1);
+    CHECK_EQ_INT((int)img.size, 48);
+    CHECK_EQ_INT((int)img.level_size[0], 48);
+    const uint8_t slice2_texel3[4] = {7, 3, 200, 255}; /* R G B A */
+    CHECK(memcmp(img.data + (2 * 4 + 3) * 4, slice2_texel3, 4) == 0);
+    CHECK(!img.has_alpha);
+    CHECK(!mmd_image_halve(&img)); /* a volume is not halved: the budget draws it white */
+    mmd_image_free(&img);
+    /* a slice short: truncated, at the file's end */
+    CHECK_EQ_INT(mmd_image_load_memory(d, n - 4, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "2x2x3") != NULL);
+    CHECK_EQ_INT((int)ie.offset, (int)(n - 4));
+    /* every cut of the file fails cleanly */
+    for (size_t cut = 0; cut < n; cut++)
+        CHECK(mmd_image_load_memory(d, cut, &img, &ie) != MMD_OK);
+    free(d);
+}
+
+TEST(dds_luminance_alpha_and_float_formats)
+{
+    mmd_image img;
+    mmd_error ie = {0};
+    size_t n;
+    /* L8 volume 2x1x2 */
+    mmd_test_dds l8 = {.width = 2, .height = 1, .depth = 2, .pf_flags = MMD_DDPF_LUMINANCE, .bpp = 8, .mask = {0xff}};
+    const uint8_t lp[4] = {0, 64, 128, 255};
+    uint8_t *d = mmd_test_dds_file(&l8, lp, &n);
+    REQUIRE(d && mmd_image_load_memory(d, n, &img, &ie) == MMD_OK);
+    CHECK_EQ_INT(img.depth, 2);
+    const uint8_t lwant[8] = {128, 128, 128, 255, 255, 255, 255, 255};
+    CHECK(memcmp(img.data + 8, lwant, 8) == 0);
+    mmd_image_free(&img);
+    free(d);
+    /* A8L8 2D */
+    mmd_test_dds a8l8 = {.width = 1, .height = 1, .pf_flags = MMD_DDPF_LUMINANCE | MMD_DDPF_ALPHAPIXELS, .bpp = 16,
+                         .mask = {0xff, 0, 0, 0xff00}};
+    const uint8_t ap[2] = {90, 30};
+    d = mmd_test_dds_file(&a8l8, ap, &n);
+    REQUIRE(d && mmd_image_load_memory(d, n, &img, &ie) == MMD_OK);
+    const uint8_t awant[4] = {90, 90, 90, 30};
+    CHECK_EQ_INT(img.depth, 0);
+    CHECK(memcmp(img.data, awant, 4) == 0);
+    CHECK(img.has_alpha);
+    mmd_image_free(&img);
+    free(d);
+    /* R16F (0.5, 2.0 clamped, -1 clamped) and A32B32G32R32F: D3D9 reads a missing channel as 1 */
+    mmd_test_dds r16 = {.width = 3, .height = 1, .d3dfmt = 111, .bytes = 2};
+    const uint8_t hp[6] = {0x00, 0x38, 0x00, 0x40, 0x00, 0xbc};
+    d = mmd_test_dds_file(&r16, hp, &n);
+    REQUIRE(d && mmd_image_load_memory(d, n, &img, &ie) == MMD_OK);
+    const uint8_t hwant[12] = {128, 255, 255, 255, 255, 255, 255, 255, 0, 255, 255, 255};
+    CHECK(memcmp(img.data, hwant, 12) == 0);
+    mmd_image_free(&img);
+    free(d);
+    mmd_test_dds r32 = {.width = 1, .height = 1, .d3dfmt = 116, .bytes = 16};
+    const float fp[4] = {0.25f, 0.0f, 1.0f, 0.5f};
+    d = mmd_test_dds_file(&r32, fp, &n);
+    REQUIRE(d && mmd_image_load_memory(d, n, &img, &ie) == MMD_OK);
+    const uint8_t fwant[4] = {64, 0, 255, 128};
+    CHECK(memcmp(img.data, fwant, 4) == 0);
+    mmd_image_free(&img);
+    free(d);
+}
+
+/* A cube map (MME's textureCUBE): six faces, each with its mip chain in the
+ * file; level 0 of each face kept, in DDS's (and GL's) face order. */
+TEST(dds_cube_map)
+{
+    mmd_test_dds f = {.width = 2, .height = 2, .cube = 1, .mips = 2, .pf_flags = MMD_DDPF_RGB, .bpp = 24,
+                      .mask = {0xff0000, 0xff00, 0xff, 0}};
+    size_t face = (2 * 2 + 1) * 3; /* level 0 and the 1x1 level */
+    uint8_t px[6 * (2 * 2 + 1) * 3];
+    for (int k = 0; k < 6; k++)
+        for (size_t i = 0; i < face; i++)
+            px[k * face + i] = (uint8_t)(i % 3 == 2 ? 10 * (k + 1) : i / 3 == 4 ? 99 : 0); /* red = 10 (k + 1) */
+    size_t n;
+    uint8_t *d = mmd_test_dds_file(&f, px, &n);
+    REQUIRE(d);
+    CHECK_EQ_INT((int)n, (int)(128 + sizeof px));
+    mmd_image img;
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_memory(d, n, &img, &ie) == MMD_OK);
+    CHECK(img.cube);
+    CHECK_EQ_INT(img.depth, 6);
+    CHECK_EQ_INT((int)img.size, 6 * 2 * 2 * 4);
+    for (int k = 0; k < 6; k++)
+        for (int t = 0; t < 4; t++) {
+            const uint8_t *p = img.data + ((size_t)k * 4 + (size_t)t) * 4;
+            CHECK_EQ_INT(p[0], 10 * (k + 1));
+            CHECK_EQ_INT(p[1], 0);
+            CHECK_EQ_INT(p[3], 255);
+        }
+    mmd_image_free(&img);
+    /* the last face's 1x1 level may be missing; its level 0 may not */
+    CHECK_EQ_INT(mmd_image_load_memory(d, n - 3, &img, &ie), MMD_OK);
+    mmd_image_free(&img);
+    CHECK_EQ_INT(mmd_image_load_memory(d, n - 4, &img, &ie), MMD_E_TRUNCATED);
+    CHECK(strstr(ie.msg, "cube map") != NULL);
+    free(d);
+}
+
+TEST(dds_volume_refusals)
+{
+    mmd_image img;
+    mmd_error ie = {0};
+    size_t n;
+    mmd_test_dds dxt = {.width = 4, .height = 4, .depth = 2, .fourcc = "DXT1"};
+    uint8_t *d = mmd_test_dds_file(&dxt, NULL, &n);
+    REQUIRE(d);
+    CHECK_EQ_INT(mmd_image_load_memory(d, n, &img, &ie), MMD_E_UNSUPPORTED);
+    CHECK(strstr(ie.msg, "DXT-compressed volume") != NULL);
+    d[112 + 1] = 0x02; /* DDSCAPS2_CUBEMAP, one face only */
+    d[114] = 0;
+    CHECK_EQ_INT(mmd_image_load_memory(d, n, &img, &ie), MMD_E_UNSUPPORTED);
+    CHECK(strstr(ie.msg, "all six square faces") != NULL);
+    free(d);
+    mmd_test_dds dxtcube = {.width = 4, .height = 4, .cube = 1, .fourcc = "DXT5"};
+    d = mmd_test_dds_file(&dxtcube, NULL, &n);
+    REQUIRE(d);
+    CHECK_EQ_INT(mmd_image_load_memory(d, n, &img, &ie), MMD_E_UNSUPPORTED);
+    CHECK(strstr(ie.msg, "DXT-compressed cube map") != NULL);
+    free(d);
+    mmd_test_dds big = {.width = 4, .height = 4, .depth = 4096, .pf_flags = MMD_DDPF_LUMINANCE, .bpp = 8,
+                        .mask = {0xff}};
+    uint8_t hdr[128];
+    d = mmd_test_dds_file(&(mmd_test_dds){.width = 4, .height = 4, .depth = 1, .pf_flags = MMD_DDPF_LUMINANCE,
+                                          .bpp = 8, .mask = {0xff}}, NULL, &n);
+    REQUIRE(d);
+    memcpy(hdr, d, 128);
+    hdr[24] = (uint8_t)(big.depth & 0xff), hdr[25] = (uint8_t)(big.depth >> 8); /* 4096 slices claimed */
+    CHECK_EQ_INT(mmd_image_load_memory(hdr, sizeof hdr, &img, &ie), MMD_E_LIMIT);
+    CHECK(strstr(ie.msg, "4x4x4096") != NULL);
+    CHECK_EQ_INT((int)ie.offset, 24);
+    hdr[24] = hdr[25] = 0; /* 0 slices */
+    CHECK_EQ_INT(mmd_image_load_memory(hdr, sizeof hdr, &img, &ie), MMD_E_BAD_HEADER);
+    free(d);
+}
+
+/* MikuMikuShaders' FilmGrain noise: a 256x256x6 A8R8G8B8 volume. */
+TEST(dds_shared_filmgrain_noise)
+{
+    const char *path = MMD_SHARED_ASSETS "/fx/mikumikushaders/FilmGrain/Textures/noise.dds";
+    if (access(path, R_OK) != 0) {
+        SKIP("skipped: no ../shared");
+    }
+    mmd_image img;
+    mmd_error ie = {0};
+    REQUIRE(mmd_image_load_file(path, &img, &ie) == MMD_OK);
+    CHECK_EQ_INT(img.width, 256);
+    CHECK_EQ_INT(img.height, 256);
+    CHECK_EQ_INT(img.depth, 6);
+    CHECK_EQ_INT((int)img.size, 256 * 256 * 6 * 4);
+    CHECK_EQ_INT(img.data[0], 0x83); /* the file's first texel: grey 0x83 */
+    CHECK_EQ_INT(img.data[3], 255);
+    mmd_image_free(&img);
+}
+
 TEST(limits_refused_before_allocation)
 {
     uint8_t d[128];
@@ -700,6 +882,11 @@ int main(void)
     RUN(dds_dxt1_punch_through_alpha);
     RUN(dds_dxt5_and_dxt3);
     RUN(dds_a8r8g8b8_and_x8r8g8b8);
+    RUN(dds_volume_a8r8g8b8);
+    RUN(dds_luminance_alpha_and_float_formats);
+    RUN(dds_cube_map);
+    RUN(dds_volume_refusals);
+    RUN(dds_shared_filmgrain_noise);
     RUN(limits_refused_before_allocation);
     RUN(corrupt_inputs_fail_cleanly);
     RUN(png_chunk_length_beyond_file);

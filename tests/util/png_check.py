@@ -58,6 +58,8 @@ def main():
         w, h, o = read_png(sys.argv[2])
         bad = [(x, y) for y in range(h) for x in range(w) if o[y][x] != (0, 0, 0)]
         return fail(bad, "not black")
+    if check == "grain":
+        return grain(sys.argv[2:6])
     w, h, p = read_png(sys.argv[2])
     _, _, o = read_png(sys.argv[3])
     bad = []
@@ -67,6 +69,9 @@ def main():
                 want = tuple(255 - v for v in p[y][x]) if y < h // 2 else p[y][x]
                 if o[y][x] != want:
                     bad.append((x, y))
+            elif check == "scanlines_x4":  # FilmGrain's FilmLineX 0.1: columns x % 4 < 2 black
+                if o[y][x] != ((0, 0, 0) if x % 4 < 2 else p[y][x]):
+                    bad.append((x, y))
             elif check == "fxaa_edges" and o[y][x] != p[y][x]:
                 taps = [p[y][x]] + [p[min(max(y + dy, 0), h - 1)][min(max(x + dx, 0), w - 1)]
                                     for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))]
@@ -74,6 +79,31 @@ def main():
                 if max(lumas) - min(lumas) < max(0.0833, 0.166 * max(lumas)) - 0.004:
                     bad.append((x, y))
     return fail(bad, check)
+
+
+def grain(paths):
+    """grain PLAIN_A GRAIN_A PLAIN_B GRAIN_B: film grain over two frames: in each, most
+    pixels move by a few levels (at most 20) and none by more; the grain's pattern (the
+    difference to the plain frame) is not the same in both (it moves with TIME: at most
+    4/5 of the pixels keep theirs; a grain of +-1..2 levels often repeats by chance)."""
+    frames = [read_png(p)[2] for p in paths]
+    w, h = len(frames[0][0]), len(frames[0])
+    noise = []
+    for plain, grained in ((frames[0], frames[1]), (frames[2], frames[3])):
+        d = [tuple(g - q for g, q in zip(grained[y][x], plain[y][x])) for y in range(h) for x in range(w)]
+        big = [i for i, v in enumerate(d) if max(abs(c) for c in v) > 20]
+        if big:
+            return fail([(big[0] % w, big[0] // w)], "grain moves a pixel by more than 20 levels")
+        moved = sum(1 for v in d if v != (0, 0, 0))
+        if moved < w * h // 2:
+            print("grain: only %d of %d pixels moved" % (moved, w * h))
+            return 1
+        noise.append(d)
+    same = sum(1 for a, b in zip(noise[0], noise[1]) if a == b)
+    if same > w * h * 4 // 5:
+        print("grain: %d of %d pixels have the same grain in both frames" % (same, w * h))
+        return 1
+    return 0
 
 
 def fail(bad, what):
