@@ -68,27 +68,32 @@ static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler)
     put(b, ";\n");
 }
 
-/* Structs and typedefs first (in order), then the typed globals and samplers,
- * then functions: each with its #line. */
+static void put_code(sbuf *b, const mmd_fx_code *c)
+{
+    put_line(b, c->loc);
+    put(b, c->text);
+    put(b, "\n");
+}
+
+/* Structs, typedefs, functions, typed globals and samplers in the order the
+ * effect declares them (as fxc reads it: a static global may call a function
+ * above it, a function use a struct or global above it), each with its #line;
+ * textures are the runtime's, not HLSL's. */
 static mmd_status build_hlsl(mmd_fx *fx, mmd_error *err)
 {
     sbuf b = {0};
-    for (uint32_t i = 0; i < fx->code_count; i++)
-        if (fx->code[i].kind != MMD_FX_CODE_FUNCTION) {
-            put_line(&b, fx->code[i].loc);
-            put(&b, fx->code[i].text);
-            put(&b, "\n");
-        }
-    for (uint32_t i = 0; i < fx->param_count; i++)
-        put_param(&b, &fx->params[i], false);
-    for (uint32_t i = 0; i < fx->sampler_count; i++)
-        put_param(&b, &fx->samplers[i], true);
-    for (uint32_t i = 0; i < fx->code_count; i++)
-        if (fx->code[i].kind == MMD_FX_CODE_FUNCTION) {
-            put_line(&b, fx->code[i].loc);
-            put(&b, fx->code[i].text);
-            put(&b, "\n");
-        }
+    uint32_t c = 0, d = 0, s = 0;
+    while (c < fx->code_count || d < fx->param_count || s < fx->sampler_count) {
+        uint32_t oc = c < fx->code_count ? fx->code[c].order : UINT32_MAX;
+        uint32_t od = d < fx->param_count ? fx->params[d].order : UINT32_MAX;
+        uint32_t os = s < fx->sampler_count ? fx->samplers[s].order : UINT32_MAX;
+        if (oc <= od && oc <= os)
+            put_code(&b, &fx->code[c++]);
+        else if (od <= os)
+            put_param(&b, &fx->params[d++], false);
+        else
+            put_param(&b, &fx->samplers[s++], true);
+    }
     put(&b, "");
     fx->hlsl = b.oom ? NULL : mmd_arena_strdup(fx->arena, b.s ? b.s : "");
     free(b.s);

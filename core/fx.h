@@ -96,6 +96,7 @@ typedef struct mmd_fx_param {
     mmd_fx_state *states; /* sampler_state { } */
     uint32_t state_count;
     mmd_fx_loc loc;
+    uint32_t order;       /* where it stands among the effect's declarations (hlsl keeps this order) */
 } mmd_fx_param;
 
 /* compile PROFILE ENTRY(ARGS) */
@@ -132,6 +133,7 @@ typedef struct mmd_fx_code {
     const char *name; /* function or struct name, "" for a typedef */
     const char *text;
     mmd_fx_loc loc;
+    uint32_t order; /* as mmd_fx_param.order */
 } mmd_fx_code;
 
 /* One command of a Script string: "RenderColorTarget0=ScnMap;" gives

@@ -378,6 +378,7 @@ static void add_code(ps *p, mmd_fx_code_kind kind, const char *name, size_t star
     c->name = name ? name : "";
     c->text = spell(p, start, p->i);
     c->loc = loc_of(p, &p->t[start]);
+    c->order = (uint32_t)start;
 }
 
 /* struct NAME { ... } [declarators] ; and typedef ... ; */
@@ -493,6 +494,7 @@ static void declaration(ps *p)
         d->type = type;
         d->name = name;
         d->loc = loc_of(p, nt);
+        d->order = (uint32_t)(nt - p->t);
         declarator(p, d, sampler);
         if (accept(p, ","))
             continue;

@@ -200,6 +200,22 @@ TEST(code_text_keeps_its_lines)
     mmd_fx_free(fx);
 }
 
+/* As fxc reads it: a static global may call a function above it, so the
+ * HLSL keeps the effect's order of structs, globals and functions. */
+TEST(hlsl_keeps_declaration_order)
+{
+    mmd_fx *fx = parse("float A;\nstruct S { float v; };\nfloat F() { return A; }\nstatic float K = F();\n"
+                       "sampler2D Samp;\nfloat4 G() : COLOR { return K; }\n");
+    REQUIRE(fx != NULL);
+    const char *a = strstr(fx->hlsl, "float A;"), *s = strstr(fx->hlsl, "struct S"),
+               *f = strstr(fx->hlsl, "float F()"), *k = strstr(fx->hlsl, "static float K = F();"),
+               *sm = strstr(fx->hlsl, "sampler2D Samp;"), *g = strstr(fx->hlsl, "float4 G()");
+    REQUIRE(a && s && f && k && sm && g);
+    CHECK(a < s && s < f && f < k && k < sm && sm < g);
+    CHECK(fx->params[0].order < fx->code[1].order && fx->code[1].order < fx->params[1].order);
+    mmd_fx_free(fx);
+}
+
 TEST(script_commands_split)
 {
     mmd_arena *a = mmd_arena_create();
@@ -500,6 +516,7 @@ int main(void)
 {
     RUN(parses_every_construct);
     RUN(code_text_keeps_its_lines);
+    RUN(hlsl_keeps_declaration_order);
     RUN(script_commands_split);
     RUN(macros_expand);
     RUN(conditionals_choose);
