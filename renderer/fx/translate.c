@@ -265,7 +265,7 @@ static mmd_status build_sources(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_f
             pass->name[0] ? pass->name : "(unnamed)", pass->vs.profile ? "pixel shader" : "vertex shader");
     static const char *const wrappers[2] = {"mmd_entry_vs", "mmd_entry_ps"};
     for (int i = 0; i < 2; i++) {
-        puts_(&t[i], fx->hlsl);
+        mmd_fx_hlsl_rewrite(&t[i], fx->hlsl);
         mmd_status st = entry_point(fx, i ? &pass->ps : &pass->vs, wrappers[i], pass->loc, &t[i], &entries[i], err);
         if (st != MMD_OK)
             return st;
