@@ -41,10 +41,22 @@ static void put_line(sbuf *b, mmd_fx_loc l)
     put(b, "\"\n");
 }
 
-/* One typed global as HLSL: [storage] TYPE NAME[array] [: SEMANTIC] [= init]; */
-static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler)
+/* One typed global as HLSL: [storage] TYPE NAME[array] [: SEMANTIC] [= init];
+ * deferred: "static TYPE NAME[array];" (its value is set in MMD_FX_STATIC_INIT). */
+static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler, bool deferred)
 {
     put_line(b, d->loc);
+    if (deferred) {
+        put(b, "static ");
+        put(b, d->type);
+        put(b, " ");
+        put(b, d->name);
+        put(b, d->array ? "[" : "");
+        put(b, d->array ? d->array : "");
+        put(b, d->array ? "]" : "");
+        put(b, ";\n");
+        return;
+    }
     if (!sampler && d->storage[0]) {
         put(b, d->storage);
         put(b, " ");
@@ -68,6 +80,67 @@ static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler)
     put(b, ";\n");
 }
 
+static bool is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether s[0..n) names a function of the effect (call) or a deferred global. */
+static bool names_deferred(const mmd_fx *fx, const bool *deferred, const char *s, size_t n, bool call)
+{
+    if (call)
+        for (uint32_t i = 0; i < fx->code_count; i++)
+            if (fx->code[i].kind == MMD_FX_CODE_FUNCTION && strlen(fx->code[i].name) == n &&
+                !memcmp(fx->code[i].name, s, n))
+                return true;
+    for (uint32_t i = 0; i < fx->param_count; i++)
+        if (deferred[i] && strlen(fx->params[i].name) == n && !memcmp(fx->params[i].name, s, n))
+            return true;
+    return false;
+}
+
+/* Whether a static global's initializer must run in MMD_FX_STATIC_INIT:
+ * glslang 12.0 counts a call at global scope as a call from the function
+ * above it ("Recursion detected: F calling F"), so an initializer calling a
+ * function of the effect, or reading a global so set, is deferred (an
+ * initializer list `{...}` cannot be assigned and is kept). */
+static bool must_defer(const mmd_fx *fx, const mmd_fx_param *d, const bool *deferred)
+{
+    if (!d->init || d->init[0] == '{' || !strstr(d->storage, "static"))
+        return false;
+    for (const char *s = d->init; *s;) {
+        if (!is_ident_char(*s)) {
+            s++;
+            continue;
+        }
+        const char *w = s;
+        while (is_ident_char(*s))
+            s++;
+        const char *after = s;
+        while (*after == ' ' || *after == '\t' || *after == '\n')
+            after++;
+        if (!(*w >= '0' && *w <= '9') && (w == d->init || w[-1] != '.') &&
+            names_deferred(fx, deferred, w, (size_t)(s - w), *after == '('))
+            return true;
+    }
+    return false;
+}
+
+/* void MMD_FX_STATIC_INIT() { NAME = init; ... } for the deferred globals. */
+static void put_static_init(sbuf *b, const mmd_fx *fx, const bool *deferred)
+{
+    put(b, "void " MMD_FX_STATIC_INIT "()\n{\n");
+    for (uint32_t i = 0; i < fx->param_count; i++)
+        if (deferred[i]) {
+            put_line(b, fx->params[i].loc);
+            put(b, fx->params[i].name);
+            put(b, " = ");
+            put(b, fx->params[i].init);
+            put(b, ";\n");
+        }
+    put(b, "}\n");
+}
+
 static void put_code(sbuf *b, const mmd_fx_code *c)
 {
     put_line(b, c->loc);
@@ -82,6 +155,11 @@ static void put_code(sbuf *b, const mmd_fx_code *c)
 static mmd_status build_hlsl(mmd_fx *fx, mmd_error *err)
 {
     sbuf b = {0};
+    bool *deferred = fx->param_count ? calloc(fx->param_count, sizeof *deferred) : NULL;
+    if (fx->param_count && !deferred)
+        return mmd_error_set(err, MMD_E_NOMEM, "fx", -1, -1, "out of memory");
+    for (uint32_t i = 0; i < fx->param_count; i++)
+        fx->static_init |= deferred[i] = must_defer(fx, &fx->params[i], deferred);
     uint32_t c = 0, d = 0, s = 0;
     while (c < fx->code_count || d < fx->param_count || s < fx->sampler_count) {
         uint32_t oc = c < fx->code_count ? fx->code[c].order : UINT32_MAX;
@@ -89,11 +167,15 @@ static mmd_status build_hlsl(mmd_fx *fx, mmd_error *err)
         uint32_t os = s < fx->sampler_count ? fx->samplers[s].order : UINT32_MAX;
         if (oc <= od && oc <= os)
             put_code(&b, &fx->code[c++]);
-        else if (od <= os)
-            put_param(&b, &fx->params[d++], false);
-        else
-            put_param(&b, &fx->samplers[s++], true);
+        else if (od <= os) {
+            put_param(&b, &fx->params[d], false, deferred[d]);
+            d++;
+        } else
+            put_param(&b, &fx->samplers[s++], true, false);
     }
+    if (fx->static_init)
+        put_static_init(&b, fx, deferred);
+    free(deferred);
     put(&b, "");
     fx->hlsl = b.oom ? NULL : mmd_arena_strdup(fx->arena, b.s ? b.s : "");
     free(b.s);

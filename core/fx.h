@@ -154,11 +154,17 @@ typedef struct mmd_fx {
     mmd_fx_code *code;
     uint32_t code_count;
     const char *hlsl; /* the HLSL left for a compiler, with #line markers */
+    bool static_init; /* hlsl ends with void MMD_FX_STATIC_INIT(), which an entry point calls first */
     uint32_t file_count;  /* files read, the root included */
     mmd_warning_list warnings; /* e.g. a technique11 skipped (item: line) */
     unsigned warning_count;
     mmd_arena *arena;
 } mmd_fx;
+
+/* The function the HLSL gives the static globals whose initializers fxc
+ * runs but glslang 12.0 cannot (they call a function of the effect, or read
+ * such a global): declared without initializer, assigned there in order. */
+#define MMD_FX_STATIC_INIT "mmd_fx_static_init"
 
 /* Parse an effect. path names the root file in errors and locations (and
  * gives the folder includes are relative to); loader may be NULL. */

@@ -200,19 +200,45 @@ TEST(code_text_keeps_its_lines)
     mmd_fx_free(fx);
 }
 
-/* As fxc reads it: a static global may call a function above it, so the
- * HLSL keeps the effect's order of structs, globals and functions. */
+/* As fxc reads it (a global is visible below its declaration, a function
+ * may use the struct above it), the HLSL keeps the effect's order of
+ * structs, globals, samplers and functions. */
 TEST(hlsl_keeps_declaration_order)
 {
-    mmd_fx *fx = parse("float A;\nstruct S { float v; };\nfloat F() { return A; }\nstatic float K = F();\n"
+    mmd_fx *fx = parse("float A;\nstruct S { float v; };\nfloat F() { return A; }\nstatic float K = A * 2;\n"
                        "sampler2D Samp;\nfloat4 G() : COLOR { return K; }\n");
     REQUIRE(fx != NULL);
     const char *a = strstr(fx->hlsl, "float A;"), *s = strstr(fx->hlsl, "struct S"),
-               *f = strstr(fx->hlsl, "float F()"), *k = strstr(fx->hlsl, "static float K = F();"),
+               *f = strstr(fx->hlsl, "float F()"), *k = strstr(fx->hlsl, "static float K = A * 2;"),
                *sm = strstr(fx->hlsl, "sampler2D Samp;"), *g = strstr(fx->hlsl, "float4 G()");
     REQUIRE(a && s && f && k && sm && g);
     CHECK(a < s && s < f && f < k && k < sm && sm < g);
     CHECK(fx->params[0].order < fx->code[1].order && fx->code[1].order < fx->params[1].order);
+    mmd_fx_free(fx);
+}
+
+/* A static global whose initializer calls the effect's function (or reads
+ * such a global) is set in MMD_FX_STATIC_INIT, in order; others are kept. */
+TEST(static_initializers_calling_functions_are_deferred)
+{
+    mmd_fx *fx = parse("float A;\nfloat F(float x) { return x * 2; }\nstatic float K = F(A);\n"
+                       "static const float L = K + 1;\nstatic float M = A * 3;\nstatic float N[2] = {1, 2};\n");
+    REQUIRE(fx != NULL);
+    CHECK(fx->static_init);
+    CHECK(strstr(fx->hlsl, "static float K;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float L;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float M = A * 3;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float N[2] = {1, 2};") != NULL);
+    const char *init = strstr(fx->hlsl, "void " MMD_FX_STATIC_INIT "()\n{\n");
+    REQUIRE(init != NULL);
+    const char *k = strstr(init, "\nK = F(A);\n"), *l = strstr(init, "\nL = K + 1;\n");
+    CHECK(k && l && k < l);
+    CHECK(strstr(init, "M =") == NULL);
+    mmd_fx_free(fx);
+    fx = parse("float A;\nstatic float M = A * 3;\nfloat F() { return M; }\n");
+    REQUIRE(fx != NULL);
+    CHECK(!fx->static_init);
+    CHECK(strstr(fx->hlsl, MMD_FX_STATIC_INIT) == NULL);
     mmd_fx_free(fx);
 }
 
@@ -517,6 +543,7 @@ int main(void)
     RUN(parses_every_construct);
     RUN(code_text_keeps_its_lines);
     RUN(hlsl_keeps_declaration_order);
+    RUN(static_initializers_calling_functions_are_deferred);
     RUN(script_commands_split);
     RUN(macros_expand);
     RUN(conditionals_choose);
