@@ -41,20 +41,28 @@ static void put_line(sbuf *b, mmd_fx_loc l)
     put(b, "\"\n");
 }
 
+static void put_static(sbuf *b, const mmd_fx_param *d, const char *init)
+{
+    put(b, "static ");
+    put(b, d->type);
+    put(b, " ");
+    put(b, d->name);
+    put(b, d->array ? "[" : "");
+    put(b, d->array ? d->array : "");
+    put(b, d->array ? "]" : "");
+    put(b, init ? " = " MMD_FX_WRITTEN_PREFIX : "");
+    put(b, init ? init : "");
+    put(b, ";\n");
+}
+
 /* One typed global as HLSL: [storage] TYPE NAME[array] [: SEMANTIC] [= init];
- * deferred: "static TYPE NAME[array];" (its value is set in MMD_FX_STATIC_INIT). */
-static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler, bool deferred)
+ * deferred: "static TYPE NAME[array];" (set in MMD_FX_STATIC_INIT); written:
+ * the uniform as MMD_FX_WRITTEN_PREFIX NAME and "static TYPE NAME = it;". */
+static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler, char mode)
 {
     put_line(b, d->loc);
-    if (deferred) {
-        put(b, "static ");
-        put(b, d->type);
-        put(b, " ");
-        put(b, d->name);
-        put(b, d->array ? "[" : "");
-        put(b, d->array ? d->array : "");
-        put(b, d->array ? "]" : "");
-        put(b, ";\n");
+    if (mode == 'd') {
+        put_static(b, d, NULL);
         return;
     }
     if (!sampler && d->storage[0]) {
@@ -63,6 +71,7 @@ static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler, bool deferre
     }
     put(b, d->type);
     put(b, " ");
+    put(b, mode == 'w' ? MMD_FX_WRITTEN_PREFIX : "");
     put(b, d->name);
     if (d->array) {
         put(b, "[");
@@ -78,6 +87,8 @@ static void put_param(sbuf *b, const mmd_fx_param *d, bool sampler, bool deferre
         put(b, d->init);
     }
     put(b, ";\n");
+    if (mode == 'w')
+        put_static(b, d, d->name);
 }
 
 static bool is_ident_char(char c)
@@ -126,6 +137,53 @@ static bool must_defer(const mmd_fx *fx, const mmd_fx_param *d, const bool *defe
     return false;
 }
 
+/* Whether text assigns to the global `name` (NAME[.member|[i]] op= / ++ / --,
+ * or ++NAME): not after '.', so a struct member of that name is not it. */
+static bool assigns(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        if ((p > text && (is_ident_char(p[-1]) || p[-1] == '.')) || is_ident_char(p[n]))
+            continue;
+        const char *q = p - 1;
+        while (q >= text && (*q == ' ' || *q == '\t'))
+            q--;
+        if (q > text && ((q[0] == '+' && q[-1] == '+') || (q[0] == '-' && q[-1] == '-')))
+            return true;
+        const char *e = p + n;
+        for (;;) { /* .member and [index] */
+            while (*e == ' ' || *e == '\t')
+                e++;
+            if (*e == '.' && is_ident_char(e[1])) {
+                for (e++; is_ident_char(*e); e++) {
+                }
+            } else if (*e == '[') {
+                int depth = 0;
+                for (; *e && (*e != ']' || --depth > 0); e++)
+                    depth += *e == '[';
+                e += *e == ']';
+            } else
+                break;
+        }
+        if ((e[0] == '=' && e[1] != '=') || ((e[0] == '+' || e[0] == '-') && e[1] == e[0]) ||
+            (strchr("+-*/%&|^", e[0]) && e[0] && e[1] == '=') ||
+            ((e[0] == '<' || e[0] == '>') && e[1] == e[0] && e[2] == '='))
+            return true;
+    }
+    return false;
+}
+
+/* Whether a uniform global is assigned to in any function of the effect. */
+static bool written(const mmd_fx *fx, const mmd_fx_param *d)
+{
+    if (strstr(d->storage, "static") || strstr(d->storage, "const"))
+        return false;
+    for (uint32_t i = 0; i < fx->code_count; i++)
+        if (fx->code[i].kind == MMD_FX_CODE_FUNCTION && assigns(fx->code[i].text, d->name))
+            return true;
+    return false;
+}
+
 /* void MMD_FX_STATIC_INIT() { NAME = init; ... } for the deferred globals. */
 static void put_static_init(sbuf *b, const mmd_fx *fx, const bool *deferred)
 {
@@ -168,10 +226,11 @@ static mmd_status build_hlsl(mmd_fx *fx, mmd_error *err)
         if (oc <= od && oc <= os)
             put_code(&b, &fx->code[c++]);
         else if (od <= os) {
-            put_param(&b, &fx->params[d], false, deferred[d]);
+            const mmd_fx_param *p = &fx->params[d];
+            put_param(&b, p, false, deferred[d] ? 'd' : written(fx, p) ? 'w' : 0);
             d++;
         } else
-            put_param(&b, &fx->samplers[s++], true, false);
+            put_param(&b, &fx->samplers[s++], true, 0);
     }
     if (fx->static_init)
         put_static_init(&b, fx, deferred);

@@ -166,6 +166,11 @@ typedef struct mmd_fx {
  * such a global): declared without initializer, assigned there in order. */
 #define MMD_FX_STATIC_INIT "mmd_fx_static_init"
 
+/* A global the effect's functions assign to (DX9's compiler allows it, the
+ * value is the function's own copy; glslang refuses it): the HLSL declares
+ * the uniform as MMD_FX_WRITTEN_PREFIX NAME and a static NAME copied from it. */
+#define MMD_FX_WRITTEN_PREFIX "mmd_w_"
+
 /* Parse an effect. path names the root file in errors and locations (and
  * gives the folder includes are relative to); loader may be NULL. */
 mmd_status mmd_fx_load(const void *data, size_t size, const char *path, const mmd_fx_loader *loader,

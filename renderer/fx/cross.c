@@ -433,12 +433,14 @@ static void reflect_uniforms(const stage_ir *s, const mmd_fx *fx, mmd_fx_program
         const char *var = spvc_compiler_get_name(s->comp, list[b].id);
         for (unsigned m = 0; m < spvc_type_get_num_member_types(t) && p->uniform_count < cap; m++) {
             mmd_fx_uniform *u = &p->uniforms[p->uniform_count++];
-            const char *name = spvc_compiler_get_member_name(s->comp, list[b].base_type_id, m);
+            const char *member = spvc_compiler_get_member_name(s->comp, list[b].base_type_id, m);
+            size_t wp = strlen(MMD_FX_WRITTEN_PREFIX); /* core's copy of a global the code writes */
+            const char *name = strncmp(member, MMD_FX_WRITTEN_PREFIX, wp) ? member : member + wp;
             const char *sem =
                 spvc_compiler_get_member_decoration_string(s->comp, list[b].base_type_id, m, SpvDecorationUserSemantic);
             const mmd_fx_param *decl = find_param(fx->params, fx->param_count, name);
             char glsl[160];
-            snprintf(glsl, sizeof glsl, "%s.%s", var, name);
+            snprintf(glsl, sizeof glsl, "%s.%s", var, member);
             unsigned off = 0;
             size_t size = 0;
             spvc_compiler_type_struct_member_offset(s->comp, t, m, &off);

@@ -242,6 +242,24 @@ TEST(static_initializers_calling_functions_are_deferred)
     mmd_fx_free(fx);
 }
 
+/* A uniform a function assigns to (DX9 gives the shader its own copy) is
+ * declared as MMD_FX_WRITTEN_PREFIX NAME and a static NAME copied from it;
+ * a struct member or local of that name, or a comparison, is no write. */
+TEST(written_globals_become_static_copies)
+{
+    mmd_fx *fx = parse("float3 P : CONTROLOBJECT;\nfloat G = 1;\nfloat4 T[2];\nfloat K;\nstatic float S = 2;\n"
+                       "struct O { float K; };\n"
+                       "float f(O o) { P.x *= -1; G++; T[1].y = 0; o.K = 3; S = 1; return K == 1 ? P.x : G; }\n");
+    REQUIRE(fx != NULL);
+    CHECK(strstr(fx->hlsl, "float3 " MMD_FX_WRITTEN_PREFIX "P : CONTROLOBJECT;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float3 P = " MMD_FX_WRITTEN_PREFIX "P;") != NULL);
+    CHECK(strstr(fx->hlsl, "float " MMD_FX_WRITTEN_PREFIX "G = 1;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float4 T[2] = " MMD_FX_WRITTEN_PREFIX "T;") != NULL);
+    CHECK(strstr(fx->hlsl, MMD_FX_WRITTEN_PREFIX "K") == NULL);
+    CHECK(strstr(fx->hlsl, MMD_FX_WRITTEN_PREFIX "S") == NULL);
+    mmd_fx_free(fx);
+}
+
 TEST(script_commands_split)
 {
     mmd_arena *a = mmd_arena_create();
@@ -544,6 +562,7 @@ int main(void)
     RUN(code_text_keeps_its_lines);
     RUN(hlsl_keeps_declaration_order);
     RUN(static_initializers_calling_functions_are_deferred);
+    RUN(written_globals_become_static_copies);
     RUN(script_commands_split);
     RUN(macros_expand);
     RUN(conditionals_choose);

@@ -102,6 +102,31 @@ static void fixture_links(const char *name, const mmd_gl *gl)
     mmd_fx_free(fx);
 }
 
+/* A global the code writes keeps its effect name in the reflection (the
+ * runtime binds by it); its GLSL is core's uniform copy. */
+TEST(written_global_keeps_its_name)
+{
+    mmd_fx *fx = NULL;
+    mmd_error err = {0};
+    const char src[] = "float3 WorldPos : CONTROLOBJECT < string name = \"(self)\"; >;\n"
+                       "float4 VS(float4 Pos : POSITION) : POSITION { WorldPos.x *= -1; return Pos + WorldPos.xyzz; }\n"
+                       "float4 PS() : COLOR { return 1; }\n"
+                       "technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n";
+    REQUIRE(mmd_fx_load(src, sizeof src - 1, "t.fx", NULL, &fx, &err) == MMD_OK);
+    mmd_fx_program *p = NULL;
+    REQUIRE(mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err) == MMD_OK);
+    const mmd_fx_uniform *u = NULL;
+    for (uint32_t i = 0; i < p->uniform_count; i++)
+        if (p->uniforms[i].stage == MMD_FX_STAGE_VERTEX && !strcmp(p->uniforms[i].name, "WorldPos"))
+            u = &p->uniforms[i];
+    REQUIRE(u != NULL);
+    CHECK_STR(u->glsl, "mmd_vs." MMD_FX_WRITTEN_PREFIX "WorldPos");
+    CHECK_STR(u->type, "float3");
+    CHECK_STR(u->semantic, "CONTROLOBJECT");
+    mmd_fx_program_free(p);
+    mmd_fx_free(fx);
+}
+
 TEST(fixtures_translate_and_link)
 {
     mmd_gl_context *ctx = NULL;
@@ -111,7 +136,7 @@ TEST(fixtures_translate_and_link)
         ctx = NULL;
     }
     const mmd_gl *gl = ctx ? mmd_gl_context_api(ctx) : NULL;
-    static const char *const fixtures[] = {"rw_matrix_swizzle.fx", "rw_static_init.fx"};
+    static const char *const fixtures[] = {"rw_matrix_swizzle.fx", "rw_static_init.fx", "rw_written_global.fx"};
     for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++)
         fixture_links(fixtures[i], gl);
     mmd_gl_context_free(ctx);
@@ -121,6 +146,7 @@ int main(void)
 {
     RUN(matrix_swizzles_become_rows_or_elements);
     RUN(other_text_is_kept);
+    RUN(written_global_keeps_its_name);
     RUN(fixtures_translate_and_link);
     return test_finish();
 }
