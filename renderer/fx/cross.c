@@ -29,6 +29,7 @@ typedef enum fix_kind {
     FIX_NARROW,    /* PS varying narrower than vec4 */
     FIX_FRAGCOORD, /* PS VPOS */
     FIX_FACE,      /* PS VFACE */
+    FIX_VERTEXID,  /* VS _INDEX (MME: the vertex's index) */
 } fix_kind;
 
 typedef struct iface {
@@ -190,6 +191,12 @@ static mmd_status name_vertex(stage_ir *s, mmd_fx_loc at, mmd_error *err)
     for (unsigned i = 0; i < s->in_count; i++) {
         iface *v = &s->in[i];
         int32_t loc = mmd_fx_vertex_location(v->sem);
+        if (!strcmp(v->sem, "_INDEX")) { /* "mmd_vi" + "_INDEX": GLSL keeps no "__" */
+            v->fix = FIX_VERTEXID;
+            name_as(v, "mmd_vi");
+            spvc_compiler_unset_decoration(s->comp, v->id, SpvDecorationLocation);
+            continue;
+        }
         if (loc < 0)
             return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at,
                                "vertex shader: input %s is no vertex data (POSITION, NORMAL, "
@@ -295,6 +302,16 @@ static void edit_decl(edits *e, const char *from, const char *to)
 static void vertex_edits(const stage_ir *vs, const stage_ir *ps, edits *e)
 {
     char from[96], to[160];
+    for (unsigned i = 0; i < vs->in_count; i++) { /* _INDEX: gl_VertexID, the index drawn */
+        const iface *v = &vs->in[i];
+        if (v->fix != FIX_VERTEXID)
+            continue;
+        const char *t = v->comps ? glsl_float_type(v->comps) : "int";
+        snprintf(from, sizeof from, "in %s %s;", t, v->name);
+        snprintf(to, sizeof to, "%s %s;", t, v->name);
+        edit_decl(e, from, to);
+        mmd_fx_text_printf(&e->pre, "    %s = %s(gl_VertexID);\n", v->name, t);
+    }
     for (unsigned i = 0; i < vs->out_count; i++) {
         const iface *v = &vs->out[i];
         if (v->fix == FIX_NONE)

@@ -260,6 +260,35 @@ TEST(written_globals_become_static_copies)
     mmd_fx_free(fx);
 }
 
+/* `StateBlock = (NAME);` in a pass takes NAME's stateblock_state states
+ * and shaders in its place; the stateblock is no parameter and no HLSL. */
+TEST(stateblock_states_and_shaders_apply_to_passes)
+{
+    mmd_fx *fx = parse("float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+                       "float4 PS(uniform float k) : COLOR { return k; }\n"
+                       "stateblock SB = stateblock_state { ZEnable = false; VertexShader = compile vs_3_0 VS();\n"
+                       "  PixelShader = compile ps_3_0 PS(2); FillMode = POINT; };\n"
+                       "technique T { pass A { CullMode = NONE; StateBlock = (SB); AlphaBlendEnable = TRUE; }\n"
+                       "  pass B { StateBlock = SB; PixelShader = compile ps_2_0 PS(1); } }\n");
+    REQUIRE(fx != NULL);
+    CHECK_EQ_INT(fx->param_count, 0);
+    CHECK(strstr(fx->hlsl, "stateblock") == NULL);
+    REQUIRE(fx->technique_count == 1 && fx->techniques[0].pass_count == 2);
+    const mmd_fx_pass *a = &fx->techniques[0].passes[0], *b = &fx->techniques[0].passes[1];
+    REQUIRE(a->state_count == 4);
+    CHECK_STR(a->states[0].name, "CullMode");
+    CHECK_STR(a->states[1].name, "ZEnable");
+    CHECK_STR(a->states[2].name, "FillMode");
+    CHECK_STR(a->states[3].name, "AlphaBlendEnable");
+    CHECK_STR(a->vs.entry, "VS");
+    CHECK_STR(a->ps.profile, "ps_3_0");
+    CHECK_STR(a->ps.args, "2");
+    CHECK_STR(b->ps.profile, "ps_2_0"); /* the pass's own shader wins */
+    CHECK_STR(b->ps.args, "1");
+    CHECK_STR(b->vs.entry, "VS");
+    mmd_fx_free(fx);
+}
+
 TEST(script_commands_split)
 {
     mmd_arena *a = mmd_arena_create();
@@ -563,6 +592,7 @@ int main(void)
     RUN(hlsl_keeps_declaration_order);
     RUN(static_initializers_calling_functions_are_deferred);
     RUN(written_globals_become_static_copies);
+    RUN(stateblock_states_and_shaders_apply_to_passes);
     RUN(script_commands_split);
     RUN(macros_expand);
     RUN(conditionals_choose);
