@@ -27,6 +27,7 @@ def why(msg):
     msg = re.sub(r"^.*?:\d+: ", "", msg.strip().splitlines()[0] if msg.strip() else "(no message)")
     msg = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'X'", msg)
     msg = re.sub(r"\b\d+(\(\d+\))?", "N", msg)
+    msg = re.sub(r"\bpass \S+ sets", "pass X sets", msg)
     return msg[:110]
 parsed = passes = translated = linked = 0
 fails, listing = Counter(), []
