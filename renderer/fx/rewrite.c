@@ -8,7 +8,9 @@
  * compiler refuses). One row's elements become `[row].` and a vector
  * swizzle (`M[3].xyz`, valid after any expression); elements of several rows
  * become a constructor of single elements when the matrix is a plain name or
- * member chain (`float3(M[0].y, M[1].y, M[2].y)`); other forms are left as
+ * member chain (`float3(M[0].y, M[1].y, M[2].y)`); assigned with an operator,
+ * they become a simple assignment glslang supports (`p._11_22 *= s;` is
+ * `p._11_22 = float2(p[0].x, p[1].y) * (s);`); other forms are left as
  * written. */
 #include <stdbool.h>
 #include <string.h>
@@ -67,6 +69,45 @@ static bool assigned(const char *s)
     return strchr("+-*/%&|^", s[0]) && s[0] && s[1] == '=';
 }
 
+/* The constructor of single elements for n elements of the matrix `name`. */
+static void elements(mmd_fx_text *t, const char *name, const int row[4], const int col[4], int n)
+{
+    static const char comp[] = "xyzw";
+    mmd_fx_text_printf(t, "float%d(", n);
+    for (int k = 0; k < n; k++)
+        mmd_fx_text_printf(t, "%s%s[%d].%c", k ? ", " : "", name, row[k], comp[col[k]]);
+    mmd_fx_text_add(t, ")", 1);
+}
+
+/* NAME._RC_RC op= RHS; (elements of several rows, t holding NAME) as
+ * NAME._RC_RC = float2(...) op (RHS); returns where the text goes on, NULL
+ * when it is no such statement. */
+static const char *compound_assignment(mmd_fx_text *t, const char *swz, size_t len, const int row[4],
+                                       const int col[4], int n)
+{
+    const char *op = swz + len;
+    while (*op == ' ' || *op == '\t')
+        op++;
+    size_t base = t->oom ? 0 : name_chain(t->p, t->p + t->len);
+    if (!strchr("+-*/", op[0]) || !op[0] || op[1] != '=' || !base || base >= 256)
+        return NULL;
+    const char *rhs = op + 2, *end = rhs;
+    for (int depth = 0; *end && (depth > 0 || *end != ';'); end++)
+        depth += (*end == '(') - (*end == ')');
+    if (*end != ';')
+        return NULL;
+    char name[256];
+    memcpy(name, t->p + t->len - base, base);
+    name[base] = '\0';
+    mmd_fx_text_add(t, swz - 1, len + 1);
+    mmd_fx_text_add(t, " = ", 3);
+    elements(t, name, row, col, n);
+    mmd_fx_text_printf(t, " %c (", op[0]);
+    mmd_fx_text_add(t, rhs, (size_t)(end - rhs));
+    mmd_fx_text_add(t, ")", 1);
+    return end;
+}
+
 /* One matrix swizzle of n elements to t (which already holds its matrix
  * expression); false when it is kept as written. */
 static bool rewrite_swizzle(mmd_fx_text *t, const int row[4], const int col[4], int n, bool lvalue)
@@ -94,10 +135,7 @@ static bool rewrite_swizzle(mmd_fx_text *t, const int row[4], const int col[4], 
     memcpy(name, t->p + t->len - base, base);
     name[base] = '\0';
     t->len -= base;
-    mmd_fx_text_printf(t, "float%d(", n);
-    for (int k = 0; k < n; k++)
-        mmd_fx_text_printf(t, "%s%s[%d].%c", k ? ", " : "", name, row[k], comp[col[k]]);
-    mmd_fx_text_add(t, ")", 1);
+    elements(t, name, row, col, n);
     return true;
 }
 
@@ -119,6 +157,15 @@ void mmd_fx_hlsl_rewrite(mmd_fx_text *t, const char *hlsl)
         if (!len)
             continue;
         mmd_fx_text_add(t, copied, (size_t)(s - copied));
+        bool one_row = true;
+        for (int k = 1; k < n; k++)
+            one_row = one_row && row[k] == row[0];
+        const char *next = one_row ? NULL : compound_assignment(t, s + 1, len, row, col, n);
+        if (next) {
+            copied = next;
+            s = next - 1;
+            continue;
+        }
         if (rewrite_swizzle(t, row, col, n, assigned(s + 1 + len)))
             copied = s + 1 + len;
         else

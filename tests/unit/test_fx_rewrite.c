@@ -42,6 +42,7 @@ TEST(matrix_swizzles_become_rows_or_elements)
     expect_rewrite("n = mul(m._12_22_32, R);", "n = mul(float3(m[0].y, m[1].y, m[2].y), R);");
     expect_rewrite("n = In.Mat._11_22;", "n = float2(In.Mat[0].x, In.Mat[1].y);");
     expect_rewrite("m._41_42_43 = p; m._41_42_43 += p;", "m[3].xyz = p; m[3].xyz += p;");
+    expect_rewrite("p._11_22 *= s * f(1, 2);", "p._11_22 = float2(p[0].x, p[1].y) * ( s * f(1, 2));");
 }
 
 TEST(other_text_is_kept)
