@@ -101,16 +101,37 @@ static const char *sampler_type(const mmd_fx *fx, const mmd_fx_param *d)
     return d->type;
 }
 
-/* One typed global as HLSL: [storage] TYPE NAME[array] [: SEMANTIC] [= init]; */
-static void put_param(sbuf *b, const mmd_fx *fx, const mmd_fx_param *d, bool sampler)
+static void put_static(sbuf *b, const mmd_fx_param *d, const char *init)
+{
+    put(b, "static ");
+    put(b, d->type);
+    put(b, " ");
+    put(b, d->name);
+    put(b, d->array ? "[" : "");
+    put(b, d->array ? d->array : "");
+    put(b, d->array ? "]" : "");
+    put(b, init ? " = " MMD_FX_WRITTEN_PREFIX : "");
+    put(b, init ? init : "");
+    put(b, ";\n");
+}
+
+/* One typed global as HLSL: [storage] TYPE NAME[array] [: SEMANTIC] [= init];
+ * deferred: "static TYPE NAME[array];" (set in MMD_FX_STATIC_INIT); written:
+ * the uniform as MMD_FX_WRITTEN_PREFIX NAME and "static TYPE NAME = it;". */
+static void put_param(sbuf *b, const mmd_fx *fx, const mmd_fx_param *d, bool sampler, char mode)
 {
     put_line(b, d->loc);
+    if (mode == 'd') {
+        put_static(b, d, NULL);
+        return;
+    }
     if (!sampler && d->storage[0]) {
         put(b, d->storage);
         put(b, " ");
     }
     put(b, sampler ? sampler_type(fx, d) : d->type);
     put(b, " ");
+    put(b, mode == 'w' ? MMD_FX_WRITTEN_PREFIX : "");
     put(b, d->name);
     if (d->array) {
         put(b, "[");
@@ -126,29 +147,154 @@ static void put_param(sbuf *b, const mmd_fx *fx, const mmd_fx_param *d, bool sam
         put(b, d->init);
     }
     put(b, ";\n");
+    if (mode == 'w')
+        put_static(b, d, d->name);
 }
 
-/* Structs and typedefs first (in order), then the typed globals and samplers,
- * then functions: each with its #line. */
+static bool is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether s[0..n) names a function of the effect (call) or a deferred global. */
+static bool names_deferred(const mmd_fx *fx, const bool *deferred, const char *s, size_t n, bool call)
+{
+    if (call)
+        for (uint32_t i = 0; i < fx->code_count; i++)
+            if (fx->code[i].kind == MMD_FX_CODE_FUNCTION && strlen(fx->code[i].name) == n &&
+                !memcmp(fx->code[i].name, s, n))
+                return true;
+    for (uint32_t i = 0; i < fx->param_count; i++)
+        if (deferred[i] && strlen(fx->params[i].name) == n && !memcmp(fx->params[i].name, s, n))
+            return true;
+    return false;
+}
+
+/* Whether a static global's initializer must run in MMD_FX_STATIC_INIT:
+ * glslang 12.0 counts a call at global scope as a call from the function
+ * above it ("Recursion detected: F calling F"), so an initializer calling a
+ * function of the effect, or reading a global so set, is deferred (an
+ * initializer list `{...}` cannot be assigned and is kept). */
+static bool must_defer(const mmd_fx *fx, const mmd_fx_param *d, const bool *deferred)
+{
+    if (!d->init || d->init[0] == '{' || !strstr(d->storage, "static"))
+        return false;
+    for (const char *s = d->init; *s;) {
+        if (!is_ident_char(*s)) {
+            s++;
+            continue;
+        }
+        const char *w = s;
+        while (is_ident_char(*s))
+            s++;
+        const char *after = s;
+        while (*after == ' ' || *after == '\t' || *after == '\n')
+            after++;
+        if (!(*w >= '0' && *w <= '9') && (w == d->init || w[-1] != '.') &&
+            names_deferred(fx, deferred, w, (size_t)(s - w), *after == '('))
+            return true;
+    }
+    return false;
+}
+
+/* Whether text assigns to the global `name` (NAME[.member|[i]] op= / ++ / --,
+ * or ++NAME): not after '.', so a struct member of that name is not it. */
+static bool assigns(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        if ((p > text && (is_ident_char(p[-1]) || p[-1] == '.')) || is_ident_char(p[n]))
+            continue;
+        const char *q = p - 1;
+        while (q >= text && (*q == ' ' || *q == '\t'))
+            q--;
+        if (q > text && ((q[0] == '+' && q[-1] == '+') || (q[0] == '-' && q[-1] == '-')))
+            return true;
+        const char *e = p + n;
+        for (;;) { /* .member and [index] */
+            while (*e == ' ' || *e == '\t')
+                e++;
+            if (*e == '.' && is_ident_char(e[1])) {
+                for (e++; is_ident_char(*e); e++) {
+                }
+            } else if (*e == '[') {
+                int depth = 0;
+                for (; *e && (*e != ']' || --depth > 0); e++)
+                    depth += *e == '[';
+                e += *e == ']';
+            } else
+                break;
+        }
+        if ((e[0] == '=' && e[1] != '=') || ((e[0] == '+' || e[0] == '-') && e[1] == e[0]) ||
+            (strchr("+-*/%&|^", e[0]) && e[0] && e[1] == '=') ||
+            ((e[0] == '<' || e[0] == '>') && e[1] == e[0] && e[2] == '='))
+            return true;
+    }
+    return false;
+}
+
+/* Whether a uniform global is assigned to in any function of the effect. */
+static bool written(const mmd_fx *fx, const mmd_fx_param *d)
+{
+    if (strstr(d->storage, "static") || strstr(d->storage, "const"))
+        return false;
+    for (uint32_t i = 0; i < fx->code_count; i++)
+        if (fx->code[i].kind == MMD_FX_CODE_FUNCTION && assigns(fx->code[i].text, d->name))
+            return true;
+    return false;
+}
+
+/* void MMD_FX_STATIC_INIT() { NAME = init; ... } for the deferred globals. */
+static void put_static_init(sbuf *b, const mmd_fx *fx, const bool *deferred)
+{
+    put(b, "void " MMD_FX_STATIC_INIT "()\n{\n");
+    for (uint32_t i = 0; i < fx->param_count; i++)
+        if (deferred[i]) {
+            put_line(b, fx->params[i].loc);
+            put(b, fx->params[i].name);
+            put(b, " = ");
+            put(b, fx->params[i].init);
+            put(b, ";\n");
+        }
+    put(b, "}\n");
+}
+
+static void put_code(sbuf *b, const mmd_fx_code *c)
+{
+    put_line(b, c->loc);
+    put(b, c->text);
+    put(b, "\n");
+}
+
+/* Structs, typedefs, functions, typed globals and samplers in the order the
+ * effect declares them (as fxc reads it: a static global may call a function
+ * above it, a function use a struct or global above it), each with its #line;
+ * textures are the runtime's, not HLSL's. */
 static mmd_status build_hlsl(mmd_fx *fx, mmd_error *err)
 {
     sbuf b = {0};
-    for (uint32_t i = 0; i < fx->code_count; i++)
-        if (fx->code[i].kind != MMD_FX_CODE_FUNCTION) {
-            put_line(&b, fx->code[i].loc);
-            put(&b, fx->code[i].text);
-            put(&b, "\n");
-        }
+    bool *deferred = fx->param_count ? calloc(fx->param_count, sizeof *deferred) : NULL;
+    if (fx->param_count && !deferred)
+        return mmd_error_set(err, MMD_E_NOMEM, "fx", -1, -1, "out of memory");
     for (uint32_t i = 0; i < fx->param_count; i++)
-        put_param(&b, fx, &fx->params[i], false);
-    for (uint32_t i = 0; i < fx->sampler_count; i++)
-        put_param(&b, fx, &fx->samplers[i], true);
-    for (uint32_t i = 0; i < fx->code_count; i++)
-        if (fx->code[i].kind == MMD_FX_CODE_FUNCTION) {
-            put_line(&b, fx->code[i].loc);
-            put(&b, fx->code[i].text);
-            put(&b, "\n");
-        }
+        fx->static_init |= deferred[i] = must_defer(fx, &fx->params[i], deferred);
+    uint32_t c = 0, d = 0, s = 0;
+    while (c < fx->code_count || d < fx->param_count || s < fx->sampler_count) {
+        uint32_t oc = c < fx->code_count ? fx->code[c].order : UINT32_MAX;
+        uint32_t od = d < fx->param_count ? fx->params[d].order : UINT32_MAX;
+        uint32_t os = s < fx->sampler_count ? fx->samplers[s].order : UINT32_MAX;
+        if (oc <= od && oc <= os)
+            put_code(&b, &fx->code[c++]);
+        else if (od <= os) {
+            const mmd_fx_param *p = &fx->params[d];
+            put_param(&b, fx, p, false, deferred[d] ? 'd' : written(fx, p) ? 'w' : 0);
+            d++;
+        } else
+            put_param(&b, fx, &fx->samplers[s++], true, 0);
+    }
+    if (fx->static_init)
+        put_static_init(&b, fx, deferred);
+    free(deferred);
     put(&b, "");
     fx->hlsl = b.oom ? NULL : mmd_arena_strdup(fx->arena, b.s ? b.s : "");
     free(b.s);

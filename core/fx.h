@@ -96,6 +96,7 @@ typedef struct mmd_fx_param {
     mmd_fx_state *states; /* sampler_state { } */
     uint32_t state_count;
     mmd_fx_loc loc;
+    uint32_t order;       /* where it stands among the effect's declarations (hlsl keeps this order) */
 } mmd_fx_param;
 
 /* compile PROFILE ENTRY(ARGS) */
@@ -132,6 +133,7 @@ typedef struct mmd_fx_code {
     const char *name; /* function or struct name, "" for a typedef */
     const char *text;
     mmd_fx_loc loc;
+    uint32_t order; /* as mmd_fx_param.order */
 } mmd_fx_code;
 
 /* One command of a Script string: "RenderColorTarget0=ScnMap;" gives
@@ -152,11 +154,22 @@ typedef struct mmd_fx {
     mmd_fx_code *code;
     uint32_t code_count;
     const char *hlsl; /* the HLSL left for a compiler, with #line markers */
+    bool static_init; /* hlsl ends with void MMD_FX_STATIC_INIT(), which an entry point calls first */
     uint32_t file_count;  /* files read, the root included */
     mmd_warning_list warnings; /* e.g. a technique11 skipped (item: line) */
     unsigned warning_count;
     mmd_arena *arena;
 } mmd_fx;
+
+/* The function the HLSL gives the static globals whose initializers fxc
+ * runs but glslang 12.0 cannot (they call a function of the effect, or read
+ * such a global): declared without initializer, assigned there in order. */
+#define MMD_FX_STATIC_INIT "mmd_fx_static_init"
+
+/* A global the effect's functions assign to (DX9's compiler allows it, the
+ * value is the function's own copy; glslang refuses it): the HLSL declares
+ * the uniform as MMD_FX_WRITTEN_PREFIX NAME and a static NAME copied from it. */
+#define MMD_FX_WRITTEN_PREFIX "mmd_w_"
 
 /* Parse an effect. path names the root file in errors and locations (and
  * gives the folder includes are relative to); loader may be NULL. */

@@ -5,6 +5,7 @@
  * the Script splitter. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/fx_internal.h"
 
@@ -17,6 +18,11 @@ typedef struct ps {
     mmd_status st;
     mmd_fx *fx;
     uint32_t cap_params, cap_textures, cap_samplers, cap_techniques, cap_code;
+    struct fx_stateblock { /* stateblock NAME = stateblock_state { ... }: the '{' token */
+        const char *name;
+        size_t at;
+    } *blocks;
+    uint32_t block_count, cap_blocks;
 } ps;
 
 static const fx_tok k_eof = {"", 0, FX_T_EOF, 0, 0, 0};
@@ -316,6 +322,67 @@ static void state_block(ps *p, mmd_fx_state **list, uint32_t *count, mmd_fx_shad
     }
 }
 
+/* A pass's `StateBlock = (NAME);` becomes the states and shaders of NAME's
+ * stateblock_state block (parsed again from its tokens), in its place; the
+ * pass's own shaders win. One level: a block naming another is kept as a state. */
+static void apply_stateblocks(ps *p, mmd_fx_pass *pass)
+{
+    for (uint32_t k = 0; k < pass->state_count && p->st == MMD_OK; k++) {
+        const mmd_fx_state *st = &pass->states[k];
+        const struct fx_stateblock *b = NULL;
+        for (uint32_t j = 0; j < p->block_count && !b; j++)
+            if (!strcmp(p->blocks[j].name, st->value) && !strcasecmp(st->name, "StateBlock"))
+                b = &p->blocks[j];
+        if (!b)
+            continue;
+        mmd_fx_state *add = NULL;
+        uint32_t add_count = 0;
+        mmd_fx_shader vs = {0}, ps_ = {0};
+        size_t back = p->i;
+        p->i = b->at;
+        state_block(p, &add, &add_count, &vs, &ps_);
+        p->i = back;
+        mmd_fx_state *all = mmd_arena_array(p->a, (size_t)pass->state_count + add_count, sizeof *all);
+        if (!all) {
+            nomem(p);
+            return;
+        }
+        memcpy(all, pass->states, k * sizeof *all);
+        if (add_count)
+            memcpy(all + k, add, add_count * sizeof *all);
+        memcpy(all + k + add_count, pass->states + k + 1, (pass->state_count - k - 1) * sizeof *all);
+        pass->states = all;
+        pass->state_count += add_count - 1;
+        k += add_count - 1;
+        if (!pass->vs.profile)
+            pass->vs = vs;
+        if (!pass->ps.profile)
+            pass->ps = ps_;
+    }
+}
+
+/* stateblock NAME = stateblock_state { ... }: remembered for the passes
+ * that name it (apply_stateblocks); no parameter, no HLSL. */
+static void stateblock(ps *p, const char *name)
+{
+    if (!expect(p, "=", "= after the stateblock's name"))
+        return;
+    if (!ieq(cur(p), "stateblock_state")) {
+        expected(p, "stateblock_state");
+        return;
+    }
+    p->i++;
+    struct fx_stateblock *b = grow(p, (void **)&p->blocks, &p->block_count, &p->cap_blocks, sizeof *b);
+    if (!b)
+        return;
+    b->name = name;
+    b->at = p->i;
+    if (p->st == MMD_OK && !fx_tok_is(cur(p), "{"))
+        expected(p, "{ after stateblock_state");
+    else
+        skip_balanced(p, "{", "}", "stateblock");
+}
+
 static void pass(ps *p, mmd_fx_technique *tq, uint32_t *cap)
 {
     mmd_fx_pass *ps_ = grow(p, (void **)&tq->passes, &tq->pass_count, cap, sizeof *ps_);
@@ -326,6 +393,7 @@ static void pass(ps *p, mmd_fx_technique *tq, uint32_t *cap)
     ps_->name = cur(p)->kind == FX_T_IDENT ? ident(p, "") : "";
     annotations(p, &ps_->annotations, &ps_->annotation_count);
     state_block(p, &ps_->states, &ps_->state_count, &ps_->vs, &ps_->ps);
+    apply_stateblocks(p, ps_);
 }
 
 static void technique(ps *p)
@@ -378,6 +446,7 @@ static void add_code(ps *p, mmd_fx_code_kind kind, const char *name, size_t star
     c->name = name ? name : "";
     c->text = spell(p, start, p->i);
     c->loc = loc_of(p, &p->t[start]);
+    c->order = (uint32_t)start;
 }
 
 /* struct NAME { ... } [declarators] ; and typedef ... ; */
@@ -483,6 +552,13 @@ static void declaration(ps *p)
             add_code(p, MMD_FX_CODE_FUNCTION, name, start);
             return;
         }
+        if (type_prefix(type, "stateblock") && !type[10]) {
+            stateblock(p, name);
+            if (accept(p, ","))
+                continue;
+            expect(p, ";", "; after the stateblock");
+            return;
+        }
         bool texture = type_prefix(type, "texture"), sampler = type_prefix(type, "sampler");
         mmd_fx_param *d = texture   ? grow(p, (void **)&fx->textures, &fx->texture_count, &p->cap_textures, sizeof *d)
                           : sampler ? grow(p, (void **)&fx->samplers, &fx->sampler_count, &p->cap_samplers, sizeof *d)
@@ -493,6 +569,7 @@ static void declaration(ps *p)
         d->type = type;
         d->name = name;
         d->loc = loc_of(p, nt);
+        d->order = (uint32_t)(nt - p->t);
         declarator(p, d, sampler);
         if (accept(p, ","))
             continue;
@@ -518,7 +595,7 @@ static void top_level(ps *p)
 
 mmd_status fx_parse_tokens(mmd_fx *fx, const fx_tok *t, size_t n, const char *const *files, mmd_error *err)
 {
-    ps p = {fx->arena, t, n, 0, files, err, MMD_OK, fx, 0, 0, 0, 0, 0};
+    ps p = {fx->arena, t, n, 0, files, err, MMD_OK, fx, 0, 0, 0, 0, 0, NULL, 0, 0};
     top_level(&p);
     return p.st;
 }

@@ -29,6 +29,7 @@ typedef enum fix_kind {
     FIX_NARROW,    /* PS varying narrower than vec4 */
     FIX_FRAGCOORD, /* PS VPOS */
     FIX_FACE,      /* PS VFACE */
+    FIX_VERTEXID,  /* VS _INDEX (MME: the vertex's index) */
 } fix_kind;
 
 typedef struct iface {
@@ -190,6 +191,12 @@ static mmd_status name_vertex(stage_ir *s, mmd_fx_loc at, mmd_error *err)
     for (unsigned i = 0; i < s->in_count; i++) {
         iface *v = &s->in[i];
         int32_t loc = mmd_fx_vertex_location(v->sem);
+        if (!strcmp(v->sem, "_INDEX")) { /* "mmd_vi" + "_INDEX": GLSL keeps no "__" */
+            v->fix = FIX_VERTEXID;
+            name_as(v, "mmd_vi");
+            spvc_compiler_unset_decoration(s->comp, v->id, SpvDecorationLocation);
+            continue;
+        }
         if (loc < 0)
             return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at,
                                "vertex shader: input %s is no vertex data (POSITION, NORMAL, "
@@ -295,6 +302,16 @@ static void edit_decl(edits *e, const char *from, const char *to)
 static void vertex_edits(const stage_ir *vs, const stage_ir *ps, edits *e)
 {
     char from[96], to[160];
+    for (unsigned i = 0; i < vs->in_count; i++) { /* _INDEX: gl_VertexID, the index drawn */
+        const iface *v = &vs->in[i];
+        if (v->fix != FIX_VERTEXID)
+            continue;
+        const char *t = v->comps ? glsl_float_type(v->comps) : "int";
+        snprintf(from, sizeof from, "in %s %s;", t, v->name);
+        snprintf(to, sizeof to, "%s %s;", t, v->name);
+        edit_decl(e, from, to);
+        mmd_fx_text_printf(&e->pre, "    %s = %s(gl_VertexID);\n", v->name, t);
+    }
     for (unsigned i = 0; i < vs->out_count; i++) {
         const iface *v = &vs->out[i];
         if (v->fix == FIX_NONE)
@@ -435,12 +452,14 @@ static void reflect_uniforms(const stage_ir *s, const mmd_fx *fx, mmd_fx_program
         const char *var = spvc_compiler_get_name(s->comp, list[b].id);
         for (unsigned m = 0; m < spvc_type_get_num_member_types(t) && p->uniform_count < cap; m++) {
             mmd_fx_uniform *u = &p->uniforms[p->uniform_count++];
-            const char *name = spvc_compiler_get_member_name(s->comp, list[b].base_type_id, m);
+            const char *member = spvc_compiler_get_member_name(s->comp, list[b].base_type_id, m);
+            size_t wp = strlen(MMD_FX_WRITTEN_PREFIX); /* core's copy of a global the code writes */
+            const char *name = strncmp(member, MMD_FX_WRITTEN_PREFIX, wp) ? member : member + wp;
             const char *sem =
                 spvc_compiler_get_member_decoration_string(s->comp, list[b].base_type_id, m, SpvDecorationUserSemantic);
             const mmd_fx_param *decl = find_param(fx->params, fx->param_count, name);
             char glsl[160];
-            snprintf(glsl, sizeof glsl, "%s.%s", var, name);
+            snprintf(glsl, sizeof glsl, "%s.%s", var, member);
             unsigned off = 0;
             size_t size = 0;
             spvc_compiler_type_struct_member_offset(s->comp, t, m, &off);

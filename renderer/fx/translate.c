@@ -185,9 +185,10 @@ static void puts_(mmd_fx_text *t, const char *s)
 }
 
 /* The entry point of one stage: F itself when `compile` passes nothing, F
- * has no uniform parameter and no prototype, else a wrapper appended to t
- * calling F with the literal arguments in the places of its uniform
- * parameters. */
+ * has no uniform parameter and no prototype and the effect no deferred
+ * static globals (core's MMD_FX_STATIC_INIT), else a wrapper appended to t
+ * that runs MMD_FX_STATIC_INIT (if any) and calls F with the literal
+ * arguments in the places of its uniform parameters. */
 static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const char *wrapper, mmd_fx_loc at,
                               mmd_fx_text *t, const char **entry, mmd_error *err)
 {
@@ -205,7 +206,7 @@ static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const c
     if (uniforms != na)
         return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at,
                            "%s has %zu uniform parameter(s), compile passes %zu argument(s)", sh->entry, uniforms, na);
-    if (!na && !f.declared) {
+    if (!na && !f.declared && !fx->static_init) {
         *entry = sh->entry;
         return MMD_OK;
     }
@@ -225,7 +226,8 @@ static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const c
         }
     puts_(t, ") ");
     mmd_fx_text_add(t, f.tail.p, f.tail.n);
-    puts_(t, f.is_void ? " { " : " { return ");
+    puts_(t, fx->static_init ? " { " MMD_FX_STATIC_INIT "(); " : " { ");
+    puts_(t, f.is_void ? "" : "return ");
     puts_(t, sh->entry);
     puts_(t, "(");
     for (size_t i = 0, k = 0; i < np; i++) {
@@ -265,7 +267,7 @@ static mmd_status build_sources(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_f
             pass->name[0] ? pass->name : "(unnamed)", pass->vs.profile ? "pixel shader" : "vertex shader");
     static const char *const wrappers[2] = {"mmd_entry_vs", "mmd_entry_ps"};
     for (int i = 0; i < 2; i++) {
-        puts_(&t[i], fx->hlsl);
+        mmd_fx_hlsl_rewrite(&t[i], fx->hlsl);
         mmd_status st = entry_point(fx, i ? &pass->ps : &pass->vs, wrappers[i], pass->loc, &t[i], &entries[i], err);
         if (st != MMD_OK)
             return st;

@@ -17,6 +17,10 @@ typedef struct mmd_fx_text {
 void mmd_fx_text_add(mmd_fx_text *t, const char *s, size_t n);
 void mmd_fx_text_printf(mmd_fx_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* hlsl appended to t with the rewrites glslang 12.0 needs (renderer/fx/rewrite.c:
+ * matrix swizzles of several elements). */
+void mmd_fx_hlsl_rewrite(mmd_fx_text *t, const char *hlsl);
+
 /* err (may be NULL) = "FILE:LINE: what" at `at`, section "fx", item the
  * line; returns st. */
 mmd_status mmd_fx_fail(mmd_error *err, mmd_status st, mmd_fx_loc at, const char *fmt, ...)

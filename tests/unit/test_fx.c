@@ -200,6 +200,95 @@ TEST(code_text_keeps_its_lines)
     mmd_fx_free(fx);
 }
 
+/* As fxc reads it (a global is visible below its declaration, a function
+ * may use the struct above it), the HLSL keeps the effect's order of
+ * structs, globals, samplers and functions. */
+TEST(hlsl_keeps_declaration_order)
+{
+    mmd_fx *fx = parse("float A;\nstruct S { float v; };\nfloat F() { return A; }\nstatic float K = A * 2;\n"
+                       "sampler2D Samp;\nfloat4 G() : COLOR { return K; }\n");
+    REQUIRE(fx != NULL);
+    const char *a = strstr(fx->hlsl, "float A;"), *s = strstr(fx->hlsl, "struct S"),
+               *f = strstr(fx->hlsl, "float F()"), *k = strstr(fx->hlsl, "static float K = A * 2;"),
+               *sm = strstr(fx->hlsl, "sampler2D Samp;"), *g = strstr(fx->hlsl, "float4 G()");
+    REQUIRE(a && s && f && k && sm && g);
+    CHECK(a < s && s < f && f < k && k < sm && sm < g);
+    CHECK(fx->params[0].order < fx->code[1].order && fx->code[1].order < fx->params[1].order);
+    mmd_fx_free(fx);
+}
+
+/* A static global whose initializer calls the effect's function (or reads
+ * such a global) is set in MMD_FX_STATIC_INIT, in order; others are kept. */
+TEST(static_initializers_calling_functions_are_deferred)
+{
+    mmd_fx *fx = parse("float A;\nfloat F(float x) { return x * 2; }\nstatic float K = F(A);\n"
+                       "static const float L = K + 1;\nstatic float M = A * 3;\nstatic float N[2] = {1, 2};\n");
+    REQUIRE(fx != NULL);
+    CHECK(fx->static_init);
+    CHECK(strstr(fx->hlsl, "static float K;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float L;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float M = A * 3;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float N[2] = {1, 2};") != NULL);
+    const char *init = strstr(fx->hlsl, "void " MMD_FX_STATIC_INIT "()\n{\n");
+    REQUIRE(init != NULL);
+    const char *k = strstr(init, "\nK = F(A);\n"), *l = strstr(init, "\nL = K + 1;\n");
+    CHECK(k && l && k < l);
+    CHECK(strstr(init, "M =") == NULL);
+    mmd_fx_free(fx);
+    fx = parse("float A;\nstatic float M = A * 3;\nfloat F() { return M; }\n");
+    REQUIRE(fx != NULL);
+    CHECK(!fx->static_init);
+    CHECK(strstr(fx->hlsl, MMD_FX_STATIC_INIT) == NULL);
+    mmd_fx_free(fx);
+}
+
+/* A uniform a function assigns to (DX9 gives the shader its own copy) is
+ * declared as MMD_FX_WRITTEN_PREFIX NAME and a static NAME copied from it;
+ * a struct member or local of that name, or a comparison, is no write. */
+TEST(written_globals_become_static_copies)
+{
+    mmd_fx *fx = parse("float3 P : CONTROLOBJECT;\nfloat G = 1;\nfloat4 T[2];\nfloat K;\nstatic float S = 2;\n"
+                       "struct O { float K; };\n"
+                       "float f(O o) { P.x *= -1; G++; T[1].y = 0; o.K = 3; S = 1; return K == 1 ? P.x : G; }\n");
+    REQUIRE(fx != NULL);
+    CHECK(strstr(fx->hlsl, "float3 " MMD_FX_WRITTEN_PREFIX "P : CONTROLOBJECT;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float3 P = " MMD_FX_WRITTEN_PREFIX "P;") != NULL);
+    CHECK(strstr(fx->hlsl, "float " MMD_FX_WRITTEN_PREFIX "G = 1;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float4 T[2] = " MMD_FX_WRITTEN_PREFIX "T;") != NULL);
+    CHECK(strstr(fx->hlsl, MMD_FX_WRITTEN_PREFIX "K") == NULL);
+    CHECK(strstr(fx->hlsl, MMD_FX_WRITTEN_PREFIX "S") == NULL);
+    mmd_fx_free(fx);
+}
+
+/* `StateBlock = (NAME);` in a pass takes NAME's stateblock_state states
+ * and shaders in its place; the stateblock is no parameter and no HLSL. */
+TEST(stateblock_states_and_shaders_apply_to_passes)
+{
+    mmd_fx *fx = parse("float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+                       "float4 PS(uniform float k) : COLOR { return k; }\n"
+                       "stateblock SB = stateblock_state { ZEnable = false; VertexShader = compile vs_3_0 VS();\n"
+                       "  PixelShader = compile ps_3_0 PS(2); FillMode = POINT; };\n"
+                       "technique T { pass A { CullMode = NONE; StateBlock = (SB); AlphaBlendEnable = TRUE; }\n"
+                       "  pass B { StateBlock = SB; PixelShader = compile ps_2_0 PS(1); } }\n");
+    REQUIRE(fx != NULL);
+    CHECK_EQ_INT(fx->param_count, 0);
+    CHECK(strstr(fx->hlsl, "stateblock") == NULL);
+    REQUIRE(fx->technique_count == 1 && fx->techniques[0].pass_count == 2);
+    const mmd_fx_pass *a = &fx->techniques[0].passes[0], *b = &fx->techniques[0].passes[1];
+    REQUIRE(a->state_count == 4);
+    CHECK_STR(a->states[0].name, "CullMode");
+    CHECK_STR(a->states[1].name, "ZEnable");
+    CHECK_STR(a->states[2].name, "FillMode");
+    CHECK_STR(a->states[3].name, "AlphaBlendEnable");
+    CHECK_STR(a->vs.entry, "VS");
+    CHECK_STR(a->ps.profile, "ps_3_0");
+    CHECK_STR(a->ps.args, "2");
+    CHECK_STR(b->ps.profile, "ps_2_0"); /* the pass's own shader wins */
+    CHECK_STR(b->ps.args, "1");
+    CHECK_STR(b->vs.entry, "VS");
+    mmd_fx_free(fx);
+}
+
 TEST(script_commands_split)
 {
     mmd_arena *a = mmd_arena_create();
@@ -536,6 +625,10 @@ int main(void)
 {
     RUN(parses_every_construct);
     RUN(code_text_keeps_its_lines);
+    RUN(hlsl_keeps_declaration_order);
+    RUN(static_initializers_calling_functions_are_deferred);
+    RUN(written_globals_become_static_copies);
+    RUN(stateblock_states_and_shaders_apply_to_passes);
     RUN(script_commands_split);
     RUN(script_order_classifies);
     RUN(macros_expand);
