@@ -88,18 +88,15 @@ static void json_effect(FILE *f, const mmd_project *pr, const char *prefix, uint
 }
 
 /* Accessory i's effect as a render takes it (the stage's rule): its .emm
- * line's, else MME's same-named .fx beside its found file; NULL: none. */
+ * line's, else MME's file-name rules on its found file; NULL: none. */
 static const char *acc_effect(const mmd_project *pr, uint32_t i, char *beside, size_t n, mmd_effect_origin *origin)
 {
     const char *fx = mmd_project_effect_of(pr, "Acs", i + 1);
     *origin = MMD_EFFECT_EMM;
     if (fx)
         return fx;
-    *origin = MMD_EFFECT_BESIDE;
-    if (pr->accessory_files[i] && mmd_scene_effect_beside(pr->accessory_files[i], beside, n))
-        return beside;
-    *origin = MMD_EFFECT_NONE;
-    return NULL;
+    *origin = pr->accessory_files[i] ? mmd_scene_effect_beside(pr->accessory_files[i], beside, n) : MMD_EFFECT_NONE;
+    return *origin != MMD_EFFECT_NONE ? beside : NULL;
 }
 
 /* MME's order of an effect file; false when it does not parse (why). */
@@ -113,7 +110,7 @@ static bool effect_order(const char *file, mmd_fx_order *order, mmd_error *why)
     return true;
 }
 
-/* ,"effect_beside": the same-named .fx a render takes (no .emm line), or
+/* ,"effect_beside": the effect MME's file-name rules give a render (no .emm line), or
  * null; ,"effect_order": MME's ScriptOrder of the effect a render takes
  * ("postprocess": a post effect, applied), null when none or it does not parse. */
 static void json_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
@@ -124,7 +121,7 @@ static void json_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
     mmd_fx_order order;
     mmd_error why = {0};
     fprintf(f, ",\"effect_beside\":");
-    if (origin == MMD_EFFECT_BESIDE)
+    if (mmd_effect_by_file_name(origin))
         mmd_json_str(f, fx);
     else
         fprintf(f, "null");

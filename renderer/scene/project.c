@@ -14,9 +14,9 @@
 #include "core/model.h"
 #include "core/motion.h"
 #include "core/sniff.h"
-#include "core/text.h"
 #include "core/vmd_write.h"
 #include "renderer/base/msg.h"
+#include "renderer/scene/mme_assign.h"
 #include "renderer/scene/scene.h"
 #include "renderer/image/texpath.h"
 
@@ -173,8 +173,37 @@ static bool v1_model(void *user, const char *path, mmd_pmm_v1_model *out)
 
 /* ---- .emm ------------------------------------------------------------------------------- */
 
-/* `<name>.emm` beside the project: INI text in Shift-JIS; entries of sections
- * named Effect... ("PmdN = file.fx", "PmdN[k] = ...") are listed. */
+/* One line of the .emm: "PmdN", "PmdN[k]", "AcsN", "Obj": an object's effect. */
+typedef struct emm_state {
+    mmd_project *p;
+    const mmd_project_search *search;
+} emm_state;
+
+static void emm_line(void *user, const char *section, const char *key, const char *v)
+{
+    emm_state *st = user;
+    mmd_project *p = st->p;
+    bool main = !strcasecmp(section, "Effect");
+    if (!*v || !strcasecmp(v, "none") ||
+        (strncasecmp(key, "Pmd", 3) && strncasecmp(key, "Acs", 3) && strncasecmp(key, "Obj", 3)))
+        return;
+    mmd_project_effect *e = realloc(p->effects, (p->effect_count + 1) * sizeof *e);
+    if (!e)
+        return;
+    p->effects = e;
+    e += p->effect_count++;
+    *e = (mmd_project_effect){dup_str(key), dup_str(v), NULL, main,
+                              main && !strchr(key, '[') && strncasecmp(key, "Obj", 3)};
+    if (e->whole) {
+        char what[96], shown[64];
+        mmd_project_file_state state;
+        snprintf(what, sizeof what, "effect %s", mmd_printable(key, shown, sizeof shown));
+        e->found = locate(p, v, st->search, what, " (not applied)", &state);
+    }
+}
+
+/* `<name>.emm` beside the project (mme_assign.h): the entries of its
+ * sections named Effect... are listed. */
 static void read_emm(mmd_project *p, const mmd_project_search *search)
 {
     size_t n = strlen(p->path);
@@ -184,55 +213,11 @@ static void read_emm(mmd_project *p, const mmd_project_search *search)
     memcpy(emm, p->path, n + 1);
     char *dot = strrchr(emm, '.');
     strcpy(dot && !strchr(dot, '/') ? dot : emm + n, ".emm");
-    void *data = NULL;
-    size_t size = 0;
-    mmd_error err;
-    if (mmd_file_read(emm, &data, &size, &err) != MMD_OK) {
+    emm_state st = {p, search};
+    if (mmd_mme_assign_read(emm, emm_line, &st))
+        p->emm_file = emm;
+    else
         free(emm);
-        return;
-    }
-    p->emm_file = emm;
-    mmd_text *t = mmd_text_create();
-    mmd_arena *a = mmd_arena_create();
-    char *text = t && a ? mmd_text_sjis(t, a, data, size, NULL) : NULL;
-    bool effect = false, main = false;
-    for (char *line = text ? strtok(text, "\r\n") : NULL; line; line = strtok(NULL, "\r\n")) {
-        while (*line == ' ' || *line == '\t')
-            line++;
-        if (*line == '[') {
-            effect = !strncasecmp(line, "[Effect", 7);
-            main = effect && line[7] == ']';
-            continue;
-        }
-        char *eq = strchr(line, '=');
-        if (!effect || !eq)
-            continue;
-        char *v = eq + 1, *k_end = eq;
-        while (k_end > line && (k_end[-1] == ' ' || k_end[-1] == '\t'))
-            k_end--;
-        *k_end = 0;
-        while (*v == ' ' || *v == '\t')
-            v++;
-        if (!*v || !strcasecmp(v, "none") ||
-            (strncasecmp(line, "Pmd", 3) && strncasecmp(line, "Acs", 3) && strncasecmp(line, "Obj", 3)))
-            continue; /* "PmdN", "PmdN[k]", "AcsN", "Obj": an object's effect */
-        mmd_project_effect *e = realloc(p->effects, (p->effect_count + 1) * sizeof *e);
-        if (!e)
-            break;
-        p->effects = e;
-        e += p->effect_count++;
-        *e = (mmd_project_effect){dup_str(line), dup_str(v), NULL, main,
-                                  main && !strchr(line, '[') && strncasecmp(line, "Obj", 3)};
-        if (e->whole) {
-            char what[96], shown[64];
-            mmd_project_file_state state;
-            snprintf(what, sizeof what, "effect %s", mmd_printable(line, shown, sizeof shown));
-            e->found = locate(p, v, search, what, " (not applied)", &state);
-        }
-    }
-    mmd_arena_destroy(a);
-    mmd_text_destroy(t);
-    free(data);
 }
 
 /* ---- load ------------------------------------------------------------------------------- */

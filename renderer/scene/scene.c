@@ -1218,35 +1218,3 @@ void mmd_scene_free(mmd_scene *s)
     mmd_arena_destroy(box->arena);
     free(box);
 }
-
-bool mmd_scene_effect_beside(const char *file, char *out, size_t cap)
-{
-    const char *slash = strrchr(file, '/'), *dot = strrchr(file, '.');
-    size_t stem = dot && (!slash || dot > slash + 1) ? (size_t)(dot - file) : strlen(file);
-    if (stem + 4 > cap)
-        return false;
-    memcpy(out, file, stem);
-    memcpy(out + stem, ".fx", 4);
-    if (mmd_file_check_regular(out, NULL) == MMD_OK)
-        return true;
-    char found[PATH_MAX], dir[PATH_MAX]; /* MME runs on Windows: "Miku.FX" beside "miku.pmx" is the same name */
-    if (mmd_texpath_model_dir(file, dir, sizeof dir) == 0 &&
-        mmd_texpath_resolve(dir, out + (slash ? (size_t)(slash - file) + 1 : 0), false, found, sizeof found, NULL) ==
-            MMD_OK &&
-        strlen(found) < cap && mmd_file_check_regular(found, NULL) == MMD_OK) {
-        memcpy(out, found, strlen(found) + 1);
-        return true;
-    }
-    return false;
-}
-
-const char *mmd_effect_origin_name(mmd_effect_origin origin)
-{
-    switch (origin) {
-    case MMD_EFFECT_SCENE: return "scene.ini";
-    case MMD_EFFECT_EMM: return "project .emm";
-    case MMD_EFFECT_BESIDE: return "same-named .fx beside the file";
-    case MMD_EFFECT_NONE: break;
-    }
-    return "none";
-}

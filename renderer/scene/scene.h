@@ -38,11 +38,17 @@
 
 /* Where a model's or accessory's MikuMikuEffect file comes from (docs/effects.md
  * "Where effects come from"): the scene's `effect =` key, a project's .emm, or
- * MME's rule of a same-named .fx beside the model or .x (found by the stage,
- * mmd_scene_effect_beside, only when neither of the others names one). */
+ * one of MME's file-name rules (found by the stage, mmd_scene_effect_beside,
+ * only when neither of the others names one): NAME[EFFECT.fx].pmx, the
+ * model's NAME.emd, a same-named .fx beside the model or .x. */
 typedef enum mmd_effect_origin {
-    MMD_EFFECT_NONE, MMD_EFFECT_SCENE, MMD_EFFECT_EMM, MMD_EFFECT_BESIDE
+    MMD_EFFECT_NONE, MMD_EFFECT_SCENE, MMD_EFFECT_EMM, MMD_EFFECT_BESIDE, MMD_EFFECT_NAME, MMD_EFFECT_EMD
 } mmd_effect_origin;
+/* Whether the origin is one of MME's file-name rules. */
+static inline bool mmd_effect_by_file_name(mmd_effect_origin o)
+{
+    return o == MMD_EFFECT_BESIDE || o == MMD_EFFECT_NAME || o == MMD_EFFECT_EMD;
+}
 
 /* `outside_parent = BONE -> MODEL:BONE [@FRAME]` in [model:NAME] and
  * `follow = MODEL:BONE [@FRAME]` in [camera]; MODEL "none" ends the link. */
@@ -194,9 +200,13 @@ void mmd_scene_warn(const mmd_scene *s, FILE *f, const char *prefix);
  * *sjis set; else NULL with MMD_E_BAD_STRING in err naming both encodings
  * (MMD_E_NOMEM when out of memory). mmd_scene_load_file uses it. */
 char *mmd_scene_decode(const char *path, const uint8_t *data, size_t size, bool *sjis, mmd_error *err);
-/* MME's same-name rule: "<file without its extension>.fx" beside file (a model
- * or an .x), when it is a regular file, into out (true); false when none. */
-bool mmd_scene_effect_beside(const char *file, char *out, size_t cap);
+/* MME's file-name rules for file (a model or an .x), first that applies
+ * (renderer/scene/effect_name.c): "NAME[EFFECT.fx].pmx" names EFFECT.fx beside
+ * it; "NAME.emd" beside it assigns `[Effect] Obj = FILE` (relative to its
+ * folder; "none": no effect, the next rule not asked); "NAME.fx" beside it.
+ * Names match in any letter case, as on Windows. The effect's path into out
+ * (a regular file) and its rule; MMD_EFFECT_NONE when none. */
+mmd_effect_origin mmd_scene_effect_beside(const char *file, char *out, size_t cap);
 /* "scene.ini", "project .emm", "beside the file" (origin's words in messages). */
 const char *mmd_effect_origin_name(mmd_effect_origin origin);
 

@@ -193,8 +193,9 @@ static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, int a
     mmd_stage_effect e = {own, own ? (own_origin != MMD_EFFECT_NONE ? own_origin : MMD_EFFECT_SCENE) : MMD_EFFECT_NONE,
                           NULL, MMD_FX_ORDER_STANDARD, NULL};
     char beside[PATH_MAX];
-    if (!own && file && mmd_scene_effect_beside(file, beside, sizeof beside) && (p->beside[slot] = strdup(beside)))
-        e = (mmd_stage_effect){p->beside[slot], MMD_EFFECT_BESIDE, NULL, MMD_FX_ORDER_STANDARD, NULL};
+    mmd_effect_origin by = own || !file ? MMD_EFFECT_NONE : mmd_scene_effect_beside(file, beside, sizeof beside);
+    if (by != MMD_EFFECT_NONE && (p->beside[slot] = strdup(beside)))
+        e = (mmd_stage_effect){p->beside[slot], by, NULL, MMD_FX_ORDER_STANDARD, NULL};
     if (!e.file)
         return e;
     const char *why = acc >= 0 ? classify(p, acc, &e) : k_not_built;

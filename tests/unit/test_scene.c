@@ -553,17 +553,66 @@ TEST(object_effects)
     expect_error("[accessory]\nfile = fan.x\neffect =\n", 3, "expected a effect path");
     char path[128], out[160];
     snprintf(path, sizeof path, "%s/fan.x", g_dir);
-    CHECK(mmd_scene_effect_beside(path, out, sizeof out));
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_BESIDE);
     snprintf(want, sizeof want, "%s/fan.fx", g_dir);
     CHECK_STR(out, want);
     snprintf(path, sizeof path, "%s/sub/Obj.PMX", g_dir); /* "obj.fx" beside it, in another letter case */
-    CHECK(mmd_scene_effect_beside(path, out, sizeof out));
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_BESIDE);
     snprintf(want, sizeof want, "%s/sub/obj.fx", g_dir);
     CHECK_STR(out, want);
     snprintf(path, sizeof path, "%s/a.pmx", g_dir);
-    CHECK(!mmd_scene_effect_beside(path, out, sizeof out));
-    CHECK(!mmd_scene_effect_beside(path, out, 8)); /* too small for the name */
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_NONE);
+    snprintf(path, sizeof path, "%s/fan.x", g_dir);
+    CHECK(mmd_scene_effect_beside(path, out, 8) == MMD_EFFECT_NONE); /* too small for the name */
     CHECK_STR(mmd_effect_origin_name(MMD_EFFECT_BESIDE), "same-named .fx beside the file");
+}
+
+static void write_text(const char *name, const char *text)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", g_dir, name);
+    FILE *f = fopen(p, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* MME's file-name rules, the first that applies: "NAME[EFFECT.fx].pmx",
+ * the model's NAME.emd ([Effect] Obj, relative to its folder, '\' and any
+ * letter case; "none" stops the rules; Obj[k] is a material's), a same-named
+ * .fx; none leaves the model's folder. */
+TEST(effect_file_name_rules)
+{
+    char path[160], out[200], want[200];
+    touch("rules/ink.FX");
+    touch("rules/m[Ink.fx].pmx");
+    touch("rules/m[Ink.fx].fx"); /* the bracket rule comes first */
+    snprintf(path, sizeof path, "%s/rules/m[Ink.fx].pmx", g_dir);
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_NAME);
+    snprintf(want, sizeof want, "%s/rules/ink.FX", g_dir);
+    CHECK_STR(out, want);
+    touch("rules/q[gone.fx].pmx"); /* no such effect: the next rules */
+    touch("rules/q[gone.fx].fx");
+    snprintf(path, sizeof path, "%s/rules/q[gone.fx].pmx", g_dir);
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_BESIDE);
+    touch("rules/fx/Edge.fx");
+    touch("rules/a.fx");
+    write_text("rules/A.EMD", "[Info]\r\nVersion = 3\r\n[Effect]\r\nObj[2] = a.fx\r\nObj = FX\\edge.fx\r\n");
+    snprintf(path, sizeof path, "%s/rules/a.pmx", g_dir);
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_EMD);
+    snprintf(want, sizeof want, "%s/rules/fx/Edge.fx", g_dir);
+    CHECK_STR(out, want);
+    touch("rules/b.fx");
+    write_text("rules/b.emd", "[Effect]\nObj = none\n");
+    snprintf(path, sizeof path, "%s/rules/b.pmx", g_dir);
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_NONE);
+    touch("outside.fx");
+    write_text("rules/c.emd", "[Effect]\nObj = ..\\outside.fx\n");
+    snprintf(path, sizeof path, "%s/rules/c.pmx", g_dir);
+    CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_NONE);
+    CHECK_STR(mmd_effect_origin_name(MMD_EFFECT_EMD), "the file's .emd");
+    CHECK(mmd_effect_by_file_name(MMD_EFFECT_NAME) && !mmd_effect_by_file_name(MMD_EFFECT_EMM));
 }
 
 /* Paths as Windows writes them: '\' and other letter case resolve as project
@@ -816,6 +865,10 @@ int main(void)
     char sub[96];
     snprintf(sub, sizeof sub, "%s/sub", g_dir);
     mkdir(sub, 0755);
+    snprintf(sub, sizeof sub, "%s/rules", g_dir);
+    mkdir(sub, 0755);
+    snprintf(sub, sizeof sub, "%s/rules/fx", g_dir);
+    mkdir(sub, 0755);
     touch("a.pmx");
     touch("sub/b.pmx");
     touch("d1.vmd");
@@ -847,6 +900,7 @@ int main(void)
     RUN(windows_paths);
     RUN(scene_encodings);
     RUN(object_effects);
+    RUN(effect_file_name_rules);
     RUN(writer_round_trip);
     RUN(writer_refuses_what_a_line_cannot_hold);
     RUN(table_is_documented);
