@@ -84,8 +84,9 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
 mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_error *err)
 {
     const mmd_scene *s = j->scene;
-    if (!s->post_effect_count)
-        return MMD_OK;
+    mmd_status os = mmd_render_open_object_effects(j, a, err); /* render_fx_object.c */
+    if (os != MMD_OK || !s->post_effect_count)
+        return os;
     render_fx *r = calloc(1, sizeof *r);
     if (!r)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
@@ -102,6 +103,7 @@ mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_erro
 
 void mmd_render_free_effects(render_job *j)
 {
+    mmd_render_free_object_effects(j);
     render_fx *r = j->fx;
     if (!r)
         return;
@@ -131,8 +133,10 @@ static void d3d_matrices(const mmd_camera_state *cam, float aspect, float view[1
         proj[c * 4 + 2] = 0.5f * (proj[c * 4 + 2] + proj[c * 4 + 3]);
 }
 
-static void frame_state(const render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light,
-                        mmd_fx_frame *f)
+static unsigned model_item(void *user, const char *object, const char *item, const char *type, float out[16]);
+
+void mmd_render_fx_frame(const render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light,
+                         mmd_fx_frame *f)
 {
     const mmd_scene *s = j->scene;
     memset(f, 0, sizeof *f);
@@ -152,6 +156,8 @@ static void frame_state(const render_job *j, double t, const mmd_camera_state *c
                     f->camera_direction[2] * f->camera_direction[2]);
     for (int i = 0; i < 3 && n > 0; i++)
         f->camera_direction[i] /= n;
+    f->item = model_item;
+    f->item_user = (void *)j;
 }
 
 /* CONTROLOBJECT naming a model of the scene by its file name (semantics.h). */
@@ -208,13 +214,12 @@ static void controller_state(const render_job *j, int slot, mmd_fx_control *c)
 mmd_status mmd_render_apply_effects(render_job *j, double t, const mmd_camera_state *cam,
                                     const mmd_light_state *light, mmd_error *err)
 {
+    mmd_status os = mmd_render_object_effects_status(j, err); /* a draw of the frame's object effects */
     render_fx *r = j->fx;
-    if (!r || !r->count)
-        return MMD_OK;
+    if (os != MMD_OK || !r || !r->count)
+        return os;
     mmd_fx_frame f;
-    frame_state(j, t, cam, light, &f);
-    f.item = model_item;
-    f.item_user = j;
+    mmd_render_fx_frame(j, t, cam, light, &f);
     for (int i = 0; i < r->count; i++) { /* one at a time: each has its own controller */
         controller_state(j, r->controller[i], &f.self);
         f.self_name = r->controller[i] >= 0 ? r->self_name[i] : NULL;

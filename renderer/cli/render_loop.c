@@ -133,6 +133,7 @@ static mmd_status draw(render_job *j, int64_t f, double t, mmd_error *err)
     if (s != MMD_OK)
         return s;
     mmd_renderer_set_time(j->renderer, t / 30.0); /* VMD frames -> seconds (LightBlink) */
+    mmd_render_object_effects_frame(j, t, &cam, &light);
     mmd_error why;
     if (mmd_renderer_render(j->renderer, j->stage->anims, (size_t)j->scene->model_count, &cam, &light, &shadow,
                             j->rgba, &why) == MMD_OK)

@@ -44,7 +44,7 @@
     X(StencilOp) X(TexImage2D) X(TexParameteri) X(Uniform1f) X(Uniform1i) X(Uniform3fv)         \
     X(Uniform4fv) X(UniformMatrix4fv) X(UseProgram) X(VertexAttrib4f) X(VertexAttribPointer)    \
     X(Viewport) X(GenSamplers) X(DeleteSamplers) X(BindSampler)   \
-    X(SamplerParameteri) X(Uniform2f) X(GetStringi) X(Uniform1ui) X(Uniform2fv) X(TexSubImage2D)
+    X(SamplerParameteri) X(Uniform2f) X(GetStringi) X(Uniform1ui) X(Uniform2fv) X(TexSubImage2D) X(ClipControl)
 
 /* Function table: gl->Clear(...) etc. */
 typedef struct mmd_gl {

@@ -443,6 +443,23 @@ void mmd_renderer_draw_geometry(mmd_renderer *r, const mmd_drawable *d)
                         (const void *)((size_t)d->first_index * 4));
 }
 
+void mmd_renderer_set_pass_hook(mmd_renderer *r, mmd_pass_hook_fn fn, void *user)
+{
+    r->o.pass_hook = fn;
+    r->o.pass_hook_user = user;
+}
+
+void mmd_renderer_material_textures(const mmd_renderer *r, const mmd_drawable *d, unsigned out[3])
+{
+    out[0] = out[1] = out[2] = r->tex_white;
+    if (d->model_slot >= r->model_count || d->material >= r->models[d->model_slot].m->material_count)
+        return;
+    const gpu_material *gm = &r->models[d->model_slot].mats[d->material];
+    const GLuint k[3] = {gm->tex, gm->sphere, gm->toon};
+    for (int i = 0; i < 3; i++)
+        out[i] = k[i] ? k[i] : r->tex_white;
+}
+
 /* MMD_E_INTERRUPTED when options.cancel stopped it; the passes' sentences are MMD_E_GL. */
 static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t count, const mmd_render_view *v,
                        const mmd_light_state *light, const mmd_shadow_state *shadow, uint8_t *rgba, mmd_error *err)

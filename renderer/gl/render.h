@@ -226,6 +226,9 @@ typedef struct mmd_render_accessory {
  * next call. mmd_renderer_render applies the parent bone of each frame;
  * mmd_renderer_draw uses the placement alone. */
 void mmd_renderer_place_accessories(mmd_renderer *r, const mmd_render_accessory *a, size_t count);
+/* Sets (or with fn NULL removes) the per-object pass hook after creation, as
+ * options.pass_hook does at it (an effect found once the scene is open). */
+void mmd_renderer_set_pass_hook(struct mmd_renderer *r, mmd_pass_hook_fn fn, void *user);
 /* MME's Draw=Geometry for a pass hook: draws d's index range of its model's
  * skinned vertices with the program bound now, vertex inputs at the
  * translator's fixed locations (renderer/fx/translate.h: POSITION 0, NORMAL 1,
@@ -233,6 +236,10 @@ void mmd_renderer_place_accessories(mmd_renderer *r, const mmd_render_accessory 
  * read as 0 0 0 1). The render's own state is restored by the renderer after
  * the hook. */
 void mmd_renderer_draw_geometry(struct mmd_renderer *r, const mmd_drawable *d);
+/* The GL textures of d's material as MME's MATERIALTEXTURE, MATERIALSPHEREMAP
+ * and MATERIALTOONTEXTURE read them: its texture, sphere map and toon (the
+ * renderer's white texture where it has none). */
+void mmd_renderer_material_textures(const struct mmd_renderer *r, const mmd_drawable *d, unsigned out[3]);
 /* "4.5 (Core Profile) Mesa 22.3.6" etc., for reports and golden notes. */
 const char *mmd_renderer_gl_version(const mmd_renderer *r);
 /* The renderer's GL (its context is current on the rendering thread): what

@@ -161,7 +161,9 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
 }
 
 /* The drawable's effect: its own (scene key or .emm), else a same-named .fx
- * beside its file (MME's rule). One warning per effect: none is applied yet. */
+ * beside its file (MME's rule). A model's is the render's to apply (its
+ * failure its warning: cli/render_fx_object.c); an accessory's is one
+ * warning here: accessories' effects are not applied yet. */
 static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, const char *what, const char *name,
                                     const char *file, const char *own, mmd_effect_origin own_origin)
 {
@@ -169,9 +171,9 @@ static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, const
     char beside[PATH_MAX];
     if (!own && file && mmd_scene_effect_beside(file, beside, sizeof beside) && (p->beside[slot] = strdup(beside)))
         e = (mmd_stage_effect){p->beside[slot], MMD_EFFECT_BESIDE};
-    if (e.file)
+    if (e.file && slot >= MMD_SCENE_MAX_MODELS)
         mmd_warnf(p->opt.warn, p->opt.warn_ctx,
-                  "%s '%s': effect %s (%s) is not applied: the MikuMikuEffect runtime is not built yet", what, name,
+                  "%s '%s': effect %s (%s) is not applied: accessories' effects are not drawn yet", what, name,
                   e.file, mmd_effect_origin_name(e.origin));
     return e;
 }
