@@ -116,23 +116,6 @@ void mmd_render_free_effects(render_job *j)
     j->fx = NULL;
 }
 
-/* MMD's column-major GL matrices as D3D's row-major left-handed ones: the
- * z mirror undone (m -> M m M, M = diag(1, 1, -1, 1)); a projection's depth
- * also taken from GL's -1..1 to D3D's 0..1. Column-major GL is the row-major
- * float order of the row-vector matrix. */
-static void d3d_matrices(const mmd_camera_state *cam, float aspect, float view[16], float proj[16])
-{
-    mmd_camera_matrices(cam, aspect, view, proj);
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) {
-            float sv = (r == 2) != (c == 2) ? -1.0f : 1.0f;
-            view[c * 4 + r] *= sv;
-            proj[c * 4 + r] *= c == 2 ? -1.0f : 1.0f; /* P M: the eye's z mirrored */
-        }
-    for (int c = 0; c < 4; c++) /* z_d3d = (z + w) / 2 */
-        proj[c * 4 + 2] = 0.5f * (proj[c * 4 + 2] + proj[c * 4 + 3]);
-}
-
 static unsigned model_item(void *user, const char *object, const char *item, const char *type, float out[16]);
 
 void mmd_render_fx_frame(const render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light,
@@ -144,7 +127,9 @@ void mmd_render_fx_frame(const render_job *j, double t, const mmd_camera_state *
     f->height = s->height;
     f->time = t / 30.0; /* VMD frames -> seconds: the same at any fps, rerun or chunk */
     f->elapsed = (double)s->fps_den / (double)s->fps_num;
-    d3d_matrices(cam, (float)s->width / (float)s->height, f->view, f->projection);
+    float view[16], proj[16];
+    mmd_camera_matrices(cam, (float)s->width / (float)s->height, view, proj);
+    mmd_fx_frame_camera(f, view, proj);
     memcpy(f->camera_position, cam->eye, sizeof f->camera_position);
     for (int i = 0; i < 3; i++) {
         f->camera_direction[i] = cam->target[i] - cam->eye[i];

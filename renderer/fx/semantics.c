@@ -282,6 +282,24 @@ static const struct semantic_row *find_row(const char *semantic)
     return NULL;
 }
 
+/* The z mirror undone (m -> M m M, M = diag(1, 1, -1, 1)); the projection's
+ * depth also taken from GL's -1..1 to D3D's 0..1. Column-major GL is the
+ * row-major float order of the row-vector matrix. */
+void mmd_fx_frame_camera(mmd_fx_frame *f, const float gl_view[16], const float gl_proj[16])
+{
+    float *view = f->view, *proj = f->projection;
+    memcpy(view, gl_view, sizeof f->view);
+    memcpy(proj, gl_proj, sizeof f->projection);
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            float sv = (r == 2) != (c == 2) ? -1.0f : 1.0f;
+            view[c * 4 + r] *= sv;
+            proj[c * 4 + r] *= c == 2 ? -1.0f : 1.0f; /* P M: the eye's z mirrored */
+        }
+    for (int c = 0; c < 4; c++) /* z_d3d = (z + w) / 2 */
+        proj[c * 4 + 2] = 0.5f * (proj[c * 4 + 2] + proj[c * 4 + 3]);
+}
+
 bool mmd_fx_semantic_known(const char *semantic)
 {
     return semantic && find_row(semantic);

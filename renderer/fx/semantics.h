@@ -68,6 +68,10 @@ typedef struct mmd_fx_frame {
     float light_view_projection[16]; /* the self-shadow map's; VIEW gets it whole, PROJECTION the identity */
 } mmd_fx_frame;
 
+/* MMD's column-major GL camera matrices (core/camera.h mmd_camera_matrices)
+ * as D3D's row-major left-handed ones into f->view and f->projection. */
+void mmd_fx_frame_camera(mmd_fx_frame *f, const float gl_view[16], const float gl_proj[16]);
+
 /* Whether a semantic (any case) is in the table. */
 bool mmd_fx_semantic_known(const char *semantic);
 

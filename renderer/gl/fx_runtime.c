@@ -610,9 +610,10 @@ static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
     (s.ztest ? gl->Enable : gl->Disable)(GL_DEPTH_TEST);
     gl->DepthFunc(GL_LEQUAL);
     gl->DepthMask(s.zwrite ? GL_TRUE : GL_FALSE);
-    /* D3D's clockwise front faces, seen through the y flip: counter-clockwise on GL's screen */
+    /* D3D's clockwise front faces, seen through the y flip: counter-clockwise on
+     * GL's screen (tests/unit/test_render.c object_effect_through_the_runtime) */
     (s.cull_cw || s.cull_ccw ? gl->Enable : gl->Disable)(GL_CULL_FACE);
-    gl->FrontFace(GL_CW);
+    gl->FrontFace(GL_CCW);
     gl->CullFace(s.cull_ccw ? GL_BACK : GL_FRONT);
 }
 
