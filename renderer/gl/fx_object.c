@@ -72,7 +72,7 @@ mmd_status mmd_fx_objects_add(mmd_fx_objects *o, mmd_renderer *r, size_t slot, c
             return MMD_OK;
         }
     mmd_fx_effect_config c = *config;
-    c.object_kinds = 1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS; /* edge: see the hook */
+    c.object_kinds = 1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS | 1u << MMD_FX_PASS_EDGE;
     c.geometry = draw_geometry;
     c.geometry_user = r;
     mmd_status s = mmd_fx_effect_create(fx, &c, &se->effect, err);
@@ -233,9 +233,6 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
         return false; /* no technique for it: the built-in pass */
     if (se->fx->techniques[t].pass_count == 0)
         return true; /* MME's idiom: the effect draws nothing there */
-    /* An edge technique that draws: MMD hands it the hull's vertices (pushed
-     * out along the normals), which Draw=Geometry does not give yet: the
-     * built-in edge draws it (docs/effects.md "Object effects"). */
     if (!mmd_fx_effect_has_technique(se->effect, t))
         return false;
     mmd_fx_material mv;

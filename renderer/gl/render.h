@@ -65,6 +65,8 @@ typedef struct mmd_drawable {
     uint32_t material;              /* material index in the model */
     uint32_t first_index, index_count; /* its range of the model's indices */
     mmd_fx_material_use use;        /* what MME's Use* annotations ask of it */
+    float edge_offset;              /* the edge pass: world units per unit of vertex edge scale, the
+                                       hull Draw=Geometry draws (as MMD hands MME); 0 otherwise */
 } mmd_drawable;
 /* The frame's state a pass is drawn with (GL matrices, column-major). */
 typedef struct mmd_pass_frame {
@@ -233,8 +235,10 @@ void mmd_renderer_set_pass_hook(struct mmd_renderer *r, mmd_pass_hook_fn fn, voi
  * skinned vertices with the program bound now, vertex inputs at the
  * translator's fixed locations (renderer/fx/translate.h: POSITION 0, NORMAL 1,
  * TEXCOORD0 2 the UV, TEXCOORD1 3 the first additional UV; the others unset,
- * read as 0 0 0 1). The render's own state is restored by the renderer after
- * the hook. */
+ * read as 0 0 0 1); in the edge pass (d->edge_offset > 0) POSITION is the
+ * hull: each vertex moved along its normal by its edge scale x edge_offset,
+ * MMD's edge geometry. The render's own state is restored by the renderer
+ * after the hook. */
 void mmd_renderer_draw_geometry(struct mmd_renderer *r, const mmd_drawable *d);
 /* The GL textures of d's material as MME's MATERIALTEXTURE, MATERIALSPHEREMAP
  * and MATERIALTOONTEXTURE read them: its texture, sphere map and toon (the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cli/object_effects.sh BUILD - MikuMikuEffect object effects on a model (issue 27):
-# our own effects (tests/fx/solid.fx, flat.fx) on the generated demo's character through
+# our own effects (tests/fx/solid.fx, flat.fx, edge_green.fx) on the generated demo's character through
 # scene.ini `effect =`, a same-named .fx beside the model and a project's .emm, checked pixel
 # by pixel (tests/util/png_check.py); deterministic across --threads and chunks; a broken
 # effect warns and keeps the built-in look, or with --strict-effects exits 2.
@@ -39,6 +39,12 @@ $CHECK edge_off "$TMP/plain/$F" "$TMP/solid/$F" "$TMP/flat/$F" $EDGE ff00ff \
     || t_fail "flat.fx: its empty edge technique turns the edge off, nothing outside the model changes"
 $CHECK only_colour "$TMP/solid/$F" "$TMP/flat/$F" ff00ff >/dev/null && t_fail "flat.fx draws the materials' colours" \
     || t_pass "flat.fx draws the materials' colours"
+scene edge "$FX/edge_green.fx"
+t_expect "edge_green.fx renders" 0 "$MMD" "$TMP/edge.ini" -o "$TMP/edge/" "${SMALL[@]}" --strict-effects
+$CHECK only_colour "$TMP/plain/$F" "$TMP/edge/$F" 00ff00 \
+    && $CHECK edge_off "$TMP/plain/$F" "$TMP/edge/$F" "$TMP/edge/$F" $EDGE 00ff00 \
+    && t_pass "edge_green.fx: the edge pass's hull drawn green where the built-in edge was, nothing else" \
+    || t_fail "edge_green.fx: the edge pass's hull drawn green where the built-in edge was, nothing else"
 
 # --- deterministic: runs, threads, chunks, MSAA ----------------------------------------
 RANGE=(--size 160x90 --progress none --frames 10-13 --no-audio)
