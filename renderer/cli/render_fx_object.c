@@ -1,32 +1,51 @@
-/* renderer/cli/render_fx_object.c - the models' object effects (render_run.h):
- * each model slot's effect as the stage found it (scene.ini `effect =`, a
- * project's .emm PmdN, a same-named .fx beside the model), each file parsed
- * and its techniques linked once per run on the renderer's context (gl/fx_object.h),
- * drawn through the renderer's per-object pass hook. A file that does not
- * parse, translate or link: one warning and the model keeps the built-in
- * look, or with --strict-effects the run's error. */
+/* renderer/cli/render_fx_object.c - the object effects of the scene's models
+ * and accessories (render_run.h): each drawable's effect as the stage found it
+ * (scene.ini `effect =`, a project's .emm PmdN / AcsN, a same-named .fx
+ * beside the file), each file parsed and its techniques linked once per run
+ * on the renderer's context (gl/fx_object.h), drawn through the renderer's
+ * per-object pass hook. A file that does not parse, translate or link: one
+ * warning and the object keeps the built-in look, or with --strict-effects
+ * the run's error. A post effect found as an object's (MME loads post effects
+ * as accessories: FXAA.fx beside FXAA.x) is not an object's passes: it is
+ * drawn over the frame when [effects] post names it, else one warning. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/fx.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/render_run.h"
+#include "renderer/fx/select.h"
 #include "renderer/gl/fx_object.h"
 #include "renderer/image/texpath.h"
 
+#define DRAWABLES (MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES) /* models, then accessories */
+
 typedef struct render_objfx {
     mmd_fx_objects *objects;
-    mmd_fx *fx[MMD_SCENE_MAX_MODELS]; /* slot i's parsed effect, NULL none; a file shared is parsed once */
-    bool owner[MMD_SCENE_MAX_MODELS]; /* slot i frees fx[i] */
+    mmd_fx *fx[DRAWABLES]; /* drawable k's parsed effect, NULL none; a file shared is parsed once */
+    bool owner[DRAWABLES]; /* k frees fx[k] */
 } render_objfx;
+
+/* Drawable k: model k, or accessory k - MMD_SCENE_MAX_MODELS. */
+static const mmd_stage_effect *effect_of(const render_job *j, int k)
+{
+    return k < MMD_SCENE_MAX_MODELS ? &j->stage->model_effects[k] : &j->stage->acc_effects[k - MMD_SCENE_MAX_MODELS];
+}
+
+static int drawable_count(const render_job *j, int k0)
+{
+    return k0 == 0 ? j->scene->model_count : j->scene->accessory_count;
+}
 
 static bool any_effect(const render_job *j)
 {
-    for (int i = 0; i < j->scene->model_count; i++)
-        if (j->stage->model_effects[i].file)
-            return true;
+    for (int l = 0; l < 2; l++)
+        for (int i = 0; i < drawable_count(j, l); i++)
+            if (effect_of(j, l * MMD_SCENE_MAX_MODELS + i)->file)
+                return true;
     return false;
 }
 
@@ -46,64 +65,97 @@ static GLuint effect_texture(void *user, const char *dir, const char *name)
     return mmd_renderer_texture_file(user, dir, name, "object effect");
 }
 
-/* Slot i's effect; its failure in why. */
-static mmd_status open_one(render_job *j, render_objfx *o, int i, const char *path, mmd_error *why)
+/* Whether [effects] post names the file at path (the same file by inode). */
+static bool is_scene_post_effect(const mmd_scene *s, const char *path)
 {
-    for (int k = 0; k < i; k++) /* a file two models carry: parsed and linked once */
-        if (o->fx[k] && !strcmp(j->stage->model_effects[k].file, path))
-            o->fx[i] = o->fx[k];
-    mmd_status s = MMD_OK;
-    if (!o->fx[i]) {
-        s = mmd_cli_fx_load(path, &o->fx[i], why);
-        o->owner[i] = s == MMD_OK;
-    }
+    struct stat a, b;
+    if (stat(path, &a) != 0)
+        return false;
+    for (int i = 0; i < s->post_effect_count; i++)
+        if (stat(s->post_effects[i], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            return true;
+    return false;
+}
+
+/* Drawable k's instance on the renderer. */
+static mmd_status add_instance(render_job *j, render_objfx *o, int k, const char *path, mmd_error *why)
+{
     char dir[4096];
-    if (s == MMD_OK && mmd_texpath_model_dir(path, dir, sizeof dir) != 0)
-        s = mmd_fail(why, MMD_E_LIMIT, "%s: path too long", path);
-    if (s == MMD_OK) {
-        const mmd_scene *sc = j->scene;
-        mmd_fx_effect_config c = {.gl = mmd_renderer_api(j->renderer), .width = sc->width, .height = sc->height,
-                                  .alpha = sc->transparent, .dir = dir, .texture = effect_texture,
-                                  .texture_user = j->renderer};
-        s = mmd_fx_objects_add(o->objects, j->renderer, (size_t)i, j->stage->models[i], sc->models[i].look.add_blend,
-                               o->fx[i], &c, why);
+    if (mmd_texpath_model_dir(path, dir, sizeof dir) != 0)
+        return mmd_fail(why, MMD_E_LIMIT, "%s: path too long", path);
+    const mmd_scene *sc = j->scene;
+    mmd_fx_effect_config c = {.gl = mmd_renderer_api(j->renderer), .width = sc->width, .height = sc->height,
+                              .alpha = sc->transparent, .dir = dir, .texture = effect_texture,
+                              .texture_user = j->renderer};
+    if (k < MMD_SCENE_MAX_MODELS)
+        return mmd_fx_objects_add(o->objects, j->renderer, (size_t)k, j->stage->models[k],
+                                  sc->models[k].look.add_blend, o->fx[k], &c, why);
+    int a = k - MMD_SCENE_MAX_MODELS;
+    return mmd_fx_objects_add_accessory(o->objects, j->renderer, (size_t)a, j->stage->acc.meshes[a],
+                                        j->stage->acc.place[a].place.add_blend, o->fx[k], &c, why);
+}
+
+/* Drawable k's effect; its failure in why. *post: the file is a post effect (not drawn on the object). */
+static mmd_status open_one(render_job *j, render_objfx *o, int k, const char *path, bool *post, mmd_error *why)
+{
+    for (int i = 0; i < k; i++) /* a file two objects carry: parsed and linked once */
+        if (o->fx[i] && !strcmp(effect_of(j, i)->file, path))
+            o->fx[k] = o->fx[i];
+    mmd_status s = MMD_OK;
+    if (!o->fx[k]) {
+        s = mmd_cli_fx_load(path, &o->fx[k], why);
+        o->owner[k] = s == MMD_OK;
     }
-    if (s != MMD_OK && o->owner[i]) {
-        mmd_fx_free(o->fx[i]);
-        o->owner[i] = false;
+    *post = s == MMD_OK && mmd_fx_is_post_effect(o->fx[k]);
+    if (s == MMD_OK && !*post)
+        s = add_instance(j, o, k, path, why);
+    if ((s != MMD_OK || *post) && o->owner[k])
+        mmd_fx_free(o->fx[k]);
+    if (s != MMD_OK || *post) {
+        o->owner[k] = false;
+        o->fx[k] = NULL;
     }
-    if (s != MMD_OK)
-        o->fx[i] = NULL;
     return s;
+}
+
+/* Drawable k: its effect opened, or its failure said (warning or, strict, the error). */
+static mmd_status open_drawable(render_job *j, const render_args *a, render_objfx *o, int k, mmd_error *err)
+{
+    const mmd_stage_effect *e = effect_of(j, k);
+    if (!e->file)
+        return MMD_OK;
+    mmd_error why = {0};
+    bool post = false;
+    mmd_status s = open_one(j, o, k, e->file, &post, &why);
+    bool model = k < MMD_SCENE_MAX_MODELS;
+    const char *what = model ? "model" : "accessory";
+    const char *name = model ? j->scene->models[k].name : j->scene->accessories[k - MMD_SCENE_MAX_MODELS].name;
+    const char *origin = mmd_effect_origin_name(e->origin);
+    if (post && !a->quiet && !is_scene_post_effect(j->scene, e->file))
+        mmd_msg_print(stderr, "mmdrender: warning: %s '%s': effect %s (%s) is a post effect (STANDARDSGLOBAL "
+                      "ScriptClass \"scene\"), not the object's passes: name it in [effects] post\n",
+                      what, name, e->file, origin);
+    if (s == MMD_OK)
+        return MMD_OK;
+    if (a->strict_effects)
+        return mmd_fail(err, s, "%s '%s': effect %s (%s): %s", what, name, e->file, origin, why.msg);
+    if (!a->quiet)
+        mmd_msg_print(stderr, "mmdrender: warning: %s '%s': effect %s (%s) is not applied: %s\n", what, name,
+                      e->file, origin, why.msg);
+    return MMD_OK;
 }
 
 mmd_status mmd_render_open_object_effects(render_job *j, const render_args *a, mmd_error *err)
 {
     if (!any_effect(j))
         return MMD_OK;
-    mmd_status ms = make_objects(j, err);
-    if (ms != MMD_OK)
-        return ms;
-    render_objfx *o = j->objfx;
-    for (int i = 0; i < j->scene->model_count; i++) {
-        const mmd_stage_effect *e = &j->stage->model_effects[i];
-        if (!e->file)
-            continue;
-        mmd_error why = {0};
-        mmd_status s = open_one(j, o, i, e->file, &why);
-        if (s == MMD_OK)
-            continue;
-        const char *name = j->scene->models[i].name;
-        if (a->strict_effects)
-            return mmd_fail(err, s, "model '%s': effect %s (%s): %s", name, e->file, mmd_effect_origin_name(e->origin),
-                            why.msg);
-        if (!a->quiet)
-            mmd_msg_print(stderr, "mmdrender: warning: model '%s': effect %s (%s) is not applied: %s\n", name,
-                          e->file, mmd_effect_origin_name(e->origin), why.msg);
-    }
-    if (mmd_fx_objects_any(o->objects)) /* else the renderer stays without a hook */
-        mmd_renderer_set_pass_hook(j->renderer, mmd_fx_objects_hook, o->objects);
-    return MMD_OK;
+    mmd_status s = make_objects(j, err);
+    for (int l = 0; l < 2 && s == MMD_OK; l++)
+        for (int i = 0; i < drawable_count(j, l) && s == MMD_OK; i++)
+            s = open_drawable(j, a, j->objfx, l * MMD_SCENE_MAX_MODELS + i, err);
+    if (s == MMD_OK && mmd_fx_objects_any(j->objfx->objects)) /* else the renderer stays without a hook */
+        mmd_renderer_set_pass_hook(j->renderer, mmd_fx_objects_hook, j->objfx->objects);
+    return s;
 }
 
 void mmd_render_object_effects_frame(render_job *j, double t, const mmd_camera_state *cam,
@@ -127,7 +179,7 @@ void mmd_render_free_object_effects(render_job *j)
     if (!o)
         return;
     mmd_fx_objects_free(o->objects);
-    for (int i = 0; i < MMD_SCENE_MAX_MODELS; i++)
+    for (int i = 0; i < DRAWABLES; i++)
         if (o->owner[i])
             mmd_fx_free(o->fx[i]);
     free(o);

@@ -37,6 +37,24 @@ static bool use_matches(const mmd_fx_technique *t, const char *name, bool have)
     return want == have;
 }
 
+static bool annotation_is(const mmd_fx_param *p, const char *name, const char *value)
+{
+    const mmd_fx_annotation *a = mmd_fx_annotation_find(p->annotations, p->annotation_count, name);
+    return a && a->kind == MMD_FX_VALUE_STRING && a->text && !strcasecmp(a->text, value);
+}
+
+bool mmd_fx_is_post_effect(const mmd_fx *fx)
+{
+    for (uint32_t i = 0; i < fx->param_count; i++) {
+        const mmd_fx_param *p = &fx->params[i];
+        if (p->semantic && !strcasecmp(p->semantic, "STANDARDSGLOBAL") &&
+            (annotation_is(p, "ScriptClass", "scene") || annotation_is(p, "ScriptOrder", "postprocess") ||
+             annotation_is(p, "ScriptOrder", "preprocess")))
+            return true;
+    }
+    return false;
+}
+
 bool mmd_fx_technique_kind(const mmd_fx_technique *t, mmd_fx_pass_kind *kind)
 {
     const mmd_fx_annotation *pass = mmd_fx_annotation_find(t->annotations, t->annotation_count, "MMDPass");

@@ -52,6 +52,11 @@ typedef struct mmd_fx_material_use {
     bool self_shadow; /* UseSelfShadow: the self-shadow is on for it */
 } mmd_fx_material_use;
 
+/* Whether fx is a post effect (MME's STANDARDSGLOBAL parameter says
+ * ScriptClass = "scene", or ScriptOrder = "postprocess" / "preprocess"):
+ * MME draws it over the frame, never as an object's passes. */
+bool mmd_fx_is_post_effect(const mmd_fx *fx);
+
 /* The kind a technique's MMDPass names (absent: object): true and *kind;
  * false for a name MME does not know (the technique is never chosen). */
 bool mmd_fx_technique_kind(const mmd_fx_technique *t, mmd_fx_pass_kind *kind);

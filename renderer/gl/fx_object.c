@@ -12,14 +12,19 @@ typedef struct slot_effect {
     mmd_fx_effect *effect; /* NULL: the built-in passes */
     bool owned;            /* this slot made it (others share it) */
     const mmd_fx *fx;
-    const mmd_model *model;
+    const mmd_model *model;          /* a model's slot */
+    const mmd_accessory_mesh *mesh;  /* an accessory's slot */
     bool add_blend;
 } slot_effect;
 
+typedef struct slot_list {
+    slot_effect *slots;
+    size_t count;
+} slot_list;
+
 struct mmd_fx_objects {
     mmd_fx_objects_options opt;
-    slot_effect *slots;
-    size_t slot_count;
+    slot_list lists[2]; /* models, accessories */
     mmd_fx_frame frame;
     mmd_error failure; /* the first draw that failed since the last status */
 };
@@ -39,10 +44,12 @@ void mmd_fx_objects_free(mmd_fx_objects *o)
 {
     if (!o)
         return;
-    for (size_t i = 0; i < o->slot_count; i++)
-        if (o->slots[i].owned)
-            mmd_fx_effect_free(o->slots[i].effect);
-    free(o->slots);
+    for (int l = 0; l < 2; l++) {
+        for (size_t i = 0; i < o->lists[l].count; i++)
+            if (o->lists[l].slots[i].owned)
+                mmd_fx_effect_free(o->lists[l].slots[i].effect);
+        free(o->lists[l].slots);
+    }
     free(o);
 }
 
@@ -53,38 +60,74 @@ static void draw_geometry(void *user, const void *geometry, GLuint program)
     mmd_renderer_draw_geometry(user, geometry);
 }
 
-mmd_status mmd_fx_objects_add(mmd_fx_objects *o, mmd_renderer *r, size_t slot, const mmd_model *m, bool add_blend,
-                              const mmd_fx *fx, const mmd_fx_effect_config *config, mmd_error *err)
+/* The slot's entry in list l, made (zeroed) when new; NULL: out of memory. */
+static slot_effect *slot_at(mmd_fx_objects *o, int l, size_t slot)
 {
-    if (slot >= o->slot_count) {
-        slot_effect *s = realloc(o->slots, (slot + 1) * sizeof *s);
+    slot_list *sl = &o->lists[l];
+    if (slot >= sl->count) {
+        slot_effect *s = realloc(sl->slots, (slot + 1) * sizeof *s);
         if (!s)
-            return mmd_fail(err, MMD_E_NOMEM, "out of memory");
-        memset(s + o->slot_count, 0, (slot + 1 - o->slot_count) * sizeof *s);
-        o->slots = s;
-        o->slot_count = slot + 1;
+            return NULL;
+        memset(s + sl->count, 0, (slot + 1 - sl->count) * sizeof *s);
+        sl->slots = s;
+        sl->count = slot + 1;
     }
-    slot_effect *se = &o->slots[slot];
-    *se = (slot_effect){.fx = fx, .model = m, .add_blend = add_blend};
-    for (size_t i = 0; i < o->slot_count; i++)
-        if (i != slot && o->slots[i].effect && o->slots[i].fx == fx) {
-            se->effect = o->slots[i].effect;
-            return MMD_OK;
+    return &sl->slots[slot];
+}
+
+/* An instance of fx already made for another slot, NULL when none. */
+static mmd_fx_effect *shared(const mmd_fx_objects *o, const slot_effect *self, const mmd_fx *fx)
+{
+    for (int l = 0; l < 2; l++)
+        for (size_t i = 0; i < o->lists[l].count; i++) {
+            const slot_effect *s = &o->lists[l].slots[i];
+            if (s != self && s->effect && s->fx == fx)
+                return s->effect;
         }
+    return NULL;
+}
+
+static mmd_status add(mmd_fx_objects *o, mmd_renderer *r, slot_effect *se, const mmd_fx_effect_config *config,
+                      mmd_error *err)
+{
+    if ((se->effect = shared(o, se, se->fx)))
+        return MMD_OK;
     mmd_fx_effect_config c = *config;
     c.object_kinds = 1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS | 1u << MMD_FX_PASS_EDGE;
     c.geometry = draw_geometry;
     c.geometry_user = r;
-    mmd_status s = mmd_fx_effect_create(fx, &c, &se->effect, err);
+    mmd_status s = mmd_fx_effect_create(se->fx, &c, &se->effect, err);
     se->owned = s == MMD_OK;
     return s;
 }
 
+mmd_status mmd_fx_objects_add(mmd_fx_objects *o, mmd_renderer *r, size_t slot, const mmd_model *m, bool add_blend,
+                              const mmd_fx *fx, const mmd_fx_effect_config *config, mmd_error *err)
+{
+    slot_effect *se = slot_at(o, 0, slot);
+    if (!se)
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
+    *se = (slot_effect){.fx = fx, .model = m, .add_blend = add_blend};
+    return add(o, r, se, config, err);
+}
+
+mmd_status mmd_fx_objects_add_accessory(mmd_fx_objects *o, mmd_renderer *r, size_t slot,
+                                        const mmd_accessory_mesh *mesh, bool add_blend, const mmd_fx *fx,
+                                        const mmd_fx_effect_config *config, mmd_error *err)
+{
+    slot_effect *se = slot_at(o, 1, slot);
+    if (!se)
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
+    *se = (slot_effect){.fx = fx, .mesh = mesh, .add_blend = add_blend};
+    return add(o, r, se, config, err);
+}
+
 bool mmd_fx_objects_any(const mmd_fx_objects *o)
 {
-    for (size_t i = 0; o && i < o->slot_count; i++)
-        if (o->slots[i].effect)
-            return true;
+    for (int l = 0; o && l < 2; l++)
+        for (size_t i = 0; i < o->lists[l].count; i++)
+            if (o->lists[l].slots[i].effect)
+                return true;
     return false;
 }
 
@@ -119,11 +162,10 @@ static void toon_colour(const mmd_model *m, const mmd_material *mt, float out[3]
         out[i] = (float)px[i] / 255.0f;
 }
 
+/* The values of a drawable's material (a model's or an accessory's subset). */
 static void material_values(const mmd_fx_objects *o, const slot_effect *se, const mmd_drawable *d,
                             const mmd_material_state *s, const mmd_pass_frame *f, mmd_fx_material *out)
 {
-    const mmd_model *m = se->model;
-    const mmd_material *mt = &m->materials[d->material];
     memset(out, 0, sizeof *out);
     memcpy(out->diffuse, s->diffuse, sizeof out->diffuse);
     memcpy(out->ambient, s->ambient, sizeof out->ambient);
@@ -134,24 +176,37 @@ static void material_values(const mmd_fx_objects *o, const slot_effect *se, cons
     memcpy(out->texture_mul, s->texture_mul, sizeof out->texture_mul);
     memcpy(out->sphere_add, s->sphere_add, sizeof out->sphere_add);
     memcpy(out->sphere_mul, s->sphere_mul, sizeof out->sphere_mul);
-    toon_colour(m, mt, out->toon);
     float k = o->opt.ground_shadow_brightness;
     for (int i = 0; i < 3; i++) {
         float v = f->light_color[i] * k;
         out->ground_shadow[i] = v < 0 ? 0 : v > 1 ? 1 : v;
     }
     out->ground_shadow[3] = o->opt.ground_shadow_translucent ? 0.5f : 1.0f;
-    int sphere = d->use.sphere ? mt->sphere_mode : MMD_SPHERE_NONE;
-    out->use_texture = d->use.texture;
-    out->use_spheremap = sphere != MMD_SPHERE_NONE;
-    out->use_subtexture = sphere == MMD_SPHERE_SUB_TEXTURE;
-    out->spadd = sphere == MMD_SPHERE_ADD;
-    out->use_toon = d->use.toon;
     out->transp = o->opt.ground_shadow_translucent;
     out->opadd = se->add_blend;
     out->parthf = f->shadow_mode == 2;
-    out->vertex_count = (int)m->vertex_count;
-    out->subset_count = (int)m->material_count;
+    out->use_texture = d->use.texture;
+    out->use_toon = d->use.toon;
+    int sphere = MMD_SPHERE_NONE;
+    if (se->mesh) { /* nanoem: an accessory's specular x 0.1, no toon (white) */
+        const mmd_accessory_material *am = &se->mesh->materials[d->material];
+        for (int i = 0; i < 3; i++) {
+            out->specular[i] *= 0.1f;
+            out->toon[i] = 1.0f;
+        }
+        sphere = d->use.sphere ? am->sphere_mode : MMD_SPHERE_NONE;
+        out->vertex_count = (int)se->mesh->vertex_count;
+        out->subset_count = (int)se->mesh->material_count;
+    } else {
+        const mmd_material *mt = &se->model->materials[d->material];
+        toon_colour(se->model, mt, out->toon);
+        sphere = d->use.sphere ? mt->sphere_mode : MMD_SPHERE_NONE;
+        out->vertex_count = (int)se->model->vertex_count;
+        out->subset_count = (int)se->model->material_count;
+    }
+    out->use_spheremap = sphere != MMD_SPHERE_NONE;
+    out->use_subtexture = sphere == MMD_SPHERE_SUB_TEXTURE;
+    out->spadd = sphere == MMD_SPHERE_ADD;
 }
 
 /* The self-shadow map's view-projection (LH world -> GL clip) as D3D's:
@@ -225,8 +280,10 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
                          const mmd_material_state *material, const mmd_pass_frame *f)
 {
     mmd_fx_objects *o = user;
-    const slot_effect *se = d->model_slot < o->slot_count ? &o->slots[d->model_slot] : NULL;
-    if (!se || !se->effect || d->material >= se->model->material_count)
+    const slot_list *sl = &o->lists[d->accessory];
+    const slot_effect *se = d->model_slot < sl->count ? &sl->slots[d->model_slot] : NULL;
+    if (!se || !se->effect ||
+        d->material >= (se->mesh ? se->mesh->material_count : se->model->material_count))
         return false;
     int t = mmd_fx_select_technique(se->fx, kind, &d->use);
     if (t < 0)
@@ -239,12 +296,14 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
     material_values(o, se, d, material, f, &mv);
     mmd_fx_frame fr = o->frame;
     fr.material = &mv;
+    fr.world = f->object_world;
     fr.light_matrices = f->shadow_mode != 0;
     if (fr.light_matrices)
         light_matrix(f->shadow_vp, fr.light_view_projection);
-    const mmd_material *mt = &se->model->materials[d->material];
-    mmd_fx_object_draw draw = {.technique = t, .double_sided = (mt->flags & MMD_MAT_DOUBLE_SIDED) != 0,
-                               .edge = kind == MMD_FX_PASS_EDGE, .geometry = d};
+    /* an accessory: D3D's default culling, as the built-in accessory pass (back faces) */
+    bool double_sided = !se->mesh && (se->model->materials[d->material].flags & MMD_MAT_DOUBLE_SIDED);
+    mmd_fx_object_draw draw = {.technique = t, .double_sided = double_sided, .edge = kind == MMD_FX_PASS_EDGE,
+                               .geometry = d};
     mmd_renderer_material_textures(r, d, draw.textures);
     const mmd_gl *gl = mmd_renderer_api(r);
     gl_saved saved;

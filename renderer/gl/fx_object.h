@@ -41,6 +41,11 @@ void mmd_fx_objects_free(mmd_fx_objects *o); /* NULL is a no-op; frees the insta
  * ("FILE:LINE: pass P: why"): the slot keeps the built-in passes. */
 mmd_status mmd_fx_objects_add(mmd_fx_objects *o, mmd_renderer *r, size_t slot, const mmd_model *m, bool add_blend,
                               const mmd_fx *fx, const mmd_fx_effect_config *config, mmd_error *err);
+/* The same for accessory slot's effect (mmd_renderer_add_accessory's order):
+ * its subsets in the colour pass (no edge). */
+mmd_status mmd_fx_objects_add_accessory(mmd_fx_objects *o, mmd_renderer *r, size_t slot,
+                                        const mmd_accessory_mesh *mesh, bool add_blend, const mmd_fx *fx,
+                                        const mmd_fx_effect_config *config, mmd_error *err);
 /* Whether any slot has an effect. */
 bool mmd_fx_objects_any(const mmd_fx_objects *o);
 

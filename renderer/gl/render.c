@@ -414,10 +414,25 @@ bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t 
 {
     const gpu_model *g = &r->models[slot];
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
-                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}, edge_offset};
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, f->shadow_vp, f->light_dir, f->light_color, f->v->eye,
-                         f->shadow_mode, r->o.width, r->o.height};
+                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}, edge_offset,
+                      false};
+    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, NULL, f->shadow_vp, f->light_dir, f->light_color,
+                         f->v->eye, f->shadow_mode, r->o.width, r->o.height};
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
+}
+
+bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
+                             const mmd_material_state *s, const frame_ctx *f)
+{
+    if (!r->o.pass_hook)
+        return false;
+    const gpu_accessory *g = &r->accs[slot];
+    bool ss = f->shadow_mode != 0;
+    mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
+                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, false, ss}, 0.0f, true};
+    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, g->world, f->shadow_vp, f->light_dir, f->light_color,
+                         f->v->eye, f->shadow_mode, r->o.width, r->o.height};
+    return r->o.pass_hook(r->o.pass_hook_user, r, &d, ss ? MMD_FX_PASS_OBJECT_SS : MMD_FX_PASS_OBJECT, s, &pf);
 }
 
 /* The model's buffers at the translator's locations, made on first use. */
@@ -478,7 +493,13 @@ static GLuint hull_vao(mmd_renderer *r, gpu_model *g, float offset)
 
 void mmd_renderer_draw_geometry(mmd_renderer *r, const mmd_drawable *d)
 {
-    if (!r || d->model_slot >= r->model_count)
+    if (r && d->accessory && d->model_slot < r->acc_count) { /* its buffers are at the translator's locations */
+        r->gl->BindVertexArray(r->accs[d->model_slot].vao);
+        r->gl->DrawElements(GL_TRIANGLES, (GLsizei)d->index_count, GL_UNSIGNED_INT,
+                            (const void *)((size_t)d->first_index * 4));
+        return;
+    }
+    if (!r || d->accessory || d->model_slot >= r->model_count)
         return;
     gpu_model *g = &r->models[d->model_slot];
     if (d->material >= g->m->material_count)
@@ -500,7 +521,13 @@ void mmd_renderer_set_pass_hook(mmd_renderer *r, mmd_pass_hook_fn fn, void *user
 void mmd_renderer_material_textures(const mmd_renderer *r, const mmd_drawable *d, unsigned out[3])
 {
     out[0] = out[1] = out[2] = r->tex_white;
-    if (d->model_slot >= r->model_count || d->material >= r->models[d->model_slot].m->material_count)
+    if (d->accessory && d->model_slot < r->acc_count && d->material < r->accs[d->model_slot].mesh->material_count) {
+        const gpu_acc_material *am = &r->accs[d->model_slot].mats[d->material];
+        out[0] = am->tex ? am->tex : r->tex_white;
+        out[1] = am->sphere ? am->sphere : r->tex_white;
+        return;
+    }
+    if (d->accessory || d->model_slot >= r->model_count || d->material >= r->models[d->model_slot].m->material_count)
         return;
     const gpu_material *gm = &r->models[d->model_slot].mats[d->material];
     const GLuint k[3] = {gm->tex, gm->sphere, gm->toon};

@@ -61,17 +61,21 @@ mmd_status mmd_texture_filter_parse(const char *v, mmd_texture_filter *out, mmd_
  * calls mmd_renderer_draw_geometry for MME's Draw=Geometry. NULL (default):
  * the built-in passes alone, the very pixels and cost of a renderer without it. */
 typedef struct mmd_drawable {
-    size_t model_slot;              /* the model (mmd_renderer_add_model's order) */
-    uint32_t material;              /* material index in the model */
+    size_t model_slot;              /* the model (mmd_renderer_add_model's order), or with accessory
+                                       the accessory (mmd_renderer_add_accessory's order) */
+    uint32_t material;              /* material index in the model or accessory mesh */
     uint32_t first_index, index_count; /* its range of the model's indices */
     mmd_fx_material_use use;        /* what MME's Use* annotations ask of it */
     float edge_offset;              /* the edge pass: world units per unit of vertex edge scale, the
                                        hull Draw=Geometry draws (as MMD hands MME); 0 otherwise */
+    bool accessory;                 /* an accessory's subset (its colour pass; no edge) */
 } mmd_drawable;
 /* The frame's state a pass is drawn with (GL matrices, column-major). */
 typedef struct mmd_pass_frame {
     const float *view, *proj;       /* proj: y flipped, MMD's pixel centres (as the built-in passes) */
     const float *world;             /* model (LH) -> GL world */
+    const float *object_world;      /* an accessory's placement (.x units -> LH world, column-major:
+                                       D3D's row-major order); NULL for a model (the identity) */
     const float *shadow_vp;         /* the self-shadow map's view-projection (shadow_mode != 0) */
     const float *light_dir, *light_color, *eye;
     int shadow_mode;                /* 0 off, 1 or 2: MMD's self-shadow modes */

@@ -195,6 +195,14 @@ typedef struct frame_ctx {
 bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
                         mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, float edge_offset,
                         const frame_ctx *f);
+static inline bool mmd_pass_hook_enabled(const mmd_renderer *r)
+{
+    return r->o.pass_hook != NULL;
+}
+/* The same for subset `material` of accessory `slot` in its colour pass
+ * (pass_accessory.c); s: its values as a material state (ambient: its emissive). */
+bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
+                             const mmd_material_state *s, const frame_ctx *f);
 static inline bool mmd_pass_hook(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
                                  mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow,
                                  float edge_offset, const frame_ctx *f)

@@ -161,20 +161,15 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
 }
 
 /* The drawable's effect: its own (scene key or .emm), else a same-named .fx
- * beside its file (MME's rule). A model's is the render's to apply (its
- * failure its warning: cli/render_fx_object.c); an accessory's is one
- * warning here: accessories' effects are not applied yet. */
-static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, const char *what, const char *name,
-                                    const char *file, const char *own, mmd_effect_origin own_origin)
+ * beside its file (MME's rule). The render applies it (a failure is its
+ * warning: cli/render_fx_object.c). */
+static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, const char *file, const char *own,
+                                    mmd_effect_origin own_origin)
 {
     mmd_stage_effect e = {own, own ? (own_origin != MMD_EFFECT_NONE ? own_origin : MMD_EFFECT_SCENE) : MMD_EFFECT_NONE};
     char beside[PATH_MAX];
     if (!own && file && mmd_scene_effect_beside(file, beside, sizeof beside) && (p->beside[slot] = strdup(beside)))
         e = (mmd_stage_effect){p->beside[slot], MMD_EFFECT_BESIDE};
-    if (e.file && slot >= MMD_SCENE_MAX_MODELS)
-        mmd_warnf(p->opt.warn, p->opt.warn_ctx,
-                  "%s '%s': effect %s (%s) is not applied: accessories' effects are not drawn yet", what, name,
-                  e.file, mmd_effect_origin_name(e.origin));
     return e;
 }
 
@@ -183,12 +178,11 @@ static void find_effects(mmd_stage *st)
     const mmd_scene *s = st->scene;
     for (int i = 0; i < s->model_count; i++) {
         const mmd_scene_model *m = &s->models[i];
-        st->model_effects[i] = find_effect(st->priv, i, "model", m->name, m->file, m->effect, m->effect_origin);
+        st->model_effects[i] = find_effect(st->priv, i, m->file, m->effect, m->effect_origin);
     }
     for (int i = 0; i < s->accessory_count; i++) {
         const mmd_scene_accessory *a = &s->accessories[i];
-        st->acc_effects[i] = find_effect(st->priv, MMD_SCENE_MAX_MODELS + i, "accessory", a->name, a->file, a->effect,
-                                         a->effect_origin);
+        st->acc_effects[i] = find_effect(st->priv, MMD_SCENE_MAX_MODELS + i, a->file, a->effect, a->effect_origin);
     }
 }
 

@@ -20,8 +20,8 @@
  * past the budget is drawn without physics, with a warning); loads the
  * accessories and their keys; builds the camera/light/shadow track and the
  * outside parents and camera follow (links.h); finds each drawable's effect
- * (model_effects, acc_effects: one warning per effect, with where it came
- * from, until the effect runtime applies them). It needs no GL: the renderer
+ * (model_effects, acc_effects, with where it came from: the render applies
+ * them, cli/render_fx_object.c). It needs no GL: the renderer
  * takes the models, anims and accessory placements from the struct below.
  *
  * Warnings (a file's repairs, motion tracks that match nothing, IK past its

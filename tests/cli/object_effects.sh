@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# tests/cli/object_effects.sh BUILD - MikuMikuEffect object effects on a model (issue 27):
-# our own effects (tests/fx/solid.fx, flat.fx, edge_green.fx) on the generated demo's character through
-# scene.ini `effect =`, a same-named .fx beside the model and a project's .emm, checked pixel
-# by pixel (tests/util/png_check.py); deterministic across --threads and chunks; a broken
-# effect warns and keeps the built-in look, or with --strict-effects exits 2.
+# tests/cli/object_effects.sh BUILD - MikuMikuEffect object effects (issue 27): our own effects
+# (tests/fx/solid.fx, flat.fx, edge_green.fx) on the generated demo's character and its stage
+# accessory through scene.ini `effect =`, a same-named .fx beside the file and a project's .emm,
+# checked pixel by pixel (tests/util/png_check.py); deterministic across --threads and chunks; a
+# broken effect warns and keeps the built-in look, or with --strict-effects exits 2; a post
+# effect beside an accessory is not drawn on it.
 . tests/util/cli_lib.sh
 MKDEMO=$BUILD/tools/mkdemo
 MKP=$BUILD/tools/mkproject
@@ -67,10 +68,18 @@ cmp -s "$TMP/p4/frame_000013.png" "$TMP/t1/frame_000013.png" && t_fail "flat.fx 
 mkdir -p "$TMP/beside"
 cp "$TMP/demo/"* "$TMP/beside/"
 cp "$FX/solid.fx" "$TMP/beside/Character.FX" # Windows' letter case: the same name
+cp "$FX/copy.fx" "$TMP/beside/stage.fx"       # a post effect beside the stage: not the stage's passes
 sed "s|demo/|$TMP/beside/|g" "$S" >"$TMP/beside.ini"
 t_expect "the same-named .fx beside the model is applied" 0 "$MMD" "$TMP/beside.ini" -o "$TMP/bes/" "${SMALL[@]}" \
     --strict-effects
-same "$TMP/solid/$F" "$TMP/bes/$F" "same-named .fx = scene.ini's effect =, byte for byte"
+same "$TMP/solid/$F" "$TMP/bes/$F" "same-named .fx = scene.ini's effect =, byte for byte (the post effect beside the stage not drawn on it)"
+t_grep "a post effect beside an accessory: one warning" "accessory 'stage': effect .*stage\\.fx \\(same-named .fx beside the file\\) is a post effect"
+
+# --- an accessory's effect ----------------------------------------------------------
+sed "s|^\\[accessory:stage\\]|[accessory:stage]\\neffect = $FX/solid.fx|" "$S" >"$TMP/acc.ini"
+t_expect "solid.fx on the stage accessory" 0 "$MMD" "$TMP/acc.ini" -o "$TMP/acc/" "${SMALL[@]}" --strict-effects
+$CHECK only_colour "$TMP/plain/$F" "$TMP/acc/$F" ff00ff && t_pass "solid.fx: the stage magenta (at its placement), every other pixel kept" \
+    || t_fail "solid.fx: the stage magenta (at its placement), every other pixel kept"
 
 # --- a project's .emm -----------------------------------------------------------------
 "$MKP" "$TMP/p" >/dev/null || t_fail "mkproject writes the fixtures"
