@@ -251,11 +251,11 @@ static void print_text(FILE *f, const mmd_project *pr)
                       p->accessories[i].path, file_status(p->accessories[i].path, pr->accessory_states[i], true, true),
                       p->accessories[i].key_count);
         if (mmd_project_effect_of(pr, "Acs", i + 1))
-            mmd_msg_print(f, "    effect: %s (.emm Acs%u, not applied yet)\n", mmd_project_effect_of(pr, "Acs", i + 1),
+            mmd_msg_print(f, "    effect: %s (.emm Acs%u)\n", mmd_project_effect_of(pr, "Acs", i + 1),
                           i + 1);
     }
     if (pr->emm_file)
-        mmd_msg_print(f, "  effects (%s: [Effect]'s PmdN and AcsN become the objects' effect; accessories' not applied yet):\n",
+        mmd_msg_print(f, "  effects (%s: [Effect]'s PmdN and AcsN become the objects' effect):\n",
                       pr->emm_file);
     for (size_t i = 0; i < pr->effect_count; i++)
         mmd_msg_print(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);
