@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "renderer/base/msg.h"
+#include "renderer/base/sanitizer.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/render_run.h"
 
@@ -62,9 +63,19 @@ static void *preroll_main(void *arg)
     return NULL;
 }
 
+/* The pre-roll runs beside loading, which forks texture decoders and glslang
+ * (image/decode_child.c, fx/isolate.c). glibc's malloc is fork-safe; GCC 12's
+ * AddressSanitizer allocator is not (no atfork handlers before LLVM 18): a
+ * child forked while this thread holds one of its locks hangs until its time
+ * limit, and the texture or effect is dropped. Under ASan it runs here, first:
+ * the same pose, only later. */
 void mmd_render_preroll_start(render_preroll *pr)
 {
+#ifdef MMD_ASAN
+    pr->running = false;
+#else
     pr->running = pthread_create(&pr->thread, NULL, preroll_main, pr) == 0;
+#endif
     if (!pr->running) /* no thread to spare: here, now */
         preroll_main(pr);
 }

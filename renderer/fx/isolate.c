@@ -21,17 +21,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "renderer/base/sanitizer.h"
 #include "renderer/fx/translate_internal.h"
 
 #define MAX_WORDS (16u << 20) /* SPIR-V words a child may send back (64 MiB) */
-
-#if defined(__SANITIZE_ADDRESS__)
-#define MMD_FX_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MMD_FX_ASAN 1
-#endif
-#endif
 
 static bool write_all(int fd, const void *p, size_t n)
 {
@@ -63,7 +56,7 @@ static bool read_all(int fd, void *p, size_t n)
     return true;
 }
 
-#ifndef MMD_FX_ASAN
+#ifndef MMD_ASAN
 /* The address space mapped now (the parent's, inherited), 0 when unknown. */
 static unsigned long long mapped_bytes(void)
 {
@@ -88,7 +81,7 @@ static void child(int fd, const mmd_fx_compile_job *job)
     }
     signal(SIGALRM, SIG_DFL); /* the parent's handler, if any, must not catch it */
     alarm(MMD_FX_COMPILE_SECONDS);
-#ifndef MMD_FX_ASAN /* ASan reserves terabytes of shadow: no address-space cap under it */
+#ifndef MMD_ASAN /* ASan reserves terabytes of shadow: no address-space cap under it */
     unsigned long long now = mapped_bytes();
     if (now) {
         struct rlimit rl = {(rlim_t)(now + MMD_FX_COMPILE_MEMORY), (rlim_t)(now + MMD_FX_COMPILE_MEMORY)};

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "renderer/base/sanitizer.h"
+
 struct mmd_gl_context {
     mmd_gl_backend backend;
 #ifndef MMD_NO_OSMESA
@@ -113,7 +115,7 @@ static EGLDisplay open_egl_display(bool gpu)
  * and is then unloaded, so LeakSanitizer cannot name (or suppress) it: under
  * ASan, allocations made on the EGL context's thread between create and free
  * are not leak-checked (tests/fuzz/lsan.supp covers OSMesa by library name). */
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef MMD_ASAN
 #include <sanitizer/lsan_interface.h>
 #define LSAN_OFF() __lsan_disable()
 #define LSAN_ON() __lsan_enable()

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "renderer/fx/select.h"
+#include "renderer/gl/fx_states.h"
 #include "renderer/gl/toon.h"
 
 typedef struct slot_effect {
@@ -252,6 +253,7 @@ static void save_state(const mmd_gl *gl, uint32_t units, gl_saved *s)
 
 static void restore_state(const mmd_gl *gl, const gl_saved *s)
 {
+    mmd_fx_states_reset(gl); /* blend equation, stencil: GL's defaults the renderer assumes */
     for (uint32_t u = 0; u < s->units; u++) {
         gl->ActiveTexture(GL_TEXTURE0 + u);
         gl->BindTexture(GL_TEXTURE_2D, (GLuint)s->textures[u]);

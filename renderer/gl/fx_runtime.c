@@ -9,6 +9,7 @@
 #include "renderer/fx/select.h"
 #include "renderer/fx/translate.h"
 #include "renderer/gl/fx_program.h"
+#include "renderer/gl/fx_states.h"
 
 #define MAX_TARGETS 4 /* RenderColorTarget0..3 */
 
@@ -38,51 +39,6 @@ static const struct { const char *name; int v; } k_filters[] = {
     {"NONE", F_NONE}, {"POINT", F_POINT}, {"LINEAR", F_LINEAR}, {"ANISOTROPIC", F_LINEAR},
     {"PYRAMIDALQUAD", F_LINEAR}, {"GAUSSIANQUAD", F_LINEAR},
 };
-static const struct { const char *name; GLenum v; } k_blend[] = {
-    {"ZERO", GL_ZERO}, {"ONE", GL_ONE}, {"SRCCOLOR", GL_SRC_COLOR}, {"INVSRCCOLOR", GL_ONE_MINUS_SRC_COLOR},
-    {"SRCALPHA", GL_SRC_ALPHA}, {"INVSRCALPHA", GL_ONE_MINUS_SRC_ALPHA}, {"DESTALPHA", GL_DST_ALPHA},
-    {"INVDESTALPHA", GL_ONE_MINUS_DST_ALPHA}, {"DESTCOLOR", GL_DST_COLOR}, {"INVDESTCOLOR", GL_ONE_MINUS_DST_COLOR},
-    {"SRCALPHASAT", GL_SRC_ALPHA_SATURATE},
-};
-
-/* The render states a pass may set: DX9's defaults as MME draws with them. */
-typedef struct render_state {
-    bool blend, ztest, zwrite, cull_cw, cull_ccw;
-    GLenum src, dst;
-} render_state;
-
-static const render_state k_state_default = {true, true, true, false, false, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA};
-
-static bool parse_bool(const char *v)
-{
-    return !strcasecmp(v, "TRUE") || !strcmp(v, "1");
-}
-
-static GLenum blend_of(const char *v, GLenum def)
-{
-    for (size_t i = 0; i < sizeof k_blend / sizeof k_blend[0]; i++)
-        if (!strcasecmp(v, k_blend[i].name))
-            return k_blend[i].v;
-    return def;
-}
-
-static void st_blend(render_state *s, const char *v) { s->blend = parse_bool(v); }
-static void st_src(render_state *s, const char *v) { s->src = blend_of(v, s->src); }
-static void st_dst(render_state *s, const char *v) { s->dst = blend_of(v, s->dst); }
-static void st_ztest(render_state *s, const char *v) { s->ztest = parse_bool(v); }
-static void st_zwrite(render_state *s, const char *v) { s->zwrite = parse_bool(v); }
-static void st_cull(render_state *s, const char *v)
-{
-    s->cull_cw = !strcasecmp(v, "CW");
-    s->cull_ccw = !strcasecmp(v, "CCW");
-}
-
-/* One row per DX9 render state we apply; others are ignored (docs/effects.md). */
-static const struct { const char *name; void (*set)(render_state *, const char *); } k_states[] = {
-    {"AlphaBlendEnable", st_blend}, {"SrcBlend", st_src}, {"DestBlend", st_dst}, {"ZEnable", st_ztest},
-    {"ZWriteEnable", st_zwrite},    {"CullMode", st_cull},
-};
-
 /* ---------------------------------------------------------------- instance */
 
 typedef struct target {
@@ -595,26 +551,14 @@ static void bind_targets(mmd_fx_effect *e, int *w, int *h)
 
 static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
 {
-    const mmd_gl *gl = e->c.gl;
-    render_state s = k_state_default;
+    mmd_fx_states s;
+    mmd_fx_states_default(&s);
     if (e->object) { /* MME: the material's culling (double-sided: none), the edge's front faces */
         s.cull_ccw = !e->object->edge && !e->object->double_sided;
         s.cull_cw = e->object->edge;
     }
-    for (uint32_t i = 0; i < pass->state_count; i++)
-        for (size_t k = 0; k < sizeof k_states / sizeof k_states[0]; k++)
-            if (!strcasecmp(pass->states[i].name, k_states[k].name))
-                k_states[k].set(&s, pass->states[i].value);
-    (s.blend ? gl->Enable : gl->Disable)(GL_BLEND);
-    gl->BlendFuncSeparate(s.src, s.dst, s.src, s.dst);
-    (s.ztest ? gl->Enable : gl->Disable)(GL_DEPTH_TEST);
-    gl->DepthFunc(GL_LEQUAL);
-    gl->DepthMask(s.zwrite ? GL_TRUE : GL_FALSE);
-    /* D3D's clockwise front faces, seen through the y flip: counter-clockwise on
-     * GL's screen (tests/unit/test_render.c object_effect_through_the_runtime) */
-    (s.cull_cw || s.cull_ccw ? gl->Enable : gl->Disable)(GL_CULL_FACE);
-    gl->FrontFace(GL_CCW);
-    gl->CullFace(s.cull_ccw ? GL_BACK : GL_FRONT);
+    mmd_fx_states_set(e->fx, pass, &s);
+    mmd_fx_states_apply(e->c.gl, &s);
 }
 
 static void set_uniforms(mmd_fx_effect *e, const pass_prog *pp, int w, int h)
@@ -761,6 +705,7 @@ static void cmd_clear(script_run *r, const mmd_fx_script_cmd *c)
         gl->DepthMask(GL_TRUE);
         gl->ClearDepth(e->clear_depth);
         gl->ClearStencil(0);
+        gl->StencilMask(0xffffffffu);
         gl->Clear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     }
 }
@@ -924,12 +869,14 @@ mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame
     gl->ClearColor(0, 0, 0, 0);
     gl->ClearDepth(1.0);
     gl->ClearStencil(0);
+    gl->StencilMask(0xffffffffu);
     gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     if (e->techs[0].linked)
         run_technique(e, &e->techs[0]);
     for (uint32_t i = 0; i < e->max_units; i++)
         gl->BindSampler(i, 0);
     gl->UseProgram(0);
+    mmd_fx_states_reset(gl);
     gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
     mmd_status s = gl_result(gl, err);
     if (s == MMD_OK)

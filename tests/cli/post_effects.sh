@@ -50,6 +50,10 @@ $CHECK invert_top "$TMP/plain/$F" "$TMP/inv/$F" && t_pass "invert_top.fx: the to
 scene inv2 '[effects]' "post = $FX/invert_top.fx" "post = $FX/copy.fx" "post = $FX/invert_top.fx"
 t_expect "three post effects in order" 0 "$MMD" "$TMP/inv2.ini" -o "$TMP/inv2/" "${SMALL[@]}"
 same "$TMP/plain/$F" "$TMP/inv2/$F" "invert, copy, invert = the plain bytes"
+scene states '[effects]' "post = $FX/states_invert_top.fx"
+t_expect "states_invert_top.fx renders" 0 "$MMD" "$TMP/states.ini" -o "$TMP/states/" "${SMALL[@]}" --strict-effects
+same "$TMP/inv/$F" "$TMP/states/$F" \
+    "render states (stencil, ColorWriteEnable, BlendOp SUBTRACT, ZFunc by a global) = invert_top.fx's bytes"
 
 # the controller: the scene's accessory fade.x is fade.fx's "(self)" (MME's rule)
 printf 'xof 0302txt 0064\nMesh {\n3;\n0;0;0;,\n0;0;0;,\n0;0;0;;\n1;\n3;0,1,2;;\n}\n' >"$TMP/fade.x"
