@@ -87,9 +87,11 @@ static mmd_status add_instance(render_job *j, render_objfx *o, int k, const char
     mmd_fx_effect_config c = {.gl = mmd_renderer_api(j->renderer), .width = sc->width, .height = sc->height,
                               .alpha = sc->transparent, .dir = dir, .texture = effect_texture,
                               .texture_user = j->renderer};
-    if (k < MMD_SCENE_MAX_MODELS)
+    if (k < MMD_SCENE_MAX_MODELS) {
+        const char *file = sc->models[k].file, *base = strrchr(file, '/');
         return mmd_fx_objects_add(o->objects, j->renderer, (size_t)k, j->stage->models[k],
-                                  sc->models[k].look.add_blend, o->fx[k], &c, why);
+                                  sc->models[k].look.add_blend, base ? base + 1 : file, o->fx[k], &c, why);
+    }
     int a = k - MMD_SCENE_MAX_MODELS;
     return mmd_fx_objects_add_accessory(o->objects, j->renderer, (size_t)a, j->stage->acc.meshes[a],
                                         j->stage->acc.place[a].place.add_blend, o->fx[k], &c, why);

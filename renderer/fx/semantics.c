@@ -164,6 +164,8 @@ static unsigned v_control(const mmd_fx_param *p, const mmd_fx_frame *f, float ou
     if (!name)
         return 0;
     bool self = !strcasecmp(name, "(self)") || (f->self_name && !strcasecmp(name, f->self_name));
+    if (self && f->self_model) /* a model's object effect: "(self)" is the model (nanoem's rule) */
+        name = f->self_model, self = false;
     if (!self)
         return f->item ? f->item(f->item_user, name, item, p->type, out) : 0;
     const mmd_fx_control *c = &f->self;

@@ -59,6 +59,7 @@ typedef struct mmd_fx_frame {
     float light_color[3];
     mmd_fx_control self;   /* the effect's own controller ("(self)": the same-named .x) */
     const char *self_name; /* the controller's file name ("FXAA.x"), NULL when none */
+    const char *self_model; /* an object effect's model (its file name): "(self)" is it, through item */
     mmd_fx_control_item_fn item; /* NULL: no models */
     void *item_user;
     /* object effects (NULL / false for a post effect) */

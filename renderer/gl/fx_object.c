@@ -15,6 +15,7 @@ typedef struct slot_effect {
     const mmd_fx *fx;
     const mmd_model *model;          /* a model's slot */
     const mmd_accessory_mesh *mesh;  /* an accessory's slot */
+    const char *name;                /* a model's file name: CONTROLOBJECT "(self)" */
     bool add_blend;
 } slot_effect;
 
@@ -103,12 +104,13 @@ static mmd_status add(mmd_fx_objects *o, mmd_renderer *r, slot_effect *se, const
 }
 
 mmd_status mmd_fx_objects_add(mmd_fx_objects *o, mmd_renderer *r, size_t slot, const mmd_model *m, bool add_blend,
-                              const mmd_fx *fx, const mmd_fx_effect_config *config, mmd_error *err)
+                              const char *name, const mmd_fx *fx, const mmd_fx_effect_config *config,
+                              mmd_error *err)
 {
     slot_effect *se = slot_at(o, 0, slot);
     if (!se)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
-    *se = (slot_effect){.fx = fx, .model = m, .add_blend = add_blend};
+    *se = (slot_effect){.fx = fx, .model = m, .name = name, .add_blend = add_blend};
     return add(o, r, se, config, err);
 }
 
@@ -299,6 +301,7 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
     mmd_fx_frame fr = o->frame;
     fr.material = &mv;
     fr.world = f->object_world;
+    fr.self_model = se->name;
     fr.light_matrices = f->shadow_mode != 0;
     if (fr.light_matrices)
         light_matrix(f->shadow_vp, fr.light_view_projection);

@@ -37,10 +37,12 @@ void mmd_fx_objects_free(mmd_fx_objects *o); /* NULL is a no-op; frees the insta
 /* Model slot's effect: an instance of fx on r's context (config: the gl,
  * size, folder, texture and cache fields; the object fields are set here),
  * shared with an earlier slot given the same fx. add_blend: the model's
- * (MME's opadd). MMD_E_UNSUPPORTED and the others of mmd_fx_effect_create
+ * (MME's opadd); name: its file name, CONTROLOBJECT "(self)" (the frame's
+ * item function finds it by that name; borrowed). MMD_E_UNSUPPORTED and the others of mmd_fx_effect_create
  * ("FILE:LINE: pass P: why"): the slot keeps the built-in passes. */
 mmd_status mmd_fx_objects_add(mmd_fx_objects *o, mmd_renderer *r, size_t slot, const mmd_model *m, bool add_blend,
-                              const mmd_fx *fx, const mmd_fx_effect_config *config, mmd_error *err);
+                              const char *name, const mmd_fx *fx, const mmd_fx_effect_config *config,
+                              mmd_error *err);
 /* The same for accessory slot's effect (mmd_renderer_add_accessory's order):
  * its subsets in the colour pass (no edge). */
 mmd_status mmd_fx_objects_add_accessory(mmd_fx_objects *o, mmd_renderer *r, size_t slot,

@@ -84,6 +84,7 @@ TEST(table)
                       "bool vis : CONTROLOBJECT < string name = \"(self)\"; >;\n"
                       "float scale : CONTROLOBJECT < string name = \"(self)\"; >;\n"
                       "float morph : CONTROLOBJECT < string name = \"ctl.pmx\"; string item = \"Morph\"; >;\n"
+                      "float selfmorph : CONTROLOBJECT < string name = \"(self)\"; string item = \"Morph\"; >;\n"
                       "float none : CONTROLOBJECT < string name = \"absent.pmx\"; string item = \"Morph\"; >;\n"
                       "float4x4 v : VIEW; float4x4 vp2 : VIEWPROJECTION; float4x4 vt : VIEWTRANSPOSE;\n"
                       "float4x4 vi : VIEWINVERSE; float4x4 w : WORLD;\n"
@@ -118,6 +119,10 @@ TEST(table)
     CHECK_NEAR(v[0], 1.5, 1e-6);
     mmd_fx_param_value(param(fx, "morph"), &f, v);
     CHECK_NEAR(v[0], 0.25, 1e-6);
+    f.self_model = "ctl.pmx"; /* a model's object effect: "(self)" is the model, by its file name */
+    CHECK_EQ_INT(mmd_fx_param_value(param(fx, "selfmorph"), &f, v), 1);
+    CHECK_NEAR(v[0], 0.25, 1e-6);
+    f.self_model = NULL;
     CHECK_EQ_INT(mmd_fx_param_value(param(fx, "none"), &f, v), 0);
     CHECK(v[0] == 0);
     CHECK_EQ_INT(mmd_fx_param_value(param(fx, "v"), &f, v), 16);

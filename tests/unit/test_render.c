@@ -1414,7 +1414,7 @@ TEST(object_effect_through_the_runtime)
     mmd_fx_objects *objs = NULL;
     REQUIRE(mmd_fx_objects_create(NULL, &objs, &err) == MMD_OK);
     mmd_fx_effect_config cfg = {.gl = mmd_renderer_api(r), .width = W, .height = H};
-    if (mmd_fx_objects_add(objs, r, 0, &c.m, false, fx, &cfg, &err) != MMD_OK)
+    if (mmd_fx_objects_add(objs, r, 0, &c.m, false, "cube.pmx", fx, &cfg, &err) != MMD_OK)
         printf("#   %s\n", err.msg);
     REQUIRE(mmd_fx_objects_any(objs));
     mmd_renderer_set_pass_hook(r, mmd_fx_objects_hook, objs);
