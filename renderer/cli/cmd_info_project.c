@@ -306,7 +306,7 @@ static void print_text(FILE *f, const mmd_project *pr)
         mmd_msg_print(f, "  model %u: %s  %s [%s]\n", i + 1, m->name, m->path,
                       file_status(m->path, pr->model_states[i], true, true));
         if (mmd_project_effect_of(pr, "Pmd", i + 1))
-            mmd_msg_print(f, "    effect: %s (.emm Pmd%u, not applied yet)\n", mmd_project_effect_of(pr, "Pmd", i + 1),
+            mmd_msg_print(f, "    effect: %s (.emm Pmd%u)\n", mmd_project_effect_of(pr, "Pmd", i + 1),
                           i + 1);
         mmd_msg_print(f, "    draw %u, calculation %u, edge %g, add-blend %s, self-shadow %s\n", m->draw_order,
                       m->calc_order, (double)m->look.edge_width, m->look.add_blend ? "on" : "off",
@@ -324,7 +324,7 @@ static void print_text(FILE *f, const mmd_project *pr)
     }
     if (pr->emm_file)
         mmd_msg_print(f, "  effects (%s: [Effect]'s PmdN and AcsN become the objects' effect; an accessory's post "
-                         "effect is applied, the others not yet):\n",
+                         "effect is applied over the frame, the others on the objects):\n",
                       pr->emm_file);
     for (size_t i = 0; i < pr->effect_count; i++)
         mmd_msg_print(f, "    %s = %s\n", pr->effects[i].object, pr->effects[i].file);

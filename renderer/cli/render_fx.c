@@ -155,25 +155,10 @@ static mmd_status open_accessory(render_job *j, const render_args *a, render_fx 
     return open_one(j, a, r, e->file, e->fx, i, err);
 }
 
-/* MMD's column-major GL matrices as D3D's row-major left-handed ones: the
- * z mirror undone (m -> M m M, M = diag(1, 1, -1, 1)); a projection's depth
- * also taken from GL's -1..1 to D3D's 0..1. Column-major GL is the row-major
- * float order of the row-vector matrix. */
-static void d3d_matrices(const mmd_camera_state *cam, float aspect, float view[16], float proj[16])
-{
-    mmd_camera_matrices(cam, aspect, view, proj);
-    for (int c = 0; c < 4; c++)
-        for (int r = 0; r < 4; r++) {
-            float sv = (r == 2) != (c == 2) ? -1.0f : 1.0f;
-            view[c * 4 + r] *= sv;
-            proj[c * 4 + r] *= c == 2 ? -1.0f : 1.0f; /* P M: the eye's z mirrored */
-        }
-    for (int c = 0; c < 4; c++) /* z_d3d = (z + w) / 2 */
-        proj[c * 4 + 2] = 0.5f * (proj[c * 4 + 2] + proj[c * 4 + 3]);
-}
+static unsigned model_item(void *user, const char *object, const char *item, const char *type, float out[16]);
 
-static void frame_state(const render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light,
-                        mmd_fx_frame *f)
+void mmd_render_fx_frame(const render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light,
+                         mmd_fx_frame *f)
 {
     const mmd_scene *s = j->scene;
     memset(f, 0, sizeof *f);
@@ -181,7 +166,9 @@ static void frame_state(const render_job *j, double t, const mmd_camera_state *c
     f->height = s->height;
     f->time = t / 30.0; /* VMD frames -> seconds: the same at any fps, rerun or chunk */
     f->elapsed = (double)s->fps_den / (double)s->fps_num;
-    d3d_matrices(cam, (float)s->width / (float)s->height, f->view, f->projection);
+    float view[16], proj[16];
+    mmd_camera_matrices(cam, (float)s->width / (float)s->height, view, proj);
+    mmd_fx_frame_camera(f, view, proj);
     memcpy(f->camera_position, cam->eye, sizeof f->camera_position);
     for (int i = 0; i < 3; i++) {
         f->camera_direction[i] = cam->target[i] - cam->eye[i];
@@ -193,6 +180,8 @@ static void frame_state(const render_job *j, double t, const mmd_camera_state *c
                     f->camera_direction[2] * f->camera_direction[2]);
     for (int i = 0; i < 3 && n > 0; i++)
         f->camera_direction[i] /= n;
+    f->item = model_item;
+    f->item_user = (void *)j;
 }
 
 /* CONTROLOBJECT naming a model of the scene by its file name (semantics.h). */
@@ -215,7 +204,7 @@ static unsigned model_item(void *user, const char *object, const char *item, con
                 out[0] = w ? w[k] : 0.0f;
                 return 1;
             }
-        const float *world = mmd_anim_world(a); /* column-major: D3D's row-major order (d3d_matrices) */
+        const float *world = mmd_anim_world(a); /* column-major: D3D's row-major order (mmd_fx_frame_camera) */
         for (uint32_t k = 0; k < m->bone_count; k++)
             if (!strcmp(m->bones[k].name, item)) {
                 bool matrix = !strcasecmp(type, "float4x4") || !strcasecmp(type, "matrix");
@@ -268,6 +257,9 @@ static mmd_status run_post(void *user, unsigned frame, unsigned *out, mmd_error 
 mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_error *err)
 {
     const mmd_scene *s = j->scene;
+    mmd_status os = mmd_render_open_object_effects(j, a, err); /* render_fx_object.c */
+    if (os != MMD_OK)
+        return os;
     bool any = s->post_effect_count > 0;
     for (int i = 0; i < s->accessory_count && !any; i++)
         any = j->stage->acc_effects[i].file != NULL;
@@ -293,6 +285,7 @@ mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_erro
 
 void mmd_render_free_effects(render_job *j)
 {
+    mmd_render_free_object_effects(j);
     render_fx *r = j->fx;
     if (!r)
         return;
@@ -310,7 +303,5 @@ void mmd_render_prepare_effects(render_job *j, double t, const mmd_camera_state 
     render_fx *r = j->fx;
     if (!r || !r->count)
         return;
-    frame_state(j, t, cam, light, &r->frame);
-    r->frame.item = model_item;
-    r->frame.item_user = j;
+    mmd_render_fx_frame(j, t, cam, light, &r->frame);
 }

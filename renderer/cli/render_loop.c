@@ -145,10 +145,11 @@ static mmd_status draw(render_job *j, int64_t f, double t, mmd_error *err)
         return s;
     mmd_renderer_set_time(j->renderer, t / 30.0); /* VMD frames -> seconds (LightBlink) */
     mmd_render_prepare_effects(j, t, &cam, &light);
+    mmd_render_object_effects_frame(j, t, &cam, &light);
     mmd_error why;
     if (mmd_renderer_render(j->renderer, j->stage->anims, (size_t)j->scene->model_count, &cam, &light, &shadow,
                             j->rgba, &why) == MMD_OK)
-        return MMD_OK;
+        return mmd_render_object_effects_status(j, err); /* a draw of the frame's object effects */
     if (why.status == MMD_E_INTERRUPTED)
         return MMD_E_INTERRUPTED; /* a signal stopped the frame: not written */
     return mmd_fail(err, why.status, "frame %lld: GL: %s", (long long)f, why.msg);

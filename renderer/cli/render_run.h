@@ -46,6 +46,7 @@ typedef struct render_job {
     mmd_progress *progress;
     uint8_t *rgba;
     struct render_fx *fx;      /* [effects] post = FILE.fx (render_fx.c), NULL when none */
+    struct render_objfx *objfx; /* the models' object effects (render_fx_object.c), NULL when none */
     double t_begin;            /* the command's start (mmd_render_clock) */
 } render_job;
 
@@ -62,6 +63,23 @@ mmd_status mmd_render_add_models(render_job *j, mmd_error *err);
 mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_error *err);
 void mmd_render_prepare_effects(render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light);
 void mmd_render_free_effects(render_job *j);
+/* The frame's state as MME's semantics read it (renderer/fx/semantics.h):
+ * time from t (VMD frames), D3D's camera matrices, light, CONTROLOBJECT of
+ * the scene's models. */
+struct mmd_fx_frame;
+void mmd_render_fx_frame(const render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light,
+                         struct mmd_fx_frame *f);
+
+/* render_fx_object.c: the models' object effects (st->model_effects), opened
+ * after the models are added (within mmd_render_open_effects) with the
+ * renderer's pass hook set (none without an effect: the very renderer of
+ * before); the frame's state is handed over before each render, a draw's GL
+ * failure read after it (render_loop.c). */
+mmd_status mmd_render_open_object_effects(render_job *j, const render_args *a, mmd_error *err);
+void mmd_render_object_effects_frame(render_job *j, double t, const mmd_camera_state *cam,
+                                     const mmd_light_state *light);
+mmd_status mmd_render_object_effects_status(render_job *j, mmd_error *err);
+void mmd_render_free_object_effects(render_job *j);
 
 /* render_output.c */
 const mmd_output_kind *mmd_render_output_kind(const render_args *a, mmd_error *err); /* NULL: MMD_E_USAGE */

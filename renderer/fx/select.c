@@ -37,15 +37,39 @@ static bool use_matches(const mmd_fx_technique *t, const char *name, bool have)
     return want == have;
 }
 
+static bool annotation_is(const mmd_fx_param *p, const char *name, const char *value)
+{
+    const mmd_fx_annotation *a = mmd_fx_annotation_find(p->annotations, p->annotation_count, name);
+    return a && a->kind == MMD_FX_VALUE_STRING && a->text && !strcasecmp(a->text, value);
+}
+
+bool mmd_fx_is_post_effect(const mmd_fx *fx)
+{
+    if (mmd_fx_script_order(fx) != MMD_FX_ORDER_STANDARD)
+        return true;
+    for (uint32_t i = 0; i < fx->param_count; i++) {
+        const mmd_fx_param *p = &fx->params[i];
+        if (p->semantic && !strcasecmp(p->semantic, "STANDARDSGLOBAL") && annotation_is(p, "ScriptClass", "scene"))
+            return true;
+    }
+    return false;
+}
+
+bool mmd_fx_technique_kind(const mmd_fx_technique *t, mmd_fx_pass_kind *kind)
+{
+    const mmd_fx_annotation *pass = mmd_fx_annotation_find(t->annotations, t->annotation_count, "MMDPass");
+    *kind = MMD_FX_PASS_OBJECT;
+    return !pass || (pass->kind == MMD_FX_VALUE_STRING && mmd_fx_pass_kind_parse(pass->text, kind));
+}
+
 int mmd_fx_select_technique(const mmd_fx *fx, mmd_fx_pass_kind kind, const mmd_fx_material_use *use)
 {
     static const mmd_fx_material_use none = {0};
     use = use ? use : &none;
     for (uint32_t i = 0; fx && i < fx->technique_count; i++) {
         const mmd_fx_technique *t = &fx->techniques[i];
-        const mmd_fx_annotation *pass = mmd_fx_annotation_find(t->annotations, t->annotation_count, "MMDPass");
-        mmd_fx_pass_kind k = MMD_FX_PASS_OBJECT;
-        if (pass && (pass->kind != MMD_FX_VALUE_STRING || !mmd_fx_pass_kind_parse(pass->text, &k)))
+        mmd_fx_pass_kind k;
+        if (!mmd_fx_technique_kind(t, &k))
             continue;
         if (k == kind && use_matches(t, "UseTexture", use->texture) && use_matches(t, "UseSphereMap", use->sphere) &&
             use_matches(t, "UseToon", use->toon) && use_matches(t, "UseSelfShadow", use->self_shadow))

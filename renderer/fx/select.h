@@ -52,6 +52,15 @@ typedef struct mmd_fx_material_use {
     bool self_shadow; /* UseSelfShadow: the self-shadow is on for it */
 } mmd_fx_material_use;
 
+/* Whether fx is drawn over the frame, never as an object's passes: its
+ * ScriptOrder (core/fx.h mmd_fx_script_order) is "postprocess" or
+ * "preprocess", or its STANDARDSGLOBAL parameter says ScriptClass = "scene". */
+bool mmd_fx_is_post_effect(const mmd_fx *fx);
+
+/* The kind a technique's MMDPass names (absent: object): true and *kind;
+ * false for a name MME does not know (the technique is never chosen). */
+bool mmd_fx_technique_kind(const mmd_fx_technique *t, mmd_fx_pass_kind *kind);
+
 /* Index of the technique MME would draw the pass kind with, -1 when none
  * (the built-in pass). A technique whose MMDPass names no known kind is
  * never chosen. */

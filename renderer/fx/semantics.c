@@ -2,6 +2,7 @@
 #include "renderer/fx/semantics.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -63,13 +64,74 @@ static unsigned v_direction(const mmd_fx_param *p, const mmd_fx_frame *f, float 
     return put(out, of_light(p) ? f->light_direction : f->camera_direction, 3, 0.0f);
 }
 
-/* The light's colours (MME: DIFFUSE/AMBIENT/SPECULAR with Object = "Light";
- * a material's values are the object effects' part). */
-static unsigned v_light_colour(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+/* DIFFUSE, AMBIENT, SPECULAR: the light's with Object = "Light", else the
+ * drawn material's (Object = "Geometry", and when none is said). A post
+ * effect has no material (0) and each of the light's three is its colour.
+ * For an object MME gives a model what nanoem's emapp (Effect.cc,
+ * setLightParameters and setMaterialParameters) gives: MMD's lighting,
+ * ambient + diffuse x light, spelled through the light's AMBIENT (its colour)
+ * and DIFFUSE (0) and the material's AMBIENT (its diffuse colour) and
+ * EMISSIVE (its ambient colour). */
+static unsigned v_light_or_material(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16], int which)
 {
-    if (!of_light(p))
+    const mmd_fx_material *m = f->material;
+    if (of_light(p)) {
+        if (m && which == 0) /* DIFFUSE of the light: 0 for a model */
+            return put(out, (const float[3]){0, 0, 0}, 3, 0.0f);
+        return put(out, f->light_color, 3, 1.0f);
+    }
+    if (!m)
         return 0;
-    return put(out, f->light_color, 3, 1.0f);
+    if (which == 0)
+        return put(out, m->diffuse, 3, m->diffuse[3]);
+    return put(out, which == 1 ? m->diffuse : m->specular, 3, 1.0f);
+}
+
+static unsigned v_diffuse(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    return v_light_or_material(p, f, out, 0);
+}
+
+static unsigned v_ambient(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    return v_light_or_material(p, f, out, 1);
+}
+
+static unsigned v_specular(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    return v_light_or_material(p, f, out, 2);
+}
+
+/* The material's values without a light's form (0 without a material). */
+static unsigned v_material(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
+{
+    static const struct { const char *semantic; size_t off; unsigned n; } k_rows[] = {
+        {"EMISSIVE", offsetof(mmd_fx_material, ambient), 3},
+        {"SPECULARPOWER", offsetof(mmd_fx_material, power), 1},
+        {"TOONCOLOR", offsetof(mmd_fx_material, toon), 3},
+        {"EDGECOLOR", offsetof(mmd_fx_material, edge), 4},
+        {"GROUNDSHADOWCOLOR", offsetof(mmd_fx_material, ground_shadow), 4},
+        {"ADDINGTEXTURE", offsetof(mmd_fx_material, texture_add), 4},
+        {"MULTIPLYINGTEXTURE", offsetof(mmd_fx_material, texture_mul), 4},
+        {"ADDINGSPHERETEXTURE", offsetof(mmd_fx_material, sphere_add), 4},
+        {"MULTIPLYINGSPHERETEXTURE", offsetof(mmd_fx_material, sphere_mul), 4},
+    };
+    if (!f->material)
+        return 0;
+    for (size_t i = 0; i < sizeof k_rows / sizeof k_rows[0]; i++) {
+        if (strcasecmp(p->semantic, k_rows[i].semantic))
+            continue;
+        const float *v = (const float *)(const void *)((const char *)f->material + k_rows[i].off);
+        if (k_rows[i].n == 1) { /* nanoem: a power of 0 is 1 (pow(x, 0) reads as no highlight) */
+            out[0] = v[0] == 0.0f ? 1.0f : v[0];
+            return 1;
+        }
+        if (k_rows[i].n == 3)
+            return put(out, v, 3, 1.0f);
+        memcpy(out, v, 4 * sizeof *out);
+        return 4;
+    }
+    return 0;
 }
 
 /* An accessory's item (MME's names, case-insensitive); 0 when unknown. */
@@ -102,6 +164,8 @@ static unsigned v_control(const mmd_fx_param *p, const mmd_fx_frame *f, float ou
     if (!name)
         return 0;
     bool self = !strcasecmp(name, "(self)") || (f->self_name && !strcasecmp(name, f->self_name));
+    if (self && f->self_model) /* a model's object effect: "(self)" is the model (nanoem's rule) */
+        name = f->self_model, self = false;
     if (!self)
         return f->item ? f->item(f->item_user, name, item, p->type, out) : 0;
     const mmd_fx_control *c = &f->self;
@@ -132,13 +196,20 @@ static void mat_mul(const float *a, const float *b, float *out) /* row vectors: 
 }
 
 /* WORLD/VIEW/PROJECTION products, then INVERSE and/or TRANSPOSE (MME's
- * names). A post effect's world is the identity. */
+ * names). The world is the drawn object's (a post effect's and a model's:
+ * the identity); Object = "Light" takes the self-shadow map's view-projection
+ * when the frame has it (VIEW holds it whole, PROJECTION is the identity:
+ * every product that has both is the light's), else the camera's. */
 static unsigned v_matrix(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
 {
-    static const struct { const char *name; bool view, proj; } k_bases[] = {
-        {"WORLDVIEWPROJECTION", true, true}, {"VIEWPROJECTION", true, true}, {"WORLDVIEW", true, false},
-        {"PROJECTION", false, true}, {"VIEW", true, false}, {"WORLD", false, false},
+    static const struct { const char *name; bool world, view, proj; } k_bases[] = {
+        {"WORLDVIEWPROJECTION", true, true, true}, {"VIEWPROJECTION", false, true, true},
+        {"WORLDVIEW", true, true, false}, {"PROJECTION", false, false, true}, {"VIEW", false, true, false},
+        {"WORLD", true, false, false},
     };
+    bool light = f->light_matrices && of_light(p);
+    const float *view = light ? f->light_view_projection : f->view;
+    const float *proj = light ? GLM_MAT4_IDENTITY[0] : f->projection;
     const char *s = p->semantic;
     for (size_t i = 0; i < sizeof k_bases / sizeof k_bases[0]; i++) {
         size_t n = strlen(k_bases[i].name);
@@ -153,10 +224,16 @@ static unsigned v_matrix(const mmd_fx_param *p, const mmd_fx_frame *f, float out
             continue;
         CGLM_ALIGN_MAT mat4 m = GLM_MAT4_IDENTITY_INIT;
         float *mf = m[0];
-        if (k_bases[i].view)
-            memcpy(mf, f->view, sizeof f->view);
+        bool have = k_bases[i].world && f->world; /* no world: the identity, no product */
+        if (have)
+            memcpy(mf, f->world, 16 * sizeof *mf);
+        if (k_bases[i].view && have)
+            mat_mul(mf, view, mf);
+        else if (k_bases[i].view)
+            memcpy(mf, view, 16 * sizeof *mf);
+        have |= k_bases[i].view;
         if (k_bases[i].proj)
-            mat_mul(k_bases[i].view ? mf : (float *)GLM_MAT4_IDENTITY[0], f->projection, mf);
+            mat_mul(have ? mf : (float *)GLM_MAT4_IDENTITY[0], proj, mf);
         if (inv)
             glm_mat4_inv(m, m);
         if (tr)
@@ -179,9 +256,18 @@ static const struct semantic_row {
     {"ELAPSEDTIME", false, v_elapsed},
     {"POSITION", false, v_position},
     {"DIRECTION", false, v_direction},
-    {"DIFFUSE", false, v_light_colour},
-    {"AMBIENT", false, v_light_colour},
-    {"SPECULAR", false, v_light_colour},
+    {"DIFFUSE", false, v_diffuse},
+    {"AMBIENT", false, v_ambient},
+    {"SPECULAR", false, v_specular},
+    {"SPECULARPOWER", false, v_material},
+    {"EMISSIVE", false, v_material},
+    {"TOONCOLOR", false, v_material},
+    {"EDGECOLOR", false, v_material},
+    {"GROUNDSHADOWCOLOR", false, v_material},
+    {"ADDINGTEXTURE", false, v_material},
+    {"MULTIPLYINGTEXTURE", false, v_material},
+    {"ADDINGSPHERETEXTURE", false, v_material},
+    {"MULTIPLYINGSPHERETEXTURE", false, v_material},
     {"CONTROLOBJECT", false, v_control},
     {"WORLD", true, v_matrix},
     {"VIEW", true, v_matrix},
@@ -196,6 +282,24 @@ static const struct semantic_row *find_row(const char *semantic)
             return r;
     }
     return NULL;
+}
+
+/* The z mirror undone (m -> M m M, M = diag(1, 1, -1, 1)); the projection's
+ * depth also taken from GL's -1..1 to D3D's 0..1. Column-major GL is the
+ * row-major float order of the row-vector matrix. */
+void mmd_fx_frame_camera(mmd_fx_frame *f, const float gl_view[16], const float gl_proj[16])
+{
+    float *view = f->view, *proj = f->projection;
+    memcpy(view, gl_view, sizeof f->view);
+    memcpy(proj, gl_proj, sizeof f->projection);
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            float sv = (r == 2) != (c == 2) ? -1.0f : 1.0f;
+            view[c * 4 + r] *= sv;
+            proj[c * 4 + r] *= c == 2 ? -1.0f : 1.0f; /* P M: the eye's z mirrored */
+        }
+    for (int c = 0; c < 4; c++) /* z_d3d = (z + w) / 2 */
+        proj[c * 4 + 2] = 0.5f * (proj[c * 4 + 2] + proj[c * 4 + 3]);
 }
 
 bool mmd_fx_semantic_known(const char *semantic)
@@ -236,9 +340,51 @@ unsigned mmd_fx_init_numbers(const char *init, float *out, unsigned max)
     return n;
 }
 
+/* The globals MME sets by name for an object (no semantic; nanoem's emapp
+ * Effect.cc writes the same names): bools, and two ints. */
+static const struct material_global {
+    const char *name;
+    size_t off;
+    bool is_int;
+} k_globals[] = {
+    {"use_texture", offsetof(mmd_fx_material, use_texture), false},       /* it has a texture */
+    {"use_spheremap", offsetof(mmd_fx_material, use_spheremap), false},   /* a sphere map (any mode) */
+    {"use_subtexture", offsetof(mmd_fx_material, use_subtexture), false}, /* the sphere is a sub-texture (PMX mode 3) */
+    {"use_toon", offsetof(mmd_fx_material, use_toon), false},             /* a toon texture */
+    {"spadd", offsetof(mmd_fx_material, spadd), false},                   /* the sphere map adds (mode 2) */
+    {"transp", offsetof(mmd_fx_material, transp), false},                 /* the translucent ground shadow */
+    {"opadd", offsetof(mmd_fx_material, opadd), false},                   /* the object is add-blended */
+    {"parthf", offsetof(mmd_fx_material, parthf), false},                 /* self-shadow mode 2 */
+    {"VertexCount", offsetof(mmd_fx_material, vertex_count), true},
+    {"SubsetCount", offsetof(mmd_fx_material, subset_count), true},
+};
+
+static unsigned global_value(const mmd_fx_param *p, const mmd_fx_material *m, float out[16])
+{
+    for (size_t i = 0; m && i < sizeof k_globals / sizeof k_globals[0]; i++) {
+        if (strcmp(p->name, k_globals[i].name))
+            continue;
+        const char *at = (const char *)m + k_globals[i].off;
+        if (k_globals[i].is_int) {
+            int v;
+            memcpy(&v, at, sizeof v);
+            out[0] = (float)v;
+        } else {
+            bool v;
+            memcpy(&v, at, sizeof v);
+            out[0] = v ? 1.0f : 0.0f;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 unsigned mmd_fx_param_value(const mmd_fx_param *p, const mmd_fx_frame *f, float out[16])
 {
     memset(out, 0, 16 * sizeof *out);
+    unsigned n;
+    if (!p->semantic && f->material && (n = global_value(p, f->material, out)) > 0)
+        return n;
     if (!p->semantic)
         return p->init ? mmd_fx_init_numbers(p->init, out, 16) : 0;
     const struct semantic_row *r = find_row(p->semantic);

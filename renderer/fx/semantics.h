@@ -34,6 +34,19 @@ typedef struct mmd_fx_control {
 typedef unsigned (*mmd_fx_control_item_fn)(void *user, const char *object, const char *item, const char *type,
                                            float out[16]);
 
+/* The drawn material of an object effect: the model's values as the material
+ * morphs leave them (semantics.c gives them to MME's semantics). */
+typedef struct mmd_fx_material {
+    float diffuse[4], ambient[3], specular[3], power;
+    float toon[3];        /* TOONCOLOR: the toon texture's shade (its bottom row), white without one */
+    float edge[4];        /* EDGECOLOR: colour and alpha */
+    float ground_shadow[4]; /* GROUNDSHADOWCOLOR: the light's ground-shadow colour, alpha 0.5 when translucent */
+    float texture_add[4], texture_mul[4], sphere_add[4], sphere_mul[4]; /* the material morphs' factors */
+    /* MME's globals set by name (MMD_FX_MATERIAL_GLOBALS in semantics.c) */
+    bool use_texture, use_spheremap, use_subtexture, use_toon, spadd, transp, opadd, parthf;
+    int vertex_count, subset_count;
+} mmd_fx_material;
+
 /* The frame's state the semantics read. Matrices are D3D's row-major floats
  * (row vectors, left-handed: what an effect multiplies by). */
 typedef struct mmd_fx_frame {
@@ -46,9 +59,19 @@ typedef struct mmd_fx_frame {
     float light_color[3];
     mmd_fx_control self;   /* the effect's own controller ("(self)": the same-named .x) */
     const char *self_name; /* the controller's file name ("FXAA.x"), NULL when none */
+    const char *self_model; /* an object effect's model (its file name): "(self)" is it, through item */
     mmd_fx_control_item_fn item; /* NULL: no models */
     void *item_user;
+    /* object effects (NULL / false for a post effect) */
+    const float *world;             /* WORLD (16, D3D's order); NULL: the identity (a model's, as MME) */
+    const mmd_fx_material *material; /* the drawn material: its values and MME's globals */
+    bool light_matrices;            /* Object = "Light" matrices: light_view_projection (else the camera's) */
+    float light_view_projection[16]; /* the self-shadow map's; VIEW gets it whole, PROJECTION the identity */
 } mmd_fx_frame;
+
+/* MMD's column-major GL camera matrices (core/camera.h mmd_camera_matrices)
+ * as D3D's row-major left-handed ones into f->view and f->projection. */
+void mmd_fx_frame_camera(mmd_fx_frame *f, const float gl_view[16], const float gl_proj[16]);
 
 /* Whether a semantic (any case) is in the table. */
 bool mmd_fx_semantic_known(const char *semantic);

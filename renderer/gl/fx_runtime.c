@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "renderer/fx/select.h"
 #include "renderer/fx/translate.h"
 #include "renderer/gl/fx_program.h"
 #include "renderer/gl/fx_states.h"
@@ -61,7 +62,13 @@ typedef struct sampler_slot {
     GLenum bind;    /* GL_TEXTURE_2D, _3D or _CUBE_MAP: the sampler's dimension */
     int target;     /* index in e->targets, -1 when a file */
     GLuint file;    /* a ResourceName texture of that dimension (0: none, or another dimension) */
+    int material;   /* MATERIALTEXTURE, MATERIALSPHEREMAP, MATERIALTOONTEXTURE: 1..3 (k_material_textures), 0 none */
 } sampler_slot;
+
+/* The textures an object effect's sampler may name by semantic: the drawn
+ * material's (mmd_fx_object_draw.textures, in this order). */
+static const char *const k_material_textures[MMD_FX_MATERIAL_TEXTURES] = {"MATERIALTEXTURE", "MATERIALSPHEREMAP",
+                                                                           "MATERIALTOONTEXTURE"};
 
 typedef struct pass_prog {
     const mmd_fx_pass *pass;
@@ -75,22 +82,32 @@ typedef struct pass_prog {
     uint32_t script_count;
 } pass_prog;
 
+/* A technique's passes and Script (linked: the ones the effect draws with). */
+typedef struct tech_prog {
+    const mmd_fx_technique *tech;
+    pass_prog *passes; /* into mmd_fx_effect.passes */
+    uint32_t pass_count;
+    mmd_fx_script_cmd *script;
+    uint32_t script_count;
+    bool linked;
+} tech_prog;
+
 struct mmd_fx_effect {
     const mmd_fx *fx;
     mmd_fx_effect_config c;
-    const mmd_fx_technique *tech;
-    pass_prog *passes;
+    tech_prog *techs;   /* one per technique of fx */
+    pass_prog *passes;  /* every linked pass */
     uint32_t pass_count;
     target *targets;
     uint32_t target_count;
-    mmd_fx_script_cmd *script;
-    uint32_t script_count;
     GLuint fbo, vao, vbo, out_tex, out_depth;
     uint32_t max_units; /* samplers of the pass with the most */
     mmd_arena *arena;
     /* a run's state */
     const mmd_fx_frame *frame;
     GLuint scene; /* the post effect's input: a framebuffer, colour attachment 0 */
+    const mmd_fx_object_draw *object; /* an object effect's draw, NULL for a post effect */
+    GLint host_fbo, host_viewport[4];  /* the framebuffer an object draw found bound: its default target */
     int colour[MAX_TARGETS]; /* target index, -1 the default (0) or none (1..3) */
     int depth;
     float clear_colour[4], clear_depth;
@@ -278,7 +295,10 @@ static void sampler_source(mmd_fx_effect *e, const char *texture, sampler_slot *
         return;
     s->target = find_target(e, texture);
     const mmd_fx_param *t = find_named(e->fx->textures, e->fx->texture_count, texture);
-    if (s->target >= 0 || !t || !e->c.texture)
+    for (int k = 0; t && t->semantic && k < MMD_FX_MATERIAL_TEXTURES; k++)
+        if (!strcasecmp(t->semantic, k_material_textures[k]))
+            s->material = k + 1;
+    if (s->target >= 0 || s->material || !t || !e->c.texture)
         return;
     const mmd_fx_annotation *a = mmd_fx_annotation_find(t->annotations, t->annotation_count, "ResourceName");
     GLenum file_target = GL_TEXTURE_2D;
@@ -343,6 +363,7 @@ static mmd_status make_pass(mmd_fx_effect *e, const mmd_fx_pass *pass, pass_prog
     mmd_error why = {0};
     pp->pass = pass;
     mmd_status s = mmd_fx_translate(e->fx, pass, &opt, &p, &why);
+    const char *draw = e->c.object_kinds ? "Draw=Geometry;" : "Draw=Buffer;"; /* a pass without a Script */
     if (s != MMD_OK) { /* "FILE:LINE: what" -> "FILE:LINE: pass P: what" */
         const char *rest = strstr(why.msg, ": ");
         if (!rest)
@@ -356,10 +377,38 @@ static mmd_status make_pass(mmd_fx_effect *e, const mmd_fx_pass *pass, pass_prog
     }
     s = bind_program(e, pp, p, err);
     mmd_fx_program_free(p);
-    if (s == MMD_OK && (s = script_of(e, pass->annotations, pass->annotation_count, "Draw=Buffer;", &pp->script,
+    if (s == MMD_OK && (s = script_of(e, pass->annotations, pass->annotation_count, draw, &pp->script,
                                       &pp->script_count, &why)) != MMD_OK)
         mmd_fail(err, s, "%s:%d: pass %s: Script: %s", pass->loc.file, pass->loc.line, pass->name, why.msg);
     return s;
+}
+
+/* A technique's passes linked and its Script split. */
+static mmd_status make_technique(mmd_fx_effect *e, tech_prog *tp, const mmd_fx_technique *t, mmd_error *err)
+{
+    tp->tech = t;
+    tp->passes = &e->passes[e->pass_count];
+    mmd_status s = MMD_OK;
+    for (uint32_t i = 0; s == MMD_OK && i < t->pass_count; i++, e->pass_count++, tp->pass_count++)
+        s = make_pass(e, &t->passes[i], &tp->passes[i], err);
+    if (s != MMD_OK)
+        return s;
+    mmd_error why;
+    s = script_of(e, t->annotations, t->annotation_count, NULL, &tp->script, &tp->script_count, &why);
+    if (s != MMD_OK)
+        return mmd_fail(err, s, "%s:%d: technique %s: Script: %s", t->loc.file, t->loc.line, t->name, why.msg);
+    tp->linked = true;
+    return MMD_OK;
+}
+
+/* Which techniques are linked: a post effect's first (MME draws it with
+ * that one); an object effect's of the kinds asked for. */
+static bool wanted(const mmd_fx_effect *e, uint32_t t)
+{
+    mmd_fx_pass_kind kind;
+    if (!e->c.object_kinds)
+        return t == 0;
+    return mmd_fx_technique_kind(&e->fx->techniques[t], &kind) && (e->c.object_kinds & (1u << kind));
 }
 
 /* The full-screen quad of Draw=Buffer: D3D's corners with their texture
@@ -415,20 +464,17 @@ mmd_status mmd_fx_effect_create(const mmd_fx *fx, const mmd_fx_effect_config *c,
     }
     e->fx = fx;
     e->c = *c;
-    e->tech = &fx->techniques[0]; /* MME: the first technique (post effects have one) */
-    e->passes = calloc(e->tech->pass_count + 1, sizeof *e->passes);
-    mmd_status s = e->passes ? make_targets(e, err) : mmd_fail(err, MMD_E_NOMEM, "out of memory");
+    uint32_t passes = 0;
+    for (uint32_t i = 0; i < fx->technique_count; i++)
+        passes += fx->techniques[i].pass_count;
+    e->techs = calloc(fx->technique_count, sizeof *e->techs);
+    e->passes = calloc(passes + 1, sizeof *e->passes);
+    mmd_status s = e->passes && e->techs ? make_targets(e, err) : mmd_fail(err, MMD_E_NOMEM, "out of memory");
     if (s == MMD_OK)
         s = make_output(e, err);
-    for (uint32_t i = 0; s == MMD_OK && i < e->tech->pass_count; i++, e->pass_count++)
-        s = make_pass(e, &e->tech->passes[i], &e->passes[i], err);
-    if (s == MMD_OK) {
-        mmd_error why;
-        s = script_of(e, e->tech->annotations, e->tech->annotation_count, NULL, &e->script, &e->script_count, &why);
-        if (s != MMD_OK)
-            mmd_fail(err, s, "%s:%d: technique %s: Script: %s", e->tech->loc.file, e->tech->loc.line, e->tech->name,
-                     why.msg);
-    }
+    for (uint32_t i = 0; s == MMD_OK && i < fx->technique_count; i++)
+        if (wanted(e, i))
+            s = make_technique(e, &e->techs[i], &fx->techniques[i], err);
     if (s != MMD_OK) {
         mmd_fx_effect_free(e);
         return s;
@@ -463,6 +509,7 @@ void mmd_fx_effect_free(mmd_fx_effect *e)
         gl->DeleteBuffers(1, &e->vbo);
     }
     free(e->passes);
+    free(e->techs);
     free(e->targets);
     mmd_arena_destroy(e->arena);
     free(e);
@@ -474,6 +521,13 @@ void mmd_fx_effect_free(mmd_fx_effect *e)
 static void bind_targets(mmd_fx_effect *e, int *w, int *h)
 {
     const mmd_gl *gl = e->c.gl;
+    if (e->object && e->colour[0] < 0) { /* an object effect's default target: the renderer's */
+        gl->BindFramebuffer(GL_FRAMEBUFFER, (GLuint)e->host_fbo);
+        *w = e->host_viewport[2];
+        *h = e->host_viewport[3];
+        gl->Viewport(e->host_viewport[0], e->host_viewport[1], *w, *h);
+        return;
+    }
     gl->BindFramebuffer(GL_FRAMEBUFFER, e->fbo);
     GLenum bufs[MAX_TARGETS];
     int n = 0;
@@ -502,7 +556,12 @@ static void bind_targets(mmd_fx_effect *e, int *w, int *h)
 static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
 {
     mmd_fx_states s;
-    mmd_fx_states_of(e->fx, pass, &s);
+    mmd_fx_states_default(&s);
+    if (e->object) { /* MME: the material's culling (double-sided: none), the edge's front faces */
+        s.cull_ccw = !e->object->edge && !e->object->double_sided;
+        s.cull_cw = e->object->edge;
+    }
+    mmd_fx_states_set(e->fx, pass, &s);
     mmd_fx_states_apply(e->c.gl, &s);
 }
 
@@ -540,6 +599,8 @@ static void bind_samplers(mmd_fx_effect *e, const pass_prog *pp)
     for (uint32_t i = 0; i < pp->sampler_count; i++) {
         const sampler_slot *s = &pp->samplers[i];
         GLuint tex = s->file;
+        if (s->material)
+            tex = e->object ? e->object->textures[s->material - 1] : 0;
         if (s->target >= 0 && s->bind != GL_TEXTURE_2D) {
             tex = 0; /* a render target is 2D */
         } else if (s->target >= 0) {
@@ -575,7 +636,7 @@ static void draw_buffer(mmd_fx_effect *e, const pass_prog *pp)
 
 static void draw_geometry(mmd_fx_effect *e, const pass_prog *pp)
 {
-    if (!e->c.geometry)
+    if (!e->c.geometry || !e->object)
         return;
     int w, h;
     bind_samplers(e, pp);
@@ -583,13 +644,14 @@ static void draw_geometry(mmd_fx_effect *e, const pass_prog *pp)
     apply_states(e, pp->pass);
     e->c.gl->UseProgram(pp->program);
     set_uniforms(e, pp, w, h);
-    e->c.geometry(e->c.geometry_user, pp->program);
+    e->c.geometry(e->c.geometry_user, e->object->geometry, pp->program);
 }
 
 /* ------------------------------------------------------------------ Script */
 
 typedef struct script_run {
     mmd_fx_effect *e;
+    const tech_prog *tech; /* the technique drawn */
     const pass_prog *pass; /* inside a pass's script, else NULL */
     struct { uint32_t at; int left, index; const mmd_fx_param *param; } loops[8];
     int depth;
@@ -660,6 +722,8 @@ static void cmd_external(script_run *r, const mmd_fx_script_cmd *c)
     (void)c;
     mmd_fx_effect *e = r->e;
     const mmd_gl *gl = e->c.gl;
+    if (!e->scene)
+        return; /* an object effect's: the scene is what it draws into */
     int w, h;
     bind_targets(e, &w, &h);
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, e->scene);
@@ -677,11 +741,11 @@ static void cmd_pass(script_run *r, const mmd_fx_script_cmd *c)
 {
     if (r->pass)
         return; /* Pass inside a pass: DX9 refuses it */
-    for (uint32_t i = 0; i < r->e->pass_count; i++) {
-        const pass_prog *pp = &r->e->passes[i];
+    for (uint32_t i = 0; i < r->tech->pass_count; i++) {
+        const pass_prog *pp = &r->tech->passes[i];
         if (strcmp(pp->pass->name, c->value))
             continue;
-        script_run inner = {.e = r->e, .pass = pp, .steps = r->steps};
+        script_run inner = {.e = r->e, .tech = r->tech, .pass = pp, .steps = r->steps};
         run_script(&inner, pp->script, pp->script_count);
         r->steps = inner.steps;
         return;
@@ -760,11 +824,10 @@ static void run_script(script_run *r, const mmd_fx_script_cmd *cmds, uint32_t co
     }
 }
 
-mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame *f, GLuint *out, mmd_error *err)
+/* A run's state at its start: every target the default, MME's clear values. */
+static void reset_run(mmd_fx_effect *e, const mmd_fx_frame *f)
 {
-    const mmd_gl *gl = e->c.gl;
     e->frame = f;
-    e->scene = scene;
     for (int i = 0; i < MAX_TARGETS; i++)
         e->colour[i] = -1;
     e->depth = -1;
@@ -772,6 +835,36 @@ mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame
     e->clear_depth = 1.0f;
     e->loop_index = 0;
     e->loop_param = NULL;
+}
+
+/* The technique's Script, or without one each of its passes in order. */
+static void run_technique(mmd_fx_effect *e, const tech_prog *tp)
+{
+    script_run r = {.e = e, .tech = tp};
+    if (tp->script_count) {
+        run_script(&r, tp->script, tp->script_count);
+        return;
+    }
+    for (uint32_t i = 0; i < tp->pass_count; i++) {
+        script_run inner = {.e = e, .tech = tp, .pass = &tp->passes[i], .steps = r.steps};
+        run_script(&inner, tp->passes[i].script, tp->passes[i].script_count);
+        r.steps = inner.steps;
+    }
+}
+
+static mmd_status gl_result(const mmd_gl *gl, mmd_error *err)
+{
+    GLenum ge = gl->GetError();
+    if (ge != GL_NO_ERROR)
+        return mmd_fail(err, MMD_E_GL, "GL error 0x%x in the effect", (unsigned)ge);
+    return MMD_OK;
+}
+
+mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame *f, GLuint *out, mmd_error *err)
+{
+    const mmd_gl *gl = e->c.gl;
+    reset_run(e, f);
+    e->scene = scene;
     /* the output starts cleared (0, depth 1) every frame: what an effect leaves
      * undrawn is the same in a whole run and in a chunk */
     int w, h;
@@ -783,23 +876,42 @@ mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame
     gl->ClearStencil(0);
     gl->StencilMask(0xffffffffu);
     gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
-    script_run r = {.e = e};
-    if (e->script_count) {
-        run_script(&r, e->script, e->script_count);
-    } else { /* no Script: each pass in order */
-        for (uint32_t i = 0; i < e->pass_count; i++) {
-            mmd_fx_script_cmd c = {"Pass", e->passes[i].pass->name};
-            run_script(&r, &c, 1);
-        }
-    }
+    if (e->techs[0].linked)
+        run_technique(e, &e->techs[0]);
     for (uint32_t i = 0; i < e->max_units; i++)
         gl->BindSampler(i, 0);
     gl->UseProgram(0);
     mmd_fx_states_reset(gl);
     gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
-    GLenum ge = gl->GetError();
-    if (ge != GL_NO_ERROR)
-        return mmd_fail(err, MMD_E_GL, "GL error 0x%x in the effect", (unsigned)ge);
-    *out = e->out_tex;
-    return MMD_OK;
+    mmd_status s = gl_result(gl, err);
+    if (s == MMD_OK)
+        *out = e->out_tex;
+    return s;
+}
+
+bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique)
+{
+    return technique >= 0 && (uint32_t)technique < e->fx->technique_count && e->techs[technique].linked;
+}
+
+uint32_t mmd_fx_effect_units(const mmd_fx_effect *e)
+{
+    return e->max_units;
+}
+
+mmd_status mmd_fx_effect_object(mmd_fx_effect *e, const mmd_fx_object_draw *d, const mmd_fx_frame *f, mmd_error *err)
+{
+    const mmd_gl *gl = e->c.gl;
+    if (!mmd_fx_effect_has_technique(e, d->technique))
+        return mmd_fail(err, MMD_E_USAGE, "technique %d is not linked", d->technique);
+    reset_run(e, f);
+    e->scene = 0;
+    e->object = d;
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &e->host_fbo);
+    gl->GetIntegerv(GL_VIEWPORT, e->host_viewport);
+    run_technique(e, &e->techs[d->technique]);
+    e->object = NULL;
+    gl->BindFramebuffer(GL_FRAMEBUFFER, (GLuint)e->host_fbo);
+    gl->Viewport(e->host_viewport[0], e->host_viewport[1], e->host_viewport[2], e->host_viewport[3]);
+    return gl_result(gl, err);
 }

@@ -32,8 +32,9 @@
  * (GL_TEXTURE_2D, _3D for a volume DDS, _CUBE_MAP). A sampler binds it only
  * when its dimension is that target. */
 typedef GLuint (*mmd_fx_texture_fn)(void *user, const char *dir, const char *name, GLenum *target);
-/* Draw=Geometry: the object's geometry with program bound (its uniforms set). */
-typedef void (*mmd_fx_geometry_fn)(void *user, GLuint program);
+/* Draw=Geometry: the object's geometry (mmd_fx_object_draw.geometry) with
+ * program bound (its uniforms set). */
+typedef void (*mmd_fx_geometry_fn)(void *user, const void *geometry, GLuint program);
 
 typedef struct mmd_fx_effect_config {
     const mmd_gl *gl;
@@ -45,11 +46,17 @@ typedef struct mmd_fx_effect_config {
     void *texture_user;
     mmd_fx_geometry_fn geometry;
     void *geometry_user;
+    /* An object effect: a bit (1 << mmd_fx_pass_kind, renderer/fx/select.h)
+     * per pass kind whose techniques are linked (every one of those kinds);
+     * a pass without a Script is Draw=Geometry. 0: a post effect (the first
+     * technique; a pass without a Script is Draw=Buffer). */
+    unsigned object_kinds;
 } mmd_fx_effect_config;
 
 typedef struct mmd_fx_effect mmd_fx_effect;
 
-/* The effect's first technique, every pass translated and linked. fx must
+/* The effect's first technique (an object effect's: those of its kinds),
+ * every pass translated and linked. fx must
  * outlive the instance. MMD_E_UNSUPPORTED (a pass does not translate or link:
  * err->msg "FILE:LINE: pass NAME: why"), MMD_E_GL (a target GL refuses),
  * MMD_E_BAD_VALUE (a Script that does not split), MMD_E_NOMEM. */
@@ -63,6 +70,32 @@ void mmd_fx_effect_free(mmd_fx_effect *e); /* NULL is a no-op */
  * effect's output, *out (a texture). GL state the renderer relies on is
  * restored. MMD_E_GL on a GL error. */
 mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame *f, GLuint *out, mmd_error *err);
+
+/* One draw of an object effect: a technique of its kinds (select.h's choice)
+ * for one drawable. */
+#define MMD_FX_MATERIAL_TEXTURES 3
+typedef struct mmd_fx_object_draw {
+    int technique;       /* index in fx->techniques */
+    bool double_sided;   /* the material's: MME's culling where a pass sets no CullMode */
+    bool edge;           /* the edge pass: front faces culled where a pass sets no CullMode */
+    /* MATERIALTEXTURE, MATERIALSPHEREMAP, MATERIALTOONTEXTURE: the material's
+     * uploaded textures (white where it has none) */
+    GLuint textures[MMD_FX_MATERIAL_TEXTURES];
+    const void *geometry; /* handed to config.geometry at Draw=Geometry */
+} mmd_fx_object_draw;
+
+/* Whether the technique is linked (mmd_fx_effect_object may draw it). */
+bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique);
+/* Texture units the effect's passes use at most (0 .. n-1). */
+uint32_t mmd_fx_effect_units(const mmd_fx_effect *e);
+/* Run the technique for one drawable into the framebuffer bound now (its
+ * viewport): the default colour and depth target is that framebuffer, a
+ * RenderColorTarget the effect's own; MME's render states (alpha blending,
+ * depth test and write on, culling per d) where a pass sets none. The GL
+ * state it changes is the caller's to restore (gl/fx_object.c). MMD_E_USAGE
+ * for a technique not linked, MMD_E_GL on a GL error. */
+mmd_status mmd_fx_effect_object(mmd_fx_effect *e, const mmd_fx_object_draw *d, const mmd_fx_frame *f,
+                                mmd_error *err);
 
 /* Post effects over the renderer's frame on the GPU (fx_post.c), as its frame
  * hook (render.h) runs them: each effect reads the previous one's output. */

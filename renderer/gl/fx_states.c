@@ -177,13 +177,23 @@ static void set_one(const mmd_fx *fx, size_t row, const char *v, mmd_fx_states *
     }
 }
 
-void mmd_fx_states_of(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_states *out)
+void mmd_fx_states_default(mmd_fx_states *out)
 {
     *out = k_default;
+}
+
+void mmd_fx_states_set(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_states *s)
+{
     for (uint32_t i = 0; i < pass->state_count; i++)
         for (size_t k = 0; k < sizeof k_states / sizeof k_states[0]; k++)
             if (!strcasecmp(pass->states[i].name, k_states[k].name))
-                set_one(fx, k, pass->states[i].value, out);
+                set_one(fx, k, pass->states[i].value, s);
+}
+
+void mmd_fx_states_of(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_states *out)
+{
+    mmd_fx_states_default(out);
+    mmd_fx_states_set(fx, pass, out);
 }
 
 void mmd_fx_states_apply(const mmd_gl *gl, const mmd_fx_states *s)
@@ -207,7 +217,7 @@ void mmd_fx_states_apply(const mmd_gl *gl, const mmd_fx_states *s)
     gl->StencilMask(s->stencil_write_mask);
     /* D3D's clockwise front faces, seen through the y flip: counter-clockwise on GL's screen */
     (s->cull_cw || s->cull_ccw ? gl->Enable : gl->Disable)(GL_CULL_FACE);
-    gl->FrontFace(GL_CW);
+    gl->FrontFace(GL_CCW); /* D3D's clockwise front faces, through the y flip (test_render object_effect_...) */
     gl->CullFace(s->cull_ccw ? GL_BACK : GL_FRONT);
 }
 

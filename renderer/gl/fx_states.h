@@ -29,6 +29,10 @@ typedef struct mmd_fx_states {
 /* pass's states over MME's defaults (alpha blending SRCALPHA/INVSRCALPHA, depth
  * test LESSEQUAL and write on, no culling, all colours written, no stencil). */
 void mmd_fx_states_of(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_states *out);
+/* The two halves of mmd_fx_states_of: MME's defaults, and pass's states over
+ * what s holds (an object effect's draw starts from the material's culling). */
+void mmd_fx_states_default(mmd_fx_states *out);
+void mmd_fx_states_set(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_states *s);
 void mmd_fx_states_apply(const mmd_gl *gl, const mmd_fx_states *s);
 /* Blend equation ADD, all colours written, no stencil test. */
 void mmd_fx_states_reset(const mmd_gl *gl);

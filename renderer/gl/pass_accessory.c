@@ -36,6 +36,19 @@ static void bind_tex(const mmd_gl *gl, int unit, GLuint t)
     gl->BindTexture(GL_TEXTURE_2D, t);
 }
 
+/* A subset's values as the pass hook reads a material: EMISSIVE is its emissive
+ * (in ambient, the field a model's EMISSIVE reads), no tints, no edge. */
+static void acc_state(const mmd_accessory_material *m, const float diffuse[4], mmd_material_state *s)
+{
+    memset(s, 0, sizeof *s);
+    memcpy(s->diffuse, diffuse, sizeof s->diffuse);
+    memcpy(s->ambient, m->emissive, sizeof s->ambient);
+    memcpy(s->specular, m->specular, sizeof s->specular);
+    s->specular_power = m->power;
+    for (int i = 0; i < 4; i++)
+        s->texture_mul[i] = s->sphere_mul[i] = s->toon_mul[i] = 1.0f;
+}
+
 /* One accessory's materials in file order. */
 static mmd_status draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_ctx *f, mmd_error *err)
 {
@@ -55,6 +68,12 @@ static mmd_status draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_
         float diffuse[4] = {m->diffuse[0], m->diffuse[1], m->diffuse[2], m->diffuse[3] * g->a.place.opacity};
         if (n == 0 || diffuse[3] <= 0.0f)
             continue;
+        if (mmd_pass_hook_enabled(r)) { /* an effect may draw it (render.h) */
+            mmd_material_state s;
+            acc_state(m, diffuse, &s);
+            if (mmd_pass_hook_accessory(r, (size_t)(g - r->accs), k, at, n, &s, f))
+                continue;
+        }
         int sphere = gm->sphere ? m->sphere_mode : 0;
         bool spec = m->power > 0 && (m->specular[0] > 0 || m->specular[1] > 0 || m->specular[2] > 0);
         int key = AV(HAS_TEX, gm->tex != 0) | AV(SPHERE_MODE, sphere) | AV(SELF_SHADOW, f->shadow_mode != 0) |

@@ -94,7 +94,7 @@ mmd_status mmd_pass_colour(mmd_renderer *r, gpu_model *g, const mmd_render_insta
         int sphere_mode = gm->sphere && mt->sphere_mode <= MMD_SPHERE_SUB_TEXTURE ? mt->sphere_mode : 0;
         bool shadow = (mt->flags & MMD_MAT_RECEIVE_SHADOW) && f->shadow_mode && g->look.self_shadow;
         if (mmd_pass_hook(r, (size_t)(g - r->models), k, at, n, f->shadow_mode ? MMD_FX_PASS_OBJECT_SS : MMD_FX_PASS_OBJECT,
-                          s, shadow, f)) { /* an effect drew it (render.h) */
+                          s, shadow, 0.0f, f)) { /* an effect drew it (render.h) */
             gl->BindVertexArray(g->vao);
             continue;
         }

@@ -42,7 +42,7 @@ void mmd_pass_edges(mmd_renderer *r, gpu_model *g, const mmd_render_instance *in
         if (!(mt->flags & MMD_MAT_EDGE) || (mt->flags & (MMD_MAT_POINTS | MMD_MAT_LINES)) ||
             s->diffuse[3] <= 0.0f || s->edge_size <= 0.0f || s->edge_color[3] <= 0.0f || n == 0)
             continue;
-        if (mmd_pass_hook(r, (size_t)(g - r->models), i, at, n, MMD_FX_PASS_EDGE, s, false, f)) {
+        if (mmd_pass_hook(r, (size_t)(g - r->models), i, at, n, MMD_FX_PASS_EDGE, s, false, s->edge_size * k, f)) {
             edge_state(r, g, f); /* an effect drew it (render.h) */
             continue;
         }

@@ -180,6 +180,11 @@ static void free_model(const mmd_gl *gl, gpu_model *g)
     gl->DeleteVertexArrays(1, &g->vao);
     if (g->vao_fx)
         gl->DeleteVertexArrays(1, &g->vao_fx);
+    if (g->vao_hull) {
+        gl->DeleteVertexArrays(1, &g->vao_hull);
+        gl->DeleteBuffers(1, &g->vbo_hull);
+    }
+    free(g->hull);
     free(g->mats); /* the texture names belong to the renderer (tex_names) */
     free(g->base);
     free(g->prof_mat);
@@ -394,6 +399,8 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     size_t vc = g->m->vertex_count;
     gl->BindBuffer(GL_ARRAY_BUFFER, g->vbo_pos);
     gl->BufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(vc * 12), in->positions);
+    g->cur_pos = in->positions; /* the hull of an effect's edge pass (mmd_renderer_draw_geometry) */
+    g->cur_nrm = in->normals;
     gl->BindBuffer(GL_ARRAY_BUFFER, g->vbo_nrm);
     gl->BufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(vc * 12), in->normals);
     if (in->uvs) {
@@ -410,14 +417,30 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
  * frame as render.h gives them; true when the hook drew it (its state then
  * left to the caller to set again). */
 bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
-                        mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, const frame_ctx *f)
+                        mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, float edge_offset,
+                        const frame_ctx *f)
 {
     const gpu_model *g = &r->models[slot];
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
-                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}};
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, f->shadow_vp, f->light_dir, f->light_color, f->v->eye,
-                         f->shadow_mode, r->o.width, r->o.height};
+                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}, edge_offset,
+                      false};
+    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, NULL, f->shadow_vp, f->light_dir, f->light_color,
+                         f->v->eye, f->shadow_mode, r->o.width, r->o.height};
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
+}
+
+bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
+                             const mmd_material_state *s, const frame_ctx *f)
+{
+    if (!r->o.pass_hook)
+        return false;
+    const gpu_accessory *g = &r->accs[slot];
+    bool ss = f->shadow_mode != 0;
+    mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
+                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, false, ss}, 0.0f, true};
+    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, g->world, f->shadow_vp, f->light_dir, f->light_color,
+                         f->v->eye, f->shadow_mode, r->o.width, r->o.height};
+    return r->o.pass_hook(r->o.pass_hook_user, r, &d, ss ? MMD_FX_PASS_OBJECT_SS : MMD_FX_PASS_OBJECT, s, &pf);
 }
 
 /* The model's buffers at the translator's locations, made on first use. */
@@ -439,16 +462,85 @@ static GLuint fx_vao(mmd_renderer *r, gpu_model *g)
     return g->vao_fx;
 }
 
+/* The edge pass's geometry: fx_vao's inputs with the hull (the skinned
+ * positions moved along their normals) at POSITION, made on first use and
+ * filled for this offset. 0 when it cannot be made. */
+static GLuint hull_vao(mmd_renderer *r, gpu_model *g, float offset)
+{
+    const mmd_gl *gl = r->gl;
+    size_t vc = g->m->vertex_count;
+    if (!g->cur_pos || !g->cur_nrm || (!g->hull && !(g->hull = malloc(vc * 3 * sizeof *g->hull))))
+        return 0;
+    for (size_t i = 0; i < vc; i++) {
+        float k = g->m->vertices[i].edge_scale * offset;
+        for (int c = 0; c < 3; c++)
+            g->hull[i * 3 + c] = g->cur_pos[i * 3 + c] + g->cur_nrm[i * 3 + c] * k;
+    }
+    if (!g->vao_hull) {
+        fx_vao(r, g); /* the other inputs' buffers, then a copy of its layout with the hull at 0 */
+        static const struct { GLuint loc; GLint size; } k_inputs[] = {{1, 3}, {2, 2}, {3, 4}};
+        GLuint *const bufs[] = {&g->vbo_nrm, &g->vbo_uv, &g->vbo_add};
+        gl->GenBuffers(1, &g->vbo_hull);
+        gl->BindBuffer(GL_ARRAY_BUFFER, g->vbo_hull);
+        gl->BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(vc * 12), NULL, GL_STREAM_DRAW);
+        gl->GenVertexArrays(1, &g->vao_hull);
+        gl->BindVertexArray(g->vao_hull);
+        gl->VertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+        gl->EnableVertexAttribArray(0);
+        for (size_t i = 0; i < sizeof k_inputs / sizeof k_inputs[0]; i++) {
+            gl->BindBuffer(GL_ARRAY_BUFFER, *bufs[i]);
+            gl->VertexAttribPointer(k_inputs[i].loc, k_inputs[i].size, GL_FLOAT, GL_FALSE, 0, NULL);
+            gl->EnableVertexAttribArray(k_inputs[i].loc);
+        }
+        gl->BindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ebo);
+    }
+    gl->BindBuffer(GL_ARRAY_BUFFER, g->vbo_hull);
+    gl->BufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(vc * 12), g->hull);
+    return g->vao_hull;
+}
+
 void mmd_renderer_draw_geometry(mmd_renderer *r, const mmd_drawable *d)
 {
-    if (!r || d->model_slot >= r->model_count)
+    if (r && d->accessory && d->model_slot < r->acc_count) { /* its buffers are at the translator's locations */
+        r->gl->BindVertexArray(r->accs[d->model_slot].vao);
+        r->gl->DrawElements(GL_TRIANGLES, (GLsizei)d->index_count, GL_UNSIGNED_INT,
+                            (const void *)((size_t)d->first_index * 4));
+        return;
+    }
+    if (!r || d->accessory || d->model_slot >= r->model_count)
         return;
     gpu_model *g = &r->models[d->model_slot];
     if (d->material >= g->m->material_count)
         return;
-    r->gl->BindVertexArray(fx_vao(r, g));
+    GLuint vao = d->edge_offset > 0.0f ? hull_vao(r, g, d->edge_offset) : fx_vao(r, g);
+    if (!vao)
+        return;
+    r->gl->BindVertexArray(vao);
     r->gl->DrawElements(GL_TRIANGLES, (GLsizei)d->index_count, GL_UNSIGNED_INT,
                         (const void *)((size_t)d->first_index * 4));
+}
+
+void mmd_renderer_set_pass_hook(mmd_renderer *r, mmd_pass_hook_fn fn, void *user)
+{
+    r->o.pass_hook = fn;
+    r->o.pass_hook_user = user;
+}
+
+void mmd_renderer_material_textures(const mmd_renderer *r, const mmd_drawable *d, unsigned out[3])
+{
+    out[0] = out[1] = out[2] = r->tex_white;
+    if (d->accessory && d->model_slot < r->acc_count && d->material < r->accs[d->model_slot].mesh->material_count) {
+        const gpu_acc_material *am = &r->accs[d->model_slot].mats[d->material];
+        out[0] = am->tex ? am->tex : r->tex_white;
+        out[1] = am->sphere ? am->sphere : r->tex_white;
+        return;
+    }
+    if (d->accessory || d->model_slot >= r->model_count || d->material >= r->models[d->model_slot].m->material_count)
+        return;
+    const gpu_material *gm = &r->models[d->model_slot].mats[d->material];
+    const GLuint k[3] = {gm->tex, gm->sphere, gm->toon};
+    for (int i = 0; i < 3; i++)
+        out[i] = k[i] ? k[i] : r->tex_white;
 }
 
 /* MMD_E_INTERRUPTED when options.cancel stopped it; the passes' sentences are MMD_E_GL. */

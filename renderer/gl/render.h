@@ -61,15 +61,21 @@ mmd_status mmd_texture_filter_parse(const char *v, mmd_texture_filter *out, mmd_
  * calls mmd_renderer_draw_geometry for MME's Draw=Geometry. NULL (default):
  * the built-in passes alone, the very pixels and cost of a renderer without it. */
 typedef struct mmd_drawable {
-    size_t model_slot;              /* the model (mmd_renderer_add_model's order) */
-    uint32_t material;              /* material index in the model */
+    size_t model_slot;              /* the model (mmd_renderer_add_model's order), or with accessory
+                                       the accessory (mmd_renderer_add_accessory's order) */
+    uint32_t material;              /* material index in the model or accessory mesh */
     uint32_t first_index, index_count; /* its range of the model's indices */
     mmd_fx_material_use use;        /* what MME's Use* annotations ask of it */
+    float edge_offset;              /* the edge pass: world units per unit of vertex edge scale, the
+                                       hull Draw=Geometry draws (as MMD hands MME); 0 otherwise */
+    bool accessory;                 /* an accessory's subset (its colour pass; no edge) */
 } mmd_drawable;
 /* The frame's state a pass is drawn with (GL matrices, column-major). */
 typedef struct mmd_pass_frame {
     const float *view, *proj;       /* proj: y flipped, MMD's pixel centres (as the built-in passes) */
     const float *world;             /* model (LH) -> GL world */
+    const float *object_world;      /* an accessory's placement (.x units -> LH world, column-major:
+                                       D3D's row-major order); NULL for a model (the identity) */
     const float *shadow_vp;         /* the self-shadow map's view-projection (shadow_mode != 0) */
     const float *light_dir, *light_color, *eye;
     int shadow_mode;                /* 0 off, 1 or 2: MMD's self-shadow modes */
@@ -236,13 +242,22 @@ typedef struct mmd_render_accessory {
  * next call. mmd_renderer_render applies the parent bone of each frame;
  * mmd_renderer_draw uses the placement alone. */
 void mmd_renderer_place_accessories(mmd_renderer *r, const mmd_render_accessory *a, size_t count);
+/* Sets (or with fn NULL removes) the per-object pass hook after creation, as
+ * options.pass_hook does at it (an effect found once the scene is open). */
+void mmd_renderer_set_pass_hook(struct mmd_renderer *r, mmd_pass_hook_fn fn, void *user);
 /* MME's Draw=Geometry for a pass hook: draws d's index range of its model's
  * skinned vertices with the program bound now, vertex inputs at the
  * translator's fixed locations (renderer/fx/translate.h: POSITION 0, NORMAL 1,
  * TEXCOORD0 2 the UV, TEXCOORD1 3 the first additional UV; the others unset,
- * read as 0 0 0 1). The render's own state is restored by the renderer after
- * the hook. */
+ * read as 0 0 0 1); in the edge pass (d->edge_offset > 0) POSITION is the
+ * hull: each vertex moved along its normal by its edge scale x edge_offset,
+ * MMD's edge geometry. The render's own state is restored by the renderer
+ * after the hook. */
 void mmd_renderer_draw_geometry(struct mmd_renderer *r, const mmd_drawable *d);
+/* The GL textures of d's material as MME's MATERIALTEXTURE, MATERIALSPHEREMAP
+ * and MATERIALTOONTEXTURE read them: its texture, sphere map and toon (the
+ * renderer's white texture where it has none). */
+void mmd_renderer_material_textures(const struct mmd_renderer *r, const mmd_drawable *d, unsigned out[3]);
 /* "4.5 (Core Profile) Mesa 22.3.6" etc., for reports and golden notes. */
 const char *mmd_renderer_gl_version(const mmd_renderer *r);
 /* The renderer's GL (its context is current on the rendering thread): what

@@ -88,6 +88,9 @@ typedef struct gpu_model {
     const mmd_model *m;
     GLuint vao, vbo_pos, vbo_nrm, vbo_uv, vbo_add, vbo_edge, ebo;
     GLuint vao_fx;            /* the same buffers at the effect translator's locations (Draw=Geometry), or 0 */
+    GLuint vao_hull, vbo_hull; /* Draw=Geometry in the edge pass: the hull's positions at location 0, or 0 */
+    float *hull;              /* vertex_count x 3: the hull on the CPU (made on first use) */
+    const float *cur_pos, *cur_nrm; /* the instance's positions and normals while a frame is drawn */
     gpu_material *mats;
     mmd_material_state *base; /* the model's own material values */
     float *skin_pos, *skin_nrm;
@@ -193,12 +196,21 @@ typedef struct frame_ctx {
  * this pass kind? False at once without a hook (no cost); true: the hook
  * drew it and the caller sets its own GL state again. */
 bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
-                        mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, const frame_ctx *f);
+                        mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, float edge_offset,
+                        const frame_ctx *f);
+static inline bool mmd_pass_hook_enabled(const mmd_renderer *r)
+{
+    return r->o.pass_hook != NULL;
+}
+/* The same for subset `material` of accessory `slot` in its colour pass
+ * (pass_accessory.c); s: its values as a material state (ambient: its emissive). */
+bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
+                             const mmd_material_state *s, const frame_ctx *f);
 static inline bool mmd_pass_hook(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
                                  mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow,
-                                 const frame_ctx *f)
+                                 float edge_offset, const frame_ctx *f)
 {
-    return r->o.pass_hook && mmd_pass_hook_call(r, slot, material, first, count, kind, s, self_shadow, f);
+    return r->o.pass_hook && mmd_pass_hook_call(r, slot, material, first, count, kind, s, self_shadow, edge_offset, f);
 }
 
 void mmd_renderer_parallel(mmd_renderer *r, mmd_render_job fn, void *ctx, uint32_t n);

@@ -162,10 +162,10 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
     return MMD_OK;
 }
 
-static const char k_not_built[] = "the MikuMikuEffect runtime is not built yet";
-
 /* An accessory's effect parsed and classified (MME: a post effect is loaded
- * as an accessory); why it is not applied, or NULL for a post effect. */
+ * as an accessory): why it is not applied (its parse error, a ScriptOrder a
+ * render does not run), NULL when a render applies it (a post effect over the
+ * frame, render_fx.c; an object effect on its subsets, render_fx_object.c). */
 static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effect *e)
 {
     mmd_error err = {0};
@@ -176,16 +176,13 @@ static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effe
         return e->error;
     }
     e->order = mmd_fx_script_order(e->fx);
-    if (e->order == MMD_FX_ORDER_POSTPROCESS)
-        return NULL;
-    if (e->order == MMD_FX_ORDER_PREPROCESS)
-        return "ScriptOrder \"preprocess\" effects are not run yet";
-    return k_not_built;
+    return e->order == MMD_FX_ORDER_PREPROCESS ? "ScriptOrder \"preprocess\" effects are not run yet" : NULL;
 }
 
-/* The drawable's effect: its own (scene key or .emm), else a same-named .fx
- * beside its file (MME's rule). One warning per effect that is not applied;
- * an accessory's (acc >= 0) is parsed: a post effect is applied by a render. */
+/* The drawable's effect: its own (scene key or .emm), else MME's file-name
+ * rules on its file. An accessory's (acc >= 0) is parsed and classified, one
+ * warning when it is not applied; a model's is parsed by the render, which
+ * warns when it fails (cli/render_fx_object.c). */
 static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, int acc, const char *what,
                                     const char *name, const char *file, const char *own,
                                     mmd_effect_origin own_origin)
@@ -196,9 +193,9 @@ static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, int a
     mmd_effect_origin by = own || !file ? MMD_EFFECT_NONE : mmd_scene_effect_beside(file, beside, sizeof beside);
     if (by != MMD_EFFECT_NONE && (p->beside[slot] = strdup(beside)))
         e = (mmd_stage_effect){p->beside[slot], by, NULL, MMD_FX_ORDER_STANDARD, NULL};
-    if (!e.file)
+    if (!e.file || acc < 0)
         return e;
-    const char *why = acc >= 0 ? classify(p, acc, &e) : k_not_built;
+    const char *why = classify(p, acc, &e);
     if (why)
         mmd_warnf(p->opt.warn, p->opt.warn_ctx, "%s '%s': effect %s (%s) is not applied: %s", what, name, e.file,
                   mmd_effect_origin_name(e.origin), why);

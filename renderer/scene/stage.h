@@ -20,9 +20,10 @@
  * past the budget is drawn without physics, with a warning); loads the
  * accessories and their keys; builds the camera/light/shadow track and the
  * outside parents and camera follow (links.h); finds each drawable's effect
- * (model_effects, acc_effects: one warning per effect, with where it came
- * from, until the effect runtime applies them; an accessory's effect is
- * parsed here and a post effect is not warned about: a render applies it). It needs no GL: the renderer
+ * (model_effects, acc_effects, with where it came from; an accessory's
+ * effect is parsed and classified here, one warning when it is not applied:
+ * the render applies post effects, render_fx.c, and object effects,
+ * cli/render_fx_object.c). It needs no GL: the renderer
  * takes the models, anims and accessory placements from the struct below.
  *
  * Warnings (a file's repairs, motion tracks that match nothing, IK past its

@@ -98,8 +98,8 @@ t_expect "export: one VMD per model and the camera" 0 test -s "$TMP/exp/model_1.
 t_expect "render the project" 0 "$MMD" "$P" -o "$TMP/r1/" --asset-root "$A" --frames 0-40:20 -q
 t_grep "render warns once per effect" "effect \.\.\\\\fx\\\\shadow\.fx \(Pmd1\) is not applied: an offscreen target's"
 RENDER_OUT=$OUT
-t_expect "render one frame without -q" 0 "$MMD" "$P" -o "$TMP/r0/" --asset-root "$A" --frames 0
-t_grep "the .emm's Pmd1 is the dancer's effect, with its origin" "model 'dancer': effect .*/proj/AutoLuminous\.fx \(project \.emm\) is not applied"
+t_expect "render one frame without -q" 0 "$MMD" "$P" -o "$TMP/r0/" --asset-root "$A" --frames 0 --strict-effects
+t_expect "the .emm's Pmd1 (an empty object technique) is applied: no warning for it" 1 grep -q "AutoLuminous\.fx.*not applied" <<<"$OUT"
 OUT=$RENDER_OUT
 if grep -q "accessory 'fan' after its first\\|not applied yet:.*gravity" <<<"$OUT"; then
     t_fail "render applies accessory keys and gravity (no not-applied warning for them)" "$OUT"

@@ -18,6 +18,7 @@
 #include "core/fx.h"
 #include "renderer/fx/select.h"
 #include "renderer/gl/context.h"
+#include "renderer/gl/fx_object.h"
 #include "renderer/gl/render.h"
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
@@ -1366,6 +1367,82 @@ TEST(pass_hook_per_drawable_and_kind)
     free(b);
 }
 
+/* Pixels within 1 of rgb (GL's float-to-8-bit rounding of an exact .5). */
+static int pixels_near(const uint8_t *rgba, int r, int g, int b)
+{
+    int n = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        const uint8_t *p = rgba + i * 4;
+        n += abs(p[0] - r) <= 1 && abs(p[1] - g) <= 1 && abs(p[2] - b) <= 1;
+    }
+    return n;
+}
+
+/* An object effect drawn by the runtime through the hook (gl/fx_object.h):
+ * tests/fx/object_passes.fx's techniques as MME picks them, its uniforms
+ * (WORLDVIEWPROJECTION from the camera, DIFFUSE of each material) and
+ * MATERIALTEXTURE bound to the material's texture: the floor exactly its
+ * diffuse colour, the cube's faces quads.png's texels times its diffuse;
+ * the same bytes twice; no hook left: the built-in picture again. */
+TEST(object_effect_through_the_runtime)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_EDGE;
+    c.mat[0].texture = add_texture(&c, "quads.png");
+    mmd_render_view v;
+    default_view(&v, 1);
+    void *fxdata = NULL;
+    size_t fxsize = 0;
+    mmd_fx *fx = NULL;
+    REQUIRE(mmd_file_read("tests/fx/object_passes.fx", &fxdata, &fxsize, NULL) == MMD_OK);
+    REQUIRE(mmd_fx_load(fxdata, fxsize, "tests/fx/object_passes.fx", NULL, &fx, NULL) == MMD_OK);
+    free(fxdata);
+    mmd_render_options o;
+    small_options(&o);
+    o.samples = 1;
+    mmd_renderer *r;
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    REQUIRE(mmd_renderer_add_model(r, &c.m, g_assets, &err) == MMD_OK);
+    float pos[28 * 3], nrm[28 * 3];
+    mmd_render_instance in;
+    cube_instance(&c, pos, nrm, &in);
+    uint8_t *plain = malloc((size_t)W * H * 4), *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4);
+    REQUIRE(plain && a && b);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, plain, &err) == MMD_OK);
+    mmd_fx_objects *objs = NULL;
+    REQUIRE(mmd_fx_objects_create(NULL, &objs, &err) == MMD_OK);
+    mmd_fx_effect_config cfg = {.gl = mmd_renderer_api(r), .width = W, .height = H};
+    if (mmd_fx_objects_add(objs, r, 0, &c.m, false, "cube.pmx", fx, &cfg, &err) != MMD_OK)
+        printf("#   %s\n", err.msg);
+    REQUIRE(mmd_fx_objects_any(objs));
+    mmd_renderer_set_pass_hook(r, mmd_fx_objects_hook, objs);
+    mmd_fx_frame f;
+    memset(&f, 0, sizeof f);
+    f.width = W, f.height = H;
+    mmd_fx_frame_camera(&f, v.view, v.proj);
+    mmd_fx_objects_frame(objs, &f);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, a, &err) == MMD_OK);
+    CHECK_EQ_INT(mmd_fx_objects_status(objs, &err), MMD_OK);
+    int floor = pixels_near(a, 128, 179, 128), red = pixels_near(a, 184, 20, 12), blue = pixels_near(a, 32, 20, 69);
+    printf("#   effect: floor %d, red %d, blue %d pixels; built-in floor-coloured %d\n", floor, red, blue,
+           pixels_near(plain, 128, 179, 128));
+    CHECK(floor > W * H / 10 && red > 100 && blue > 100);
+    CHECK_EQ_INT(pixels_near(plain, 184, 20, 12), 0); /* the built-in look is lit: not these colours */
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, b, &err) == MMD_OK);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
+    mmd_renderer_set_pass_hook(r, NULL, NULL);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, b, &err) == MMD_OK);
+    CHECK(memcmp(plain, b, (size_t)W * H * 4) == 0);
+    mmd_fx_objects_free(objs);
+    mmd_renderer_free(r);
+    mmd_fx_free(fx);
+    free(plain);
+    free(a);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -1399,5 +1476,6 @@ int main(int argc, char **argv)
     RUN(hidden_and_zero_alpha_materials_draw_nothing);
     RUN(ground_shadow_before_the_next_model);
     RUN(pass_hook_per_drawable_and_kind);
+    RUN(object_effect_through_the_runtime);
     return test_finish();
 }

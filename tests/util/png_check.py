@@ -7,6 +7,13 @@ libraries beyond Python's own: zlib and the five PNG filters).
   png_check.py fxaa_edges PLAIN OUT   OUT differs from PLAIN only where FXAA 3.11's early exit
                                       does not hold (luma range of the pixel and its 4
                                       neighbours >= max(0.0833, 0.166 * their max))
+  png_check.py only_colour PLAIN OUT RRGGBB
+                                      OUT differs from PLAIN somewhere, and only where it is
+                                      RRGGBB (an object effect drawing its object one colour)
+  png_check.py edge_off PLAIN SOLID OUT EDGE SOLIDC
+                                      PLAIN has pixels of the edge colour EDGE (hex) and OUT none;
+                                      OUT differs from PLAIN only where SOLID is SOLIDC (the
+                                      object, from only_colour's render) or PLAIN is EDGE
 Exit 0 when the check holds, 1 with a line saying where it does not."""
 import struct
 import sys
@@ -60,6 +67,25 @@ def main():
         return fail(bad, "not black")
     if check == "grain":
         return grain(sys.argv[2:6])
+    if check == "only_colour":
+        w, h, p = read_png(sys.argv[2])
+        _, _, o = read_png(sys.argv[3])
+        c = colour(sys.argv[4])
+        changed = [(x, y) for y in range(h) for x in range(w) if o[y][x] != p[y][x]]
+        if not changed:
+            return fail([None], "nothing changed")
+        return fail([(x, y, o[y][x]) for x, y in changed if o[y][x] != c], "changed but not %s" % sys.argv[4])
+    if check == "edge_off":
+        w, h, p = read_png(sys.argv[2])
+        _, _, m = read_png(sys.argv[3])
+        _, _, o = read_png(sys.argv[4])
+        edge, solid = colour(sys.argv[5]), colour(sys.argv[6])
+        if not any(p[y][x] == edge for y in range(h) for x in range(w)):
+            return fail([None], "no edge pixel in PLAIN")
+        bad = [(x, y) for y in range(h) for x in range(w) if o[y][x] == edge]
+        bad += [(x, y, o[y][x]) for y in range(h) for x in range(w)
+                if o[y][x] != p[y][x] and m[y][x] != solid and p[y][x] != edge]
+        return fail(bad, "edge kept or a pixel outside the object changed")
     w, h, p = read_png(sys.argv[2])
     _, _, o = read_png(sys.argv[3])
     bad = []
@@ -104,6 +130,10 @@ def grain(paths):
         print("grain: %d of %d pixels have the same grain in both frames" % (same, w * h))
         return 1
     return 0
+
+
+def colour(hexrgb):
+    return tuple(int(hexrgb[i:i + 2], 16) for i in (0, 2, 4))
 
 
 def fail(bad, what):
