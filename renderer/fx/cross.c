@@ -392,6 +392,10 @@ static mmd_status emit(stage_ir *s, const edits *e, const char **glsl, mmd_arena
     const char *src = NULL;
     if (spvc_compiler_compile(s->comp, &src) != SPVC_SUCCESS)
         return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: SPIRV-Cross: %s", stage_word(s->stage), s->error);
+    size_t len = strlen(src);
+    if (len > MMD_FX_MAX_GLSL_BYTES)
+        return mmd_fx_fail(err, MMD_E_LIMIT, at, "%s: SPIRV-Cross made %zu bytes of GLSL (at most %u)",
+                           stage_word(s->stage), len, MMD_FX_MAX_GLSL_BYTES);
     mmd_fx_text out = {0};
     bool ok = apply_edits(src, e, &out);
     if (ok)
