@@ -274,6 +274,14 @@ FUZZ_SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recov
 # The fuzz build runs glslang in-process (renderer/fx/isolate.c): fuzz_fxpass would be ~100x slower
 # with a child per compile. Only build-fuzz/ has it; every other build isolates glslang.
 FUZZ_DEFS := -DMMD_FX_COMPILE_IN_PROCESS
+# isolate.c is the one object a -D of SANFLAGS changes: rebuilt when they differ from its last build
+# (a build-fuzz/ made before FUZZ_DEFS existed would keep forking).
+$(BUILD)/obj/renderer/fx/isolate.o: $(BUILD)/isolate-defs.stamp
+$(BUILD)/isolate-defs.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(filter -D%,$(SANFLAGS))' | cmp -s - $@ || echo '$(filter -D%,$(SANFLAGS))' >$@
+.PHONY: FORCE
+FORCE:
 
 .SECONDARY: $(foreach t,$(FUZZ_ALL),$(call fuzz_obj,$(t))) $(BUILD)/obj/tests/fuzz/replay.o
 
