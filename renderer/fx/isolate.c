@@ -117,6 +117,9 @@ static void child(int fd, const mmd_fx_compile_job *job)
         dup2(null, STDERR_FILENO);
     }
     signal(SIGALRM, SIG_DFL); /* the parent's handler, if any, must not catch it */
+    static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
+        signal(crash_signals[i], SIG_DFL); /* a sanitizer's handler would exit(1): a crash is its signal */
     alarm(job->seconds);
 #ifndef MMD_FX_ASAN /* ASan reserves terabytes of shadow: no address-space cap under it */
     unsigned long long now = mapped_bytes();
@@ -213,8 +216,8 @@ static mmd_status child_died(const mmd_fx_compile_job *job, int status, mmd_erro
         return mmd_fail(err, MMD_E_LIMIT, "glslang took more than %u s", job->seconds);
     if (WIFSIGNALED(status))
         return mmd_fail(err, MMD_E_UNSUPPORTED, "glslang crashed on this HLSL (signal %d)", WTERMSIG(status));
-    return mmd_fail(err, MMD_E_LIMIT, "glslang's process failed (exit status %d; out of memory past %zu MiB?)",
-                    WIFEXITED(status) ? WEXITSTATUS(status) : -1, job->memory >> 20);
+    return mmd_fail(err, MMD_E_UNSUPPORTED, "glslang's process failed (exit status %d)",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 /* One child: MMD_OK, the child's error, or child_died's; *blocked when it
