@@ -262,7 +262,7 @@ clean:
 # Every target is built (a missing source is a build error). pmx and pmd share one
 # driver (fuzz_model.c: mmd_model_load tells the formats apart); each keeps its own
 # corpus, dictionary and replay program.
-FUZZ_ALL := pmx pmd vmd vpd scene texture pmm x fx
+FUZZ_ALL := pmx pmd vmd vpd scene texture pmm x fx fxpass
 FUZZ_SRC_pmx := model
 FUZZ_SRC_pmd := model
 fuzz_obj = $(BUILD)/obj/tests/fuzz/fuzz_$(or $(FUZZ_SRC_$(1)),$(1)).o
@@ -271,6 +271,17 @@ FUZZ_SECONDS ?= 600
 FUZZ_REPLAY_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The fuzz build runs glslang in-process (renderer/fx/isolate.c): fuzz_fxpass would be ~100x slower
+# with a child per compile. Only build-fuzz/ has it; every other build isolates glslang.
+FUZZ_DEFS := -DMMD_FX_COMPILE_IN_PROCESS
+# isolate.c is the one object a -D of SANFLAGS changes: rebuilt when they differ from its last build
+# (a build-fuzz/ made before FUZZ_DEFS existed would keep forking).
+$(BUILD)/obj/renderer/fx/isolate.o: $(BUILD)/isolate-defs.stamp
+$(BUILD)/isolate-defs.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(filter -D%,$(SANFLAGS))' | cmp -s - $@ || echo '$(filter -D%,$(SANFLAGS))' >$@
+.PHONY: FORCE
+FORCE:
 
 .SECONDARY: $(foreach t,$(FUZZ_ALL),$(call fuzz_obj,$(t))) $(BUILD)/obj/tests/fuzz/replay.o
 
@@ -297,17 +308,22 @@ export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/fuzz/lsan.supp:print_suppres
 endif
 
 .PHONY: fuzz fuzz-bins fuzz-corpus valgrind-demo
-fuzz-bins: $(FUZZ_BIN) $(BUILD)/fuzz/scene.dict
+fuzz-bins: $(FUZZ_BIN) $(BUILD)/fuzz/scene.dict $(BUILD)/fuzz/fxpass.dict
 
 # The scene dictionary: tests/fuzz/scene.dict and every key of the table (tools/mkscenedict.c).
 $(BUILD)/fuzz/scene.dict: $(BUILD)/tools/mkscenedict tests/fuzz/scene.dict
 	@mkdir -p $(dir $@)
 	$(Q)$< tests/fuzz/scene.dict >$@.tmp && mv $@.tmp $@
 
+# The translator's dictionary: the effect language's words (fx.dict) and HLSL's (fxpass.dict).
+$(BUILD)/fuzz/fxpass.dict: tests/fuzz/fx.dict tests/fuzz/fxpass.dict
+	@mkdir -p $(dir $@)
+	$(Q)cat $^ >$@.tmp && mv $@.tmp $@
+
 fuzz:
 	@command -v clang >/dev/null || { echo "make fuzz needs clang with libFuzzer"; exit 1; }
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CXX=clang++ WERROR=0 OPT="-O1 -g" \
-	  SANFLAGS="$(FUZZ_SANFLAGS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-bins
+	  SANFLAGS="$(FUZZ_SANFLAGS) $(FUZZ_DEFS)" FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-bins
 	@bash tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Regenerate the seed corpus from our own writers (tools/mkcorpus.c).

@@ -23,7 +23,6 @@
 #include "renderer/fx/translate_internal.h"
 
 #define FORMAT    1u /* bump when the bridge's options change the SPIR-V */
-#define MAX_WORDS (16u << 20)
 #define HEADER    24
 
 typedef struct hash128 {
@@ -77,7 +76,7 @@ bool mmd_fx_cache_get(const char *dir, const mmd_fx_compile_job *job, uint32_t *
         memcpy(&format, head + 8, 4);
         memcpy(&n, head + 12, 4);
         memcpy(&sum, head + 16, 8);
-        ok = format == FORMAT && n && n <= MAX_WORDS && (w = malloc((size_t)n * 4)) != NULL;
+        ok = format == FORMAT && n && n <= MMD_FX_MAX_SPIRV_WORDS && (w = malloc((size_t)n * 4)) != NULL;
     }
     ok = ok && fread(w, 4, n, f) == n && fgetc(f) == EOF && words_sum(w, n) == sum;
     fclose(f);
@@ -108,7 +107,7 @@ static int write_entry(FILE *f, void *ctx)
 void mmd_fx_cache_put(const char *dir, const mmd_fx_compile_job *job, const uint32_t *words, size_t count)
 {
     char path[4096];
-    if (!dir || !count || count > MAX_WORDS || !entry_path(dir, job, path, sizeof path))
+    if (!dir || !count || count > MMD_FX_MAX_SPIRV_WORDS || !entry_path(dir, job, path, sizeof path))
         return;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return;

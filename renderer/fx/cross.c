@@ -409,6 +409,10 @@ static mmd_status emit(stage_ir *s, const edits *e, const char **glsl, mmd_arena
     const char *src = NULL;
     if (spvc_compiler_compile(s->comp, &src) != SPVC_SUCCESS)
         return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s: SPIRV-Cross: %s", stage_word(s->stage), s->error);
+    size_t len = strlen(src);
+    if (len > MMD_FX_MAX_GLSL_BYTES)
+        return mmd_fx_fail(err, MMD_E_LIMIT, at, "%s: SPIRV-Cross made %zu bytes of GLSL (at most %u)",
+                           stage_word(s->stage), len, MMD_FX_MAX_GLSL_BYTES);
     mmd_fx_text out = {0}, dx9 = {0};
     bool ok = apply_edits(src, e, &out) && mmd_fx_dx9_arithmetic(out.p, &dx9);
     if (ok)
@@ -490,13 +494,19 @@ static void reflect_samplers(const stage_ir *s, const mmd_fx *fx, mmd_fx_program
     }
 }
 
-static mmd_fx_io *reflect_io(const iface *list, unsigned n, bool with_location, mmd_arena *a)
+/* The interface as the program's inputs or outputs; *count of them (an
+ * _INDEX input is gl_VertexID, no attribute: not listed). */
+static mmd_fx_io *reflect_io(const iface *list, unsigned n, bool with_location, mmd_arena *a, uint32_t *count)
 {
     mmd_fx_io *io = n ? mmd_arena_array(a, n, sizeof *io) : NULL;
+    *count = 0;
     for (unsigned i = 0; io && i < n; i++) {
-        io[i].semantic = mmd_arena_strdup(a, list[i].sem);
-        io[i].glsl = mmd_arena_strdup(a, list[i].name);
-        io[i].location = with_location ? mmd_fx_vertex_location(list[i].sem) : list[i].sem[5] - '0';
+        if (list[i].fix == FIX_VERTEXID)
+            continue;
+        mmd_fx_io *o = &io[(*count)++];
+        o->semantic = mmd_arena_strdup(a, list[i].sem);
+        o->glsl = mmd_arena_strdup(a, list[i].name);
+        o->location = with_location ? mmd_fx_vertex_location(list[i].sem) : list[i].sem[5] - '0';
     }
     return io;
 }
@@ -520,13 +530,11 @@ static mmd_status reflect(const stage_ir st[2], const mmd_fx *fx, mmd_fx_program
                   resource_count(&st[1], SPVC_RESOURCE_TYPE_SAMPLED_IMAGE, false);
     p->uniforms = nu ? mmd_arena_array(p->arena, nu, sizeof *p->uniforms) : NULL;
     p->samplers = ns ? mmd_arena_array(p->arena, ns, sizeof *p->samplers) : NULL;
-    p->inputs = reflect_io(st[0].in, st[0].in_count, true, p->arena);
-    p->outputs = reflect_io(st[1].out, st[1].out_count, false, p->arena);
+    p->inputs = reflect_io(st[0].in, st[0].in_count, true, p->arena, &p->input_count);
+    p->outputs = reflect_io(st[1].out, st[1].out_count, false, p->arena, &p->output_count);
     if ((nu && !p->uniforms) || (ns && !p->samplers) || (st[0].in_count && !p->inputs) ||
         (st[1].out_count && !p->outputs))
         return mmd_fx_fail(err, MMD_E_NOMEM, at, "out of memory");
-    p->input_count = st[0].in_count;
-    p->output_count = st[1].out_count;
     for (int i = 0; i < 2; i++) {
         reflect_uniforms(&st[i], fx, p, nu);
         reflect_samplers(&st[i], fx, p, ns);

@@ -9,10 +9,27 @@
  * stdout and stderr are /dev/null: what glslang or SPIRV-Tools print (text
  * from a hostile file among it) never reaches the user's terminal.
  *
- * The pipe message: u8 ok, u32 log length, log, u32 word count, words.
+ * The pipe message: u8 status (MMD_OK or the error), u32 log length, log,
+ * u32 word count, words.
+ *
+ * A child forked while another thread of the parent held a lock it then
+ * needs waits forever: glibc's malloc is fork-safe, but GCC 12's
+ * AddressSanitizer allocator has no fork handlers (measured: 2 of 300 forks
+ * beside a thread that allocates hang in malloc under ASan, 0 of 300
+ * without), nor are glslang's own locks. Such a child uses no CPU, so the
+ * parent watches the child's CPU time (/proc/PID/stat) while it waits: a
+ * child with none for BLOCKED_SECONDS is killed and forked again, up to
+ * TRIES times, then the pass gets an error naming the cause.
+ *
+ * The fuzz build (`make fuzz` defines MMD_FX_COMPILE_IN_PROCESS) calls glslang
+ * in this process instead: a child per input would slow libFuzzer a
+ * hundredfold. A crash there is glslang's (a finding to triage: the same
+ * input through this file's child must be an error of the pass); the real
+ * build never defines it.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +41,20 @@
 #include "renderer/base/sanitizer.h"
 #include "renderer/fx/translate_internal.h"
 
-#define MAX_WORDS (16u << 20) /* SPIR-V words a child may send back (64 MiB) */
+#ifdef MMD_FX_COMPILE_IN_PROCESS
+mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, mmd_error *err)
+{
+    mmd_status st = mmd_fx_hlsl_to_spirv(job->hlsl, job->len, job->name, job->entry, job->stage, words, count, err);
+    if (st == MMD_OK && *count > job->max_words) {
+        free(*words);
+        *words = NULL;
+        return mmd_fail(err, MMD_E_LIMIT, "glslang made %zu words of SPIR-V (at most %zu)", *count, job->max_words);
+    }
+    return st;
+}
+#else
+#define BLOCKED_SECONDS 3 /* no CPU time for this long: a child blocked for good */
+#define TRIES 3           /* forks of a compile whose children were blocked */
 
 static bool write_all(int fd, const void *p, size_t n)
 {
@@ -80,38 +110,48 @@ static void child(int fd, const mmd_fx_compile_job *job)
         dup2(null, STDERR_FILENO);
     }
     signal(SIGALRM, SIG_DFL); /* the parent's handler, if any, must not catch it */
-    alarm(MMD_FX_COMPILE_SECONDS);
+    static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
+        signal(crash_signals[i], SIG_DFL); /* a sanitizer's handler would exit(1): a crash is its signal */
+    alarm(job->seconds);
 #ifndef MMD_ASAN /* ASan reserves terabytes of shadow: no address-space cap under it */
     unsigned long long now = mapped_bytes();
     if (now) {
-        struct rlimit rl = {(rlim_t)(now + MMD_FX_COMPILE_MEMORY), (rlim_t)(now + MMD_FX_COMPILE_MEMORY)};
+        struct rlimit rl = {(rlim_t)(now + job->memory), (rlim_t)(now + job->memory)};
         setrlimit(RLIMIT_AS, &rl);
     }
 #endif
     uint32_t *words = NULL;
     size_t count = 0;
     mmd_error e = {0};
-    bool ok = mmd_fx_hlsl_to_spirv(job->hlsl, job->len, job->name, job->entry, job->stage, &words, &count, &e) == MMD_OK;
-    uint8_t flag = ok;
-    uint32_t loglen = ok ? 0 : (uint32_t)strnlen(e.msg, sizeof e.msg - 1), n = ok && count <= MAX_WORDS ? (uint32_t)count : 0;
-    bool sent = write_all(fd, &flag, 1) && write_all(fd, &loglen, 4) && write_all(fd, e.msg, loglen) &&
+    mmd_status st = mmd_fx_hlsl_to_spirv(job->hlsl, job->len, job->name, job->entry, job->stage, &words, &count, &e);
+    if (st == MMD_OK && count > job->max_words)
+        st = mmd_fail(&e, MMD_E_LIMIT, "glslang made %zu words of SPIR-V (at most %zu)", count, job->max_words);
+    if (st == MMD_E_NOMEM) /* std::bad_alloc: the address-space cap */
+        st = mmd_fail(&e, MMD_E_LIMIT, "glslang needed more than %zu MiB", job->memory >> 20);
+    uint8_t code = (uint8_t)st;
+    uint32_t loglen = st ? (uint32_t)strnlen(e.msg, sizeof e.msg - 1) : 0, n = st ? 0 : (uint32_t)count;
+    bool sent = write_all(fd, &code, 1) && write_all(fd, &loglen, 4) && write_all(fd, e.msg, loglen) &&
                 write_all(fd, &n, 4) && write_all(fd, words, (size_t)n * 4);
     _exit(sent ? 0 : 1);
 }
 
-/* Reads the child's message; false when it is short. *ok false: why in err. */
-static bool receive(int fd, uint32_t **words, size_t *count, mmd_error *err, bool *ok)
+/* Reads the child's message; false when it is short. *st: the child's
+ * status (err says why when it is not MMD_OK). */
+static bool receive(int fd, size_t max_words, uint32_t **words, size_t *count, mmd_error *err, mmd_status *st)
 {
-    uint8_t flag = 0;
+    uint8_t code = 0;
     uint32_t loglen = 0, n = 0;
     char buf[512];
-    if (!read_all(fd, &flag, 1) || !read_all(fd, &loglen, 4) || loglen >= sizeof buf || !read_all(fd, buf, loglen) ||
-        !read_all(fd, &n, 4) || n > MAX_WORDS)
+    if (!read_all(fd, &code, 1) || !read_all(fd, &loglen, 4) || loglen >= sizeof buf || !read_all(fd, buf, loglen) ||
+        !read_all(fd, &n, 4) || n > max_words)
         return false;
     buf[loglen] = '\0';
-    *ok = flag && n;
-    if (!*ok) {
-        mmd_fail(err, MMD_E_UNSUPPORTED, "%s", flag ? "glslang made no SPIR-V" : buf);
+    *st = (mmd_status)code;
+    if (*st != MMD_OK || !n) {
+        if (*st == MMD_OK)
+            *st = MMD_E_UNSUPPORTED;
+        mmd_fail(err, *st, "%s", loglen ? buf : "glslang made no SPIR-V");
         return true;
     }
     uint32_t *w = malloc((size_t)n * 4);
@@ -124,18 +164,60 @@ static bool receive(int fd, uint32_t **words, size_t *count, mmd_error *err, boo
     return true;
 }
 
-static mmd_status child_died(int status, mmd_error *err)
+/* The CPU time pid has used, in clock ticks (utime + stime of
+ * /proc/PID/stat); -1 when unknown. */
+static long long cpu_ticks(pid_t pid)
 {
-    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-        return mmd_fail(err, MMD_E_LIMIT, "glslang took more than %d s", MMD_FX_COMPILE_SECONDS);
-    if (WIFSIGNALED(status))
-        return mmd_fail(err, MMD_E_UNSUPPORTED, "glslang crashed on this HLSL (signal %d)", WTERMSIG(status));
-    return mmd_fail(err, MMD_E_LIMIT, "glslang failed (out of memory past %u MiB?)", MMD_FX_COMPILE_MEMORY >> 20);
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the name in parentheses may hold spaces */
+    unsigned long long ut = 0, stime = 0;
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stime) != 2)
+        return -1;
+    return (long long)(ut + stime);
 }
 
-mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, mmd_error *err)
+/* Waits until the child's message starts (true), or kills a child that has
+ * used no CPU for BLOCKED_SECONDS (false: it is blocked for good). */
+static bool wait_running(int fd, pid_t pid)
 {
-    mmd_fx_hlsl_warm();
+    long long last = -1;
+    int still = 0;
+    for (;;) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int r = poll(&pfd, 1, 1000);
+        if (r > 0 || (r < 0 && errno != EINTR))
+            return true;
+        long long now = cpu_ticks(pid);
+        still = now >= 0 && now == last ? still + 1 : 0;
+        last = now;
+        if (still >= BLOCKED_SECONDS) {
+            kill(pid, SIGKILL);
+            return false;
+        }
+    }
+}
+
+static mmd_status child_died(const mmd_fx_compile_job *job, int status, mmd_error *err)
+{
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        return mmd_fail(err, MMD_E_LIMIT, "glslang took more than %u s", job->seconds);
+    if (WIFSIGNALED(status))
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "glslang crashed on this HLSL (signal %d)", WTERMSIG(status));
+    return mmd_fail(err, MMD_E_UNSUPPORTED, "glslang's process failed (exit status %d)",
+                    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* One child: MMD_OK, the child's error, or child_died's; *blocked when it
+ * was killed for using no CPU. */
+static mmd_status compile_once(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, bool *blocked,
+                               mmd_error *err)
+{
     int fds[2];
     if (pipe(fds) != 0)
         return mmd_fail(err, MMD_E_IO, "no pipe for glslang's process: %s", strerror(errno));
@@ -151,18 +233,41 @@ mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **wor
         child(fds[1], job);
     }
     close(fds[1]);
-    bool ok = false;
-    bool got = receive(fds[0], words, count, err, &ok);
+    mmd_status st = MMD_E_UNSUPPORTED;
+    *blocked = !wait_running(fds[0], pid);
+    bool got = !*blocked && receive(fds[0], job->max_words, words, count, err, &st);
     close(fds[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (got && ok) {
+        if (got && st == MMD_OK) {
             free(*words);
             *words = NULL;
         }
-        return child_died(status, err);
+        return child_died(job, status, err);
     }
-    return ok ? MMD_OK : MMD_E_UNSUPPORTED;
+    return st;
 }
+
+mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, mmd_error *err)
+{
+    mmd_fx_hlsl_warm();
+    bool blocked = false;
+    for (int i = 0; i < TRIES; i++) {
+        mmd_status st = compile_once(job, words, count, &blocked, err);
+        if (!blocked)
+            return st;
+    }
+    return mmd_fail(err, MMD_E_LIMIT,
+                    "glslang's process sat blocked (no CPU time for %d s, %d tries): a lock another thread held "
+                    "when it was forked%s",
+                    BLOCKED_SECONDS, TRIES,
+#ifdef MMD_ASAN
+                    " (AddressSanitizer's allocator has no fork handlers)"
+#else
+                    ""
+#endif
+    );
+}
+#endif

@@ -240,9 +240,9 @@ static mmd_status entry_point(const mmd_fx *fx, const mmd_fx_shader *sh, const c
     return MMD_OK;
 }
 
-/* glslang's first error as err: it names FILE:LINE through the #line
- * markers; one without a place is given the pass's. */
-static mmd_status compile_error(const char *log, mmd_fx_loc at, mmd_error *err)
+/* glslang's first error (status st) as err: it names FILE:LINE through the
+ * #line markers; one without a place is given the pass's. */
+static mmd_status compile_error(mmd_status st, const char *log, mmd_fx_loc at, mmd_error *err)
 {
     for (const char *c = strchr(log, ':'); c && c - log < 300; c = strchr(c + 1, ':')) {
         const char *d = c + 1;
@@ -250,10 +250,10 @@ static mmd_status compile_error(const char *log, mmd_fx_loc at, mmd_error *err)
             d++;
         if (d > c + 1 && *d == ':') {
             long line = strtol(c + 1, NULL, 10);
-            return mmd_error_set(err, MMD_E_UNSUPPORTED, "fx", line, -1, "%s", log);
+            return mmd_error_set(err, st, "fx", line, -1, "%s", log);
         }
     }
-    return mmd_fx_fail(err, MMD_E_UNSUPPORTED, at, "%s", log);
+    return mmd_fx_fail(err, st, at, "%s", log);
 }
 
 /* The HLSL each stage compiles: the effect's, and that stage's entry point
@@ -284,13 +284,26 @@ static mmd_status build_sources(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_f
 static mmd_status compile_stage(const mmd_fx_compile_job *job, const char *cache, mmd_fx_loc at, uint32_t **words,
                                 size_t *count, mmd_error *err)
 {
-    if (mmd_fx_cache_get(cache, job, words, count))
-        return MMD_OK;
+    if (mmd_fx_cache_get(cache, job, words, count)) {
+        if (*count <= job->max_words)
+            return MMD_OK;
+        free(*words);
+        *words = NULL;
+        return mmd_fx_fail(err, MMD_E_LIMIT, at, "glslang made %zu words of SPIR-V (at most %zu)", *count,
+                           job->max_words);
+    }
     mmd_error e = {0};
-    if (mmd_fx_compile_isolated(job, words, count, &e) != MMD_OK)
-        return compile_error(e.msg, at, err);
+    mmd_status st = mmd_fx_compile_isolated(job, words, count, &e);
+    if (st != MMD_OK)
+        return compile_error(st, e.msg, at, err);
     mmd_fx_cache_put(cache, job, *words, *count);
     return MMD_OK;
+}
+
+/* An option's bound: the default when 0 or above it. */
+static size_t bound(size_t asked, size_t dflt)
+{
+    return asked && asked < dflt ? asked : dflt;
 }
 
 mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd_fx_translate_options *opt,
@@ -303,8 +316,14 @@ mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd
     mmd_fx_program *p = NULL;
     mmd_status st = build_sources(fx, pass, t, entries, err);
     for (int i = 0; i < 2 && st == MMD_OK; i++) {
-        mmd_fx_compile_job job = {t[i].p, t[i].len, pass->loc.file, entries[i],
-                                  i ? MMD_FX_STAGE_FRAGMENT : MMD_FX_STAGE_VERTEX};
+        mmd_fx_compile_job job = {t[i].p,
+                                  t[i].len,
+                                  pass->loc.file,
+                                  entries[i],
+                                  i ? MMD_FX_STAGE_FRAGMENT : MMD_FX_STAGE_VERTEX,
+                                  (unsigned)bound(opt ? opt->compile_seconds : 0, MMD_FX_COMPILE_SECONDS),
+                                  bound(opt ? opt->compile_memory : 0, MMD_FX_COMPILE_MEMORY),
+                                  bound(opt ? opt->max_spirv_words : 0, MMD_FX_MAX_SPIRV_WORDS)};
         st = compile_stage(&job, opt ? opt->cache_dir : NULL, pass->loc, &words[i], &count[i], err);
     }
     if (st == MMD_OK) {

@@ -36,13 +36,18 @@
  * Bounded: the HLSL of one pass is at most MMD_FX_MAX_HLSL_BYTES; glslang
  * (not hardened against hostile input: mutated effects crash it) runs in a
  * child process (renderer/fx/isolate.c) with MMD_FX_COMPILE_SECONDS and
- * MMD_FX_COMPILE_MEMORY, so a crash, hang or blow-up is an error of the pass. Errors: MMD_E_LIMIT (the
- * cap), MMD_E_UNSUPPORTED (does not translate: glslang's or our own first
- * error), MMD_E_NOMEM; err->section "fx", err->item the line.
+ * MMD_FX_COMPILE_MEMORY, so a crash, hang or blow-up is an error of the pass;
+ * SPIRV-Cross, which runs in this process, reads at most MMD_FX_MAX_SPIRV_WORDS
+ * per stage (its work and memory grow with them, ~6 bytes of GLSL a word)
+ * and the GLSL is at most MMD_FX_MAX_GLSL_BYTES. Errors: MMD_E_LIMIT (a cap,
+ * glslang's time or memory), MMD_E_UNSUPPORTED (does not translate: glslang's
+ * or our own first error, glslang crashed), MMD_E_NOMEM; err->section "fx",
+ * err->item the line.
  */
 #ifndef MMD_RENDERER_FX_TRANSLATE_H
 #define MMD_RENDERER_FX_TRANSLATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/arena.h"
@@ -53,6 +58,8 @@
 #define MMD_FX_MAX_HLSL_BYTES (1u << 20)     /* the HLSL text one pass compiles */
 #define MMD_FX_COMPILE_SECONDS 20              /* glslang's time for one stage (its own process) */
 #define MMD_FX_COMPILE_MEMORY (1024u << 20)    /* address space glslang's process may add */
+#define MMD_FX_MAX_SPIRV_WORDS (1u << 20)      /* SPIR-V of one stage (4 MiB): what SPIRV-Cross reads here */
+#define MMD_FX_MAX_GLSL_BYTES (8u << 20)       /* GLSL one stage becomes (what the GL driver compiles) */
 
 /* A global the program reads (a member of HLSL's $Global). */
 typedef struct mmd_fx_uniform {
@@ -105,6 +112,12 @@ typedef struct mmd_fx_translate_options {
     /* A folder of glslang's SPIR-V by content hash (renderer/fx/cache.c), made
      * when absent; NULL: no cache. Safe for many processes at once. */
     const char *cache_dir;
+    /* Lower bounds than the defaults (tests; 0: MMD_FX_COMPILE_SECONDS,
+     * MMD_FX_COMPILE_MEMORY bytes, MMD_FX_MAX_SPIRV_WORDS); larger values are
+     * taken as the defaults. */
+    unsigned compile_seconds;
+    size_t compile_memory;
+    size_t max_spirv_words;
 } mmd_fx_translate_options;
 
 /* Translate one pass of fx (pass points into fx->techniques[..].passes);

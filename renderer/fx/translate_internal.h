@@ -32,12 +32,16 @@ typedef struct mmd_fx_compile_job {
     size_t len;
     const char *name, *entry;
     mmd_fx_stage stage;
+    unsigned seconds; /* glslang's time (the child's alarm) */
+    size_t memory;    /* address space the child may add (no cap under ASan) */
+    size_t max_words; /* SPIR-V words it may make: more is MMD_E_LIMIT */
 } mmd_fx_compile_job;
 
-/* mmd_fx_hlsl_to_spirv in a child process with MMD_FX_COMPILE_SECONDS and
- * MMD_FX_COMPILE_MEMORY (renderer/fx/isolate.c): MMD_OK with *words
- * malloc'd, or glslang's error (MMD_E_UNSUPPORTED) and a child that crashes
- * (MMD_E_UNSUPPORTED) or runs out of time or memory (MMD_E_LIMIT), said in err. */
+/* mmd_fx_hlsl_to_spirv in a child process with the job's seconds and memory
+ * (renderer/fx/isolate.c): MMD_OK with *words malloc'd (at most max_words),
+ * or glslang's error (MMD_E_UNSUPPORTED) and a child that crashes
+ * (MMD_E_UNSUPPORTED) or runs out of time or memory or makes more SPIR-V
+ * than max_words (MMD_E_LIMIT), said in err. */
 mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **words, size_t *count, mmd_error *err);
 
 /* The SPIR-V of job cached in dir (renderer/fx/cache.c): true with

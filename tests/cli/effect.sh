@@ -87,4 +87,30 @@ printf 'technique T\033]0;x\007 { }\n' >"$TMP/fx/esc.fx"
 if grep -q $'\033' "$TMP/esc.out"; then t_fail "no raw escape reaches the terminal" "$(od -c "$TMP/esc.out" | head -3)"
 elif grep -qF 'e\x1b[2J.fx: effect' "$TMP/esc.out" && grep -qF "got '\x1b'" "$TMP/esc.out"; then t_pass "no raw escape reaches the terminal (\\x1b shown)"
 else t_fail "escapes shown as \\x1b" "$(cat "$TMP/esc.out")"; fi
+# hostile effects (issue 27, "bounded"): each ends with its error; none crashes or hangs
+H="$TMP/hostile"
+mkdir -p "$H"
+for i in $(seq 0 19); do printf '#include "d%d.fxsub"\nfloat v%d;\n' $((i + 1)) "$i" >"$H/d$i.fxsub"; done
+printf 'float last;\n' >"$H/d20.fxsub"
+printf '#include "d0.fxsub"\n' >"$H/deep.fx"
+t_expect "hostile: 21 nested includes: exit 2" 2 "$MMD" effect "$H/deep.fx"
+t_grep "hostile: the include depth named" 'd14\.fxsub:1: #include nests deeper than 16'
+{ printf '#define a0 x x\n'; for i in $(seq 1 39); do printf '#define a%d a%d a%d\n' "$i" $((i - 1)) $((i - 1)); done
+  printf 'float v = a39;\n'; } >"$H/bomb.fx"
+t_expect "hostile: macro bomb: exit 2" 2 "$MMD" effect --json "$H/bomb.fx"
+t_grep "hostile: macro bomb named" 'bomb\.fx:41: macro expansion makes more than 4194304 tokens \(a macro bomb\?\)'
+cat >"$H/unroll.fx" <<'FX'
+float4 VS(float4 p : POSITION) : POSITION { return p; }
+float4 PS(float2 t : TEXCOORD0) : COLOR0
+{
+    float4 s = 0;
+    [unroll] for (int i = 0; i < 100000; i++) s += sin(t.x * i) * cos(t.y + i);
+    return s;
+}
+technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }
+FX
+t_expect "hostile: [unroll] of 100000 translates (glslang keeps the loop)" 0 "$MMD" effect "$H/unroll.fx"
+t_grep "hostile: [unroll] pass ok" '^    ok: translates and links$'
+t_expect "hostile: a glslang crasher: exit 0" 0 "$MMD" effect --json tests/fuzz/regressions/fxpass/glslang_segv_return_undeclared.fx
+t_grep "hostile: the crash is the pass's error" '"ok":false,"error":"[^"]*glslang_segv_return_undeclared\.fx:9: glslang crashed on this HLSL \(signal 11\)"'
 t_done

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # tests/cli/fuzz_replay.sh BUILD - replay the fuzz seed corpus and every kept crasher
-# (tests/fuzz/{corpus,regressions}/<target>/) through the gcc-built replay programs
+# (tests/fuzz/{corpus,regressions}/<target>/ and the seeds of tests/fuzz/targets.sh; the targets are
+# the Makefile's FUZZ_ALL) through the gcc-built replay programs
 # ($(BUILD)/fuzz/replay_<target>, built by `make tests`; sanitizers with SAN=1).
 # A target whose code has not landed yet has no replay program: skipped.
 . tests/util/cli_lib.sh
-for t in pmx pmd vmd vpd scene texture pmm x fx; do
+. tests/fuzz/targets.sh
+for t in $(sed -n 's/^FUZZ_ALL := //p' Makefile); do
     bin="$BUILD/fuzz/replay_$t"
     if [ ! -x "$bin" ]; then
         t_skip "replay $t" "skipped: $bin not built (its reader has not landed)"
         continue
     fi
-    dirs=()
-    for d in corpus regressions; do
-        [ -d "tests/fuzz/$d/$t" ] && dirs+=("tests/fuzz/$d/$t")
-    done
+    mapfile -t dirs < <(fuzz_seed_dirs "$t")
+    [ -d "tests/fuzz/regressions/$t" ] && dirs+=("tests/fuzz/regressions/$t")
     if [ ${#dirs[@]} -eq 0 ]; then
         t_skip "replay $t" "skipped: no corpus or regressions for $t"
         continue

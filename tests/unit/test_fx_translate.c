@@ -4,9 +4,11 @@
  * names, locations and reflection the runtime binds by, errors at FILE:LINE,
  * the size cap, and the shared corpus's figures (parse, translate, link). */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/file.h"
 #include "core/fx.h"
@@ -508,6 +510,186 @@ TEST(hlsl_size_is_capped)
     mmd_fx_free(fx);
 }
 
+/* ---- bounds: hostile passes end with an error, within the limits (translate.h) ---- */
+
+#define VS_PS_TAIL                                                                                                   \
+    "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"                                                    \
+    "technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n"
+
+/* The one pass of src translated with opt. */
+static mmd_status translate_one(const char *src, const mmd_fx_translate_options *opt, mmd_fx_program **p,
+                                mmd_error *err)
+{
+    mmd_fx *fx = parse(src);
+    if (!fx)
+        return MMD_E_BAD_STRUCTURE;
+    *p = NULL;
+    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], opt, p, err);
+    mmd_fx_free(fx);
+    return st;
+}
+
+/* f24 calls f23 twice, ...: 2^24 calls once glslang's legalisation inlines
+ * them. Its child is stopped by the alarm (1 s here, 20 s by default). */
+TEST(compile_time_is_bounded)
+{
+    char src[4096] = "float f0(float x) { return sin(x * 2); }\n";
+    for (int i = 1; i <= 24; i++)
+        snprintf(src + strlen(src), sizeof src - strlen(src), "float f%d(float x) { return f%d(x) + f%d(x + 1); }\n",
+                 i, i - 1, i - 1);
+    strcat(src, "float4 PS(float2 t : TEXCOORD0) : COLOR0 { return f24(t.x); }\n" VS_PS_TAIL);
+    mmd_fx_translate_options opt = {.compile_seconds = 1};
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    CHECK_EQ_INT(translate_one(src, &opt, &p, &err), MMD_E_LIMIT);
+    CHECK(p == NULL);
+    CHECK_STR(err.msg, "t.fx:28: glslang took more than 1 s");
+    printf("# %s\n", err.msg);
+}
+
+/* A loop of 100000 with [unroll] is not unrolled by glslang or SPIRV-Tools
+ * (nor by Mesa's link): one loop in the GLSL. */
+TEST(unroll_hint_is_not_expanded)
+{
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    mmd_status st = translate_one("float4 PS(float2 t : TEXCOORD0) : COLOR0\n"
+                                  "{\n"
+                                  "    float4 s = 0;\n"
+                                  "    [unroll] for (int i = 0; i < 100000; i++) s += sin(t.x * i) * cos(t.y + i);\n"
+                                  "    return s;\n"
+                                  "}\n" VS_PS_TAIL,
+                                  NULL, &p, &err);
+    if (st != MMD_OK)
+        printf("# %s\n", err.msg);
+    REQUIRE(st == MMD_OK);
+    CHECK(strlen(p->fs) < 4096);
+    CHECK(strstr(p->fs, "100000") != NULL);
+    int linked = link_ok(p);
+    mmd_fx_program_free(p);
+    CHECK(linked != 0);
+}
+
+/* SPIRV-Cross runs in this process: the SPIR-V it reads is capped, from
+ * glslang's child and from the cache alike. */
+TEST(spirv_words_are_capped)
+{
+    char dir[] = "/tmp/mmd_fx_capXXXXXX";
+    REQUIRE(mkdtemp(dir));
+    mmd_fx_translate_options opt = {.cache_dir = dir};
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    REQUIRE(translate_one(k_post, &opt, &p, &err) == MMD_OK); /* fills the cache */
+    mmd_fx_program_free(p);
+    opt.max_spirv_words = 16;
+    CHECK_EQ_INT(translate_one(k_post, &opt, &p, &err), MMD_E_LIMIT); /* from the cache */
+    CHECK(strstr(err.msg, "words of SPIR-V (at most 16)") != NULL);
+    opt.cache_dir = NULL;
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(translate_one(k_post, &opt, &p, &err), MMD_E_LIMIT); /* from glslang's child */
+    CHECK(strstr(err.msg, "t.fx:20: glslang made ") != NULL && strstr(err.msg, "(at most 16)") != NULL);
+    printf("# %s\n", err.msg);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
+/* A constant array glslang cannot encode (an instruction over 65535 words)
+ * and a glslang crash (deep recursion of a 60000-term sum) are errors of the pass. */
+TEST(hostile_arrays_and_sums_are_errors)
+{
+    size_t cap = 1u << 20;
+    char *src = malloc(cap);
+    REQUIRE(src);
+    size_t n = (size_t)snprintf(src, cap, "static float4 tab[65536] = {");
+    for (int i = 0; i < 2000; i++)
+        n += (size_t)snprintf(src + n, cap - n, "%sfloat4(1, 2, 3, %d)", i ? ", " : "", i);
+    n += (size_t)snprintf(src + n, cap - n, "};\nfloat4 PS(float2 t : TEXCOORD0) : COLOR0 { return tab[(int)t.x]; }\n%s",
+                          VS_PS_TAIL);
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    mmd_status st = translate_one(src, NULL, &p, &err);
+    printf("# array: %s\n", err.msg);
+    CHECK(st != MMD_OK && p == NULL && !strncmp(err.msg, "t.fx:", 5));
+    n = (size_t)snprintf(src, cap, "float4 PS(float2 t : TEXCOORD0) : COLOR0 { return t.x");
+    for (int i = 0; i < 60000; i++)
+        n += (size_t)snprintf(src + n, cap - n, " + t.x * %d.0", i);
+    snprintf(src + n, cap - n, "; }\n%s", VS_PS_TAIL);
+    memset(&err, 0, sizeof err);
+    st = translate_one(src, NULL, &p, &err);
+    printf("# sum: %s\n", err.msg);
+    CHECK(st != MMD_OK && p == NULL && !strncmp(err.msg, "t.fx:", 5));
+    free(src);
+}
+
+/* glslang's address space is capped (not under ASan, which reserves
+ * terabytes: skipped there): 64 inlined copies of a 2000-statement function
+ * take ~500 MB and 20 s without the cap. */
+TEST(compile_memory_is_bounded)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    SKIP("skipped: no address-space cap under ASan");
+#else
+    size_t cap = 1u << 20;
+    char *src = malloc(cap);
+    REQUIRE(src);
+    size_t n = (size_t)snprintf(src, cap, "float f(float x) {\nfloat a0 = x;\n");
+    for (int i = 0; i < 2000; i++)
+        n += (size_t)snprintf(src + n, cap - n, "float a%d = a%d * %d.5 + a%d;\n", i + 1, i, i, i);
+    n += (size_t)snprintf(src + n, cap - n, "return a2000; }\nfloat4 PS(float2 t : TEXCOORD0) : COLOR0 { return 0");
+    for (int i = 0; i < 64; i++)
+        n += (size_t)snprintf(src + n, cap - n, " + f(t.x + %d)", i);
+    snprintf(src + n, cap - n, "; }\n%s", VS_PS_TAIL);
+    mmd_fx_translate_options opt = {.compile_memory = 64u << 20};
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    CHECK_EQ_INT(translate_one(src, &opt, &p, &err), MMD_E_LIMIT);
+    free(src);
+    CHECK(p == NULL);
+    CHECK_STR(err.msg, "t.fx:2006: glslang needed more than 64 MiB");
+#endif
+}
+
+/* A child that sits blocked after fork (as one that inherits an allocator
+ * lock another thread held: GCC 12's ASan) is killed and forked again; three
+ * in a row are an error naming the cause. g_block_forks children pause for
+ * good in a pthread_atfork handler (test state: the count is taken in the
+ * parent before each fork). */
+static int g_block_forks;
+static bool g_block_this;
+
+static void fork_prepare(void)
+{
+    g_block_this = g_block_forks > 0;
+    if (g_block_forks > 0)
+        g_block_forks--;
+}
+
+static void fork_child(void)
+{
+    while (g_block_this)
+        pause();
+}
+
+TEST(blocked_child_is_forked_again)
+{
+    REQUIRE(pthread_atfork(fork_prepare, NULL, fork_child) == 0);
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    g_block_forks = 1; /* the vertex shader's first child: the second one compiles */
+    CHECK_EQ_INT(translate_one(k_post, NULL, &p, &err), MMD_OK);
+    mmd_fx_program_free(p);
+    CHECK_EQ_INT(g_block_forks, 0);
+    g_block_forks = 3;
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(translate_one(k_post, NULL, &p, &err), MMD_E_LIMIT);
+    CHECK(p == NULL);
+    CHECK(strstr(err.msg, "t.fx:20: glslang's process sat blocked (no CPU time for 3 s, 3 tries): a lock another "
+                          "thread held when it was forked") == err.msg);
+    printf("# %s\n", err.msg);
+    g_block_forks = 0;
+}
+
 TEST(semantics_normalise)
 {
     static const char *const cases[][2] = {
@@ -601,6 +783,12 @@ int main(void)
     RUN(errors_name_file_and_line);
     RUN(glslang_crash_is_an_error);
     RUN(hlsl_size_is_capped);
+    RUN(compile_time_is_bounded);
+    RUN(unroll_hint_is_not_expanded);
+    RUN(spirv_words_are_capped);
+    RUN(hostile_arrays_and_sums_are_errors);
+    RUN(compile_memory_is_bounded);
+    RUN(blocked_child_is_forked_again);
     RUN(semantics_normalise);
     RUN(shared_corpus_figures);
     mmd_gl_context_free(g_ctx);
