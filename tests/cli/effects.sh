@@ -2,16 +2,7 @@
 # tests/cli/effects.sh BUILD - the effect options (issue 18) end to end on the generated demo:
 # usage errors, [effects] keys, off = the plain bytes, determinism across threads and chunks.
 . tests/util/cli_lib.sh
-MKDEMO=$BUILD/tools/mkdemo
-
-if [ ! -x "$MMD" ] || [ ! -x "$MKDEMO" ]; then
-    t_skip "effects cli" "skipped: $MMD or $MKDEMO not built"; t_done; exit
-fi
-if ! "$MKDEMO" "$TMP/demo" >/dev/null 2>&1; then
-    t_fail "mkdemo generates the demo assets"; t_done; exit
-fi
-cp scenes/demo.ini "$TMP/scene.ini"
-S=$TMP/scene.ini
+demo_scene "effects cli" || { t_done; exit; }
 SMALL=(--size 160x90 --aa 1 --progress none --frames 12)
 
 # --- usage ---------------------------------------------------------------------

@@ -6,19 +6,10 @@
 # broken effect warns and keeps the built-in look, or with --strict-effects exits 2; a post
 # effect beside an accessory is not drawn on it.
 . tests/util/cli_lib.sh
-MKDEMO=$BUILD/tools/mkdemo
 MKP=$BUILD/tools/mkproject
 CHECK="python3 tests/util/png_check.py"
 FX=$PWD/tests/fx
-
-if [ ! -x "$MMD" ] || [ ! -x "$MKDEMO" ] || [ ! -x "$MKP" ] || ! command -v python3 >/dev/null; then
-    t_skip "object effects" "skipped: $MMD, $MKDEMO, $MKP or python3 missing"; t_done; exit
-fi
-if ! "$MKDEMO" "$TMP/demo" >/dev/null 2>&1; then
-    t_fail "mkdemo generates the demo assets"; t_done; exit
-fi
-cp scenes/demo.ini "$TMP/scene.ini"
-S=$TMP/scene.ini
+demo_scene "object effects" "$MKP" || { t_done; exit; }
 SMALL=(--size 160x90 --aa 1 --progress none --frames 12 --no-audio)
 F=frame_000012.png
 EDGE=1a2633 # the demo character's edge colour as drawn

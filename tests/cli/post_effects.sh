@@ -4,18 +4,9 @@
 # (tests/fx/) checked pixel by pixel (tests/util/png_check.py) and the four shared
 # MikuMikuShaders effects when ../shared is there.
 . tests/util/cli_lib.sh
-MKDEMO=$BUILD/tools/mkdemo
 CHECK="python3 tests/util/png_check.py"
 FX=$PWD/tests/fx
-
-if [ ! -x "$MMD" ] || [ ! -x "$MKDEMO" ] || ! command -v python3 >/dev/null; then
-    t_skip "post effects" "skipped: $MMD, $MKDEMO or python3 missing"; t_done; exit
-fi
-if ! "$MKDEMO" "$TMP/demo" >/dev/null 2>&1; then
-    t_fail "mkdemo generates the demo assets"; t_done; exit
-fi
-cp scenes/demo.ini "$TMP/scene.ini"
-S=$TMP/scene.ini
+demo_scene "post effects" || { t_done; exit; }
 SMALL=(--size 160x90 --aa 1 --progress none --frames 12)
 F=frame_000012.png
 # scene NAME [SECTION LINES...]: the demo with lines appended

@@ -7,19 +7,10 @@
 # effects (tests/fx/) on the generated demo and on generated projects (tools/mkproject);
 # the four shared MikuMikuShaders effects through a generated .pmm when ../shared is there.
 . tests/util/cli_lib.sh
-MKDEMO=$BUILD/tools/mkdemo
 MKP=$BUILD/tools/mkproject
 CHECK="python3 tests/util/png_check.py"
 FX=$PWD/tests/fx
-
-if [ ! -x "$MMD" ] || [ ! -x "$MKDEMO" ] || [ ! -x "$MKP" ] || ! command -v python3 >/dev/null; then
-    t_skip "post effects through accessories" "skipped: $MMD, $MKDEMO, $MKP or python3 missing"; t_done; exit
-fi
-if ! "$MKDEMO" "$TMP/demo" >/dev/null 2>&1; then
-    t_fail "mkdemo generates the demo assets"; t_done; exit
-fi
-cp scenes/demo.ini "$TMP/scene.ini"
-S=$TMP/scene.ini
+demo_scene "post effects through accessories" "$MKP" || { t_done; exit; }
 SMALL=(--size 160x90 --aa 1 --progress none --frames 12)
 F=frame_000012.png
 # a controller as MikuMikuShaders ships them: one degenerate triangle (no pixels)

@@ -34,3 +34,16 @@ mp4_atoms() {
     done
     echo
 }
+# demo_scene WHAT [TOOL...]: the generated demo in $TMP/demo (tools/mkdemo) and its scene copied
+# to S=$TMP/scene.ini; false after one skip of WHAT (the binary, mkdemo, a TOOL or python3
+# missing) or one failure (mkdemo did not run): the script then ends with `|| { t_done; exit; }`.
+demo_scene() {
+    local what=$1 t; shift
+    for t in "$MMD" "$BUILD/tools/mkdemo" "$@"; do
+        [ -x "$t" ] || { t_skip "$what" "skipped: $t not built"; return 1; }
+    done
+    command -v python3 >/dev/null || { t_skip "$what" "skipped: python3 missing"; return 1; }
+    "$BUILD/tools/mkdemo" "$TMP/demo" >/dev/null 2>&1 || { t_fail "mkdemo generates the demo assets"; return 1; }
+    cp scenes/demo.ini "$TMP/scene.ini"
+    S=$TMP/scene.ini
+}
