@@ -60,6 +60,30 @@ static mmd_fx *parse(const char *src)
 
 /* Links p on the test context: true, or false with the log printed; 1 when
  * there is no context (the caller skips). */
+/* The one pass of src translated with opt. */
+static mmd_status translate_one(const char *src, const mmd_fx_translate_options *opt, mmd_fx_program **p,
+                                mmd_error *err)
+{
+    mmd_fx *fx = parse(src);
+    if (!fx)
+        return MMD_E_BAD_STRUCTURE;
+    *p = NULL;
+    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], opt, p, err);
+    mmd_fx_free(fx);
+    return st;
+}
+
+/* The one pass of src translated (its error printed when it does not), NULL when it does not. */
+static mmd_fx_program *translated(const char *src)
+{
+    mmd_fx_program *p = NULL;
+    mmd_error err = {0};
+    if (translate_one(src, NULL, &p, &err) == MMD_OK)
+        return p;
+    printf("# %s\n", err.msg);
+    return NULL;
+}
+
 static int link_ok(const mmd_fx_program *p)
 {
     const mmd_gl *gl = gl_or_null();
@@ -125,14 +149,8 @@ static const char k_object[] =
 
 TEST(object_effect_translates_and_links)
 {
-    mmd_fx *fx = parse(k_object);
-    REQUIRE(fx);
-    mmd_fx_program *p = NULL;
-    mmd_error err = {0};
-    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err);
-    if (st != MMD_OK)
-        printf("# %s\n", err.msg);
-    REQUIRE(st == MMD_OK);
+    mmd_fx_program *p = translated(k_object);
+    REQUIRE(p);
     const mmd_fx_uniform *u = uniform(p, "WorldViewProj", MMD_FX_STAGE_VERTEX);
     REQUIRE(u);
     CHECK_STR(u->semantic, "WORLDVIEWPROJECTION");
@@ -166,7 +184,6 @@ TEST(object_effect_translates_and_links)
     CHECK(strstr(p->fs, "uniform sampler2D ObjTexSampler;"));
     int linked = link_ok(p);
     mmd_fx_program_free(p);
-    mmd_fx_free(fx);
     if (linked == 1)
         SKIP("skipped: no GL context");
     CHECK(linked == 2);
@@ -204,14 +221,8 @@ static const char k_post[] =
 
 TEST(post_effect_translates_and_links)
 {
-    mmd_fx *fx = parse(k_post);
-    REQUIRE(fx);
-    mmd_fx_program *p = NULL;
-    mmd_error err = {0};
-    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err);
-    if (st != MMD_OK)
-        printf("# %s\n", err.msg);
-    REQUIRE(st == MMD_OK);
+    mmd_fx_program *p = translated(k_post);
+    REQUIRE(p);
     const mmd_fx_uniform *u = uniform(p, "ViewportSize", MMD_FX_STAGE_VERTEX);
     REQUIRE(u);
     CHECK_STR(u->semantic, "VIEWPORTPIXELSIZE");
@@ -231,7 +242,6 @@ TEST(post_effect_translates_and_links)
     CHECK(strstr(p->vs, "mmd_dx9_") == NULL);
     int linked = link_ok(p);
     mmd_fx_program_free(p);
-    mmd_fx_free(fx);
     if (linked == 1)
         SKIP("skipped: no GL context");
     CHECK(linked == 2);
@@ -405,14 +415,8 @@ static const char k_dims[] =
 
 TEST(sampler_dimensions_follow_the_texture)
 {
-    mmd_fx *fx = parse(k_dims);
-    REQUIRE(fx);
-    mmd_fx_program *p = NULL;
-    mmd_error err = {0};
-    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err);
-    if (st != MMD_OK)
-        printf("# %s\n", err.msg);
-    REQUIRE(st == MMD_OK);
+    mmd_fx_program *p = translated(k_dims);
+    REQUIRE(p);
     static const struct { const char *name, *glsl; mmd_fx_sampler_dim dim; } want[] = {
         {"NoiseSamp", "uniform sampler3D NoiseSamp;", MMD_FX_SAMPLER_3D},
         {"VolSamp", "uniform sampler3D VolSamp;", MMD_FX_SAMPLER_3D},
@@ -431,7 +435,6 @@ TEST(sampler_dimensions_follow_the_texture)
     CHECK(strstr(p->fs, "textureLod(NoiseSamp, vec3(") != NULL);
     int linked = link_ok(p);
     mmd_fx_program_free(p);
-    mmd_fx_free(fx);
     if (linked == 1)
         SKIP("skipped: no GL context");
     CHECK(linked == 2);
@@ -515,19 +518,6 @@ TEST(hlsl_size_is_capped)
 #define VS_PS_TAIL                                                                                                   \
     "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"                                                    \
     "technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n"
-
-/* The one pass of src translated with opt. */
-static mmd_status translate_one(const char *src, const mmd_fx_translate_options *opt, mmd_fx_program **p,
-                                mmd_error *err)
-{
-    mmd_fx *fx = parse(src);
-    if (!fx)
-        return MMD_E_BAD_STRUCTURE;
-    *p = NULL;
-    mmd_status st = mmd_fx_translate(fx, &fx->techniques[0].passes[0], opt, p, err);
-    mmd_fx_free(fx);
-    return st;
-}
 
 /* f24 calls f23 twice, ...: 2^24 calls once glslang's legalisation inlines
  * them. Its child is stopped by the alarm (1 s here, 20 s by default). */
