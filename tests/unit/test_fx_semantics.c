@@ -170,52 +170,6 @@ TEST(init_numbers)
     CHECK_EQ_INT(mmd_fx_init_numbers("", v, 8), 0);
 }
 
-/* nanoem's fixture of an accessory's CONTROLOBJECT items, with the frame's
- * controller named test.x: each value as its name says (MME's meaning). */
-TEST(nanoem_accessory_fixture)
-{
-    const char *path = "../shared/assets/fx/nanoem/emapp/test/fixtures/effects/parameters/controlobjects/accessory.fx";
-    void *data = NULL;
-    size_t size = 0;
-    mmd_error err = {0};
-    if (mmd_file_read(path, &data, &size, &err) != MMD_OK)
-        SKIP("skipped: no ../shared");
-    /* the fixture #includes its shaders: what we check are its globals, so the include is cut */
-    char *text = malloc(size + 1);
-    REQUIRE(text);
-    memcpy(text, data, size);
-    text[size] = 0;
-    free(data);
-    char *inc = strstr(text, "#include");
-    if (inc)
-        *inc = 0;
-    mmd_fx *fx = load(text);
-    free(text);
-    REQUIRE(fx);
-    mmd_fx_frame f;
-    frame(&f);
-    f.self_name = "test.x";
-    static const struct { const char *name; unsigned n; float v[3]; } k_want[] = {
-        {"accessory_visible", 1, {1}},     {"accessory_scaling", 1, {1.5f}},
-        {"accessory_offset_3", 4, {4, 5, 6}}, {"accessory_x", 1, {4}},
-        {"accessory_y", 1, {5}},           {"accessory_z", 1, {6}},
-        {"accessory_xyz", 4, {4, 5, 6}},   {"accessory_rx", 1, {0.1f}},
-        {"accessory_ry", 1, {0.2f}},       {"accessory_rz", 1, {0.3f}},
-        {"accessory_rxyz", 4, {0.1f, 0.2f, 0.3f}}, {"accessory_si", 1, {1.5f}},
-        {"accessory_tr", 1, {0.75f}},      {"model_morph", 0, {0}}, /* an accessory has no morphs */
-    };
-    for (size_t i = 0; i < sizeof k_want / sizeof k_want[0]; i++) {
-        const mmd_fx_param *p = param(fx, k_want[i].name);
-        REQUIRE(p);
-        float v[16];
-        unsigned n = mmd_fx_param_value(p, &f, v);
-        CHECK_EQ_INT(n, k_want[i].n);
-        for (unsigned k = 0; k < (n < 3 ? n : 3); k++)
-            CHECK_NEAR(v[k], k_want[i].v[k], 1e-6);
-    }
-    mmd_fx_free(fx);
-}
-
 /* A nanoem fixture without its #include of shaders (its globals are what is checked). */
 static mmd_fx *load_fixture(const char *rel)
 {
@@ -239,6 +193,37 @@ static mmd_fx *load_fixture(const char *rel)
     mmd_fx *fx = load(text);
     free(text);
     return fx;
+}
+
+/* nanoem's fixture of an accessory's CONTROLOBJECT items, with the frame's
+ * controller named test.x: each value as its name says (MME's meaning). */
+TEST(nanoem_accessory_fixture)
+{
+    mmd_fx *fx = load_fixture("controlobjects/accessory.fx");
+    if (!fx)
+        SKIP("skipped: no ../shared");
+    mmd_fx_frame f;
+    frame(&f);
+    f.self_name = "test.x";
+    static const struct { const char *name; unsigned n; float v[3]; } k_want[] = {
+        {"accessory_visible", 1, {1}},     {"accessory_scaling", 1, {1.5f}},
+        {"accessory_offset_3", 4, {4, 5, 6}}, {"accessory_x", 1, {4}},
+        {"accessory_y", 1, {5}},           {"accessory_z", 1, {6}},
+        {"accessory_xyz", 4, {4, 5, 6}},   {"accessory_rx", 1, {0.1f}},
+        {"accessory_ry", 1, {0.2f}},       {"accessory_rz", 1, {0.3f}},
+        {"accessory_rxyz", 4, {0.1f, 0.2f, 0.3f}}, {"accessory_si", 1, {1.5f}},
+        {"accessory_tr", 1, {0.75f}},      {"model_morph", 0, {0}}, /* an accessory has no morphs */
+    };
+    for (size_t i = 0; i < sizeof k_want / sizeof k_want[0]; i++) {
+        const mmd_fx_param *p = param(fx, k_want[i].name);
+        REQUIRE(p);
+        float v[16];
+        unsigned n = mmd_fx_param_value(p, &f, v);
+        CHECK_EQ_INT(n, k_want[i].n);
+        for (unsigned k = 0; k < (n < 3 ? n : 3); k++)
+            CHECK_NEAR(v[k], k_want[i].v[k], 1e-6);
+    }
+    mmd_fx_free(fx);
 }
 
 static void check_values(const mmd_fx *fx, const mmd_fx_frame *f, const char *name, unsigned n, const float *want)
