@@ -101,18 +101,149 @@ static const char *sampler_type(const mmd_fx *fx, const mmd_fx_param *d)
     return d->type;
 }
 
+/* The elements of an initializer list "{a, f(b, c), {d}}" at its top level
+ * (3; a trailing comma adds none); 0 when init is no list. */
+static uint32_t list_count(const char *init)
+{
+    if (!init || init[0] != '{')
+        return 0;
+    uint32_t n = 0;
+    int depth = 0;
+    bool item = false;
+    for (const char *c = init; *c; c++) {
+        if (*c == '{' || *c == '(' || *c == '[')
+            depth++;
+        else if (*c == '}' || *c == ')' || *c == ']')
+            depth--;
+        if (depth == 1 && *c == ',') {
+            n += item;
+            item = false;
+        } else if (depth >= 1 && !isspace((unsigned char)*c) && !(depth == 1 && *c == '{')) {
+            item = true;
+        }
+        if (depth == 0)
+            break;
+    }
+    return n + item;
+}
+
+/* The element count of an array global: its [N], or for "T X[] = {...}"
+ * (DX9 sizes it by the list; glslang wants a size) its list's; 0 when
+ * neither is a plain number. */
+static uint32_t array_count(const mmd_fx_param *d)
+{
+    if (!d->array)
+        return 0;
+    if (!d->array[0])
+        return list_count(d->init);
+    char *end = NULL;
+    unsigned long n = strtoul(d->array, &end, 10);
+    return end && *end == 0 && n <= UINT32_MAX ? (uint32_t)n : 0;
+}
+
+static void put_dims(sbuf *b, const mmd_fx_param *d)
+{
+    if (!d->array)
+        return;
+    char n[16];
+    uint32_t count = d->array[0] ? 0 : array_count(d);
+    snprintf(n, sizeof n, "%u", count);
+    put(b, "[");
+    put(b, count ? n : d->array);
+    put(b, "]");
+}
+
 static void put_static(sbuf *b, const mmd_fx_param *d, const char *init)
 {
     put(b, "static ");
     put(b, d->type);
     put(b, " ");
     put(b, d->name);
-    put(b, d->array ? "[" : "");
-    put(b, d->array ? d->array : "");
-    put(b, d->array ? "]" : "");
+    put_dims(b, d);
     put(b, init ? " = " MMD_FX_WRITTEN_PREFIX : "");
     put(b, init ? init : "");
     put(b, ";\n");
+}
+
+static bool is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Past spaces and then the character want at *c; false when another comes. */
+static bool skip_to(const char **c, char want)
+{
+    while (isspace((unsigned char)**c))
+        (*c)++;
+    if (**c != want)
+        return false;
+    (*c)++;
+    while (isspace((unsigned char)**c))
+        (*c)++;
+    return true;
+}
+
+/* The components a vector type has: float4 4, half2 2, float 1; 0 for
+ * matrices and what is no scalar or vector. */
+static int vector_size(const char *type)
+{
+    static const char *const scalars[] = {"float", "half", "int", "bool", "double", "uint"};
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        size_t n = strlen(scalars[i]);
+        if (strncmp(type, scalars[i], n))
+            continue;
+        if (!type[n])
+            return 1;
+        return type[n] >= '1' && type[n] <= '4' && !type[n + 1] ? type[n] - '0' : 0;
+    }
+    return 0;
+}
+
+/* DX9's array reinterpretation as a global's initializer,
+ * "static float W[8] = (float[8])Weights;" with Weights a global float4[2]
+ * (Ikeno's blur weights): glslang has no array casts, so the initializer
+ * becomes the list of Weights' components in order, "{Weights[0].x, ...}".
+ * Written to b (with " = "); false, nothing written, when init is no such
+ * cast. */
+static bool put_array_cast(sbuf *b, const mmd_fx *fx, const mmd_fx_param *d)
+{
+    if (!d->array || vector_size(d->type) != 1)
+        return false;
+    const char *c = d->init;
+    size_t tn = strlen(d->type);
+    if (!skip_to(&c, '(') || strncmp(c, d->type, tn) || is_ident_char(c[tn]))
+        return false;
+    c += tn;
+    if (!skip_to(&c, '[') || !isdigit((unsigned char)*c))
+        return false;
+    unsigned long n = strtoul(c, (char **)&c, 10);
+    if (!skip_to(&c, ']') || !skip_to(&c, ')') || n == 0 || n > MMD_FX_MAX_ARRAY_CAST || n != array_count(d))
+        return false;
+    while (isspace((unsigned char)*c))
+        c++;
+    const char *src = c;
+    while (is_ident_char(*c))
+        c++;
+    size_t sn = (size_t)(c - src);
+    while (isspace((unsigned char)*c))
+        c++;
+    const mmd_fx_param *from = NULL;
+    for (uint32_t i = 0; i < fx->param_count && !*c && sn && !from; i++)
+        from = strlen(fx->params[i].name) == sn && !memcmp(fx->params[i].name, src, sn) ? &fx->params[i] : NULL;
+    int width = from ? vector_size(from->type) : 0;
+    if (!width || (uint64_t)array_count(from) * (uint64_t)width < n)
+        return false;
+    put(b, " = {");
+    for (unsigned long k = 0; k < n; k++) {
+        char item[32];
+        put(b, k ? ", " : "");
+        put(b, from->name);
+        snprintf(item, sizeof item, "[%lu]%s%.*s", k / (unsigned long)width, width > 1 ? "." : "", width > 1 ? 1 : 0,
+                 "xyzw" + k % (unsigned long)width);
+        put(b, item);
+    }
+    put(b, "}");
+    return true;
 }
 
 /* One typed global as HLSL: [storage] TYPE NAME[array] [: SEMANTIC] [= init];
@@ -133,27 +264,18 @@ static void put_param(sbuf *b, const mmd_fx *fx, const mmd_fx_param *d, bool sam
     put(b, " ");
     put(b, mode == 'w' ? MMD_FX_WRITTEN_PREFIX : "");
     put(b, d->name);
-    if (d->array) {
-        put(b, "[");
-        put(b, d->array);
-        put(b, "]");
-    }
+    put_dims(b, d);
     if (d->semantic && !sampler) {
         put(b, " : ");
         put(b, d->semantic);
     }
-    if (d->init && !sampler) {
+    if (d->init && !sampler && !put_array_cast(b, fx, d)) {
         put(b, " = ");
         put(b, d->init);
     }
     put(b, ";\n");
     if (mode == 'w')
         put_static(b, d, d->name);
-}
-
-static bool is_ident_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /* Whether s[0..n) names a function of the effect (call) or a deferred global. */

@@ -41,6 +41,7 @@
 #define MMD_FX_MAX_TOKENS (4u << 20)             /* tokens after expansion (and made by it) */
 #define MMD_FX_MAX_MACRO_DEPTH 64                /* nested macro argument expansion */
 #define MMD_FX_MAX_NESTING 256                   /* #if nesting, brackets, expression depth */
+#define MMD_FX_MAX_ARRAY_CAST 4096               /* elements of a "(float[N])Array" written out */
 
 /* Reads an #include: dir is the including file's folder ("." for a root
  * without one), name the file as written ('\' and '/' both occur; case may

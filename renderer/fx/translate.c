@@ -261,10 +261,17 @@ static mmd_status compile_error(mmd_status st, const char *log, mmd_fx_loc at, m
 static mmd_status build_sources(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_text t[2], const char *entries[2],
                                 mmd_error *err)
 {
+    const char *pname = pass->name[0] ? pass->name : "(unnamed)";
+    /* MME draws a pass without shaders with MMD's own shading (an object
+     * effect's "pass DrawObject { }" under its fur or outline passes); one
+     * shader alone is DX9's fixed-function pipeline for the other stage. */
+    if (!pass->vs.profile && !pass->ps.profile)
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, pass->loc,
+                           "pass %s sets no shaders (MMD's own drawing of the object, not run by effects here)", pname);
     if (!pass->vs.profile || !pass->ps.profile)
-        return mmd_fx_fail(
-            err, MMD_E_UNSUPPORTED, pass->loc, "pass %s sets no %s (fixed-function passes are not translated)",
-            pass->name[0] ? pass->name : "(unnamed)", pass->vs.profile ? "pixel shader" : "vertex shader");
+        return mmd_fx_fail(err, MMD_E_UNSUPPORTED, pass->loc,
+                           "pass %s sets no %s (fixed-function passes are not translated)", pname,
+                           pass->vs.profile ? "pixel shader" : "vertex shader");
     static const char *const wrappers[2] = {"mmd_entry_vs", "mmd_entry_ps"};
     for (int i = 0; i < 2; i++) {
         mmd_fx_hlsl_rewrite(&t[i], fx->hlsl);

@@ -1,10 +1,26 @@
 /* renderer/scene/effect_file.c - an effect file and its includes (effect_file.h). */
 #include "renderer/scene/effect_file.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/file.h"
 #include "renderer/image/texpath.h"
+
+/* The resolver speaks of textures ("texture 'X' not found: no 'sub' in
+ * '.'"); the parser already names the include ('#include "X": '), so only
+ * the reason stays: 'not found: no 'sub' in '.' (also tried ...)'. */
+static void keep_reason(mmd_error *err, const char *name)
+{
+    char lead[sizeof err->msg];
+    int n = snprintf(lead, sizeof lead, "texture '%s'", name);
+    if (!err || n <= 0 || (size_t)n >= sizeof lead || strncmp(err->msg, lead, (size_t)n))
+        return;
+    const char *rest = err->msg + n;
+    rest += strspn(rest, ": ");
+    memmove(err->msg, rest, strlen(rest) + 1);
+}
 
 static mmd_status read_include(void *user, const char *dir, const char *name, void **data, size_t *size,
                                mmd_error *err)
@@ -12,6 +28,8 @@ static mmd_status read_include(void *user, const char *dir, const char *name, vo
     (void)user;
     char path[4096];
     mmd_status st = mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
+    if (st != MMD_OK)
+        keep_reason(err, name);
     return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
 }
 

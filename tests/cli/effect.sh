@@ -77,6 +77,10 @@ t_expect "cache: run over a corrupt entry" 0 "$MMD" effect --json --fx-cache "$C
 t_expect "cache: --fx-cache needs a folder" 1 "$MMD" effect "$TMP/fx/two.fx" --fx-cache
 t_expect "syntax error: exit 2" 2 "$MMD" effect "$TMP/fx/bad.fx"
 t_grep "syntax error: file, line, what" "bad.fx:3: expected = after the state's name, got 'TRUE'"
+printf '#include "sub/HgShadow_ObjHeader.fxh"\nfloat a;\n' >"$TMP/fx/noinclude.fx"
+t_expect "missing include: exit 2" 2 "$MMD" effect "$TMP/fx/noinclude.fx"
+t_grep "missing include: named once, as an include, with the reason" \
+    "noinclude.fx:1: #include \"sub/HgShadow_ObjHeader.fxh\": not found: no 'sub' in '.*fx' \(also tried"
 t_expect "missing file: exit 2" 2 "$MMD" effect "$TMP/fx/none.fx"
 t_expect "no file: usage" 1 "$MMD" effect
 t_expect "unknown option: usage" 1 "$MMD" effect --bogus "$TMP/fx/post.fx"

@@ -187,6 +187,30 @@ TEST(parses_every_construct)
     mmd_fx_free(fx);
 }
 
+/* DX9 sizes "T X[] = {...}" by its list and reinterprets arrays with
+ * "(float[N])X"; glslang needs the size and has no such cast, so the HLSL
+ * gets both written out (tests/fx/rw_array_cast.fx links them). */
+TEST(array_sizes_and_casts_are_written_out)
+{
+    mmd_fx *fx = parse("float4 W4[] = { float4(1, 2, 3, 4), float4(5, 6, 7, f(8, 9)), };\n"
+                       "float2 W2[] = { {1, 2}, {3, 4}, {5, 6} };\n"
+                       "static float W[6] = (float[6])W4;\n"
+                       "static float V[5] = ( float [5] ) W2;\n"
+                       "static float U[9] = (float[9])W4;\n"
+                       "static float2 X[2] = (float2[2])W4;\n"
+                       "float Y[] = 3;\n");
+    REQUIRE(fx);
+    CHECK(strstr(fx->hlsl, "float4 W4[2] = {") != NULL);
+    CHECK(strstr(fx->hlsl, "float2 W2[3] = {") != NULL);
+    CHECK(strstr(fx->hlsl, "static float W[6] = {W4[0].x, W4[0].y, W4[0].z, W4[0].w, W4[1].x, W4[1].y};") != NULL);
+    CHECK(strstr(fx->hlsl, "static float V[5] = {W2[0].x, W2[0].y, W2[1].x, W2[1].y, W2[2].x};") != NULL);
+    /* more elements than W4 has, a vector target, no list: left as written (glslang says why) */
+    CHECK(strstr(fx->hlsl, "static float U[9] = (float[9])W4;") != NULL);
+    CHECK(strstr(fx->hlsl, "static float2 X[2] = (float2[2])W4;") != NULL);
+    CHECK(strstr(fx->hlsl, "float Y[] = 3;") != NULL);
+    mmd_fx_free(fx);
+}
+
 TEST(code_text_keeps_its_lines)
 {
     char src[2048] = "float f()\n{\n  float a = 1;\n\n  a += 2;\n";
@@ -638,6 +662,7 @@ int main(void)
     RUN(macro_bomb_is_refused);
     RUN(shift_jis_text_is_decoded);
     RUN(one_megabyte_parses);
+    RUN(array_sizes_and_casts_are_written_out);
     RUN(every_prefix_is_handled);
     RUN(shared_effects_all_parse);
     RUN(shared_light_bloom_values);

@@ -137,7 +137,8 @@ TEST(fixtures_translate_and_link)
         ctx = NULL;
     }
     const mmd_gl *gl = ctx ? mmd_gl_context_api(ctx) : NULL;
-    static const char *const fixtures[] = {"rw_matrix_swizzle.fx", "rw_static_init.fx", "rw_written_global.fx", "rw_stateblock.fx"};
+    static const char *const fixtures[] = {"rw_matrix_swizzle.fx", "rw_static_init.fx", "rw_written_global.fx", "rw_stateblock.fx",
+                                            "rw_array_cast.fx"};
     for (size_t i = 0; i < sizeof fixtures / sizeof *fixtures; i++)
         fixture_links(fixtures[i], gl);
     mmd_gl_context_free(ctx);

@@ -461,6 +461,11 @@ TEST(errors_name_file_and_line)
                  "technique T {\n"
                  "  pass P { PixelShader = compile ps_2_0 PS(); } }\n",
                  MMD_E_UNSUPPORTED, "t.fx:3: pass P sets no vertex shader");
+    /* a pass without shaders is MMD's own drawing in MME (the held-out corpus: T.Ogura's fur shader) */
+    expect_error("float4 PS() : COLOR0 { return 1; }\n"
+                 "technique T < string MMDPass = \"object\"; > {\n"
+                 "  pass DrawObject { } }\n",
+                 MMD_E_UNSUPPORTED, "t.fx:3: pass DrawObject sets no shaders (MMD's own drawing of the object");
     expect_error(
         "float4 PS() : COLOR0 { return 1; }\n"
         "technique T { pass P { VertexShader = compile vs_2_0 Missing(); PixelShader = compile ps_2_0 PS(); } }\n",
