@@ -67,8 +67,9 @@ static void *preroll_main(void *arg)
  * (image/decode_child.c, fx/isolate.c). glibc's malloc is fork-safe; GCC 12's
  * AddressSanitizer allocator is not (no atfork handlers before LLVM 18): a
  * child forked while this thread holds one of its locks hangs until its time
- * limit, and the texture or effect is dropped. Under ASan it runs here, first:
- * the same pose, only later. */
+ * limit, and the texture or effect is dropped. Under ASan (and when no thread
+ * can be made) it runs at the join instead, after loading, when the output is
+ * open and a signal cuts it short as it does the thread: the same pose. */
 void mmd_render_preroll_start(render_preroll *pr)
 {
 #ifdef MMD_ASAN
@@ -76,14 +77,14 @@ void mmd_render_preroll_start(render_preroll *pr)
 #else
     pr->running = pthread_create(&pr->thread, NULL, preroll_main, pr) == 0;
 #endif
-    if (!pr->running) /* no thread to spare: here, now */
-        preroll_main(pr);
 }
 
 void mmd_render_preroll_join(render_preroll *pr)
 {
     if (pr->running)
         pthread_join(pr->thread, NULL);
+    else
+        preroll_main(pr); /* no thread: here, now */
     pr->running = false;
 }
 

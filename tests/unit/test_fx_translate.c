@@ -73,14 +73,17 @@ static mmd_status translate_one(const char *src, const mmd_fx_translate_options 
     return st;
 }
 
-/* The one pass of src translated (its error printed when it does not), NULL when it does not. */
-static mmd_fx_program *translated(const char *src)
+/* The one pass of src translated (its error printed when it does not), NULL
+ * when it does not; *fx its parse, which the program's names point into
+ * (the caller frees both). */
+static mmd_fx_program *translated(const char *src, mmd_fx **fx)
 {
     mmd_fx_program *p = NULL;
     mmd_error err = {0};
-    if (translate_one(src, NULL, &p, &err) == MMD_OK)
+    *fx = parse(src);
+    if (*fx && mmd_fx_translate(*fx, &(*fx)->techniques[0].passes[0], NULL, &p, &err) == MMD_OK)
         return p;
-    printf("# %s\n", err.msg);
+    printf("# %s\n", *fx ? err.msg : "does not parse");
     return NULL;
 }
 
@@ -149,7 +152,8 @@ static const char k_object[] =
 
 TEST(object_effect_translates_and_links)
 {
-    mmd_fx_program *p = translated(k_object);
+    mmd_fx *fx;
+    mmd_fx_program *p = translated(k_object, &fx);
     REQUIRE(p);
     const mmd_fx_uniform *u = uniform(p, "WorldViewProj", MMD_FX_STAGE_VERTEX);
     REQUIRE(u);
@@ -184,6 +188,7 @@ TEST(object_effect_translates_and_links)
     CHECK(strstr(p->fs, "uniform sampler2D ObjTexSampler;"));
     int linked = link_ok(p);
     mmd_fx_program_free(p);
+    mmd_fx_free(fx);
     if (linked == 1)
         SKIP("skipped: no GL context");
     CHECK(linked == 2);
@@ -221,7 +226,8 @@ static const char k_post[] =
 
 TEST(post_effect_translates_and_links)
 {
-    mmd_fx_program *p = translated(k_post);
+    mmd_fx *fx;
+    mmd_fx_program *p = translated(k_post, &fx);
     REQUIRE(p);
     const mmd_fx_uniform *u = uniform(p, "ViewportSize", MMD_FX_STAGE_VERTEX);
     REQUIRE(u);
@@ -242,6 +248,7 @@ TEST(post_effect_translates_and_links)
     CHECK(strstr(p->vs, "mmd_dx9_") == NULL);
     int linked = link_ok(p);
     mmd_fx_program_free(p);
+    mmd_fx_free(fx);
     if (linked == 1)
         SKIP("skipped: no GL context");
     CHECK(linked == 2);
@@ -415,7 +422,8 @@ static const char k_dims[] =
 
 TEST(sampler_dimensions_follow_the_texture)
 {
-    mmd_fx_program *p = translated(k_dims);
+    mmd_fx *fx;
+    mmd_fx_program *p = translated(k_dims, &fx);
     REQUIRE(p);
     static const struct { const char *name, *glsl; mmd_fx_sampler_dim dim; } want[] = {
         {"NoiseSamp", "uniform sampler3D NoiseSamp;", MMD_FX_SAMPLER_3D},
@@ -435,6 +443,7 @@ TEST(sampler_dimensions_follow_the_texture)
     CHECK(strstr(p->fs, "textureLod(NoiseSamp, vec3(") != NULL);
     int linked = link_ok(p);
     mmd_fx_program_free(p);
+    mmd_fx_free(fx);
     if (linked == 1)
         SKIP("skipped: no GL context");
     CHECK(linked == 2);
