@@ -424,8 +424,8 @@ bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t 
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
                       {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}, edge_offset,
                       false};
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, NULL, f->shadow_vp, f->light_dir, f->light_color,
-                         f->v->eye, f->shadow_mode, r->o.width, r->o.height};
+    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, f->hook_world, f->shadow_vp, f->light_dir,
+                         f->light_color, f->v->eye, f->shadow_mode, r->o.width, r->o.height};
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 

@@ -189,6 +189,9 @@ typedef struct frame_ctx {
     const mmd_render_view *v;
     float proj_flip[16], viewproj[16], world[16], light_dir[3], light_color[3], shadow_vp[16];
     int shadow_mode;
+    const float *hook_world; /* a pass hook's mmd_pass_frame.object_world (LH, column-major): NULL the
+                                model's identity or the accessory's placement; the ground shadow's
+                                flattening (pass_ground_shadow.c) */
 } frame_ctx;
 
 /* The per-object pass interface (render.h): does options.pass_hook draw
