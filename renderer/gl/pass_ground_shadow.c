@@ -1,7 +1,8 @@
 /* renderer/gl/pass_ground_shadow.c - MMD's ground shadow: the casters
  * flattened onto y = 0 along the light, in the light's colour, one model at a
- * time right after it is drawn (MMD's order: see mmd_renderer_draw). With a
- * pass hook (render.h) each caster is first offered to it as kind `shadow`. */
+ * time right after it is drawn (MMD's order: see mmd_renderer_draw), the
+ * accessories' after all models. With a pass hook (render.h) each caster
+ * material or accessory subset is first offered to it as kind `shadow`. */
 
 #include "renderer/gl/render_internal.h"
 
@@ -59,6 +60,44 @@ static void hooked_casters(mmd_renderer *r, const mmd_render_instance *ins, size
     }
 }
 
+/* mmd_accessories_draw_casters with the hook asked first for each subset
+ * (nanoem's Accessory::drawGroundShadow: the shadow technique per subset);
+ * WORLD the flattening x the accessory's placement. */
+static void hooked_accessories(mmd_renderer *r, const float proj[16], const float w[16], const frame_ctx *f,
+                               bool translucent)
+{
+    const mmd_gl *gl = r->gl;
+    for (size_t i = 0; i < r->acc_count; i++) {
+        const gpu_accessory *g = &r->accs[i];
+        if (!mmd_accessory_casts(g))
+            continue;
+        float flat[16], gw[16];
+        frame_ctx fg = *f;
+        mat_mul(proj, g->world, flat);
+        fg.hook_world = flat;
+        mat_mul(w, g->world, gw);
+        gl->UniformMatrix4fv(r->u_ground[F_WORLD], 1, GL_FALSE, gw);
+        gl->BindVertexArray(g->vao);
+        size_t off = 0;
+        for (uint32_t k = 0; k < g->mesh->material_count; k++) {
+            const mmd_accessory_material *m = &g->mesh->materials[k];
+            size_t n = m->index_count, at = off;
+            off += n;
+            if (!n || m->diffuse[3] <= 0)
+                continue; /* as mmd_accessories_draw_casters */
+            mmd_material_state s;
+            mmd_accessory_state(g, k, &s);
+            if (mmd_pass_hook_accessory(r, i, k, at, n, MMD_FX_PASS_SHADOW, &s, &fg)) {
+                shadow_state(r, translucent);
+                gl->BindVertexArray(g->vao);
+                continue;
+            }
+            gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
+        }
+    }
+    gl->UniformMatrix4fv(r->u_ground[F_WORLD], 1, GL_FALSE, w);
+}
+
 void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end,
                              bool accessories, const frame_ctx *f)
 {
@@ -88,11 +127,13 @@ void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, si
         frame_ctx fg = *f;
         fg.hook_world = proj; /* LH, before f->world: WORLD as MME hands the shadow technique */
         hooked_casters(r, ins, first, end, &fg, translucent);
+        if (accessories)
+            hooked_accessories(r, proj, w, f, translucent);
     } else {
         mmd_draw_casters(r, ins, first, end, MMD_MAT_GROUND_SHADOW);
+        if (accessories)
+            mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w);
     }
-    if (accessories)
-        mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w);
     gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Disable(GL_STENCIL_TEST);
     gl->Enable(GL_BLEND);

@@ -72,6 +72,25 @@ done
 same "$TMP/scene4/$F" "$TMP/shcol4/$F" "shadow_colour.fx: the built-in ground shadow's bytes"
 same "$TMP/tr4/$F" "$TMP/shcoltr4/$F" "shadow_colour.fx, translucent: the built-in bytes (each pixel darkened once)"
 
+# the stage's ground shadow too (shadow = on; nanoem's Accessory::drawGroundShadow: the shadow
+# technique per subset), the same effect on the character and the stage
+sed "s|^shadow = off .*|shadow = on|" "$S" >"$TMP/accsh.ini"
+sed "s|^\\[output\\]|[output]\\nground_shadow = off|" "$TMP/accsh.ini" >"$TMP/accsh_ng.ini"
+for n in accsh accsh_ng; do
+    t_expect "$n.ini renders" 0 "$MMD" "$TMP/$n.ini" -o "$TMP/$n/" "${SMALL[@]}"
+done
+for n in off green colour; do
+    sed -e "s|^\\[model:demo\\]|[model:demo]\\neffect = $FX/shadow_$n.fx|" \
+        -e "s|^\\[accessory:stage\\]|[accessory:stage]\\neffect = $FX/shadow_$n.fx|" "$TMP/accsh.ini" >"$TMP/both_$n.ini"
+    t_expect "shadow_$n.fx on the character and the stage" 0 "$MMD" "$TMP/both_$n.ini" -o "$TMP/both_$n/" \
+        "${SMALL[@]}" --strict-effects
+done
+same "$TMP/accsh_ng/$F" "$TMP/both_off/$F" "shadow_off.fx on both: no ground shadow, nothing else changes"
+$CHECK same_mask "$TMP/accsh_ng/$F" "$TMP/accsh/$F" "$TMP/both_green/$F" 00ff00 \
+    && t_pass "shadow_green.fx on both: green at exactly the built-in ground shadows' pixels (the stage's at its placement)" \
+    || t_fail "shadow_green.fx on both: green at exactly the built-in ground shadows' pixels (the stage's at its placement)"
+same "$TMP/accsh/$F" "$TMP/both_colour/$F" "shadow_colour.fx on both: the built-in bytes"
+
 # --- deterministic: runs, threads, chunks, MSAA ----------------------------------------
 RANGE=(--size 160x90 --progress none --frames 10-13 --no-audio)
 t_expect "flat.fx, 1 thread" 0 "$MMD" "$TMP/flat.ini" -o "$TMP/t1/" "${RANGE[@]}" --threads 1
