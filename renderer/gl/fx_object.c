@@ -95,7 +95,8 @@ static mmd_status add(mmd_fx_objects *o, mmd_renderer *r, slot_effect *se, const
     if ((se->effect = shared(o, se, se->fx)))
         return MMD_OK;
     mmd_fx_effect_config c = *config;
-    c.object_kinds = 1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS | 1u << MMD_FX_PASS_EDGE;
+    c.object_kinds =
+        1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS | 1u << MMD_FX_PASS_EDGE | 1u << MMD_FX_PASS_SHADOW;
     c.geometry = draw_geometry;
     c.geometry_user = r;
     mmd_status s = mmd_fx_effect_create(se->fx, &c, &se->effect, err);
@@ -308,7 +309,8 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
     /* an accessory: D3D's default culling, as the built-in accessory pass (back faces) */
     bool double_sided = !se->mesh && (se->model->materials[d->material].flags & MMD_MAT_DOUBLE_SIDED);
     mmd_fx_object_draw draw = {.technique = t, .double_sided = double_sided, .edge = kind == MMD_FX_PASS_EDGE,
-                               .geometry = d};
+                               .ground_shadow = kind == MMD_FX_PASS_SHADOW,
+                               .translucent = o->opt.ground_shadow_translucent, .geometry = d};
     mmd_renderer_material_textures(r, d, draw.textures);
     const mmd_gl *gl = mmd_renderer_api(r);
     gl_saved saved;

@@ -78,6 +78,10 @@ typedef struct mmd_fx_object_draw {
     int technique;       /* index in fx->techniques */
     bool double_sided;   /* the material's: MME's culling where a pass sets no CullMode */
     bool edge;           /* the edge pass: front faces culled where a pass sets no CullMode */
+    bool ground_shadow;  /* the shadow pass: MMD's ground-shadow state where a pass sets none (no
+                            culling, no depth write; with `translucent` the stencil that darkens
+                            each pixel once, as gl/pass_ground_shadow.c draws it) */
+    bool translucent;
     /* MATERIALTEXTURE, MATERIALSPHEREMAP, MATERIALTOONTEXTURE: the material's
      * uploaded textures (white where it has none) */
     GLuint textures[MMD_FX_MATERIAL_TEXTURES];

@@ -424,23 +424,23 @@ bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t 
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
                       {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}, edge_offset,
                       false};
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, NULL, f->shadow_vp, f->light_dir, f->light_color,
-                         f->v->eye, f->shadow_mode, r->o.width, r->o.height};
+    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, f->hook_world, f->shadow_vp, f->light_dir,
+                         f->light_color, f->v->eye, f->shadow_mode, r->o.width, r->o.height};
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 
 bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
-                             const mmd_material_state *s, const frame_ctx *f)
+                             mmd_fx_pass_kind kind, const mmd_material_state *s, const frame_ctx *f)
 {
     if (!r->o.pass_hook)
         return false;
     const gpu_accessory *g = &r->accs[slot];
-    bool ss = f->shadow_mode != 0;
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
-                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, false, ss}, 0.0f, true};
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, g->world, f->shadow_vp, f->light_dir, f->light_color,
-                         f->v->eye, f->shadow_mode, r->o.width, r->o.height};
-    return r->o.pass_hook(r->o.pass_hook_user, r, &d, ss ? MMD_FX_PASS_OBJECT_SS : MMD_FX_PASS_OBJECT, s, &pf);
+                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, false, kind == MMD_FX_PASS_OBJECT_SS},
+                      0.0f, true};
+    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, f->hook_world ? f->hook_world : g->world, f->shadow_vp,
+                         f->light_dir, f->light_color, f->v->eye, f->shadow_mode, r->o.width, r->o.height};
+    return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 
 /* The model's buffers at the translator's locations, made on first use. */
