@@ -527,7 +527,7 @@ TEST(model_placement)
     expect_error("[model]\nfile=a.pmx\nposition = 1 2\n", 3, "expected position as three numbers");
     expect_error("[model]\nfile=a.pmx\nrotation = 0 0 40000\n", 3, "expected rotation as three angles");
     expect_error("[model]\nfile=a.pmx\nposition = 1 2 3\nposition = 1 2 3\n", 4, "given twice");
-    expect_error("[model]\nfile=a.pmx\nsize = 2\n", 3, "calc_order, position, rotation, scale, effect)");
+    expect_error("[model]\nfile=a.pmx\nsize = 2\n", 3, "calc_order, position, rotation, scale, effect, material_effect)");
 }
 
 /* effect = FILE.fx on [model] and [accessory]: resolved like the other
