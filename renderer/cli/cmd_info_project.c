@@ -261,7 +261,10 @@ static void print_json(FILE *f, const mmd_project *pr)
         mmd_json_str(f, pr->effects[i].object);
         fprintf(f, ",\"file\":");
         mmd_json_str(f, pr->effects[i].file);
-        fputc('}', f);
+        if (pr->effects[i].material >= 0) /* PmdN[k] / AcsN[k] of [Effect]: k; null otherwise */
+            fprintf(f, ",\"material\":%lld}", (long long)pr->effects[i].material);
+        else
+            fprintf(f, ",\"material\":null}");
     }
     fprintf(f, "]},\"warnings\":[");
     for (size_t i = 0; i < pr->warning_count; i++) {
