@@ -74,6 +74,7 @@ typedef struct pass_prog {
     const mmd_fx_pass *pass;
     GLuint program;
     GLint half_pixel;
+    GLint alpha_func, alpha_ref; /* the translator's alpha test (cross.c), -1 when the pass has no COLOR0 */
     uniform_slot *uniforms;
     uint32_t uniform_count;
     sampler_slot *samplers;
@@ -319,6 +320,8 @@ static mmd_status bind_program(mmd_fx_effect *e, pass_prog *pp, const mmd_fx_pro
     memset(pp->samplers, 0, (p->sampler_count + 1) * sizeof *pp->samplers);
     gl->UseProgram(pp->program);
     pp->half_pixel = gl->GetUniformLocation(pp->program, "mmd_half_pixel");
+    pp->alpha_func = gl->GetUniformLocation(pp->program, "mmd_alpha_func");
+    pp->alpha_ref = gl->GetUniformLocation(pp->program, "mmd_alpha_ref");
     for (uint32_t i = 0; i < p->uniform_count; i++) {
         const mmd_fx_uniform *u = &p->uniforms[i];
         uniform_slot *s = &pp->uniforms[pp->uniform_count];
@@ -553,8 +556,10 @@ static void bind_targets(mmd_fx_effect *e, int *w, int *h)
     gl->Viewport(0, 0, *w, *h);
 }
 
-static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
+/* The pass's render states, and its program in use with the alpha test's uniforms. */
+static void apply_states(const mmd_fx_effect *e, const pass_prog *pp)
 {
+    const mmd_fx_pass *pass = pp->pass;
     mmd_fx_states s;
     mmd_fx_states_default(&s);
     if (e->object) { /* MME: the material's culling (double-sided: none), the edge's front faces */
@@ -563,6 +568,11 @@ static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
     }
     mmd_fx_states_set(e->fx, pass, &s);
     mmd_fx_states_apply(e->c.gl, &s);
+    e->c.gl->UseProgram(pp->program);
+    if (pp->alpha_func >= 0)
+        e->c.gl->Uniform1i(pp->alpha_func, mmd_fx_states_alpha_func(&s));
+    if (pp->alpha_ref >= 0)
+        e->c.gl->Uniform1f(pp->alpha_ref, (float)(s.alpha_ref & 255u));
 }
 
 static void set_uniforms(mmd_fx_effect *e, const pass_prog *pp, int w, int h)
@@ -626,8 +636,7 @@ static void draw_buffer(mmd_fx_effect *e, const pass_prog *pp)
     int w, h;
     bind_samplers(e, pp); /* before the targets: a target's mips are made as it is read */
     bind_targets(e, &w, &h);
-    apply_states(e, pp->pass);
-    gl->UseProgram(pp->program);
+    apply_states(e, pp);
     set_uniforms(e, pp, w, h);
     gl->BindVertexArray(e->vao);
     gl->DrawArrays(GL_TRIANGLE_STRIP, 0, 4);
@@ -641,8 +650,7 @@ static void draw_geometry(mmd_fx_effect *e, const pass_prog *pp)
     int w, h;
     bind_samplers(e, pp);
     bind_targets(e, &w, &h);
-    apply_states(e, pp->pass);
-    e->c.gl->UseProgram(pp->program);
+    apply_states(e, pp);
     set_uniforms(e, pp, w, h);
     e->c.geometry(e->c.geometry_user, e->object->geometry, pp->program);
 }

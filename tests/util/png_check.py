@@ -19,6 +19,7 @@ libraries beyond Python's own: zlib and the five PNG filters).
                                       and REST (the others) each change some pixels, every one
                                       to RRGGBB; the two sets do not meet and together are the
                                       pixels WHOLE (every material RRGGBB) changes
+  png_check.py count OUT RRGGBB        prints the number of RRGGBB pixels (always exit 0)
 Exit 0 when the check holds, 1 with a line saying where it does not."""
 import struct
 import sys
@@ -80,6 +81,11 @@ def main():
         if not changed:
             return fail([None], "nothing changed")
         return fail([(x, y, o[y][x]) for x, y in changed if o[y][x] != c], "changed but not %s" % sys.argv[4])
+    if check == "count":
+        w, h, o = read_png(sys.argv[2])
+        c = colour(sys.argv[3])
+        print(sum(1 for y in range(h) for x in range(w) if o[y][x] == c))
+        return 0
     if check == "material_split":
         return material_split(sys.argv[2:7])
     if check == "edge_off":
