@@ -151,8 +151,12 @@ static void print_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
     else if (order == MMD_FX_ORDER_POSTPROCESS)
         mmd_msg_print(f, "    effect: %s (%s): a post effect, applied over each frame with this accessory as its "
                          "controller\n", fx, from);
+    else if (order == MMD_FX_ORDER_PREPROCESS)
+        mmd_msg_print(f, "    effect: %s (%s): a preprocess effect, applied before the objects of each frame with "
+                         "this accessory as its controller\n", fx, from);
     else
-        mmd_msg_print(f, "    effect: %s (%s): ScriptOrder \"%s\", not applied yet\n", fx, from, mmd_fx_order_name(order));
+        mmd_msg_print(f, "    effect: %s (%s): ScriptOrder \"%s\", an object effect drawn on its subsets\n", fx, from,
+                      mmd_fx_order_name(order));
 }
 
 static void json_file(FILE *f, const char *key, const char *stored, const char *found, mmd_project_file_state state,

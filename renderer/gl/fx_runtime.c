@@ -109,6 +109,7 @@ struct mmd_fx_effect {
     GLuint scene; /* the post effect's input: a framebuffer, colour attachment 0 */
     const mmd_fx_object_draw *object; /* an object effect's draw, NULL for a post effect */
     GLint host_fbo, host_viewport[4];  /* the framebuffer an object draw found bound: its default target */
+    bool on_host;                      /* a preprocess run: the host's framebuffer is the default target too */
     int colour[MAX_TARGETS]; /* target index, -1 the default (0) or none (1..3) */
     int depth;
     float clear_colour[4], clear_depth;
@@ -524,7 +525,7 @@ void mmd_fx_effect_free(mmd_fx_effect *e)
 static void bind_targets(mmd_fx_effect *e, int *w, int *h)
 {
     const mmd_gl *gl = e->c.gl;
-    if (e->object && e->colour[0] < 0) { /* an object effect's default target: the renderer's */
+    if ((e->object || e->on_host) && e->colour[0] < 0) { /* an object or preprocess effect's: the renderer's */
         gl->BindFramebuffer(GL_FRAMEBUFFER, (GLuint)e->host_fbo);
         *w = e->host_viewport[2];
         *h = e->host_viewport[3];
@@ -895,6 +896,26 @@ mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame
     if (s == MMD_OK)
         *out = e->out_tex;
     return s;
+}
+
+mmd_status mmd_fx_effect_preprocess(mmd_fx_effect *e, const mmd_fx_frame *f, mmd_error *err)
+{
+    const mmd_gl *gl = e->c.gl;
+    reset_run(e, f);
+    e->scene = 0;
+    e->on_host = true;
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &e->host_fbo);
+    gl->GetIntegerv(GL_VIEWPORT, e->host_viewport);
+    if (e->techs[0].linked)
+        run_technique(e, &e->techs[0]);
+    e->on_host = false;
+    for (uint32_t i = 0; i < e->max_units; i++)
+        gl->BindSampler(i, 0);
+    gl->UseProgram(0);
+    mmd_fx_states_reset(gl);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, (GLuint)e->host_fbo);
+    gl->Viewport(e->host_viewport[0], e->host_viewport[1], e->host_viewport[2], e->host_viewport[3]);
+    return gl_result(gl, err);
 }
 
 bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique)

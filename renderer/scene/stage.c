@@ -164,9 +164,10 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
 }
 
 /* An accessory's effect parsed and classified (MME: a post effect is loaded
- * as an accessory): why it is not applied (its parse error, a ScriptOrder a
- * render does not run), NULL when a render applies it (a post effect over the
- * frame, render_fx.c; an object effect on its subsets, render_fx_object.c). */
+ * as an accessory): why it is not applied (its parse error), NULL when a
+ * render applies it (a post effect over the frame, render_fx.c; a preprocess
+ * effect before the objects, render_fx_pre.c; an object effect on its
+ * subsets, render_fx_object.c). */
 static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effect *e)
 {
     mmd_error err = {0};
@@ -177,7 +178,7 @@ static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effe
         return e->error;
     }
     e->order = mmd_fx_script_order(e->fx);
-    return e->order == MMD_FX_ORDER_PREPROCESS ? "ScriptOrder \"preprocess\" effects are not run yet" : NULL;
+    return NULL;
 }
 
 /* One Obj[k] line of a drawable's .emd into the stage's list (its paths owned). */
