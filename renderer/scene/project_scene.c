@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/model.h"
 #include "core/motion.h"
 #include "renderer/scene/project.h"
 #include "renderer/scene/scene.h"
@@ -45,7 +46,8 @@ static void material_effects(build *b, const char *prefix, uint32_t n, mmd_scene
     list->origin = MMD_EFFECT_EMM;
     for (size_t i = 0; i < b->p->effect_count && b->status == MMD_OK; i++) {
         const mmd_project_effect *e = &b->p->effects[i];
-        if (!mmd_project_effect_is_material(e, prefix, n) || (!e->none && !e->found))
+        if (!mmd_project_effect_is_material(e, prefix, n) || (!e->none && !e->found) ||
+            e->material >= MMD_MAX_MATERIALS) /* no model has it: left out, as a scene could not say it */
             continue;
         char *fx = e->none ? NULL : str(b, e->found);
         mmd_status st = b->status == MMD_OK

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/accessory.h"
+#include "core/model.h"
 #include "renderer/base/msg.h"
 
 #define MAX_UNITS MMD_SCENE_MAX_UNITS
@@ -48,8 +49,8 @@ static void w_texture_filter(scene_writer *w, const mmd_scene *s, const void *ob
 #define PLACE_POS "%N as three numbers 'x y z' (MMD units)"
 #define PLACE_ROT "%N as three angles in degrees 'x y z'"
 #define EFFECT_NUMBER "%N as a number %R"
-#define MATERIAL_EFFECT "%N = MATERIAL FILE.fx or MATERIAL none (MATERIAL: a 0-based index)"
-#define MATERIAL_MAX 1000000 /* a material index (PMX's count is an int32; the bound keeps the number sane) */
+#define MATERIAL_EFFECT "%N = MATERIAL FILE.fx or MATERIAL none (MATERIAL: a 0-based index %R)"
+#define MATERIAL_MAX (MMD_MAX_MATERIALS - 1) /* a material index: below the model reader's cap */
 
 /* Each section's rows in the order its unknown-key sentence lists them. */
 static const mmd_scene_key k_keys[] = {

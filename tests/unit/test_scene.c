@@ -567,8 +567,8 @@ TEST(object_effects)
     mmd_scene_free(s);
     expect_error("[model]\nfile = a.pmx\nmaterial_effect = fan.fx\n", 3,
                  "material_effect = MATERIAL FILE.fx or MATERIAL none");
-    expect_error("[model]\nfile = a.pmx\nmaterial_effect = -1 fan.fx\n", 3, "MATERIAL: a 0-based index");
-    expect_error("[model]\nfile = a.pmx\nmaterial_effect = 1000001 fan.fx\n", 3, "material_effect =");
+    expect_error("[model]\nfile = a.pmx\nmaterial_effect = -1 fan.fx\n", 3, "MATERIAL: a 0-based index 0..65535");
+    expect_error("[model]\nfile = a.pmx\nmaterial_effect = 65536 fan.fx\n", 3, "material_effect =");
     expect_error("[model]\nfile = a.pmx\nmaterial_effect = 2\n", 3, "material_effect =");
     expect_error("[model]\nfile = a.pmx\nmaterial_effect = 2 nothere.fx\n", 3, "cannot read effect file");
     char many[16384] = "[model]\nfile = a.pmx\n";
