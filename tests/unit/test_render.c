@@ -1247,8 +1247,10 @@ static bool recording_hook(void *user, mmd_renderer *r, const mmd_drawable *d, m
     hook_rec *h = user;
     (void)m;
     if (h->n < 16)
-        h->calls[h->n++] = (hook_call){d->model_slot, d->material, d->first_index, d->index_count, kind,
-                                       mmd_fx_select_technique(h->fx, kind, &d->use), d->use, f->width};
+        h->calls[h->n++] = (hook_call){
+            d->model_slot, d->material, d->first_index, d->index_count, kind,
+            mmd_fx_select_technique(h->fx, &(mmd_fx_select_query){kind, d->use, d->material, 2, false}), d->use,
+            f->width};
     if (kind == MMD_FX_PASS_EDGE)
         return false;
     if ((int)d->material == h->red && h->prog) { /* Draw=Geometry with a program of the hook's own */
