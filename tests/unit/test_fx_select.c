@@ -226,7 +226,8 @@ TEST(subset_parse)
 TEST(subset_with_pass_and_use)
 {
     mmd_fx *fx = parse("technique A < string MMDPass = \"object\"; string Subset = \"0\"; > { }\n"
-                       "technique B < string MMDPass = \"object\"; string Subset = \"1-2\"; bool UseToon = false; > { }\n"
+                       "technique B < string MMDPass = \"object\"; string Subset = \"1-2\";\n"
+                       "    bool UseToon = false; > { }\n"
                        "technique C < string MMDPass = \"object\"; > { }\n"
                        "technique SS < string MMDPass = \"object_ss\"; string Subset = \"3-\"; > { }\n"
                        "technique U < string Subset = \"2\"; > { }\n");
