@@ -122,6 +122,17 @@ bool mmd_fx_subset_has(const char *subset, uint32_t material, uint32_t count)
     return !any;
 }
 
+/* Whether text holds word (ASCII case-insensitive): the cheap test before a
+ * Script is split (the hook asks per material and pass). */
+static bool mentions(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = text; *p; p++)
+        if (!strncasecmp(p, word, n))
+            return true;
+    return false;
+}
+
 /* Whether a technique's Script has a ScriptExternal command (nanoem's
  * hasScriptExternal: a sceneorobject effect draws its scene part from the
  * first material only). */
@@ -134,7 +145,8 @@ static bool has_script_external(const mmd_fx *fx)
         const mmd_fx_annotation *sc = mmd_fx_annotation_find(t->annotations, t->annotation_count, "Script");
         mmd_fx_script_cmd *cmds = NULL;
         uint32_t n = 0;
-        if (!sc || sc->kind != MMD_FX_VALUE_STRING || !sc->text || !(a = a ? a : mmd_arena_create()))
+        if (!sc || sc->kind != MMD_FX_VALUE_STRING || !sc->text || !mentions(sc->text, "ScriptExternal") ||
+            !(a = a ? a : mmd_arena_create()))
             continue;
         if (mmd_fx_script_parse(sc->text, a, &cmds, &n, NULL) != MMD_OK)
             n = 0; /* a broken Script: the runtime refuses the technique */

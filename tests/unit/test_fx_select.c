@@ -166,8 +166,10 @@ TEST(nothing_hidden_external_scene)
     CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_OBJECT, 1, 3), MMD_FX_SELECT_NOTHING);
     CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_EDGE, 2, 3), MMD_FX_SELECT_NOTHING);
     mmd_fx_free(fx);
-    fx = parse("technique T < string MMDPass = \"object\"; string Script = \"Pass=P; Clear=Color;\"; > { }\n");
-    REQUIRE(fx); /* a Script without ScriptExternal: every material */
+    fx = parse("technique T < string MMDPass = \"object\"; string Script = \"Pass=P; Clear=Color;\"; > { }\n"
+               "technique U < string MMDPass = \"edge\";\n"
+               "    string Script = \"RenderColorTarget0=ScriptExternal;\"; > { }\n");
+    REQUIRE(fx); /* no ScriptExternal command (a target of that name is none): every material */
     CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_OBJECT, 2, 3), 0);
     mmd_fx_free(fx);
     const char *zplot = "technique Z < string MMDPass = \"zplot\"; > { }\n"
