@@ -78,7 +78,8 @@ bool mmd_fx_technique_kind(const mmd_fx_technique *t, mmd_fx_pass_kind *kind)
 }
 
 /* One item of a Subset list, [s, end): its range of material indices, as
- * nanoem reads it; *lo > *hi when it names none. */
+ * nanoem reads it (cut at its first '-', each side read as strtol does; an
+ * item's first 63 characters); *lo > *hi when it names none. */
 static void subset_item(const char *s, const char *end, long count, long *lo, long *hi)
 {
     char buf[64];
