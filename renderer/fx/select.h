@@ -19,7 +19,7 @@
  * then a technique without MMDPass; within a candidate the first technique in
  * file order whose Subset holds the material and whose UseTexture,
  * UseSphereMap, UseToon and UseSelfShadow annotations (bool) each equal the
- * material's (absent: either).
+ * material's (absent: either); zplot never for a ScriptClass "scene" effect.
  */
 #ifndef MMD_RENDERER_FX_SELECT_H
 #define MMD_RENDERER_FX_SELECT_H
