@@ -59,8 +59,8 @@ bool mmd_fx_is_post_effect(const mmd_fx *fx)
     return mmd_fx_script_order(fx) != MMD_FX_ORDER_STANDARD || script_class_is(fx, "scene");
 }
 
-/* A technique's MMDPass: absent or "" (nanoem keys it "", the last candidate
- * of every kind), a kind MME knows, or neither (never chosen). */
+/* A technique's MMDPass: absent or "" (an object technique, after the named
+ * ones), a kind MME knows, or neither (never chosen). */
 typedef enum pass_key { KEY_UNKNOWN, KEY_KIND, KEY_UNNAMED } pass_key;
 
 static pass_key technique_key(const mmd_fx_technique *t, mmd_fx_pass_kind *kind)
@@ -190,5 +190,9 @@ int mmd_fx_select_technique(const mmd_fx *fx, const mmd_fx_select_query *q)
     int t = first_of(fx, KEY_KIND, q->kind, q);
     if (t < 0 && q->kind == MMD_FX_PASS_OBJECT_SS) /* only object techniques: they draw with the self-shadow */
         t = first_of(fx, KEY_KIND, MMD_FX_PASS_OBJECT, q);
-    return t >= 0 ? t : first_of(fx, KEY_UNNAMED, q->kind, q);
+    /* a technique without MMDPass is an object technique (MME's reference as
+     * MikuMikuFlex reads it; nanoem also offers it to edge, shadow and zplot) */
+    if (t < 0 && (q->kind == MMD_FX_PASS_OBJECT || q->kind == MMD_FX_PASS_OBJECT_SS))
+        t = first_of(fx, KEY_UNNAMED, q->kind, q);
+    return t;
 }

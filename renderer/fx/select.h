@@ -16,7 +16,8 @@
  * The rule is nanoem's (hkrn/nanoem emapp/src/Effect.cc Effect::findTechnique,
  * internalFindTechnique, validateTechnique; docs/effects.md "Passes of a
  * drawable"): candidates in order, the pass kind, for object_ss then object,
- * then a technique without MMDPass; within a candidate the first technique in
+ * then (object and object_ss only) a technique without MMDPass, which MME's
+ * reference makes an object technique (nanoem offers it to every kind); within a candidate the first technique in
  * file order whose Subset holds the material and whose UseTexture,
  * UseSphereMap, UseToon and UseSelfShadow annotations (bool) each equal the
  * material's (absent: either); zplot never for a ScriptClass "scene" effect.

@@ -107,7 +107,7 @@ TEST(first_match_and_annotations)
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, true, false, false, true), 0);  /* A first */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, true, true, false, true), 2);   /* A wants no sphere: C (any case) */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_ZPLOT, false, false, false, false), 5); /* a number 0 is false */
-    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_ZPLOT, true, false, false, true), 1);   /* F wants no texture: B, unnamed */
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_ZPLOT, true, false, false, true), -1);  /* F wants no texture; B is object's */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_ZPLOT, true, false, false, false), -1); /* B wants self-shadow */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_EDGE, false, false, false, false), -1); /* D, E never */
     mmd_fx_free(fx);
@@ -118,8 +118,9 @@ TEST(first_match_and_annotations)
     mmd_fx_free(fx);
 }
 
-/* nanoem's candidates: the kind, for object_ss then object, then a
- * technique without MMDPass (or MMDPass ""), whatever its place in the file. */
+/* The candidates: the kind, for object_ss then object, then (object and
+ * object_ss only) a technique without MMDPass (or MMDPass ""), whatever its
+ * place in the file. */
 TEST(candidates_in_order)
 {
     mmd_fx *fx = parse("technique Any < bool UseToon = true; > { }\n"
@@ -130,9 +131,9 @@ TEST(candidates_in_order)
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, false, false, true, false), 1);   /* the kind before the unnamed */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT_SS, false, false, true, true), 1); /* only object: it draws */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_EDGE, false, false, true, false), 3);
-    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_EDGE, false, false, false, false), 2);  /* Edge wants toon: the unnamed */
-    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_SHADOW, false, false, true, false), 0); /* no shadow technique: Any */
-    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_ZPLOT, false, false, false, false), 2); /* Any wants toon: Empty */
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_EDGE, false, false, false, false), -1); /* Edge wants toon: built-in */
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_SHADOW, false, false, true, false), -1); /* unnamed is no shadow's */
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_ZPLOT, false, false, false, false), -1);
     mmd_fx_free(fx);
     fx = parse("technique SS < string MMDPass = \"object_ss\"; bool UseTexture = true; > { }\n"
                "technique Obj < string MMDPass = \"object\"; bool UseTexture = false; > { }\n");
@@ -141,6 +142,16 @@ TEST(candidates_in_order)
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT_SS, false, false, true, true), 1); /* SS wants a texture: object's */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, true, false, true, false), -1);   /* object never takes object_ss */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_EDGE, true, false, true, false), -1);     /* none, no unnamed: built-in */
+    mmd_fx_free(fx);
+    fx = parse("technique U < bool UseToon = true; > { pass P { } }\n"
+               "technique E < string MMDPass = \"edge\"; > { }\n");
+    REQUIRE(fx);
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, false, false, true, false), 0);   /* unnamed: an object technique */
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT_SS, false, false, true, true), 0); /* and so object_ss's too */
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, false, false, false, false), -1); /* U wants toon */
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_EDGE, false, false, true, false), 1);
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_SHADOW, false, false, true, false), -1);  /* never the unnamed */
+    CHECK_EQ_INT(pick(fx, MMD_FX_PASS_ZPLOT, false, false, true, false), -1);
     mmd_fx_free(fx);
 }
 
@@ -241,7 +252,7 @@ TEST(subset_with_pass_and_use)
     CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_OBJECT, 4, 5), 2);
     CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_OBJECT_SS, 3, 5), 3);
     CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_OBJECT_SS, 0, 5), 0); /* not in SS's subset: object's */
-    CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_EDGE, 2, 5), 4);      /* the unnamed one, its material */
+    CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_EDGE, 2, 5), -1);     /* the unnamed one is object's */
     CHECK_EQ_INT(pick_material(fx, MMD_FX_PASS_EDGE, 1, 5), -1);
     mmd_fx_free(fx);
 }
