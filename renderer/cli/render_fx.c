@@ -66,10 +66,27 @@ static int find_controller(const mmd_scene *s, const char *fx_path)
 
 static GLuint effect_texture(void *user, const char *dir, const char *name, GLenum *target)
 {
+    const render_fx_files *f = user;
     unsigned t;
-    GLuint tex = mmd_renderer_texture_file(user, dir, name, "post effect", &t);
+    GLuint tex = mmd_renderer_texture_file(f->renderer, dir, f->root[0] ? f->root : NULL, name, f->owner, &t);
     *target = t;
     return tex;
+}
+
+mmd_status mmd_render_fx_config(const render_job *j, const char *path, const char *owner, render_fx_files *f,
+                                mmd_fx_effect_config *c, mmd_error *err)
+{
+    const mmd_effect_reads *reads = mmd_stage_effect_reads(j->stage);
+    *f = (render_fx_files){.renderer = j->renderer, .owner = owner};
+    if (mmd_texpath_model_dir(path, f->dir, sizeof f->dir) != 0)
+        return mmd_fail(err, MMD_E_LIMIT, "%s: path too long", path);
+    if (!reads->allow_outside && mmd_texpath_effect_root(path, reads->namer_dir, f->root, sizeof f->root) != 0)
+        return mmd_fail(err, MMD_E_IO, "%s: cannot resolve its folder", path);
+    const mmd_scene *s = j->scene;
+    *c = (mmd_fx_effect_config){.gl = mmd_renderer_api(j->renderer), .width = s->width, .height = s->height,
+                                .alpha = s->transparent, .dir = f->dir, .texture = effect_texture,
+                                .texture_user = f};
+    return MMD_OK;
 }
 
 /* Texture semantics the runtime does not make yet (MikuMikuEffect part 2): the
@@ -96,16 +113,13 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
 {
     int k = r->count;
     mmd_error why = {0};
-    char dir[4096];
-    mmd_status s = fx ? MMD_OK : mmd_effect_file_load(path, &r->own[k], &why);
-    if (s == MMD_OK && mmd_texpath_model_dir(path, dir, sizeof dir) != 0)
-        s = mmd_fail(&why, MMD_E_LIMIT, "%s: path too long", path);
-    if (s == MMD_OK) {
-        mmd_fx_effect_config c = {.gl = mmd_renderer_api(j->renderer), .width = j->scene->width,
-                                  .height = j->scene->height, .alpha = j->scene->transparent,
-                                  .dir = dir, .texture = effect_texture, .texture_user = j->renderer};
+    render_fx_files files;
+    mmd_fx_effect_config c;
+    mmd_status s = fx ? MMD_OK : mmd_effect_file_load(path, mmd_stage_effect_reads(j->stage), &r->own[k], &why);
+    if (s == MMD_OK)
+        s = mmd_render_fx_config(j, path, "post effect", &files, &c, &why);
+    if (s == MMD_OK)
         s = mmd_fx_effect_create(fx ? fx : r->own[k], &c, &r->effect[k], &why);
-    }
     if (s != MMD_OK) {
         mmd_fx_free(r->own[k]);
         r->own[k] = NULL;

@@ -63,14 +63,6 @@ static mmd_status make_objects(render_job *j, mmd_error *err)
     return mmd_fx_objects_create(&opt, &o->objects, err);
 }
 
-static GLuint effect_texture(void *user, const char *dir, const char *name, GLenum *target)
-{
-    unsigned t;
-    GLuint tex = mmd_renderer_texture_file(user, dir, name, "object effect", &t);
-    *target = t;
-    return tex;
-}
-
 /* Whether [effects] post names the file at path (the same file by inode). */
 static bool is_scene_post_effect(const mmd_scene *s, const char *path)
 {
@@ -86,13 +78,11 @@ static bool is_scene_post_effect(const mmd_scene *s, const char *path)
 /* Drawable k's instance on the renderer. */
 static mmd_status add_instance(render_job *j, render_objfx *o, int k, const char *path, mmd_error *why)
 {
-    char dir[4096];
-    if (mmd_texpath_model_dir(path, dir, sizeof dir) != 0)
-        return mmd_fail(why, MMD_E_LIMIT, "%s: path too long", path);
+    render_fx_files files;
+    mmd_fx_effect_config c;
+    if (mmd_render_fx_config(j, path, "object effect", &files, &c, why) != MMD_OK)
+        return why->status;
     const mmd_scene *sc = j->scene;
-    mmd_fx_effect_config c = {.gl = mmd_renderer_api(j->renderer), .width = sc->width, .height = sc->height,
-                              .alpha = sc->transparent, .dir = dir, .texture = effect_texture,
-                              .texture_user = j->renderer};
     if (k < MMD_SCENE_MAX_MODELS) {
         const char *file = sc->models[k].file, *base = strrchr(file, '/');
         return mmd_fx_objects_add(o->objects, j->renderer, (size_t)k, j->stage->models[k],
@@ -113,7 +103,7 @@ static mmd_status open_one(render_job *j, render_objfx *o, int k, const char *pa
         o->fx[k] = effect_of(j, k)->fx; /* an accessory's: the stage parsed it (not ours to free) */
     mmd_status s = MMD_OK;
     if (!o->fx[k]) {
-        s = mmd_effect_file_load(path, &o->fx[k], why);
+        s = mmd_effect_file_load(path, mmd_stage_effect_reads(j->stage), &o->fx[k], why);
         o->owner[k] = s == MMD_OK;
     }
     *post = s == MMD_OK && mmd_fx_is_post_effect(o->fx[k]);

@@ -23,6 +23,7 @@ struct mmd_stage_private {
     bool physics_warned[MMD_SCENE_MAX_MODELS]; /* the budget warning was given */
     char *beside[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES]; /* same-named .fx paths found */
     char *fx_error[MMD_SCENE_MAX_ACCESSORIES]; /* why an accessory's effect did not parse */
+    mmd_effect_reads reads;                     /* where effects may read (mmd_stage_effect_reads) */
 };
 
 /* err->msg becomes "file: offset ..., section #item: msg" (mmd_error_format), prefixed. */
@@ -169,7 +170,7 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
 static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effect *e)
 {
     mmd_error err = {0};
-    if (mmd_effect_file_load(e->file, &e->fx, &err) != MMD_OK) {
+    if (mmd_effect_file_load(e->file, &p->reads, &e->fx, &err) != MMD_OK) {
         e->fx = NULL;
         p->fx_error[acc] = strdup(err.msg);
         e->error = p->fx_error[acc] ? p->fx_error[acc] : "out of memory";
@@ -229,6 +230,7 @@ mmd_status mmd_stage_open(const mmd_scene *scene, const mmd_stage_options *optio
     st->priv = p;
     if (options)
         p->opt = *options;
+    p->reads = (mmd_effect_reads){scene->dir, p->opt.allow_outside};
     mmd_status s = MMD_OK;
     for (int i = 0; s == MMD_OK && i < scene->model_count; i++)
         s = open_model(st, i, err);
@@ -247,6 +249,8 @@ mmd_status mmd_stage_open(const mmd_scene *scene, const mmd_stage_options *optio
     *out = st;
     return MMD_OK;
 }
+
+const mmd_effect_reads *mmd_stage_effect_reads(const mmd_stage *st) { return &st->priv->reads; }
 
 void mmd_stage_free(mmd_stage *st)
 {

@@ -46,12 +46,14 @@
 #include "core/physics.h"
 #include "renderer/base/msg.h"
 #include "renderer/scene/accessories.h"
+#include "renderer/scene/effect_file.h"
 #include "renderer/scene/links.h"
 #include "renderer/scene/scene.h"
 
 /* Zeroed: defaults (physics on, assets inside their folders, no cancel, warnings dropped). */
 typedef struct mmd_stage_options {
-    bool allow_outside;                  /* a .vac's .x outside the .vac's folder (--allow-outside-assets) */
+    bool allow_outside;                  /* a .vac's .x outside the .vac's folder, effects' reads outside
+                                            their root (--allow-outside-assets) */
     bool no_physics;                     /* no rigid bodies at all (--no-physics) */
     const volatile sig_atomic_t *cancel; /* set: IK and physics stop early (mmd_anim_set_cancel); NULL none */
     mmd_warn_fn warn;                    /* each warning's sentence; NULL drops them */
@@ -95,6 +97,10 @@ typedef struct mmd_stage {
 mmd_status mmd_stage_open(const mmd_scene *scene, const mmd_stage_options *options, mmd_stage **out,
                           mmd_error *err);
 void mmd_stage_free(mmd_stage *st); /* NULL is a no-op; the scene stays the caller's */
+/* Where the scene's effects may read (effect_file.h): named by the scene (its
+ * folder: a scene file's, a project's), --allow-outside-assets from the
+ * options. Every effect of the stage and of a render is read with it. */
+const mmd_effect_reads *mmd_stage_effect_reads(const mmd_stage *st);
 
 /* Some model simulates. */
 bool mmd_stage_simulates(const mmd_stage *st);
