@@ -13,15 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/fx.h"
+#include "renderer/base/fs.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/render_run.h"
 #include "renderer/fx/select.h"
 #include "renderer/gl/fx_object.h"
-#include "renderer/image/texpath.h"
 #include "renderer/scene/effect_file.h"
 
 #define DRAWABLES (MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES) /* models, then accessories */
@@ -66,11 +65,8 @@ static mmd_status make_objects(render_job *j, mmd_error *err)
 /* Whether [effects] post names the file at path (the same file by inode). */
 static bool is_scene_post_effect(const mmd_scene *s, const char *path)
 {
-    struct stat a, b;
-    if (stat(path, &a) != 0)
-        return false;
     for (int i = 0; i < s->post_effect_count; i++)
-        if (stat(s->post_effects[i], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        if (mmd_same_file(s->post_effects[i], path))
             return true;
     return false;
 }
