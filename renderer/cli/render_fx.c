@@ -30,7 +30,14 @@
 #include "renderer/image/texpath.h"
 #include "renderer/scene/effect_file.h"
 
-#define RUN_POST_MAX (MMD_SCENE_MAX_POST_EFFECTS + MMD_SCENE_MAX_ACCESSORIES)
+/* Accessories' own post effects applied in a run (docs/limits.md): each has
+ * render targets of its own (frame-sized, a dozen in a large effect), so 256
+ * accessories each carrying one would hold thousands of frames of GPU
+ * memory; 16, as many as `[effects] post` entries, is more than MME chains
+ * users build (a handful). Past it: one warning each and the effect is not
+ * applied, with --strict-effects the run's error. */
+#define RUN_ACC_POST_MAX 16
+#define RUN_POST_MAX (MMD_SCENE_MAX_POST_EFFECTS + RUN_ACC_POST_MAX)
 
 typedef struct render_fx {
     mmd_fx *own[RUN_POST_MAX]; /* parsed here (freed here); NULL: the stage's parse */
@@ -38,6 +45,7 @@ typedef struct render_fx {
     int controller[RUN_POST_MAX]; /* accessory slot, -1 none */
     char self_name[RUN_POST_MAX][256];
     int count;
+    int acc_count; /* accessories' own post effects opened (at most RUN_ACC_POST_MAX) */
     bool taken[MMD_SCENE_MAX_ACCESSORIES]; /* the accessory's own post effect is in the list */
     mmd_fx_post *post;
     mmd_fx_frame frame; /* the frame being drawn (mmd_render_prepare_effects) */
@@ -166,6 +174,18 @@ static mmd_status open_accessory(render_job *j, const render_args *a, render_fx 
     if (!e->fx || e->order != MMD_FX_ORDER_POSTPROCESS || r->taken[i])
         return MMD_OK;
     r->taken[i] = true;
+    if (r->acc_count >= RUN_ACC_POST_MAX) {
+        mmd_error why = {0};
+        mmd_fail(&why, MMD_E_LIMIT, "accessory '%s': post effect %s is not applied: more than %d accessories' post "
+                 "effects (each has render targets of its own; docs/limits.md)",
+                 base_name(j->scene->accessories[i].file), e->file, RUN_ACC_POST_MAX);
+        if (a->strict_effects)
+            return mmd_fail(err, MMD_E_LIMIT, "%s", why.msg);
+        if (!a->quiet)
+            mmd_msg_print(stderr, "mmdrender: warning: %s\n", why.msg);
+        return MMD_OK;
+    }
+    r->acc_count++;
     return open_one(j, a, r, e->file, e->fx, i, err);
 }
 
