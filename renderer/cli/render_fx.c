@@ -146,11 +146,15 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
 }
 
 /* A `post` entry: its controller's own post effect when it is the same file
- * (applied once, here); any accessory's parse of the same file is used. */
+ * (applied once, here); any drawable's parse of the same file is used (a
+ * model carrying a post effect: the one [effects] post draws). */
 static mmd_status open_entry(render_job *j, const render_args *a, render_fx *r, const char *path, mmd_error *err)
 {
     int c = find_controller(j->scene, path);
     mmd_fx *fx = NULL;
+    for (int i = 0; i < j->scene->model_count && !fx; i++)
+        if (j->stage->model_effects[i].fx && mmd_same_file(j->stage->model_effects[i].file, path))
+            fx = j->stage->model_effects[i].fx;
     for (int i = 0; i < j->scene->accessory_count; i++) {
         const mmd_stage_effect *e = &j->stage->acc_effects[i];
         if (!e->fx || !mmd_same_file(e->file, path))

@@ -1,15 +1,15 @@
 /* renderer/cli/render_fx_object.c - the object effects of the scene's models
  * and accessories (render_run.h): each drawable's effect as the stage found it
  * (scene.ini `effect =`, a project's .emm PmdN / AcsN, a same-named .fx
- * beside the file), each file parsed and its techniques linked once per run
+ * beside the file), each file's techniques linked once per run
  * on the renderer's context (gl/fx_object.h), drawn through the renderer's
  * per-object pass hook. A file that does not parse, translate or link: one
  * warning and the object keeps the built-in look, or with --strict-effects
  * the run's error. A post effect found as an object's (MME loads post effects
  * as accessories: FXAA.fx beside FXAA.x) is not an object's passes: an
  * accessory's is drawn over the frame (render_fx.c), a model's when
- * [effects] post names it, else one warning. An accessory's effect is the
- * stage's parse. */
+ * [effects] post names it, else one warning. Every effect is the stage's
+ * parse (stage.h: one parse per file and run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +21,12 @@
 #include "renderer/cli/render_run.h"
 #include "renderer/fx/select.h"
 #include "renderer/gl/fx_object.h"
-#include "renderer/scene/effect_file.h"
 
 #define DRAWABLES (MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES) /* models, then accessories */
 
 typedef struct render_objfx {
     mmd_fx_objects *objects;
-    mmd_fx *fx[DRAWABLES]; /* drawable k's parsed effect, NULL none; a file shared is parsed once */
-    bool owner[DRAWABLES]; /* k frees fx[k] */
+    mmd_fx *fx[DRAWABLES]; /* drawable k's effect drawn on it (the stage's parse), NULL none */
 } render_objfx;
 
 /* Drawable k: model k, or accessory k - MMD_SCENE_MAX_MODELS. */
@@ -89,28 +87,15 @@ static mmd_status add_instance(render_job *j, render_objfx *o, int k, const char
                                         j->stage->acc.place[a].place.add_blend, o->fx[k], &c, why);
 }
 
-/* Drawable k's effect; its failure in why. *post: the file is a post effect (not drawn on the object). */
+/* Drawable k's effect (the stage's parse) on the renderer; its failure in
+ * why. *post: the file is a post effect (not drawn on the object). */
 static mmd_status open_one(render_job *j, render_objfx *o, int k, const char *path, bool *post, mmd_error *why)
 {
-    for (int i = 0; i < k; i++) /* a file two objects carry: parsed and linked once */
-        if (o->fx[i] && !strcmp(effect_of(j, i)->file, path))
-            o->fx[k] = o->fx[i];
-    if (!o->fx[k])
-        o->fx[k] = effect_of(j, k)->fx; /* an accessory's: the stage parsed it (not ours to free) */
-    mmd_status s = MMD_OK;
-    if (!o->fx[k]) {
-        s = mmd_effect_file_load(path, mmd_stage_effect_reads(j->stage), &o->fx[k], why);
-        o->owner[k] = s == MMD_OK;
-    }
-    *post = s == MMD_OK && mmd_fx_is_post_effect(o->fx[k]);
-    if (s == MMD_OK && !*post)
-        s = add_instance(j, o, k, path, why);
-    if ((s != MMD_OK || *post) && o->owner[k])
-        mmd_fx_free(o->fx[k]);
-    if (s != MMD_OK || *post) {
-        o->owner[k] = false;
+    o->fx[k] = effect_of(j, k)->fx;
+    *post = mmd_fx_is_post_effect(o->fx[k]);
+    mmd_status s = *post ? MMD_OK : add_instance(j, o, k, path, why);
+    if (s != MMD_OK || *post)
         o->fx[k] = NULL;
-    }
     return s;
 }
 
@@ -118,12 +103,12 @@ static mmd_status open_one(render_job *j, render_objfx *o, int k, const char *pa
 static mmd_status open_drawable(render_job *j, const render_args *a, render_objfx *o, int k, mmd_error *err)
 {
     const mmd_stage_effect *e = effect_of(j, k);
-    if (!e->file || e->error)
+    bool model = k < MMD_SCENE_MAX_MODELS;
+    if (!e->file || (e->error && !model))
         return MMD_OK; /* an accessory's that does not parse: the stage warned, render_fx.c's strict error */
     mmd_error why = {0};
     bool post = false;
-    mmd_status s = open_one(j, o, k, e->file, &post, &why);
-    bool model = k < MMD_SCENE_MAX_MODELS;
+    mmd_status s = e->error ? mmd_fail(&why, e->status, "%s", e->error) : open_one(j, o, k, e->file, &post, &why);
     const char *what = model ? "model" : "accessory";
     const char *name = model ? j->scene->models[k].name : j->scene->accessories[k - MMD_SCENE_MAX_MODELS].name;
     const char *origin = mmd_effect_origin_name(e->origin);
@@ -175,9 +160,6 @@ void mmd_render_free_object_effects(render_job *j)
     if (!o)
         return;
     mmd_fx_objects_free(o->objects);
-    for (int i = 0; i < DRAWABLES; i++)
-        if (o->owner[i])
-            mmd_fx_free(o->fx[i]);
     free(o);
     j->objfx = NULL;
 }

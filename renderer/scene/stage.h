@@ -66,14 +66,17 @@ typedef struct mmd_stage_options {
 typedef struct mmd_stage_effect {
     const char *file;          /* the scene's string, or the stage's own for BESIDE */
     mmd_effect_origin origin;
-    /* Accessories: the file parsed once per run (the stage's; a render's post
-     * effects use it), and MME's order, which makes it a post effect
-     * (POSTPROCESS: no warning, the render applies it with this accessory as
-     * its controller) or not (one warning: not applied); fx NULL with error
-     * set: it did not parse ("FILE:LINE: what", the stage's). */
+    /* The file parsed once per run, the one parse of a drawable's effect (a
+     * file several drawables carry is parsed once; the render's post and
+     * object effects use it), and MME's order: an accessory's POSTPROCESS is
+     * a post effect (no warning, the render applies it with this accessory
+     * as its controller), a PREPROCESS one warning (not applied); fx NULL
+     * with error and status set: it did not parse ("FILE:LINE: what", the
+     * stage's; an accessory's warned here, a model's said by the render). */
     mmd_fx *fx;
     mmd_fx_order order;
     const char *error;
+    mmd_status status;
 } mmd_stage_effect;
 
 /* Read-only for callers; slot i is scene->models[i]. */
