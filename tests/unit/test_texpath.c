@@ -35,6 +35,16 @@ static void mkd(const char *rel)
     mkdir(p, 0755);
 }
 
+/* A symbolic link root/rel to root/target. */
+static void ln_root(const char *target, const char *rel)
+{
+    char t[PATH_MAX], l[PATH_MAX];
+    snprintf(t, sizeof t, "%s/%s", root, target);
+    snprintf(l, sizeof l, "%s/%s", root, rel);
+    if (symlink(t, l) != 0)
+        perror("symlink");
+}
+
 static int resolve(const char *stored, bool outside, char *out)
 {
     mmd_error err;
@@ -66,11 +76,8 @@ static void setup(void)
     touch("model/dup.PNG");
     touch("model/Dup.png");
     mkd("model/adir.png");
-    char t[PATH_MAX], l[PATH_MAX];
-    snprintf(t, sizeof t, "%s/outside.png", root);
-    snprintf(l, sizeof l, "%s/model/link.png", root);
-    if (symlink(t, l) != 0)
-        perror("symlink");
+    ln_root("outside.png", "model/link.png");
+    char l[PATH_MAX];
     snprintf(l, sizeof l, "%s/model/inlink.png", root);
     if (symlink("body.bmp", l) != 0)
         perror("symlink");
@@ -193,15 +200,8 @@ static void setup_effects(void)
                            "fx/packs/p/Materials/Skin/y.fx", "fx/packs/top.fx"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         touch(files[i]);
-    char t[PATH_MAX], l[PATH_MAX];
-    snprintf(t, sizeof t, "%s/fx/scene/secret.png", root);
-    snprintf(l, sizeof l, "%s/fx/scene/ray/Shader/link.png", root);
-    if (symlink(t, l) != 0)
-        perror("symlink");
-    snprintf(t, sizeof t, "%s/fx/scene", root);
-    snprintf(l, sizeof l, "%s/fx/scene/ray/Shader/up", root);
-    if (symlink(t, l) != 0)
-        perror("symlink");
+    ln_root("fx/scene/secret.png", "fx/scene/ray/Shader/link.png");
+    ln_root("fx/scene", "fx/scene/ray/Shader/up");
     if (!realpath(root, fxroot))
         perror("realpath");
 }
