@@ -129,6 +129,31 @@ if [ -p "$R/Shader/fifo.fxsub" ]; then
 else
     t_skip "ResourceName a FIFO" "no FIFO"
 fi
+# an object effect's ResourceName: the same rule (the model drawn in the texture's colour, or warned)
+objtex() {
+    sed "s|RESOURCE|$2|" >"$R/Materials/Skin/$1.fx" <<'FX'
+float4x4 WorldViewProj : WORLDVIEWPROJECTION;
+texture2D Tex < string ResourceName = "RESOURCE"; >;
+sampler2D Samp = sampler_state { texture = <Tex>; MinFilter = POINT; MagFilter = POINT; };
+float4 VS(float4 pos : POSITION) : POSITION { return mul(pos, WorldViewProj); }
+float4 PS() : COLOR0 { return float4(tex2D(Samp, float2(0.5, 0.5)).rgb, 1); }
+technique Main { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }
+technique MainSS < string MMDPass = "object_ss"; >
+{ pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }
+FX
+    sed "s|^\\[model:demo\\]|[model:demo]\\neffect = $R/Materials/Skin/$1.fx|" "$S" >"$TMP/$1.ini"
+}
+t_expect "plain frame" 0 "$MMD" "$S" -o "$TMP/plain/" "${SMALL[@]}"
+objtex objok "../../Shader/red.png"
+t_expect "object effect, ResourceName ../../Shader/red.png" 0 "$MMD" "$TMP/objok.ini" -o "$TMP/objok/" "${SMALL[@]}" \
+    --strict-effects
+python3 tests/util/png_check.py only_colour "$TMP/plain/$F" "$TMP/objok/$F" ff0000 \
+    && t_pass "object effect: the model red, every other pixel kept" || t_fail "object effect: the model red"
+objtex objout "../../../secret.png"
+t_expect "object effect, ResourceName ../../../secret.png" 0 "$MMD" "$TMP/objout.ini" -o "$TMP/objout/" "${SMALL[@]}"
+t_grep "object effect: the warning" 'texture "\.\./\.\./\.\./secret\.png" of object effect: .*is outside .*/ray-mmd'
+python3 tests/util/png_check.py only_colour "$TMP/plain/$F" "$TMP/objout/$F" 000000 \
+    && t_pass "object effect: read as missing (the model black)" || t_fail "object effect: read as missing"
 tex out "../../../secret.png"
 t_expect "ResourceName outside, --allow-outside-assets: renders" 0 "$MMD" "$TMP/out.ini" -o "$TMP/outok/" \
     "${SMALL[@]}" --allow-outside-assets
