@@ -141,11 +141,9 @@ int mmd_texpath_model_dir(const char *model_path, char *dir, size_t dir_size)
 
 /* Where a resolution may go: the model rule (root NULL: model_dir itself,
  * ".." refused) or an effect's (root: its realpath'd confinement folder,
- * ".." followed while each step stays under it); "what" names the folder in
- * refusals. */
+ * ".." followed while each step stays under it). */
 typedef struct confine {
     const char *root;
-    char what[PATH_MAX + 16];
 } confine;
 
 /* Effect rule: the folder walked so far (after symlinks) must stay in root. */
@@ -155,15 +153,16 @@ static mmd_status step_inside(const confine *c, const char *stored, const char *
     if (!c->root)
         return MMD_OK;
     if (!realpath(cur, real))
-        return mmd_fail(err, MMD_E_IO, "'%s' not found: cannot resolve '%s': %s", stored, cur, strerror(errno));
+        return mmd_fail(err, MMD_E_IO, "texture '%s' not found: cannot resolve '%s': %s", stored, cur,
+                        strerror(errno));
     if (!inside(c->root, real))
         return mmd_fail(err, MMD_E_UNSUPPORTED, "texture '%s' is outside %s (--allow-outside-assets)", stored,
-                        c->what);
+                        c->root);
     return MMD_OK;
 }
 
-/* stored split into comps (in norm), walked from base to an existing regular
- * file in cur. */
+/* The components of stored walked from the folder in cur to an existing
+ * regular file, its path left in cur (PATH_MAX). */
 static mmd_status walk(const char *stored, char **comps, int nc, const confine *c, char *cur,
                        mmd_error *err)
 {
@@ -210,8 +209,8 @@ static mmd_status resolve(const char *model_dir, const confine *c, const char *s
     bool drive = ((norm[0] | 32) >= 'a' && (norm[0] | 32) <= 'z' && norm[1] == ':');
     bool absolute = norm[0] == '/' || drive;
     if (absolute && !allow_outside && c->root)
-        return mmd_fail(err, MMD_E_UNSUPPORTED, "texture '%s' is an absolute path, outside %s (--allow-outside-assets)",
-                        stored, c->what);
+        return mmd_fail(err, MMD_E_UNSUPPORTED,
+                        "texture '%s' is an absolute path, outside %s (--allow-outside-assets)", stored, c->root);
     if (absolute && !allow_outside)
         return mmd_fail(err, MMD_E_UNSUPPORTED,
                         "texture '%s' is an absolute path, outside the model folder: refused", stored);
@@ -277,7 +276,6 @@ mmd_status mmd_texpath_resolve_in(const char *dir, const char *root, const char 
     if (!realpath(root, real))
         return mmd_fail(err, MMD_E_IO, "cannot resolve the folder '%s': %s", root, strerror(errno));
     confine c = {.root = real};
-    snprintf(c.what, sizeof c.what, "%s", real);
     return resolve(dir, &c, stored, allow_outside, out, out_size, err);
 }
 
