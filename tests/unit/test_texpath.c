@@ -195,8 +195,8 @@ static void setup_effects(void)
                           "fx/packs/p/Materials/Skin"};
     for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
         mkd(dirs[i]);
-    const char *files[] = {"fx/scene/ray/Materials/Skin/x.fx", "fx/scene/ray/ray.conf", "fx/scene/ray/Shader/Common.fxsub",
-                           "fx/scene/secret.png", "fx/scene/beside.fx", "fx/scene/a/b.fx",
+    const char *files[] = {"fx/scene/ray/Materials/Skin/x.fx", "fx/scene/ray/ray.conf",
+                           "fx/scene/ray/Shader/Common.fxsub", "fx/scene/secret.png", "fx/scene/beside.fx", "fx/scene/a/b.fx",
                            "fx/packs/p/Materials/Skin/y.fx", "fx/packs/top.fx"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++)
         touch(files[i]);
