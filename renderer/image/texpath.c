@@ -289,6 +289,13 @@ static void raise_one(char *dir)
         *s = 0;
 }
 
+bool mmd_texpath_fd_inside(int fd, const char *root)
+{
+    char link[64], real[PATH_MAX], root_real[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    return realpath(link, real) && realpath(root, root_real) && inside(root_real, real);
+}
+
 int mmd_texpath_effect_root(const char *effect_path, const char *namer_dir, char *root, size_t cap)
 {
     char edir[PATH_MAX], file[PATH_MAX], d[PATH_MAX];

@@ -69,5 +69,9 @@ int mmd_texpath_effect_root(const char *effect_path, const char *namer_dir, char
  * ROOT (--allow-outside-assets)"). allow_outside: as mmd_texpath_resolve's. */
 mmd_status mmd_texpath_resolve_in(const char *dir, const char *root, const char *stored, bool allow_outside,
                                   char *out, size_t out_size, mmd_error *err);
+/* Whether the file open on fd is inside root (after symlinks): checked on
+ * the opened file, so a path swapped after mmd_texpath_resolve_in's checks
+ * is still refused. */
+bool mmd_texpath_fd_inside(int fd, const char *root);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/file.h"
 #include "renderer/image/texpath.h"
@@ -33,9 +34,18 @@ static mmd_status read_include(void *user, const char *dir, const char *name, vo
     char path[4096];
     mmd_status st = c->root ? mmd_texpath_resolve_in(dir, c->root, name, false, path, sizeof path, err)
                             : mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
-    if (st != MMD_OK)
+    if (st != MMD_OK) {
         keep_reason(err, name);
-    return st == MMD_OK ? mmd_file_read_max(path, MMD_FX_MAX_SOURCE_BYTES, data, size, err) : st;
+        return st;
+    }
+    int fd = mmd_file_open_regular(path, err);
+    if (fd < 0)
+        return err ? err->status : MMD_E_IO;
+    if (c->root && !mmd_texpath_fd_inside(fd, c->root)) { /* replaced since it was resolved */
+        close(fd);
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "is outside %s (--allow-outside-assets)", c->root);
+    }
+    return mmd_file_read_fd(fd, MMD_FX_MAX_SOURCE_BYTES, data, size, err);
 }
 
 mmd_status mmd_effect_file_load(const char *path, const mmd_effect_reads *reads, mmd_fx **out, mmd_error *err)

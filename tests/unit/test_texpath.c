@@ -264,6 +264,17 @@ TEST(effect_reads_in_root)
     CHECK_EQ_INT(resolve_fx("../../Shader/link.png", false, msg), MMD_E_UNSUPPORTED); /* a link out */
     CHECK_EQ_INT(resolve_fx("../../Shader/up/secret.png", false, msg), MMD_E_UNSUPPORTED); /* a folder link out */
     CHECK_EQ_INT(resolve_fx("../../Shader", false, msg), MMD_E_IO);                        /* a folder */
+    /* the opened file checked again (a path swapped after the checks) */
+    char top[PATH_MAX], p[PATH_MAX];
+    snprintf(top, sizeof top, "%s/fx/scene/ray", root);
+    snprintf(p, sizeof p, "%s/fx/scene/ray/ray.conf", root);
+    int fd = open(p, O_RDONLY);
+    CHECK(fd >= 0 && mmd_texpath_fd_inside(fd, top));
+    close(fd);
+    snprintf(p, sizeof p, "%s/fx/scene/ray/Shader/link.png", root);
+    fd = open(p, O_RDONLY);
+    CHECK(fd >= 0 && !mmd_texpath_fd_inside(fd, top)); /* opened through a link out */
+    close(fd);
     CHECK_EQ_INT(resolve_fx("../../../secret.png", true, msg), MMD_OK); /* --allow-outside-assets */
     CHECK_EQ_INT(resolve_fx("../../Shader/link.png", true, msg), MMD_OK);
 }
