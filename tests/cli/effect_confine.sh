@@ -129,6 +129,15 @@ if [ -p "$R/Shader/fifo.fxsub" ]; then
 else
     t_skip "ResourceName a FIFO" "no FIFO"
 fi
+# the effect named from outside its pack (a scene in another folder: post = ../w/ray-mmd/...): the same root
+mkdir -p "$TMP/scenes"
+{ sed 's|= demo/|= ../demo/|' "$S"; printf '\n[effects]\npost = ../w/ray-mmd/Materials/Skin/ok.fx\n'; } >"$TMP/scenes/ok.ini"
+t_expect "named as ../w/ray-mmd/Materials/Skin/ok.fx" 0 "$MMD" "$TMP/scenes/ok.ini" -o "$TMP/okrel/" "${SMALL[@]}" \
+    --strict-effects
+c=$(centre "$TMP/okrel/$F"); [ "$c" = ff0000 ] && t_pass "... reads ../../Shader/red.png" || t_fail "... reads red.png" "got $c"
+{ sed 's|= demo/|= ../demo/|' "$S"; printf '\n[effects]\npost = ../w/ray-mmd/Materials/Skin/out.fx\n'; } >"$TMP/scenes/out.ini"
+t_expect "named as ../w/ray-mmd/Materials/Skin/out.fx" 0 "$MMD" "$TMP/scenes/out.ini" -o "$TMP/outrel/" "${SMALL[@]}"
+t_grep "... ../../../secret.png still outside ray-mmd" 'secret\.png" of post effect: .*is outside .*/w/ray-mmd \('
 # an object effect's ResourceName: the same rule (the model drawn in the texture's colour, or warned)
 objtex() {
     sed "s|RESOURCE|$2|" >"$R/Materials/Skin/$1.fx" <<'FX'
