@@ -79,21 +79,37 @@ mmd_status mmd_file_check_regular(const char *path, mmd_error *err)
 
 mmd_status mmd_file_read(const char *path, void **data, size_t *size, mmd_error *err)
 {
+    return mmd_file_read_max(path, MMD_MAX_FILE_BYTES, data, size, err);
+}
+
+mmd_status mmd_file_read_max(const char *path, size_t max, void **data, size_t *size, mmd_error *err)
+{
     mmd_error local;
     if (!err)
         err = &local;
-    FILE *f = mmd_file_fopen_regular(path, err);
-    if (!f)
-        return err->status;
+    int fd = mmd_file_open_regular(path, err);
+    return fd < 0 ? err->status : mmd_file_read_fd(fd, max, data, size, err);
+}
+
+mmd_status mmd_file_read_fd(int fd, size_t max, void **data, size_t *size, mmd_error *err)
+{
+    mmd_error local;
+    if (!err)
+        err = &local;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot open: %s", strerror(errno));
+    }
     struct stat st;
     if (fstat(fileno(f), &st) != 0) {
         fclose(f);
         return mmd_error_set(err, MMD_E_IO, NULL, -1, -1, "cannot stat: %s", strerror(errno));
     }
-    if ((unsigned long long)st.st_size > MMD_MAX_FILE_BYTES) {
+    if ((unsigned long long)st.st_size > max) {
         fclose(f);
         return mmd_error_set(err, MMD_E_LIMIT, NULL, -1, -1, "file is %lld bytes, limit %zu",
-                             (long long)st.st_size, MMD_MAX_FILE_BYTES);
+                             (long long)st.st_size, max);
     }
     size_t n = (size_t)st.st_size;
     unsigned char *buf = malloc(n ? n : 1);

@@ -4,6 +4,8 @@
  *   mmd_file_fopen_regular(path, err)  the same as a FILE* ("rb")
  *   mmd_file_check_regular(path, err)  the same check for libraries that open by name
  *   mmd_file_read(path, &data, &size, err)  the whole file, up to MMD_MAX_FILE_BYTES
+ *   mmd_file_read_max(path, max, &data, &size, err)  the same, up to max bytes
+ *   mmd_file_read_fd(fd, max, &data, &size, err)     the same from an fd opened above
  *
  * Every input file of every command is opened through these: a FIFO, socket or
  * device named as a model, motion, scene, texture, audio file or PNG would
@@ -33,5 +35,10 @@ mmd_status mmd_file_check_regular(const char *path, mmd_error *err);
 /* *data is malloc'd (free with free()); MMD_E_IO when unreadable or not a
  * regular file, MMD_E_LIMIT when too large. */
 mmd_status mmd_file_read(const char *path, void **data, size_t *size, mmd_error *err);
+/* The same with a smaller cap (max <= MMD_MAX_FILE_BYTES), checked before
+ * anything is read. */
+mmd_status mmd_file_read_max(const char *path, size_t max, void **data, size_t *size, mmd_error *err);
+/* The same from an fd of mmd_file_open_regular (closed here in any case). */
+mmd_status mmd_file_read_fd(int fd, size_t max, void **data, size_t *size, mmd_error *err);
 
 #endif

@@ -262,7 +262,8 @@ static mmd_status do_include(file_ctx *f, const fx_tok *dir, const fx_tok *d, si
     mmd_error lerr = {0};
     st = p->loader->read(p->loader->user, f->dir, name, &data, &size, &lerr);
     if (st != MMD_OK)
-        return fx_fail(p->err, st, f->name, dir->line, "#include \"%s\": %s", name, lerr.msg);
+        return fx_fail(p->err, st, f->name, dir->line, "#include \"%s\"%s%s", name,
+                       strncmp(lerr.msg, "is ", 3) ? ": " : " ", lerr.msg); /* "... is outside ROOT" */
     size_t len = 0;
     char *text = size <= MMD_FX_MAX_SOURCE_BYTES - p->source_bytes ? fx_decode(p->a, data, size, &len) : NULL;
     free(data);

@@ -22,7 +22,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: mmdrender effect FILE.fx [--json] [--fx-cache DIR]\n"
+    fprintf(f, "usage: mmdrender effect FILE.fx [--json] [--fx-cache DIR] [--allow-outside-assets]\n"
                "  Parse a MikuMikuEffect file (.fx, .fxsub) and print its techniques and\n"
                "  passes (shaders, render states), parameters (type, semantic, annotations),\n"
                "  textures and samplers; a syntax error names its file and line. Each pass is\n"
@@ -30,6 +30,8 @@ static void usage(FILE *f)
                "  --json   one JSON object on stdout instead of text\n"
                "  --fx-cache DIR  keep glslang's SPIR-V in DIR by content hash (made when\n"
                "           absent; shared safely by many processes)\n"
+               "  --allow-outside-assets  let #include leave the effect's root (its folder\n"
+               "           and up to two above it: docs/limits.md \"Effect files\")\n"
                "exit codes: 0 ok, 1 usage, 2 unreadable file or effect that does not parse\n");
 }
 
@@ -249,11 +251,14 @@ int mmd_cmd_effect(int argc, char **argv)
 {
     const char *path = NULL;
     bool json = false;
+    mmd_effect_reads reads = {NULL, false}; /* named on the command line, by no file */
     mmd_fx_translate_options opt = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json"))
             json = true;
+        else if (!strcmp(a, "--allow-outside-assets"))
+            reads.allow_outside = true;
         else if (!strcmp(a, "--fx-cache")) {
             if (i + 1 >= argc || !argv[i + 1][0]) {
                 mmd_msg_print(stderr, "mmdrender effect: --fx-cache needs a folder\n");
@@ -281,7 +286,7 @@ int mmd_cmd_effect(int argc, char **argv)
     }
     mmd_error err = {0};
     mmd_fx *fx = NULL;
-    mmd_status st = mmd_effect_file_load(path, &fx, &err);
+    mmd_status st = mmd_effect_file_load(path, &reads, &fx, &err);
     if (st != MMD_OK) {
         mmd_msg_print(stderr, "mmdrender effect: %s\n", err.msg);
         return mmd_exit_code(st);

@@ -100,10 +100,10 @@ static const char *acc_effect(const mmd_project *pr, uint32_t i, char *beside, s
 }
 
 /* MME's order of an effect file; false when it does not parse (why). */
-static bool effect_order(const char *file, mmd_fx_order *order, mmd_error *why)
+static bool effect_order(const char *file, const mmd_effect_reads *reads, mmd_fx_order *order, mmd_error *why)
 {
     mmd_fx *fx = NULL;
-    if (mmd_effect_file_load(file, &fx, why) != MMD_OK)
+    if (mmd_effect_file_load(file, reads, &fx, why) != MMD_OK)
         return false;
     *order = mmd_fx_script_order(fx);
     mmd_fx_free(fx);
@@ -113,7 +113,7 @@ static bool effect_order(const char *file, mmd_fx_order *order, mmd_error *why)
 /* ,"effect_beside": the effect MME's file-name rules give a render (no .emm line), or
  * null; ,"effect_order": MME's ScriptOrder of the effect a render takes
  * ("postprocess": a post effect, applied), null when none or it does not parse. */
-static void json_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
+static void json_acc_effect(FILE *f, const mmd_project *pr, const mmd_effect_reads *reads, uint32_t i)
 {
     char beside[4096];
     mmd_effect_origin origin;
@@ -126,14 +126,14 @@ static void json_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
     else
         fprintf(f, "null");
     fprintf(f, ",\"effect_order\":");
-    if (fx && effect_order(fx, &order, &why))
+    if (fx && effect_order(fx, reads, &order, &why))
         mmd_json_str(f, mmd_fx_order_name(order));
     else
         fprintf(f, "null");
 }
 
 /* "    effect: FILE (where from): what a render does with it". */
-static void print_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
+static void print_acc_effect(FILE *f, const mmd_project *pr, const mmd_effect_reads *reads, uint32_t i)
 {
     char beside[4096], from[64];
     mmd_effect_origin origin;
@@ -146,7 +146,7 @@ static void print_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
         snprintf(from, sizeof from, "%s", mmd_effect_origin_name(origin));
     mmd_fx_order order;
     mmd_error why = {0};
-    if (!effect_order(fx, &order, &why))
+    if (!effect_order(fx, reads, &order, &why))
         mmd_msg_print(f, "    effect: %s (%s): does not parse, not applied: %s\n", fx, from, why.msg);
     else if (order == MMD_FX_ORDER_POSTPROCESS)
         mmd_msg_print(f, "    effect: %s (%s): a post effect, applied over each frame with this accessory as its "
@@ -174,7 +174,7 @@ static void json_media(FILE *f, const char *key, const char *stored, const char 
     fprintf(f, ",\"offset\":[%d,%d],\"scale\":%g}", (int)offset[0], (int)offset[1], (double)scale);
 }
 
-static void json_models(FILE *f, const mmd_project *pr)
+static void json_models(FILE *f, const mmd_project *pr, const mmd_effect_reads *reads)
 {
     const mmd_pmm *p = pr->pmm;
     fprintf(f, "\"models\":[");
@@ -204,7 +204,7 @@ static void json_models(FILE *f, const mmd_project *pr)
         fputc(',', f);
         json_file(f, "file", a->path, pr->accessory_files[i], pr->accessory_states[i], true);
         json_effect(f, pr, "Acs", i);
-        json_acc_effect(f, pr, i);
+        json_acc_effect(f, pr, reads, i);
         fprintf(f, ",\"draw_order\":%u,\"add_blend\":%s,\"keys\":%u}", a->draw_order, a->add_blend ? "true" : "false",
                 a->key_count);
     }
@@ -224,7 +224,7 @@ static char *scene_text(const mmd_project *pr, mmd_error *err)
     return text;
 }
 
-static void print_json(FILE *f, const mmd_project *pr)
+static void print_json(FILE *f, const mmd_project *pr, const mmd_effect_reads *reads)
 {
     const mmd_pmm *p = pr->pmm;
     int64_t first, last;
@@ -253,7 +253,7 @@ static void print_json(FILE *f, const mmd_project *pr)
                "\"self_shadow\":%s,",
             p->camera_key_count, follow_keys(p), p->light_key_count, p->shadow_key_count, p->gravity_key_count,
             p->self_shadow ? "true" : "false");
-    json_models(f, pr);
+    json_models(f, pr, reads);
     fprintf(f, ",\"effects\":{\"file\":");
     if (pr->emm_file)
         mmd_json_str(f, pr->emm_file);
@@ -287,7 +287,7 @@ static void print_json(FILE *f, const mmd_project *pr)
     fprintf(f, "}\n");
 }
 
-static void print_text(FILE *f, const mmd_project *pr)
+static void print_text(FILE *f, const mmd_project *pr, const mmd_effect_reads *reads)
 {
     const mmd_pmm *p = pr->pmm;
     int64_t first, last;
@@ -327,7 +327,7 @@ static void print_text(FILE *f, const mmd_project *pr)
         mmd_msg_print(f, "  accessory %u: %s  %s [%s], %u keys\n", i + 1, p->accessories[i].name,
                       p->accessories[i].path, file_status(p->accessories[i].path, pr->accessory_states[i], true, true),
                       p->accessories[i].key_count);
-        print_acc_effect(f, pr, i);
+        print_acc_effect(f, pr, reads, i);
     }
     if (pr->emm_file)
         mmd_msg_print(f, "  effects (%s: [Effect]'s PmdN and AcsN become the objects' effect; an accessory's post "
@@ -381,10 +381,11 @@ int mmd_cmd_info_project(int argc, char **argv)
         mmd_msg_print(stderr, "mmdrender: %s\n", err.msg);
         return MMD_EXIT_INPUT;
     }
+    mmd_effect_reads reads = {p->dir, search.allow_outside}; /* as a render of the project reads them */
     if (json)
-        print_json(stdout, p);
+        print_json(stdout, p, &reads);
     else
-        print_text(stdout, p);
+        print_text(stdout, p, &reads);
     mmd_project_free(p);
     return MMD_EXIT_OK;
 }

@@ -67,7 +67,7 @@ static const cli_option k_options[] = {
      "encode: seconds into the scene where --audio starts"},
     {"gl", MMD_OPT_GL, required_argument, "osmesa|egl|egl-gpu", R,
      "GL backend (default osmesa; egl in a build without OSMesa;\negl-gpu: a hardware EGL device, an error without one)"},
-    {"allow-outside-assets", MMD_OPT_OUTSIDE, no_argument, NULL, R, "let texture paths leave the model's folder, a project's paths its folder and asset roots"},
+    {"allow-outside-assets", MMD_OPT_OUTSIDE, no_argument, NULL, R, "let texture paths leave the model's folder, an effect's reads its root, a project's paths its folder and asset roots"},
     {"asset-root", MMD_OPT_ASSET_ROOT, required_argument, "DIR", R | E,
      ".pmm: look under DIR for the project's UserFile\\ paths\n(repeatable)"},
     {"progress", MMD_OPT_PROGRESS, required_argument, "MODE", R | E,

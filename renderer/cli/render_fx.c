@@ -30,7 +30,14 @@
 #include "renderer/image/texpath.h"
 #include "renderer/scene/effect_file.h"
 
-#define RUN_POST_MAX (MMD_SCENE_MAX_POST_EFFECTS + MMD_SCENE_MAX_ACCESSORIES)
+/* Accessories' own post effects applied in a run (docs/limits.md): each has
+ * render targets of its own (frame-sized, a dozen in a large effect), so 256
+ * accessories each carrying one would hold thousands of frames of GPU
+ * memory; 16, as many as `[effects] post` entries, is more than MME chains
+ * users build (a handful). Past it: one warning each and the effect is not
+ * applied, with --strict-effects the run's error. */
+#define RUN_ACC_POST_MAX 16
+#define RUN_POST_MAX (MMD_SCENE_MAX_POST_EFFECTS + RUN_ACC_POST_MAX)
 
 typedef struct render_fx {
     mmd_fx *own[RUN_POST_MAX]; /* parsed here (freed here); NULL: the stage's parse */
@@ -38,6 +45,7 @@ typedef struct render_fx {
     int controller[RUN_POST_MAX]; /* accessory slot, -1 none */
     char self_name[RUN_POST_MAX][256];
     int count;
+    int acc_count; /* accessories' own post effects opened (at most RUN_ACC_POST_MAX) */
     bool taken[MMD_SCENE_MAX_ACCESSORIES]; /* the accessory's own post effect is in the list */
     mmd_fx_post *post;
     mmd_fx_frame frame; /* the frame being drawn (mmd_render_prepare_effects) */
@@ -66,10 +74,27 @@ static int find_controller(const mmd_scene *s, const char *fx_path)
 
 static GLuint effect_texture(void *user, const char *dir, const char *name, GLenum *target)
 {
+    const render_fx_files *f = user;
     unsigned t;
-    GLuint tex = mmd_renderer_texture_file(user, dir, name, "post effect", &t);
+    GLuint tex = mmd_renderer_texture_file(f->renderer, dir, f->root[0] ? f->root : NULL, name, f->owner, &t);
     *target = t;
     return tex;
+}
+
+mmd_status mmd_render_fx_config(const render_job *j, const char *path, const char *owner, render_fx_files *f,
+                                mmd_fx_effect_config *c, mmd_error *err)
+{
+    const mmd_effect_reads *reads = mmd_stage_effect_reads(j->stage);
+    *f = (render_fx_files){.renderer = j->renderer, .owner = owner};
+    if (mmd_texpath_model_dir(path, f->dir, sizeof f->dir) != 0)
+        return mmd_fail(err, MMD_E_LIMIT, "%s: path too long", path);
+    if (!reads->allow_outside && mmd_texpath_effect_root(path, reads->namer_dir, f->root, sizeof f->root) != 0)
+        return mmd_fail(err, MMD_E_IO, "%s: cannot resolve its folder", path);
+    const mmd_scene *s = j->scene;
+    *c = (mmd_fx_effect_config){.gl = mmd_renderer_api(j->renderer), .width = s->width, .height = s->height,
+                                .alpha = s->transparent, .dir = f->dir, .texture = effect_texture,
+                                .texture_user = f};
+    return MMD_OK;
 }
 
 /* Texture semantics the runtime does not make yet (MikuMikuEffect part 2): the
@@ -96,16 +121,13 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
 {
     int k = r->count;
     mmd_error why = {0};
-    char dir[4096];
-    mmd_status s = fx ? MMD_OK : mmd_effect_file_load(path, &r->own[k], &why);
-    if (s == MMD_OK && mmd_texpath_model_dir(path, dir, sizeof dir) != 0)
-        s = mmd_fail(&why, MMD_E_LIMIT, "%s: path too long", path);
-    if (s == MMD_OK) {
-        mmd_fx_effect_config c = {.gl = mmd_renderer_api(j->renderer), .width = j->scene->width,
-                                  .height = j->scene->height, .alpha = j->scene->transparent,
-                                  .dir = dir, .texture = effect_texture, .texture_user = j->renderer};
+    render_fx_files files;
+    mmd_fx_effect_config c;
+    mmd_status s = fx ? MMD_OK : mmd_effect_file_load(path, mmd_stage_effect_reads(j->stage), &r->own[k], &why);
+    if (s == MMD_OK)
+        s = mmd_render_fx_config(j, path, "post effect", &files, &c, &why);
+    if (s == MMD_OK)
         s = mmd_fx_effect_create(fx ? fx : r->own[k], &c, &r->effect[k], &why);
-    }
     if (s != MMD_OK) {
         mmd_fx_free(r->own[k]);
         r->own[k] = NULL;
@@ -124,11 +146,15 @@ static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, co
 }
 
 /* A `post` entry: its controller's own post effect when it is the same file
- * (applied once, here); any accessory's parse of the same file is used. */
+ * (applied once, here); any drawable's parse of the same file is used (a
+ * model carrying a post effect: the one [effects] post draws). */
 static mmd_status open_entry(render_job *j, const render_args *a, render_fx *r, const char *path, mmd_error *err)
 {
     int c = find_controller(j->scene, path);
     mmd_fx *fx = NULL;
+    for (int i = 0; i < j->scene->model_count && !fx; i++)
+        if (j->stage->model_effects[i].fx && mmd_same_file(j->stage->model_effects[i].file, path))
+            fx = j->stage->model_effects[i].fx;
     for (int i = 0; i < j->scene->accessory_count; i++) {
         const mmd_stage_effect *e = &j->stage->acc_effects[i];
         if (!e->fx || !mmd_same_file(e->file, path))
@@ -152,6 +178,18 @@ static mmd_status open_accessory(render_job *j, const render_args *a, render_fx 
     if (!e->fx || e->order != MMD_FX_ORDER_POSTPROCESS || r->taken[i])
         return MMD_OK;
     r->taken[i] = true;
+    if (r->acc_count >= RUN_ACC_POST_MAX) {
+        mmd_error why = {0};
+        mmd_fail(&why, MMD_E_LIMIT, "accessory '%s': post effect %s is not applied: more than %d accessories' post "
+                 "effects (each has render targets of its own; docs/limits.md)",
+                 base_name(j->scene->accessories[i].file), e->file, RUN_ACC_POST_MAX);
+        if (a->strict_effects)
+            return mmd_fail(err, MMD_E_LIMIT, "%s", why.msg);
+        if (!a->quiet)
+            mmd_msg_print(stderr, "mmdrender: warning: %s\n", why.msg);
+        return MMD_OK;
+    }
+    r->acc_count++;
     return open_one(j, a, r, e->file, e->fx, i, err);
 }
 

@@ -8,8 +8,9 @@
  * the run's error. A post effect found as an object's (MME loads post effects
  * as accessories: FXAA.fx beside FXAA.x) is not an object's passes: an
  * accessory's is drawn over the frame (render_fx.c), a model's when
- * [effects] post names it, else one warning. An accessory's effect is the
- * stage's parse. A drawable's per-material entries (scene.ini
+ * [effects] post names it, else one warning. A drawable's own effect is the
+ * stage's parse (stage.h: one parse per file and run); its per-material
+ * files are read here once each, confined as the stage's are. A drawable's per-material entries (scene.ini
  * material_effect, a project's .emm PmdN[k], the model's .emd Obj[k]) draw
  * their materials with their own effect, or "none" with the built-in passes
  * (docs/effects.md "Per material"). Drawables are k: model k, or accessory
@@ -17,15 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/fx.h"
+#include "renderer/base/fs.h"
 #include "renderer/base/msg.h"
 #include "renderer/cli/commands.h"
 #include "renderer/cli/render_run.h"
 #include "renderer/fx/select.h"
 #include "renderer/gl/fx_object.h"
-#include "renderer/image/texpath.h"
 #include "renderer/scene/effect_file.h"
 
 /* An effect file as read once per run (a file two objects or materials carry
@@ -77,29 +77,18 @@ static mmd_status make_objects(render_job *j, mmd_error *err)
     return mmd_fx_objects_create(&opt, &o->objects, err);
 }
 
-static GLuint effect_texture(void *user, const char *dir, const char *name, GLenum *target)
-{
-    unsigned t;
-    GLuint tex = mmd_renderer_texture_file(user, dir, name, "object effect", &t);
-    *target = t;
-    return tex;
-}
-
 /* Whether [effects] post names the file at path (the same file by inode). */
 static bool is_scene_post_effect(const mmd_scene *s, const char *path)
 {
-    struct stat a, b;
-    if (stat(path, &a) != 0)
-        return false;
     for (int i = 0; i < s->post_effect_count; i++)
-        if (stat(s->post_effects[i], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        if (mmd_same_file(s->post_effects[i], path))
             return true;
     return false;
 }
 
 /* The file at path as read once per run (stage_fx: the stage's parse of it,
- * or NULL); NULL only when out of memory. */
-static const parsed_file *file_of(render_objfx *o, const char *path, mmd_fx *stage_fx)
+ * or NULL: read here, confined as the stage's are); NULL only when out of memory. */
+static const parsed_file *file_of(const render_job *j, render_objfx *o, const char *path, mmd_fx *stage_fx)
 {
     for (size_t i = 0; i < o->file_count; i++)
         if (!strcmp(o->files[i].path, path))
@@ -111,7 +100,7 @@ static const parsed_file *file_of(render_objfx *o, const char *path, mmd_fx *sta
     f += o->file_count++;
     *f = (parsed_file){.path = path, .fx = stage_fx};
     if (!f->fx)
-        f->owner = mmd_effect_file_load(path, &f->fx, &f->why) == MMD_OK;
+        f->owner = mmd_effect_file_load(path, mmd_stage_effect_reads(j->stage), &f->fx, &f->why) == MMD_OK;
     f->post = f->fx && mmd_fx_is_post_effect(f->fx);
     if (f->post && f->owner)
         mmd_fx_free(f->fx);
@@ -122,26 +111,13 @@ static const parsed_file *file_of(render_objfx *o, const char *path, mmd_fx *sta
     return f;
 }
 
-/* The effect config of drawable k (its folder: the effect's textures). */
-static mmd_status config_of(const render_job *j, const char *path, mmd_fx_effect_config *c, char *dir, size_t cap,
-                            mmd_error *why)
-{
-    if (mmd_texpath_model_dir(path, dir, cap) != 0)
-        return mmd_fail(why, MMD_E_LIMIT, "%s: path too long", path);
-    const mmd_scene *sc = j->scene;
-    *c = (mmd_fx_effect_config){.gl = mmd_renderer_api(j->renderer), .width = sc->width, .height = sc->height,
-                                .alpha = sc->transparent, .dir = dir, .texture = effect_texture,
-                                .texture_user = j->renderer};
-    return MMD_OK;
-}
-
 /* Drawable k's slot on the renderer, with its effect fx (NULL: only its materials'). */
 static mmd_status add_slot(render_job *j, render_objfx *o, int k, const char *path, const mmd_fx *fx,
                            mmd_error *why)
 {
-    char dir[4096];
+    render_fx_files files;
     mmd_fx_effect_config c;
-    if (config_of(j, path, &c, dir, sizeof dir, why) != MMD_OK)
+    if (mmd_render_fx_config(j, path, "object effect", &files, &c, why) != MMD_OK)
         return why->status;
     const mmd_scene *sc = j->scene;
     if (k < MMD_SCENE_MAX_MODELS) {
@@ -195,9 +171,11 @@ static mmd_status main_effect(render_job *j, const render_args *a, int k, const 
 {
     const mmd_stage_effect *e = effect_of(j, k);
     *out = NULL;
-    if (!e->file || e->error)
+    if (!e->file || (e->error && k >= MMD_SCENE_MAX_MODELS))
         return MMD_OK; /* an accessory's that does not parse: the stage warned, render_fx.c's strict error */
-    const parsed_file *f = file_of(j->objfx, e->file, e->fx);
+    if (e->error) /* a model's: the stage's parse failed */
+        return not_applied(j, a, k, -1, e->file, e->origin, e->status, e->error, err);
+    const parsed_file *f = file_of(j, j->objfx, e->file, e->fx);
     if (!f)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
     if (f->post && k < MMD_SCENE_MAX_MODELS) /* an accessory's: render_fx.c */
@@ -225,7 +203,7 @@ static mmd_status material_effects(render_job *j, const render_args *a, int k, m
             s = not_applied(j, a, k, m->material, file, e->materials_origin, MMD_E_BAD_INDEX, why, err);
             continue;
         }
-        const parsed_file *f = m->effect ? file_of(j->objfx, m->effect, NULL) : NULL;
+        const parsed_file *f = m->effect ? file_of(j, j->objfx, m->effect, NULL) : NULL;
         if (m->effect && !f)
             return mmd_fail(err, MMD_E_NOMEM, "out of memory");
         if (f && f->post)
@@ -234,10 +212,10 @@ static mmd_status material_effects(render_job *j, const render_args *a, int k, m
             s = not_applied(j, a, k, m->material, file, e->materials_origin, f->why.status, f->why.msg, err);
         if (f && !f->fx)
             continue;
-        char dir[4096];
-        mmd_fx_effect_config c;
+        render_fx_files files;
+        mmd_fx_effect_config c = {0}; /* none: no instance, no config */
         mmd_error w = {0};
-        mmd_status r = config_of(j, file, &c, dir, sizeof dir, &w);
+        mmd_status r = m->effect ? mmd_render_fx_config(j, file, "object effect", &files, &c, &w) : MMD_OK;
         if (r == MMD_OK)
             r = mmd_fx_objects_add_material(j->objfx->objects, j->renderer, acc,
                                             (size_t)(acc ? k - MMD_SCENE_MAX_MODELS : k), m->material,

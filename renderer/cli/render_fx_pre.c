@@ -18,7 +18,6 @@
 #include "renderer/cli/commands.h"
 #include "renderer/cli/render_run.h"
 #include "renderer/gl/fx_runtime.h"
-#include "renderer/image/texpath.h"
 
 typedef struct render_fxpre {
     mmd_fx_effect *effect[MMD_SCENE_MAX_ACCESSORIES];
@@ -29,31 +28,18 @@ typedef struct render_fxpre {
     render_job *job;
 } render_fxpre;
 
-static GLuint effect_texture(void *user, const char *dir, const char *name, GLenum *target)
-{
-    unsigned t;
-    GLuint tex = mmd_renderer_texture_file(user, dir, name, "preprocess effect", &t);
-    *target = t;
-    return tex;
-}
-
 /* Accessory i's preprocess effect, when it has one. */
 static mmd_status open_one(render_job *j, const render_args *a, render_fxpre *r, int i, mmd_error *err)
 {
     const mmd_stage_effect *e = &j->stage->acc_effects[i];
     if (!e->fx || e->order != MMD_FX_ORDER_PREPROCESS)
         return MMD_OK;
-    char dir[4096];
+    render_fx_files files;
+    mmd_fx_effect_config c;
     mmd_error why = {0};
-    mmd_status s = MMD_OK;
-    if (mmd_texpath_model_dir(e->file, dir, sizeof dir) != 0)
-        s = mmd_fail(&why, MMD_E_LIMIT, "%s: path too long", e->file);
-    if (s == MMD_OK) {
-        mmd_fx_effect_config c = {.gl = mmd_renderer_api(j->renderer), .width = j->scene->width,
-                                  .height = j->scene->height, .alpha = j->scene->transparent, .dir = dir,
-                                  .texture = effect_texture, .texture_user = j->renderer};
+    mmd_status s = mmd_render_fx_config(j, e->file, "preprocess effect", &files, &c, &why);
+    if (s == MMD_OK)
         s = mmd_fx_effect_create(e->fx, &c, &r->effect[r->count], &why);
-    }
     const char *name = j->scene->accessories[i].name;
     if (s != MMD_OK && a->strict_effects)
         return mmd_fail(err, s, "accessory '%s': preprocess effect %s: %s", name, e->file, why.msg);

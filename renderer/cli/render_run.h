@@ -85,6 +85,21 @@ mmd_status mmd_render_open_pre_effects(render_job *j, const render_args *a, mmd_
 void mmd_render_pre_effects_frame(render_job *j, double t, const mmd_camera_state *cam,
                                   const mmd_light_state *light);
 void mmd_render_free_pre_effects(render_job *j);
+/* An effect's instance config on the job's renderer (gl/fx_runtime.h): its
+ * ResourceName textures read through the renderer's texture library from
+ * the effect's folder, confined to its root (image/texpath.h
+ * mmd_texpath_effect_root, as its #includes are; none with
+ * --allow-outside-assets), warnings naming owner. f holds what c points to:
+ * it must outlive mmd_fx_effect_create. */
+typedef struct render_fx_files {
+    struct mmd_renderer *renderer;
+    const char *owner;
+    char dir[4096];
+    char root[4096]; /* "": not confined */
+} render_fx_files;
+struct mmd_fx_effect_config;
+mmd_status mmd_render_fx_config(const render_job *j, const char *path, const char *owner, render_fx_files *f,
+                                struct mmd_fx_effect_config *c, mmd_error *err);
 
 /* render_fx_object.c: the models' object effects (st->model_effects), opened
  * after the models are added (within mmd_render_open_effects) with the

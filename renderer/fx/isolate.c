@@ -17,9 +17,9 @@
  * AddressSanitizer allocator has no fork handlers (measured: 2 of 300 forks
  * beside a thread that allocates hang in malloc under ASan, 0 of 300
  * without), nor are glslang's own locks. Such a child uses no CPU, so the
- * parent watches the child's CPU time (/proc/PID/stat) while it waits: a
- * child with none for BLOCKED_SECONDS is killed and forked again, up to
- * TRIES times, then the pass gets an error naming the cause.
+ * parent watches the child's CPU time while it waits (base/child.h): a
+ * child with none for MMD_CHILD_BLOCKED_SECONDS is killed and forked again,
+ * up to TRIES times, then the pass gets an error naming the cause.
  *
  * The fuzz build (`make fuzz` defines MMD_FX_COMPILE_IN_PROCESS) calls glslang
  * in this process instead: a child per input would slow libFuzzer a
@@ -29,7 +29,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "renderer/base/child.h"
 #include "renderer/base/sanitizer.h"
 #include "renderer/fx/translate_internal.h"
 
@@ -53,7 +53,6 @@ mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **wor
     return st;
 }
 #else
-#define BLOCKED_SECONDS 3 /* no CPU time for this long: a child blocked for good */
 #define TRIES 3           /* forks of a compile whose children were blocked */
 
 static bool write_all(int fd, const void *p, size_t n)
@@ -164,45 +163,6 @@ static bool receive(int fd, size_t max_words, uint32_t **words, size_t *count, m
     return true;
 }
 
-/* The CPU time pid has used, in clock ticks (utime + stime of
- * /proc/PID/stat); -1 when unknown. */
-static long long cpu_ticks(pid_t pid)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
-    if (f)
-        fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')'); /* the name in parentheses may hold spaces */
-    unsigned long long ut = 0, stime = 0;
-    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stime) != 2)
-        return -1;
-    return (long long)(ut + stime);
-}
-
-/* Waits until the child's message starts (true), or kills a child that has
- * used no CPU for BLOCKED_SECONDS (false: it is blocked for good). */
-static bool wait_running(int fd, pid_t pid)
-{
-    long long last = -1;
-    int still = 0;
-    for (;;) {
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int r = poll(&pfd, 1, 1000);
-        if (r > 0 || (r < 0 && errno != EINTR))
-            return true;
-        long long now = cpu_ticks(pid);
-        still = now >= 0 && now == last ? still + 1 : 0;
-        last = now;
-        if (still >= BLOCKED_SECONDS) {
-            kill(pid, SIGKILL);
-            return false;
-        }
-    }
-}
-
 static mmd_status child_died(const mmd_fx_compile_job *job, int status, mmd_error *err)
 {
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
@@ -234,7 +194,7 @@ static mmd_status compile_once(const mmd_fx_compile_job *job, uint32_t **words, 
     }
     close(fds[1]);
     mmd_status st = MMD_E_UNSUPPORTED;
-    *blocked = !wait_running(fds[0], pid);
+    *blocked = !mmd_child_wait_running(fds[0], pid);
     bool got = !*blocked && receive(fds[0], job->max_words, words, count, err, &st);
     close(fds[0]);
     int status = 0;
@@ -262,7 +222,7 @@ mmd_status mmd_fx_compile_isolated(const mmd_fx_compile_job *job, uint32_t **wor
     return mmd_fail(err, MMD_E_LIMIT,
                     "glslang's process sat blocked (no CPU time for %d s, %d tries): a lock another thread held "
                     "when it was forked%s",
-                    BLOCKED_SECONDS, TRIES,
+                    MMD_CHILD_BLOCKED_SECONDS, TRIES,
 #ifdef MMD_ASAN
                     " (AddressSanitizer's allocator has no fork handlers)"
 #else

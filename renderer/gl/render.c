@@ -380,10 +380,10 @@ const char *mmd_renderer_gl_version(const mmd_renderer *r) { return mmd_gl_conte
 
 const mmd_gl *mmd_renderer_api(const mmd_renderer *r) { return r->gl; }
 
-unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char *name, const char *owner,
-                                   unsigned *target)
+unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char *root, const char *name,
+                                   const char *owner, unsigned *target)
 {
-    return mmd_tex_file_kind(r, dir, name, true, true, owner, target);
+    return mmd_tex_file_kind(r, dir, root, name, true, true, owner, target);
 }
 void mmd_renderer_set_time(mmd_renderer *r, double seconds) { r->time_s = seconds; }
 

@@ -275,12 +275,14 @@ const char *mmd_renderer_gl_version(const mmd_renderer *r);
  * effects (gl/fx_runtime.h) draw with, after mmd_renderer_render. */
 struct mmd_gl;
 const struct mmd_gl *mmd_renderer_api(const mmd_renderer *r);
-/* A texture file through the renderer's texture library (its folder rule and
- * budget; an effect's ResourceName): the GL texture, 0 with a warning
+/* A texture file through the renderer's texture library (its budget; an
+ * effect's ResourceName), relative to dir and confined to root (the effect's
+ * root, image/texpath.h; NULL: the model rule, confined to dir; neither with
+ * --allow-outside-assets): the GL texture, 0 with a warning
  * naming owner when it cannot be read; *target: its GL target
  * (GL_TEXTURE_2D; GL_TEXTURE_3D for a volume DDS, GL_TEXTURE_CUBE_MAP for a
  * cube map). */
-unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char *name, const char *owner,
-                                   unsigned *target);
+unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char *root, const char *name,
+                                   const char *owner, unsigned *target);
 
 #endif

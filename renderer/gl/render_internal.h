@@ -251,11 +251,12 @@ mmd_status mmd_tex_model(mmd_renderer *r, gpu_model *g, const char *model_dir, m
 /* A texture by name relative to dir (resolved like models' textures); 0 when
  * it cannot be found or decoded (a warning naming owner when warn). */
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner);
-/* mmd_tex_file for any kind of texture: *target is its GL target
+/* mmd_tex_file for any kind of texture, confined to root unless NULL
+ * (texlib.h mmd_texlib_file_in): *target is its GL target
  * (GL_TEXTURE_2D, _3D for a volume, _CUBE_MAP; mmd_tex_file itself gives 0
  * for the last two: its users bind 2D). */
-GLuint mmd_tex_file_kind(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner,
-                         unsigned *target);
+GLuint mmd_tex_file_kind(mmd_renderer *r, const char *dir, const char *root, const char *name, bool repeat, bool warn,
+                         const char *owner, unsigned *target);
 
 /* targets.c: the colour target (MSAA when samples > 1), the shadow map, the
  * frame's clear, and the resolve + readback into rgba (straight alpha).

@@ -203,11 +203,11 @@ size_t mmd_renderer_texture_bytes(const mmd_renderer *r, size_t *count)
     return mmd_texlib_bytes(r->texlib, count);
 }
 
-GLuint mmd_tex_file_kind(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner,
-                         unsigned *target)
+GLuint mmd_tex_file_kind(mmd_renderer *r, const char *dir, const char *root, const char *name, bool repeat, bool warn,
+                         const char *owner, unsigned *target)
 {
     mmd_image img;
-    long id = mmd_texlib_file(r->texlib, dir, name, repeat, warn, owner, &img);
+    long id = mmd_texlib_file_in(r->texlib, dir, root, name, repeat, warn, owner, &img);
     if (img.data) {
         store(r, id, &img, repeat);
         mmd_image_free(&img);
@@ -220,7 +220,7 @@ GLuint mmd_tex_file_kind(mmd_renderer *r, const char *dir, const char *name, boo
 GLuint mmd_tex_file(mmd_renderer *r, const char *dir, const char *name, bool repeat, bool warn, const char *owner)
 {
     unsigned target;
-    GLuint t = mmd_tex_file_kind(r, dir, name, repeat, warn, owner, &target);
+    GLuint t = mmd_tex_file_kind(r, dir, NULL, name, repeat, warn, owner, &target);
     return target == GL_TEXTURE_2D ? t : 0;
 }
 

@@ -7,7 +7,10 @@
  * the next job from the counter, decodes it into its pixels and marks it done;
  * the parent sleeps in poll() on a pipe whose write ends only the workers hold
  * (end of file: every worker has exited), waking at least every 100 ms to kill
- * a worker whose current job is past the budget. */
+ * a worker whose current job is past the budget, or a worker blocked for good
+ * (no CPU time for MMD_CHILD_BLOCKED_SECONDS: a lock another thread held at
+ * fork, base/child.h; without this, one that blocked before taking a job was
+ * waited for forever): its job goes back to the queue for the next round. */
 #include "renderer/image/decode_child.h"
 
 #include <errno.h>
@@ -27,6 +30,7 @@
 #include <stb_image.h>
 
 #include "core/status.h"
+#include "renderer/base/child.h"
 
 #define MAX_WORKERS 16
 #define WAKE_MS 100 /* the longest the parent sleeps before it looks at the budgets again */
@@ -154,12 +158,35 @@ static int spawn(shared *sh, mmd_decode_job *jobs, const size_t *order, size_t n
     return made;
 }
 
-/* Wait for every worker to exit, killing those past the budget. */
+/* Kill the workers blocked for good (no CPU time: a lock held at fork,
+ * base/child.h); the job one was on goes back to the queue, for the next
+ * round. */
+static void kill_blocked(shared *sh, const size_t *order, size_t n, mmd_child_watch *watch, bool *gone, int count)
+{
+    for (int k = 0; k < count; k++) {
+        if (gone[k] || !mmd_child_blocked(&watch[k]))
+            continue;
+        kill(watch[k].pid, SIGKILL);
+        gone[k] = true;
+        for (size_t q = 0; q < n; q++) {
+            slot *s = &sh->slots[order[q]];
+            if (s->worker == k && atomic_load(&s->state) == SLOT_DECODING)
+                atomic_store(&s->state, SLOT_WAITING);
+        }
+    }
+}
+
+/* Wait for every worker to exit, killing those past the budget or blocked. */
 static void wait_workers(shared *sh, const size_t *order, size_t n, pid_t *pids, int count, int rfd, int limit_ms,
                          bool *killed)
 {
+    mmd_child_watch watch[MAX_WORKERS];
+    bool gone[MAX_WORKERS] = {false};
+    for (int k = 0; k < count; k++)
+        mmd_child_watch_start(&watch[k], pids[k]);
     for (;;) {
         int wait_ms;
+        kill_blocked(sh, order, n, watch, gone, count);
         enforce_budget(sh, order, n, pids, limit_ms, killed, &wait_ms);
         struct pollfd p = {.fd = rfd, .events = POLLIN};
         int rc = poll(&p, 1, wait_ms);

@@ -189,10 +189,18 @@ static long entry(mmd_texlib *l, const char *path, bool repeat, const char *name
 long mmd_texlib_file(mmd_texlib *l, const char *dir, const char *name, bool repeat, bool warn, const char *owner,
                      mmd_image *img)
 {
+    return mmd_texlib_file_in(l, dir, NULL, name, repeat, warn, owner, img);
+}
+
+long mmd_texlib_file_in(mmd_texlib *l, const char *dir, const char *root, const char *name, bool repeat, bool warn,
+                        const char *owner, mmd_image *img)
+{
     *img = (mmd_image){0};
     char path[4096];
     mmd_error why;
-    mmd_status rc = mmd_texpath_resolve(dir && *dir ? dir : ".", name, l->c.allow_outside, path, sizeof path, &why);
+    const char *d = dir && *dir ? dir : ".";
+    mmd_status rc = root ? mmd_texpath_resolve_in(d, root, name, l->c.allow_outside, path, sizeof path, &why)
+                         : mmd_texpath_resolve(d, name, l->c.allow_outside, path, sizeof path, &why);
     long id;
     if (rc == MMD_OK && (id = entry(l, path, repeat, name, owner, img, why.msg, sizeof why.msg)) >= 0)
         return id;

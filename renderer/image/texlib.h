@@ -60,6 +60,10 @@ static inline void mmd_material_textures(const mmd_material *mt, int32_t idx[3])
  * and frees (mmd_image_free); otherwise *img is zeroed. */
 long mmd_texlib_file(mmd_texlib *l, const char *dir, const char *name, bool repeat, bool warn, const char *owner,
                      mmd_image *img);
+/* mmd_texlib_file confined to root instead of dir (an effect's ResourceName:
+ * image/texpath.h mmd_texpath_resolve_in; root NULL: mmd_texlib_file). */
+long mmd_texlib_file_in(mmd_texlib *l, const char *dir, const char *root, const char *name, bool repeat, bool warn,
+                        const char *owner, mmd_image *img);
 
 /* take(ctx, id, img, repeat): upload a new id's pixels (img is freed after). */
 typedef void (*mmd_texlib_take)(void *ctx, long id, const mmd_image *img, bool repeat);

@@ -139,8 +139,60 @@ int mmd_texpath_model_dir(const char *model_path, char *dir, size_t dir_size)
     return 0;
 }
 
-mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
-                               size_t out_size, mmd_error *err)
+/* Where a resolution may go: the model rule (root NULL: model_dir itself,
+ * ".." refused) or an effect's (root: its realpath'd confinement folder,
+ * ".." followed while each step stays under it). */
+typedef struct confine {
+    const char *root;
+} confine;
+
+/* Effect rule: the folder walked so far (after symlinks) must stay in root. */
+static mmd_status step_inside(const confine *c, const char *stored, const char *cur, mmd_error *err)
+{
+    char real[PATH_MAX];
+    if (!c->root)
+        return MMD_OK;
+    if (!realpath(cur, real))
+        return mmd_fail(err, MMD_E_IO, "texture '%s' not found: cannot resolve '%s': %s", stored, cur,
+                        strerror(errno));
+    if (!inside(c->root, real))
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "texture '%s' is outside %s (--allow-outside-assets)", stored,
+                        c->root);
+    return MMD_OK;
+}
+
+/* The components of stored walked from the folder in cur to an existing
+ * regular file, its path left in cur (PATH_MAX). */
+static mmd_status walk(const char *stored, char **comps, int nc, const confine *c, char *cur,
+                       mmd_error *err)
+{
+    for (int i = 0; i < nc; i++) {
+        char found[NAME_MAX + 1];
+        const char *comp = comps[i];
+        if (!strcmp(comp, "..")) {
+            snprintf(found, sizeof found, "..");
+        } else if (!match_in_dir(cur, comp, found, sizeof found)) {
+            return mmd_fail(err, MMD_E_IO,
+                            "texture '%s' not found: no '%s' in '%s' (also tried other letter case "
+                            "and Shift-JIS names)",
+                            stored, comp, cur);
+        }
+        char next[PATH_MAX];
+        if (!join(next, sizeof next, cur, found))
+            return mmd_fail(err, MMD_E_BAD_VALUE, "texture path '%s' is too long", stored);
+        memcpy(cur, next, PATH_MAX);
+        mmd_status st = step_inside(c, stored, cur, err);
+        if (st != MMD_OK)
+            return st;
+    }
+    struct stat st;
+    if (stat(cur, &st) != 0 || !S_ISREG(st.st_mode))
+        return mmd_fail(err, MMD_E_IO, "texture '%s': '%s' is not a regular file", stored, cur);
+    return MMD_OK;
+}
+
+static mmd_status resolve(const char *model_dir, const confine *c, const char *stored, bool allow_outside,
+                          char *out, size_t out_size, mmd_error *err)
 {
     if (!model_dir || !stored || !out || out_size == 0)
         return mmd_fail(err, MMD_E_BAD_VALUE, "texture path: bad arguments");
@@ -156,6 +208,9 @@ mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool a
 
     bool drive = ((norm[0] | 32) >= 'a' && (norm[0] | 32) <= 'z' && norm[1] == ':');
     bool absolute = norm[0] == '/' || drive;
+    if (absolute && !allow_outside && c->root)
+        return mmd_fail(err, MMD_E_UNSUPPORTED,
+                        "texture '%s' is an absolute path, outside %s (--allow-outside-assets)", stored, c->root);
     if (absolute && !allow_outside)
         return mmd_fail(err, MMD_E_UNSUPPORTED,
                         "texture '%s' is an absolute path, outside the model folder: refused", stored);
@@ -170,7 +225,7 @@ mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool a
     for (char *tok = strtok_r(norm, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
         if (!strcmp(tok, "."))
             continue;
-        if (!strcmp(tok, "..") && !allow_outside)
+        if (!strcmp(tok, "..") && !allow_outside && !c->root)
             return mmd_fail(err, MMD_E_UNSUPPORTED,
                             "texture '%s' climbs out of the model folder with '..': refused", stored);
         comps[nc++] = tok;
@@ -183,30 +238,11 @@ mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool a
         snprintf(cur, sizeof cur, "/");
     else if (snprintf(cur, sizeof cur, "%s", *model_dir ? model_dir : ".") >= (int)sizeof cur)
         return mmd_fail(err, MMD_E_BAD_VALUE, "model folder path is too long");
+    mmd_status ws = walk(stored, comps, nc, allow_outside ? &(confine){0} : c, cur, err);
+    if (ws != MMD_OK)
+        return ws;
 
-    for (int i = 0; i < nc; i++) {
-        char found[NAME_MAX + 1];
-        const char *c = comps[i];
-        if (!strcmp(c, "..")) {
-            snprintf(found, sizeof found, "..");
-        } else if (!match_in_dir(cur, c, found, sizeof found)) {
-            return mmd_fail(err, MMD_E_IO,
-                            "texture '%s' not found: no '%s' in '%s' (also tried other letter case "
-                            "and Shift-JIS names)",
-                            stored, c, cur);
-        }
-        char next[PATH_MAX];
-        if (!join(next, sizeof next, cur, found))
-            return mmd_fail(err, MMD_E_BAD_VALUE, "texture path '%s' is too long", stored);
-        memcpy(cur, next, sizeof cur);
-    }
-
-    struct stat st;
-    if (stat(cur, &st) != 0 || !S_ISREG(st.st_mode))
-        return mmd_fail(err, MMD_E_IO, "texture '%s': '%s' is not a regular file",
-                        stored, cur);
-
-    if (!allow_outside) {
+    if (!allow_outside && !c->root) {
         char base_real[PATH_MAX], file_real[PATH_MAX];
         if (!realpath(*model_dir ? model_dir : ".", base_real) || !realpath(cur, file_real))
             return mmd_fail(err, MMD_E_IO, "texture '%s': cannot resolve '%s': %s",
@@ -223,4 +259,75 @@ mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool a
                         n + 1, out_size);
     memcpy(out, cur, n + 1);
     return MMD_OK;
+}
+
+mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
+                               size_t out_size, mmd_error *err)
+{
+    return resolve(model_dir, &(confine){0}, stored, allow_outside, out, out_size, err);
+}
+
+mmd_status mmd_texpath_resolve_in(const char *dir, const char *root, const char *stored, bool allow_outside,
+                                  char *out, size_t out_size, mmd_error *err)
+{
+    if (!root || !*root)
+        return mmd_fail(err, MMD_E_BAD_VALUE, "texture path: no root folder");
+    char real[PATH_MAX];
+    if (!realpath(root, real))
+        return mmd_fail(err, MMD_E_IO, "cannot resolve the folder '%s': %s", root, strerror(errno));
+    confine c = {.root = real};
+    return resolve(dir, &c, stored, allow_outside, out, out_size, err);
+}
+
+/* The parent of an absolute, realpath'd folder in place ("/" stays "/"). */
+static void raise_one(char *dir)
+{
+    char *s = strrchr(dir, '/');
+    if (s == dir)
+        dir[1] = 0;
+    else if (s)
+        *s = 0;
+}
+
+bool mmd_texpath_fd_inside(int fd, const char *root)
+{
+    char link[64], real[PATH_MAX], root_real[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    return realpath(link, real) && realpath(root, root_real) && inside(root_real, real);
+}
+
+int mmd_texpath_effect_root(const char *effect_path, const char *namer_dir, char *root, size_t cap)
+{
+    char edir[PATH_MAX], file[PATH_MAX], d[PATH_MAX];
+    if (!realpath(effect_path, file))
+        return -1;
+    snprintf(edir, sizeof edir, "%s", file);
+    raise_one(edir);
+    char floor[PATH_MAX];
+    snprintf(floor, sizeof floor, "%s", edir);
+    if (!namer_dir)
+        snprintf(d, sizeof d, "%s", "/"); /* named by no file: only "/" is shared (kept below) */
+    if (!namer_dir || realpath(*namer_dir ? namer_dir : ".", d)) {
+        if (namer_dir && inside(d, edir)) {
+            snprintf(floor, sizeof floor, "%s", d);
+        } else { /* the common folder's child on the effect's side (or edir itself) */
+            char common[PATH_MAX];
+            snprintf(common, sizeof common, "%s", d);
+            while (!inside(common, edir))
+                raise_one(common);
+            size_t n = strlen(common) == 1 ? 0 : strlen(common);
+            const char *next = edir[n] == '/' ? strchr(edir + n + 1, '/') : NULL;
+            size_t keep = next ? (size_t)(next - edir) : strlen(edir);
+            snprintf(floor, sizeof floor, "%.*s", (int)keep, edir);
+        }
+    }
+    char up[PATH_MAX];
+    snprintf(up, sizeof up, "%s", edir);
+    for (int i = 0; i < MMD_EFFECT_ROOT_LEVELS; i++)
+        raise_one(up);
+    const char *r = strlen(up) > strlen(floor) ? up : floor; /* the deeper: both are edir or above it */
+    if (strlen(r) >= cap)
+        return -1;
+    memcpy(root, r, strlen(r) + 1);
+    return 0;
 }

@@ -2,6 +2,8 @@
  *
  *   mmd_status mmd_texpath_resolve(model_dir, stored, allow_outside, out, out_size, &err)
  *   int mmd_texpath_model_dir(model_path, dir, dir_size)
+ *   mmd_status mmd_texpath_resolve_in(dir, root, stored, allow_outside, out, out_size, &err)
+ *   int mmd_texpath_effect_root(effect_path, namer_dir, root, root_size)
  *
  * The one resolver: `info`, `info --json` and the renderer all call it, so
  * what `info` reports as found is what a render loads (and refuses what a
@@ -44,5 +46,32 @@ int mmd_texpath_model_dir(const char *model_path, char *dir, size_t dir_size);
 
 mmd_status mmd_texpath_resolve(const char *model_dir, const char *stored, bool allow_outside, char *out,
                                size_t out_size, mmd_error *err);
+
+/* An effect's reads (its #includes, its textures' ResourceName files) are
+ * confined to one folder, its root (docs/limits.md "Effect files"): the
+ * effect's folder raised MMD_EFFECT_ROOT_LEVELS folders (ray-mmd's
+ * Materials/Skin/x.fx reaches ray-mmd/, where its "../../ray.conf" and
+ * "../../Shader/" are), but never out of the folder the naming file has it
+ * in: when the effect lies in the naming file's folder namer_dir (a scene's
+ * or project's folder), not above namer_dir; else not into the folder the
+ * two share (the shared folder's child on the effect's side is the highest).
+ * namer_dir NULL (a name given on the command line): never "/" itself, its
+ * child on the effect's side at the highest. realpath'd
+ * (symlinks followed) into root. Returns 0, or -1 when effect_path cannot be
+ * resolved or root_size is too small. */
+#define MMD_EFFECT_ROOT_LEVELS 2
+int mmd_texpath_effect_root(const char *effect_path, const char *namer_dir, char *root, size_t root_size);
+
+/* stored resolved against dir as mmd_texpath_resolve does (letter case,
+ * '\', Shift-JIS), confined to root instead of dir: ".." is followed while
+ * every step, after symlinks, stays inside root; absolute paths and any step
+ * outside root are refused (MMD_E_UNSUPPORTED, "texture 'X' is outside
+ * ROOT (--allow-outside-assets)"). allow_outside: as mmd_texpath_resolve's. */
+mmd_status mmd_texpath_resolve_in(const char *dir, const char *root, const char *stored, bool allow_outside,
+                                  char *out, size_t out_size, mmd_error *err);
+/* Whether the file open on fd is inside root (after symlinks): checked on
+ * the opened file, so a path swapped after mmd_texpath_resolve_in's checks
+ * is still refused. */
+bool mmd_texpath_fd_inside(int fd, const char *root);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/file.h"
 #include "renderer/image/texpath.h"
@@ -22,23 +23,41 @@ static void keep_reason(mmd_error *err, const char *name)
     memmove(err->msg, rest, strlen(rest) + 1);
 }
 
+typedef struct include_ctx {
+    const char *root; /* NULL: --allow-outside-assets */
+} include_ctx;
+
 static mmd_status read_include(void *user, const char *dir, const char *name, void **data, size_t *size,
                                mmd_error *err)
 {
-    (void)user;
+    const include_ctx *c = user;
     char path[4096];
-    mmd_status st = mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
-    if (st != MMD_OK)
+    mmd_status st = c->root ? mmd_texpath_resolve_in(dir, c->root, name, false, path, sizeof path, err)
+                            : mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
+    if (st != MMD_OK) {
         keep_reason(err, name);
-    return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
+        return st;
+    }
+    int fd = mmd_file_open_regular(path, err);
+    if (fd < 0)
+        return err ? err->status : MMD_E_IO;
+    if (c->root && !mmd_texpath_fd_inside(fd, c->root)) { /* replaced since it was resolved */
+        close(fd);
+        return mmd_fail(err, MMD_E_UNSUPPORTED, "is outside %s (--allow-outside-assets)", c->root);
+    }
+    return mmd_file_read_fd(fd, MMD_FX_MAX_SOURCE_BYTES, data, size, err);
 }
 
-mmd_status mmd_effect_file_load(const char *path, mmd_fx **out, mmd_error *err)
+mmd_status mmd_effect_file_load(const char *path, const mmd_effect_reads *reads, mmd_fx **out, mmd_error *err)
 {
     void *data = NULL;
     size_t size = 0;
-    mmd_fx_loader ld = {read_include, NULL};
-    mmd_status st = mmd_file_read(path, &data, &size, err);
+    char root[4096];
+    include_ctx c = {reads->allow_outside ? NULL : root};
+    mmd_fx_loader ld = {read_include, &c};
+    mmd_status st = mmd_file_read_max(path, MMD_FX_MAX_SOURCE_BYTES, &data, &size, err);
+    if (st == MMD_OK && c.root && mmd_texpath_effect_root(path, reads->namer_dir, root, sizeof root) != 0)
+        st = mmd_fail(err, MMD_E_IO, "%s: cannot resolve its folder", path);
     if (st == MMD_OK)
         st = mmd_fx_load(data, size, path, &ld, out, err);
     free(data);

@@ -22,7 +22,9 @@ struct mmd_stage_private {
     bool camera_owned;
     bool physics_warned[MMD_SCENE_MAX_MODELS]; /* the budget warning was given */
     char *beside[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES]; /* same-named .fx paths found */
-    char *fx_error[MMD_SCENE_MAX_ACCESSORIES]; /* why an accessory's effect did not parse */
+    char *fx_error[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES]; /* why a drawable's effect did not parse */
+    bool fx_owned[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES];  /* the slot's parse is freed here */
+    mmd_effect_reads reads;                     /* where effects may read (mmd_stage_effect_reads) */
     mmd_scene_material_effects emd[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES]; /* .emd Obj[k]: owned */
 };
 
@@ -163,22 +165,37 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
     return MMD_OK;
 }
 
-/* An accessory's effect parsed and classified (MME: a post effect is loaded
- * as an accessory): why it is not applied (its parse error), NULL when a
- * render applies it (a post effect over the frame, render_fx.c; a preprocess
- * effect before the objects, render_fx_pre.c; an object effect on its
- * subsets, render_fx_object.c). */
-static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effect *e)
+/* Drawable slot's effect (models, then accessories at MMD_SCENE_MAX_MODELS). */
+static const mmd_stage_effect *effect_at(const mmd_stage *st, int slot)
 {
-    mmd_error err = {0};
-    if (mmd_effect_file_load(e->file, &e->fx, &err) != MMD_OK) {
-        e->fx = NULL;
-        p->fx_error[acc] = strdup(err.msg);
-        e->error = p->fx_error[acc] ? p->fx_error[acc] : "out of memory";
-        return e->error;
+    return slot < MMD_SCENE_MAX_MODELS ? &st->model_effects[slot] : &st->acc_effects[slot - MMD_SCENE_MAX_MODELS];
+}
+
+/* Drawable slot's effect file parsed, once per run (the one parse of a
+ * drawable's effect: a file an earlier drawable carries is its parse), with
+ * MME's order; fx NULL and error set when it does not parse. */
+static void parse_effect(mmd_stage *st, int slot, mmd_stage_effect *e)
+{
+    struct mmd_stage_private *p = st->priv;
+    for (int k = 0; k < slot; k++) {
+        const mmd_stage_effect *o = effect_at(st, k);
+        if (o->file && !strcmp(o->file, e->file)) {
+            e->fx = o->fx;
+            e->order = o->order;
+            e->error = o->error;
+            e->status = o->status;
+            return;
+        }
     }
+    mmd_error err = {0};
+    if ((e->status = mmd_effect_file_load(e->file, &p->reads, &e->fx, &err)) != MMD_OK) {
+        e->fx = NULL;
+        p->fx_error[slot] = strdup(err.msg);
+        e->error = p->fx_error[slot] ? p->fx_error[slot] : "out of memory";
+        return;
+    }
+    p->fx_owned[slot] = true;
     e->order = mmd_fx_script_order(e->fx);
-    return NULL;
 }
 
 /* One Obj[k] line of a drawable's .emd into the stage's list (its paths owned). */
@@ -194,18 +211,23 @@ static void emd_material(void *user, uint32_t material, const char *effect)
 }
 
 /* The drawable's effect: its own (scene key or .emm), else MME's file-name
- * rules on its file. An accessory's (acc >= 0) is parsed and classified, one
- * warning when it is not applied; a model's is parsed by the render, which
- * warns when it fails (cli/render_fx_object.c). Its per-material entries:
- * its own, else (neither those nor an own effect) its .emd's. */
-static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, int acc, const char *what,
-                                    const char *name, const char *file, const char *own,
-                                    mmd_effect_origin own_origin, const mmd_scene_material_effects *materials)
+ * rules on its file; parsed (parse_effect). An accessory's (acc >= 0) is
+ * classified (MME: a post effect is loaded as an accessory), one warning when
+ * its effect does not parse; a model's failure is the render's to say
+ * (cli/render_fx_object.c). Its per-material entries: its own, else (neither
+ * those nor an own effect) its .emd's. */
+static mmd_stage_effect find_effect(mmd_stage *st, int slot, int acc, const char *what, const char *name,
+                                    const char *file, const char *own, mmd_effect_origin own_origin,
+                                    const mmd_scene_material_effects *materials)
 {
+    struct mmd_stage_private *p = st->priv;
     mmd_effect_origin origin = own_origin != MMD_EFFECT_NONE ? own_origin : MMD_EFFECT_SCENE;
     mmd_effect_origin listed = materials->origin != MMD_EFFECT_NONE ? materials->origin : MMD_EFFECT_SCENE;
-    mmd_stage_effect e = {own, own ? origin : MMD_EFFECT_NONE, NULL, MMD_FX_ORDER_STANDARD, NULL, *materials,
-                          materials->count ? listed : MMD_EFFECT_NONE};
+    mmd_stage_effect e = {.file = own,
+                          .origin = own ? origin : MMD_EFFECT_NONE,
+                          .order = MMD_FX_ORDER_STANDARD,
+                          .materials = *materials,
+                          .materials_origin = materials->count ? listed : MMD_EFFECT_NONE};
     bool rules = !own && file; /* the scene's `effect =` skips MME's file-name rules, the .emd's too */
     char beside[PATH_MAX];
     mmd_effect_origin by = rules ? mmd_scene_effect_beside(file, beside, sizeof beside) : MMD_EFFECT_NONE;
@@ -220,12 +242,12 @@ static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, int a
         e.materials = p->emd[slot];
         e.materials_origin = MMD_EFFECT_EMD;
     }
-    if (!e.file || acc < 0)
+    if (!e.file)
         return e;
-    const char *why = classify(p, acc, &e);
-    if (why)
+    parse_effect(st, slot, &e);
+    if (acc >= 0 && e.error)
         mmd_warnf(p->opt.warn, p->opt.warn_ctx, "%s '%s': effect %s (%s) is not applied: %s", what, name, e.file,
-                  mmd_effect_origin_name(e.origin), why);
+                  mmd_effect_origin_name(e.origin), e.error);
     return e;
 }
 
@@ -234,12 +256,12 @@ static void find_effects(mmd_stage *st)
     const mmd_scene *s = st->scene;
     for (int i = 0; i < s->model_count; i++) {
         const mmd_scene_model *m = &s->models[i];
-        st->model_effects[i] = find_effect(st->priv, i, -1, "model", m->name, m->file, m->effect, m->effect_origin,
+        st->model_effects[i] = find_effect(st, i, -1, "model", m->name, m->file, m->effect, m->effect_origin,
                                            &m->material_effects);
     }
     for (int i = 0; i < s->accessory_count; i++) {
         const mmd_scene_accessory *a = &s->accessories[i];
-        st->acc_effects[i] = find_effect(st->priv, MMD_SCENE_MAX_MODELS + i, i, "accessory", a->name, a->file,
+        st->acc_effects[i] = find_effect(st, MMD_SCENE_MAX_MODELS + i, i, "accessory", a->name, a->file,
                                          a->effect, a->effect_origin, &a->material_effects);
     }
 }
@@ -257,6 +279,7 @@ mmd_status mmd_stage_open(const mmd_scene *scene, const mmd_stage_options *optio
     st->priv = p;
     if (options)
         p->opt = *options;
+    p->reads = (mmd_effect_reads){scene->dir, p->opt.allow_outside};
     mmd_status s = MMD_OK;
     for (int i = 0; s == MMD_OK && i < scene->model_count; i++)
         s = open_model(st, i, err);
@@ -275,6 +298,8 @@ mmd_status mmd_stage_open(const mmd_scene *scene, const mmd_stage_options *optio
     *out = st;
     return MMD_OK;
 }
+
+const mmd_effect_reads *mmd_stage_effect_reads(const mmd_stage *st) { return &st->priv->reads; }
 
 void mmd_stage_free(mmd_stage *st)
 {
@@ -301,8 +326,9 @@ void mmd_stage_free(mmd_stage *st)
             free(p->emd[i].items[k].effect);
         free(p->emd[i].items);
     }
-    for (int i = 0; i < MMD_SCENE_MAX_ACCESSORIES; i++) {
-        mmd_fx_free(st->acc_effects[i].fx);
+    for (int i = 0; i < MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES; i++) {
+        if (p->fx_owned[i])
+            mmd_fx_free(effect_at(st, i)->fx);
         free(p->fx_error[i]);
     }
     free(p);

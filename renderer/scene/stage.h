@@ -46,12 +46,14 @@
 #include "core/physics.h"
 #include "renderer/base/msg.h"
 #include "renderer/scene/accessories.h"
+#include "renderer/scene/effect_file.h"
 #include "renderer/scene/links.h"
 #include "renderer/scene/scene.h"
 
 /* Zeroed: defaults (physics on, assets inside their folders, no cancel, warnings dropped). */
 typedef struct mmd_stage_options {
-    bool allow_outside;                  /* a .vac's .x outside the .vac's folder (--allow-outside-assets) */
+    bool allow_outside;                  /* a .vac's .x outside the .vac's folder, effects' reads outside
+                                            their root (--allow-outside-assets) */
     bool no_physics;                     /* no rigid bodies at all (--no-physics) */
     const volatile sig_atomic_t *cancel; /* set: IK and physics stop early (mmd_anim_set_cancel); NULL none */
     mmd_warn_fn warn;                    /* each warning's sentence; NULL drops them */
@@ -64,11 +66,13 @@ typedef struct mmd_stage_options {
 typedef struct mmd_stage_effect {
     const char *file;          /* the scene's string, or the stage's own for BESIDE */
     mmd_effect_origin origin;
-    /* Accessories: the file parsed once per run (the stage's; a render's post
-     * effects use it), and MME's order, which makes it a post effect
-     * (POSTPROCESS: no warning, the render applies it with this accessory as
-     * its controller) or not (one warning: not applied); fx NULL with error
-     * set: it did not parse ("FILE:LINE: what", the stage's). */
+    /* The file parsed once per run, the one parse of a drawable's effect (a
+     * file several drawables carry is parsed once; the render's post and
+     * object effects use it), and MME's order: an accessory's POSTPROCESS is
+     * a post effect (no warning, the render applies it with this accessory
+     * as its controller), a PREPROCESS one warning (not applied); fx NULL
+     * with error and status set: it did not parse ("FILE:LINE: what", the
+     * stage's; an accessory's warned here, a model's said by the render). */
     mmd_fx *fx;
     mmd_fx_order order;
     const char *error;
@@ -78,6 +82,7 @@ typedef struct mmd_stage_effect {
      * copy); an entry overrides file (effect NULL: the built-in look). */
     mmd_scene_material_effects materials;
     mmd_effect_origin materials_origin; /* SCENE, EMM or EMD; NONE when empty */
+    mmd_status status;
 } mmd_stage_effect;
 
 /* Read-only for callers; slot i is scene->models[i]. */
@@ -101,6 +106,10 @@ typedef struct mmd_stage {
 mmd_status mmd_stage_open(const mmd_scene *scene, const mmd_stage_options *options, mmd_stage **out,
                           mmd_error *err);
 void mmd_stage_free(mmd_stage *st); /* NULL is a no-op; the scene stays the caller's */
+/* Where the scene's effects may read (effect_file.h): named by the scene (its
+ * folder: a scene file's, a project's), --allow-outside-assets from the
+ * options. Every effect of the stage and of a render is read with it. */
+const mmd_effect_reads *mmd_stage_effect_reads(const mmd_stage *st);
 
 /* Some model simulates. */
 bool mmd_stage_simulates(const mmd_stage *st);

@@ -162,4 +162,21 @@ $CHECK scanlines_x4 "$TMP/fgp/$F" "$TMP/fgl/$F" && t_pass "FilmLineX 0.1: 2 blac
 # the golden (looked at: the demo's frame 12 with a fine grey grain over walls, floor and figure)
 t_expect "FilmGrain 0.3 = its golden" 0 "$MMD" diff tests/golden/post_filmgrain.png "$TMP/fg1/$F" --threshold 4 \
     --max-fraction 0.01
+
+# accessories' own post effects: at most 16 applied (each has targets of its own; docs/limits.md),
+# the 17th one warning and not applied, --strict-effects exit 2
+mkdir -p "$TMP/many"
+lines=()
+for i in $(seq 1 17); do
+    cp "$TMP/fade.x" "$TMP/many/c$i.x"
+    cp "$FX/copy.fx" "$TMP/many/c$i.fx"
+    lines+=('[accessory]' "file = many/c$i.x")
+done
+scene many "${lines[@]}"
+t_expect "17 accessories' post effects" 0 "$MMD" "$TMP/many.ini" -o "$TMP/many/o/" "${SMALL[@]}"
+t_grep "the 17th: one warning" "warning: accessory 'c17\\.x': post effect .*c17\.fx is not applied: more than 16 accessories' post effects"
+n=$(grep -c "is not applied: more than 16" <<<"$OUT"); [ "$n" = 1 ] && t_pass "only the 17th warns" || t_fail "only the 17th warns" "$n"
+same "$TMP/plain/$F" "$TMP/many/o/$F" "16 copies applied = the plain bytes"
+t_expect "... --strict-effects: exit 2" 2 "$MMD" "$TMP/many.ini" -o "$TMP/many/s/" "${SMALL[@]}" --strict-effects
+t_grep "... naming the cap" "more than 16 accessories' post effects"
 t_done

@@ -283,8 +283,11 @@ TEST(effects_and_their_origin)
     mmd_model_free(m);
     save("Skirt.FX", "technique T { }\n", 16);
     save("own.fx", "technique T { }\n", 16);
+    save("broken.fx", "technique T {\n", 14);
     mmd_scene *s = parse("[model:a]\nfile = skirt.pmx\nphysics = off\n[model:b]\nfile = skirt.pmx\neffect = own.fx\n"
-                         "physics = off\n[model:c]\nfile = plain.pmx\nphysics = off\n", true);
+                         "physics = off\n[model:c]\nfile = plain.pmx\nphysics = off\n"
+                         "[model:d]\nfile = plain.pmx\neffect = own.fx\nphysics = off\n"
+                         "[model:e]\nfile = plain.pmx\neffect = broken.fx\nphysics = off\n", true);
     REQUIRE(s);
     mmd_stage *st = NULL;
     mmd_error err;
@@ -299,7 +302,12 @@ TEST(effects_and_their_origin)
     CHECK_STR(st->model_effects[1].file ? st->model_effects[1].file : "", want); /* the key wins */
     CHECK(st->model_effects[1].origin == MMD_EFFECT_SCENE);
     CHECK(st->model_effects[2].file == NULL && st->model_effects[2].origin == MMD_EFFECT_NONE);
-    CHECK_EQ_INT(g_warnings, 0); /* a model's effect is the render's to apply (render_fx_object.c) */
+    /* every drawable's effect is parsed here, once per file (the render's object effects use it) */
+    CHECK(st->model_effects[0].fx != NULL && st->model_effects[1].fx != NULL);
+    CHECK(st->model_effects[3].fx == st->model_effects[1].fx);
+    CHECK(st->model_effects[4].fx == NULL && st->model_effects[4].error != NULL);
+    CHECK(st->model_effects[4].error && strstr(st->model_effects[4].error, "broken.fx:"));
+    CHECK_EQ_INT(g_warnings, 0); /* a model's effect is the render's to apply and to warn of (render_fx_object.c) */
     mmd_stage_free(st);
     mmd_scene_free(s);
 }
