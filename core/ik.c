@@ -101,6 +101,28 @@ static void cap_refresh(mmd_anim *a)
     }
 }
 
+/* k's path: the ancestors of its target up to its root-most link, root-most first, sized to
+ * them (counted first: one array of every bone per chain made 21,845 chains of a 65,535-bone
+ * model ask for 5.7 GB). False when out of memory. */
+static bool ik_path(mmd_anim *a, anim_ik *k)
+{
+    const mmd_model *m = a->model;
+    int32_t top = k->link_count ? k->links[k->link_count - 1].bone : -1;
+    uint32_t n = 0;
+    for (int32_t x = k->target; x >= 0 && n < a->nb; x = m->bones[x].parent) {
+        n++;
+        if (x == top)
+            break;
+    }
+    if (!ALLOC(k->path, n))
+        return false;
+    uint32_t i = n;
+    for (int32_t x = k->target; i > 0; x = m->bones[x].parent)
+        k->path[--i] = x;
+    k->path_count = n;
+    return true;
+}
+
 mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
 {
     const mmd_model *m = a->model;
@@ -113,7 +135,7 @@ mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
         k->target = bn->ik_target;
         k->iterations = bn->ik_loop < 0 ? 0 : bn->ik_loop > 256 ? 256 : bn->ik_loop;
         k->unit_angle = bn->ik_limit_angle;
-        if (!ALLOC(k->links, bn->ik_link_count) || !ALLOC(k->path, a->nb))
+        if (!ALLOC(k->links, bn->ik_link_count))
             return mmd_error_set(err, MMD_E_NOMEM, "anim.ik", -1, -1, "no memory");
         for (uint32_t j = 0; j < bn->ik_link_count; j++) {
             const mmd_ik_link *src = &bn->ik_links[j];
@@ -138,20 +160,9 @@ mmd_status mmd_anim_ik_prepare(mmd_anim *a, mmd_error *err)
             bool zz = l->lo[2] == 0 && l->hi[2] == 0;
             l->axis = (zx && zy && zz) ? AX_FIXED : (zy && zz) ? AX_X : (zx && zz) ? AX_Y : (zx && zy) ? AX_Z : AX_NONE;
         }
-        /* path: ancestors of the target up to the root-most link */
-        int32_t top = k->link_count ? k->links[k->link_count - 1].bone : -1;
-        uint32_t n = 0;
-        for (int32_t x = k->target; x >= 0 && n < a->nb; x = m->bones[x].parent) {
-            k->path[n++] = x;
-            if (x == top)
-                break;
-        }
-        for (uint32_t i = 0; i < n / 2; i++) {
-            int32_t t = k->path[i];
-            k->path[i] = k->path[n - 1 - i];
-            k->path[n - 1 - i] = t;
-        }
-        k->path_count = n;
+        if (!ik_path(a, k))
+            return mmd_error_set(err, MMD_E_NOMEM, "anim.ik", -1, -1, "no memory");
+        uint32_t n = k->path_count;
         /* links off the target's parent chain, found once (not per link step) */
         mmd_anim_refresh_begin(a); /* as a set of bones: no clearing per chain */
         for (uint32_t i = 0; i < n; i++)

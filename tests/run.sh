@@ -6,7 +6,8 @@
 # MMD_TEST_JOBS=N runs N tests at once (default: the number of CPUs; every
 # test works in its own temporary folder and log). Results are reported in the
 # fixed order below whatever order they finish in, each with its seconds, so
-# the slow ones are visible (timings are printed, never asserted).
+# the slow ones are visible: wall seconds, then CPU seconds (user + system of
+# the test and every process it waited for; timings are printed, never asserted).
 set -u
 build=${1:-build}
 shift || true
@@ -30,17 +31,26 @@ for s in tests/cli/*.sh; do
     [ -f "$s" ] || continue
     add "cli_$(basename "$s" .sh)" bash "$s" "$build"
 done
-start_one() { # index: runs in the background, leaves NAME.log and NAME.rc (exit status, seconds)
+# cpu_seconds FILE: the CPU seconds (user + system) of a shell's children from its `times` in FILE
+# (`times` itself must run in that shell: a pipe or $(...) would be a fresh process with no children).
+cpu_seconds() {
+    tail -n 1 "$1" | awk '{ n = 0; for (i = 1; i <= NF; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] }
+                            printf "%.1f", n }'
+}
+start_one() { # index: runs in the background, leaves NAME.log and NAME.rc (exit status, seconds, CPU seconds)
     local name=${names[$1]} t0=$SECONDS
     (
         eval "${cmds[$1]}" >"$log_dir/$name.log" 2>&1
-        echo "$? $((SECONDS - t0))" >"$log_dir/$name.rc.part" && mv "$log_dir/$name.rc.part" "$log_dir/$name.rc"
+        rc=$?
+        times >"$log_dir/$name.times"
+        echo "$rc $((SECONDS - t0)) $(cpu_seconds "$log_dir/$name.times")" >"$log_dir/$name.rc.part" &&
+            mv "$log_dir/$name.rc.part" "$log_dir/$name.rc"
     ) &
 }
 report_one() { # index
-    local name=${names[$1]} log="$log_dir/${names[$1]}.log" rc secs line
-    read -r rc secs <"$log_dir/$name.rc"
-    rm -f "$log_dir/$name.rc"
+    local name=${names[$1]} log="$log_dir/${names[$1]}.log" rc secs cpu line
+    read -r rc secs cpu <"$log_dir/$name.rc"
+    rm -f "$log_dir/$name.rc" "$log_dir/$name.times"
     line=$(grep -E '^# counts: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$log" | tail -n 1)
     if [ -z "$line" ]; then
         echo "not ok - $name (exit $rc, no counts line; see $log)"
@@ -55,7 +65,7 @@ report_one() { # index
         broken+=("$name")
     fi
     grep -E '# SKIP' "$log" | sed "s/^/$name: /" | head -n 5
-    printf '%-28s %3d passed, %d failed, %d skipped %5ds\n' "$name" "$p" "$f" "$s" "$secs"
+    printf '%-28s %3d passed, %d failed, %d skipped %5ds %7ss cpu\n' "$name" "$p" "$f" "$s" "$secs" "$cpu"
 }
 next=0 done_upto=0 running=0
 while [ "$done_upto" -lt "${#names[@]}" ]; do

@@ -114,11 +114,24 @@ t_grep "webm is vp9 with alpha" 'codec_name=vp9.*alpha_mode=1'
 ls -a "$TMP" | grep -q '\.part-' && t_fail "no temp files left" "$(ls -a "$TMP")" || t_pass "no temp files left"
 
 # --- interrupt ---------------------------------------------------------------
-# 30001 frames: far more than 2 s of work at any speed (160x90 renders at ~170 fps, so 301 frames
-# could finish before the signal); frames past the motions' end hold the last pose
-"$MMD" "$S" -o "$TMP/int.mp4" "${SMALL[@]}" --frames 0-30000 --threads 1 >/dev/null 2>&1 &
+# 30001 frames: far more than the wait below at any speed (160x90 renders at ~170 fps, so 301 frames
+# could finish before the signal); frames past the motions' end hold the last pose.
+# started PID CMD...: polls CMD until it holds (false when PID ends first or after 60 s). The signal
+# waits for the render to have opened its output: its handlers are installed then, and a signal
+# before them is lost (`&` in a script ignores SIGINT), so a loaded machine rendered all 30001 frames.
+started() {
+    local pid=$1 i
+    shift
+    for i in $(seq 1 3000); do
+        "$@" && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.02
+    done
+    return 1
+}
+"$MMD" "$S" -o "$TMP/int.mp4" --size 160x90 --aa 1 --progress json --frames 0-30000 --threads 1 >/dev/null 2>"$TMP/int.log" &
 pid=$!
-sleep 2
+started $pid grep -qE '"done":([3-9]|[1-9][0-9]+),' "$TMP/int.log" # 3 frames: the handlers are in
 kill -INT $pid
 wait $pid; rc=$?
 [ $rc -eq 130 ] && t_pass "SIGINT exits 130" || t_fail "SIGINT exits 130" "exit $rc"
@@ -128,7 +141,7 @@ n=$(sed -n 's/.*codec_type=video.*nb_read_packets=\([0-9]*\).*/\1/p' <<<"$OUT")
     || t_fail "interrupted MP4 plays" "$OUT"
 "$MMD" "$S" -o "$TMP/intpng/" "${SMALL[@]}" --frames 0-30000 --threads 1 >/dev/null 2>&1 &
 pid=$!
-sleep 2
+started $pid bash -c "ls '$TMP/intpng' 2>/dev/null | grep -q '^frame_.*\.png$'" # a frame: the handlers are in
 kill -TERM $pid
 wait $pid; rc=$?
 [ $rc -eq 130 ] && t_pass "SIGTERM exits 130" || t_fail "SIGTERM exits 130" "exit $rc"

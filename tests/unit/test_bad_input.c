@@ -1135,7 +1135,19 @@ TEST(image_decode_worker_dies_with_its_parent)
         mmd_decode_children(&job, 1, 1, 60000);
         _exit(1); /* not reached: killed below */
     }
-    usleep(200000);
+    /* kill it once its worker is forked (a fixed 200 ms was too short under ASan on a loaded
+     * machine: no worker yet, no orphan to reap) */
+    char kids[64];
+    snprintf(kids, sizeof kids, "/proc/%d/task/%d/children", (int)mid, (int)mid);
+    for (int ms = 0; ms < 20000; ms += 10) {
+        FILE *f = fopen(kids, "r");
+        int c = f ? fgetc(f) : EOF;
+        if (f)
+            fclose(f);
+        if (c != EOF || (!f && ms >= 200)) /* a child, or no such file: 200 ms as before */
+            break;
+        usleep(10000);
+    }
     kill(mid, SIGKILL);
     REQUIRE(waitpid(mid, NULL, 0) == mid);
     int reaped = 0, status = 0;
