@@ -17,7 +17,9 @@ t_skip() { T_N=$((T_N+1)); T_SKIP=$((T_SKIP+1)); echo "ok $T_N - $1 # SKIP $2"; 
 t_expect() {
     local name=$1 want=$2; shift 2
     OUT=$("$@" 2>&1); local rc=$?
-    if [ "$rc" -eq "$want" ]; then t_pass "$name"; else t_fail "$name" "exit $rc, wanted $want: $(head -c 300 <<<"$OUT")"; fi
+    # a sanitizer runtime's fatal line is kept whatever its place (tests/run.sh reruns on it)
+    local san; san=$(grep -m 1 -o 'LeakSanitizer has encountered a fatal error' <<<"$OUT")
+    if [ "$rc" -eq "$want" ]; then t_pass "$name"; else t_fail "$name" "exit $rc, wanted $want: $(head -c 300 <<<"$OUT")${san:+ ... $san}"; fi
 }
 # t_grep NAME PATTERN : $OUT matches
 t_grep() { if grep -qE -- "$2" <<<"$OUT"; then t_pass "$1"; else t_fail "$1" "output lacks /$2/: $(head -c 300 <<<"$OUT")"; fi; }
