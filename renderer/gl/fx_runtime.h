@@ -78,9 +78,15 @@ typedef struct mmd_fx_object_draw {
     int technique;       /* index in fx->techniques */
     bool double_sided;   /* the material's: MME's culling where a pass sets no CullMode */
     bool edge;           /* the edge pass: front faces culled where a pass sets no CullMode */
+    bool rows_up;        /* the target keeps GL's row order (zplot into the self-shadow map, whose
+                            light matrices undo the translator's y flip): D3D's front faces are
+                            clockwise there, not counter-clockwise */
     /* MATERIALTEXTURE, MATERIALSPHEREMAP, MATERIALTOONTEXTURE: the material's
      * uploaded textures (white where it has none) */
     GLuint textures[MMD_FX_MATERIAL_TEXTURES];
+    /* what a sampler bound at register(s0) with no texture reads (MME's
+     * DefSampler): MMD's self-shadow map, depth in R (mmd_renderer_shadow_map) */
+    GLuint shadow_map;
     const void *geometry; /* handed to config.geometry at Draw=Geometry */
 } mmd_fx_object_draw;
 

@@ -158,6 +158,8 @@ struct mmd_renderer {
     mmd_frame_hook_fn frame_hook; /* mmd_renderer_set_frame_hook */
     void *frame_hook_user;
     GLuint fbo_shadow, tex_shadow;
+    GLuint fbo_shadow_fx, tex_shadow_fx; /* the map in MME's row order (mmd_renderer_shadow_map), made on use */
+    bool shadow_fx_stale;                /* the map was drawn since tex_shadow_fx was copied */
     int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
     GLuint tex_white, toon_shared[10];
     gpu_model *models;
@@ -283,8 +285,11 @@ void mmd_background_free(mmd_renderer *r);
 void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end,
                              bool accessories, const frame_ctx *f);
 /* Draws, with the bound program and state, the triangle materials of every
- * shown instance in slots [first, end) that have `flag` set and are not fully transparent. */
-void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end, uint8_t flag);
+ * shown instance in slots [first, end) that have `flag` set and are not fully
+ * transparent. zplot: the frame whose pass hook each self-shadow caster is
+ * asked with kind zplot first (pass_shadow_map.c); NULL: none asked. */
+void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end, uint8_t flag,
+                      const frame_ctx *zplot);
 
 /* accessory.c: upload, placement, worlds; pass_accessory.c: the colour pass
  * (after_models selects which of the two draw times), casters for the shadow
