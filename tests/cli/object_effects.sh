@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/object_effects.sh BUILD - MikuMikuEffect object effects (issue 27): our own effects
-# (tests/fx/solid.fx, flat.fx, edge_green.fx) on the generated demo's character and its stage
+# (tests/fx/solid.fx, flat.fx, edge_green.fx, the self-shadow map's zplot_none.fx, self_shadow.fx,
+# self_shadow_zplot.fx) on the generated demo's character and its stage
 # accessory through scene.ini `effect =`, a same-named .fx beside the file and a project's .emm,
 # checked pixel by pixel (tests/util/png_check.py); deterministic across --threads and chunks; a
 # broken effect warns and keeps the built-in look, or with --strict-effects exits 2; a post
@@ -38,6 +39,21 @@ $CHECK only_colour "$TMP/plain/$F" "$TMP/edge/$F" 00ff00 \
     && t_pass "edge_green.fx: the edge pass's hull drawn green where the built-in edge was, nothing else" \
     || t_fail "edge_green.fx: the edge pass's hull drawn green where the built-in edge was, nothing else"
 
+# --- MMD's self-shadow map: zplot and register(s0) (the demo's self-shadow is on) -----------
+scene zplot_none "$FX/zplot_none.fx"
+t_expect "zplot_none.fx renders" 0 "$MMD" "$TMP/zplot_none.ini" -o "$TMP/zplot_none/" "${SMALL[@]}" --strict-effects
+$CHECK lighter "$TMP/plain/$F" "$TMP/zplot_none/$F" \
+    && t_pass "zplot_none.fx: an empty zplot technique casts no self-shadow (those pixels lit, none darker)" \
+    || t_fail "zplot_none.fx: an empty zplot technique casts no self-shadow (those pixels lit, none darker)"
+scene ss "$FX/self_shadow.fx"
+scene ssz "$FX/self_shadow_zplot.fx"
+t_expect "self_shadow.fx renders" 0 "$MMD" "$TMP/ss.ini" -o "$TMP/ss/" "${SMALL[@]}" --strict-effects
+t_expect "self_shadow_zplot.fx renders" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/ssz/" "${SMALL[@]}" --strict-effects
+t_expect "self_shadow.fx: its receiver reads the map at s0 (lit green)" 0 \
+    python3 -c "import sys; sys.path.insert(0, 'tests/util'); import png_check as P; w, h, o = P.read_png(sys.argv[1]); \
+c = [q for r in o for q in r]; sys.exit(not (c.count((0, 255, 0)) > 100 and c.count((0, 0, 255)) > 100))" "$TMP/ss/$F"
+same "$TMP/ss/$F" "$TMP/ssz/$F" "self_shadow_zplot.fx: the effect's zplot draws the map the built-in pass draws"
+
 # --- deterministic: runs, threads, chunks, MSAA ----------------------------------------
 RANGE=(--size 160x90 --progress none --frames 10-13 --no-audio)
 t_expect "flat.fx, 1 thread" 0 "$MMD" "$TMP/flat.ini" -o "$TMP/t1/" "${RANGE[@]}" --threads 1
@@ -51,6 +67,17 @@ for f in 10 11 12 13; do
 done
 [ $ok -eq 1 ] && t_pass "flat.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
     || t_fail "flat.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
+t_expect "self_shadow_zplot.fx, 1 thread" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/z1/" "${RANGE[@]}" --threads 1
+t_expect "self_shadow_zplot.fx, 3 threads" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/z3/" "${RANGE[@]}" --threads 3
+t_expect "self_shadow_zplot.fx, chunk 0/2" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/zc/" "${RANGE[@]}" --chunk 0/2
+t_expect "self_shadow_zplot.fx, chunk 1/2" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/zc/" "${RANGE[@]}" --chunk 1/2
+ok=1
+for f in 10 11 12 13; do
+    cmp -s "$TMP/z1/frame_0000$f.png" "$TMP/z3/frame_0000$f.png" || ok=0
+    cmp -s "$TMP/z1/frame_0000$f.png" "$TMP/zc/frame_0000$f.png" || ok=0
+done
+[ $ok -eq 1 ] && t_pass "self_shadow_zplot.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
+    || t_fail "self_shadow_zplot.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
 t_expect "plain, 4 frames" 0 "$MMD" "$S" -o "$TMP/p4/" "${RANGE[@]}"
 cmp -s "$TMP/p4/frame_000013.png" "$TMP/t1/frame_000013.png" && t_fail "flat.fx changes every frame (MSAA 4)" \
     || t_pass "flat.fx changes every frame (MSAA 4)"
