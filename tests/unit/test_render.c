@@ -23,7 +23,7 @@
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
 #include "renderer/image/decode.h"
-#include "renderer/image/texpath.h"
+#include "tests/util/fx_files.h"
 #include "tests/util/test.h"
 #include "tests/unit/anim_fixture.h"
 #include "tests/unit/render_golden.h"
@@ -1453,28 +1453,6 @@ TEST(object_effect_through_the_runtime)
 
 /* ------------------------------------------------- MMD's self-shadow map */
 
-static mmd_status fx_disk_read(void *user, const char *dir, const char *name, void **data, size_t *size,
-                               mmd_error *err)
-{
-    (void)user;
-    char path[1024];
-    mmd_status st = mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
-    return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
-}
-
-static mmd_fx *load_fx(const char *path)
-{
-    void *data = NULL;
-    size_t size = 0;
-    mmd_error err = {0};
-    mmd_fx *fx = NULL;
-    mmd_fx_loader ld = {fx_disk_read, NULL};
-    if (mmd_file_read(path, &data, &size, &err) != MMD_OK || mmd_fx_load(data, size, path, &ld, &fx, &err) != MMD_OK)
-        printf("#   %s: %s\n", path, err.msg);
-    free(data);
-    return fx;
-}
-
 /* golden_self_shadow's scene (the cube's shadow on its toon-shaded floor) drawn
  * once into rgba (W x H, no MSAA) with self-shadow `mode`: the cube's flags
  * `cube`, the floor receiving; fx (NULL: none, no hook) the model's object
@@ -1539,7 +1517,7 @@ static size_t differing(const uint8_t *a, const uint8_t *b)
  * the floor's shadowed pixels lit, nothing else changed. */
 TEST(empty_zplot_casts_nothing)
 {
-    mmd_fx *fx = load_fx("tests/fx/zplot_none.fx");
+    mmd_fx *fx = fx_file_load("tests/fx/zplot_none.fx");
     REQUIRE(fx);
     size_t n = (size_t)W * H * 4;
     uint8_t *cast = malloc(n), *none = malloc(n), *fx_px = malloc(n);
@@ -1583,7 +1561,7 @@ static void agreement(const uint8_t *effect, const uint8_t *cast, const uint8_t 
  * with 1 or 3 threads. */
 TEST(object_ss_reads_the_shadow_map_at_s0)
 {
-    mmd_fx *fx = load_fx("tests/fx/self_shadow.fx"), *fz = load_fx("tests/fx/self_shadow_zplot.fx");
+    mmd_fx *fx = fx_file_load("tests/fx/self_shadow.fx"), *fz = fx_file_load("tests/fx/self_shadow_zplot.fx");
     REQUIRE(fx && fz);
     size_t n = (size_t)W * H * 4;
     uint8_t *cast = malloc(n), *none = malloc(n), *e = malloc(n), *z = malloc(n), *z3 = malloc(n);
