@@ -46,7 +46,7 @@ void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, si
     gl->PolygonOffset(-1.0f, -1.0f);
     mmd_draw_casters(r, ins, first, end, MMD_MAT_GROUND_SHADOW, NULL);
     if (accessories)
-        mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w);
+        mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w, NULL);
     gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Disable(GL_STENCIL_TEST);
     gl->Enable(GL_BLEND);

@@ -216,7 +216,7 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
     mmd_draw_casters(r, ins, 0, count, MMD_MAT_CAST_SHADOW, f);
     gl->Disable(GL_CULL_FACE);
     gl->FrontFace(GL_CCW);
-    mmd_accessories_draw_casters(r, r->u_depth[F_WORLD], id);
+    mmd_accessories_draw_casters(r, r->u_depth[F_WORLD], id, f);
 }
 
 /* The map's copy in D3D's row order: a depth texture like the map's. */

@@ -417,6 +417,16 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
 /* The hook's side of mmd_pass_hook (render_internal.h): the drawable and the
  * frame as render.h gives them; true when the hook drew it (its state then
  * left to the caller to set again). */
+/* The frame as a pass of this kind sees it; object_world: an accessory's placement, NULL for a model. */
+static mmd_pass_frame pass_frame(const mmd_renderer *r, const frame_ctx *f, mmd_fx_pass_kind kind,
+                                 const float *object_world)
+{
+    bool map = kind == MMD_FX_PASS_ZPLOT; /* drawn into the self-shadow map: its size */
+    return (mmd_pass_frame){f->v->view, f->proj_flip, f->world, object_world, f->shadow_vp, f->light_dir,
+                            f->light_color, f->v->eye, f->shadow_mode, map ? r->o.shadow_map_size : r->o.width,
+                            map ? r->o.shadow_map_size : r->o.height};
+}
+
 bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
                         mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, float edge_offset,
                         const frame_ctx *f)
@@ -425,15 +435,12 @@ bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t 
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
                       {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}, edge_offset,
                       false};
-    bool map = kind == MMD_FX_PASS_ZPLOT; /* drawn into the self-shadow map: its size */
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, NULL, f->shadow_vp, f->light_dir, f->light_color,
-                         f->v->eye, f->shadow_mode, map ? r->o.shadow_map_size : r->o.width,
-                         map ? r->o.shadow_map_size : r->o.height};
+    mmd_pass_frame pf = pass_frame(r, f, kind, NULL);
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 
 bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
-                             const mmd_material_state *s, const frame_ctx *f)
+                             mmd_fx_pass_kind kind, const mmd_material_state *s, const frame_ctx *f)
 {
     if (!r->o.pass_hook)
         return false;
@@ -441,9 +448,8 @@ bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, si
     bool ss = f->shadow_mode != 0;
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
                       {g->mats[material].tex != 0, g->mats[material].sphere != 0, false, ss}, 0.0f, true};
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, g->world, f->shadow_vp, f->light_dir, f->light_color,
-                         f->v->eye, f->shadow_mode, r->o.width, r->o.height};
-    return r->o.pass_hook(r->o.pass_hook_user, r, &d, ss ? MMD_FX_PASS_OBJECT_SS : MMD_FX_PASS_OBJECT, s, &pf);
+    mmd_pass_frame pf = pass_frame(r, f, kind, g->world);
+    return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 
 /* The model's buffers at the translator's locations, made on first use. */

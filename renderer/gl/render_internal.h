@@ -204,10 +204,11 @@ static inline bool mmd_pass_hook_enabled(const mmd_renderer *r)
 {
     return r->o.pass_hook != NULL;
 }
-/* The same for subset `material` of accessory `slot` in its colour pass
- * (pass_accessory.c); s: its values as a material state (ambient: its emissive). */
+/* The same for subset `material` of accessory `slot` (pass_accessory.c: its
+ * colour pass, object or object_ss, and zplot); s: its values as a material
+ * state (ambient: its emissive). */
 bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
-                             const mmd_material_state *s, const frame_ctx *f);
+                             mmd_fx_pass_kind kind, const mmd_material_state *s, const frame_ctx *f);
 static inline bool mmd_pass_hook(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
                                  mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow,
                                  float edge_offset, const frame_ctx *f)
@@ -299,7 +300,8 @@ void mmd_accessories_update_worlds(mmd_renderer *r, mmd_anim *const *anims, size
 bool mmd_accessories_any_visible(const mmd_renderer *r);
 /* MMD_E_GL when an accessory program does not build. */
 mmd_status mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, mmd_error *err);
-void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16]);
+void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16],
+                                  const frame_ctx *zplot);
 void mmd_accessories_copy_screen(mmd_renderer *r);
 
 /* Small column-major maths shared by the passes: cglm (mat4 = float[16]
