@@ -156,6 +156,7 @@ void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const floa
                     gl->UseProgram(r->prog_depth); /* the hook's draw leaves ours to set again */
                     gl->UniformMatrix4fv(u_world_loc, 1, GL_FALSE, w);
                     gl->BindVertexArray(g->vao);
+                    r->shadow_hooked = true;
                     continue;
                 }
             }

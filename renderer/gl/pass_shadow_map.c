@@ -155,6 +155,7 @@ void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t fi
             if (draws && zplot && mmd_pass_hook(r, i, k, off, n, MMD_FX_PASS_ZPLOT, &ms[k], true, 0.0f, zplot)) {
                 gl->UseProgram(r->prog_depth); /* the hook leaves its own state set again: ours too */
                 gl->BindVertexArray(g->vao);
+                r->shadow_hooked = true;
             } else if (draws) {
                 gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(off * 4));
             }
@@ -177,8 +178,7 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
      * a few percent of the map. Same texels as a full clear. */
     int now[4], *d = r->shadow_dirty;
     shadow_bounds(r, ins, count, f->shadow_vp, now);
-    /* accessory casters, an effect's zplot (its own vertex shader): no bounds kept, the whole map */
-    if (mmd_accessories_any_visible(r) || mmd_pass_hook_enabled(r)) {
+    if (mmd_accessories_any_visible(r)) { /* accessory casters: no bounds kept, the whole map */
         now[0] = now[1] = 0;
         now[2] = now[3] = r->o.shadow_map_size;
     }
@@ -195,6 +195,7 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
         gl->Disable(GL_SCISSOR_TEST);
     }
     memcpy(d, now, sizeof now);
+    r->shadow_hooked = false;
     /* MMD draws the shadow map with each material's culling: only double-sided
      * materials cast from their back faces. Checked on MMD 9.31's frames of the
      * bench room: its ceiling, seen from above by the light, shows only back
@@ -217,6 +218,10 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
     gl->Disable(GL_CULL_FACE);
     gl->FrontFace(GL_CCW);
     mmd_accessories_draw_casters(r, r->u_depth[F_WORLD], id, f);
+    if (r->shadow_hooked) { /* an effect's zplot (its own vertex shader): no bounds, the next frame clears all */
+        d[0] = d[1] = 0;
+        d[2] = d[3] = r->o.shadow_map_size;
+    }
 }
 
 /* The map's copy in D3D's row order: a depth texture like the map's. */

@@ -160,6 +160,7 @@ struct mmd_renderer {
     GLuint fbo_shadow, tex_shadow;
     GLuint fbo_shadow_fx, tex_shadow_fx; /* the map in MME's row order (mmd_renderer_shadow_map), made on use */
     bool shadow_fx_stale;                /* the map was drawn since tex_shadow_fx was copied */
+    bool shadow_hooked;                  /* a pass hook drew a caster (zplot) into the map this frame */
     int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
     GLuint tex_white, toon_shared[10];
     gpu_model *models;
