@@ -96,7 +96,7 @@ static mmd_status add(mmd_fx_objects *o, mmd_renderer *r, slot_effect *se, const
         return MMD_OK;
     mmd_fx_effect_config c = *config;
     c.object_kinds = 1u << MMD_FX_PASS_ZPLOT | 1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS |
-                     1u << MMD_FX_PASS_EDGE;
+                     1u << MMD_FX_PASS_EDGE | 1u << MMD_FX_PASS_SHADOW;
     c.geometry = draw_geometry;
     c.geometry_user = r;
     mmd_status s = mmd_fx_effect_create(se->fx, &c, &se->effect, err);
@@ -326,7 +326,8 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
     /* an accessory: D3D's default culling, as the built-in accessory pass (back faces) */
     bool double_sided = !se->mesh && (se->model->materials[d->material].flags & MMD_MAT_DOUBLE_SIDED);
     mmd_fx_object_draw draw = {.technique = t, .double_sided = double_sided, .edge = kind == MMD_FX_PASS_EDGE,
-                               .rows_up = zplot, .geometry = d};
+                               .rows_up = zplot, .ground_shadow = kind == MMD_FX_PASS_SHADOW,
+                               .translucent = o->opt.ground_shadow_translucent, .geometry = d};
     mmd_renderer_material_textures(r, d, draw.textures);
     /* MME's s0: the map (white while a zplot draws into it, or the self-shadow is off) */
     draw.shadow_map = mmd_renderer_shadow_map(r, zplot ? 0 : f->shadow_mode);

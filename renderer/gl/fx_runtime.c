@@ -578,6 +578,12 @@ static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
         s.cull_ccw = !e->object->edge && !e->object->double_sided;
         s.cull_cw = e->object->edge;
     }
+    if (e->object && e->object->ground_shadow) { /* our built-in pass's state (MME's not verified) */
+        s.cull_ccw = s.cull_cw = s.zwrite = false;
+        s.stencil = e->object->translucent;
+        s.stencil_func = GL_NOTEQUAL, s.stencil_ref = 1, s.stencil_mask = s.stencil_write_mask = 0xff;
+        s.stencil_fail = s.stencil_zfail = GL_KEEP, s.stencil_pass = GL_REPLACE;
+    }
     mmd_fx_states_set(e->fx, pass, &s);
     mmd_fx_states_apply(e->c.gl, &s);
     if (e->object && e->object->rows_up)

@@ -81,6 +81,10 @@ typedef struct mmd_fx_object_draw {
     bool rows_up;        /* the target keeps GL's row order (zplot into the self-shadow map, whose
                             light matrices undo the translator's y flip): D3D's front faces are
                             clockwise there, not counter-clockwise */
+    bool ground_shadow;  /* the shadow pass: MMD's ground-shadow state where a pass sets none (no
+                            culling, no depth write; with `translucent` the stencil that darkens
+                            each pixel once, as gl/pass_ground_shadow.c draws it) */
+    bool translucent;
     /* MATERIALTEXTURE, MATERIALSPHEREMAP, MATERIALTOONTEXTURE: the material's
      * uploaded textures (white where it has none) */
     GLuint textures[MMD_FX_MATERIAL_TEXTURES];

@@ -36,12 +36,12 @@ static void bind_tex(const mmd_gl *gl, int unit, GLuint t)
     gl->BindTexture(GL_TEXTURE_2D, t);
 }
 
-/* A subset's values as the pass hook reads a material: EMISSIVE is its emissive
- * (in ambient, the field a model's EMISSIVE reads), no tints, no edge. */
-static void acc_state(const mmd_accessory_material *m, const float diffuse[4], mmd_material_state *s)
+void mmd_accessory_state(const gpu_accessory *g, uint32_t k, mmd_material_state *s)
 {
+    const mmd_accessory_material *m = &g->mesh->materials[k];
     memset(s, 0, sizeof *s);
-    memcpy(s->diffuse, diffuse, sizeof s->diffuse);
+    memcpy(s->diffuse, m->diffuse, sizeof s->diffuse);
+    s->diffuse[3] *= g->a.place.opacity;
     memcpy(s->ambient, m->emissive, sizeof s->ambient);
     memcpy(s->specular, m->specular, sizeof s->specular);
     s->specular_power = m->power;
@@ -65,16 +65,14 @@ static mmd_status draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_
         const gpu_acc_material *gm = &g->mats[k];
         size_t n = m->index_count, at = off;
         off += n;
-        float diffuse[4] = {m->diffuse[0], m->diffuse[1], m->diffuse[2], m->diffuse[3] * g->a.place.opacity};
-        if (n == 0 || diffuse[3] <= 0.0f)
+        mmd_material_state s;
+        mmd_accessory_state(g, k, &s);
+        if (n == 0 || s.diffuse[3] <= 0.0f)
             continue;
-        if (mmd_pass_hook_enabled(r)) { /* an effect may draw it (render.h) */
-            mmd_material_state s;
-            acc_state(m, diffuse, &s);
-            mmd_fx_pass_kind kind = f->shadow_mode ? MMD_FX_PASS_OBJECT_SS : MMD_FX_PASS_OBJECT;
-            if (mmd_pass_hook_accessory(r, (size_t)(g - r->accs), k, at, n, kind, &s, f))
-                continue;
-        }
+        if (mmd_pass_hook_enabled(r) && /* an effect may draw it (render.h) */
+            mmd_pass_hook_accessory(r, (size_t)(g - r->accs), k, at, n,
+                                    f->shadow_mode ? MMD_FX_PASS_OBJECT_SS : MMD_FX_PASS_OBJECT, &s, f))
+            continue;
         int sphere = gm->sphere ? m->sphere_mode : 0;
         bool spec = m->power > 0 && (m->specular[0] > 0 || m->specular[1] > 0 || m->specular[2] > 0);
         int key = AV(HAS_TEX, gm->tex != 0) | AV(SPHERE_MODE, sphere) | AV(SELF_SHADOW, f->shadow_mode != 0) |
@@ -90,7 +88,7 @@ static mmd_status draw_one(mmd_renderer *r, const gpu_accessory *g, const frame_
         gl->UniformMatrix4fv(u[A_VIEW], 1, GL_FALSE, f->v->view);
         gl->UniformMatrix4fv(u[A_PROJ], 1, GL_FALSE, f->proj_flip);
         gl->UniformMatrix4fv(u[A_SHADOW_VP], 1, GL_FALSE, f->shadow_vp);
-        gl->Uniform4fv(u[A_DIFFUSE], 1, diffuse);
+        gl->Uniform4fv(u[A_DIFFUSE], 1, s.diffuse);
         gl->Uniform3fv(u[A_EMISSIVE], 1, m->emissive);
         gl->Uniform3fv(u[A_SPECULAR], 1, m->specular);
         gl->Uniform1f(u[A_POWER], m->power);
@@ -135,7 +133,7 @@ void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const floa
     const mmd_gl *gl = r->gl;
     for (size_t i = 0; i < r->acc_count; i++) {
         const gpu_accessory *g = &r->accs[i];
-        if (!g->a.place.visible || !g->a.place.shadow || g->a.place.opacity <= 0)
+        if (!mmd_accessory_casts(g))
             continue;
         float w[16];
         mat_mul(pass_world, g->world, w);
@@ -149,9 +147,8 @@ void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const floa
             if (!n || m->diffuse[3] <= 0)
                 continue;
             if (zplot && mmd_pass_hook_enabled(r)) { /* MME's zplot: an effect's caster, or none */
-                float diffuse[4] = {m->diffuse[0], m->diffuse[1], m->diffuse[2], m->diffuse[3] * g->a.place.opacity};
                 mmd_material_state s;
-                acc_state(m, diffuse, &s);
+                mmd_accessory_state(g, k, &s);
                 if (mmd_pass_hook_accessory(r, i, k, at, n, MMD_FX_PASS_ZPLOT, &s, zplot)) {
                     gl->UseProgram(r->prog_depth); /* the hook's draw leaves ours to set again */
                     gl->UniformMatrix4fv(u_world_loc, 1, GL_FALSE, w);

@@ -414,19 +414,20 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     }
 }
 
-/* The hook's side of mmd_pass_hook (render_internal.h): the drawable and the
- * frame as render.h gives them; true when the hook drew it (its state then
- * left to the caller to set again). */
-/* The frame as a pass of this kind sees it; object_world: an accessory's placement, NULL for a model. */
+/* The frame as a pass of this kind sees it (zplot draws into the self-shadow
+ * map: its size); object_world as mmd_pass_frame says. */
 static mmd_pass_frame pass_frame(const mmd_renderer *r, const frame_ctx *f, mmd_fx_pass_kind kind,
                                  const float *object_world)
 {
-    bool map = kind == MMD_FX_PASS_ZPLOT; /* drawn into the self-shadow map: its size */
+    bool map = kind == MMD_FX_PASS_ZPLOT;
     return (mmd_pass_frame){f->v->view, f->proj_flip, f->world, object_world, f->shadow_vp, f->light_dir,
                             f->light_color, f->v->eye, f->shadow_mode, map ? r->o.shadow_map_size : r->o.width,
                             map ? r->o.shadow_map_size : r->o.height};
 }
 
+/* The hook's side of mmd_pass_hook (render_internal.h): the drawable and the
+ * frame as render.h gives them; true when the hook drew it (its state then
+ * left to the caller to set again). */
 bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
                         mmd_fx_pass_kind kind, const mmd_material_state *s, bool self_shadow, float edge_offset,
                         const frame_ctx *f)
@@ -435,7 +436,7 @@ bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t 
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
                       {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}, edge_offset,
                       false};
-    mmd_pass_frame pf = pass_frame(r, f, kind, NULL);
+    mmd_pass_frame pf = pass_frame(r, f, kind, f->hook_world);
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 
@@ -445,10 +446,11 @@ bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, si
     if (!r->o.pass_hook)
         return false;
     const gpu_accessory *g = &r->accs[slot];
-    bool ss = f->shadow_mode != 0;
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
-                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, false, ss}, 0.0f, true};
-    mmd_pass_frame pf = pass_frame(r, f, kind, g->world);
+                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, false,
+                       kind == MMD_FX_PASS_OBJECT_SS || kind == MMD_FX_PASS_ZPLOT},
+                      0.0f, true};
+    mmd_pass_frame pf = pass_frame(r, f, kind, f->hook_world ? f->hook_world : g->world);
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 

@@ -54,7 +54,7 @@ mmd_status mmd_texture_filter_parse(const char *v, mmd_texture_filter *out, mmd_
 
 /* The per-object pass interface (docs/effects.md "Passes of a drawable"):
  * the renderer draws each drawable (a model material's index range) per pass
- * kind in MMD's order (renderer/fx/select.h: object or object_ss, edge); with
+ * kind in MMD's order (renderer/fx/select.h: object or object_ss, edge, shadow); with
  * options.pass_hook set it first asks the hook, and draws its built-in pass
  * only when the hook returns false. The effect runtime implements the hook
  * (technique choice: mmd_fx_select_technique with d->use); a hook that draws
@@ -75,11 +75,13 @@ typedef struct mmd_pass_frame {
     const float *view, *proj;       /* proj: y flipped, MMD's pixel centres (as the built-in passes) */
     const float *world;             /* model (LH) -> GL world */
     const float *object_world;      /* an accessory's placement (.x units -> LH world, column-major:
-                                       D3D's row-major order); NULL for a model (the identity) */
+                                       D3D's row-major order); NULL for a model (the identity); in the
+                                       shadow pass the flattening onto y = 0 along the light (x the
+                                       placement), MME's WORLD there */
     const float *shadow_vp;         /* the self-shadow map's view-projection (shadow_mode != 0) */
     const float *light_dir, *light_color, *eye;
     int shadow_mode;                /* 0 off, 1 or 2: MMD's self-shadow modes */
-    int width, height;              /* the render target's pixels */
+    int width, height;              /* the render target's pixels (zplot: the self-shadow map's) */
 } mmd_pass_frame;
 struct mmd_renderer;
 typedef bool (*mmd_pass_hook_fn)(void *user, struct mmd_renderer *r, const mmd_drawable *d, mmd_fx_pass_kind kind,

@@ -192,6 +192,9 @@ typedef struct frame_ctx {
     const mmd_render_view *v;
     float proj_flip[16], viewproj[16], world[16], light_dir[3], light_color[3], shadow_vp[16];
     int shadow_mode;
+    const float *hook_world; /* a pass hook's mmd_pass_frame.object_world (LH, column-major): NULL the
+                                model's identity or the accessory's placement; the ground shadow's
+                                flattening (pass_ground_shadow.c) */
 } frame_ctx;
 
 /* The per-object pass interface (render.h): does options.pass_hook draw
@@ -205,9 +208,10 @@ static inline bool mmd_pass_hook_enabled(const mmd_renderer *r)
 {
     return r->o.pass_hook != NULL;
 }
-/* The same for subset `material` of accessory `slot` (pass_accessory.c: its
- * colour pass, object or object_ss, and zplot); s: its values as a material
- * state (ambient: its emissive). */
+/* The same for subset `material` of accessory `slot` in its colour pass
+ * (pass_accessory.c: object or object_ss), its self-shadow map caster (zplot)
+ * and its ground shadow (shadow); s: its values (mmd_accessory_state). The
+ * drawable's object_world is f's hook_world, else the accessory's placement. */
 bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
                              mmd_fx_pass_kind kind, const mmd_material_state *s, const frame_ctx *f);
 static inline bool mmd_pass_hook(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
@@ -303,6 +307,14 @@ bool mmd_accessories_any_visible(const mmd_renderer *r);
 mmd_status mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, mmd_error *err);
 void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16],
                                   const frame_ctx *zplot);
+/* Whether accessory g casts shadows this frame (shown, shadow on, not fully transparent). */
+static inline bool mmd_accessory_casts(const gpu_accessory *g)
+{
+    return g->a.place.visible && g->a.place.shadow && g->a.place.opacity > 0;
+}
+/* Subset k of g as the pass hook reads a material (its diffuse alpha x the
+ * accessory's opacity; EMISSIVE in ambient, the field a model's EMISSIVE reads). */
+void mmd_accessory_state(const gpu_accessory *g, uint32_t k, mmd_material_state *s);
 void mmd_accessories_copy_screen(mmd_renderer *r);
 
 /* Small column-major maths shared by the passes: cglm (mat4 = float[16]

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tests/cli/object_effects.sh BUILD - MikuMikuEffect object effects (issue 27): our own effects
-# (tests/fx/solid.fx, flat.fx, edge_green.fx, the self-shadow map's zplot_none.fx, self_shadow.fx,
-# self_shadow_zplot.fx) on the generated demo's character and its stage
-# accessory through scene.ini `effect =`, a same-named .fx beside the file and a project's .emm,
-# checked pixel by pixel (tests/util/png_check.py); deterministic across --threads and chunks; a
-# broken effect warns and keeps the built-in look, or with --strict-effects exits 2; a post
-# effect beside an accessory is not drawn on it.
+# (tests/fx/solid.fx, flat.fx, edge_green.fx, shadow_off.fx, shadow_green.fx, shadow_colour.fx,
+# the self-shadow map's zplot_none.fx, self_shadow.fx, self_shadow_zplot.fx) on the generated
+# demo's character and its stage accessory through scene.ini `effect =`, a same-named .fx beside
+# the file and a project's .emm, checked pixel by pixel (tests/util/png_check.py); deterministic
+# across --threads and chunks; a broken effect warns and keeps the built-in look, or with
+# --strict-effects exits 2; a post effect beside an accessory is not drawn on it.
 . tests/util/cli_lib.sh
 MKP=$BUILD/tools/mkproject
 CHECK="python3 tests/util/png_check.py"
@@ -53,6 +53,57 @@ t_expect "self_shadow.fx: its receiver reads the map at s0 (lit green)" 0 \
     python3 -c "import sys; sys.path.insert(0, 'tests/util'); import png_check as P; w, h, o = P.read_png(sys.argv[1]); \
 c = [q for r in o for q in r]; sys.exit(not (c.count((0, 255, 0)) > 100 and c.count((0, 0, 255)) > 100))" "$TMP/ss/$F"
 same "$TMP/ss/$F" "$TMP/ssz/$F" "self_shadow_zplot.fx: the effect's zplot draws the map the built-in pass draws"
+# --- the ground shadow (MMDPass "shadow"): the demo's character casts it on the stage ----------
+sed "s|^\\[output\\]|[output]\\nground_shadow = off|" "$S" >"$TMP/noground.ini"
+t_expect "no ground shadow" 0 "$MMD" "$TMP/noground.ini" -o "$TMP/noground/" "${SMALL[@]}"
+scene shoff "$FX/shadow_off.fx"
+t_expect "shadow_off.fx renders" 0 "$MMD" "$TMP/shoff.ini" -o "$TMP/shoff/" "${SMALL[@]}" --strict-effects
+cmp -s "$TMP/plain/$F" "$TMP/noground/$F" && t_fail "the plain frame shows the ground shadow" \
+    || t_pass "the plain frame shows the ground shadow"
+same "$TMP/noground/$F" "$TMP/shoff/$F" "shadow_off.fx: its empty shadow technique turns the ground shadow off, nothing else changes"
+scene shgreen "$FX/shadow_green.fx"
+t_expect "shadow_green.fx renders" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/shgreen/" "${SMALL[@]}" --strict-effects
+$CHECK same_mask "$TMP/noground/$F" "$TMP/plain/$F" "$TMP/shgreen/$F" 00ff00 \
+    && t_pass "shadow_green.fx: green at exactly the built-in ground shadow's pixels (WORLD flattened)" \
+    || t_fail "shadow_green.fx: green at exactly the built-in ground shadow's pixels (WORLD flattened)"
+sed "s|^\\[output\\]|[output]\\nground_shadow_translucent = on|" "$TMP/shgreen.ini" >"$TMP/shtr.ini"
+sed "s|^\\[output\\]|[output]\\nground_shadow_translucent = on|" "$S" >"$TMP/tr.ini"
+t_expect "translucent ground shadow" 0 "$MMD" "$TMP/tr.ini" -o "$TMP/tr/" "${SMALL[@]}"
+t_expect "shadow_green.fx, translucent ground shadow" 0 "$MMD" "$TMP/shtr.ini" -o "$TMP/shtr/" "${SMALL[@]}"
+$CHECK same_mask "$TMP/noground/$F" "$TMP/tr/$F" "$TMP/shtr/$F" 00ff00 \
+    && t_pass "shadow_green.fx over the translucent shadow's stencil: the same pixels, green" \
+    || t_fail "shadow_green.fx over the translucent shadow's stencil: the same pixels, green"
+# shadow_colour.fx draws as full.fx does (GROUNDSHADOWCOLOR): MMD's own bytes, MSAA 4, opaque and
+# translucent (without the stencil as the effect's base state the translucent frame differs)
+AA4=(--size 160x90 --progress none --frames 12 --no-audio)
+scene shcol "$FX/shadow_colour.fx"
+sed "s|^\\[output\\]|[output]\\nground_shadow_translucent = on|" "$TMP/shcol.ini" >"$TMP/shcoltr.ini"
+for n in scene tr shcol shcoltr; do
+    ini=$TMP/$n.ini
+    [ $n = scene ] && ini=$S
+    t_expect "$n.ini at MSAA 4" 0 "$MMD" "$ini" -o "$TMP/${n}4/" "${AA4[@]}" --strict-effects
+done
+same "$TMP/scene4/$F" "$TMP/shcol4/$F" "shadow_colour.fx: the built-in ground shadow's bytes"
+same "$TMP/tr4/$F" "$TMP/shcoltr4/$F" "shadow_colour.fx, translucent: the built-in bytes (each pixel darkened once)"
+
+# the stage's ground shadow too (shadow = on; nanoem's Accessory::drawGroundShadow: the shadow
+# technique per subset), the same effect on the character and the stage
+sed "s|^shadow = off .*|shadow = on|" "$S" >"$TMP/accsh.ini"
+sed "s|^\\[output\\]|[output]\\nground_shadow = off|" "$TMP/accsh.ini" >"$TMP/accsh_ng.ini"
+for n in accsh accsh_ng; do
+    t_expect "$n.ini renders" 0 "$MMD" "$TMP/$n.ini" -o "$TMP/$n/" "${SMALL[@]}"
+done
+for n in off green colour; do
+    sed -e "s|^\\[model:demo\\]|[model:demo]\\neffect = $FX/shadow_$n.fx|" \
+        -e "s|^\\[accessory:stage\\]|[accessory:stage]\\neffect = $FX/shadow_$n.fx|" "$TMP/accsh.ini" >"$TMP/both_$n.ini"
+    t_expect "shadow_$n.fx on the character and the stage" 0 "$MMD" "$TMP/both_$n.ini" -o "$TMP/both_$n/" \
+        "${SMALL[@]}" --strict-effects
+done
+same "$TMP/accsh_ng/$F" "$TMP/both_off/$F" "shadow_off.fx on both: no ground shadow, nothing else changes"
+$CHECK same_mask "$TMP/accsh_ng/$F" "$TMP/accsh/$F" "$TMP/both_green/$F" 00ff00 \
+    && t_pass "shadow_green.fx on both: green at exactly the built-in ground shadows' pixels (the stage's at its placement)" \
+    || t_fail "shadow_green.fx on both: green at exactly the built-in ground shadows' pixels (the stage's at its placement)"
+same "$TMP/accsh/$F" "$TMP/both_colour/$F" "shadow_colour.fx on both: the built-in bytes"
 
 # --- deterministic: runs, threads, chunks, MSAA ----------------------------------------
 RANGE=(--size 160x90 --progress none --frames 10-13 --no-audio)
@@ -78,6 +129,17 @@ for f in 10 11 12 13; do
 done
 [ $ok -eq 1 ] && t_pass "self_shadow_zplot.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
     || t_fail "self_shadow_zplot.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
+t_expect "shadow_green.fx, 1 thread" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/g1/" "${RANGE[@]}" --threads 1
+t_expect "shadow_green.fx, 3 threads" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/g3/" "${RANGE[@]}" --threads 3
+t_expect "shadow_green.fx, chunk 0/2" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/gch/" "${RANGE[@]}" --chunk 0/2
+t_expect "shadow_green.fx, chunk 1/2" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/gch/" "${RANGE[@]}" --chunk 1/2
+ok=1
+for f in 10 11 12 13; do
+    cmp -s "$TMP/g1/frame_0000$f.png" "$TMP/g3/frame_0000$f.png" || ok=0
+    cmp -s "$TMP/g1/frame_0000$f.png" "$TMP/gch/frame_0000$f.png" || ok=0
+done
+[ $ok -eq 1 ] && t_pass "shadow_green.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
+    || t_fail "shadow_green.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
 t_expect "plain, 4 frames" 0 "$MMD" "$S" -o "$TMP/p4/" "${RANGE[@]}"
 cmp -s "$TMP/p4/frame_000013.png" "$TMP/t1/frame_000013.png" && t_fail "flat.fx changes every frame (MSAA 4)" \
     || t_pass "flat.fx changes every frame (MSAA 4)"

@@ -1233,12 +1233,14 @@ typedef struct hook_call {
     int technique;
     mmd_fx_material_use use;
     int width;
+    bool flattened; /* object_world maps every point onto y = 0 (the ground shadow's WORLD) */
 } hook_call;
 typedef struct hook_rec {
     hook_call calls[16];
     int n;
     const mmd_fx *fx;
     int swallow, red; /* material index, -1 none */
+    bool shadow_only; /* swallow / red in the shadow pass alone */
     GLuint prog;
 } hook_rec;
 
@@ -1247,10 +1249,12 @@ static bool recording_hook(void *user, mmd_renderer *r, const mmd_drawable *d, m
 {
     hook_rec *h = user;
     (void)m;
+    const float *ow = f->object_world;
+    bool flat = ow && ow[1] == 0 && ow[5] == 0 && ow[9] == 0 && ow[13] == 0; /* row y of a column-major matrix */
     if (h->n < 16)
         h->calls[h->n++] = (hook_call){d->model_slot, d->material, d->first_index, d->index_count, kind,
-                                       mmd_fx_select_technique(h->fx, kind, &d->use), d->use, f->width};
-    if (kind == MMD_FX_PASS_EDGE)
+                                       mmd_fx_select_technique(h->fx, kind, &d->use), d->use, f->width, flat};
+    if (kind == MMD_FX_PASS_EDGE || (h->shadow_only && kind != MMD_FX_PASS_SHADOW))
         return false;
     if (kind == MMD_FX_PASS_ZPLOT)
         return false; /* the runtime's tests below draw zplot */
@@ -1259,6 +1263,11 @@ static bool recording_hook(void *user, mmd_renderer *r, const mmd_drawable *d, m
         memcpy(proj, f->proj, sizeof proj);
         memcpy(view, f->view, sizeof view);
         memcpy(world, f->world, sizeof world);
+        if (ow) { /* the accessory's placement, the ground shadow's flattening: LH, before world */
+            mat4 obj;
+            memcpy(obj, ow, sizeof obj);
+            glm_mat4_mul(world, obj, world);
+        }
         glm_mat4_mul(proj, view, vp);
         glm_mat4_mul(vp, world, mvp);
         r->gl->UseProgram(h->prog);
@@ -1373,6 +1382,83 @@ TEST(pass_hook_per_drawable_and_kind)
     mmd_fx_free(fx);
     free(a);
     free(b);
+}
+
+/* The ground-shadow pass asks the hook per ground-shadow material (kind
+ * shadow, after the colour pass; MME's choice in tests/fx/object_passes.fx:
+ * its empty Shadow technique), its frame's object_world the flattening onto
+ * y = 0; swallowed: the frame of a renderer with the ground shadow off, byte
+ * for byte; drawn red by the hook with that WORLD: red at exactly the
+ * built-in shadow's pixels (MSAA 1). */
+TEST(pass_hook_ground_shadow)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_GROUND_SHADOW;
+    mmd_render_view v;
+    default_view(&v, 1.3f);
+    uint8_t *a = malloc((size_t)W * H * 4), *b = malloc((size_t)W * H * 4), *off = malloc((size_t)W * H * 4);
+    REQUIRE(a && b && off);
+    mmd_render_options o;
+    mmd_renderer *r;
+    mmd_error err;
+    for (int ground = 0; ground < 2; ground++) { /* MSAA 1: a pixel is in the shadow or not */
+        small_options(&o);
+        o.samples = 1;
+        o.ground_shadow = ground;
+        REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+        REQUIRE(render_cube(r, &c, &v, NULL, ground ? a : off) == 0);
+        mmd_renderer_free(r);
+    }
+    size_t shadow = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; i += 4)
+        shadow += memcmp(a + i, off + i, 4) != 0;
+    CHECK(shadow > 100); /* the cube's shadow on its floor */
+    void *fxdata = NULL;
+    size_t fxsize = 0;
+    mmd_fx *fx = NULL;
+    REQUIRE(mmd_file_read("tests/fx/object_passes.fx", &fxdata, &fxsize, NULL) == MMD_OK);
+    REQUIRE(mmd_fx_load(fxdata, fxsize, "tests/fx/object_passes.fx", NULL, &fx, NULL) == MMD_OK);
+    free(fxdata);
+    hook_rec h = {.fx = fx, .swallow = -1, .red = -1, .shadow_only = true};
+    small_options(&o);
+    o.samples = 1;
+    o.pass_hook = recording_hook;
+    o.pass_hook_user = &h;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    REQUIRE(render_cube(r, &c, &v, NULL, b) == 0);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) == 0); /* asked, drew nothing: the very pixels */
+    REQUIRE(h.n == 3);
+    const hook_call *k = h.calls;
+    CHECK(k[0].kind == MMD_FX_PASS_OBJECT && !k[0].flattened && k[1].kind == MMD_FX_PASS_OBJECT);
+    CHECK(k[2].kind == MMD_FX_PASS_SHADOW && k[2].material == 0 && k[2].first == 0 && k[2].count == 36);
+    CHECK(k[2].flattened && !k[2].use.self_shadow);
+    CHECK_EQ_INT(k[2].technique, 4); /* Shadow (empty) */
+    float pos[28 * 3], nrm[28 * 3];
+    mmd_render_instance in;
+    cube_instance(&c, pos, nrm, &in);
+    h.n = 0, h.swallow = 0; /* the shadow pass's material 0 swallowed */
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, b, &err) == MMD_OK);
+    CHECK(h.n == 3);
+    CHECK(memcmp(off, b, (size_t)W * H * 4) == 0);
+    h.n = 0, h.swallow = -1, h.red = 0;
+    h.prog = red_program(r->gl);
+    REQUIRE(h.prog);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, b, &err) == MMD_OK);
+    size_t reds = 0, outside = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        bool red = b[i * 4] > 240 && b[i * 4 + 1] < 16 && b[i * 4 + 2] < 16;
+        reds += red;
+        outside += red && memcmp(a + i * 4, off + i * 4, 4) == 0;
+    }
+    printf("#   ground shadow %zu pixels, drawn red by the hook %zu, outside it %zu\n", shadow, reds, outside);
+    CHECK(reds == shadow && outside == 0);
+    r->gl->DeleteProgram(h.prog);
+    mmd_renderer_free(r);
+    mmd_fx_free(fx);
+    free(a);
+    free(b);
+    free(off);
 }
 
 /* Pixels within 1 of rgb (GL's float-to-8-bit rounding of an exact .5). */
@@ -1627,6 +1713,7 @@ int main(int argc, char **argv)
     RUN(hidden_and_zero_alpha_materials_draw_nothing);
     RUN(ground_shadow_before_the_next_model);
     RUN(pass_hook_per_drawable_and_kind);
+    RUN(pass_hook_ground_shadow);
     RUN(object_effect_through_the_runtime);
     RUN(empty_zplot_casts_nothing);
     RUN(object_ss_reads_the_shadow_map_at_s0);

@@ -16,6 +16,10 @@ libraries beyond Python's own: zlib and the five PNG filters).
                                       object, from only_colour's render) or PLAIN is EDGE
   png_check.py lighter PLAIN OUT      OUT differs from PLAIN somewhere, and where it does it is
                                       no darker in any channel (a shadow taken away, nothing else)
+  png_check.py same_mask BASE REF OUT RRGGBB
+                                      REF differs from BASE somewhere, and OUT differs from BASE at
+                                      exactly those pixels, all RRGGBB there (an effect drawing
+                                      where the built-in pass drew, in one colour)
 Exit 0 when the check holds, 1 with a line saying where it does not."""
 import struct
 import sys
@@ -96,6 +100,16 @@ def main():
         bad += [(x, y, o[y][x]) for y in range(h) for x in range(w)
                 if o[y][x] != p[y][x] and m[y][x] != solid and p[y][x] != edge]
         return fail(bad, "edge kept or a pixel outside the object changed")
+    if check == "same_mask":
+        w, h, p = read_png(sys.argv[2])
+        _, _, m = read_png(sys.argv[3])
+        _, _, o = read_png(sys.argv[4])
+        c = colour(sys.argv[5])
+        if all(m[y][x] == p[y][x] for y in range(h) for x in range(w)):
+            return fail([None], "REF is BASE")
+        return fail([(x, y, o[y][x]) for y in range(h) for x in range(w)
+                     if (m[y][x] != p[y][x]) != (o[y][x] != p[y][x]) or (o[y][x] != p[y][x] and o[y][x] != c)],
+                    "mask differs or not %s" % sys.argv[5])
     w, h, p = read_png(sys.argv[2])
     _, _, o = read_png(sys.argv[3])
     bad = []
