@@ -151,8 +151,12 @@ static void print_acc_effect(FILE *f, const mmd_project *pr, uint32_t i)
     else if (order == MMD_FX_ORDER_POSTPROCESS)
         mmd_msg_print(f, "    effect: %s (%s): a post effect, applied over each frame with this accessory as its "
                          "controller\n", fx, from);
+    else if (order == MMD_FX_ORDER_PREPROCESS)
+        mmd_msg_print(f, "    effect: %s (%s): a preprocess effect, applied before the objects of each frame with "
+                         "this accessory as its controller\n", fx, from);
     else
-        mmd_msg_print(f, "    effect: %s (%s): ScriptOrder \"%s\", not applied yet\n", fx, from, mmd_fx_order_name(order));
+        mmd_msg_print(f, "    effect: %s (%s): ScriptOrder \"%s\", an object effect drawn on its subsets\n", fx, from,
+                      mmd_fx_order_name(order));
 }
 
 static void json_file(FILE *f, const char *key, const char *stored, const char *found, mmd_project_file_state state,
@@ -261,7 +265,10 @@ static void print_json(FILE *f, const mmd_project *pr)
         mmd_json_str(f, pr->effects[i].object);
         fprintf(f, ",\"file\":");
         mmd_json_str(f, pr->effects[i].file);
-        fputc('}', f);
+        if (pr->effects[i].material >= 0) /* PmdN[k] / AcsN[k] of [Effect]: k; null otherwise */
+            fprintf(f, ",\"material\":%lld}", (long long)pr->effects[i].material);
+        else
+            fprintf(f, ",\"material\":null}");
     }
     fprintf(f, "]},\"warnings\":[");
     for (size_t i = 0; i < pr->warning_count; i++) {

@@ -67,14 +67,14 @@ static void warn_effects(const mmd_project *p)
 {
     for (size_t i = 0; i < p->effect_count; i++) {
         const mmd_project_effect *e = &p->effects[i];
-        bool seen = e->whole;
+        bool seen = e->whole || e->material >= 0;
         for (size_t j = 0; j < i && !seen; j++)
-            seen = !p->effects[j].whole && !strcmp(p->effects[j].file, e->file);
+            seen = !p->effects[j].whole && p->effects[j].material < 0 && !strcmp(p->effects[j].file, e->file);
         if (!seen)
             mmd_msg_print(stderr, "mmdrender: warning: %s: effect %s (%s) is not applied: %s\n", p->emm_file, e->file,
                           e->object,
                           !e->main                 ? "an offscreen target's assignment (issue 27, part 2)"
-                          : strchr(e->object, '[') ? "per-material assignments are not mapped yet"
+                          : strchr(e->object, '[') ? "not one material index (MME's PmdN[k])"
                                                    : "Obj (every object's default) is not mapped yet");
     }
 }

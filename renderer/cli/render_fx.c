@@ -219,7 +219,7 @@ static unsigned model_item(void *user, const char *object, const char *item, con
     return 0;
 }
 
-static void controller_state(const render_job *j, int slot, mmd_fx_control *c)
+void mmd_render_fx_controller(const render_job *j, int slot, mmd_fx_control *c)
 {
     memset(c, 0, sizeof *c);
     if (slot < 0)
@@ -242,7 +242,7 @@ static mmd_status run_post(void *user, unsigned frame, unsigned *out, mmd_error 
     render_fx *r = user;
     mmd_fx_frame *f = &r->frame;
     for (int i = 0; i < r->count; i++) {
-        controller_state(r->job, r->controller[i], &f->self);
+        mmd_render_fx_controller(r->job, r->controller[i], &f->self);
         f->self_name = r->controller[i] >= 0 ? r->self_name[i] : NULL;
         if (f->self.found && !f->self.visible)
             continue; /* MME: a hidden post effect's accessory turns it off */
@@ -258,6 +258,8 @@ mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_erro
 {
     const mmd_scene *s = j->scene;
     mmd_status os = mmd_render_open_object_effects(j, a, err); /* render_fx_object.c */
+    if (os == MMD_OK)
+        os = mmd_render_open_pre_effects(j, a, err); /* render_fx_pre.c */
     if (os != MMD_OK)
         return os;
     bool any = s->post_effect_count > 0;
@@ -286,6 +288,7 @@ mmd_status mmd_render_open_effects(render_job *j, const render_args *a, mmd_erro
 void mmd_render_free_effects(render_job *j)
 {
     mmd_render_free_object_effects(j);
+    mmd_render_free_pre_effects(j);
     render_fx *r = j->fx;
     if (!r)
         return;
@@ -300,6 +303,7 @@ void mmd_render_free_effects(render_job *j)
 
 void mmd_render_prepare_effects(render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light)
 {
+    mmd_render_pre_effects_frame(j, t, cam, light);
     render_fx *r = j->fx;
     if (!r || !r->count)
         return;

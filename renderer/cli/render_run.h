@@ -47,6 +47,7 @@ typedef struct render_job {
     uint8_t *rgba;
     struct render_fx *fx;      /* [effects] post = FILE.fx (render_fx.c), NULL when none */
     struct render_objfx *objfx; /* the models' object effects (render_fx_object.c), NULL when none */
+    struct render_fxpre *fxpre; /* the accessories' preprocess effects (render_fx_pre.c), NULL when none */
     double t_begin;            /* the command's start (mmd_render_clock) */
 } render_job;
 
@@ -69,6 +70,21 @@ void mmd_render_free_effects(render_job *j);
 struct mmd_fx_frame;
 void mmd_render_fx_frame(const render_job *j, double t, const mmd_camera_state *cam, const mmd_light_state *light,
                          struct mmd_fx_frame *f);
+
+/* The controller accessory slot's state as CONTROLOBJECT "(self)" reads it
+ * (slot -1: none, not found). */
+struct mmd_fx_control;
+void mmd_render_fx_controller(const render_job *j, int slot, struct mmd_fx_control *c);
+
+/* render_fx_pre.c: the accessories' ScriptOrder "preprocess" effects (the
+ * stage's parse), opened within mmd_render_open_effects, run as the
+ * renderer's pre hook before the objects of each frame with the state
+ * mmd_render_prepare_effects gave (a failing one: a warning and skipped, or
+ * with --strict-effects the error). */
+mmd_status mmd_render_open_pre_effects(render_job *j, const render_args *a, mmd_error *err);
+void mmd_render_pre_effects_frame(render_job *j, double t, const mmd_camera_state *cam,
+                                  const mmd_light_state *light);
+void mmd_render_free_pre_effects(render_job *j);
 
 /* render_fx_object.c: the models' object effects (st->model_effects), opened
  * after the models are added (within mmd_render_open_effects) with the

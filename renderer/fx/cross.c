@@ -343,9 +343,31 @@ static void vertex_edits(const stage_ir *vs, const stage_ir *ps, edits *e)
     mmd_fx_text_printf(&e->post, "    gl_Position.xy = vec2(gl_Position.x, -gl_Position.y) + mmd_half_pixel * gl_Position.w;\n");
 }
 
+/* DX9's alpha test (AlphaTestEnable, AlphaFunc, AlphaRef: GL 3.3 core has
+ * none): COLOR0's alpha, as D3D's 8-bit value, against mmd_alpha_ref by
+ * D3DCMPFUNC mmd_alpha_func (1 NEVER .. 8 ALWAYS; 0, the default, no test);
+ * a pixel that fails is discarded. The runtime sets both per pass from the
+ * render states (gl/fx_states.h mmd_fx_states_alpha_func). */
+static void alpha_test_edits(const stage_ir *ps, edits *e)
+{
+    const iface *c0 = find_sem(ps->out, ps->out_count, "COLOR0");
+    if (!c0)
+        return;
+    mmd_fx_text_printf(&e->decls, "uniform int mmd_alpha_func;\nuniform float mmd_alpha_ref;\n"
+                                  "bool mmd_alpha_pass(float a)\n{\n"
+                                  "    float v = floor(clamp(a, 0.0, 1.0) * 255.0 + 0.5), r = mmd_alpha_ref;\n"
+                                  "    int f = mmd_alpha_func;\n"
+                                  "    return f == 0 || f == 8 || (f == 2 && v < r) || (f == 3 && v == r) ||\n"
+                                  "           (f == 4 && v <= r) || (f == 5 && v > r) || (f == 6 && v != r) ||\n"
+                                  "           (f == 7 && v >= r);\n}\n");
+    mmd_fx_text_printf(&e->post, "    if (!mmd_alpha_pass(%s%s))\n        discard;\n", c0->comps == 4 ? c0->name : "1.0",
+                       c0->comps == 4 ? ".w" : "");
+}
+
 static void fragment_edits(const stage_ir *ps, edits *e)
 {
     char from[96], to[160];
+    alpha_test_edits(ps, e);
     for (unsigned i = 0; i < ps->in_count; i++) {
         const iface *v = &ps->in[i];
         if (v->fix == FIX_NONE)

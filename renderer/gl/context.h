@@ -45,7 +45,7 @@
     X(Uniform4fv) X(UniformMatrix4fv) X(UseProgram) X(VertexAttrib4f) X(VertexAttribPointer)    \
     X(Viewport) X(GenSamplers) X(DeleteSamplers) X(BindSampler)   \
     X(SamplerParameteri) X(Uniform2f) X(GetStringi) X(Uniform1ui) X(Uniform2fv) X(TexSubImage2D) \
-    X(TexImage3D) X(ClipControl)
+    X(TexImage3D) X(ClipControl) X(PolygonMode)
 
 /* Function table: gl->Clear(...) etc. */
 typedef struct mmd_gl {

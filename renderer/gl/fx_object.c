@@ -9,10 +9,22 @@
 #include "renderer/gl/fx_states.h"
 #include "renderer/gl/toon.h"
 
-typedef struct slot_effect {
+/* An effect a slot or one of its materials draws with. */
+typedef struct fx_use {
     mmd_fx_effect *effect; /* NULL: the built-in passes */
-    bool owned;            /* this slot made it (others share it) */
+    bool owned;            /* made here (others share it) */
     const mmd_fx *fx;
+} fx_use;
+
+typedef struct material_use {
+    uint32_t material;
+    fx_use use; /* fx NULL: "none", the built-in passes for this material */
+} material_use;
+
+typedef struct slot_effect {
+    fx_use main;                     /* the object's effect */
+    material_use *materials;         /* per-material overrides, in the order added */
+    size_t material_count;
     const mmd_model *model;          /* a model's slot */
     const mmd_accessory_mesh *mesh;  /* an accessory's slot */
     const char *name;                /* a model's file name: CONTROLOBJECT "(self)" */
@@ -47,9 +59,15 @@ void mmd_fx_objects_free(mmd_fx_objects *o)
     if (!o)
         return;
     for (int l = 0; l < 2; l++) {
-        for (size_t i = 0; i < o->lists[l].count; i++)
-            if (o->lists[l].slots[i].owned)
-                mmd_fx_effect_free(o->lists[l].slots[i].effect);
+        for (size_t i = 0; i < o->lists[l].count; i++) {
+            slot_effect *se = &o->lists[l].slots[i];
+            if (se->main.owned)
+                mmd_fx_effect_free(se->main.effect);
+            for (size_t m = 0; m < se->material_count; m++)
+                if (se->materials[m].use.owned)
+                    mmd_fx_effect_free(se->materials[m].use.effect);
+            free(se->materials);
+        }
         free(o->lists[l].slots);
     }
     free(o);
@@ -77,30 +95,34 @@ static slot_effect *slot_at(mmd_fx_objects *o, int l, size_t slot)
     return &sl->slots[slot];
 }
 
-/* An instance of fx already made for another slot, NULL when none. */
-static mmd_fx_effect *shared(const mmd_fx_objects *o, const slot_effect *self, const mmd_fx *fx)
+/* An instance of fx already made (for any slot or material), NULL when none. */
+static mmd_fx_effect *shared(const mmd_fx_objects *o, const mmd_fx *fx)
 {
     for (int l = 0; l < 2; l++)
         for (size_t i = 0; i < o->lists[l].count; i++) {
             const slot_effect *s = &o->lists[l].slots[i];
-            if (s != self && s->effect && s->fx == fx)
-                return s->effect;
+            if (s->main.effect && s->main.fx == fx)
+                return s->main.effect;
+            for (size_t m = 0; m < s->material_count; m++)
+                if (s->materials[m].use.effect && s->materials[m].use.fx == fx)
+                    return s->materials[m].use.effect;
         }
     return NULL;
 }
 
-static mmd_status add(mmd_fx_objects *o, mmd_renderer *r, slot_effect *se, const mmd_fx_effect_config *config,
+/* u's instance of u->fx (set before), shared or made. */
+static mmd_status add(mmd_fx_objects *o, mmd_renderer *r, fx_use *u, const mmd_fx_effect_config *config,
                       mmd_error *err)
 {
-    if ((se->effect = shared(o, se, se->fx)))
+    if (!u->fx || (u->effect = shared(o, u->fx)))
         return MMD_OK;
     mmd_fx_effect_config c = *config;
     c.object_kinds = 1u << MMD_FX_PASS_ZPLOT | 1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS |
                      1u << MMD_FX_PASS_EDGE | 1u << MMD_FX_PASS_SHADOW;
     c.geometry = draw_geometry;
     c.geometry_user = r;
-    mmd_status s = mmd_fx_effect_create(se->fx, &c, &se->effect, err);
-    se->owned = s == MMD_OK;
+    mmd_status s = mmd_fx_effect_create(u->fx, &c, &u->effect, err);
+    u->owned = s == MMD_OK;
     return s;
 }
 
@@ -111,8 +133,8 @@ mmd_status mmd_fx_objects_add(mmd_fx_objects *o, mmd_renderer *r, size_t slot, c
     slot_effect *se = slot_at(o, 0, slot);
     if (!se)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
-    *se = (slot_effect){.fx = fx, .model = m, .name = name, .add_blend = add_blend};
-    return add(o, r, se, config, err);
+    *se = (slot_effect){.main = {.fx = fx}, .model = m, .name = name, .add_blend = add_blend};
+    return add(o, r, &se->main, config, err);
 }
 
 mmd_status mmd_fx_objects_add_accessory(mmd_fx_objects *o, mmd_renderer *r, size_t slot,
@@ -122,16 +144,38 @@ mmd_status mmd_fx_objects_add_accessory(mmd_fx_objects *o, mmd_renderer *r, size
     slot_effect *se = slot_at(o, 1, slot);
     if (!se)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");
-    *se = (slot_effect){.fx = fx, .mesh = mesh, .add_blend = add_blend};
-    return add(o, r, se, config, err);
+    *se = (slot_effect){.main = {.fx = fx}, .mesh = mesh, .add_blend = add_blend};
+    return add(o, r, &se->main, config, err);
+}
+
+mmd_status mmd_fx_objects_add_material(mmd_fx_objects *o, mmd_renderer *r, bool accessory, size_t slot,
+                                       uint32_t material, const mmd_fx *fx, const mmd_fx_effect_config *config,
+                                       mmd_error *err)
+{
+    slot_list *sl = &o->lists[accessory];
+    if (slot >= sl->count || (!sl->slots[slot].model && !sl->slots[slot].mesh))
+        return mmd_fail(err, MMD_E_USAGE, "object slot %zu was not added", slot);
+    slot_effect *se = &sl->slots[slot];
+    material_use *mu = realloc(se->materials, (se->material_count + 1) * sizeof *mu);
+    if (!mu)
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
+    se->materials = mu;
+    mu += se->material_count++;
+    *mu = (material_use){.material = material, .use = {.fx = fx}};
+    return add(o, r, &mu->use, config, err);
 }
 
 bool mmd_fx_objects_any(const mmd_fx_objects *o)
 {
     for (int l = 0; o && l < 2; l++)
-        for (size_t i = 0; i < o->lists[l].count; i++)
-            if (o->lists[l].slots[i].effect)
+        for (size_t i = 0; i < o->lists[l].count; i++) {
+            const slot_effect *s = &o->lists[l].slots[i];
+            bool any = s->main.effect != NULL;
+            for (size_t m = 0; m < s->material_count && !any; m++)
+                any = s->materials[m].use.effect != NULL;
+            if (any)
                 return true;
+        }
     return false;
 }
 
@@ -301,15 +345,23 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
     mmd_fx_objects *o = user;
     const slot_list *sl = &o->lists[d->accessory];
     const slot_effect *se = d->model_slot < sl->count ? &sl->slots[d->model_slot] : NULL;
-    if (!se || !se->effect ||
+    if (!se || (!se->model && !se->mesh) ||
         d->material >= (se->mesh ? se->mesh->material_count : se->model->material_count))
         return false;
-    int t = mmd_fx_select_technique(se->fx, kind, &d->use);
+    const fx_use *u = &se->main;
+    for (size_t m = se->material_count; m-- > 0;) /* the last entry for the material wins */
+        if (se->materials[m].material == d->material) {
+            u = &se->materials[m].use;
+            break;
+        }
+    if (!u->effect)
+        return false; /* none, or it did not link: the built-in passes */
+    int t = mmd_fx_select_technique(u->fx, kind, &d->use);
     if (t < 0)
         return false; /* no technique for it: the built-in pass */
-    if (se->fx->techniques[t].pass_count == 0)
+    if (u->fx->techniques[t].pass_count == 0)
         return true; /* MME's idiom: the effect draws nothing there */
-    if (!mmd_fx_effect_has_technique(se->effect, t))
+    if (!mmd_fx_effect_has_technique(u->effect, t))
         return false;
     mmd_fx_material mv;
     material_values(o, se, d, material, f, &mv);
@@ -333,13 +385,13 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
     draw.shadow_map = mmd_renderer_shadow_map(r, zplot ? 0 : f->shadow_mode);
     const mmd_gl *gl = mmd_renderer_api(r);
     gl_saved saved;
-    save_state(gl, mmd_fx_effect_units(se->effect), &saved);
+    save_state(gl, mmd_fx_effect_units(u->effect), &saved);
     /* D3D's depth (0..w) kept as the window depth, as the built-in passes' GL depth lands there */
     gl->ClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
     mmd_error why = {0};
-    mmd_status s = mmd_fx_effect_object(se->effect, &draw, &fr, &why);
+    mmd_status s = mmd_fx_effect_object(u->effect, &draw, &fr, &why);
     restore_state(gl, &saved);
     if (s != MMD_OK && o->failure.status == MMD_OK)
-        mmd_fail(&o->failure, s, "effect %s: %s", se->fx->techniques[t].loc.file, why.msg);
+        mmd_fail(&o->failure, s, "effect %s: %s", u->fx->techniques[t].loc.file, why.msg);
     return true;
 }

@@ -48,7 +48,17 @@ mmd_status mmd_fx_objects_add(mmd_fx_objects *o, mmd_renderer *r, size_t slot, c
 mmd_status mmd_fx_objects_add_accessory(mmd_fx_objects *o, mmd_renderer *r, size_t slot,
                                         const mmd_accessory_mesh *mesh, bool add_blend, const mmd_fx *fx,
                                         const mmd_fx_effect_config *config, mmd_error *err);
-/* Whether any slot has an effect. */
+/* Material's own effect on a slot added before (accessory: an accessory's
+ * slot), MME's per-subset assignment: fx NULL ("none") gives the material the
+ * built-in passes, else an instance of fx (shared with any slot or material
+ * given the same fx) draws it instead of the slot's effect; a later call for
+ * the same material wins. Errors as mmd_fx_objects_add's (the material then
+ * keeps the built-in passes); MMD_E_USAGE for a slot not added. A slot
+ * added with fx NULL draws with the built-in passes but its materials'. */
+mmd_status mmd_fx_objects_add_material(mmd_fx_objects *o, mmd_renderer *r, bool accessory, size_t slot,
+                                       uint32_t material, const mmd_fx *fx, const mmd_fx_effect_config *config,
+                                       mmd_error *err);
+/* Whether any slot or material has an effect. */
 bool mmd_fx_objects_any(const mmd_fx_objects *o);
 
 /* The frame's state (time, camera, light, CONTROLOBJECT) the next render's

@@ -75,6 +75,7 @@ typedef struct pass_prog {
     const mmd_fx_pass *pass;
     GLuint program;
     GLint half_pixel;
+    GLint alpha_func, alpha_ref; /* the translator's alpha test (cross.c), -1 when the pass has no COLOR0 */
     uniform_slot *uniforms;
     uint32_t uniform_count;
     sampler_slot *samplers;
@@ -109,6 +110,7 @@ struct mmd_fx_effect {
     GLuint scene; /* the post effect's input: a framebuffer, colour attachment 0 */
     const mmd_fx_object_draw *object; /* an object effect's draw, NULL for a post effect */
     GLint host_fbo, host_viewport[4];  /* the framebuffer an object draw found bound: its default target */
+    bool on_host;                      /* a preprocess run: the host's framebuffer is the default target too */
     int colour[MAX_TARGETS]; /* target index, -1 the default (0) or none (1..3) */
     int depth;
     float clear_colour[4], clear_depth;
@@ -334,6 +336,8 @@ static mmd_status bind_program(mmd_fx_effect *e, pass_prog *pp, const mmd_fx_pro
     memset(pp->samplers, 0, (p->sampler_count + 1) * sizeof *pp->samplers);
     gl->UseProgram(pp->program);
     pp->half_pixel = gl->GetUniformLocation(pp->program, "mmd_half_pixel");
+    pp->alpha_func = gl->GetUniformLocation(pp->program, "mmd_alpha_func");
+    pp->alpha_ref = gl->GetUniformLocation(pp->program, "mmd_alpha_ref");
     for (uint32_t i = 0; i < p->uniform_count; i++) {
         const mmd_fx_uniform *u = &p->uniforms[i];
         uniform_slot *s = &pp->uniforms[pp->uniform_count];
@@ -538,7 +542,7 @@ void mmd_fx_effect_free(mmd_fx_effect *e)
 static void bind_targets(mmd_fx_effect *e, int *w, int *h)
 {
     const mmd_gl *gl = e->c.gl;
-    if (e->object && e->colour[0] < 0) { /* an object effect's default target: the renderer's */
+    if ((e->object || e->on_host) && e->colour[0] < 0) { /* an object or preprocess effect's: the renderer's */
         gl->BindFramebuffer(GL_FRAMEBUFFER, (GLuint)e->host_fbo);
         *w = e->host_viewport[2];
         *h = e->host_viewport[3];
@@ -570,8 +574,10 @@ static void bind_targets(mmd_fx_effect *e, int *w, int *h)
     gl->Viewport(0, 0, *w, *h);
 }
 
-static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
+/* The pass's render states, and its program in use with the alpha test's uniforms. */
+static void apply_states(const mmd_fx_effect *e, const pass_prog *pp)
 {
+    const mmd_fx_pass *pass = pp->pass;
     mmd_fx_states s;
     mmd_fx_states_default(&s);
     if (e->object) { /* MME: the material's culling (double-sided: none), the edge's front faces */
@@ -588,6 +594,11 @@ static void apply_states(const mmd_fx_effect *e, const mmd_fx_pass *pass)
     mmd_fx_states_apply(e->c.gl, &s);
     if (e->object && e->object->rows_up)
         e->c.gl->FrontFace(GL_CW);
+    e->c.gl->UseProgram(pp->program);
+    if (pp->alpha_func >= 0)
+        e->c.gl->Uniform1i(pp->alpha_func, mmd_fx_states_alpha_func(&s));
+    if (pp->alpha_ref >= 0)
+        e->c.gl->Uniform1f(pp->alpha_ref, (float)(s.alpha_ref & 255u));
 }
 
 static void set_uniforms(mmd_fx_effect *e, const pass_prog *pp, int w, int h)
@@ -653,8 +664,7 @@ static void draw_buffer(mmd_fx_effect *e, const pass_prog *pp)
     int w, h;
     bind_samplers(e, pp); /* before the targets: a target's mips are made as it is read */
     bind_targets(e, &w, &h);
-    apply_states(e, pp->pass);
-    gl->UseProgram(pp->program);
+    apply_states(e, pp);
     set_uniforms(e, pp, w, h);
     gl->BindVertexArray(e->vao);
     gl->DrawArrays(GL_TRIANGLE_STRIP, 0, 4);
@@ -668,8 +678,7 @@ static void draw_geometry(mmd_fx_effect *e, const pass_prog *pp)
     int w, h;
     bind_samplers(e, pp);
     bind_targets(e, &w, &h);
-    apply_states(e, pp->pass);
-    e->c.gl->UseProgram(pp->program);
+    apply_states(e, pp);
     set_uniforms(e, pp, w, h);
     e->c.geometry(e->c.geometry_user, e->object->geometry, pp->program);
 }
@@ -914,6 +923,26 @@ mmd_status mmd_fx_effect_post(mmd_fx_effect *e, GLuint scene, const mmd_fx_frame
     if (s == MMD_OK)
         *out = e->out_tex;
     return s;
+}
+
+mmd_status mmd_fx_effect_preprocess(mmd_fx_effect *e, const mmd_fx_frame *f, mmd_error *err)
+{
+    const mmd_gl *gl = e->c.gl;
+    reset_run(e, f);
+    e->scene = 0;
+    e->on_host = true;
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &e->host_fbo);
+    gl->GetIntegerv(GL_VIEWPORT, e->host_viewport);
+    if (e->techs[0].linked)
+        run_technique(e, &e->techs[0]);
+    e->on_host = false;
+    for (uint32_t i = 0; i < e->max_units; i++)
+        gl->BindSampler(i, 0);
+    gl->UseProgram(0);
+    mmd_fx_states_reset(gl);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, (GLuint)e->host_fbo);
+    gl->Viewport(e->host_viewport[0], e->host_viewport[1], e->host_viewport[2], e->host_viewport[3]);
+    return gl_result(gl, err);
 }
 
 bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique)

@@ -94,6 +94,13 @@ typedef struct mmd_fx_object_draw {
     const void *geometry; /* handed to config.geometry at Draw=Geometry */
 } mmd_fx_object_draw;
 
+/* A ScriptOrder "preprocess" effect (MME runs it before the objects: a sky,
+ * a background): its technique as a post effect's, with the framebuffer
+ * bound now (its viewport) as the default colour and depth target, as an
+ * object effect's; ScriptExternal draws nothing. Leaves that framebuffer
+ * bound, no program, samplers unbound, GL's blend, colour mask, stencil and
+ * fill defaults; MMD_E_GL on a GL error. */
+mmd_status mmd_fx_effect_preprocess(mmd_fx_effect *e, const mmd_fx_frame *f, mmd_error *err);
 /* Whether the technique is linked (mmd_fx_effect_object may draw it). */
 bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique);
 /* Texture units the effect's passes use at most (0 .. n-1). */

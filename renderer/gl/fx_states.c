@@ -36,6 +36,8 @@ static const named k_stencil_op[] = {
 };
 /* D3DCULL: 1 none, 2 clockwise, 3 counter-clockwise (kept as D3D's number) */
 static const named k_cull[] = {{"NONE", 1, 1}, {"CW", 2, 2}, {"CCW", 3, 3}, {NULL, 0, 0}};
+/* D3DFILLMODE: 1 point, 2 wireframe, 3 solid, as glPolygonMode's */
+static const named k_fill[] = {{"POINT", 1, GL_POINT}, {"WIREFRAME", 2, GL_LINE}, {"SOLID", 3, GL_FILL}, {NULL, 0, 0}};
 /* D3DCOLORWRITEENABLE bits */
 static const named k_colour[] = {{"RED", 1, 1}, {"GREEN", 2, 2}, {"BLUE", 4, 4}, {"ALPHA", 8, 8}, {NULL, 0, 0}};
 
@@ -110,7 +112,7 @@ static unsigned bits_of(const mmd_fx *fx, const char *v, unsigned def)
     return bits;
 }
 
-typedef enum { K_BOOL, K_BLEND, K_CMP, K_OP, K_STENCIL_OP, K_CULL, K_COLOUR, K_INT } kind;
+typedef enum { K_BOOL, K_BLEND, K_CMP, K_CMP_D3D, K_OP, K_STENCIL_OP, K_CULL, K_COLOUR, K_INT, K_FILL } kind;
 
 /* One row per DX9 render state we apply; others are ignored (docs/effects.md). */
 static const struct {
@@ -139,6 +141,10 @@ static const struct {
     {"StencilFail", K_STENCIL_OP, offsetof(mmd_fx_states, stencil_fail)},
     {"StencilZFail", K_STENCIL_OP, offsetof(mmd_fx_states, stencil_zfail)},
     {"StencilPass", K_STENCIL_OP, offsetof(mmd_fx_states, stencil_pass)},
+    {"AlphaTestEnable", K_BOOL, offsetof(mmd_fx_states, alpha_test)},
+    {"AlphaFunc", K_CMP_D3D, offsetof(mmd_fx_states, alpha_func)},
+    {"AlphaRef", K_INT, offsetof(mmd_fx_states, alpha_ref)},
+    {"FillMode", K_FILL, offsetof(mmd_fx_states, fill)},
 };
 
 static const mmd_fx_states k_default = {
@@ -148,6 +154,7 @@ static const mmd_fx_states k_default = {
     .zfunc = GL_LEQUAL, .colour_write = 15,
     .stencil_func = GL_ALWAYS, .stencil_fail = GL_KEEP, .stencil_zfail = GL_KEEP, .stencil_pass = GL_KEEP,
     .stencil_mask = 0xffffffffu, .stencil_write_mask = 0xffffffffu,
+    .alpha_func = 8, .fill = GL_FILL, /* D3D9's defaults: alpha test off, D3DCMP_ALWAYS, ref 0; solid */
 };
 
 static void set_one(const mmd_fx *fx, size_t row, const char *v, mmd_fx_states *s)
@@ -159,6 +166,12 @@ static void set_one(const mmd_fx *fx, size_t row, const char *v, mmd_fx_states *
     case K_BOOL: *(bool *)(void *)field = bool_of(fx, v, *(bool *)(void *)field); break;
     case K_BLEND: *e = enum_of(fx, k_blend, v, *e); break;
     case K_CMP: *e = enum_of(fx, k_cmp, v, *e); break;
+    case K_CMP_D3D: /* D3D's number, which the translator's alpha test compares by */
+        for (const named *r = k_cmp; r->name; r++)
+            if (enum_of(fx, k_cmp, v, 0) == r->gl)
+                *(unsigned *)(void *)field = r->d3d;
+        break;
+    case K_FILL: *e = enum_of(fx, k_fill, v, *e); break;
     case K_OP: *e = enum_of(fx, k_op, v, *e); break;
     case K_STENCIL_OP: *e = enum_of(fx, k_stencil_op, v, *e); break;
     case K_COLOUR: *(unsigned *)(void *)field = bits_of(fx, v, *(unsigned *)(void *)field); break;
@@ -219,6 +232,12 @@ void mmd_fx_states_apply(const mmd_gl *gl, const mmd_fx_states *s)
     (s->cull_cw || s->cull_ccw ? gl->Enable : gl->Disable)(GL_CULL_FACE);
     gl->FrontFace(GL_CCW); /* D3D's clockwise front faces, through the y flip (test_render object_effect_...) */
     gl->CullFace(s->cull_ccw ? GL_BACK : GL_FRONT);
+    gl->PolygonMode(GL_FRONT_AND_BACK, s->fill);
+}
+
+int mmd_fx_states_alpha_func(const mmd_fx_states *s)
+{
+    return s->alpha_test && s->alpha_func != 8 ? (int)s->alpha_func : 0;
 }
 
 void mmd_fx_states_reset(const mmd_gl *gl)
@@ -227,4 +246,5 @@ void mmd_fx_states_reset(const mmd_gl *gl)
     gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     gl->Disable(GL_STENCIL_TEST);
     gl->StencilMask(0xffffffffu);
+    gl->PolygonMode(GL_FRONT_AND_BACK, GL_FILL);
 }

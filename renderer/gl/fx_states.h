@@ -24,6 +24,10 @@ typedef struct mmd_fx_states {
     GLenum stencil_func, stencil_fail, stencil_zfail, stencil_pass;
     int stencil_ref;
     unsigned stencil_mask, stencil_write_mask;
+    bool alpha_test;       /* AlphaTestEnable: the translator's discard (uniforms, mmd_fx_states_alpha_func) */
+    unsigned alpha_func;   /* D3DCMPFUNC's number, 1 NEVER .. 8 ALWAYS */
+    unsigned alpha_ref;    /* AlphaRef, 0..255 against the colour's alpha x 255 */
+    GLenum fill;           /* FillMode: GL_POINT, GL_LINE or GL_FILL (glPolygonMode) */
 } mmd_fx_states;
 
 /* pass's states over MME's defaults (alpha blending SRCALPHA/INVSRCALPHA, depth
@@ -34,7 +38,11 @@ void mmd_fx_states_of(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_states *
 void mmd_fx_states_default(mmd_fx_states *out);
 void mmd_fx_states_set(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_states *s);
 void mmd_fx_states_apply(const mmd_gl *gl, const mmd_fx_states *s);
-/* Blend equation ADD, all colours written, no stencil test. */
+/* The translator's alpha test uniform mmd_alpha_func (renderer/fx/cross.c):
+ * D3DCMPFUNC's number while AlphaTestEnable holds and the function is not
+ * ALWAYS, else 0 (no test). */
+int mmd_fx_states_alpha_func(const mmd_fx_states *s);
+/* Blend equation ADD, all colours written, no stencil test, polygons filled. */
 void mmd_fx_states_reset(const mmd_gl *gl);
 
 #endif

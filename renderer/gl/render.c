@@ -388,6 +388,12 @@ unsigned mmd_renderer_texture_file(mmd_renderer *r, const char *dir, const char 
 }
 void mmd_renderer_set_time(mmd_renderer *r, double seconds) { r->time_s = seconds; }
 
+void mmd_renderer_set_pre_hook(mmd_renderer *r, mmd_pre_hook_fn fn, void *user)
+{
+    r->pre_hook = fn;
+    r->pre_hook_user = user;
+}
+
 void mmd_renderer_set_frame_hook(mmd_renderer *r, mmd_frame_hook_fn fn, void *user)
 {
     r->frame_hook = fn;
@@ -606,6 +612,8 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
     mmd_target_begin(r);
     mmd_pass_background(r);
     mmd_prof_mark(r, MMD_PASS_CLEAR);
+    if (r->pre_hook && (st = r->pre_hook(r->pre_hook_user, err)) != MMD_OK) /* MME's preprocess effects */
+        return st;
     gl->Enable(GL_DEPTH_TEST);
     gl->DepthFunc(GL_LEQUAL);
     gl->Enable(GL_BLEND);

@@ -183,6 +183,15 @@ void mmd_renderer_set_time(mmd_renderer *r, double seconds);
 typedef mmd_status (*mmd_frame_hook_fn)(void *user, unsigned frame, unsigned *out, mmd_error *err);
 void mmd_renderer_set_frame_hook(mmd_renderer *r, mmd_frame_hook_fn fn, void *user);
 
+/* The pre hook: called once per frame after the frame's target is cleared
+ * (background colour, depth 1) and before the colour passes (accessories,
+ * then models), with that target bound (the MSAA framebuffer when
+ * multisampled) and its viewport: MikuMikuEffect's ScriptOrder "preprocess"
+ * effects draw there. The renderer sets its own depth, blend and cull state
+ * after it. fn NULL removes it. An error fails the frame with its sentence. */
+typedef mmd_status (*mmd_pre_hook_fn)(void *user, mmd_error *err);
+void mmd_renderer_set_pre_hook(mmd_renderer *r, mmd_pre_hook_fn fn, void *user);
+
 /* Per-pass cost of the last frame when options.profile is set (benchmarks
  * only, pixels unchanged): every pass is finished (glFinish) before the next
  * starts, so llvmpipe's threads do not overlap passes and the parts add up to

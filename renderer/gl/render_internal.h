@@ -155,6 +155,8 @@ struct mmd_renderer {
     GLint u_glow[8];
     mmd_post *postfx;
     double time_s;
+    mmd_pre_hook_fn pre_hook;     /* mmd_renderer_set_pre_hook */
+    void *pre_hook_user;
     mmd_frame_hook_fn frame_hook; /* mmd_renderer_set_frame_hook */
     void *frame_hook_user;
     GLuint fbo_shadow, tex_shadow;

@@ -47,18 +47,46 @@ static bool bracket_name(const char *base, char *out, size_t cap)
 typedef struct emd_state {
     char obj[PATH_MAX];
     bool found;
+    const char *dir;              /* the model's folder (materials) */
+    mmd_scene_material_fn fn;     /* NULL: Obj only */
+    void *user;
 } emd_state;
 
 static void emd_line(void *user, const char *section, const char *key, const char *value)
 {
     emd_state *st = user;
-    if (!st->found && !strcasecmp(section, "Effect") && !strcasecmp(key, "Obj")) /* Obj[k]: a material's */
+    uint32_t n;
+    int64_t material;
+    if (strcasecmp(section, "Effect") || !mmd_mme_assign_key(key, "Obj", &n, &material) || n != 0)
+        return;
+    if (material < 0 && !st->found)
         st->found = snprintf(st->obj, sizeof st->obj, "%s", value) < (int)sizeof st->obj;
+    char found[PATH_MAX];
+    if (material >= 0 && st->fn && !strcasecmp(value, "none"))
+        st->fn(st->user, (uint32_t)material, NULL);
+    else if (material >= 0 && st->fn && find_in(st->dir, value, found, sizeof found))
+        st->fn(st->user, (uint32_t)material, found);
+}
+
+/* The file's folder and NAME.emd found in it (any letter case). */
+static bool emd_of(const char *file, char dir[PATH_MAX], char emd[PATH_MAX])
+{
+    char name[PATH_MAX];
+    if (mmd_texpath_model_dir(file, dir, PATH_MAX) != 0)
+        return false;
+    const char *slash = strrchr(file, '/');
+    const char *base = slash ? slash + 1 : file;
+    const char *dot = strrchr(base, '.');
+    size_t stem = dot && dot > base ? (size_t)(dot - base) : strlen(base);
+    if (stem + 5 > sizeof name)
+        return false;
+    snprintf(name, sizeof name, "%.*s.emd", (int)stem, base);
+    return find_in(dir, name, emd, PATH_MAX);
 }
 
 mmd_effect_origin mmd_scene_effect_beside(const char *file, char *out, size_t cap)
 {
-    char dir[PATH_MAX], name[PATH_MAX];
+    char dir[PATH_MAX], name[PATH_MAX], emd[PATH_MAX];
     if (mmd_texpath_model_dir(file, dir, sizeof dir) != 0)
         return MMD_EFFECT_NONE;
     const char *slash = strrchr(file, '/');
@@ -69,13 +97,19 @@ mmd_effect_origin mmd_scene_effect_beside(const char *file, char *out, size_t ca
     size_t stem = dot && dot > base ? (size_t)(dot - base) : strlen(base);
     if (stem + 5 > sizeof name)
         return MMD_EFFECT_NONE;
-    char emd[PATH_MAX];
-    snprintf(name, sizeof name, "%.*s.emd", (int)stem, base);
     emd_state st = {.found = false};
-    if (find_in(dir, name, emd, sizeof emd) && mmd_mme_assign_read(emd, emd_line, &st) && st.found)
+    if (emd_of(file, dir, emd) && mmd_mme_assign_read(emd, emd_line, &st) && st.found)
         return strcasecmp(st.obj, "none") && find_in(dir, st.obj, out, cap) ? MMD_EFFECT_EMD : MMD_EFFECT_NONE;
     snprintf(name, sizeof name, "%.*s.fx", (int)stem, base);
     return find_in(dir, name, out, cap) ? MMD_EFFECT_BESIDE : MMD_EFFECT_NONE;
+}
+
+void mmd_scene_emd_materials(const char *file, mmd_scene_material_fn fn, void *user)
+{
+    char dir[PATH_MAX], emd[PATH_MAX];
+    emd_state st = {.found = false, .dir = dir, .fn = fn, .user = user};
+    if (emd_of(file, dir, emd))
+        mmd_mme_assign_read(emd, emd_line, &st);
 }
 
 const char *mmd_effect_origin_name(mmd_effect_origin origin)

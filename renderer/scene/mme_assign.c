@@ -1,5 +1,6 @@
 /* renderer/scene/mme_assign.c - MikuMikuEffect's .emm/.emd assignment files
  * (mme_assign.h): read whole, Shift-JIS to UTF-8, split into lines. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -52,4 +53,35 @@ bool mmd_mme_assign_read(const char *path, mmd_mme_assign_fn fn, void *user)
     mmd_text_destroy(t);
     free(data);
     return true;
+}
+
+/* Digits at *p (at most 9: an index or object number beyond is not MME's) into *out. */
+static bool digits(const char **p, uint32_t *out)
+{
+    uint32_t v = 0;
+    int n = 0;
+    for (; isdigit((unsigned char)**p) && n < 10; (*p)++, n++)
+        v = v * 10 + (uint32_t)(**p - '0');
+    *out = v;
+    return n > 0 && n < 10;
+}
+
+bool mmd_mme_assign_key(const char *key, const char *prefix, uint32_t *number, int64_t *material)
+{
+    size_t n = strlen(prefix);
+    if (strncasecmp(key, prefix, n))
+        return false;
+    const char *p = key + n;
+    *number = 0;
+    *material = -1;
+    if (isdigit((unsigned char)*p) && !digits(&p, number))
+        return false;
+    if (*p == '[') {
+        uint32_t m;
+        p++;
+        if (!digits(&p, &m) || *p++ != ']')
+            return false;
+        *material = m;
+    }
+    return *p == '\0';
 }

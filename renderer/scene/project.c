@@ -184,17 +184,21 @@ static void emm_line(void *user, const char *section, const char *key, const cha
     emm_state *st = user;
     mmd_project *p = st->p;
     bool main = !strcasecmp(section, "Effect");
-    if (!*v || !strcasecmp(v, "none") ||
-        (strncasecmp(key, "Pmd", 3) && strncasecmp(key, "Acs", 3) && strncasecmp(key, "Obj", 3)))
+    uint32_t n;
+    int64_t material = -1;
+    bool object = mmd_mme_assign_key(key, "Pmd", &n, &material) || mmd_mme_assign_key(key, "Acs", &n, &material);
+    bool none = !strcasecmp(v, "none");
+    if (!*v || (none && !(main && object && material >= 0)) ||
+        (!object && strncasecmp(key, "Pmd", 3) && strncasecmp(key, "Acs", 3) && strncasecmp(key, "Obj", 3)))
         return;
     mmd_project_effect *e = realloc(p->effects, (p->effect_count + 1) * sizeof *e);
     if (!e)
         return;
     p->effects = e;
     e += p->effect_count++;
-    *e = (mmd_project_effect){dup_str(key), dup_str(v), NULL, main,
-                              main && !strchr(key, '[') && strncasecmp(key, "Obj", 3)};
-    if (e->whole) {
+    *e = (mmd_project_effect){dup_str(key), dup_str(v), NULL, main, main && object && material < 0,
+                              main && object ? material : -1, none};
+    if ((e->whole || e->material >= 0) && !none) {
         char what[96], shown[64];
         mmd_project_file_state state;
         snprintf(what, sizeof what, "effect %s", mmd_printable(key, shown, sizeof shown));
@@ -336,6 +340,13 @@ void mmd_project_free(mmd_project *p)
     free(p->dir);
     mmd_pmm_free(p->pmm);
     free(p);
+}
+
+bool mmd_project_effect_is_material(const mmd_project_effect *e, const char *prefix, uint32_t n)
+{
+    uint32_t number;
+    int64_t material;
+    return e->material >= 0 && mmd_mme_assign_key(e->object, prefix, &number, &material) && number == n;
 }
 
 const char *mmd_project_effect_of(const mmd_project *p, const char *prefix, uint32_t n)

@@ -29,7 +29,8 @@
  * [Effect...] assignments are listed; those of [Effect] itself naming a
  * whole model (PmdN, the project's Nth model) or accessory (AcsN) are found
  * like the project's other files and become that model's or accessory's
- * `effect` in mmd_project_scene (docs/projects.md ".emm").
+ * `effect` in mmd_project_scene (docs/projects.md ".emm"); those naming one
+ * material (PmdN[k], AcsN[k], a file or "none") its `material_effect`.
  */
 #ifndef MMD_RENDERER_PROJECT_H
 #define MMD_RENDERER_PROJECT_H
@@ -47,6 +48,8 @@ typedef struct mmd_project_effect {
     char *found;    /* the file found (project.h, top), NULL when missing, refused or not mapped */
     bool main;      /* from [Effect] itself (not an offscreen target's [Effect@NAME]) */
     bool whole;     /* main and a whole model's or accessory's (PmdN, AcsN): looked for (found or warned) */
+    int64_t material; /* PmdN[k] / AcsN[k] of [Effect]: k (looked for as whole ones are); -1 otherwise */
+    bool none;      /* the value is "none" (kept for a material: its built-in look) */
 } mmd_project_effect;
 
 
@@ -86,6 +89,8 @@ void mmd_project_free(mmd_project *p); /* NULL is a no-op */
 /* The found effect file of [Effect]'s `<prefix><n>` ("Pmd", 1 = the first
  * model), NULL when none. */
 const char *mmd_project_effect_of(const mmd_project *p, const char *prefix, uint32_t n);
+/* Whether entry e is [Effect]'s `<prefix><n>[k]` (a material's, k in e->material). */
+bool mmd_project_effect_is_material(const mmd_project_effect *e, const char *prefix, uint32_t n);
 
 /* Frame range of the project in 30 fps frames: begin/end when enabled, else
  * 0 .. the last key of any track. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/model.h"
 #include "core/motion.h"
 #include "renderer/scene/project.h"
 #include "renderer/scene/scene.h"
@@ -35,6 +36,29 @@ static char *str(build *b, const char *v)
 void mmd_project_motion_name(uint32_t model, char *out, size_t cap)
 {
     snprintf(out, cap, "model_%u.vmd", model + 1);
+}
+
+/* The .emm's `<prefix><n>[k]` lines as the object's material_effect entries
+ * (in file order: a later line for the same material wins); a file not
+ * found (warned by the project) is left out. */
+static void material_effects(build *b, const char *prefix, uint32_t n, mmd_scene_material_effects *list)
+{
+    list->origin = MMD_EFFECT_EMM;
+    for (size_t i = 0; i < b->p->effect_count && b->status == MMD_OK; i++) {
+        const mmd_project_effect *e = &b->p->effects[i];
+        if (!mmd_project_effect_is_material(e, prefix, n) || (!e->none && !e->found) ||
+            e->material >= MMD_MAX_MATERIALS) /* no model has it: left out, as a scene could not say it */
+            continue;
+        char *fx = e->none ? NULL : str(b, e->found);
+        mmd_status st = b->status == MMD_OK
+                            ? mmd_scene_material_effect_set(b->s, list, (uint32_t)e->material, fx, 0)
+                            : b->status;
+        if (st == MMD_E_LIMIT)
+            b->status = mmd_fail(b->err, st, "%s%u: more than %d per-material effects", prefix, n,
+                                 MMD_SCENE_MAX_MATERIAL_EFFECTS);
+        else if (st != MMD_OK && b->status == MMD_OK)
+            b->status = mmd_fail(b->err, st, "out of memory");
+    }
 }
 
 /* Scene name for model i: the MMD name when usable and unique, else mN. */
@@ -185,6 +209,7 @@ static void models(build *b)
                 sm->effect = str(b, fx);
                 sm->effect_origin = MMD_EFFECT_EMM;
             }
+            material_effects(b, "Pmd", i + 1, &sm->material_effects);
             outside_parents(b, sm, i);
         }
     }
@@ -270,6 +295,7 @@ static void accessories(build *b)
                 a->effect = str(b, fx);
                 a->effect_origin = MMD_EFFECT_EMM;
             }
+            material_effects(b, "Acs", i + 1, &a->material_effects);
             a->place.add_blend = x->add_blend;
             a->place.after_models = m->accessories_after_models >= 0 && x->draw_order >= m->accessories_after_models;
             accessory_parents(b, a, x);

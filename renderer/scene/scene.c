@@ -1,6 +1,7 @@
 /* renderer/scene/scene.c - scene INI parsing (inih) and validation. */
 #include "renderer/scene/scene.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "core/accessory.h"
@@ -945,6 +947,59 @@ void mmd_scene_key_post_effect(parse_state *st, const mmd_scene_key *row, void *
     char *p = resolve(st, v, row->noun);
     if (p)
         s->post_effects[s->post_effect_count++] = p;
+}
+
+bool mmd_scene_material_effect_put(mmd_scene_material_effects *list, uint32_t material, char *effect, int line,
+                                   char **replaced)
+{
+    int i = 0;
+    while (i < list->count && list->items[i].material < material)
+        i++;
+    if (replaced)
+        *replaced = NULL;
+    if (i < list->count && list->items[i].material == material) {
+        if (replaced)
+            *replaced = list->items[i].effect;
+        list->items[i] = (mmd_scene_material_effect){material, effect, line}; /* the later line wins */
+        return true;
+    }
+    if (list->count >= MMD_SCENE_MAX_MATERIAL_EFFECTS)
+        return false;
+    memmove(list->items + i + 1, list->items + i, (size_t)(list->count - i) * sizeof *list->items);
+    list->items[i] = (mmd_scene_material_effect){material, effect, line};
+    list->count++;
+    return true;
+}
+
+mmd_status mmd_scene_material_effect_set(mmd_scene *s, mmd_scene_material_effects *list, uint32_t material,
+                                        char *effect, int line)
+{
+    if (!list->items && !(list->items = mmd_scene_array(s, MMD_SCENE_MAX_MATERIAL_EFFECTS, sizeof *list->items)))
+        return MMD_E_NOMEM;
+    return mmd_scene_material_effect_put(list, material, effect, line, NULL) ? MMD_OK : MMD_E_LIMIT;
+}
+
+/* material_effect = K FILE.fx | K none (obj + row->offset: the object's list) */
+void mmd_scene_key_material_effect(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)
+{
+    mmd_scene_material_effects *list = (mmd_scene_material_effects *)((char *)obj + row->offset);
+    char *end;
+    errno = 0;
+    unsigned long m = isdigit((unsigned char)*v) ? strtoul(v, &end, 10) : 0;
+    if (!isdigit((unsigned char)*v) || errno || m > (unsigned long)row->hi || (*end != ' ' && *end != '\t')) {
+        mmd_scene_fail_expect(st, row, k, v);
+        return;
+    }
+    while (*end == ' ' || *end == '\t')
+        end++;
+    char *path = NULL;
+    if (strcasecmp(end, "none") && !(path = resolve(st, end, row->noun)))
+        return;
+    mmd_status r = mmd_scene_material_effect_set(st->s, list, (uint32_t)m, path, st->line);
+    if (r == MMD_E_LIMIT)
+        fail_at(st, st->line, "too many %s keys (at most %d)", row->name, MMD_SCENE_MAX_MATERIAL_EFFECTS);
+    else if (r != MMD_OK)
+        fail_nomem(st, st->line);
 }
 
 void mmd_scene_key_soft_shadow(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v)

@@ -35,6 +35,7 @@
 #define MMD_SCENE_MAX_SIZE 16384 /* width/height */
 
 #define MMD_SCENE_MAX_LINKS 256   /* outside_parent per model, follow per camera */
+#define MMD_SCENE_MAX_MATERIAL_EFFECTS 256 /* material_effect per model or accessory */
 
 /* Where a model's or accessory's MikuMikuEffect file comes from (docs/effects.md
  * "Where effects come from"): the scene's `effect =` key, a project's .emm, or
@@ -49,6 +50,23 @@ static inline bool mmd_effect_by_file_name(mmd_effect_origin o)
 {
     return o == MMD_EFFECT_BESIDE || o == MMD_EFFECT_NAME || o == MMD_EFFECT_EMD;
 }
+
+/* `material_effect = K FILE.fx` (or `K none`) in [model]/[accessory]: MME's
+ * subset assignment (a project's .emm `PmdN[k]`, a model's .emd `Obj[k]`)
+ * that overrides the object's effect for its material (subset) k alone;
+ * effect NULL ("none"): the built-in look for that material. */
+typedef struct mmd_scene_material_effect {
+    uint32_t material;   /* material (subset) index, 0-based as MME counts */
+    char *effect;        /* resolved path; NULL: none */
+    int line;
+} mmd_scene_material_effect;
+/* An object's list: one entry per material (a later line for the same
+ * material replaces the earlier), at most MMD_SCENE_MAX_MATERIAL_EFFECTS. */
+typedef struct mmd_scene_material_effects {
+    mmd_scene_material_effect *items;
+    int count;
+    mmd_effect_origin origin; /* EMM when a project's .emm gave them; NONE: the key's (SCENE) */
+} mmd_scene_material_effects;
 
 /* `outside_parent = BONE -> MODEL:BONE [@FRAME]` in [model:NAME] and
  * `follow = MODEL:BONE [@FRAME]` in [camera]; MODEL "none" ends the link. */
@@ -76,6 +94,7 @@ typedef struct mmd_scene_model {
     float scale;                         /* uniform, > 0 (default 1) */
     char *effect;                        /* effect = FILE.fx: resolved path, NULL none */
     mmd_effect_origin effect_origin;     /* EMM when a project's .emm set effect; NONE: the key's (SCENE) */
+    mmd_scene_material_effects material_effects; /* material_effect = K FILE.fx|none, in material order */
     int line;                            /* line of the section header */
 } mmd_scene_model;
 
@@ -108,6 +127,7 @@ typedef struct mmd_scene_accessory {
     int key_count;
     char *effect;               /* effect = FILE.fx: resolved path, NULL none */
     mmd_effect_origin effect_origin; /* EMM when a project's .emm set effect; NONE: the key's (SCENE) */
+    mmd_scene_material_effects material_effects; /* material_effect = K FILE.fx|none, in material order */
     int line;                   /* line of the section header */
 } mmd_scene_accessory;
 
@@ -209,6 +229,25 @@ char *mmd_scene_decode(const char *path, const uint8_t *data, size_t size, bool 
 mmd_effect_origin mmd_scene_effect_beside(const char *file, char *out, size_t cap);
 /* "scene.ini", "project .emm", "beside the file" (origin's words in messages). */
 const char *mmd_effect_origin_name(mmd_effect_origin origin);
+
+/* The per-material lines of the file's NAME.emd (its folder, any letter
+ * case): fn for each [Effect] `Obj[k] = FILE.fx` in file order, with k and
+ * the effect found as mmd_scene_effect_beside finds Obj's (in the folder),
+ * NULL for "none"; a file not found there is skipped, as nanoem skips it. */
+typedef void (*mmd_scene_material_fn)(void *user, uint32_t material, const char *effect);
+void mmd_scene_emd_materials(const char *file, mmd_scene_material_fn fn, void *user);
+
+/* Material's entry of an object's list set (effect: a path the scene keeps,
+ * e.g. mmd_scene_strdup's, or NULL for none), replacing an earlier one and
+ * kept in material order; the list's array comes from the scene's arena.
+ * MMD_E_LIMIT when the list holds MMD_SCENE_MAX_MATERIAL_EFFECTS, MMD_E_NOMEM. */
+mmd_status mmd_scene_material_effect_set(mmd_scene *s, mmd_scene_material_effects *list, uint32_t material,
+                                        char *effect, int line);
+/* The same into a list whose items hold MMD_SCENE_MAX_MATERIAL_EFFECTS (the
+ * caller's array); *replaced (may be NULL): the effect an entry held before,
+ * else NULL. False when full. */
+bool mmd_scene_material_effect_put(mmd_scene_material_effects *list, uint32_t material, char *effect, int line,
+                                   char **replaced);
 
 /* The [model]'s placement on its anim (mmd_anim_set_placement with
  * mmd_place_matrix): nothing when the section gives none. */

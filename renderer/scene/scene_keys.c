@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/accessory.h"
+#include "core/model.h"
 #include "renderer/base/msg.h"
 
 #define MAX_UNITS MMD_SCENE_MAX_UNITS
@@ -38,6 +39,7 @@ static void w_acc_key(scene_writer *w, const mmd_scene *s, const void *obj, cons
 static void w_gravity(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_soft_shadow(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void w_post_effect(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
+static void w_material_effect(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 static void p_texture_filter(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v);
 static void w_texture_filter(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row);
 
@@ -47,6 +49,8 @@ static void w_texture_filter(scene_writer *w, const mmd_scene *s, const void *ob
 #define PLACE_POS "%N as three numbers 'x y z' (MMD units)"
 #define PLACE_ROT "%N as three angles in degrees 'x y z'"
 #define EFFECT_NUMBER "%N as a number %R"
+#define MATERIAL_EFFECT "%N = MATERIAL FILE.fx or MATERIAL none (MATERIAL: a 0-based index %R)"
+#define MATERIAL_MAX (MMD_MAX_MATERIALS - 1) /* a material index: below the model reader's cap */
 
 /* Each section's rows in the order its unknown-key sentence lists them. */
 static const mmd_scene_key k_keys[] = {
@@ -114,6 +118,8 @@ static const mmd_scene_key k_keys[] = {
     {MMD_SEC_MODEL, "scale", NULL, MMD_KEY_FLOAT, M(scale), 0, 1000, {1}, "%N as a number %R", NULL,
      MMD_KEY_PLACE | MMD_KEY_LO_OPEN, 0, NULL, NULL},
     {MMD_SEC_MODEL, "effect", NULL, MMD_KEY_PATH, M(effect), 0, 0, {0}, NULL, "effect", 0, 0, NULL, NULL},
+    {MMD_SEC_MODEL, "material_effect", NULL, MMD_KEY_CUSTOM, M(material_effects), 0, MATERIAL_MAX, {0},
+     MATERIAL_EFFECT, "effect", MMD_KEY_REPEAT, 0, mmd_scene_key_material_effect, w_material_effect},
     /* [accessory] / [accessory:NAME]: defaults are mmd_accessory_place_default's (a .vac's for position,
      * rotation, scale and parent when the section does not give them) */
     {MMD_SEC_ACCESSORY, "file", NULL, MMD_KEY_PATH, A(file), 0, 0, {0}, NULL, "accessory", 0, 0, NULL, NULL},
@@ -138,6 +144,8 @@ static const mmd_scene_key k_keys[] = {
      "opacity 0..1, on|off, on|off)",
      NULL, MMD_KEY_REPEAT, 0, mmd_scene_key_acc_key, w_acc_key},
     {MMD_SEC_ACCESSORY, "effect", NULL, MMD_KEY_PATH, A(effect), 0, 0, {0}, NULL, "effect", 0, 0, NULL, NULL},
+    {MMD_SEC_ACCESSORY, "material_effect", NULL, MMD_KEY_CUSTOM, A(material_effects), 0, MATERIAL_MAX, {0},
+     MATERIAL_EFFECT, "effect", MMD_KEY_REPEAT, 0, mmd_scene_key_material_effect, w_material_effect},
     /* [audio] */
     {MMD_SEC_AUDIO, "file", NULL, MMD_KEY_PATH, S(audio_file), 0, 0, {0}, NULL, "audio", 0, 0, NULL, NULL},
     {MMD_SEC_AUDIO, "offset", NULL, MMD_KEY_DOUBLE, S(audio_offset), -86400, 86400, {0},
@@ -718,6 +726,23 @@ static void w_gravity(scene_writer *w, const mmd_scene *s, const void *obj, cons
         const mmd_scene_gravity_key *g = &s->gravity[i];
         w_line(w, row->name, "%s %s %s %s %s", num(g->frame, n[0]), numf(g->acceleration, n[1]),
                numf(g->direction[0], n[2]), numf(g->direction[1], n[3]), numf(g->direction[2], n[4]));
+    }
+}
+
+static void w_material_effect(scene_writer *w, const mmd_scene *s, const void *obj, const mmd_scene_key *row)
+{
+    (void)s;
+    const mmd_scene_material_effects *list = (const void *)((const char *)obj + row->offset);
+    char path[PATH_MAX];
+    for (int i = 0; i < list->count; i++) {
+        const mmd_scene_material_effect *e = &list->items[i];
+        if (!e->effect)
+            snprintf(path, sizeof path, "none");
+        else if (w->dir_real)
+            mmd_scene_relpath(w->dir_real, e->effect, path, sizeof path);
+        else
+            snprintf(path, sizeof path, "%s", e->effect);
+        w_line(w, row->name, "%u %s", e->material, path);
     }
 }
 

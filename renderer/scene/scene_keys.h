@@ -129,6 +129,8 @@ void mmd_scene_key_parent(parse_state *st, const mmd_scene_key *row, void *obj, 
 void mmd_scene_key_acc_key(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v);
 void mmd_scene_key_gravity(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v);
 void mmd_scene_key_post_effect(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v);
+void mmd_scene_key_material_effect(parse_state *st, const mmd_scene_key *row, void *obj, const char *k,
+                                   const char *v);
 void mmd_scene_key_soft_shadow(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v);
 void mmd_scene_key_ssaa(parse_state *st, const mmd_scene_key *row, void *obj, const char *k, const char *v);
 

@@ -23,6 +23,7 @@ struct mmd_stage_private {
     bool physics_warned[MMD_SCENE_MAX_MODELS]; /* the budget warning was given */
     char *beside[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES]; /* same-named .fx paths found */
     char *fx_error[MMD_SCENE_MAX_ACCESSORIES]; /* why an accessory's effect did not parse */
+    mmd_scene_material_effects emd[MMD_SCENE_MAX_MODELS + MMD_SCENE_MAX_ACCESSORIES]; /* .emd Obj[k]: owned */
 };
 
 /* err->msg becomes "file: offset ..., section #item: msg" (mmd_error_format), prefixed. */
@@ -163,9 +164,10 @@ static mmd_status open_camera(mmd_stage *st, mmd_error *err)
 }
 
 /* An accessory's effect parsed and classified (MME: a post effect is loaded
- * as an accessory): why it is not applied (its parse error, a ScriptOrder a
- * render does not run), NULL when a render applies it (a post effect over the
- * frame, render_fx.c; an object effect on its subsets, render_fx_object.c). */
+ * as an accessory): why it is not applied (its parse error), NULL when a
+ * render applies it (a post effect over the frame, render_fx.c; a preprocess
+ * effect before the objects, render_fx_pre.c; an object effect on its
+ * subsets, render_fx_object.c). */
 static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effect *e)
 {
     mmd_error err = {0};
@@ -176,23 +178,48 @@ static const char *classify(struct mmd_stage_private *p, int acc, mmd_stage_effe
         return e->error;
     }
     e->order = mmd_fx_script_order(e->fx);
-    return e->order == MMD_FX_ORDER_PREPROCESS ? "ScriptOrder \"preprocess\" effects are not run yet" : NULL;
+    return NULL;
+}
+
+/* One Obj[k] line of a drawable's .emd into the stage's list (its paths owned). */
+static void emd_material(void *user, uint32_t material, const char *effect)
+{
+    mmd_scene_material_effects *list = user;
+    char *replaced = NULL, *copy = effect ? strdup(effect) : NULL;
+    if (!list->items && !(list->items = calloc(MMD_SCENE_MAX_MATERIAL_EFFECTS, sizeof *list->items)))
+        return;
+    if ((effect && !copy) || !mmd_scene_material_effect_put(list, material, copy, 0, &replaced))
+        free(copy);
+    free(replaced);
 }
 
 /* The drawable's effect: its own (scene key or .emm), else MME's file-name
  * rules on its file. An accessory's (acc >= 0) is parsed and classified, one
  * warning when it is not applied; a model's is parsed by the render, which
- * warns when it fails (cli/render_fx_object.c). */
+ * warns when it fails (cli/render_fx_object.c). Its per-material entries:
+ * its own, else (neither those nor an own effect) its .emd's. */
 static mmd_stage_effect find_effect(struct mmd_stage_private *p, int slot, int acc, const char *what,
                                     const char *name, const char *file, const char *own,
-                                    mmd_effect_origin own_origin)
+                                    mmd_effect_origin own_origin, const mmd_scene_material_effects *materials)
 {
-    mmd_stage_effect e = {own, own ? (own_origin != MMD_EFFECT_NONE ? own_origin : MMD_EFFECT_SCENE) : MMD_EFFECT_NONE,
-                          NULL, MMD_FX_ORDER_STANDARD, NULL};
+    mmd_effect_origin origin = own_origin != MMD_EFFECT_NONE ? own_origin : MMD_EFFECT_SCENE;
+    mmd_effect_origin listed = materials->origin != MMD_EFFECT_NONE ? materials->origin : MMD_EFFECT_SCENE;
+    mmd_stage_effect e = {own, own ? origin : MMD_EFFECT_NONE, NULL, MMD_FX_ORDER_STANDARD, NULL, *materials,
+                          materials->count ? listed : MMD_EFFECT_NONE};
+    bool rules = !own && file; /* the scene's `effect =` skips MME's file-name rules, the .emd's too */
     char beside[PATH_MAX];
-    mmd_effect_origin by = own || !file ? MMD_EFFECT_NONE : mmd_scene_effect_beside(file, beside, sizeof beside);
-    if (by != MMD_EFFECT_NONE && (p->beside[slot] = strdup(beside)))
-        e = (mmd_stage_effect){p->beside[slot], by, NULL, MMD_FX_ORDER_STANDARD, NULL};
+    mmd_effect_origin by = rules ? mmd_scene_effect_beside(file, beside, sizeof beside) : MMD_EFFECT_NONE;
+    if (by != MMD_EFFECT_NONE && (p->beside[slot] = strdup(beside))) {
+        e.file = p->beside[slot];
+        e.origin = by;
+    }
+    rules = rules && !materials->count;
+    if (rules)
+        mmd_scene_emd_materials(file, emd_material, &p->emd[slot]);
+    if (rules && p->emd[slot].count) {
+        e.materials = p->emd[slot];
+        e.materials_origin = MMD_EFFECT_EMD;
+    }
     if (!e.file || acc < 0)
         return e;
     const char *why = classify(p, acc, &e);
@@ -207,12 +234,13 @@ static void find_effects(mmd_stage *st)
     const mmd_scene *s = st->scene;
     for (int i = 0; i < s->model_count; i++) {
         const mmd_scene_model *m = &s->models[i];
-        st->model_effects[i] = find_effect(st->priv, i, -1, "model", m->name, m->file, m->effect, m->effect_origin);
+        st->model_effects[i] = find_effect(st->priv, i, -1, "model", m->name, m->file, m->effect, m->effect_origin,
+                                           &m->material_effects);
     }
     for (int i = 0; i < s->accessory_count; i++) {
         const mmd_scene_accessory *a = &s->accessories[i];
         st->acc_effects[i] = find_effect(st->priv, MMD_SCENE_MAX_MODELS + i, i, "accessory", a->name, a->file,
-                                         a->effect, a->effect_origin);
+                                         a->effect, a->effect_origin, &a->material_effects);
     }
 }
 
@@ -267,8 +295,12 @@ void mmd_stage_free(mmd_stage *st)
         if (p->model_owned[i])
             mmd_model_free(st->models[i]);
     }
-    for (size_t i = 0; i < sizeof p->beside / sizeof p->beside[0]; i++)
+    for (size_t i = 0; i < sizeof p->beside / sizeof p->beside[0]; i++) {
         free(p->beside[i]);
+        for (int k = 0; k < p->emd[i].count; k++)
+            free(p->emd[i].items[k].effect);
+        free(p->emd[i].items);
+    }
     for (int i = 0; i < MMD_SCENE_MAX_ACCESSORIES; i++) {
         mmd_fx_free(st->acc_effects[i].fx);
         free(p->fx_error[i]);

@@ -72,6 +72,12 @@ typedef struct mmd_stage_effect {
     mmd_fx *fx;
     mmd_fx_order order;
     const char *error;
+    /* Per material (docs/effects.md "Per material"): the scene's
+     * material_effect entries (a project's .emm PmdN[k]), else, when the
+     * scene gives the drawable neither, its .emd's Obj[k] lines (the stage's
+     * copy); an entry overrides file (effect NULL: the built-in look). */
+    mmd_scene_material_effects materials;
+    mmd_effect_origin materials_origin; /* SCENE, EMM or EMD; NONE when empty */
 } mmd_stage_effect;
 
 /* Read-only for callers; slot i is scene->models[i]. */

@@ -79,17 +79,22 @@ $CHECK black "$TMP/ord3/$F" && t_pass "the other order: invert, then fade to bla
 
 # --- effects on accessories that are not post effects: an object effect drawn on its subsets (the
 # controller's one degenerate triangle: no pixel), the others one warning each, the frame unchanged ----
-sed 's/"postprocess"/"preprocess"/' "$FX/invert_top.fx" >"$TMP/pre.fx"
 printf 'float x = ;\n' >"$TMP/bad.fx"
 scene obj '[accessory]' "file = $TMP/c/ctl.x" "effect = $FX/object_passes.fx"
 render "an object effect on an accessory" "$TMP/obj.ini" "$TMP/obj/" "${SMALL[@]}" --strict-effects
 grep -q "is not applied" <<<"$OUT" && t_fail "an object effect on an accessory is applied: no warning" \
     || t_pass "an object effect on an accessory is applied: no warning"
 same "$TMP/plain/$F" "$TMP/obj/$F" "... and the frame"
-scene pre '[accessory]' "file = $TMP/c/ctl.x" "effect = $TMP/pre.fx"
-render "a preprocess effect on an accessory" "$TMP/pre.ini" "$TMP/pre/" "${SMALL[@]}"
-t_grep "a preprocess effect: not applied, with why" "effect .*pre\.fx \(scene\.ini\) is not applied: ScriptOrder \"preprocess\""
-same "$TMP/plain/$F" "$TMP/pre/$F" "... and the frame"
+scene pre '[accessory]' "file = $TMP/c/ctl.x" "effect = $FX/sky.fx"
+render "a preprocess effect on an accessory (--strict-effects)" "$TMP/pre.ini" "$TMP/pre/" "${SMALL[@]}" --strict-effects
+grep -q "warning" <<<"$OUT" && t_fail "a preprocess effect is applied: no warning" \
+    || t_pass "a preprocess effect is applied: no warning"
+$CHECK only_colour "$TMP/plain/$F" "$TMP/pre/$F" 00ffff \
+    && t_pass "sky.fx runs before the objects: it changes only background pixels, to cyan" \
+    || t_fail "sky.fx runs before the objects: it changes only background pixels, to cyan"
+scene prehid '[accessory]' "file = $TMP/c/ctl.x" "effect = $FX/sky.fx" 'visible = off'
+render "a preprocess effect whose accessory is hidden" "$TMP/prehid.ini" "$TMP/prehid/" "${SMALL[@]}"
+same "$TMP/plain/$F" "$TMP/prehid/$F" "... is off: the plain frame"
 scene bad '[accessory]' "file = $TMP/c/ctl.x" "effect = $TMP/bad.fx"
 render "an accessory's effect that does not parse" "$TMP/bad.ini" "$TMP/bad/" "${SMALL[@]}"
 t_grep "one warning with file and line" "effect .*bad\.fx \(scene\.ini\) is not applied: .*bad\.fx:1: "

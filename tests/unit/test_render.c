@@ -1461,6 +1461,79 @@ TEST(pass_hook_ground_shadow)
     free(off);
 }
 
+typedef struct pre_rec {
+    mmd_renderer *r;
+    int calls;
+    bool green;
+} pre_rec;
+
+/* A pre hook: counts its calls; green: clears the frame's colour to green. */
+static mmd_status green_pre(void *user, mmd_error *err)
+{
+    (void)err;
+    pre_rec *p = user;
+    p->calls++;
+    if (p->green) {
+        p->r->gl->ClearColor(0, 1, 0, 1);
+        p->r->gl->Clear(GL_COLOR_BUFFER_BIT);
+    }
+    return MMD_OK;
+}
+
+/* The pre hook (MME's preprocess effects) is called once a frame with the
+ * cleared target bound, before the objects: one that draws nothing changes
+ * no pixel; one that clears the colour green changes exactly the background
+ * pixels (the cube drawn over it as before); removed, the built-in picture. */
+TEST(pre_hook_before_the_objects)
+{
+    cube_model c;
+    cube_build(&c, true);
+    mmd_render_view v;
+    default_view(&v, 1);
+    uint8_t *a = reference_image(&c, &v, NULL), *b = malloc((size_t)W * H * 4);
+    REQUIRE(a && b);
+    mmd_render_options o;
+    small_options(&o);
+    mmd_renderer *r;
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    pre_rec p = {.r = r};
+    mmd_renderer_set_pre_hook(r, green_pre, &p);
+    REQUIRE(render_cube(r, &c, &v, NULL, b) == 0);
+    CHECK(p.calls == 1);
+    CHECK(memcmp(a, b, (size_t)W * H * 4) == 0);
+    p.green = true;
+    float pos[28 * 3], nrm[28 * 3];
+    mmd_render_instance in;
+    cube_instance(&c, pos, nrm, &in);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, b, &err) == MMD_OK);
+    CHECK(p.calls == 2);
+    int bg = 0, edge = 0, bad = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + (size_t)x;
+            bool background = !memcmp(a + i * 4, a, 4), near = false; /* the corner pixel: background */
+            for (int dy = -1; dy <= 1; dy++) /* an MSAA edge pixel blends the background in */
+                for (int dx = -1; dx <= 1; dx++) {
+                    int nx = x + dx, ny = y + dy;
+                    near |= nx >= 0 && ny >= 0 && nx < W && ny < H && !memcmp(a + ((size_t)ny * W + (size_t)nx) * 4, a, 4);
+                }
+            const uint8_t *q = b + i * 4;
+            bool same = !memcmp(q, a + i * 4, 4), green = q[0] == 0 && q[1] == 255 && q[2] == 0;
+            bg += background;
+            edge += !background && near && !same;
+            bad += background ? !green : !same && !near;
+        }
+    printf("#   background pixels %d (now green), object edge pixels blended with it %d, wrong %d\n", bg, edge, bad);
+    CHECK(bg > 0 && bg < W * H && bad == 0);
+    mmd_renderer_set_pre_hook(r, NULL, NULL);
+    REQUIRE(mmd_renderer_draw(r, &in, 1, &v, NULL, NULL, b, &err) == MMD_OK);
+    CHECK(p.calls == 2 && memcmp(a, b, (size_t)W * H * 4) == 0);
+    mmd_renderer_free(r);
+    free(a);
+    free(b);
+}
+
 /* Pixels within 1 of rgb (GL's float-to-8-bit rounding of an exact .5). */
 static int pixels_near(const uint8_t *rgba, int r, int g, int b)
 {
@@ -1714,6 +1787,7 @@ int main(int argc, char **argv)
     RUN(ground_shadow_before_the_next_model);
     RUN(pass_hook_per_drawable_and_kind);
     RUN(pass_hook_ground_shadow);
+    RUN(pre_hook_before_the_objects);
     RUN(object_effect_through_the_runtime);
     RUN(empty_zplot_casts_nothing);
     RUN(object_ss_reads_the_shadow_map_at_s0);

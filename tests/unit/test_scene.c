@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "renderer/scene/scene.h"
+#include "renderer/scene/mme_assign.h"
 #include "renderer/scene/scene_keys.h"
 #include "tests/util/scene_dump.h"
 #include "tests/util/test.h"
@@ -527,7 +528,7 @@ TEST(model_placement)
     expect_error("[model]\nfile=a.pmx\nposition = 1 2\n", 3, "expected position as three numbers");
     expect_error("[model]\nfile=a.pmx\nrotation = 0 0 40000\n", 3, "expected rotation as three angles");
     expect_error("[model]\nfile=a.pmx\nposition = 1 2 3\nposition = 1 2 3\n", 4, "given twice");
-    expect_error("[model]\nfile=a.pmx\nsize = 2\n", 3, "calc_order, position, rotation, scale, effect)");
+    expect_error("[model]\nfile=a.pmx\nsize = 2\n", 3, "calc_order, position, rotation, scale, effect, material_effect)");
 }
 
 /* effect = FILE.fx on [model] and [accessory]: resolved like the other
@@ -551,6 +552,29 @@ TEST(object_effects)
     expect_error("[model]\nfile = a.pmx\neffect = none.fx\n", 3, "cannot read effect file");
     expect_error("[model]\nfile = a.pmx\neffect = sub/obj.fx\neffect = fan.fx\n", 4, "given twice");
     expect_error("[accessory]\nfile = fan.x\neffect =\n", 3, "expected a effect path");
+    /* material_effect = K FILE.fx | K none: in material order, a later line for one material wins */
+    REQUIRE(parse("[model]\nfile = a.pmx\nmaterial_effect = 3 fan.fx\nmaterial_effect = 1\tNONE\n"
+                  "material_effect = 3 sub/obj.fx\n[accessory]\nfile = fan.x\nmaterial_effect = 0 fan.fx\n",
+                  &s, &err) == MMD_OK);
+    const mmd_scene_material_effects *me = &s->models[0].material_effects;
+    REQUIRE(me->count == 2);
+    CHECK(me->items[0].material == 1 && me->items[0].effect == NULL && me->items[0].line == 4);
+    snprintf(want, sizeof want, "%s/sub/obj.fx", g_dir);
+    CHECK(me->items[1].material == 3 && me->items[1].line == 5);
+    CHECK_STR(me->items[1].effect ? me->items[1].effect : "", want);
+    CHECK(me->origin == MMD_EFFECT_NONE);
+    CHECK(s->accessories[0].material_effects.count == 1 && s->accessories[0].material_effects.items[0].effect);
+    mmd_scene_free(s);
+    expect_error("[model]\nfile = a.pmx\nmaterial_effect = fan.fx\n", 3,
+                 "material_effect = MATERIAL FILE.fx or MATERIAL none");
+    expect_error("[model]\nfile = a.pmx\nmaterial_effect = -1 fan.fx\n", 3, "MATERIAL: a 0-based index 0..65535");
+    expect_error("[model]\nfile = a.pmx\nmaterial_effect = 65536 fan.fx\n", 3, "material_effect =");
+    expect_error("[model]\nfile = a.pmx\nmaterial_effect = 2\n", 3, "material_effect =");
+    expect_error("[model]\nfile = a.pmx\nmaterial_effect = 2 nothere.fx\n", 3, "cannot read effect file");
+    char many[16384] = "[model]\nfile = a.pmx\n";
+    for (int i = 0; i <= MMD_SCENE_MAX_MATERIAL_EFFECTS; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), "material_effect = %d none\n", i);
+    expect_error(many, 3 + MMD_SCENE_MAX_MATERIAL_EFFECTS, "too many material_effect keys (at most 256)");
     char path[128], out[160];
     snprintf(path, sizeof path, "%s/fan.x", g_dir);
     CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_BESIDE);
@@ -578,6 +602,14 @@ static void write_text(const char *name, const char *text)
     }
 }
 
+/* Collects mmd_scene_emd_materials's calls as "k=file-name;" text. */
+static void collect_material(void *user, uint32_t material, const char *effect)
+{
+    char *out = user;
+    const char *b = effect ? strrchr(effect, '/') : NULL;
+    snprintf(out + strlen(out), 256 - strlen(out), "%u=%s;", material, effect ? (b ? b + 1 : effect) : "none");
+}
+
 /* MME's file-name rules, the first that applies: "NAME[EFFECT.fx].pmx",
  * the model's NAME.emd ([Effect] Obj, relative to its folder, '\' and any
  * letter case; "none" stops the rules; Obj[k] is a material's), a same-named
@@ -603,6 +635,25 @@ TEST(effect_file_name_rules)
     CHECK(mmd_scene_effect_beside(path, out, sizeof out) == MMD_EFFECT_EMD);
     snprintf(want, sizeof want, "%s/rules/fx/Edge.fx", g_dir);
     CHECK_STR(out, want);
+    /* its per-material lines: one index each (nanoem's reader), none kept, a missing file or a range skipped */
+    write_text("rules/A.EMD", "[Effect]\r\nObj[2] = a.fx\r\nObj = FX\\edge.fx\r\nObj[0] = NONE\r\n"
+                              "Obj[1] = gone.fx\r\nObj[0-3] = a.fx\r\nObj[1,4] = a.fx\r\nObj[3]x = a.fx\r\n"
+                              "[Effect@Mask]\r\nObj[5] = a.fx\r\n");
+    char got[256] = "";
+    mmd_scene_emd_materials(path, collect_material, got);
+    CHECK_STR(got, "2=a.fx;0=none;");
+    got[0] = '\0';
+    snprintf(path, sizeof path, "%s/rules/none.pmx", g_dir);
+    mmd_scene_emd_materials(path, collect_material, got); /* no .emd: nothing */
+    CHECK_STR(got, "");
+    uint32_t n;
+    int64_t m;
+    CHECK(mmd_mme_assign_key("Pmd12[3]", "Pmd", &n, &m) && n == 12 && m == 3);
+    CHECK(mmd_mme_assign_key("acs2", "Acs", &n, &m) && n == 2 && m == -1);
+    CHECK(mmd_mme_assign_key("Obj[0]", "Obj", &n, &m) && n == 0 && m == 0);
+    CHECK(!mmd_mme_assign_key("Pmd1[0-3]", "Pmd", &n, &m) && !mmd_mme_assign_key("Pmd1[]", "Pmd", &n, &m));
+    CHECK(!mmd_mme_assign_key("Pmd1[1,4]", "Pmd", &n, &m) && !mmd_mme_assign_key("Pmd1[2", "Pmd", &n, &m));
+    CHECK(!mmd_mme_assign_key("Pmd1[12345678901]", "Pmd", &n, &m) && !mmd_mme_assign_key("Acs1", "Pmd", &n, &m));
     touch("rules/b.fx");
     write_text("rules/b.emd", "[Effect]\nObj = none\n");
     snprintf(path, sizeof path, "%s/rules/b.pmx", g_dir);
@@ -733,10 +784,12 @@ TEST(writer_round_trip)
                        "[light]\ncolor = #9a9a9a\ndirection = -0.5 -1 0.5\n"
                        "[model:miku]\nfile = a.pmx\nmotion = d1.vmd\nmotion = d2.vmd\nphysics = off\nedge_width = 1.5\n"
                        "add_blend = on\nself_shadow = off\ncalc_order = 3\nposition = 0 0 0\neffect = sub/obj.fx\n"
+                       "material_effect = 7 fan.fx\nmaterial_effect = 2 none\n"
                        "[model:stage]\nfile = sub/b.pmx\nrotation = 0 90 0\nscale = 0.1\n"
                        "outside_parent = センター -> miku:右手首 @2\noutside_parent = センター -> none @7\n"
                        "[accessory:fan]\nfile = fan.x\nscale = 0\nopacity = 0.25\nparent = miku:右手首\n"
                        "visible = off\nshadow = off\nadd_blend = on\nafter_models = on\neffect = fan.fx\n"
+                       "material_effect = 0 sub/obj.fx\n"
                        "[accessory]\nfile = stage.x\nposition = 1 2 3\nparent = miku:頭 @1\nparent = none @30\n"
                        "key = 30 0 2 0 0 0 0 1 1 on on\nkey = 0 0.1 1 0 0 0 90.5 0.5 0.5 on off\n"
                        "[audio]\nfile = beat.wav\noffset = -1.25\n"
@@ -752,8 +805,9 @@ TEST(writer_round_trip)
     CHECK(strstr(t, "; round trip\n\n[output]\nsize = 640x360\nfps = 30000/1001\nframes = 10-20\n") == t);
     CHECK(strstr(t, "\n[model:stage]\nfile = sub/b.pmx\nposition = 0 0 0\nrotation = 0 90 0\nscale = 0.1\n"
                     "outside_parent = センター -> miku:右手首 @2\noutside_parent = センター -> none @7\n\n"));
-    CHECK(strstr(t, "\nparent = miku:右手首 @0\n\n[accessory]\nfile = stage.x\nposition = 1 2 3\n"
+    CHECK(strstr(t, "\nparent = miku:右手首 @0\nmaterial_effect = 0 sub/obj.fx\n\n[accessory]\nfile = stage.x\nposition = 1 2 3\n"
                     "parent = miku:頭 @1\nparent = none @30\nkey = 0 0.1 1 0 0 0 90.5 0.5 0.5 on off\n"));
+    CHECK(strstr(t, "\nmotion = d2.vmd\nmaterial_effect = 2 none\nmaterial_effect = 7 fan.fx\n") != NULL);
     CHECK(strstr(t, "\n[camera]\nmotion = cam.vmd\nposition = 1 2.5 -3\nrotation = 90 0.1 -180\ndistance = -30.7\n") != NULL);
     free(t);
     /* the comparison sees a typed row's field (from the table) and a custom one */

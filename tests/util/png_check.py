@@ -20,6 +20,12 @@ libraries beyond Python's own: zlib and the five PNG filters).
                                       REF differs from BASE somewhere, and OUT differs from BASE at
                                       exactly those pixels, all RRGGBB there (an effect drawing
                                       where the built-in pass drew, in one colour)
+  png_check.py material_split PLAIN WHOLE PART REST RRGGBB
+                                      per-material effects: PART (one material drawn RRGGBB)
+                                      and REST (the others) each change some pixels, every one
+                                      to RRGGBB; the two sets do not meet and together are the
+                                      pixels WHOLE (every material RRGGBB) changes
+  png_check.py count OUT RRGGBB        prints the number of RRGGBB pixels (always exit 0)
 Exit 0 when the check holds, 1 with a line saying where it does not."""
 import struct
 import sys
@@ -89,6 +95,13 @@ def main():
             return fail([None], "nothing changed")
         return fail([(x, y, p[y][x], o[y][x]) for x, y in changed
                      if any(a < b for a, b in zip(o[y][x], p[y][x]))], "changed and darker")
+    if check == "count":
+        w, h, o = read_png(sys.argv[2])
+        c = colour(sys.argv[3])
+        print(sum(1 for y in range(h) for x in range(w) if o[y][x] == c))
+        return 0
+    if check == "material_split":
+        return material_split(sys.argv[2:7])
     if check == "edge_off":
         w, h, p = read_png(sys.argv[2])
         _, _, m = read_png(sys.argv[3])
@@ -129,6 +142,20 @@ def main():
                 if max(lumas) - min(lumas) < max(0.0833, 0.166 * max(lumas)) - 0.004:
                     bad.append((x, y))
     return fail(bad, check)
+
+
+def material_split(args):
+    w, h, p = read_png(args[0])
+    imgs = [read_png(a)[2] for a in args[1:4]]
+    c = colour(args[4])
+    sets = [{(x, y) for y in range(h) for x in range(w) if o[y][x] != p[y][x]} for o in imgs]
+    whole, part, rest = sets
+    bad = [(x, y, imgs[i + 1][y][x]) for i, s in enumerate((part, rest)) for x, y in s if imgs[i + 1][y][x] != c]
+    if not part or not rest:
+        return fail([None], "PART or REST changed nothing")
+    bad += [(x, y, "in both") for x, y in part & rest]
+    bad += [(x, y, "not the whole's") for x, y in (part | rest) ^ whole]
+    return fail(bad, "not a split of the whole by material")
 
 
 def grain(paths):

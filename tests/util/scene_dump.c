@@ -15,6 +15,13 @@ static const char *base(const char *path)
     return b ? b + 1 : path;
 }
 
+static void material_effects(FILE *f, const mmd_scene_material_effects *l)
+{
+    for (int k = 0; k < l->count; k++)
+        fprintf(f, " material_effect %u %s\n", l->items[k].material,
+                l->items[k].effect ? base(l->items[k].effect) : "none");
+}
+
 /* Every typed row of the key table (renderer/scene/scene_keys.h) in section
  * for obj: a new key is compared without a line here. Paths by file name (a
  * scene built in memory names its motions only). */
@@ -76,6 +83,7 @@ char *mmd_test_scene_dump(const mmd_scene *s)
             fprintf(f, " motion %s\n", base(x->motions[k]));
         for (int k = 0; k < x->parent_count; k++)
             fprintf(f, " op %s %s %s %.17g\n", LINK(x->parents[k]));
+        material_effects(f, &x->material_effects);
     }
     for (int a = 0; a < s->accessory_count; a++) {
         const mmd_scene_accessory *x = &s->accessories[a];
@@ -83,6 +91,7 @@ char *mmd_test_scene_dump(const mmd_scene *s)
         rows(f, MMD_SEC_ACCESSORY, x);
         for (int k = 0; k < x->parent_count; k++)
             fprintf(f, " parent %s %s %s %.17g\n", LINK(x->parents[k]));
+        material_effects(f, &x->material_effects);
         for (int k = 0; k < x->key_count; k++) {
             const mmd_accessory_place *q = &x->keys[k].place;
             fprintf(f, " key %.17g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %d %d\n", x->keys[k].frame,
