@@ -24,8 +24,9 @@
  *                                test renders that file)
  * DIR/assets/BackGround/sky.bmp 16x12 24-bit BMP: a blue top half, an orange bottom half
  * DIR/assets/Accessory/fan.x    a small box (.x text)
- * DIR/proj/song.emm             MME assignments (one effect for Pmd1)
- * DIR/proj/AutoLuminous.fx       Pmd1's effect (found by its bare name), an empty technique
+ * DIR/proj/song.emm             MME assignments (one effect for Pmd1); links.emm the same
+ * DIR/proj/AutoLuminous.fx       Pmd1's effect (found by its bare name), an empty object
+ *                                technique: the dancer not drawn (also with the self-shadow on)
  * DIR/proj/song_v1.pmm          the same project as version 1 (no outside parents)
  * DIR/proj/cycle.pmm            dancer センター follows fan センター: a cycle
  * DIR/proj/links.pmm, links_v1.pmm  song.pmm and song_v1.pmm with the key-link shape of MMD's
@@ -320,6 +321,7 @@ int main(int argc, char **argv)
     music->audio_path = "UserFile\\Wave\\song.wav";
     rc |= write_project(proj, "music.pmm", music, false);
     rc |= save(proj, "song.emm", emm, sizeof emm - 1);
+    rc |= save(proj, "links.emm", emm, sizeof emm - 1); /* links.pmm draws as song.pmm: its effects too */
     static const char fx[] = "technique T < string MMDPass = \"object\"; > { }\n"; /* Pmd1's, found by its bare name */
     rc |= save(proj, "AutoLuminous.fx", fx, sizeof fx - 1);
     mmd_xmesh *box = x_fixture_box(0, 0, 0, 0.1f, 0.1f, 0.1f);

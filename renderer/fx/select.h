@@ -4,16 +4,23 @@
  * (gl/render.h) call it; tests/unit/test_fx_select.c checks it on nanoem's
  * fixtures and our own.
  *
- *     mmd_fx_material_use use = {.texture = true};
- *     int t = mmd_fx_select_technique(fx, MMD_FX_PASS_OBJECT, &use);
- *     t < 0: no technique is for it, the built-in pass draws;
+ *     mmd_fx_select_query q = {.kind = MMD_FX_PASS_OBJECT_SS, .use = {.texture = true},
+ *                              .material = 2, .material_count = 5};
+ *     int t = mmd_fx_select_technique(fx, &q);
+ *     t == MMD_FX_SELECT_BUILTIN: no technique is for it, the built-in pass draws;
+ *     t == MMD_FX_SELECT_NOTHING: nothing is drawn there (a hidden material,
+ *     or a material after the first of an effect with ScriptExternal);
  *     fx->techniques[t].pass_count == 0: the effect draws nothing there
  *     (MME's idiom `technique EdgeTec < string MMDPass = "edge"; > {}`).
  *
- * MME's rule (docs/effects.md "Passes of a drawable"): the first technique,
- * in file order, whose MMDPass annotation names the kind (absent: "object")
- * and whose UseTexture, UseSphereMap, UseToon and UseSelfShadow annotations
- * (bool) each equal the material's (absent: either).
+ * The rule is nanoem's (hkrn/nanoem emapp/src/Effect.cc Effect::findTechnique,
+ * internalFindTechnique, validateTechnique; docs/effects.md "Passes of a
+ * drawable"): candidates in order, the pass kind, for object_ss then object,
+ * then (object and object_ss only) a technique without MMDPass, which MME's
+ * reference makes an object technique (nanoem offers it to every kind); within a candidate the first technique in
+ * file order whose Subset holds the material and whose UseTexture,
+ * UseSphereMap, UseToon and UseSelfShadow annotations (bool) each equal the
+ * material's (absent: either); zplot never for a ScriptClass "scene" effect.
  */
 #ifndef MMD_RENDERER_FX_SELECT_H
 #define MMD_RENDERER_FX_SELECT_H
@@ -57,13 +64,33 @@ typedef struct mmd_fx_material_use {
  * "preprocess", or its STANDARDSGLOBAL parameter says ScriptClass = "scene". */
 bool mmd_fx_is_post_effect(const mmd_fx *fx);
 
-/* The kind a technique's MMDPass names (absent: object): true and *kind;
- * false for a name MME does not know (the technique is never chosen). */
+/* The kind a technique's MMDPass names (absent or "": object, the kind its
+ * passes are linked for; the choice also tries it for every other kind, last):
+ * true and *kind; false for a name MME does not know (never chosen). */
 bool mmd_fx_technique_kind(const mmd_fx_technique *t, mmd_fx_pass_kind *kind);
 
-/* Index of the technique MME would draw the pass kind with, -1 when none
- * (the built-in pass). A technique whose MMDPass names no known kind is
- * never chosen. */
-int mmd_fx_select_technique(const mmd_fx *fx, mmd_fx_pass_kind kind, const mmd_fx_material_use *use);
+/* What the choice is asked: a drawable's material in a pass of a kind. */
+typedef struct mmd_fx_select_query {
+    mmd_fx_pass_kind kind;
+    mmd_fx_material_use use;
+    uint32_t material;       /* its index in the model or accessory */
+    uint32_t material_count; /* the model's or accessory's materials (Subset's "a-" ends at the last) */
+    bool hidden;             /* not drawn at all (MMD's material with alpha 0) */
+} mmd_fx_select_query;
+
+/* mmd_fx_select_technique's answers besides a technique index. */
+enum { MMD_FX_SELECT_BUILTIN = -1, MMD_FX_SELECT_NOTHING = -2 };
+
+/* Index of the technique MME would draw the query with, or
+ * MMD_FX_SELECT_BUILTIN / MMD_FX_SELECT_NOTHING (fx or q NULL: built-in). */
+int mmd_fx_select_technique(const mmd_fx *fx, const mmd_fx_select_query *q);
+
+/* Whether Subset (a technique's annotation: "0,3-5,10-") holds material of
+ * count, as nanoem parses it (PrivateEffectUtils::parseSubsetString): a
+ * comma-separated list of an index, "a-b" (both ends clamped to the
+ * materials, swapped when reversed), "a-" (to the last material); a list
+ * that names no material at all (NULL, "", every index past the end) holds
+ * every material. */
+bool mmd_fx_subset_has(const char *subset, uint32_t material, uint32_t count);
 
 #endif

@@ -356,7 +356,11 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
         }
     if (!u->effect)
         return false; /* none, or it did not link: the built-in passes */
-    int t = mmd_fx_select_technique(u->fx, kind, &d->use);
+    mmd_fx_select_query q = {kind, d->use, d->material, se->mesh ? se->mesh->material_count : se->model->material_count,
+                             material->diffuse[3] <= 0.0f};
+    int t = mmd_fx_select_technique(u->fx, &q);
+    if (t == MMD_FX_SELECT_NOTHING)
+        return true; /* a hidden material, or past the first of a ScriptExternal effect: nothing drawn */
     if (t < 0)
         return false; /* no technique for it: the built-in pass */
     if (u->fx->techniques[t].pass_count == 0)

@@ -57,7 +57,7 @@ mmd_status mmd_texture_filter_parse(const char *v, mmd_texture_filter *out, mmd_
  * kind in MMD's order (renderer/fx/select.h: object or object_ss, edge, shadow); with
  * options.pass_hook set it first asks the hook, and draws its built-in pass
  * only when the hook returns false. The effect runtime implements the hook
- * (technique choice: mmd_fx_select_technique with d->use); a hook that draws
+ * (technique choice: mmd_fx_select_technique with d->use and d->material); a hook that draws
  * calls mmd_renderer_draw_geometry for MME's Draw=Geometry. NULL (default):
  * the built-in passes alone, the very pixels and cost of a renderer without it. */
 typedef struct mmd_drawable {

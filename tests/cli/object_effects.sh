@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # tests/cli/object_effects.sh BUILD - MikuMikuEffect object effects (issue 27): our own effects
 # (tests/fx/solid.fx, flat.fx, edge_green.fx, shadow_off.fx, shadow_green.fx, shadow_colour.fx,
-# the self-shadow map's zplot_none.fx, self_shadow.fx, self_shadow_zplot.fx) on the generated
-# demo's character and its stage accessory through scene.ini `effect =`, a same-named .fx beside
-# the file and a project's .emm, checked pixel by pixel (tests/util/png_check.py); deterministic
-# across --threads and chunks; a broken effect warns and keeps the built-in look, or with
-# --strict-effects exits 2; a post effect beside an accessory is not drawn on it.
+# object_only.fx, subset.fx, the self-shadow map's zplot_none.fx, self_shadow.fx,
+# self_shadow_zplot.fx) on the generated demo's character and its stage accessory through
+# scene.ini `effect =`, a same-named .fx beside the file and a project's .emm, checked pixel by
+# pixel (tests/util/png_check.py); MME's technique choice (object techniques with the self-shadow
+# on, Subset); deterministic across --threads and chunks; a broken effect warns and keeps the
+# built-in look, or with --strict-effects exits 2; a post effect beside an accessory is not drawn
+# on it.
 . tests/util/cli_lib.sh
 MKP=$BUILD/tools/mkproject
 CHECK="python3 tests/util/png_check.py"
@@ -106,6 +108,27 @@ $CHECK same_mask "$TMP/accsh_ng/$F" "$TMP/accsh/$F" "$TMP/both_green/$F" 00ff00 
     && t_pass "shadow_green.fx on both: green at exactly the built-in ground shadows' pixels (the stage's at its placement)" \
     || t_fail "shadow_green.fx on both: green at exactly the built-in ground shadows' pixels (the stage's at its placement)"
 same "$TMP/accsh/$F" "$TMP/both_colour/$F" "shadow_colour.fx on both: the built-in bytes"
+# --- MME's technique choice (renderer/fx/select.h) ----------------------------------------
+# the demo draws with the self-shadow on (object_ss): an effect with only an object technique
+# draws it there (before: the built-in look)
+scene objonly "$FX/object_only.fx"
+t_expect "object_only.fx renders" 0 "$MMD" "$TMP/objonly.ini" -o "$TMP/objonly/" "${SMALL[@]}" --strict-effects
+$CHECK only_colour "$TMP/plain/$F" "$TMP/objonly/$F" 00ffff \
+    && t_pass "object_only.fx: its object technique draws the model cyan with the self-shadow on" \
+    || t_fail "object_only.fx: its object technique draws the model cyan with the self-shadow on"
+# Subset = "0": material 0 red, the rest blue; the same picture from Subset = "1-" blue first and
+# red for the rest; alone, material 0 red and the rest built-in: the same red pixels but where a
+# seam's depth ties fall the other way between an effect's and the built-in draw (1 of 95 here)
+for n in subset subset0 subset_rest; do
+    scene $n "$FX/$n.fx"
+    t_expect "$n.fx renders" 0 "$MMD" "$TMP/$n.ini" -o "$TMP/$n/" "${SMALL[@]}" --strict-effects
+done
+$CHECK only_colour "$TMP/plain/$F" "$TMP/subset/$F" ff0000,0000ff \
+    && cmp -s "$TMP/subset/$F" "$TMP/subset_rest/$F" \
+    && $CHECK only_colour "$TMP/plain/$F" "$TMP/subset0/$F" ff0000 \
+    && $CHECK colour_mask "$TMP/subset/$F" "$TMP/subset0/$F" ff0000 3 \
+    && t_pass "Subset: material 0 red (the same pixels alone), every other material blue, nothing else" \
+    || t_fail "Subset: material 0 red (the same pixels alone), every other material blue, nothing else"
 
 # --- deterministic: runs, threads, chunks, MSAA ----------------------------------------
 RANGE=(--size 160x90 --progress none --frames 10-13 --no-audio)

@@ -1,6 +1,8 @@
 /* tests/fuzz/fuzz_fx.c - libFuzzer target: effect text -> mmd_fx_load (the
  * preprocessor with includes, the effect grammar) -> every Script string
- * split, every sampler's register(sN) read -> free. #include as tests/fuzz/fx_input.h says ("self.fxsub" reads the
+ * split -> MME's technique choice (renderer/fx/select.h: every pass kind for
+ * a few materials, each technique's Subset), every sampler's register(sN)
+ * read -> free. #include as tests/fuzz/fx_input.h says ("self.fxsub" reads the
  * input again: the include caps and the cycle check are exercised).
  * Seeds: corpus/fx/ (tools/mkcorpus), dict: fx.dict. */
 #include <stddef.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "core/fx.h"
+#include "renderer/fx/select.h"
 #include "tests/fuzz/fx_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -21,6 +24,27 @@ static void split_scripts(mmd_fx *fx, const mmd_fx_annotation *an, uint32_t coun
     mmd_error err;
     if (s && s->kind == MMD_FX_VALUE_STRING)
         (void)mmd_fx_script_parse(s->text, fx->arena, &cmds, &n, &err);
+}
+
+/* The choice for each kind and material of 4 (hidden or not, with a
+ * texture or not): an index in range or one of the two answers. */
+static void choose(const mmd_fx *fx)
+{
+    for (int k = 0; k < MMD_FX_PASS_COUNT; k++)
+        for (uint32_t m = 0; m < 4; m++) {
+            mmd_fx_material_use use = {m & 1, m & 2, true, k == MMD_FX_PASS_OBJECT_SS};
+            mmd_fx_select_query q = {(mmd_fx_pass_kind)k, use, m, 4, m == 3};
+            int t = mmd_fx_select_technique(fx, &q);
+            if (t >= (int)fx->technique_count || t < MMD_FX_SELECT_NOTHING)
+                abort();
+        }
+    for (uint32_t i = 0; i < fx->technique_count; i++) {
+        const mmd_fx_technique *t = &fx->techniques[i];
+        const mmd_fx_annotation *s = mmd_fx_annotation_find(t->annotations, t->annotation_count, "Subset");
+        if (s && s->kind == MMD_FX_VALUE_STRING)
+            for (uint32_t m = 0; m < 3; m++)
+                (void)mmd_fx_subset_has(s->text, m, 3);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -41,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (uint32_t k = 0; k < t->pass_count; k++)
             split_scripts(fx, t->passes[k].annotations, t->passes[k].annotation_count);
     }
+    choose(fx);
     mmd_fx_free(fx);
     return 0;
 }

@@ -19,8 +19,8 @@ float4 PS_Black(float2 uv : TEXCOORD0) : COLOR0 { return float4(0, 0, 0, 1); }
 // object, textured materials (technique 0)
 technique ObjectTex < string MMDPass = "object"; bool UseTexture = true; >
 { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS_Tex(); } }
-// object, every other material: MMDPass absent means "object" (technique 1)
-technique ObjectPlain
+// object, every other material (technique 1)
+technique ObjectPlain < string MMDPass = "object"; >
 { pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS_Plain(); } }
 // object_ss, toon materials only (models) (technique 2)
 technique ObjectSS < string MMDPass = "object_ss"; bool UseToon = true; >

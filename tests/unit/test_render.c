@@ -1252,8 +1252,10 @@ static bool recording_hook(void *user, mmd_renderer *r, const mmd_drawable *d, m
     const float *ow = f->object_world;
     bool flat = ow && ow[1] == 0 && ow[5] == 0 && ow[9] == 0 && ow[13] == 0; /* row y of a column-major matrix */
     if (h->n < 16)
-        h->calls[h->n++] = (hook_call){d->model_slot, d->material, d->first_index, d->index_count, kind,
-                                       mmd_fx_select_technique(h->fx, kind, &d->use), d->use, f->width, flat};
+        h->calls[h->n++] = (hook_call){
+            d->model_slot, d->material, d->first_index, d->index_count, kind,
+            mmd_fx_select_technique(h->fx, &(mmd_fx_select_query){kind, d->use, d->material, 2, false}), d->use,
+            f->width, flat};
     if (kind == MMD_FX_PASS_EDGE || (h->shadow_only && kind != MMD_FX_PASS_SHADOW))
         return false;
     if (kind == MMD_FX_PASS_ZPLOT)

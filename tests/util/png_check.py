@@ -7,9 +7,14 @@ libraries beyond Python's own: zlib and the five PNG filters).
   png_check.py fxaa_edges PLAIN OUT   OUT differs from PLAIN only where FXAA 3.11's early exit
                                       does not hold (luma range of the pixel and its 4
                                       neighbours >= max(0.0833, 0.166 * their max))
-  png_check.py only_colour PLAIN OUT RRGGBB
-                                      OUT differs from PLAIN somewhere, and only where it is
-                                      RRGGBB (an object effect drawing its object one colour)
+  png_check.py only_colour PLAIN OUT RRGGBB[,RRGGBB...]
+                                      OUT differs from PLAIN somewhere, only where it is one
+                                      of the colours, and each colour is there (an object
+                                      effect drawing its object one colour, or one per part)
+  png_check.py colour_mask A B RRGGBB [PERCENT]
+                                      the pixels of colour RRGGBB are the same in A and B but
+                                      for at most PERCENT % of A's (default 0), and there are
+                                      some (one material drawn in that colour)
   png_check.py edge_off PLAIN SOLID OUT EDGE SOLIDC
                                       PLAIN has pixels of the edge colour EDGE (hex) and OUT none;
                                       OUT differs from PLAIN only where SOLID is SOLIDC (the
@@ -82,11 +87,14 @@ def main():
     if check == "only_colour":
         w, h, p = read_png(sys.argv[2])
         _, _, o = read_png(sys.argv[3])
-        c = colour(sys.argv[4])
+        cs = [colour(c) for c in sys.argv[4].split(",")]
         changed = [(x, y) for y in range(h) for x in range(w) if o[y][x] != p[y][x]]
         if not changed:
             return fail([None], "nothing changed")
-        return fail([(x, y, o[y][x]) for x, y in changed if o[y][x] != c], "changed but not %s" % sys.argv[4])
+        missing = [c for c in cs if not any(o[y][x] == c for x, y in changed)]
+        if missing:
+            return fail(missing, "a colour not drawn")
+        return fail([(x, y, o[y][x]) for x, y in changed if o[y][x] not in cs], "changed but not %s" % sys.argv[4])
     if check == "lighter":
         w, h, p = read_png(sys.argv[2])
         _, _, o = read_png(sys.argv[3])
@@ -102,6 +110,17 @@ def main():
         return 0
     if check == "material_split":
         return material_split(sys.argv[2:7])
+    if check == "colour_mask":
+        w, h, a = read_png(sys.argv[2])
+        _, _, b = read_png(sys.argv[3])
+        c = colour(sys.argv[4])
+        n = sum(1 for y in range(h) for x in range(w) if a[y][x] == c)
+        if not n:
+            return fail([None], "no pixel of %s" % sys.argv[4])
+        bad = [(x, y) for y in range(h) for x in range(w) if (a[y][x] == c) != (b[y][x] == c)]
+        allowed = n * float(sys.argv[5]) / 100 if len(sys.argv) > 5 else 0
+        print("colour_mask: %d pixel(s) of %s, %d in one picture only" % (n, sys.argv[4], len(bad)))
+        return fail(bad if len(bad) > allowed else [], "%s in one picture only" % sys.argv[4])
     if check == "edge_off":
         w, h, p = read_png(sys.argv[2])
         _, _, m = read_png(sys.argv[3])
