@@ -252,7 +252,9 @@ static bool shadow_fx_target(mmd_renderer *r)
 /* MME's map (render.h): the built-in one is drawn with the light's clip y up
  * the rows, as GL lays out a target; an effect reads D3D's uv through the
  * translator's y flip (docs/effects.md "DX9 versus GL pixels"), so it gets
- * the rows reversed, copied by a depth blit once per drawn map. */
+ * the rows reversed, copied by a depth blit once per drawn map. The caller's
+ * framebuffers, scissor test and active unit's texture are kept (the colour
+ * pass goes on with its own bound). */
 unsigned mmd_renderer_shadow_map(mmd_renderer *r, int shadow_mode)
 {
     if (!shadow_mode)
@@ -260,10 +262,11 @@ unsigned mmd_renderer_shadow_map(mmd_renderer *r, int shadow_mode)
     if (!r->shadow_fx_stale)
         return r->tex_shadow_fx;
     const mmd_gl *gl = r->gl;
-    GLint draw = 0, read = 0, scissor = 0;
+    GLint draw = 0, read = 0, scissor = 0, tex = 0; /* the caller's, kept (tex: the active unit's) */
     gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
     gl->GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
     gl->GetIntegerv(GL_SCISSOR_TEST, &scissor);
+    gl->GetIntegerv(GL_TEXTURE_BINDING_2D, &tex);
     if (shadow_fx_target(r)) {
         int s = r->o.shadow_map_size;
         gl->Disable(GL_SCISSOR_TEST);
@@ -273,6 +276,7 @@ unsigned mmd_renderer_shadow_map(mmd_renderer *r, int shadow_mode)
         r->shadow_fx_stale = false;
     }
     (scissor ? gl->Enable : gl->Disable)(GL_SCISSOR_TEST);
+    gl->BindTexture(GL_TEXTURE_2D, (GLuint)tex);
     gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)draw);
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)read);
     return r->tex_shadow_fx;
