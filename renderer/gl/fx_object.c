@@ -385,8 +385,10 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
                                .rows_up = zplot, .ground_shadow = kind == MMD_FX_PASS_SHADOW,
                                .translucent = o->opt.ground_shadow_translucent, .geometry = d};
     mmd_renderer_material_textures(r, d, draw.textures);
-    /* MME's s0: the map (white while a zplot draws into it, or the self-shadow is off) */
-    draw.shadow_map = mmd_renderer_shadow_map(r, zplot ? 0 : f->shadow_mode);
+    /* MME's s0: the map (white while a zplot draws into it, or the self-shadow is off), copied
+     * only for an effect that reads it */
+    if (mmd_fx_effect_reads_shadow_map(u->effect))
+        draw.shadow_map = mmd_renderer_shadow_map(r, zplot ? 0 : f->shadow_mode);
     const mmd_gl *gl = mmd_renderer_api(r);
     gl_saved saved;
     save_state(gl, mmd_fx_effect_units(u->effect), &saved);

@@ -104,6 +104,7 @@ struct mmd_fx_effect {
     uint32_t target_count;
     GLuint fbo, vao, vbo, out_tex, out_depth;
     uint32_t max_units; /* samplers of the pass with the most */
+    bool reads_shadow_map; /* a pass samples register(s0) with no texture (mmd_fx_object_draw.shadow_map) */
     mmd_arena *arena;
     /* a run's state */
     const mmd_fx_frame *frame;
@@ -359,6 +360,7 @@ static mmd_status bind_program(mmd_fx_effect *e, pass_prog *pp, const mmd_fx_pro
         s->bind = u->dim == MMD_FX_SAMPLER_3D ? GL_TEXTURE_3D : u->dim == MMD_FX_SAMPLER_CUBE ? GL_TEXTURE_CUBE_MAP
                                                                                           : GL_TEXTURE_2D;
         s->shadow_map = !u->texture && s->bind == GL_TEXTURE_2D && mmd_fx_sampler_register(sp) == 0;
+        e->reads_shadow_map |= s->shadow_map;
         s->sampler = s->shadow_map ? shadow_sampler(gl) : make_sampler(gl, sp);
         sampler_source(e, u->texture, s);
     }
@@ -953,6 +955,11 @@ bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique)
 uint32_t mmd_fx_effect_units(const mmd_fx_effect *e)
 {
     return e->max_units;
+}
+
+bool mmd_fx_effect_reads_shadow_map(const mmd_fx_effect *e)
+{
+    return e->reads_shadow_map;
 }
 
 mmd_status mmd_fx_effect_object(mmd_fx_effect *e, const mmd_fx_object_draw *d, const mmd_fx_frame *f, mmd_error *err)

@@ -105,6 +105,9 @@ mmd_status mmd_fx_effect_preprocess(mmd_fx_effect *e, const mmd_fx_frame *f, mmd
 bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique);
 /* Texture units the effect's passes use at most (0 .. n-1). */
 uint32_t mmd_fx_effect_units(const mmd_fx_effect *e);
+/* Whether a linked pass reads mmd_fx_object_draw.shadow_map (a sampler at
+ * register(s0) with no texture): the caller makes that texture only then. */
+bool mmd_fx_effect_reads_shadow_map(const mmd_fx_effect *e);
 /* Run the technique for one drawable into the framebuffer bound now (its
  * viewport): the default colour and depth target is that framebuffer, a
  * RenderColorTarget the effect's own; MME's render states (alpha blending,

@@ -56,6 +56,9 @@ dark=$($CHECK count "$TMP/ss/$F" 0000ff)
 [ "$lit" -gt 100 ] && [ "$dark" -gt 100 ] \
     && t_pass "self_shadow.fx: its receiver reads the map at s0 ($lit lit green, $dark shadowed blue)" \
     || t_fail "self_shadow.fx: its receiver reads the map at s0 ($lit lit green, $dark shadowed blue)"
+$CHECK only_colour "$TMP/plain/$F" "$TMP/ss/$F" 00ff00,0000ff \
+    && t_pass "self_shadow.fx: only its receivers change (the built-in materials beside them keep their bytes)" \
+    || t_fail "self_shadow.fx: only its receivers change (the built-in materials beside them keep their bytes)"
 same "$TMP/ss/$F" "$TMP/ssz/$F" "self_shadow_zplot.fx: the effect's zplot draws the map the built-in pass draws"
 # --- the ground shadow (MMDPass "shadow"): the demo's character casts it on the stage ----------
 sed "s|^\\[output\\]|[output]\\nground_shadow = off|" "$S" >"$TMP/noground.ini"

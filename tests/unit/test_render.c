@@ -1755,6 +1755,55 @@ TEST(object_ss_reads_the_shadow_map_at_s0)
     mmd_fx_free(fz);
 }
 
+/* mmd_renderer_shadow_map (MME's s0) is asked in the middle of the colour
+ * pass: its copy keeps the caller's framebuffers and the active unit's
+ * texture (it once left its own bound there, and the next built-in materials
+ * drew with it); white while the self-shadow is off; one copy per drawn map. */
+TEST(shadow_map_copy_keeps_the_callers_bindings)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_CAST_SHADOW;
+    c.mat[1].flags = MMD_MAT_RECEIVE_SHADOW;
+    mmd_render_view v;
+    default_view(&v, 1.3f);
+    mmd_shadow_state sh = {1, 0.01125f};
+    mmd_render_options o;
+    small_options(&o);
+    mmd_renderer *r;
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    REQUIRE(rgba && render_cube(r, &c, &v, &sh, rgba) == 0); /* the map drawn */
+    const mmd_gl *gl = r->gl;
+    GLuint tex = 0, fbo = 0;
+    gl->GenTextures(1, &tex);
+    gl->ActiveTexture(GL_TEXTURE0 + 2);
+    gl->BindTexture(GL_TEXTURE_2D, tex);
+    gl->GenFramebuffers(1, &fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+    CHECK(mmd_renderer_shadow_map(r, 0) == r->tex_white);
+    unsigned map = mmd_renderer_shadow_map(r, 1);
+    CHECK(map != 0 && map != r->tex_shadow && map != r->tex_white);
+    CHECK(mmd_renderer_shadow_map(r, 2) == map); /* the same copy until the map is drawn again */
+    GLint t = -1, draw = -1, read = -1, active = -1;
+    gl->GetIntegerv(GL_TEXTURE_BINDING_2D, &t);
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+    gl->GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
+    gl->GetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    CHECK_EQ_INT(t, (int)tex);
+    CHECK_EQ_INT(draw, (int)fbo);
+    CHECK_EQ_INT(read, (int)fbo);
+    CHECK_EQ_INT(active, GL_TEXTURE0 + 2);
+    CHECK_EQ_INT((int)gl->GetError(), GL_NO_ERROR);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl->DeleteFramebuffers(1, &fbo);
+    gl->DeleteTextures(1, &tex);
+    gl->ActiveTexture(GL_TEXTURE0);
+    free(rgba);
+    mmd_renderer_free(r);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -1793,5 +1842,6 @@ int main(int argc, char **argv)
     RUN(object_effect_through_the_runtime);
     RUN(empty_zplot_casts_nothing);
     RUN(object_ss_reads_the_shadow_map_at_s0);
+    RUN(shadow_map_copy_keeps_the_callers_bindings);
     return test_finish();
 }
