@@ -1,6 +1,9 @@
 /* renderer/gl/pass_shadow_map.c - MMD's self-shadow: the light camera
  * (mmd_shadow_matrix) and the depth pass of the casting materials into the
- * shadow map, clearing only the texels casters touched last frame or can now. */
+ * shadow map, clearing only the texels casters touched last frame or can now.
+ * With a pass hook (render.h) each caster is first offered to it as kind
+ * zplot (MME's z-plot), and mmd_renderer_shadow_map hands effects the map as
+ * MME binds it at register(s0) (docs/effects.md "MMD's self-shadow map"). */
 
 #include "renderer/gl/render_internal.h"
 
