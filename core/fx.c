@@ -475,6 +475,32 @@ const mmd_fx_annotation *mmd_fx_annotation_find(const mmd_fx_annotation *list, u
     return NULL;
 }
 
+/* Skips blanks (what the lexer's spelling may put between tokens). */
+static const char *blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+int mmd_fx_sampler_register(const mmd_fx_param *p)
+{
+    const char *s = p && p->semantic ? blanks(p->semantic) : "";
+    if (strncasecmp(s, "register", 8))
+        return -1;
+    s = blanks(s + 8);
+    if (*s != '(')
+        return -1;
+    s = blanks(s + 1);
+    if (*s != 's' && *s != 'S')
+        return -1;
+    int n = 0, digits = 0;
+    for (s++; *s >= '0' && *s <= '9' && digits < 3; s++, digits++)
+        n = n * 10 + (*s - '0');
+    s = blanks(s);
+    return digits && digits < 3 && *s == ')' && !*blanks(s + 1) ? n : -1;
+}
+
 static char *trimmed(mmd_arena *a, const char *s, size_t n)
 {
     while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) {

@@ -181,6 +181,10 @@ void mmd_fx_free(mmd_fx *fx); /* NULL is a no-op */
 /* The annotation called name (ASCII case-insensitive, as MME), NULL when none. */
 const mmd_fx_annotation *mmd_fx_annotation_find(const mmd_fx_annotation *list, uint32_t count,
                                                 const char *name);
+/* The sampler register a declaration binds (`sampler S : register(s0);`, as
+ * its semantic, ASCII case-insensitive, blanks allowed): N of register(sN),
+ * 0..99; -1 when it names none (MME binds MMD's self-shadow map at s0). */
+int mmd_fx_sampler_register(const mmd_fx_param *p);
 /* Split a Script string ("A=B;C=D;") into commands allocated in a. Returns
  * MMD_E_BAD_VALUE (err names the command) for a command without '='. */
 mmd_status mmd_fx_script_parse(const char *script, mmd_arena *a, mmd_fx_script_cmd **cmds, uint32_t *count,

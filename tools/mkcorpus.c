@@ -466,6 +466,8 @@ static void make_fx(void)
              "    pass DrawObject { CullMode = NONE; VertexShader = compile vs_3_0 VS(false);\n"
              "        PixelShader = compile ps_3_0 PS(false); }\n}\n"
              "technique EdgeTec < string MMDPass = \"edge\"; > { }\n"
+             "sampler DefSampler : register(s0);\nsampler MMDSamp1 : register( S1 );\n"
+             "technique ZplotTec < string MMDPass = \"zplot\"; > { }\n"
              "technique11 T11 { pass P { } }\n");
     put_text("fx", "macros.fx",
              "#define N 4\n#define SQ(x) ((x) * (x))\n#define STR(x) #x\n#define CAT(a, b) a##b\n"

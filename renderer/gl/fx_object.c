@@ -117,8 +117,8 @@ static mmd_status add(mmd_fx_objects *o, mmd_renderer *r, fx_use *u, const mmd_f
     if (!u->fx || (u->effect = shared(o, u->fx)))
         return MMD_OK;
     mmd_fx_effect_config c = *config;
-    c.object_kinds =
-        1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS | 1u << MMD_FX_PASS_EDGE | 1u << MMD_FX_PASS_SHADOW;
+    c.object_kinds = 1u << MMD_FX_PASS_ZPLOT | 1u << MMD_FX_PASS_OBJECT | 1u << MMD_FX_PASS_OBJECT_SS |
+                     1u << MMD_FX_PASS_EDGE | 1u << MMD_FX_PASS_SHADOW;
     c.geometry = draw_geometry;
     c.geometry_user = r;
     mmd_status s = mmd_fx_effect_create(u->fx, &c, &u->effect, err);
@@ -266,6 +266,20 @@ static void light_matrix(const float *gl_vp, float out[16])
         out[c * 4 + 2] = 0.5f * (out[c * 4 + 2] + out[c * 4 + 3]);
 }
 
+/* The light matrix of a zplot draw: the translator's vertex epilogue turns
+ * clip (x, y) into (x, -y) + w / size (docs/effects.md "DX9 versus GL
+ * pixels"); drawn into the renderer's map, whose rows run up as GL's, this
+ * matrix undoes both, so the effect's caster lands on the very texels the
+ * built-in caster would (and D3D's winding reads clockwise: rows_up). */
+static void zplot_matrix(float m[16], int size)
+{
+    float k = 1.0f / (float)size;
+    for (int c = 0; c < 4; c++) {
+        m[c * 4 + 0] -= k * m[c * 4 + 3];
+        m[c * 4 + 1] = k * m[c * 4 + 3] - m[c * 4 + 1];
+    }
+}
+
 /* ------------------------------------------------------------ GL state */
 
 /* What an effect's draw may change that the renderer relies on. */
@@ -360,14 +374,21 @@ bool mmd_fx_objects_hook(void *user, struct mmd_renderer *r, const mmd_drawable 
     fr.world = f->object_world;
     fr.self_model = se->name;
     fr.light_matrices = f->shadow_mode != 0;
+    bool zplot = kind == MMD_FX_PASS_ZPLOT;
     if (fr.light_matrices)
         light_matrix(f->shadow_vp, fr.light_view_projection);
+    if (zplot && fr.light_matrices)
+        zplot_matrix(fr.light_view_projection, f->width);
     /* an accessory: D3D's default culling, as the built-in accessory pass (back faces) */
     bool double_sided = !se->mesh && (se->model->materials[d->material].flags & MMD_MAT_DOUBLE_SIDED);
     mmd_fx_object_draw draw = {.technique = t, .double_sided = double_sided, .edge = kind == MMD_FX_PASS_EDGE,
-                               .ground_shadow = kind == MMD_FX_PASS_SHADOW,
+                               .rows_up = zplot, .ground_shadow = kind == MMD_FX_PASS_SHADOW,
                                .translucent = o->opt.ground_shadow_translucent, .geometry = d};
     mmd_renderer_material_textures(r, d, draw.textures);
+    /* MME's s0: the map (white while a zplot draws into it, or the self-shadow is off), copied
+     * only for an effect that reads it */
+    if (mmd_fx_effect_reads_shadow_map(u->effect))
+        draw.shadow_map = mmd_renderer_shadow_map(r, zplot ? 0 : f->shadow_mode);
     const mmd_gl *gl = mmd_renderer_api(r);
     gl_saved saved;
     save_state(gl, mmd_fx_effect_units(u->effect), &saved);

@@ -63,6 +63,7 @@ typedef struct sampler_slot {
     int target;     /* index in e->targets, -1 when a file */
     GLuint file;    /* a ResourceName texture of that dimension (0: none, or another dimension) */
     int material;   /* MATERIALTEXTURE, MATERIALSPHEREMAP, MATERIALTOONTEXTURE: 1..3 (k_material_textures), 0 none */
+    bool shadow_map; /* no texture, register(s0): MMD's self-shadow map (mmd_fx_object_draw.shadow_map) */
 } sampler_slot;
 
 /* The textures an object effect's sampler may name by semantic: the drawn
@@ -103,6 +104,7 @@ struct mmd_fx_effect {
     uint32_t target_count;
     GLuint fbo, vao, vbo, out_tex, out_depth;
     uint32_t max_units; /* samplers of the pass with the most */
+    bool reads_shadow_map; /* a pass samples register(s0) with no texture (mmd_fx_object_draw.shadow_map) */
     mmd_arena *arena;
     /* a run's state */
     const mmd_fx_frame *frame;
@@ -289,6 +291,20 @@ static GLuint make_sampler(const mmd_gl *gl, const mmd_fx_param *s)
     return name;
 }
 
+/* MMD's self-shadow map as MME hands it at register s0: point-sampled
+ * (nanoem's ShadowCamera image: R32F, NEAREST), clamped, no depth compare
+ * (the effect compares z itself: full.fx's object_ss). */
+static GLuint shadow_sampler(const mmd_gl *gl)
+{
+    GLuint name = 0;
+    gl->GenSamplers(1, &name);
+    gl->SamplerParameteri(name, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    gl->SamplerParameteri(name, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    gl->SamplerParameteri(name, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl->SamplerParameteri(name, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    return name;
+}
+
 /* The texture a sampler reads: a target of the effect, or a ResourceName file. */
 static void sampler_source(mmd_fx_effect *e, const char *texture, sampler_slot *s)
 {
@@ -340,9 +356,12 @@ static mmd_status bind_program(mmd_fx_effect *e, pass_prog *pp, const mmd_fx_pro
         sampler_slot *s = &pp->samplers[pp->sampler_count];
         s->unit = (GLint)pp->sampler_count++;
         gl->Uniform1i(loc, s->unit);
-        s->sampler = make_sampler(gl, find_named(e->fx->samplers, e->fx->sampler_count, u->name));
+        const mmd_fx_param *sp = find_named(e->fx->samplers, e->fx->sampler_count, u->name);
         s->bind = u->dim == MMD_FX_SAMPLER_3D ? GL_TEXTURE_3D : u->dim == MMD_FX_SAMPLER_CUBE ? GL_TEXTURE_CUBE_MAP
                                                                                           : GL_TEXTURE_2D;
+        s->shadow_map = !u->texture && s->bind == GL_TEXTURE_2D && mmd_fx_sampler_register(sp) == 0;
+        e->reads_shadow_map |= s->shadow_map;
+        s->sampler = s->shadow_map ? shadow_sampler(gl) : make_sampler(gl, sp);
         sampler_source(e, u->texture, s);
     }
     if (pp->sampler_count > e->max_units)
@@ -575,6 +594,8 @@ static void apply_states(const mmd_fx_effect *e, const pass_prog *pp)
     }
     mmd_fx_states_set(e->fx, pass, &s);
     mmd_fx_states_apply(e->c.gl, &s);
+    if (e->object && e->object->rows_up)
+        e->c.gl->FrontFace(GL_CW);
     e->c.gl->UseProgram(pp->program);
     if (pp->alpha_func >= 0)
         e->c.gl->Uniform1i(pp->alpha_func, mmd_fx_states_alpha_func(&s));
@@ -618,6 +639,8 @@ static void bind_samplers(mmd_fx_effect *e, const pass_prog *pp)
         GLuint tex = s->file;
         if (s->material)
             tex = e->object ? e->object->textures[s->material - 1] : 0;
+        else if (s->shadow_map)
+            tex = e->object ? e->object->shadow_map : 0;
         if (s->target >= 0 && s->bind != GL_TEXTURE_2D) {
             tex = 0; /* a render target is 2D */
         } else if (s->target >= 0) {
@@ -932,6 +955,11 @@ bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique)
 uint32_t mmd_fx_effect_units(const mmd_fx_effect *e)
 {
     return e->max_units;
+}
+
+bool mmd_fx_effect_reads_shadow_map(const mmd_fx_effect *e)
+{
+    return e->reads_shadow_map;
 }
 
 mmd_status mmd_fx_effect_object(mmd_fx_effect *e, const mmd_fx_object_draw *d, const mmd_fx_frame *f, mmd_error *err)

@@ -78,6 +78,9 @@ typedef struct mmd_fx_object_draw {
     int technique;       /* index in fx->techniques */
     bool double_sided;   /* the material's: MME's culling where a pass sets no CullMode */
     bool edge;           /* the edge pass: front faces culled where a pass sets no CullMode */
+    bool rows_up;        /* the target keeps GL's row order (zplot into the self-shadow map, whose
+                            light matrices undo the translator's y flip): D3D's front faces are
+                            clockwise there, not counter-clockwise */
     bool ground_shadow;  /* the shadow pass: MMD's ground-shadow state where a pass sets none (no
                             culling, no depth write; with `translucent` the stencil that darkens
                             each pixel once, as gl/pass_ground_shadow.c draws it) */
@@ -85,6 +88,9 @@ typedef struct mmd_fx_object_draw {
     /* MATERIALTEXTURE, MATERIALSPHEREMAP, MATERIALTOONTEXTURE: the material's
      * uploaded textures (white where it has none) */
     GLuint textures[MMD_FX_MATERIAL_TEXTURES];
+    /* what a sampler bound at register(s0) with no texture reads (MME's
+     * DefSampler): MMD's self-shadow map, depth in R (mmd_renderer_shadow_map) */
+    GLuint shadow_map;
     const void *geometry; /* handed to config.geometry at Draw=Geometry */
 } mmd_fx_object_draw;
 
@@ -99,6 +105,9 @@ mmd_status mmd_fx_effect_preprocess(mmd_fx_effect *e, const mmd_fx_frame *f, mmd
 bool mmd_fx_effect_has_technique(const mmd_fx_effect *e, int technique);
 /* Texture units the effect's passes use at most (0 .. n-1). */
 uint32_t mmd_fx_effect_units(const mmd_fx_effect *e);
+/* Whether a linked pass reads mmd_fx_object_draw.shadow_map (a sampler at
+ * register(s0) with no texture): the caller makes that texture only then. */
+bool mmd_fx_effect_reads_shadow_map(const mmd_fx_effect *e);
 /* Run the technique for one drawable into the framebuffer bound now (its
  * viewport): the default colour and depth target is that framebuffer, a
  * RenderColorTarget the effect's own; MME's render states (alpha blending,

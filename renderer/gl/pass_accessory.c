@@ -125,7 +125,10 @@ mmd_status mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_
     return MMD_OK;
 }
 
-void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16])
+/* zplot: the self-shadow map's frame, whose pass hook each subset is asked
+ * with kind zplot first (the program bound is then r->prog_depth); NULL: none. */
+void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16],
+                                  const frame_ctx *zplot)
 {
     const mmd_gl *gl = r->gl;
     for (size_t i = 0; i < r->acc_count; i++) {
@@ -139,9 +142,22 @@ void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const floa
         size_t off = 0;
         for (uint32_t k = 0; k < g->mesh->material_count; k++) {
             const mmd_accessory_material *m = &g->mesh->materials[k];
-            if (m->index_count && m->diffuse[3] > 0)
-                gl->DrawElements(GL_TRIANGLES, (GLsizei)m->index_count, GL_UNSIGNED_INT, (const void *)(off * 4));
-            off += m->index_count;
+            size_t n = m->index_count, at = off;
+            off += n;
+            if (!n || m->diffuse[3] <= 0)
+                continue;
+            if (zplot && mmd_pass_hook_enabled(r)) { /* MME's zplot: an effect's caster, or none */
+                mmd_material_state s;
+                mmd_accessory_state(g, k, &s);
+                if (mmd_pass_hook_accessory(r, i, k, at, n, MMD_FX_PASS_ZPLOT, &s, zplot)) {
+                    gl->UseProgram(r->prog_depth); /* the hook's draw leaves ours to set again */
+                    gl->UniformMatrix4fv(u_world_loc, 1, GL_FALSE, w);
+                    gl->BindVertexArray(g->vao);
+                    r->shadow_hooked = true;
+                    continue;
+                }
+            }
+            gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(at * 4));
         }
     }
     gl->UniformMatrix4fv(u_world_loc, 1, GL_FALSE, pass_world);

@@ -130,9 +130,9 @@ void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, si
         if (accessories)
             hooked_accessories(r, proj, w, f, translucent);
     } else {
-        mmd_draw_casters(r, ins, first, end, MMD_MAT_GROUND_SHADOW);
+        mmd_draw_casters(r, ins, first, end, MMD_MAT_GROUND_SHADOW, NULL);
         if (accessories)
-            mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w);
+            mmd_accessories_draw_casters(r, r->u_ground[F_WORLD], w, NULL);
     }
     gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Disable(GL_STENCIL_TEST);

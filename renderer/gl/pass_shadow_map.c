@@ -1,6 +1,9 @@
 /* renderer/gl/pass_shadow_map.c - MMD's self-shadow: the light camera
  * (mmd_shadow_matrix) and the depth pass of the casting materials into the
- * shadow map, clearing only the texels casters touched last frame or can now. */
+ * shadow map, clearing only the texels casters touched last frame or can now.
+ * With a pass hook (render.h) each caster is first offered to it as kind
+ * zplot (MME's z-plot), and mmd_renderer_shadow_map hands effects the map as
+ * MME binds it at register(s0) (docs/effects.md "MMD's self-shadow map"). */
 
 #include "renderer/gl/render_internal.h"
 
@@ -132,7 +135,8 @@ bool mmd_shadow_any_receiver(const mmd_renderer *r, const mmd_render_instance *i
     return false;
 }
 
-void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end, uint8_t flag)
+void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end, uint8_t flag,
+                      const frame_ctx *zplot)
 {
     const mmd_gl *gl = r->gl;
     for (size_t i = first; i < end; i++) {
@@ -149,8 +153,15 @@ void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t fi
                 gl->Disable(GL_CULL_FACE); /* MMD culls casters as it draws them (mmd_pass_shadow_map) */
             else if (flag == MMD_MAT_CAST_SHADOW)
                 gl->Enable(GL_CULL_FACE);
-            if ((mt->flags & flag) && ms[k].diffuse[3] > 0 && prim_of(mt->flags) == GL_TRIANGLES)
+            bool draws = (mt->flags & flag) && ms[k].diffuse[3] > 0 && prim_of(mt->flags) == GL_TRIANGLES;
+            /* MME's zplot: an effect's technique draws the caster, an empty one casts nothing */
+            if (draws && zplot && mmd_pass_hook(r, i, k, off, n, MMD_FX_PASS_ZPLOT, &ms[k], true, 0.0f, zplot)) {
+                gl->UseProgram(r->prog_depth); /* the hook leaves its own state set again: ours too */
+                gl->BindVertexArray(g->vao);
+                r->shadow_hooked = true;
+            } else if (draws) {
                 gl->DrawElements(GL_TRIANGLES, (GLsizei)n, GL_UNSIGNED_INT, (const void *)(off * 4));
+            }
             off += n;
         }
     }
@@ -162,6 +173,7 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
     gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_shadow);
     gl->Viewport(0, 0, r->o.shadow_map_size, r->o.shadow_map_size);
     gl->DepthMask(GL_TRUE);
+    r->shadow_fx_stale = true;
     gl->ClearDepth(1.0);
     /* Clear only what the last frame drew plus what this one can draw: the
      * rest of the map is still 1.0 from earlier clears. A full 2048^2 float
@@ -186,6 +198,7 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
         gl->Disable(GL_SCISSOR_TEST);
     }
     memcpy(d, now, sizeof now);
+    r->shadow_hooked = false;
     /* MMD draws the shadow map with each material's culling: only double-sided
      * materials cast from their back faces. Checked on MMD 9.31's frames of the
      * bench room: its ceiling, seen from above by the light, shows only back
@@ -204,8 +217,70 @@ void mmd_pass_shadow_map(mmd_renderer *r, const mmd_render_instance *ins, size_t
     mat_identity(id);
     gl->UniformMatrix4fv(r->u_depth[F_WORLD], 1, GL_FALSE, id);
     gl->UniformMatrix4fv(r->u_depth[F_VIEWPROJ], 1, GL_FALSE, f->shadow_vp);
-    mmd_draw_casters(r, ins, 0, count, MMD_MAT_CAST_SHADOW);
+    mmd_draw_casters(r, ins, 0, count, MMD_MAT_CAST_SHADOW, f);
     gl->Disable(GL_CULL_FACE);
     gl->FrontFace(GL_CCW);
-    mmd_accessories_draw_casters(r, r->u_depth[F_WORLD], id);
+    mmd_accessories_draw_casters(r, r->u_depth[F_WORLD], id, f);
+    if (r->shadow_hooked) { /* an effect's zplot (its own vertex shader): no bounds, the next frame clears all */
+        d[0] = d[1] = 0;
+        d[2] = d[3] = r->o.shadow_map_size;
+    }
+}
+
+/* The map's copy in D3D's row order: a depth texture like the map's. */
+static bool shadow_fx_target(mmd_renderer *r)
+{
+    const mmd_gl *gl = r->gl;
+    int s = r->o.shadow_map_size;
+    if (r->fbo_shadow_fx)
+        return true;
+    gl->GenTextures(1, &r->tex_shadow_fx);
+    gl->BindTexture(GL_TEXTURE_2D, r->tex_shadow_fx);
+    gl->TexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT32F, s, s, 0, GL_DEPTH_COMPONENT, GL_FLOAT, NULL);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    gl->GenFramebuffers(1, &r->fbo_shadow_fx);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_shadow_fx);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, r->tex_shadow_fx, 0);
+    gl->DrawBuffer(GL_NONE);
+    gl->ReadBuffer(GL_NONE);
+    if (gl->CheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE)
+        return true;
+    gl->DeleteFramebuffers(1, &r->fbo_shadow_fx);
+    gl->DeleteTextures(1, &r->tex_shadow_fx);
+    r->fbo_shadow_fx = r->tex_shadow_fx = 0;
+    return false;
+}
+
+/* MME's map (render.h): the built-in one is drawn with the light's clip y up
+ * the rows, as GL lays out a target; an effect reads D3D's uv through the
+ * translator's y flip (docs/effects.md "DX9 versus GL pixels"), so it gets
+ * the rows reversed, copied by a depth blit once per drawn map. The caller's
+ * framebuffers, scissor test and active unit's texture are kept (the colour
+ * pass goes on with its own bound). */
+unsigned mmd_renderer_shadow_map(mmd_renderer *r, int shadow_mode)
+{
+    if (!shadow_mode)
+        return r->tex_white;
+    if (!r->shadow_fx_stale)
+        return r->tex_shadow_fx;
+    const mmd_gl *gl = r->gl;
+    GLint draw = 0, read = 0, scissor = 0, tex = 0; /* the caller's, kept (tex: the active unit's) */
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+    gl->GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
+    gl->GetIntegerv(GL_SCISSOR_TEST, &scissor);
+    gl->GetIntegerv(GL_TEXTURE_BINDING_2D, &tex);
+    if (shadow_fx_target(r)) {
+        int s = r->o.shadow_map_size;
+        gl->Disable(GL_SCISSOR_TEST);
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_shadow);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_shadow_fx);
+        gl->BlitFramebuffer(0, 0, s, s, 0, s, s, 0, GL_DEPTH_BUFFER_BIT, GL_NEAREST);
+        r->shadow_fx_stale = false;
+    }
+    (scissor ? gl->Enable : gl->Disable)(GL_SCISSOR_TEST);
+    gl->BindTexture(GL_TEXTURE_2D, (GLuint)tex);
+    gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)draw);
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)read);
+    return r->tex_shadow_fx;
 }

@@ -207,10 +207,11 @@ void mmd_renderer_free(mmd_renderer *r)
                 gl->DeleteTextures(1, &r->tex_names[i]);
         mmd_accessories_free(r);
         mmd_background_free(r);
-        GLuint fbos[3] = {r->fbo_ms, r->fbo_res, r->fbo_shadow};
+        GLuint fbos[4] = {r->fbo_ms, r->fbo_res, r->fbo_shadow, r->fbo_shadow_fx};
         GLuint rbs[4] = {r->rb_ms_color, r->rb_ms_depth, r->rb_res_color, r->rb_res_depth};
         GLuint texs[4] = {r->tex_shadow, r->tex_white, r->tex_res, r->tex_glow};
-        gl->DeleteFramebuffers(3, fbos);
+        gl->DeleteFramebuffers(4, fbos);
+        gl->DeleteTextures(1, &r->tex_shadow_fx);
         gl->DeleteFramebuffers(1, &r->fbo_glow);
         gl->DeleteRenderbuffers(4, rbs);
         gl->DeleteRenderbuffers(1, &r->rb_glow_depth);
@@ -419,6 +420,17 @@ static void upload_instance(mmd_renderer *r, gpu_model *g, const mmd_render_inst
     }
 }
 
+/* The frame as a pass of this kind sees it (zplot draws into the self-shadow
+ * map: its size); object_world as mmd_pass_frame says. */
+static mmd_pass_frame pass_frame(const mmd_renderer *r, const frame_ctx *f, mmd_fx_pass_kind kind,
+                                 const float *object_world)
+{
+    bool map = kind == MMD_FX_PASS_ZPLOT;
+    return (mmd_pass_frame){f->v->view, f->proj_flip, f->world, object_world, f->shadow_vp, f->light_dir,
+                            f->light_color, f->v->eye, f->shadow_mode, map ? r->o.shadow_map_size : r->o.width,
+                            map ? r->o.shadow_map_size : r->o.height};
+}
+
 /* The hook's side of mmd_pass_hook (render_internal.h): the drawable and the
  * frame as render.h gives them; true when the hook drew it (its state then
  * left to the caller to set again). */
@@ -430,8 +442,7 @@ bool mmd_pass_hook_call(mmd_renderer *r, size_t slot, uint32_t material, size_t 
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
                       {g->mats[material].tex != 0, g->mats[material].sphere != 0, true, self_shadow}, edge_offset,
                       false};
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, f->hook_world, f->shadow_vp, f->light_dir,
-                         f->light_color, f->v->eye, f->shadow_mode, r->o.width, r->o.height};
+    mmd_pass_frame pf = pass_frame(r, f, kind, f->hook_world);
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 
@@ -442,10 +453,10 @@ bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, si
         return false;
     const gpu_accessory *g = &r->accs[slot];
     mmd_drawable d = {slot, material, (uint32_t)first, (uint32_t)count,
-                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, false, kind == MMD_FX_PASS_OBJECT_SS},
+                      {g->mats[material].tex != 0, g->mats[material].sphere != 0, false,
+                       kind == MMD_FX_PASS_OBJECT_SS || kind == MMD_FX_PASS_ZPLOT},
                       0.0f, true};
-    mmd_pass_frame pf = {f->v->view, f->proj_flip, f->world, f->hook_world ? f->hook_world : g->world, f->shadow_vp,
-                         f->light_dir, f->light_color, f->v->eye, f->shadow_mode, r->o.width, r->o.height};
+    mmd_pass_frame pf = pass_frame(r, f, kind, f->hook_world ? f->hook_world : g->world);
     return r->o.pass_hook(r->o.pass_hook_user, r, &d, kind, s, &pf);
 }
 
@@ -590,7 +601,8 @@ static mmd_status draw(mmd_renderer *r, const mmd_render_instance *ins, size_t c
     f.shadow_mode = r->o.self_shadow && shadow && (shadow->mode == 1 || shadow->mode == 2) ? shadow->mode : 0;
     if (f.shadow_mode) {
         mmd_shadow_matrix(v, f.light_dir, f.shadow_mode, shadow->distance, f.shadow_vp);
-        if (mmd_shadow_any_receiver(r, ins, count) || mmd_accessories_any_visible(r)) /* else nothing samples the map */
+        /* else nothing samples the map (a pass hook's effect may: register s0) */
+        if (mmd_shadow_any_receiver(r, ins, count) || mmd_accessories_any_visible(r) || mmd_pass_hook_enabled(r))
             mmd_pass_shadow_map(r, ins, count, &f);
         mmd_prof_mark(r, MMD_PASS_SHADOW_MAP);
     } else {

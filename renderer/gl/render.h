@@ -81,7 +81,7 @@ typedef struct mmd_pass_frame {
     const float *shadow_vp;         /* the self-shadow map's view-projection (shadow_mode != 0) */
     const float *light_dir, *light_color, *eye;
     int shadow_mode;                /* 0 off, 1 or 2: MMD's self-shadow modes */
-    int width, height;              /* the render target's pixels */
+    int width, height;              /* the render target's pixels (zplot: the self-shadow map's) */
 } mmd_pass_frame;
 struct mmd_renderer;
 typedef bool (*mmd_pass_hook_fn)(void *user, struct mmd_renderer *r, const mmd_drawable *d, mmd_fx_pass_kind kind,
@@ -265,6 +265,15 @@ void mmd_renderer_set_pass_hook(struct mmd_renderer *r, mmd_pass_hook_fn fn, voi
  * MMD's edge geometry. The render's own state is restored by the renderer
  * after the hook. */
 void mmd_renderer_draw_geometry(struct mmd_renderer *r, const mmd_drawable *d);
+/* MMD's self-shadow map as MME hands an effect's sampler at register(s0) with
+ * no texture (full.fx's DefSampler): a depth texture read with the compare off,
+ * R = D3D's z/w of the Object = "Light" matrices (mmd_pass_frame.shadow_vp with
+ * depth 0..1), far 1 where nothing casts; its rows in D3D's order (row 0 at the
+ * light's clip y = +1, where an effect's uv 0.5 + xy / w x (0.5, -0.5) reads
+ * through the translator's y flip). shadow_mode 0 (self-shadow off): the white
+ * texture (all far), as nanoem's fallback. The copy is made once per frame on
+ * first use; the framebuffer bindings are kept. 0 when it cannot be made. */
+unsigned mmd_renderer_shadow_map(struct mmd_renderer *r, int shadow_mode);
 /* The GL textures of d's material as MME's MATERIALTEXTURE, MATERIALSPHEREMAP
  * and MATERIALTOONTEXTURE read them: its texture, sphere map and toon (the
  * renderer's white texture where it has none). */

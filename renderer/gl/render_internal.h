@@ -160,6 +160,9 @@ struct mmd_renderer {
     mmd_frame_hook_fn frame_hook; /* mmd_renderer_set_frame_hook */
     void *frame_hook_user;
     GLuint fbo_shadow, tex_shadow;
+    GLuint fbo_shadow_fx, tex_shadow_fx; /* the map in MME's row order (mmd_renderer_shadow_map), made on use */
+    bool shadow_fx_stale;                /* the map was drawn since tex_shadow_fx was copied */
+    bool shadow_hooked;                  /* a pass hook drew a caster (zplot) into the map this frame */
     int shadow_dirty[4]; /* x0, y0, x1, y1: shadow map texels drawn since the last clear */
     GLuint tex_white, toon_shared[10];
     gpu_model *models;
@@ -208,9 +211,9 @@ static inline bool mmd_pass_hook_enabled(const mmd_renderer *r)
     return r->o.pass_hook != NULL;
 }
 /* The same for subset `material` of accessory `slot` in its colour pass
- * (pass_accessory.c: object or object_ss) and its ground shadow (shadow); s:
- * its values (mmd_accessory_state). The drawable's object_world is f's
- * hook_world, else the accessory's placement. */
+ * (pass_accessory.c: object or object_ss), its self-shadow map caster (zplot)
+ * and its ground shadow (shadow); s: its values (mmd_accessory_state). The
+ * drawable's object_world is f's hook_world, else the accessory's placement. */
 bool mmd_pass_hook_accessory(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
                              mmd_fx_pass_kind kind, const mmd_material_state *s, const frame_ctx *f);
 static inline bool mmd_pass_hook(mmd_renderer *r, size_t slot, uint32_t material, size_t first, size_t count,
@@ -291,8 +294,11 @@ void mmd_background_free(mmd_renderer *r);
 void mmd_pass_ground_shadows(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end,
                              bool accessories, const frame_ctx *f);
 /* Draws, with the bound program and state, the triangle materials of every
- * shown instance in slots [first, end) that have `flag` set and are not fully transparent. */
-void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end, uint8_t flag);
+ * shown instance in slots [first, end) that have `flag` set and are not fully
+ * transparent. zplot: the frame whose pass hook each self-shadow caster is
+ * asked with kind zplot first (pass_shadow_map.c); NULL: none asked. */
+void mmd_draw_casters(mmd_renderer *r, const mmd_render_instance *ins, size_t first, size_t end, uint8_t flag,
+                      const frame_ctx *zplot);
 
 /* accessory.c: upload, placement, worlds; pass_accessory.c: the colour pass
  * (after_models selects which of the two draw times), casters for the shadow
@@ -302,7 +308,8 @@ void mmd_accessories_update_worlds(mmd_renderer *r, mmd_anim *const *anims, size
 bool mmd_accessories_any_visible(const mmd_renderer *r);
 /* MMD_E_GL when an accessory program does not build. */
 mmd_status mmd_pass_accessories(mmd_renderer *r, const frame_ctx *f, bool after_models, mmd_error *err);
-void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16]);
+void mmd_accessories_draw_casters(mmd_renderer *r, GLint u_world_loc, const float pass_world[16],
+                                  const frame_ctx *zplot);
 /* Whether accessory g casts shadows this frame (shown, shadow on, not fully transparent). */
 static inline bool mmd_accessory_casts(const gpu_accessory *g)
 {

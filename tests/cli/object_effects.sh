@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/cli/object_effects.sh BUILD - MikuMikuEffect object effects (issue 27): our own effects
 # (tests/fx/solid.fx, flat.fx, edge_green.fx, shadow_off.fx, shadow_green.fx, shadow_colour.fx,
-# object_only.fx, subset.fx) on the generated demo's character and its stage accessory through
+# object_only.fx, subset.fx, the self-shadow map's zplot_none.fx, self_shadow.fx,
+# self_shadow_zplot.fx) on the generated demo's character and its stage accessory through
 # scene.ini `effect =`, a same-named .fx beside the file and a project's .emm, checked pixel by
 # pixel (tests/util/png_check.py); MME's technique choice (object techniques with the self-shadow
 # on, Subset); deterministic across --threads and chunks; a broken effect warns and keeps the
@@ -40,6 +41,25 @@ $CHECK only_colour "$TMP/plain/$F" "$TMP/edge/$F" 00ff00 \
     && t_pass "edge_green.fx: the edge pass's hull drawn green where the built-in edge was, nothing else" \
     || t_fail "edge_green.fx: the edge pass's hull drawn green where the built-in edge was, nothing else"
 
+# --- MMD's self-shadow map: zplot and register(s0) (the demo's self-shadow is on) -----------
+scene zplot_none "$FX/zplot_none.fx"
+t_expect "zplot_none.fx renders" 0 "$MMD" "$TMP/zplot_none.ini" -o "$TMP/zplot_none/" "${SMALL[@]}" --strict-effects
+$CHECK lighter "$TMP/plain/$F" "$TMP/zplot_none/$F" \
+    && t_pass "zplot_none.fx: an empty zplot technique casts no self-shadow (those pixels lit, none darker)" \
+    || t_fail "zplot_none.fx: an empty zplot technique casts no self-shadow (those pixels lit, none darker)"
+scene ss "$FX/self_shadow.fx"
+scene ssz "$FX/self_shadow_zplot.fx"
+t_expect "self_shadow.fx renders" 0 "$MMD" "$TMP/ss.ini" -o "$TMP/ss/" "${SMALL[@]}" --strict-effects
+t_expect "self_shadow_zplot.fx renders" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/ssz/" "${SMALL[@]}" --strict-effects
+lit=$($CHECK count "$TMP/ss/$F" 00ff00)
+dark=$($CHECK count "$TMP/ss/$F" 0000ff)
+[ "$lit" -gt 100 ] && [ "$dark" -gt 100 ] \
+    && t_pass "self_shadow.fx: its receiver reads the map at s0 ($lit lit green, $dark shadowed blue)" \
+    || t_fail "self_shadow.fx: its receiver reads the map at s0 ($lit lit green, $dark shadowed blue)"
+$CHECK only_colour "$TMP/plain/$F" "$TMP/ss/$F" 00ff00,0000ff \
+    && t_pass "self_shadow.fx: only its receivers change (the built-in materials beside them keep their bytes)" \
+    || t_fail "self_shadow.fx: only its receivers change (the built-in materials beside them keep their bytes)"
+same "$TMP/ss/$F" "$TMP/ssz/$F" "self_shadow_zplot.fx: the effect's zplot draws the map the built-in pass draws"
 # --- the ground shadow (MMDPass "shadow"): the demo's character casts it on the stage ----------
 sed "s|^\\[output\\]|[output]\\nground_shadow = off|" "$S" >"$TMP/noground.ini"
 t_expect "no ground shadow" 0 "$MMD" "$TMP/noground.ini" -o "$TMP/noground/" "${SMALL[@]}"
@@ -126,6 +146,17 @@ for f in 10 11 12 13; do
 done
 [ $ok -eq 1 ] && t_pass "flat.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
     || t_fail "flat.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
+t_expect "self_shadow_zplot.fx, 1 thread" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/z1/" "${RANGE[@]}" --threads 1
+t_expect "self_shadow_zplot.fx, 3 threads" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/z3/" "${RANGE[@]}" --threads 3
+t_expect "self_shadow_zplot.fx, chunk 0/2" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/zc/" "${RANGE[@]}" --chunk 0/2
+t_expect "self_shadow_zplot.fx, chunk 1/2" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/zc/" "${RANGE[@]}" --chunk 1/2
+ok=1
+for f in 10 11 12 13; do
+    cmp -s "$TMP/z1/frame_0000$f.png" "$TMP/z3/frame_0000$f.png" || ok=0
+    cmp -s "$TMP/z1/frame_0000$f.png" "$TMP/zc/frame_0000$f.png" || ok=0
+done
+[ $ok -eq 1 ] && t_pass "self_shadow_zplot.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
+    || t_fail "self_shadow_zplot.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
 t_expect "shadow_green.fx, 1 thread" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/g1/" "${RANGE[@]}" --threads 1
 t_expect "shadow_green.fx, 3 threads" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/g3/" "${RANGE[@]}" --threads 3
 t_expect "shadow_green.fx, chunk 0/2" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/gch/" "${RANGE[@]}" --chunk 0/2

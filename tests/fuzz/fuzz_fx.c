@@ -1,7 +1,8 @@
 /* tests/fuzz/fuzz_fx.c - libFuzzer target: effect text -> mmd_fx_load (the
  * preprocessor with includes, the effect grammar) -> every Script string
  * split -> MME's technique choice (renderer/fx/select.h: every pass kind for
- * a few materials, each technique's Subset) -> free. #include as tests/fuzz/fx_input.h says ("self.fxsub" reads the
+ * a few materials, each technique's Subset), every sampler's register(sN)
+ * read -> free. #include as tests/fuzz/fx_input.h says ("self.fxsub" reads the
  * input again: the include caps and the cycle check are exercised).
  * Seeds: corpus/fx/ (tools/mkcorpus), dict: fx.dict. */
 #include <stddef.h>
@@ -53,6 +54,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     for (uint32_t i = 0; i < fx->param_count; i++)
         split_scripts(fx, fx->params[i].annotations, fx->params[i].annotation_count);
+    for (uint32_t i = 0; i < fx->sampler_count; i++) {
+        int reg = mmd_fx_sampler_register(&fx->samplers[i]);
+        if (reg < -1 || reg > 99)
+            abort(); /* the header's promise */
+    }
     for (uint32_t i = 0; i < fx->technique_count; i++) {
         const mmd_fx_technique *t = &fx->techniques[i];
         split_scripts(fx, t->annotations, t->annotation_count);

@@ -369,6 +369,23 @@ TEST(script_order_classifies)
     CHECK_STR(mmd_fx_order_name(MMD_FX_ORDER_COUNT), "");
 }
 
+/* register(sN) read from a sampler's semantic (MME binds MMD's self-shadow
+ * map at s0: full.fx's `sampler DefSampler : register(s0);`). */
+TEST(sampler_registers)
+{
+    mmd_fx *fx = parse("sampler DefSampler : register(s0);\n"
+                       "sampler2D B : REGISTER ( S12 ) = sampler_state { MinFilter = POINT; };\n"
+                       "sampler C : register(c0);\nsampler D;\nsampler E : register(s100);\n"
+                       "sampler F : register(s);\nsampler G : TEXCOORD0;\n");
+    REQUIRE(fx);
+    REQUIRE(fx->sampler_count == 7);
+    static const int want[7] = {0, 12, -1, -1, -1, -1, -1};
+    for (uint32_t i = 0; i < 7; i++)
+        CHECK_EQ_INT(mmd_fx_sampler_register(&fx->samplers[i]), want[i]);
+    CHECK_EQ_INT(mmd_fx_sampler_register(NULL), -1);
+    mmd_fx_free(fx);
+}
+
 TEST(macros_expand)
 {
     mmd_fx *fx = parse("#define N 4\n"
@@ -655,6 +672,7 @@ int main(void)
     RUN(stateblock_states_and_shaders_apply_to_passes);
     RUN(script_commands_split);
     RUN(script_order_classifies);
+    RUN(sampler_registers);
     RUN(macros_expand);
     RUN(conditionals_choose);
     RUN(includes_are_relative_and_located);

@@ -23,6 +23,7 @@
 #include "renderer/gl/render_internal.h"
 #include "renderer/gl/shader.h"
 #include "renderer/image/decode.h"
+#include "tests/util/fx_files.h"
 #include "tests/util/test.h"
 #include "tests/unit/anim_fixture.h"
 #include "tests/unit/render_golden.h"
@@ -1257,6 +1258,8 @@ static bool recording_hook(void *user, mmd_renderer *r, const mmd_drawable *d, m
             f->width, flat};
     if (kind == MMD_FX_PASS_EDGE || (h->shadow_only && kind != MMD_FX_PASS_SHADOW))
         return false;
+    if (kind == MMD_FX_PASS_ZPLOT)
+        return false; /* the runtime's tests below draw zplot */
     if ((int)d->material == h->red && h->prog) { /* Draw=Geometry with a program of the hook's own */
         mat4 proj, view, world, vp, mvp;
         memcpy(proj, f->proj, sizeof proj);
@@ -1339,8 +1342,13 @@ TEST(pass_hook_per_drawable_and_kind)
     REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
     REQUIRE(render_cube(r, &c, &v, &sh, b) == 0);
     CHECK(memcmp(a, b, (size_t)W * H * 4) == 0); /* asked, drew nothing: the very pixels */
-    REQUIRE(h.n == 3);
-    const hook_call *k = h.calls;
+    REQUIRE(h.n == 4);
+    /* zplot first: the self-shadow map, per casting material (the cube), at the map's size */
+    CHECK(h.calls[0].slot == 0 && h.calls[0].material == 0 && h.calls[0].first == 0 && h.calls[0].count == 36);
+    CHECK(h.calls[0].kind == MMD_FX_PASS_ZPLOT && h.calls[0].use.self_shadow);
+    CHECK_EQ_INT(h.calls[0].technique, -1); /* object_passes.fx has none: the built-in caster */
+    CHECK_EQ_INT(h.calls[0].width, 1024);
+    const hook_call *k = h.calls + 1;
     CHECK(k[0].slot == 0 && k[0].material == 0 && k[0].first == 0 && k[0].count == 36);
     CHECK(k[0].kind == MMD_FX_PASS_OBJECT_SS && k[0].use.texture && k[0].use.toon && !k[0].use.self_shadow);
     CHECK_EQ_INT(k[0].technique, 2); /* ObjectSS (UseToon) */
@@ -1604,6 +1612,198 @@ TEST(object_effect_through_the_runtime)
     free(b);
 }
 
+/* ------------------------------------------------- MMD's self-shadow map */
+
+/* golden_self_shadow's scene (the cube's shadow on its toon-shaded floor) drawn
+ * once into rgba (W x H, no MSAA) with self-shadow `mode`: the cube's flags
+ * `cube`, the floor receiving; fx (NULL: none, no hook) the model's object
+ * effect, drawn by the runtime through the pass hook. 0 on success. */
+static int shadow_frame(uint8_t cube, const mmd_fx *fx, int mode, int threads, uint8_t *rgba)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = cube;
+    c.mat[1].flags = MMD_MAT_RECEIVE_SHADOW;
+    int toon = add_texture(&c, "toon.png"); /* a dark shade: a white one shows no shadow */
+    c.mat[0].toon_shared = c.mat[1].toon_shared = false;
+    c.mat[0].toon = c.mat[1].toon = toon;
+    mmd_render_view v;
+    default_view(&v, 1.3f);
+    mmd_shadow_state sh = {mode, 0.01125f};
+    mmd_render_options o;
+    small_options(&o);
+    o.samples = 1, o.threads = threads;
+    mmd_renderer *r = NULL;
+    mmd_fx_objects *objs = NULL;
+    mmd_error err = {0};
+    int rc = -1;
+    if (mmd_renderer_create(&o, &r, &err) != MMD_OK || mmd_renderer_add_model(r, &c.m, g_assets, &err) != MMD_OK)
+        goto end;
+    if (fx) {
+        mmd_fx_effect_config cfg = {.gl = mmd_renderer_api(r), .width = W, .height = H};
+        if (mmd_fx_objects_create(NULL, &objs, &err) != MMD_OK ||
+            mmd_fx_objects_add(objs, r, 0, &c.m, false, "cube.pmx", fx, &cfg, &err) != MMD_OK)
+            goto end;
+        mmd_renderer_set_pass_hook(r, mmd_fx_objects_hook, objs);
+        mmd_fx_frame f;
+        memset(&f, 0, sizeof f);
+        f.width = W, f.height = H;
+        mmd_fx_frame_camera(&f, v.view, v.proj);
+        mmd_fx_objects_frame(objs, &f);
+    }
+    float pos[28 * 3], nrm[28 * 3];
+    mmd_render_instance in;
+    cube_instance(&c, pos, nrm, &in);
+    if (mmd_renderer_draw(r, &in, 1, &v, NULL, &sh, rgba, &err) == MMD_OK &&
+        (!objs || mmd_fx_objects_status(objs, &err) == MMD_OK))
+        rc = 0;
+end:
+    if (rc)
+        printf("#   shadow_frame: %s\n", err.msg);
+    mmd_fx_objects_free(objs);
+    mmd_renderer_free(r);
+    return rc;
+}
+
+static size_t differing(const uint8_t *a, const uint8_t *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++)
+        n += memcmp(a + i * 4, b + i * 4, 4) != 0;
+    return n;
+}
+
+/* MME's empty zplot technique (tests/fx/zplot_none.fx) turns the object's
+ * self-shadow casting off: the very bytes of the cube without its cast flag;
+ * the floor's shadowed pixels lit, nothing else changed. */
+TEST(empty_zplot_casts_nothing)
+{
+    mmd_fx *fx = fx_file_load("tests/fx/zplot_none.fx");
+    REQUIRE(fx);
+    size_t n = (size_t)W * H * 4;
+    uint8_t *cast = malloc(n), *none = malloc(n), *fx_px = malloc(n);
+    REQUIRE(cast && none && fx_px);
+    uint8_t both = MMD_MAT_CAST_SHADOW | MMD_MAT_RECEIVE_SHADOW;
+    REQUIRE(shadow_frame(both, NULL, 1, 2, cast) == 0);
+    REQUIRE(shadow_frame(MMD_MAT_RECEIVE_SHADOW, NULL, 1, 2, none) == 0);
+    REQUIRE(shadow_frame(both, fx, 1, 2, fx_px) == 0);
+    size_t shadowed = differing(cast, none);
+    printf("#   cube's shadow: %zu pixels; empty zplot vs no cast flag: %zu differ\n", shadowed,
+           differing(fx_px, none));
+    CHECK(shadowed > 200);
+    CHECK(memcmp(fx_px, none, n) == 0);
+    free(cast);
+    free(none);
+    free(fx_px);
+    mmd_fx_free(fx);
+}
+
+/* Floor pixels (pure green: lit, pure blue: shadowed, tests/fx/self_shadow.fx)
+ * that agree with the built-in pass (shadowed = the built-in floor differs
+ * from the one without the cube's cast flag). */
+static void agreement(const uint8_t *effect, const uint8_t *cast, const uint8_t *none, int counts[4])
+{
+    memset(counts, 0, 4 * sizeof *counts); /* lit agree, shadowed agree, lit but built-in dark, shadowed but lit */
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        const uint8_t *p = effect + i * 4;
+        bool green = p[0] == 0 && p[1] == 255 && p[2] == 0, blue = p[0] == 0 && p[1] == 0 && p[2] == 255;
+        if (!green && !blue)
+            continue;
+        bool dark = memcmp(cast + i * 4, none + i * 4, 4) != 0;
+        counts[green ? (dark ? 2 : 0) : (dark ? 1 : 3)]++;
+    }
+}
+
+/* MME binds MMD's self-shadow map to register(s0): tests/fx/self_shadow.fx
+ * (full.fx's object_ss shape: ZCalcTex against DefSampler's R, SKII1, or
+ * SKII2 x v with parthf) on the floor shadows where the built-in pass does
+ * (modes 1 and 2); with its zplot technique (self_shadow_zplot.fx) the cube
+ * is drawn into the map by the effect: the same verdicts; the same bytes
+ * with 1 or 3 threads. */
+TEST(object_ss_reads_the_shadow_map_at_s0)
+{
+    mmd_fx *fx = fx_file_load("tests/fx/self_shadow.fx"), *fz = fx_file_load("tests/fx/self_shadow_zplot.fx");
+    REQUIRE(fx && fz);
+    size_t n = (size_t)W * H * 4;
+    uint8_t *cast = malloc(n), *none = malloc(n), *e = malloc(n), *z = malloc(n), *z3 = malloc(n);
+    REQUIRE(cast && none && e && z && z3);
+    for (int mode = 1; mode <= 2; mode++) {
+        REQUIRE(shadow_frame(MMD_MAT_CAST_SHADOW, NULL, mode, 2, cast) == 0);
+        REQUIRE(shadow_frame(0, NULL, mode, 2, none) == 0);
+        REQUIRE(shadow_frame(MMD_MAT_CAST_SHADOW, fx, mode, 2, e) == 0);
+        REQUIRE(shadow_frame(MMD_MAT_CAST_SHADOW, fz, mode, 1, z) == 0);
+        REQUIRE(shadow_frame(MMD_MAT_CAST_SHADOW, fz, mode, 3, z3) == 0);
+        int k[4], kz[4];
+        agreement(e, cast, none, k);
+        agreement(z, cast, none, kz);
+        int floor = k[0] + k[1] + k[2] + k[3];
+        printf("#   mode %d: floor %d px: lit %d, shadowed %d agree; lit where built-in dark %d, shadowed where "
+               "lit %d; effect's zplot: %d %d %d %d, %zu px differ from the built-in map's\n",
+               mode, floor, k[0], k[1], k[2], k[3], kz[0], kz[1], kz[2], kz[3], differing(e, z));
+        CHECK(floor > W * H / 4 && k[1] > 200);
+        CHECK((k[0] + k[1]) * 100 >= floor * 99); /* >= 99 % of the floor agrees */
+        CHECK(k[3] * 1000 <= floor);               /* lit pixels are not darkened */
+        CHECK((kz[0] + kz[1]) * 100 >= floor * 99);
+        CHECK(memcmp(z, z3, n) == 0);
+    }
+    free(cast);
+    free(none);
+    free(e);
+    free(z);
+    free(z3);
+    mmd_fx_free(fx);
+    mmd_fx_free(fz);
+}
+
+/* mmd_renderer_shadow_map (MME's s0) is asked in the middle of the colour
+ * pass: its copy keeps the caller's framebuffers and the active unit's
+ * texture (it once left its own bound there, and the next built-in materials
+ * drew with it); white while the self-shadow is off; one copy per drawn map. */
+TEST(shadow_map_copy_keeps_the_callers_bindings)
+{
+    cube_model c;
+    cube_build(&c, true);
+    c.mat[0].flags = MMD_MAT_CAST_SHADOW;
+    c.mat[1].flags = MMD_MAT_RECEIVE_SHADOW;
+    mmd_render_view v;
+    default_view(&v, 1.3f);
+    mmd_shadow_state sh = {1, 0.01125f};
+    mmd_render_options o;
+    small_options(&o);
+    mmd_renderer *r;
+    mmd_error err;
+    REQUIRE(mmd_renderer_create(&o, &r, &err) == MMD_OK);
+    uint8_t *rgba = malloc((size_t)W * H * 4);
+    REQUIRE(rgba && render_cube(r, &c, &v, &sh, rgba) == 0); /* the map drawn */
+    const mmd_gl *gl = r->gl;
+    GLuint tex = 0, fbo = 0;
+    gl->GenTextures(1, &tex);
+    gl->ActiveTexture(GL_TEXTURE0 + 2);
+    gl->BindTexture(GL_TEXTURE_2D, tex);
+    gl->GenFramebuffers(1, &fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, fbo);
+    CHECK(mmd_renderer_shadow_map(r, 0) == r->tex_white);
+    unsigned map = mmd_renderer_shadow_map(r, 1);
+    CHECK(map != 0 && map != r->tex_shadow && map != r->tex_white);
+    CHECK(mmd_renderer_shadow_map(r, 2) == map); /* the same copy until the map is drawn again */
+    GLint t = -1, draw = -1, read = -1, active = -1;
+    gl->GetIntegerv(GL_TEXTURE_BINDING_2D, &t);
+    gl->GetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw);
+    gl->GetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
+    gl->GetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    CHECK_EQ_INT(t, (int)tex);
+    CHECK_EQ_INT(draw, (int)fbo);
+    CHECK_EQ_INT(read, (int)fbo);
+    CHECK_EQ_INT(active, GL_TEXTURE0 + 2);
+    CHECK_EQ_INT((int)gl->GetError(), GL_NO_ERROR);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl->DeleteFramebuffers(1, &fbo);
+    gl->DeleteTextures(1, &tex);
+    gl->ActiveTexture(GL_TEXTURE0);
+    free(rgba);
+    mmd_renderer_free(r);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -1640,5 +1840,8 @@ int main(int argc, char **argv)
     RUN(pass_hook_ground_shadow);
     RUN(pre_hook_before_the_objects);
     RUN(object_effect_through_the_runtime);
+    RUN(empty_zplot_casts_nothing);
+    RUN(object_ss_reads_the_shadow_map_at_s0);
+    RUN(shadow_map_copy_keeps_the_callers_bindings);
     return test_finish();
 }

@@ -15,9 +15,11 @@
 #include "core/xfile.h"
 #include "core/model.h"
 #include "core/pmx_write.h"
+#include "renderer/gl/fx_object.h"
 #include "renderer/gl/render.h"
 #include "renderer/image/diff.h"
 #include "tests/unit/render_golden.h"
+#include "tests/util/fx_files.h"
 #include "tests/util/test.h"
 #include "tests/unit/anim_fixture.h"
 #include "tests/util/x_fixture.h"
@@ -125,7 +127,30 @@ typedef struct frame_opts {
     int frames;             /* render this many frames, keep the last */
     bool blue;              /* a blue-grey background instead of white */
     size_t texture_budget;  /* 0: the default */
+    const mmd_fx *fx;       /* accessory fx_slot's object effect (gl/fx_object.h); NULL: none */
+    int fx_slot;
 } frame_opts;
+
+/* fo's object effect on its accessory, drawn through the pass hook; *out NULL without one. */
+static int effect_hook(mmd_renderer *r, const acc_item *items, const frame_opts *fo, const mmd_render_view *v,
+                       mmd_fx_objects **out, mmd_error *err)
+{
+    *out = NULL;
+    if (!fo->fx)
+        return 0;
+    mmd_fx_effect_config cfg = {.gl = mmd_renderer_api(r), .width = W, .height = H};
+    if (mmd_fx_objects_create(NULL, out, err) != MMD_OK ||
+        mmd_fx_objects_add_accessory(*out, r, (size_t)fo->fx_slot, &items[fo->fx_slot].x->mesh, false, fo->fx, &cfg,
+                                     err) != MMD_OK)
+        return -1;
+    mmd_renderer_set_pass_hook(r, mmd_fx_objects_hook, *out);
+    mmd_fx_frame f;
+    memset(&f, 0, sizeof f);
+    f.width = W, f.height = H;
+    mmd_fx_frame_camera(&f, v->view, v->proj);
+    mmd_fx_objects_frame(*out, &f);
+    return 0;
+}
 
 static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *rgba)
 {
@@ -169,10 +194,16 @@ static int render(const acc_item *items, int n, const frame_opts *fo, uint8_t *r
     }
     mmd_render_view v;
     golden_view(&v, W, H);
+    mmd_fx_objects *objs = NULL;
+    if (!rc)
+        rc = effect_hook(r, items, fo, &v, &objs, &err);
     for (int f = 0; f < (fo->frames ? fo->frames : 1) && !rc; f++)
         rc = mmd_renderer_draw(r, &in, fo->model ? 1 : 0, &v, NULL, fo->shadow, rgba, &err) != MMD_OK;
+    if (!rc && objs)
+        rc = mmd_fx_objects_status(objs, &err) != MMD_OK;
     if (rc)
         printf("#   %s\n", err.msg);
+    mmd_fx_objects_free(objs);
     mmd_renderer_free(r);
     return rc;
 }
@@ -291,6 +322,53 @@ TEST(shadow_flag)
     it[1].a.place.shadow = false;
     fo.ground = true;
     golden("acc_shadow_off", it, 2, &fo);
+    mmd_x_free(x);
+    mmd_x_free(fl);
+}
+
+/* An accessory's object effect in the self-shadow map (MME's zplot): an
+ * empty zplot technique (tests/fx/zplot_none.fx) makes the box cast nothing,
+ * the bytes of the box with its shadow flag off; full.fx's z-plot
+ * (tests/fx/self_shadow_zplot.fx) casts it again: the floor as with the
+ * built-in caster (the box itself is its receiver technique's green and blue). */
+TEST(accessory_zplot)
+{
+    mmd_xmesh *x = box(0.9f, 0.9f, 0.9f), *fl = floor_slab();
+    mmd_fx *none = fx_file_load("tests/fx/zplot_none.fx"), *plot = fx_file_load("tests/fx/self_shadow_zplot.fx");
+    REQUIRE(none && plot);
+    acc_item it[2] = {item(fl, 0, 0, 0, 1), item(x, 0, 4, 0, 1)};
+    it[0].a.place.shadow = false;
+    mmd_shadow_state sh = {.mode = 1, .distance = 0.01125f};
+    frame_opts fo = {.shadow = &sh, .fx_slot = 1};
+    size_t n = (size_t)W * H * 4;
+    uint8_t *cast = malloc(n), *no_cast = malloc(n), *a = malloc(n), *b = malloc(n);
+    REQUIRE(cast && no_cast && a && b);
+    REQUIRE(render(it, 2, &fo, cast) == 0);
+    fo.fx = none;
+    REQUIRE(render(it, 2, &fo, a) == 0);
+    fo.fx = plot;
+    REQUIRE(render(it, 2, &fo, b) == 0);
+    fo.fx = NULL;
+    it[1].a.place.shadow = false;
+    REQUIRE(render(it, 2, &fo, no_cast) == 0);
+    size_t shadow = 0, differ = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        shadow += memcmp(cast + i * 4, no_cast + i * 4, 4) != 0;
+        const uint8_t *p = b + i * 4;
+        bool box = p[0] == 0 && ((p[1] == 255 && p[2] == 0) || (p[1] == 0 && p[2] == 255));
+        differ += !box && memcmp(cast + i * 4, p, 4) != 0;
+    }
+    printf("#   the box's self-shadow: %zu pixels; with the effect's z-plot %zu floor pixels differ\n", shadow,
+           differ);
+    CHECK(shadow > 100);
+    CHECK(memcmp(a, no_cast, n) == 0);
+    CHECK(differ == 0); /* a closed box: the effect's back-face culling (D3D's default) changes nothing */
+    free(cast);
+    free(no_cast);
+    free(a);
+    free(b);
+    mmd_fx_free(none);
+    mmd_fx_free(plot);
     mmd_x_free(x);
     mmd_x_free(fl);
 }
@@ -497,6 +575,7 @@ int main(int argc, char **argv)
     RUN(opacity_and_add_blend);
     RUN(after_models_order);
     RUN(shadow_flag);
+    RUN(accessory_zplot);
     RUN(screen_shows_previous_frame);
     RUN(parented_to_a_dancing_hand);
     RUN(x_matches_its_pmx_twin_where_shading_agrees);

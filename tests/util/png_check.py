@@ -19,6 +19,8 @@ libraries beyond Python's own: zlib and the five PNG filters).
                                       PLAIN has pixels of the edge colour EDGE (hex) and OUT none;
                                       OUT differs from PLAIN only where SOLID is SOLIDC (the
                                       object, from only_colour's render) or PLAIN is EDGE
+  png_check.py lighter PLAIN OUT      OUT differs from PLAIN somewhere, and where it does it is
+                                      no darker in any channel (a shadow taken away, nothing else)
   png_check.py same_mask BASE REF OUT RRGGBB
                                       REF differs from BASE somewhere, and OUT differs from BASE at
                                       exactly those pixels, all RRGGBB there (an effect drawing
@@ -93,6 +95,14 @@ def main():
         if missing:
             return fail(missing, "a colour not drawn")
         return fail([(x, y, o[y][x]) for x, y in changed if o[y][x] not in cs], "changed but not %s" % sys.argv[4])
+    if check == "lighter":
+        w, h, p = read_png(sys.argv[2])
+        _, _, o = read_png(sys.argv[3])
+        changed = [(x, y) for y in range(h) for x in range(w) if o[y][x] != p[y][x]]
+        if not changed:
+            return fail([None], "nothing changed")
+        return fail([(x, y, p[y][x], o[y][x]) for x, y in changed
+                     if any(a < b for a, b in zip(o[y][x], p[y][x]))], "changed and darker")
     if check == "count":
         w, h, o = read_png(sys.argv[2])
         c = colour(sys.argv[3])

@@ -10,4 +10,7 @@ technique MainTec0 < string MMDPass = "object"; bool UseTexture = false; > {
         PixelShader = compile ps_3_0 PS(false); }
 }
 technique EdgeTec < string MMDPass = "edge"; > { }
+sampler DefSampler : register(s0);
+sampler MMDSamp1 : register( S1 );
+technique ZplotTec < string MMDPass = "zplot"; > { }
 technique11 T11 { pass P { } }
