@@ -33,14 +33,5 @@ cmp -s "$TMP/plain/frame_000012.png" "$TMP/diff/frame_000012.png" && t_fail "--d
 
 # --- every effect at once: deterministic across threads and chunks ---------------------
 ALL=(--glow --soft-shadow=contact --diffusion --ssaa 2 --fxaa --size 160x90 --aa 1 --progress none --frames 10-13)
-t_expect "all effects, 1 thread" 0 "$MMD" "$S" -o "$TMP/a1/" "${ALL[@]}" --threads 1
-t_expect "all effects, 3 threads" 0 "$MMD" "$S" -o "$TMP/a3/" "${ALL[@]}" --threads 3
-t_expect "all effects, chunk 0/2" 0 "$MMD" "$S" -o "$TMP/ac/" "${ALL[@]}" --chunk 0/2
-t_expect "all effects, chunk 1/2" 0 "$MMD" "$S" -o "$TMP/ac/" "${ALL[@]}" --chunk 1/2
-same=1
-for f in 10 11 12 13; do
-    n=$(printf 'frame_%06d.png' "$f")
-    cmp -s "$TMP/a1/$n" "$TMP/a3/$n" && cmp -s "$TMP/a1/$n" "$TMP/ac/$n" || same=0
-done
-[ $same -eq 1 ] && t_pass "same bytes across threads and chunks" || t_fail "same bytes across threads and chunks"
+t_threads_chunks "all effects" "$S" "$TMP/all" "${ALL[@]}"
 t_done

@@ -42,17 +42,7 @@ same "$TMP/part/$F" "$TMP/later/$F" "the later line's effect, byte for byte"
 
 # --- deterministic ------------------------------------------------------------------------
 RANGE=(--size 160x90 --progress none --frames 10-13 --no-audio)
-t_expect "1 thread" 0 "$MMD" "$TMP/rest.ini" -o "$TMP/t1/" "${RANGE[@]}" --threads 1
-t_expect "3 threads" 0 "$MMD" "$TMP/rest.ini" -o "$TMP/t3/" "${RANGE[@]}" --threads 3
-t_expect "chunk 0/2" 0 "$MMD" "$TMP/rest.ini" -o "$TMP/ch/" "${RANGE[@]}" --chunk 0/2
-t_expect "chunk 1/2" 0 "$MMD" "$TMP/rest.ini" -o "$TMP/ch/" "${RANGE[@]}" --chunk 1/2
-ok=1
-for f in 10 11 12 13; do
-    cmp -s "$TMP/t1/frame_0000$f.png" "$TMP/t3/frame_0000$f.png" || ok=0
-    cmp -s "$TMP/t1/frame_0000$f.png" "$TMP/ch/frame_0000$f.png" || ok=0
-done
-[ $ok -eq 1 ] && t_pass "the same bytes across --threads 1/3 and chunks 0/2 1/2" \
-    || t_fail "the same bytes across --threads 1/3 and chunks 0/2 1/2"
+t_threads_chunks "material 5 none" "$TMP/rest.ini" "$TMP/det" "${RANGE[@]}"
 
 # --- the model's .emd ----------------------------------------------------------------------
 mkdir -p "$TMP/emd/fx"

@@ -135,41 +135,11 @@ $CHECK only_colour "$TMP/plain/$F" "$TMP/subset/$F" ff0000,0000ff \
 
 # --- deterministic: runs, threads, chunks, MSAA ----------------------------------------
 RANGE=(--size 160x90 --progress none --frames 10-13 --no-audio)
-t_expect "flat.fx, 1 thread" 0 "$MMD" "$TMP/flat.ini" -o "$TMP/t1/" "${RANGE[@]}" --threads 1
-t_expect "flat.fx, 3 threads" 0 "$MMD" "$TMP/flat.ini" -o "$TMP/t3/" "${RANGE[@]}" --threads 3
-t_expect "flat.fx, chunk 0/2" 0 "$MMD" "$TMP/flat.ini" -o "$TMP/ch/" "${RANGE[@]}" --chunk 0/2
-t_expect "flat.fx, chunk 1/2" 0 "$MMD" "$TMP/flat.ini" -o "$TMP/ch/" "${RANGE[@]}" --chunk 1/2
-ok=1
-for f in 10 11 12 13; do
-    cmp -s "$TMP/t1/frame_0000$f.png" "$TMP/t3/frame_0000$f.png" || ok=0
-    cmp -s "$TMP/t1/frame_0000$f.png" "$TMP/ch/frame_0000$f.png" || ok=0
-done
-[ $ok -eq 1 ] && t_pass "flat.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
-    || t_fail "flat.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
-t_expect "self_shadow_zplot.fx, 1 thread" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/z1/" "${RANGE[@]}" --threads 1
-t_expect "self_shadow_zplot.fx, 3 threads" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/z3/" "${RANGE[@]}" --threads 3
-t_expect "self_shadow_zplot.fx, chunk 0/2" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/zc/" "${RANGE[@]}" --chunk 0/2
-t_expect "self_shadow_zplot.fx, chunk 1/2" 0 "$MMD" "$TMP/ssz.ini" -o "$TMP/zc/" "${RANGE[@]}" --chunk 1/2
-ok=1
-for f in 10 11 12 13; do
-    cmp -s "$TMP/z1/frame_0000$f.png" "$TMP/z3/frame_0000$f.png" || ok=0
-    cmp -s "$TMP/z1/frame_0000$f.png" "$TMP/zc/frame_0000$f.png" || ok=0
-done
-[ $ok -eq 1 ] && t_pass "self_shadow_zplot.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
-    || t_fail "self_shadow_zplot.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
-t_expect "shadow_green.fx, 1 thread" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/g1/" "${RANGE[@]}" --threads 1
-t_expect "shadow_green.fx, 3 threads" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/g3/" "${RANGE[@]}" --threads 3
-t_expect "shadow_green.fx, chunk 0/2" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/gch/" "${RANGE[@]}" --chunk 0/2
-t_expect "shadow_green.fx, chunk 1/2" 0 "$MMD" "$TMP/shgreen.ini" -o "$TMP/gch/" "${RANGE[@]}" --chunk 1/2
-ok=1
-for f in 10 11 12 13; do
-    cmp -s "$TMP/g1/frame_0000$f.png" "$TMP/g3/frame_0000$f.png" || ok=0
-    cmp -s "$TMP/g1/frame_0000$f.png" "$TMP/gch/frame_0000$f.png" || ok=0
-done
-[ $ok -eq 1 ] && t_pass "shadow_green.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
-    || t_fail "shadow_green.fx: the same bytes across --threads 1/3 and chunks 0/2 1/2"
+t_threads_chunks "flat.fx" "$TMP/flat.ini" "$TMP/flatd" "${RANGE[@]}"
+t_threads_chunks "self_shadow_zplot.fx" "$TMP/ssz.ini" "$TMP/z" "${RANGE[@]}"
+t_threads_chunks "shadow_green.fx" "$TMP/shgreen.ini" "$TMP/g" "${RANGE[@]}"
 t_expect "plain, 4 frames" 0 "$MMD" "$S" -o "$TMP/p4/" "${RANGE[@]}"
-cmp -s "$TMP/p4/frame_000013.png" "$TMP/t1/frame_000013.png" && t_fail "flat.fx changes every frame (MSAA 4)" \
+cmp -s "$TMP/p4/frame_000013.png" "$TMP/flatd/1/frame_000013.png" && t_fail "flat.fx changes every frame (MSAA 4)" \
     || t_pass "flat.fx changes every frame (MSAA 4)"
 
 # --- MME's same-named .fx beside the model ------------------------------------------------

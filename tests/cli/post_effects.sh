@@ -115,16 +115,7 @@ for e in FXAA/FXAA FilmGrain/FilmGrain Hatching/Hatching LightBloom/LightBloom; 
     n=$(basename "$e")
     scene "sh_$n" '[effects]' "post = $SH/$e.fx"
     A=(--frames 10-13 "${MID[@]}")
-    t_expect "$n: 1 thread" 0 "$MMD" "$TMP/sh_$n.ini" -o "$TMP/$n.1/" "${A[@]}" --threads 1 --strict-effects
-    t_expect "$n: 3 threads" 0 "$MMD" "$TMP/sh_$n.ini" -o "$TMP/$n.3/" "${A[@]}" --threads 3 --strict-effects
-    t_expect "$n: chunk 0/2" 0 "$MMD" "$TMP/sh_$n.ini" -o "$TMP/$n.c/" "${A[@]}" --chunk 0/2
-    t_expect "$n: chunk 1/2" 0 "$MMD" "$TMP/sh_$n.ini" -o "$TMP/$n.c/" "${A[@]}" --chunk 1/2
-    ok=1
-    for f in 10 11 12 13; do
-        m=$(printf 'frame_%06d.png' "$f")
-        cmp -s "$TMP/$n.1/$m" "$TMP/$n.3/$m" && cmp -s "$TMP/$n.1/$m" "$TMP/$n.c/$m" || ok=0
-    done
-    [ $ok -eq 1 ] && t_pass "$n: same bytes across threads and chunks" || t_fail "$n: same bytes across threads and chunks"
+    t_threads_chunks "$n" "$TMP/sh_$n.ini" "$TMP/$n" "${A[@]}" --strict-effects
 done
 # Hatching's strokes come from an OFFSCREENRENDERTARGET (the models drawn with their UVs), which
 # the runtime does not make yet: one warning names it (docs/effects.md)

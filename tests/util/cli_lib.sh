@@ -21,6 +21,22 @@ t_expect() {
     local san; san=$(grep -m 1 -o 'LeakSanitizer has encountered a fatal error' <<<"$OUT")
     if [ "$rc" -eq "$want" ]; then t_pass "$name"; else t_fail "$name" "exit $rc, wanted $want: $(head -c 300 <<<"$OUT")${san:+ ... $san}"; fi
 }
+# t_threads_chunks NAME SCENE DIR ARGS... : SCENE rendered with ARGS (a frame range) by 1 and 3
+# threads and as chunks 0/2 + 1/2 into DIR/1, DIR/3, DIR/c; one check that every frame is the same
+# bytes in all three
+t_threads_chunks() {
+    local name=$1 scene=$2 dir=$3 ok=1 f; shift 3
+    t_expect "$name, 1 thread" 0 "$MMD" "$scene" -o "$dir/1/" "$@" --threads 1
+    t_expect "$name, 3 threads" 0 "$MMD" "$scene" -o "$dir/3/" "$@" --threads 3
+    t_expect "$name, chunk 0/2" 0 "$MMD" "$scene" -o "$dir/c/" "$@" --chunk 0/2
+    t_expect "$name, chunk 1/2" 0 "$MMD" "$scene" -o "$dir/c/" "$@" --chunk 1/2
+    for f in "$dir"/1/*.png; do
+        cmp -s "$f" "$dir/3/${f##*/}" && cmp -s "$f" "$dir/c/${f##*/}" || ok=0
+    done
+    [ -e "$dir/1/${f##*/}" ] || ok=0
+    [ $ok -eq 1 ] && t_pass "$name: the same bytes across --threads 1/3 and chunks 0/2 1/2" \
+        || t_fail "$name: the same bytes across --threads 1/3 and chunks 0/2 1/2"
+}
 # t_grep NAME PATTERN : $OUT matches
 t_grep() { if grep -qE -- "$2" <<<"$OUT"; then t_pass "$1"; else t_fail "$1" "output lacks /$2/: $(head -c 300 <<<"$OUT")"; fi; }
 t_done() { echo "# counts: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"; [ "$T_FAIL" -eq 0 ]; }
