@@ -406,6 +406,29 @@ TEST(pixel_shader_alone_gets_fixed_function_vertices)
     CHECK(linked == 2);
 }
 
+/* HLSL's any/all of a scalar (Rui's Spectrum WaveTiles: freq = any(freq)):
+ * SPIRV-Cross writes any(bool), which GLSL lacks; renderer/fx/dx9.c's
+ * helpers take bool and bvec2..4. */
+TEST(any_all_of_a_scalar_link)
+{
+    mmd_fx *fx = NULL;
+    mmd_fx_program *p = translated("float Gain;\n"
+                                   "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+                                   "float4 PS() : COLOR0 { float f = any(Gain); return float4(f, all(Gain), any(float2(Gain, 1)), 1); }\n"
+                                   "technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n",
+                                   &fx);
+    REQUIRE(p);
+    CHECK(strstr(p->fs, "mmd_dx9_any(") != NULL);
+    CHECK(strstr(p->fs, "mmd_dx9_all(") != NULL);
+    CHECK(strstr(p->fs, " any(bool") == NULL);
+    int linked = link_ok(p);
+    mmd_fx_program_free(p);
+    mmd_fx_free(fx);
+    if (linked == 1)
+        SKIP("skipped: no GL context");
+    CHECK(linked == 2);
+}
+
 /* An entry function with a prototype before it (glslang alone would take
  * the prototype for the entry: "No function definition (body) found"). */
 TEST(prototyped_entry_translates)
@@ -828,6 +851,7 @@ int main(void)
     RUN(unwritten_varying_links);
     RUN(prototyped_entry_translates);
     RUN(pixel_shader_alone_gets_fixed_function_vertices);
+    RUN(any_all_of_a_scalar_link);
     RUN(sampler_dimensions_follow_the_texture);
     RUN(errors_name_file_and_line);
     RUN(glslang_crash_is_an_error);
