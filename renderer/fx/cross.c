@@ -484,6 +484,8 @@ static void reflect_uniforms(const stage_ir *s, const mmd_fx *fx, mmd_fx_program
             const char *sem =
                 spvc_compiler_get_member_decoration_string(s->comp, list[b].base_type_id, m, SpvDecorationUserSemantic);
             const mmd_fx_param *decl = find_param(fx->params, fx->param_count, name);
+            if (!decl)
+                decl = mmd_fx_fixed_param(name);
             char glsl[160];
             snprintf(glsl, sizeof glsl, "%s.%s", var, member);
             unsigned off = 0;

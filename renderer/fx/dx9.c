@@ -1,7 +1,7 @@
 /* renderer/fx/dx9.c - DX9's arithmetic where GLSL's differs (docs/effects.md,
  * "DX9's arithmetic"): SPIRV-Cross's GLSL calls to a few built-ins become
- * calls to helpers that compute what ps_3_0 / vs_3_0 compute, so a real
- * MME effect gives on Mesa what it gives under MME. Each row cites its
+ * calls to helpers that compute what ps_3_0 / vs_3_0 compute (or accept what
+ * HLSL accepts), so a real MME effect gives on Mesa what it gives under MME. Each row cites its
  * source; GLSL built-ins not listed are left alone. */
 #include <ctype.h>
 #include <string.h>
@@ -36,6 +36,16 @@ static const struct dx9_rule {
      * where GLSL's normalize(0) is NaN */
     {"normalize", "mmd_dx9_normalize",
      "$ mmd_dx9_normalize($ v) { float d = dot(v, v); return d == 0.0 ? $(0.0) : v * inversesqrt(d); }\n"},
+    /* any, all - HLSL's take a scalar too ("any: Determines if any components of the specified
+     * value are non-zero", HLSL intrinsics reference: scalar, vector or matrix), which glslang
+     * keeps as a bool for SPIRV-Cross's any(bool); GLSL's take a bvec only. A body without "$"
+     * is written once. */
+    {"any", "mmd_dx9_any",
+     "bool mmd_dx9_any(bool v) { return v; }\nbool mmd_dx9_any(bvec2 v) { return any(v); }\n"
+     "bool mmd_dx9_any(bvec3 v) { return any(v); }\nbool mmd_dx9_any(bvec4 v) { return any(v); }\n"},
+    {"all", "mmd_dx9_all",
+     "bool mmd_dx9_all(bool v) { return v; }\nbool mmd_dx9_all(bvec2 v) { return all(v); }\n"
+     "bool mmd_dx9_all(bvec3 v) { return all(v); }\nbool mmd_dx9_all(bvec4 v) { return all(v); }\n"},
 };
 
 static const char k_prelude[] =
@@ -69,13 +79,13 @@ static int rule_at(const char *text, const char *p)
     return -1;
 }
 
-/* Each used rule's helper, one overload per type. */
+/* Each used rule's helper, one overload per type (a body without "$" once). */
 static void put_helpers(mmd_fx_text *out, const bool *used)
 {
     static const char *const k_types[] = {"float", "vec2", "vec3", "vec4"};
     mmd_fx_text_add(out, k_prelude, sizeof k_prelude - 1);
     for (size_t k = 0; k < RULE_COUNT; k++)
-        for (size_t t = 0; used[k] && t < 4; t++)
+        for (size_t t = 0; used[k] && t < (strchr(k_rules[k].body, '$') ? 4u : 1u); t++)
             for (const char *b = k_rules[k].body; *b; b++) {
                 if (*b == '$')
                     mmd_fx_text_add(out, k_types[t], strlen(k_types[t]));

@@ -263,19 +263,26 @@ static mmd_status build_sources(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_f
 {
     const char *pname = pass->name[0] ? pass->name : "(unnamed)";
     /* MME draws a pass without shaders with MMD's own shading (an object
-     * effect's "pass DrawObject { }" under its fur or outline passes); one
-     * shader alone is DX9's fixed-function pipeline for the other stage. */
+     * effect's "pass DrawObject { }" under its fur or outline passes); a
+     * pixel shader alone gets DX9's fixed-function vertex processing
+     * (renderer/fx/fixed.c); a vertex shader alone, its fixed-function
+     * texture stages (not seen in any corpus: refused). */
     if (!pass->vs.profile && !pass->ps.profile)
         return mmd_fx_fail(err, MMD_E_UNSUPPORTED, pass->loc,
                            "pass %s sets no shaders (MMD's own drawing of the object, not run by effects here)", pname);
-    if (!pass->vs.profile || !pass->ps.profile)
+    if (!pass->ps.profile)
         return mmd_fx_fail(err, MMD_E_UNSUPPORTED, pass->loc,
-                           "pass %s sets no %s (fixed-function passes are not translated)", pname,
-                           pass->vs.profile ? "pixel shader" : "vertex shader");
+                           "pass %s sets no pixel shader (fixed-function pixel passes are not translated)", pname);
     static const char *const wrappers[2] = {"mmd_entry_vs", "mmd_entry_ps"};
     for (int i = 0; i < 2; i++) {
         mmd_fx_hlsl_rewrite(&t[i], fx->hlsl);
-        mmd_status st = entry_point(fx, i ? &pass->ps : &pass->vs, wrappers[i], pass->loc, &t[i], &entries[i], err);
+        mmd_status st = MMD_OK;
+        if (!i && !pass->vs.profile) { /* a pixel shader alone: fixed-function vertex processing */
+            mmd_fx_fixed_vs(fx, pass, &t[i]);
+            entries[i] = MMD_FX_FIXED_VS;
+        } else {
+            st = entry_point(fx, i ? &pass->ps : &pass->vs, wrappers[i], pass->loc, &t[i], &entries[i], err);
+        }
         if (st != MMD_OK)
             return st;
         if (t[i].oom)

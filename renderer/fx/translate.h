@@ -126,4 +126,9 @@ mmd_status mmd_fx_translate(const mmd_fx *fx, const mmd_fx_pass *pass, const mmd
                             mmd_fx_program **out, mmd_error *err);
 void mmd_fx_program_free(mmd_fx_program *p); /* NULL is a no-op */
 
+/* A global the translator adds (the fixed-function vertex processing of a
+ * pass with a pixel shader alone, renderer/fx/fixed.c) by its name in the
+ * reflection, with the semantic the runtime binds it by; NULL for others. */
+const mmd_fx_param *mmd_fx_fixed_param(const char *name);
+
 #endif

@@ -70,4 +70,12 @@ bool mmd_fx_semantic_normalise(const char *sem, char *out, size_t out_size);
  * vertex input the runtime feeds. */
 int32_t mmd_fx_vertex_location(const char *sem);
 
+/* The vertex shader of a pass that sets only a pixel shader
+ * (renderer/fx/fixed.c): DX9's fixed-function vertex processing of MMD's
+ * object (transformed by WORLDVIEWPROJECTION, lit as full.fx's Basic_VS:
+ * COLOR0, TEXCOORD0 passed on), or the screen quad as given for a Draw=Buffer
+ * pass, appended to t as the function MMD_FX_FIXED_VS. */
+#define MMD_FX_FIXED_VS "mmd_ff_vs"
+void mmd_fx_fixed_vs(const mmd_fx *fx, const mmd_fx_pass *pass, mmd_fx_text *t);
+
 #endif

@@ -124,7 +124,7 @@ static const mmd_fx_param *find_param(const mmd_fx *fx, const char *name)
     for (uint32_t i = 0; i < fx->param_count; i++)
         if (!strcmp(fx->params[i].name, name))
             return &fx->params[i];
-    return NULL;
+    return mmd_fx_fixed_param(name); /* one the translator added */
 }
 
 static const mmd_fx_param *find_named(const mmd_fx_param *list, uint32_t n, const char *name)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli/object_effects.sh BUILD - MikuMikuEffect object effects (issue 27): our own effects
-# (tests/fx/solid.fx, flat.fx, edge_green.fx, shadow_off.fx, shadow_green.fx, shadow_colour.fx,
-# object_only.fx, subset.fx, the self-shadow map's zplot_none.fx, self_shadow.fx,
+# (tests/fx/solid.fx, ff_solid.fx, flat.fx, edge_green.fx, shadow_off.fx, shadow_green.fx,
+# shadow_colour.fx, object_only.fx, subset.fx, the self-shadow map's zplot_none.fx, self_shadow.fx,
 # self_shadow_zplot.fx) on the generated demo's character and its stage accessory through
 # scene.ini `effect =`, a same-named .fx beside the file and a project's .emm, checked pixel by
 # pixel (tests/util/png_check.py); MME's technique choice (object techniques with the self-shadow
@@ -27,6 +27,11 @@ t_expect "solid.fx through scene.ini's effect = (--strict-effects)" 0 "$MMD" "$T
 t_expect "no warning: the effect is applied" 1 grep -q "warning" <<<"$OUT"
 $CHECK only_colour "$TMP/plain/$F" "$TMP/solid/$F" ff00ff && t_pass "solid.fx: the model magenta, every other pixel kept" \
     || t_fail "solid.fx: the model magenta, every other pixel kept"
+scene ffsolid "$FX/ff_solid.fx"
+t_expect "ff_solid.fx (pixel shaders alone) renders" 0 "$MMD" "$TMP/ffsolid.ini" -o "$TMP/ffsolid/" "${SMALL[@]}" \
+    --strict-effects
+same "$TMP/solid/$F" "$TMP/ffsolid/$F" \
+    "ff_solid.fx: the fixed-function vertex processing puts the model where solid.fx's shader does, byte for byte"
 scene flat "$FX/flat.fx"
 t_expect "flat.fx renders" 0 "$MMD" "$TMP/flat.ini" -o "$TMP/flat/" "${SMALL[@]}" --strict-effects
 $CHECK edge_off "$TMP/plain/$F" "$TMP/solid/$F" "$TMP/flat/$F" $EDGE ff00ff \

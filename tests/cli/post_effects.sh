@@ -82,11 +82,11 @@ t_expect "--strict-effects" 2 "$MMD" "$TMP/broken.ini" -o "$TMP/broken2/" "${SMA
 t_grep "--strict-effects says why" 'post effect .*broken\.fx: .*pass P'
 
 # DX9's arithmetic where GLSL's differs (renderer/fx/dx9.c): black when fmod, pow, log2, sqrt,
-# rsqrt and normalize give what ps_3_0 gives (each channel lights when a check fails)
+# rsqrt and normalize give what ps_3_0 gives, any/all take a scalar (each channel lights when a check fails)
 scene math '[effects]' "post = $FX/dx9_math.fx"
 t_expect "dx9_math.fx renders" 0 "$MMD" "$TMP/math.ini" -o "$TMP/math/" "${SMALL[@]}" --strict-effects
-$CHECK black "$TMP/math/$F" && t_pass "DX9's fmod(x, 0), fmod's sign, pow, log2, sqrt, rsqrt, normalize(0)" \
-    || t_fail "DX9's fmod(x, 0), fmod's sign, pow, log2, sqrt, rsqrt, normalize(0)"
+$CHECK black "$TMP/math/$F" && t_pass "DX9's fmod(x, 0), fmod's sign, pow, log2, sqrt, rsqrt, normalize(0), any/all of a scalar" \
+    || t_fail "DX9's fmod(x, 0), fmod's sign, pow, log2, sqrt, rsqrt, normalize(0), any/all of a scalar"
 
 # volume and cube textures (DDS files of our own): the 3D sampler reads the slices, texCUBE each
 # face along its axis, a 2D sampler naming the volume reads 0 (black when all hold)

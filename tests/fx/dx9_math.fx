@@ -1,6 +1,6 @@
 // tests/fx/dx9_math.fx - DX9's arithmetic where GLSL's differs (docs/effects.md,
 // "DX9's arithmetic"; renderer/fx/dx9.c): every pixel is black when each
-// result is what ps_3_0 gives, and a check that fails lights its channel.
+// result is what ps_3_0 gives (any/all of a scalar as HLSL allows), and a check that fails lights its channel.
 // The operands are uniforms (non-static globals), so no compiler folds them.
 float Zero = 0.0;
 float One = 1.0;
@@ -40,6 +40,10 @@ float4 MathPS() : COLOR
     b += Bad(rsqrt(-Four), 0.5);
     b += Bad(length(normalize(float3(Zero, Zero, Zero))), 0.0); // 0 * inf = 0 (GLSL: NaN)
     b += Bad(normalize(float3(Three, Zero, Four)).z, 0.8);
+    r += Bad(any(Zero) ? 1.0 : 0.0, 0.0);         // any and all of a scalar (GLSL's take a bvec)
+    r += Bad(any(Two) ? 1.0 : 0.0, 1.0);
+    g += Bad(all(Zero) ? 1.0 : 0.0, 0.0);
+    g += Bad(all(float2(One, Two)) ? 1.0 : 0.0, 1.0);
     return float4(r, g, b, 1.0);
 }
 

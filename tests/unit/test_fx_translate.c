@@ -362,6 +362,73 @@ TEST(unwritten_varying_links)
     CHECK(linked == 2);
 }
 
+/* A pass with a pixel shader alone (そぼろ's Stealth.fx): DX9's fixed-function
+ * vertex processing, written by the translator (renderer/fx/fixed.c): an
+ * object's vertices by WORLDVIEWPROJECTION, COLOR0 lit from MMD's material and
+ * light, TEXCOORD0 passed on; a Draw=Buffer pass's quad as given. */
+TEST(pixel_shader_alone_gets_fixed_function_vertices)
+{
+    mmd_fx *fx = NULL;
+    mmd_fx_program *p = translated("float4 PS(float4 c : COLOR0, float2 uv : TEXCOORD0) : COLOR0 { return c * uv.x; }\n"
+                                   "technique T < string MMDPass = \"object\"; > {\n"
+                                   "  pass P { PixelShader = compile ps_2_0 PS(); } }\n",
+                                   &fx);
+    REQUIRE(p);
+    static const char *const want[][2] = {{"mmd_ff_WorldViewProj", "WORLDVIEWPROJECTION"},
+                                          {"mmd_ff_MaterialDiffuse", "DIFFUSE"},
+                                          {"mmd_ff_LightDirection", "DIRECTION"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const mmd_fx_uniform *u = uniform(p, want[i][0], MMD_FX_STAGE_VERTEX);
+        REQUIRE(u);
+        CHECK_STR(u->semantic, want[i][1]);
+        CHECK(u->type[0] != '\0'); /* typed, so the runtime uploads it */
+    }
+    const mmd_fx_param *light = mmd_fx_fixed_param("mmd_ff_LightDirection");
+    REQUIRE(light && light->annotation_count == 1);
+    CHECK_STR(light->annotations[0].text, "Light");
+    CHECK(mmd_fx_fixed_param("WorldViewProj") == NULL);
+    int linked = link_ok(p);
+    mmd_fx_program_free(p);
+    mmd_fx_free(fx);
+    /* a post effect's Draw=Buffer pass: the screen quad is already in clip space */
+    p = translated("float Script : STANDARDSGLOBAL < string ScriptOrder = \"postprocess\"; > = 0.8;\n"
+                   "float4 PS(float2 uv : TEXCOORD0) : COLOR0 { return uv.xyxy; }\n"
+                   "technique T { pass P < string Script = \"Draw=Buffer;\"; > { PixelShader = compile ps_2_0 PS(); } }\n",
+                   &fx);
+    REQUIRE(p);
+    CHECK(uniform(p, "mmd_ff_WorldViewProj", MMD_FX_STAGE_VERTEX) == NULL);
+    if (linked == 2)
+        linked = link_ok(p);
+    mmd_fx_program_free(p);
+    mmd_fx_free(fx);
+    if (linked == 1)
+        SKIP("skipped: no GL context");
+    CHECK(linked == 2);
+}
+
+/* HLSL's any/all of a scalar (Rui's Spectrum WaveTiles: freq = any(freq)):
+ * SPIRV-Cross writes any(bool), which GLSL lacks; renderer/fx/dx9.c's
+ * helpers take bool and bvec2..4. */
+TEST(any_all_of_a_scalar_link)
+{
+    mmd_fx *fx = NULL;
+    mmd_fx_program *p = translated("float Gain;\n"
+                                   "float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
+                                   "float4 PS() : COLOR0 { float f = any(Gain); return float4(f, all(Gain), any(float2(Gain, 1)), 1); }\n"
+                                   "technique T { pass P { VertexShader = compile vs_3_0 VS(); PixelShader = compile ps_3_0 PS(); } }\n",
+                                   &fx);
+    REQUIRE(p);
+    CHECK(strstr(p->fs, "mmd_dx9_any(") != NULL);
+    CHECK(strstr(p->fs, "mmd_dx9_all(") != NULL);
+    CHECK(strstr(p->fs, " any(bool") == NULL);
+    int linked = link_ok(p);
+    mmd_fx_program_free(p);
+    mmd_fx_free(fx);
+    if (linked == 1)
+        SKIP("skipped: no GL context");
+    CHECK(linked == 2);
+}
+
 /* An entry function with a prototype before it (glslang alone would take
  * the prototype for the entry: "No function definition (body) found"). */
 TEST(prototyped_entry_translates)
@@ -466,10 +533,10 @@ TEST(errors_name_file_and_line)
                  "technique T {\n"
                  "  pass P { VertexShader = compile vs_2_0 VS(); PixelShader = compile ps_2_0 PS(); } }\n",
                  MMD_E_UNSUPPORTED, "t.fx:4: VS has 1 uniform parameter(s), compile passes 0 argument(s)");
-    expect_error("float4 PS() : COLOR0 { return 1; }\n"
+    expect_error("float4 VS(float4 p : POSITION) : POSITION { return p; }\n"
                  "technique T {\n"
-                 "  pass P { PixelShader = compile ps_2_0 PS(); } }\n",
-                 MMD_E_UNSUPPORTED, "t.fx:3: pass P sets no vertex shader");
+                 "  pass P { VertexShader = compile vs_2_0 VS(); } }\n",
+                 MMD_E_UNSUPPORTED, "t.fx:3: pass P sets no pixel shader (fixed-function pixel passes");
     /* a pass without shaders is MMD's own drawing in MME (the held-out corpus: T.Ogura's fur shader) */
     expect_error("float4 PS() : COLOR0 { return 1; }\n"
                  "technique T < string MMDPass = \"object\"; > {\n"
@@ -783,6 +850,8 @@ int main(void)
     RUN(full_fx_idioms_translate_and_link);
     RUN(unwritten_varying_links);
     RUN(prototyped_entry_translates);
+    RUN(pixel_shader_alone_gets_fixed_function_vertices);
+    RUN(any_all_of_a_scalar_link);
     RUN(sampler_dimensions_follow_the_texture);
     RUN(errors_name_file_and_line);
     RUN(glslang_crash_is_an_error);
