@@ -81,7 +81,7 @@ static GLuint effect_texture(void *user, const char *dir, const char *name, GLen
     return tex;
 }
 
-mmd_status mmd_render_fx_config(const render_job *j, const char *path, const char *owner, render_fx_files *f,
+mmd_status mmd_render_fx_config(render_job *j, const char *path, const char *owner, render_fx_files *f,
                                 mmd_fx_effect_config *c, mmd_error *err)
 {
     const mmd_effect_reads *reads = mmd_stage_effect_reads(j->stage);
@@ -93,7 +93,7 @@ mmd_status mmd_render_fx_config(const render_job *j, const char *path, const cha
     const mmd_scene *s = j->scene;
     *c = (mmd_fx_effect_config){.gl = mmd_renderer_api(j->renderer), .width = s->width, .height = s->height,
                                 .alpha = s->transparent, .dir = f->dir, .texture = effect_texture,
-                                .texture_user = f};
+                                .texture_user = f, .target_bytes_left = &j->fx_targets_left};
     return MMD_OK;
 }
 

@@ -48,7 +48,7 @@ static void render_options(const render_job *j, const render_args *a, mmd_render
  * before the GL context and any input: over it is refused up front (exit 1),
  * --print-plan too (a farm learns at planning time). *texture_budget: what
  * decoded textures may take. */
-mmd_status mmd_render_check_memory(const render_job *j, const render_args *a, const mmd_output_kind *kind,
+mmd_status mmd_render_check_memory(render_job *j, const render_args *a, const mmd_output_kind *kind,
                                    size_t *texture_budget, mmd_error *err)
 {
     mmd_render_options ro;
@@ -58,6 +58,8 @@ mmd_status mmd_render_check_memory(const render_job *j, const render_args *a, co
     mmd_status s = mmd_memory_check(&ro, kind, &req, (uint64_t)a->max_memory_mib << 20, a->texture_mib > 0, &mem, err);
     if (s == MMD_OK)
         *texture_budget = (size_t)mem.textures;
+    uint64_t cap = (uint64_t)a->max_memory_mib << 20;
+    j->fx_targets_left = cap > mem.total ? cap - mem.total : 0;
     return s;
 }
 

@@ -49,10 +49,12 @@ typedef struct render_job {
     struct render_objfx *objfx; /* the models' object effects (render_fx_object.c), NULL when none */
     struct render_fxpre *fxpre; /* the accessories' preprocess effects (render_fx_pre.c), NULL when none */
     double t_begin;            /* the command's start (mmd_render_clock) */
+    uint64_t fx_targets_left;  /* what effects' render targets may still take: --max-memory less the
+                                  estimate (mmd_render_check_memory); each effect's are charged whole */
 } render_job;
 
 /* render_gl.c */
-mmd_status mmd_render_check_memory(const render_job *j, const render_args *a, const mmd_output_kind *kind,
+mmd_status mmd_render_check_memory(render_job *j, const render_args *a, const mmd_output_kind *kind,
                                    size_t *texture_budget, mmd_error *err);
 mmd_status mmd_render_open_renderer(render_job *j, const render_args *a, size_t texture_budget, mmd_error *err);
 mmd_status mmd_render_add_models(render_job *j, mmd_error *err);
@@ -98,7 +100,7 @@ typedef struct render_fx_files {
     char root[4096]; /* "": not confined */
 } render_fx_files;
 struct mmd_fx_effect_config;
-mmd_status mmd_render_fx_config(const render_job *j, const char *path, const char *owner, render_fx_files *f,
+mmd_status mmd_render_fx_config(render_job *j, const char *path, const char *owner, render_fx_files *f,
                                 struct mmd_fx_effect_config *c, mmd_error *err);
 
 /* render_fx_object.c: the models' object effects (st->model_effects), opened

@@ -19,14 +19,15 @@
 static const struct format_row {
     const char *name;
     GLenum internal, format, type;
+    unsigned bytes; /* a texel's */
 } k_formats[] = {
-    {"A8R8G8B8", GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE},      {"X8R8G8B8", GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE},
-    {"A8B8G8R8", GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE},      {"A2R10G10B10", GL_RGB10_A2, GL_RGBA, GL_UNSIGNED_BYTE},
-    {"A16B16G16R16", GL_RGBA16, GL_RGBA, GL_UNSIGNED_SHORT}, {"A16B16G16R16F", GL_RGBA16F, GL_RGBA, GL_FLOAT},
-    {"A32B32G32R32F", GL_RGBA32F, GL_RGBA, GL_FLOAT},        {"R16F", GL_R16F, GL_RED, GL_FLOAT},
-    {"R32F", GL_R32F, GL_RED, GL_FLOAT},                     {"G16R16F", GL_RG16F, GL_RG, GL_FLOAT},
-    {"G32R32F", GL_RG32F, GL_RG, GL_FLOAT},                  {"G16R16", GL_RG16, GL_RG, GL_UNSIGNED_SHORT},
-    {"L8", GL_R8, GL_RED, GL_UNSIGNED_BYTE},                 {"A8", GL_R8, GL_RED, GL_UNSIGNED_BYTE},
+    {"A8R8G8B8", GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4},        {"X8R8G8B8", GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4},
+    {"A8B8G8R8", GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4},        {"A2R10G10B10", GL_RGB10_A2, GL_RGBA, GL_UNSIGNED_BYTE, 4},
+    {"A16B16G16R16", GL_RGBA16, GL_RGBA, GL_UNSIGNED_SHORT, 8},  {"A16B16G16R16F", GL_RGBA16F, GL_RGBA, GL_FLOAT, 8},
+    {"A32B32G32R32F", GL_RGBA32F, GL_RGBA, GL_FLOAT, 16},        {"R16F", GL_R16F, GL_RED, GL_FLOAT, 2},
+    {"R32F", GL_R32F, GL_RED, GL_FLOAT, 4},                      {"G16R16F", GL_RG16F, GL_RG, GL_FLOAT, 4},
+    {"G32R32F", GL_RG32F, GL_RG, GL_FLOAT, 8},                   {"G16R16", GL_RG16, GL_RG, GL_UNSIGNED_SHORT, 4},
+    {"L8", GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1},                  {"A8", GL_R8, GL_RED, GL_UNSIGNED_BYTE, 1},
 };
 
 /* DX9 sampler_state filter and address names → GL. */
@@ -217,9 +218,49 @@ static mmd_status make_target(mmd_fx_effect *e, target *t, mmd_error *err)
     return MMD_OK;
 }
 
+/* A render target's bytes as made (its format's texel, mip levels: a third more; depth 4 B/px). */
+static uint64_t target_bytes(const mmd_fx_param *t, bool depth, int vw, int vh)
+{
+    int w, h;
+    target_size(t, vw, vh, &w, &h);
+    uint64_t px = (uint64_t)w * (uint64_t)h;
+    if (depth)
+        return px * 4;
+    const mmd_fx_annotation *a = mmd_fx_annotation_find(t->annotations, t->annotation_count, "MipLevels");
+    bool mips = a && a->kind == MMD_FX_VALUE_NUMBER && a->value_count && a->values[0] != 1; /* absent: 1 level */
+    return px * format_of(t)->bytes * (mips ? 4 : 3) / 3;
+}
+
+/* What the effect's render targets take in all, charged against the
+ * config's budget (MMD_E_LIMIT over it: none is made). */
+static mmd_status charge_targets(mmd_fx_effect *e, mmd_error *err)
+{
+    uint64_t need = 0;
+    const mmd_fx_param *first = NULL;
+    for (uint32_t i = 0; i < e->fx->texture_count; i++) {
+        const mmd_fx_param *t = &e->fx->textures[i];
+        bool colour = t->semantic && !strcasecmp(t->semantic, "RENDERCOLORTARGET");
+        if (!colour && !(t->semantic && !strcasecmp(t->semantic, "RENDERDEPTHSTENCILTARGET")))
+            continue;
+        need += target_bytes(t, !colour, e->c.width, e->c.height);
+        first = first ? first : t;
+    }
+    uint64_t *left = e->c.target_bytes_left;
+    if (left && need > *left)
+        return mmd_fail(err, MMD_E_LIMIT, "%s:%u: its render targets need %llu MiB, %llu MiB are left of --max-memory",
+                        first->loc.file, (unsigned)first->loc.line, (unsigned long long)(need >> 20),
+                        (unsigned long long)(*left >> 20));
+    if (left)
+        *left -= need;
+    return MMD_OK;
+}
+
 static mmd_status make_targets(mmd_fx_effect *e, mmd_error *err)
 {
     const mmd_fx *fx = e->fx;
+    mmd_status cs = charge_targets(e, err);
+    if (cs != MMD_OK)
+        return cs;
     e->targets = calloc(fx->texture_count ? fx->texture_count : 1, sizeof *e->targets);
     if (!e->targets)
         return mmd_fail(err, MMD_E_NOMEM, "out of memory");

@@ -51,6 +51,10 @@ typedef struct mmd_fx_effect_config {
      * a pass without a Script is Draw=Geometry. 0: a post effect (the first
      * technique; a pass without a Script is Draw=Buffer). */
     unsigned object_kinds;
+    /* What the effect's render targets may take in all (colour at their
+     * format's bytes with mip levels, depth 4 B/px), charged here when they
+     * are made; over it the effect is refused (MMD_E_LIMIT). NULL: no cap. */
+    uint64_t *target_bytes_left;
 } mmd_fx_effect_config;
 
 typedef struct mmd_fx_effect mmd_fx_effect;
@@ -59,6 +63,7 @@ typedef struct mmd_fx_effect mmd_fx_effect;
  * every pass translated and linked. fx must
  * outlive the instance. MMD_E_UNSUPPORTED (a pass does not translate or link:
  * err->msg "FILE:LINE: pass NAME: why"), MMD_E_GL (a target GL refuses),
+ * MMD_E_LIMIT (its targets over c->target_bytes_left),
  * MMD_E_BAD_VALUE (a Script that does not split), MMD_E_NOMEM. */
 mmd_status mmd_fx_effect_create(const mmd_fx *fx, const mmd_fx_effect_config *c, mmd_fx_effect **out,
                                 mmd_error *err);

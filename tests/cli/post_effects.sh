@@ -25,6 +25,14 @@ t_expect "plain frame" 0 "$MMD" "$S" -o "$TMP/plain/" "${SMALL[@]}"
 scene copy '[effects]' "post = $FX/copy.fx"
 t_expect "copy.fx renders" 0 "$MMD" "$TMP/copy.ini" -o "$TMP/copy/" "${SMALL[@]}"
 same "$TMP/plain/$F" "$TMP/copy/$F" "copy.fx through a linear target = the plain bytes (DX9's half texel, y way up)"
+# an effect's render targets are charged against --max-memory (what its estimate leaves): a
+# 16384x16384 float4 target (4 GiB) is refused before GL allocates it, the frame drawn without it
+{ cat "$FX/copy.fx"; printf '%s\n' 'texture2D Huge : RENDERCOLORTARGET < int2 Dimensions = {16384, 16384}; string Format = "A32B32G32R32F"; >;'; } >"$TMP/huge.fx"
+scene huge '[effects]' "post = $TMP/huge.fx"
+t_expect "huge.fx: refused, the render goes on" 0 "$MMD" "$TMP/huge.ini" -o "$TMP/huge/" "${SMALL[@]}"
+t_grep "huge.fx: the warning names its targets' size and what is left" 'render targets need 4096 MiB, [0-9]+ MiB are left of --max-memory'
+same "$TMP/plain/$F" "$TMP/huge/$F" "huge.fx: the frame without it"
+t_expect "huge.fx, --strict-effects" 2 "$MMD" "$TMP/huge.ini" -o "$TMP/huge2/" "${SMALL[@]}" --strict-effects
 # the renderer's state survives an effect: frames after the first, MSAA and the built-in effects
 t_expect "plain, MSAA 4, glow, soft shadow, frames 10-13" 0 "$MMD" "$S" -o "$TMP/p4/" --size 160x90 --aa 4 \
     --progress none --frames 10-13 --glow --soft-shadow --fxaa
