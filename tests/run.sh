@@ -59,7 +59,7 @@ report_one() { # index
     fi
     read -r p f s < <(sed -E 's/^# counts: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
     # LeakSanitizer's stop-the-world tracer can crash at a process's exit ("Tracer caught signal
-    # 11", google/sanitizers#1170; about once in 1,400 SAN checks here): a fault of the sanitizer
+    # 11", google/sanitizers#1170; seen on the EGL-only build, docs/building.md): a fault of the sanitizer
     # runtime, not of the test. Such a test runs once more, said; any other failure stands.
     if { [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; } && grep -q 'LeakSanitizer has encountered a fatal error' "$log"; then
         echo "# rerun: $name (LeakSanitizer's tracer crashed at a process exit; its log: $log.first)"
