@@ -113,31 +113,37 @@ static void warn_later(const render_args *a, const mmd_fx *fx)
                               fx->textures[i].name);
 }
 
-/* One post effect with its controller slot (-1 none); fx: the stage's parse,
- * NULL to parse path here. MMD_OK without adding it when it failed and is
- * skipped. */
+/* A post effect that is not applied: one warning and skipped (MMD_OK), or
+ * with --strict-effects the run's error. */
+static mmd_status skipped(const render_args *a, mmd_status s, const char *path, const char *why, mmd_error *err)
+{
+    if (a->strict_effects)
+        return mmd_fail(err, s, "post effect %s: %s", path, why);
+    if (!a->quiet)
+        mmd_msg_print(stderr, "mmdrender: warning: post effect %s skipped: %s\n", path, why);
+    return MMD_OK;
+}
+
+/* One post effect (fx; own: the same when ours to free, also on failure)
+ * with its controller slot (-1 none). MMD_OK without adding it when it
+ * failed and is skipped. */
 static mmd_status open_one(render_job *j, const render_args *a, render_fx *r, const char *path, mmd_fx *fx,
-                           int controller, mmd_error *err)
+                           mmd_fx *own, int controller, mmd_error *err)
 {
     int k = r->count;
     mmd_error why = {0};
     render_fx_files files;
     mmd_fx_effect_config c;
-    mmd_status s = fx ? MMD_OK : mmd_effect_file_load(path, mmd_stage_effect_reads(j->stage), &r->own[k], &why);
+    r->own[k] = own;
+    mmd_status s = mmd_render_fx_config(j, path, "post effect", &files, &c, &why);
     if (s == MMD_OK)
-        s = mmd_render_fx_config(j, path, "post effect", &files, &c, &why);
-    if (s == MMD_OK)
-        s = mmd_fx_effect_create(fx ? fx : r->own[k], &c, &r->effect[k], &why);
+        s = mmd_fx_effect_create(fx, &c, &r->effect[k], &why);
     if (s != MMD_OK) {
         mmd_fx_free(r->own[k]);
         r->own[k] = NULL;
-        if (a->strict_effects)
-            return mmd_fail(err, s, "post effect %s: %s", path, why.msg);
-        if (!a->quiet)
-            mmd_msg_print(stderr, "mmdrender: warning: post effect %s skipped: %s\n", path, why.msg);
-        return MMD_OK;
+        return skipped(a, s, path, why.msg, err);
     }
-    warn_later(a, fx ? fx : r->own[k]);
+    warn_later(a, fx);
     r->controller[k] = controller;
     if (controller >= 0)
         snprintf(r->self_name[k], sizeof r->self_name[k], "%s", base_name(j->scene->accessories[controller].file));
@@ -162,8 +168,18 @@ static mmd_status open_entry(render_job *j, const render_args *a, render_fx *r, 
         fx = e->fx;
         if (i == c && e->order == MMD_FX_ORDER_POSTPROCESS)
             r->taken[c] = true;
+        if (i == c && e->order == MMD_FX_ORDER_PREPROCESS)
+            return MMD_OK; /* its controller runs it (render_fx_pre.c) */
     }
-    return open_one(j, a, r, path, fx, c, err);
+    mmd_fx *own = NULL;
+    mmd_error why = {0};
+    mmd_status s = fx ? MMD_OK : mmd_effect_file_load(path, mmd_stage_effect_reads(j->stage), &own, &why);
+    if (s != MMD_OK)
+        return skipped(a, s, path, why.msg, err);
+    fx = fx ? fx : own;
+    if (mmd_fx_script_order(fx) == MMD_FX_ORDER_PREPROCESS) /* MME: before the objects */
+        return mmd_render_add_pre_effect(j, a, path, fx, own, c, err);
+    return open_one(j, a, r, path, fx, own, c, err);
 }
 
 /* Accessory i's own post effect, unless a `post` entry took it; its effect
@@ -190,7 +206,7 @@ static mmd_status open_accessory(render_job *j, const render_args *a, render_fx 
         return MMD_OK;
     }
     r->acc_count++;
-    return open_one(j, a, r, e->file, e->fx, i, err);
+    return open_one(j, a, r, e->file, e->fx, NULL, i, err);
 }
 
 static unsigned model_item(void *user, const char *object, const char *item, const char *type, float out[16]);

@@ -6,9 +6,11 @@
  * once per run, with the stage's parse, and run in the accessories' order as
  * the renderer's pre hook (render.h): after the frame's clear and background,
  * before the colour passes, into the renderer's target, with the accessory as
- * its controller ("(self)"; hidden, the effect is off). A failure: one
- * warning and the effect skipped, or with --strict-effects the run's error.
- * docs/effects.md "Preprocess effects". */
+ * its controller ("(self)"; hidden, the effect is off). A `[effects] post`
+ * entry whose ScriptOrder is "preprocess" joins them after the accessories'
+ * (render_fx.c hands it over, its same-named accessory the controller). A
+ * failure: one warning and the effect skipped, or with --strict-effects the
+ * run's error. docs/effects.md "Preprocess effects". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,40 +21,63 @@
 #include "renderer/cli/render_run.h"
 #include "renderer/gl/fx_runtime.h"
 
+#define PRE_MAX (MMD_SCENE_MAX_ACCESSORIES + MMD_SCENE_MAX_POST_EFFECTS) /* accessories', then post entries' */
+
 typedef struct render_fxpre {
-    mmd_fx_effect *effect[MMD_SCENE_MAX_ACCESSORIES];
-    int controller[MMD_SCENE_MAX_ACCESSORIES]; /* the accessory slot */
-    const char *self_name[MMD_SCENE_MAX_ACCESSORIES]; /* its file name: CONTROLOBJECT "(self)" */
+    mmd_fx_effect *effect[PRE_MAX];
+    mmd_fx *own[PRE_MAX];             /* a post entry's parse, ours to free (NULL: the stage's) */
+    int controller[PRE_MAX];          /* the accessory slot, -1 none */
+    const char *self_name[PRE_MAX];   /* its file name: CONTROLOBJECT "(self)" */
     int count;
     mmd_fx_frame frame;
     render_job *job;
 } render_fxpre;
 
-/* Accessory i's preprocess effect, when it has one. */
-static mmd_status open_one(render_job *j, const render_args *a, render_fxpre *r, int i, mmd_error *err)
+static mmd_status run_pre(void *user, mmd_error *err);
+
+/* One preprocess effect (fx; own: ours to free, also on failure) with its
+ * controller slot (-1 none); who: "accessory 'a': " or "" for a post entry. */
+static mmd_status add_pre(render_job *j, const render_args *a, const char *who, const char *path, const mmd_fx *fx,
+                          mmd_fx *own, int controller, mmd_error *err)
 {
-    const mmd_stage_effect *e = &j->stage->acc_effects[i];
-    if (!e->fx || e->order != MMD_FX_ORDER_PREPROCESS)
-        return MMD_OK;
+    render_fxpre *r = j->fxpre;
+    if (!r && !(r = j->fxpre = calloc(1, sizeof *r))) {
+        mmd_fx_free(own);
+        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
+    }
+    r->job = j;
     render_fx_files files;
     mmd_fx_effect_config c;
     mmd_error why = {0};
-    mmd_status s = mmd_render_fx_config(j, e->file, "preprocess effect", &files, &c, &why);
+    mmd_status s = mmd_render_fx_config(j, path, "preprocess effect", &files, &c, &why);
     if (s == MMD_OK)
-        s = mmd_fx_effect_create(e->fx, &c, &r->effect[r->count], &why);
-    const char *name = j->scene->accessories[i].name;
-    if (s != MMD_OK && a->strict_effects)
-        return mmd_fail(err, s, "accessory '%s': preprocess effect %s: %s", name, e->file, why.msg);
+        s = mmd_fx_effect_create(fx, &c, &r->effect[r->count], &why);
     if (s != MMD_OK) {
+        mmd_fx_free(own);
+        if (a->strict_effects)
+            return mmd_fail(err, s, "%spreprocess effect %s: %s", who, path, why.msg);
         if (!a->quiet)
-            mmd_msg_print(stderr, "mmdrender: warning: accessory '%s': preprocess effect %s skipped: %s\n", name,
-                          e->file, why.msg);
+            mmd_msg_print(stderr, "mmdrender: warning: %spreprocess effect %s skipped: %s\n", who, path, why.msg);
         return MMD_OK;
     }
-    const char *file = j->scene->accessories[i].file, *slash = strrchr(file, '/');
-    r->self_name[r->count] = slash ? slash + 1 : file;
-    r->controller[r->count++] = i;
+    const char *file = controller >= 0 ? j->scene->accessories[controller].file : NULL;
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    r->own[r->count] = own;
+    r->self_name[r->count] = slash ? slash + 1 : file ? file : "";
+    r->controller[r->count] = controller;
+    if (r->count++ == 0)
+        mmd_renderer_set_pre_hook(j->renderer, run_pre, r);
     return MMD_OK;
+}
+
+mmd_status mmd_render_add_pre_effect(render_job *j, const render_args *a, const char *path, const mmd_fx *fx,
+                                     mmd_fx *own, int controller, mmd_error *err)
+{
+    if (j->fxpre && j->fxpre->count >= PRE_MAX) { /* not reached: the scene's caps sum to PRE_MAX */
+        mmd_fx_free(own);
+        return MMD_OK;
+    }
+    return add_pre(j, a, "", path, fx, own, controller, err);
 }
 
 /* The renderer's pre hook: each effect over the cleared target, D3D's depth
@@ -79,21 +104,14 @@ static mmd_status run_pre(void *user, mmd_error *err)
 
 mmd_status mmd_render_open_pre_effects(render_job *j, const render_args *a, mmd_error *err)
 {
-    bool any = false;
-    for (int i = 0; i < j->scene->accessory_count && !any; i++)
-        any = j->stage->acc_effects[i].fx && j->stage->acc_effects[i].order == MMD_FX_ORDER_PREPROCESS;
-    if (!any)
-        return MMD_OK;
-    render_fxpre *r = calloc(1, sizeof *r);
-    if (!r)
-        return mmd_fail(err, MMD_E_NOMEM, "out of memory");
-    j->fxpre = r;
-    r->job = j;
     mmd_status s = MMD_OK;
-    for (int i = 0; i < j->scene->accessory_count && s == MMD_OK; i++)
-        s = open_one(j, a, r, i, err);
-    if (s == MMD_OK && r->count)
-        mmd_renderer_set_pre_hook(j->renderer, run_pre, r);
+    for (int i = 0; i < j->scene->accessory_count && s == MMD_OK; i++) {
+        const mmd_stage_effect *e = &j->stage->acc_effects[i];
+        char who[300];
+        snprintf(who, sizeof who, "accessory '%.255s': ", j->scene->accessories[i].name);
+        if (e->fx && e->order == MMD_FX_ORDER_PREPROCESS)
+            s = add_pre(j, a, who, e->file, e->fx, NULL, i, err);
+    }
     return s;
 }
 
@@ -109,8 +127,10 @@ void mmd_render_free_pre_effects(render_job *j)
     render_fxpre *r = j->fxpre;
     if (!r)
         return;
-    for (int i = 0; i < r->count; i++)
+    for (int i = 0; i < r->count; i++) {
         mmd_fx_effect_free(r->effect[i]);
+        mmd_fx_free(r->own[i]);
+    }
     free(r);
     j->fxpre = NULL;
 }

@@ -87,6 +87,12 @@ mmd_status mmd_render_open_pre_effects(render_job *j, const render_args *a, mmd_
 void mmd_render_pre_effects_frame(render_job *j, double t, const mmd_camera_state *cam,
                                   const mmd_light_state *light);
 void mmd_render_free_pre_effects(render_job *j);
+/* An `[effects] post` entry whose ScriptOrder is "preprocess" (render_fx.c):
+ * run with the accessories' preprocess effects, after them; fx its parse,
+ * own the same when it is ours (freed by the list, also on failure),
+ * controller its same-named accessory slot or -1. */
+mmd_status mmd_render_add_pre_effect(render_job *j, const render_args *a, const char *path, const mmd_fx *fx,
+                                     mmd_fx *own, int controller, mmd_error *err);
 /* An effect's instance config on the job's renderer (gl/fx_runtime.h): its
  * ResourceName textures read through the renderer's texture library from
  * the effect's folder, confined to its root (image/texpath.h

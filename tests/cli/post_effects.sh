@@ -25,6 +25,16 @@ t_expect "plain frame" 0 "$MMD" "$S" -o "$TMP/plain/" "${SMALL[@]}"
 scene copy '[effects]' "post = $FX/copy.fx"
 t_expect "copy.fx renders" 0 "$MMD" "$TMP/copy.ini" -o "$TMP/copy/" "${SMALL[@]}"
 same "$TMP/plain/$F" "$TMP/copy/$F" "copy.fx through a linear target = the plain bytes (DX9's half texel, y way up)"
+# a post entry whose ScriptOrder is "preprocess" runs before the objects, as an accessory's does
+# (render_fx_pre.c): the same bytes as sky.fx on the stage accessory, only background pixels cyan
+scene skypost '[effects]' "post = $FX/sky.fx"
+t_expect "sky.fx as [effects] post" 0 "$MMD" "$TMP/skypost.ini" -o "$TMP/skypost/" "${SMALL[@]}" --strict-effects
+grep -q warning <<<"$OUT" && t_fail "sky.fx as [effects] post: no warning" "$OUT" || t_pass "sky.fx as [effects] post: no warning"
+sed "s|^\\[accessory:stage\\]|[accessory:stage]\\neffect = $FX/sky.fx|" "$S" >"$TMP/skyacc.ini"
+t_expect "sky.fx on the stage accessory" 0 "$MMD" "$TMP/skyacc.ini" -o "$TMP/skyacc/" "${SMALL[@]}" --strict-effects
+same "$TMP/skyacc/$F" "$TMP/skypost/$F" "sky.fx as [effects] post = on an accessory, byte for byte (before the objects)"
+$CHECK only_colour "$TMP/plain/$F" "$TMP/skypost/$F" 00ffff && t_pass "sky.fx as [effects] post: only cyan changes" \
+    || t_fail "sky.fx as [effects] post: only cyan changes"
 # an effect's render targets are charged against --max-memory (what its estimate leaves): a
 # 16384x16384 float4 target (4 GiB) is refused before GL allocates it, the frame drawn without it
 { cat "$FX/copy.fx"; printf '%s\n' 'texture2D Huge : RENDERCOLORTARGET < int2 Dimensions = {16384, 16384}; string Format = "A32B32G32R32F"; >;'; } >"$TMP/huge.fx"
