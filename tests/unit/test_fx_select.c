@@ -7,34 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/file.h"
 #include "core/fx.h"
 #include "renderer/fx/select.h"
-#include "renderer/image/texpath.h"
+#include "tests/util/fx_files.h"
 #include "tests/util/test.h"
 
 TEST_STATE_DEFINE
-
-static mmd_status disk_read(void *user, const char *dir, const char *name, void **data, size_t *size, mmd_error *err)
-{
-    (void)user;
-    char path[1024];
-    mmd_status st = mmd_texpath_resolve(dir, name, true, path, sizeof path, err);
-    return st == MMD_OK ? mmd_file_read(path, data, size, err) : st;
-}
-
-static mmd_fx *load(const char *path)
-{
-    void *data = NULL;
-    size_t size = 0;
-    mmd_error err = {0};
-    mmd_fx *fx = NULL;
-    mmd_fx_loader ld = {disk_read, NULL};
-    if (mmd_file_read(path, &data, &size, &err) != MMD_OK || mmd_fx_load(data, size, path, &ld, &fx, &err) != MMD_OK)
-        printf("#   %s: %s\n", path, err.msg);
-    free(data);
-    return fx;
-}
 
 static mmd_fx *parse(const char *src)
 {
@@ -76,7 +54,7 @@ TEST(kind_names)
 /* Our object effect: one technique per kind and material case. */
 TEST(our_object_effect)
 {
-    mmd_fx *fx = load("tests/fx/object_passes.fx");
+    mmd_fx *fx = fx_file_load("tests/fx/object_passes.fx");
     REQUIRE(fx && fx->technique_count == 5);
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, true, false, true, false), 0);  /* UseTexture = true */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, false, false, true, false), 1);
@@ -263,14 +241,14 @@ TEST(subset_with_pass_and_use)
  * and shadows). */
 TEST(shared_fixtures)
 {
-    mmd_fx *fx = load(MMD_SHARED_ASSETS "/fx/nanoem/emapp/test/fixtures/effects/main.fx");
+    mmd_fx *fx = fx_file_load(MMD_SHARED_ASSETS "/fx/nanoem/emapp/test/fixtures/effects/main.fx");
     if (!fx)
         SKIP("skipped: no ../shared");
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT, true, true, true, true), 0);
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_OBJECT_SS, true, true, true, true), 0); /* object's, with the self-shadow */
     CHECK_EQ_INT(pick(fx, MMD_FX_PASS_EDGE, true, true, true, true), -1);
     mmd_fx_free(fx);
-    fx = load(MMD_SHARED_ASSETS "/fx/mikumikushaders/Hatching/Shader/Hatching.fxsub");
+    fx = fx_file_load(MMD_SHARED_ASSETS "/fx/mikumikushaders/Hatching/Shader/Hatching.fxsub");
     REQUIRE(fx);
     int obj = pick(fx, MMD_FX_PASS_OBJECT, true, false, true, false);
     REQUIRE(obj >= 0);

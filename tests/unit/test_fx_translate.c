@@ -102,6 +102,18 @@ static int link_ok(const mmd_fx_program *p)
     return 2;
 }
 
+/* The one ending of a translate test: p links here (skipped without a GL
+ * context); p and fx freed either way. */
+static void link_then_free(mmd_fx_program *p, mmd_fx *fx)
+{
+    int linked = link_ok(p);
+    mmd_fx_program_free(p);
+    mmd_fx_free(fx);
+    if (linked == 1)
+        SKIP("skipped: no GL context");
+    CHECK(linked == 2);
+}
+
 static const mmd_fx_uniform *uniform(const mmd_fx_program *p, const char *name, mmd_fx_stage stage)
 {
     for (uint32_t i = 0; i < p->uniform_count; i++)
@@ -186,12 +198,7 @@ TEST(object_effect_translates_and_links)
     CHECK(strstr(p->vs, "out vec4 v_TEXCOORD1;"));
     CHECK(strstr(p->fs, "in vec4 v_TEXCOORD1;"));
     CHECK(strstr(p->fs, "uniform sampler2D ObjTexSampler;"));
-    int linked = link_ok(p);
-    mmd_fx_program_free(p);
-    mmd_fx_free(fx);
-    if (linked == 1)
-        SKIP("skipped: no GL context");
-    CHECK(linked == 2);
+    link_then_free(p, fx);
 }
 
 /* A post effect's Draw=Buffer pass: the screen quad's POSITION and TEXCOORD0
@@ -246,12 +253,7 @@ TEST(post_effect_translates_and_links)
     CHECK(strstr(p->fs, "mmd_dx9_fmod(") != NULL);
     CHECK(strstr(p->fs, " mod(") == NULL);
     CHECK(strstr(p->vs, "mmd_dx9_") == NULL);
-    int linked = link_ok(p);
-    mmd_fx_program_free(p);
-    mmd_fx_free(fx);
-    if (linked == 1)
-        SKIP("skipped: no GL context");
-    CHECK(linked == 2);
+    link_then_free(p, fx);
 }
 
 /* MME's own full.fx idioms: three compile arguments, a shared global, samplers
@@ -354,12 +356,7 @@ TEST(unwritten_varying_links)
     REQUIRE(mmd_fx_translate(fx, &fx->techniques[0].passes[0], NULL, &p, &err) == MMD_OK);
     CHECK(strstr(p->vs, "out vec4 v_COLOR0;"));
     CHECK(strstr(p->vs, "v_TEXCOORD3 = vec4(0.0);"));
-    int linked = link_ok(p);
-    mmd_fx_program_free(p);
-    mmd_fx_free(fx);
-    if (linked == 1)
-        SKIP("skipped: no GL context");
-    CHECK(linked == 2);
+    link_then_free(p, fx);
 }
 
 /* A pass with a pixel shader alone (そぼろ's Stealth.fx): DX9's fixed-function
@@ -421,12 +418,7 @@ TEST(any_all_of_a_scalar_link)
     CHECK(strstr(p->fs, "mmd_dx9_any(") != NULL);
     CHECK(strstr(p->fs, "mmd_dx9_all(") != NULL);
     CHECK(strstr(p->fs, " any(bool") == NULL);
-    int linked = link_ok(p);
-    mmd_fx_program_free(p);
-    mmd_fx_free(fx);
-    if (linked == 1)
-        SKIP("skipped: no GL context");
-    CHECK(linked == 2);
+    link_then_free(p, fx);
 }
 
 /* An entry function with a prototype before it (glslang alone would take
@@ -508,12 +500,7 @@ TEST(sampler_dimensions_follow_the_texture)
     }
     /* tex3Dlod's w is the level, z the third coordinate (glslang read a plain sampler as 2D and dropped z) */
     CHECK(strstr(p->fs, "textureLod(NoiseSamp, vec3(") != NULL);
-    int linked = link_ok(p);
-    mmd_fx_program_free(p);
-    mmd_fx_free(fx);
-    if (linked == 1)
-        SKIP("skipped: no GL context");
-    CHECK(linked == 2);
+    link_then_free(p, fx);
 }
 
 TEST(errors_name_file_and_line)
